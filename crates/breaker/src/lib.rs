@@ -1,0 +1,91 @@
+//! Circuit breakers with no clock of their own.
+//!
+//! Two breakers share one interface, [`Breaker`]:
+//!
+//! * [`Statistical`]: a sequential probability ratio test (Wald 1945) kept running as Page's
+//!   CUSUM (Page 1954). Each counted result adds its log-likelihood ratio to a score with a floor
+//!   at 0; the breaker opens when the score reaches a line `ln N` set by traffic, so that false
+//!   alarms stay rarer than one per `N` calls (Ville's inequality; Lorden 1971). Half-open runs
+//!   Wald's two-sided test on one trial at a time; the open wait backs off exponentially;
+//!   generations drop late results.
+//! * [`Window`]: the classic failure-rate-in-a-window breaker with resilience4j 2.x semantics,
+//!   every decision parameter named after its `CircuitBreakerConfig` counterpart.
+//!
+//! Every method takes `now`, the current time in seconds (`f64`) on any monotonic clock the caller
+//! chooses: a fake clock in a simulator, `performance.now() / 1000` in a browser, or
+//! `Instant::elapsed` in a service (see [`shared::Clock`]).
+//!
+//! ```
+//! use breaker::{Breaker, Decision, Outcome, Statistical, StatisticalSettings};
+//!
+//! let mut b = Statistical::new(StatisticalSettings::default()).unwrap();
+//! if let Decision::Admit(permit) = b.permit(0.0) {
+//!     // ... make the call ...
+//!     b.record(&permit, Outcome::Success, 0.05);
+//! }
+//! assert_eq!(b.state(), breaker::State::Closed);
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod backoff;
+pub mod error;
+pub mod generation;
+pub mod line;
+pub mod outcome;
+pub mod score;
+#[cfg(feature = "sync")]
+pub mod shared;
+pub mod statistical;
+pub mod traffic;
+pub mod trial;
+pub mod units;
+pub mod window;
+
+mod types;
+
+pub use error::SettingsError;
+pub use outcome::{Class, Outcome};
+pub use statistical::{Derived, Statistical, StatisticalSettings};
+pub use types::{
+    Decision, Ignored, Observation, Permit, PermitKind, Reason, Recorded, Rejection, State,
+    Transition,
+};
+pub use window::{SlidingWindowType, Window, WindowSettings};
+
+/// What the simulator, the wasm layer and a service drive: ask, call, report.
+///
+/// Transitions happen only inside these methods, at the `now` they are given. The transitions
+/// caused by the most recent `permit`, `permit_last_option`, `record` or `poll` are available from
+/// [`Breaker::transitions`] until the next such call (so nothing accumulates in a long-lived
+/// breaker).
+pub trait Breaker {
+    /// Ask to make a call at `now`. The call counts as traffic whether or not it is admitted.
+    fn permit(&mut self, now: f64) -> Decision;
+
+    /// Admit a call that has no other option left (the last target): it is tried even while the
+    /// breaker is open, and its result moves nothing.
+    fn permit_last_option(&mut self, now: f64) -> Permit;
+
+    /// Report the outcome of an admitted call at `now` (its duration is `now - permit.issued_at`).
+    fn record(&mut self, permit: &Permit, outcome: Outcome, now: f64) -> Recorded;
+
+    /// Let time-driven rules act at `now` (lost trials, time limits, automatic transitions).
+    /// Calling it is optional: the same rules are applied lazily on the next permit or record.
+    fn poll(&mut self, now: f64);
+
+    /// The earliest time at which [`Breaker::poll`] would change something, if any.
+    fn next_deadline(&self) -> Option<f64>;
+
+    /// The current state.
+    fn state(&self) -> State;
+
+    /// The generation: incremented by every state change.
+    fn generation(&self) -> u64;
+
+    /// The numbers a chart shows, at `now`.
+    fn observe(&self, now: f64) -> Observation;
+
+    /// The transitions caused by the most recent mutating call (usually empty, at most two).
+    fn transitions(&self) -> &[Transition];
+}

@@ -1,0 +1,19 @@
+//! The closed-state line: `ln N`, N = calls expected in the false-alarm period.
+//!
+//! Under the fine rate the likelihood ratio is a nonnegative martingale with mean 1, so by
+//! Ville's inequality a round starting at score 0 reaches `ln N` with probability at most `1/N`;
+//! Lorden (1971) turns that into at least `N` calls between false alarms on average for the CUSUM.
+//!
+//! Floor rule: the line is never below Wald's single-round line `A = ln((1-b)/a)` (the same
+//! evidence the half-open test needs to open again), so a cold meter with little traffic cannot
+//! open on the first failure.
+
+/// `max(ln(rate * period), floor)`; `floor` when the expected count is below `e^floor`.
+pub fn line(rate_per_s: f64, period_s: f64, floor: f64) -> f64 {
+    let n = rate_per_s * period_s;
+    if n > 1.0 {
+        libm::log(n).max(floor)
+    } else {
+        floor
+    }
+}

@@ -1,0 +1,146 @@
+//! What happened to a call, and whether it says the service is failing (design §2, "what counts").
+
+use core::fmt;
+use core::str::FromStr;
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// The outcome of one call, as the caller saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(Serialize, Deserialize),
+    serde(rename_all = "snake_case")
+)]
+pub enum Outcome {
+    /// The call succeeded (2xx, 3xx).
+    Success,
+    /// No answer within the call timeout (or 408).
+    Timeout,
+    /// The connection was refused or reset.
+    Refused,
+    /// A 5xx from the service.
+    ServerError,
+    /// The service shed the call because it is over capacity (e.g. 503 while warming up).
+    Overload,
+    /// A 429 from the service itself (the service is saturated).
+    ServiceRateLimited,
+    /// The service rejected our own key or account (401/403 on our credentials).
+    AuthRejected,
+    /// The call's own input was rejected (other 4xx): says nothing about the service.
+    InputRejected,
+    /// A user's own rate limit (a quota of theirs, not the service's health).
+    UserRateLimited,
+}
+
+/// How an outcome counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Class {
+    /// A success: pulls the score down.
+    Success,
+    /// A failure that means the service is failing: pushes the score up.
+    Failure,
+    /// Moves nothing.
+    Neutral,
+}
+
+impl Outcome {
+    /// All outcomes, in declaration order.
+    pub const ALL: [Outcome; 9] = [
+        Outcome::Success,
+        Outcome::Timeout,
+        Outcome::Refused,
+        Outcome::ServerError,
+        Outcome::Overload,
+        Outcome::ServiceRateLimited,
+        Outcome::AuthRejected,
+        Outcome::InputRejected,
+        Outcome::UserRateLimited,
+    ];
+
+    /// Whether this outcome counts as a success, a failure, or not at all.
+    pub fn class(self) -> Class {
+        match self {
+            Outcome::Success => Class::Success,
+            Outcome::Timeout
+            | Outcome::Refused
+            | Outcome::ServerError
+            | Outcome::Overload
+            | Outcome::ServiceRateLimited
+            | Outcome::AuthRejected => Class::Failure,
+            Outcome::InputRejected | Outcome::UserRateLimited => Class::Neutral,
+        }
+    }
+
+    /// Classify an HTTP status. 401/403 are taken to be the service rejecting our own
+    /// credentials (a failure); callers who know a 403 is about the user's input should report
+    /// [`Outcome::InputRejected`] instead. 408 counts as a timeout, 429 as the service's own limit.
+    pub fn from_http_status(status: u16) -> Outcome {
+        match status {
+            100..=399 => Outcome::Success,
+            401 | 403 => Outcome::AuthRejected,
+            408 => Outcome::Timeout,
+            429 => Outcome::ServiceRateLimited,
+            503 => Outcome::Overload,
+            400..=499 => Outcome::InputRejected,
+            _ => Outcome::ServerError,
+        }
+    }
+
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Success => "success",
+            Outcome::Timeout => "timeout",
+            Outcome::Refused => "refused",
+            Outcome::ServerError => "server_error",
+            Outcome::Overload => "overload",
+            Outcome::ServiceRateLimited => "service_rate_limited",
+            Outcome::AuthRejected => "auth_rejected",
+            Outcome::InputRejected => "input_rejected",
+            Outcome::UserRateLimited => "user_rate_limited",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Outcome {
+    type Err = String;
+
+    /// A snake_case name (`timeout`, `server_error`, ...), `ok`/`fail` shorthands, or an HTTP
+    /// status code (`200`, `503`, ...).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim();
+        if let Ok(code) = t.parse::<u16>() {
+            if (100..=599).contains(&code) {
+                return Ok(Outcome::from_http_status(code));
+            }
+            return Err(format!(
+                "HTTP status {code} is out of range: allowed 100..=599"
+            ));
+        }
+        let lower = t.to_ascii_lowercase();
+        match lower.as_str() {
+            "ok" => return Ok(Outcome::Success),
+            "fail" | "failure" => return Ok(Outcome::ServerError),
+            _ => {}
+        }
+        Outcome::ALL
+            .iter()
+            .copied()
+            .find(|o| o.as_str() == lower)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Outcome::ALL.iter().map(|o| o.as_str()).collect();
+                format!(
+                    "unknown outcome {t:?}: allowed {}, ok, fail, or an HTTP status",
+                    names.join(", ")
+                )
+            })
+    }
+}

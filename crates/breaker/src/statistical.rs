@@ -1,0 +1,538 @@
+//! The statistical breaker: SPRT kept running as a CUSUM while closed, Wald's test in half-open.
+//!
+//! Closed: `score = max(0, score + w)` per counted result; open when `score >= line`, where
+//! `line = max(ln N, A)` and `N` is the number of calls expected in the false-alarm period at the
+//! current traffic (see [`crate::line`]). Open: reject for a capped exponential wait; the first
+//! call after it becomes the first trial (lazy). Half-open: one trial at a time on a fresh score
+//! without floor, open again at `A`, close at `B`; a trial not answered within the call timeout is
+//! lost; half-open lasts at most `half_open_time_factor x trials-to-close / rate`, then closes if
+//! the trial score is below 0 and opens again otherwise.
+
+use crate::backoff::Backoff;
+use crate::error::{self, SettingsError};
+use crate::generation::Generation;
+use crate::line;
+use crate::outcome::{Class, Outcome};
+use crate::score::{Score, Weights};
+use crate::traffic::Traffic;
+use crate::trial::{Trial, Verdict, WaldLines};
+use crate::types::*;
+use crate::Breaker;
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// Settings of the statistical breaker. Durations are in seconds; rates are fractions.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(Serialize, Deserialize),
+    serde(default, deny_unknown_fields)
+)]
+pub struct StatisticalSettings {
+    /// p0, the fine failure rate: a rate we can live with. Default 5%.
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "crate::units::serde_units::rate")
+    )]
+    pub fine_rate: f64,
+    /// p1, the broken failure rate: a rate worth skipping; > p0. Default 20%.
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "crate::units::serde_units::rate")
+    )]
+    pub broken_rate: f64,
+    /// At most one false alarm per this period while the service fails at p0. Default 30 days.
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "crate::units::serde_units::duration")
+    )]
+    pub false_alarm_period: f64,
+    /// a: chance the half-open test keeps out a recovered service. Default 1%.
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "crate::units::serde_units::rate")
+    )]
+    pub trial_wrongly_opens: f64,
+    /// b: chance the half-open test lets a broken service back. Default 5%.
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "crate::units::serde_units::rate")
+    )]
+    pub trial_wrongly_closes: f64,
+    /// tau, the traffic meter's time constant. Default 1 h.
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "crate::units::serde_units::duration")
+    )]
+    pub traffic_time_constant: f64,
+    /// The first open-state wait. Default 1 min.
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "crate::units::serde_units::duration")
+    )]
+    pub first_wait: f64,
+    /// The cap on the open-state wait. Default 10 min.
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "crate::units::serde_units::duration")
+    )]
+    pub wait_cap: f64,
+    /// The wait multiplier after failed trials. Default 2.
+    pub backoff_factor: f64,
+    /// Half-open lasts at most this many times (trials to close from 0) / current rate. Default 3.
+    pub half_open_time_factor: f64,
+    /// A trial not answered within this time is lost. Default 30 s.
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "crate::units::serde_units::duration")
+    )]
+    pub call_timeout: f64,
+    /// Traffic assumed at start, calls per minute (0 = a cold meter). Default 0.
+    pub expected_calls_per_minute: f64,
+}
+
+impl Default for StatisticalSettings {
+    fn default() -> Self {
+        StatisticalSettings {
+            fine_rate: 0.05,
+            broken_rate: 0.20,
+            false_alarm_period: 30.0 * 86_400.0,
+            trial_wrongly_opens: 0.01,
+            trial_wrongly_closes: 0.05,
+            traffic_time_constant: 3600.0,
+            first_wait: 60.0,
+            wait_cap: 600.0,
+            backoff_factor: 2.0,
+            half_open_time_factor: 3.0,
+            call_timeout: 30.0,
+            expected_calls_per_minute: 0.0,
+        }
+    }
+}
+
+impl StatisticalSettings {
+    /// Check every field; the error names the field, its value and the allowed range.
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        error::open_unit("fine_rate", self.fine_rate)?;
+        error::open_unit("broken_rate", self.broken_rate)?;
+        if self.broken_rate <= self.fine_rate {
+            return Err(SettingsError::new(
+                "broken_rate",
+                self.broken_rate,
+                format!("fine_rate ({}) < x < 1", self.fine_rate),
+            ));
+        }
+        error::within("false_alarm_period", self.false_alarm_period, 1e-3, 1e12)?;
+        error::open_unit("trial_wrongly_opens", self.trial_wrongly_opens)?;
+        error::open_unit("trial_wrongly_closes", self.trial_wrongly_closes)?;
+        if self.trial_wrongly_opens + self.trial_wrongly_closes >= 1.0 {
+            return Err(SettingsError::new(
+                "trial_wrongly_closes",
+                self.trial_wrongly_closes,
+                format!(
+                    "0 < x < 1 - trial_wrongly_opens ({})",
+                    1.0 - self.trial_wrongly_opens
+                ),
+            ));
+        }
+        error::within(
+            "traffic_time_constant",
+            self.traffic_time_constant,
+            1e-3,
+            1e9,
+        )?;
+        error::within("first_wait", self.first_wait, 1e-3, 1e9)?;
+        if !(self.wait_cap.is_finite() && self.wait_cap >= self.first_wait && self.wait_cap <= 1e9)
+        {
+            return Err(SettingsError::new(
+                "wait_cap",
+                self.wait_cap,
+                format!("first_wait ({}) <= x <= 1e9", self.first_wait),
+            ));
+        }
+        error::within("backoff_factor", self.backoff_factor, 1.0, 1000.0)?;
+        error::within(
+            "half_open_time_factor",
+            self.half_open_time_factor,
+            1e-3,
+            1e6,
+        )?;
+        error::within("call_timeout", self.call_timeout, 1e-3, 1e9)?;
+        error::within(
+            "expected_calls_per_minute",
+            self.expected_calls_per_minute,
+            0.0,
+            1e9,
+        )?;
+        Ok(())
+    }
+
+    /// The numbers derived from these settings (unchecked: call [`Self::validate`] first).
+    pub fn derived(&self) -> Derived {
+        let weights = Weights::new(self.fine_rate, self.broken_rate);
+        let wald = WaldLines::new(self.trial_wrongly_opens, self.trial_wrongly_closes);
+        Derived {
+            weights,
+            point: weights.point(),
+            upper: wald.upper,
+            lower: wald.lower,
+            trials_to_close: libm::ceil(wald.lower / weights.ok) as u64,
+            trials_to_open: libm::ceil(wald.upper / weights.fail) as u64,
+            zero_drift_rate: weights.zero_drift_rate(),
+            line_floor: wald.upper,
+        }
+    }
+}
+
+/// Numbers derived from the settings, for display and teaching.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Derived {
+    /// `w_fail = ln(p1/p0)` and `w_ok = ln((1-p1)/(1-p0))`.
+    pub weights: Weights,
+    /// One point = `|w_ok|` nats (display only).
+    pub point: f64,
+    /// Wald's upper line `A = ln((1-b)/a)`: half-open opens again at or above.
+    pub upper: f64,
+    /// Wald's lower line `B = ln(b/(1-a))`: half-open closes at or below.
+    pub lower: f64,
+    /// Successes in a row that close from a trial score of 0: `ceil(B / w_ok)`.
+    pub trials_to_close: u64,
+    /// Failures in a row that open again from 0: `ceil(A / w_fail)`.
+    pub trials_to_open: u64,
+    /// The failure rate where the expected score change is zero: `-w_ok / (w_fail - w_ok)`.
+    pub zero_drift_rate: f64,
+    /// The closed line's floor for cold starts: `A`.
+    pub line_floor: f64,
+}
+
+impl Derived {
+    /// The closed line at `rate` calls/s for a false-alarm period of `period` seconds.
+    pub fn line(&self, rate: f64, period: f64) -> f64 {
+        line::line(rate, period, self.line_floor)
+    }
+}
+
+/// The statistical breaker.
+#[derive(Debug, Clone)]
+pub struct Statistical {
+    settings: StatisticalSettings,
+    derived: Derived,
+    wald: WaldLines,
+    state: State,
+    generation: Generation,
+    score: Score,
+    traffic: Traffic,
+    trial: Trial,
+    backoff: Backoff,
+    open_until: f64,
+    half_open_until: f64,
+    half_open_limit: f64,
+    next_id: u64,
+    transitions: Vec<Transition>,
+}
+
+impl Statistical {
+    /// A closed breaker at time 0. Invalid settings give an error naming the field.
+    pub fn new(settings: StatisticalSettings) -> Result<Self, SettingsError> {
+        Self::starting_at(settings, 0.0)
+    }
+
+    /// A closed breaker whose traffic meter starts at `now`.
+    pub fn starting_at(settings: StatisticalSettings, now: f64) -> Result<Self, SettingsError> {
+        settings.validate()?;
+        let derived = settings.derived();
+        Ok(Statistical {
+            wald: WaldLines {
+                upper: derived.upper,
+                lower: derived.lower,
+            },
+            traffic: Traffic::new(
+                settings.traffic_time_constant,
+                settings.expected_calls_per_minute / 60.0,
+                now,
+            ),
+            backoff: Backoff::new(
+                settings.first_wait,
+                settings.wait_cap,
+                settings.backoff_factor,
+            ),
+            derived,
+            settings,
+            state: State::Closed,
+            generation: Generation::default(),
+            score: Score::default(),
+            trial: Trial::default(),
+            open_until: f64::NEG_INFINITY,
+            half_open_until: f64::INFINITY,
+            half_open_limit: f64::INFINITY,
+            next_id: 0,
+            transitions: Vec::with_capacity(2),
+        })
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &StatisticalSettings {
+        &self.settings
+    }
+
+    /// The derived numbers.
+    pub fn derived(&self) -> &Derived {
+        &self.derived
+    }
+
+    /// The closed CUSUM score (nats).
+    pub fn score(&self) -> f64 {
+        self.score.value()
+    }
+
+    /// The trial score (nats; 0 outside half-open).
+    pub fn trial_score(&self) -> f64 {
+        self.trial.score()
+    }
+
+    /// The closed line at `now` (nats).
+    pub fn line(&self, now: f64) -> f64 {
+        self.derived
+            .line(self.traffic.rate(now), self.settings.false_alarm_period)
+    }
+
+    /// The traffic estimate at `now` (calls/s).
+    pub fn rate(&self, now: f64) -> f64 {
+        self.traffic.rate(now)
+    }
+
+    /// The open-state wait in force, or the next one when closed (seconds).
+    pub fn wait(&self) -> f64 {
+        self.backoff.current()
+    }
+
+    /// When the current open wait ends.
+    pub fn open_until(&self) -> f64 {
+        self.open_until
+    }
+
+    /// Whether a trial is in flight.
+    pub fn trial_in_flight(&self) -> bool {
+        self.trial.in_flight().is_some()
+    }
+
+    fn id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    fn go(&mut self, to: State, now: f64, reason: Reason) {
+        let from = self.state;
+        self.state = to;
+        let generation = self.generation.bump();
+        match to {
+            State::Closed => {
+                self.score.reset();
+                self.trial.reset();
+                self.backoff.reset();
+            }
+            State::Open => {
+                self.trial.reset();
+                let wait = if from == State::Closed {
+                    self.backoff.start()
+                } else {
+                    self.backoff.grow()
+                };
+                self.open_until = now + wait;
+            }
+            State::HalfOpen => {
+                self.trial.reset();
+                let rate = self.traffic.rate(now);
+                let limit = self.settings.half_open_time_factor
+                    * self.derived.trials_to_close as f64
+                    / rate;
+                self.half_open_limit = if limit.is_finite() {
+                    limit
+                } else {
+                    f64::INFINITY
+                };
+                self.half_open_until = now + self.half_open_limit;
+            }
+        }
+        self.transitions.push(Transition {
+            at: now,
+            from,
+            to,
+            generation,
+            reason,
+        });
+    }
+
+    /// Time rules: lost trials and the half-open time limit.
+    fn advance(&mut self, now: f64) {
+        if self.state == State::HalfOpen {
+            self.trial.expire(now);
+            if now >= self.half_open_until {
+                let trial = self.trial.score();
+                let reason = Reason::HalfOpenTimeLimit {
+                    trial,
+                    limit: self.half_open_limit,
+                };
+                let to = if trial < 0.0 {
+                    State::Closed
+                } else {
+                    State::Open
+                };
+                self.go(to, now, reason);
+            }
+        }
+    }
+
+    fn permit_of(&mut self, kind: PermitKind, now: f64) -> Permit {
+        Permit {
+            generation: self.generation.get(),
+            id: self.id(),
+            issued_at: now,
+            kind,
+        }
+    }
+}
+
+impl Breaker for Statistical {
+    fn permit(&mut self, now: f64) -> Decision {
+        self.transitions.clear();
+        self.traffic.tick(now);
+        self.advance(now);
+        if self.state == State::Open {
+            if now < self.open_until {
+                return Decision::Reject(Rejection::Open {
+                    until: self.open_until,
+                });
+            }
+            let wait = self.backoff.current();
+            self.go(State::HalfOpen, now, Reason::WaitElapsed { wait });
+        }
+        match self.state {
+            State::Closed => Decision::Admit(self.permit_of(PermitKind::Normal, now)),
+            State::HalfOpen => {
+                if self.trial.in_flight().is_some() {
+                    return Decision::Reject(Rejection::HalfOpenBusy);
+                }
+                let permit = self.permit_of(PermitKind::Trial, now);
+                self.trial
+                    .start(permit.id, now + self.settings.call_timeout);
+                Decision::Admit(permit)
+            }
+            State::Open => unreachable!("handled above"),
+        }
+    }
+
+    fn permit_last_option(&mut self, now: f64) -> Permit {
+        self.transitions.clear();
+        self.traffic.tick(now);
+        self.advance(now);
+        self.permit_of(PermitKind::LastOption, now)
+    }
+
+    fn record(&mut self, permit: &Permit, outcome: Outcome, now: f64) -> Recorded {
+        self.transitions.clear();
+        self.advance(now);
+        if permit.kind == PermitKind::LastOption {
+            return Recorded::Ignored(Ignored::LastOption);
+        }
+        if !self.generation.is_current(permit.generation) {
+            return Recorded::Ignored(Ignored::Stale {
+                permit: permit.generation,
+                current: self.generation.get(),
+            });
+        }
+        let failed = match outcome.class() {
+            Class::Neutral => {
+                if self.trial.holds(permit.id) {
+                    self.trial.release();
+                }
+                return Recorded::Ignored(Ignored::Neutral);
+            }
+            Class::Failure => true,
+            Class::Success => false,
+        };
+        let w = self.derived.weights.of(failed);
+        match self.state {
+            State::Closed => {
+                let score = self.score.add(w);
+                let line = self.line(now);
+                if score >= line {
+                    self.go(State::Open, now, Reason::ScoreReachedLine { score, line });
+                }
+                Recorded::Counted
+            }
+            State::HalfOpen => {
+                if !self.trial.holds(permit.id) {
+                    return Recorded::Ignored(Ignored::Lost);
+                }
+                match self.trial.add(w, &self.wald) {
+                    Verdict::Continue => {}
+                    Verdict::Open => {
+                        let reason = Reason::TrialReachedUpper {
+                            trial: self.trial.score(),
+                            upper: self.wald.upper,
+                        };
+                        self.go(State::Open, now, reason);
+                    }
+                    Verdict::Close => {
+                        let reason = Reason::TrialReachedLower {
+                            trial: self.trial.score(),
+                            lower: self.wald.lower,
+                        };
+                        self.go(State::Closed, now, reason);
+                    }
+                }
+                Recorded::Counted
+            }
+            State::Open => Recorded::Ignored(Ignored::NoEffect),
+        }
+    }
+
+    fn poll(&mut self, now: f64) {
+        self.transitions.clear();
+        self.advance(now);
+    }
+
+    fn next_deadline(&self) -> Option<f64> {
+        if self.state != State::HalfOpen {
+            return None;
+        }
+        let lost = self
+            .trial
+            .in_flight()
+            .map(|(_, t)| t)
+            .unwrap_or(f64::INFINITY);
+        let d = lost.min(self.half_open_until);
+        d.is_finite().then_some(d)
+    }
+
+    fn state(&self) -> State {
+        self.state
+    }
+
+    fn generation(&self) -> u64 {
+        self.generation.get()
+    }
+
+    fn observe(&self, now: f64) -> Observation {
+        let half = self.state == State::HalfOpen;
+        let rate = self.traffic.rate(now);
+        Observation {
+            state: self.state,
+            generation: self.generation.get(),
+            level: self.score.value(),
+            threshold: self.line(now),
+            trial: if half { self.trial.score() } else { f64::NAN },
+            trial_upper: self.wald.upper,
+            trial_lower: self.wald.lower,
+            wait: self.backoff.current(),
+            rate,
+            count: rate * self.settings.false_alarm_period,
+        }
+    }
+
+    fn transitions(&self) -> &[Transition] {
+        &self.transitions
+    }
+}

@@ -1,0 +1,319 @@
+//! The vocabulary both breakers speak: states, permits, decisions, transitions and observations.
+
+use core::fmt;
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// A breaker's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(Serialize, Deserialize),
+    serde(rename_all = "snake_case")
+)]
+pub enum State {
+    /// Calls go through; results are counted.
+    Closed,
+    /// Calls are rejected (sent to the fallback) until the wait is over.
+    Open,
+    /// A few trial calls go through to decide whether to close or open again.
+    HalfOpen,
+}
+
+impl State {
+    /// `closed`, `open` or `half_open`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::Closed => "closed",
+            State::Open => "open",
+            State::HalfOpen => "half_open",
+        }
+    }
+
+    /// A small integer for charts: closed 0, half-open 1, open 2.
+    pub fn code(self) -> u8 {
+        match self {
+            State::Closed => 0,
+            State::HalfOpen => 1,
+            State::Open => 2,
+        }
+    }
+}
+
+impl fmt::Display for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a call was admitted, which decides how its result is counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(Serialize, Deserialize),
+    serde(rename_all = "snake_case")
+)]
+pub enum PermitKind {
+    /// A call admitted while closed.
+    Normal,
+    /// A half-open trial (statistical) or probe (window).
+    Trial,
+    /// A call tried while open because it had no other option; its result moves nothing.
+    LastOption,
+}
+
+/// The ticket an admitted call carries back with its result.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Permit {
+    /// The generation the call was let in with; its result counts only in that generation.
+    pub generation: u64,
+    /// A sequence number, unique within one breaker.
+    pub id: u64,
+    /// When the call was admitted (seconds).
+    pub issued_at: f64,
+    /// What kind of admission this was.
+    pub kind: PermitKind,
+}
+
+/// Why a call was not admitted.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Rejection {
+    /// Open: the wait lasts until `until` (seconds).
+    Open {
+        /// When the wait ends.
+        until: f64,
+    },
+    /// Half-open and the trial slots are taken.
+    HalfOpenBusy,
+}
+
+/// The answer to [`crate::Breaker::permit`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Decision {
+    /// Make the call; report its outcome with this permit.
+    Admit(Permit),
+    /// Do not make the call; use the fallback.
+    Reject(Rejection),
+}
+
+impl Decision {
+    /// The permit, if admitted.
+    pub fn permit(self) -> Option<Permit> {
+        match self {
+            Decision::Admit(p) => Some(p),
+            Decision::Reject(_) => None,
+        }
+    }
+}
+
+/// Why a reported result moved nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ignored {
+    /// The call was let in under an earlier generation (a late result).
+    Stale {
+        /// The permit's generation.
+        permit: u64,
+        /// The breaker's generation when the result arrived.
+        current: u64,
+    },
+    /// The outcome does not say the service is failing (input error, the user's own rate limit).
+    Neutral,
+    /// A last-option call: tried while open, moves nothing.
+    LastOption,
+    /// A trial whose result came after the call timeout; its slot had already been freed.
+    Lost,
+    /// The breaker records nothing in this state (window breaker while open: recorded, no effect).
+    NoEffect,
+}
+
+/// The answer to [`crate::Breaker::record`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recorded {
+    /// The result was counted.
+    Counted,
+    /// The result moved nothing, and why.
+    Ignored(Ignored),
+}
+
+/// Why a transition happened, with the numbers behind it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(Serialize, Deserialize),
+    serde(tag = "kind", rename_all = "snake_case")
+)]
+pub enum Reason {
+    /// Closed -> open: the CUSUM score reached the line (nats).
+    ScoreReachedLine {
+        /// Score after the result (nats).
+        score: f64,
+        /// The line at that moment (nats).
+        line: f64,
+    },
+    /// Open -> half-open: the wait (seconds) was over when a call arrived.
+    WaitElapsed {
+        /// The wait that ended (seconds).
+        wait: f64,
+    },
+    /// Half-open -> open: the trial score reached Wald's upper line A.
+    TrialReachedUpper {
+        /// Trial score (nats).
+        trial: f64,
+        /// A = ln((1-b)/a).
+        upper: f64,
+    },
+    /// Half-open -> closed: the trial score reached Wald's lower line B.
+    TrialReachedLower {
+        /// Trial score (nats).
+        trial: f64,
+        /// B = ln(b/(1-a)).
+        lower: f64,
+    },
+    /// Half-open -> closed or open: the half-open time limit ran out.
+    HalfOpenTimeLimit {
+        /// Trial score when the limit ran out (nats); closes if below 0.
+        trial: f64,
+        /// The limit (seconds).
+        limit: f64,
+    },
+    /// Window: failure rate reached its threshold.
+    FailureRate {
+        /// Failure rate in the window (0..1).
+        rate: f64,
+        /// `failure_rate_threshold`.
+        threshold: f64,
+        /// Calls in the window.
+        calls: u32,
+    },
+    /// Window: slow-call rate reached its threshold.
+    SlowCallRate {
+        /// Slow-call rate in the window (0..1).
+        rate: f64,
+        /// `slow_call_rate_threshold`.
+        threshold: f64,
+        /// Calls in the window.
+        calls: u32,
+    },
+    /// Window half-open -> closed: the probes' rates were below the thresholds.
+    ProbesPassed {
+        /// Failure rate of the probes.
+        failure_rate: f64,
+        /// Slow-call rate of the probes.
+        slow_rate: f64,
+        /// Probes evaluated.
+        calls: u32,
+    },
+    /// Window: `max_wait_duration_in_half_open_state` ran out.
+    MaxWaitInHalfOpen {
+        /// The limit (seconds).
+        waited: f64,
+    },
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Reason::ScoreReachedLine { score, line } => {
+                write!(f, "score {score:.2} reached line {line:.2}")
+            }
+            Reason::WaitElapsed { wait } => write!(f, "wait of {} s over", fmt_num(wait)),
+            Reason::TrialReachedUpper { trial, upper } => {
+                write!(f, "trial score {trial:.2} reached upper line {upper:.2}")
+            }
+            Reason::TrialReachedLower { trial, lower } => {
+                write!(f, "trial score {trial:.2} reached lower line {lower:.2}")
+            }
+            Reason::HalfOpenTimeLimit { trial, limit } => write!(
+                f,
+                "half-open limit of {} s ran out with trial score {trial:.2} ({} 0)",
+                fmt_num(limit),
+                if trial < 0.0 { "<" } else { ">=" }
+            ),
+            Reason::FailureRate {
+                rate,
+                threshold,
+                calls,
+            } => write!(
+                f,
+                "failure rate {:.1}% of {calls} calls reached threshold {:.1}%",
+                rate * 100.0,
+                threshold * 100.0
+            ),
+            Reason::SlowCallRate {
+                rate,
+                threshold,
+                calls,
+            } => write!(
+                f,
+                "slow-call rate {:.1}% of {calls} calls reached threshold {:.1}%",
+                rate * 100.0,
+                threshold * 100.0
+            ),
+            Reason::ProbesPassed {
+                failure_rate,
+                slow_rate,
+                calls,
+            } => write!(
+                f,
+                "{calls} probes: failure rate {:.1}%, slow-call rate {:.1}%, below thresholds",
+                failure_rate * 100.0,
+                slow_rate * 100.0
+            ),
+            Reason::MaxWaitInHalfOpen { waited } => {
+                write!(f, "max wait in half-open of {} s ran out", fmt_num(waited))
+            }
+        }
+    }
+}
+
+fn fmt_num(v: f64) -> String {
+    if v == v.trunc() && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// A state change.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Transition {
+    /// When (seconds).
+    pub at: f64,
+    /// State before.
+    pub from: State,
+    /// State after.
+    pub to: State,
+    /// The new generation.
+    pub generation: u64,
+    /// Why, with numbers.
+    pub reason: Reason,
+}
+
+/// The numbers a chart shows. Fields that do not apply to a breaker or state are `NaN`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Observation {
+    /// Current state.
+    pub state: State,
+    /// Current generation.
+    pub generation: u64,
+    /// Statistical: the closed CUSUM score (nats). Window: failure rate in the current window
+    /// (0..1), `NaN` until the minimum number of calls is reached.
+    pub level: f64,
+    /// Statistical: the line (nats). Window: `failure_rate_threshold`.
+    pub threshold: f64,
+    /// Statistical: the trial score in half-open (nats). Window: the probes' failure rate.
+    pub trial: f64,
+    /// Statistical: Wald's upper line A. Window: `NaN`.
+    pub trial_upper: f64,
+    /// Statistical: Wald's lower line B. Window: `NaN`.
+    pub trial_lower: f64,
+    /// The open-state wait in force (open/half-open) or the next one (closed), seconds.
+    pub wait: f64,
+    /// Statistical: the traffic estimate (calls/s). Window: slow-call rate in the window.
+    pub rate: f64,
+    /// Results counted in the current window (window) or calls per false-alarm period (statistical).
+    pub count: f64,
+}
