@@ -1,0 +1,58 @@
+//! The thread-safe wrapper: many threads, one state, a bounded lock wait.
+#![cfg(feature = "sync")]
+
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+use breaker::shared::{Locked, Shared};
+use breaker::{Breaker, Decision, Outcome, State, Statistical, StatisticalSettings};
+
+#[test]
+fn threads_share_one_state() {
+    let s = StatisticalSettings {
+        expected_calls_per_minute: 6000.0,
+        ..Default::default()
+    };
+    let shared = Arc::new(Shared::new(Statistical::new(s).unwrap()));
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            let shared = shared.clone();
+            thread::spawn(move || {
+                for _ in 0..50 {
+                    shared.call(|| ((), Outcome::Refused));
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+    // 200 refusals far exceed the line (~ln(100 * 30 days) = 19.4 nats = 14 failures).
+    assert_eq!(shared.state(), State::Open);
+    assert_eq!(shared.with(|b| b.generation()), 1);
+}
+
+#[test]
+fn a_change_that_cannot_take_the_lock_in_time_is_dropped() {
+    let shared = Arc::new(Shared::with_lock_timeout(
+        Statistical::new(StatisticalSettings::default()).unwrap(),
+        Duration::from_millis(20),
+    ));
+    let permit = match shared.permit() {
+        Locked::Done(Decision::Admit(p)) => p,
+        other => panic!("{other:?}"),
+    };
+    let holder = {
+        let shared = shared.clone();
+        thread::spawn(move || shared.with(|_| thread::sleep(Duration::from_millis(300))))
+    };
+    thread::sleep(Duration::from_millis(50));
+    assert_eq!(shared.record(&permit, Outcome::Timeout), Locked::Dropped);
+    holder.join().unwrap();
+    assert_eq!(
+        shared.with(|b| b.score()),
+        0.0,
+        "the dropped failure moved nothing"
+    );
+}

@@ -1,0 +1,548 @@
+//! The statistical breaker's worked examples (design §2), with the real weights.
+//!
+//! Expected values are computed independently here with `f64::ln`, not with the crate's `libm`
+//! calls, so they check the formulas rather than repeat them.
+
+use breaker::{
+    Breaker, Decision, Ignored, Outcome, Permit, Reason, Recorded, Rejection, State, Statistical,
+    StatisticalSettings,
+};
+
+const OK: Outcome = Outcome::Success;
+const FAIL: Outcome = Outcome::ServerError;
+
+fn w_fail() -> f64 {
+    (0.20f64 / 0.05).ln()
+}
+fn w_ok() -> f64 {
+    (0.80f64 / 0.95).ln()
+}
+
+/// Default settings with steady traffic of one call per second assumed from the start, so the
+/// line is ln(86400 * 30) = 14.77 nats (86 points) and the examples never open by accident.
+fn settings() -> StatisticalSettings {
+    StatisticalSettings {
+        expected_calls_per_minute: 60.0,
+        ..Default::default()
+    }
+}
+
+fn breaker() -> Statistical {
+    Statistical::new(settings()).unwrap()
+}
+
+/// Ask and report one call at `t`; panics if rejected.
+fn call(b: &mut Statistical, t: f64, outcome: Outcome) -> Recorded {
+    let p = b.permit(t).permit().expect("admitted");
+    b.record(&p, outcome, t)
+}
+
+/// Fail calls one per second from `t` until the breaker opens; returns the time it opened.
+fn open(b: &mut Statistical, mut t: f64) -> f64 {
+    for _ in 0..1000 {
+        call(b, t, FAIL);
+        if b.state() == State::Open {
+            return t;
+        }
+        t += 1.0;
+    }
+    panic!("never opened");
+}
+
+/// Open the breaker and enter half-open with a first trial admitted; returns (trial permit, time).
+fn half_open(b: &mut Statistical) -> (Permit, f64) {
+    let opened = open(b, 0.0);
+    let t = opened + b.wait();
+    let p = b.permit(t).permit().expect("first trial admitted");
+    assert_eq!(b.state(), State::HalfOpen);
+    (p, t)
+}
+
+#[test]
+fn derived_numbers_match_the_design() {
+    let d = StatisticalSettings::default().derived();
+    assert!((d.weights.fail - 4f64.ln()).abs() < 1e-15);
+    assert!((d.weights.ok - w_ok()).abs() < 1e-15);
+    assert_eq!((d.weights.fail / d.point).round(), 8.0);
+    assert!((d.upper - 95f64.ln()).abs() < 1e-12, "A = ln 95");
+    assert!(
+        (d.lower - (0.05f64 / 0.99).ln()).abs() < 1e-12,
+        "B = ln(b/(1-a))"
+    );
+    assert_eq!(d.trials_to_close, 18);
+    assert_eq!(d.trials_to_open, 4);
+    let z = -w_ok() / (w_fail() - w_ok());
+    assert!((d.zero_drift_rate - z).abs() < 1e-12);
+    assert!(d.zero_drift_rate > 0.05 && d.zero_drift_rate < 0.20);
+    assert!((d.weights.drift(d.zero_drift_rate)).abs() < 1e-15);
+}
+
+#[test]
+fn closed_scores_of_the_worked_example() {
+    let mut b = breaker();
+    let seq = [OK, FAIL, OK, OK, FAIL, FAIL, FAIL];
+    let mut expect = 0.0f64;
+    let mut points = Vec::new();
+    for (i, &o) in seq.iter().enumerate() {
+        assert_eq!(call(&mut b, i as f64, o), Recorded::Counted);
+        expect = (expect + if o == FAIL { w_fail() } else { w_ok() }).max(0.0);
+        assert!(
+            (b.score() - expect).abs() < 1e-12,
+            "call {i}: {} vs {expect}",
+            b.score()
+        );
+        points.push((b.score() / -w_ok()).round() as i64);
+    }
+    assert_eq!(points, [0, 8, 7, 6, 14, 22, 30]);
+    assert_eq!(b.state(), State::Closed);
+    // The state keeps the real logs: 30 points is not a whole number of nats.
+    assert!((b.score() - (4.0 * w_fail() + 2.0 * w_ok())).abs() < 1e-12);
+}
+
+#[test]
+fn opens_when_the_score_reaches_the_line_with_its_numbers() {
+    let mut b = breaker();
+    let line = b.line(0.0);
+    assert!(
+        (line - (86_400.0f64 * 30.0).ln()).abs() < 1e-9,
+        "line {line}"
+    );
+    let mut fails = 0;
+    let opened = open(&mut b, 0.0);
+    fails += (opened as usize) + 1;
+    // ceil(line / w_fail) failures in a row from 0 (the meter grows a little with the calls).
+    assert_eq!(fails, (line / w_fail()).ceil() as usize);
+    let tr = b.transitions();
+    assert_eq!(tr.len(), 1);
+    assert_eq!(
+        (tr[0].from, tr[0].to, tr[0].generation),
+        (State::Closed, State::Open, 1)
+    );
+    match tr[0].reason {
+        Reason::ScoreReachedLine { score, line } => {
+            assert!(score >= line);
+            let text = tr[0].reason.to_string();
+            assert_eq!(text, format!("score {score:.2} reached line {line:.2}"));
+        }
+        r => panic!("unexpected reason {r:?}"),
+    }
+}
+
+#[test]
+fn open_rejects_until_the_wait_then_the_first_call_is_a_trial() {
+    let mut b = breaker();
+    let opened = open(&mut b, 0.0);
+    assert_eq!(b.wait(), 60.0);
+    match b.permit(opened + 59.9) {
+        Decision::Reject(Rejection::Open { until }) => assert_eq!(until, opened + 60.0),
+        d => panic!("expected rejection, got {d:?}"),
+    }
+    assert_eq!(b.state(), State::Open, "the move to half-open is lazy");
+    let p = b.permit(opened + 60.0).permit().expect("first trial");
+    assert_eq!(b.state(), State::HalfOpen);
+    assert_eq!(p.kind, breaker::PermitKind::Trial);
+    assert_eq!(
+        b.transitions()[0].reason,
+        Reason::WaitElapsed { wait: 60.0 }
+    );
+}
+
+fn run_trials(b: &mut Statistical, first: Permit, t0: f64, seq: &[Outcome]) -> Vec<State> {
+    let mut states = Vec::new();
+    let mut t = t0;
+    let mut permit = Some(first);
+    for &o in seq {
+        let p = permit
+            .take()
+            .unwrap_or_else(|| b.permit(t).permit().expect("trial admitted"));
+        b.record(&p, o, t);
+        states.push(b.state());
+        t += 0.5;
+    }
+    states
+}
+
+#[test]
+fn eighteen_successes_close_seventeen_do_not() {
+    let mut b = breaker();
+    let (p, t) = half_open(&mut b);
+    let states = run_trials(&mut b, p, t, &[OK; 18]);
+    assert!(states[..17].iter().all(|&s| s == State::HalfOpen));
+    assert_eq!(states[17], State::Closed);
+    assert!(matches!(
+        b.transitions()[0].reason,
+        Reason::TrialReachedLower { .. }
+    ));
+    assert_eq!(b.score(), 0.0, "closing starts a fresh closed score");
+}
+
+#[test]
+fn four_failures_reopen_three_do_not() {
+    let mut b = breaker();
+    let (p, t) = half_open(&mut b);
+    let states = run_trials(&mut b, p, t, &[FAIL; 4]);
+    assert_eq!(
+        states,
+        [
+            State::HalfOpen,
+            State::HalfOpen,
+            State::HalfOpen,
+            State::Open
+        ]
+    );
+    assert_eq!(b.wait(), 120.0, "the wait doubles");
+}
+
+#[test]
+fn ten_ok_one_fail_sixteen_ok_closes_on_the_last() {
+    let mut b = breaker();
+    let (p, t) = half_open(&mut b);
+    let mut seq = vec![OK; 10];
+    seq.push(FAIL);
+    seq.extend([OK; 16]);
+    let states = run_trials(&mut b, p, t, &seq);
+    assert!(
+        states[..26].iter().all(|&s| s == State::HalfOpen),
+        "{states:?}"
+    );
+    assert_eq!(states[26], State::Closed);
+    let expect = 26.0 * w_ok() + w_fail();
+    match b.transitions()[0].reason {
+        Reason::TrialReachedLower { trial, .. } => assert!((trial - expect).abs() < 1e-12),
+        r => panic!("{r:?}"),
+    }
+}
+
+#[test]
+fn waits_back_off_to_the_cap_and_reset_after_a_close() {
+    let mut b = breaker();
+    let mut t = open(&mut b, 0.0);
+    let mut waits = vec![b.wait()];
+    for _ in 0..5 {
+        t += b.wait();
+        for _ in 0..4 {
+            let p = b.permit(t).permit().expect("trial");
+            b.record(&p, FAIL, t);
+            t += 0.1;
+        }
+        assert_eq!(b.state(), State::Open);
+        t = b.open_until() - b.wait();
+        waits.push(b.wait());
+    }
+    assert_eq!(waits, [60.0, 120.0, 240.0, 480.0, 600.0, 600.0]);
+    // Recover: 18 successes close; the next opening waits one minute again.
+    t += b.wait();
+    for _ in 0..18 {
+        let p = b.permit(t).permit().expect("trial");
+        b.record(&p, OK, t);
+        t += 0.1;
+    }
+    assert_eq!(b.state(), State::Closed);
+    open(&mut b, t);
+    assert_eq!(b.wait(), 60.0);
+}
+
+#[test]
+fn a_late_failure_from_a_closed_generation_does_not_move_the_trial() {
+    let mut b = breaker();
+    let slow = b.permit(0.0).permit().unwrap();
+    let (trial, t) = half_open(&mut b);
+    let before = b.trial_score();
+    let r = b.record(&slow, Outcome::Timeout, t + 0.1);
+    assert_eq!(
+        r,
+        Recorded::Ignored(Ignored::Stale {
+            permit: 0,
+            current: 2
+        })
+    );
+    assert_eq!(b.trial_score(), before);
+    assert!(b.trial_in_flight(), "the trial still holds its slot");
+    assert_eq!(b.record(&trial, OK, t + 0.2), Recorded::Counted);
+    assert!((b.trial_score() - w_ok()).abs() < 1e-12);
+}
+
+#[test]
+fn one_trial_at_a_time_and_a_lost_trial_frees_the_slot() {
+    let mut b = breaker();
+    let (first, t) = half_open(&mut b);
+    assert_eq!(b.permit(t + 1.0), Decision::Reject(Rejection::HalfOpenBusy));
+    assert_eq!(
+        b.next_deadline(),
+        Some(t + 30.0),
+        "lost at the call timeout"
+    );
+    assert_eq!(
+        b.permit(t + 29.9),
+        Decision::Reject(Rejection::HalfOpenBusy)
+    );
+    let second = b
+        .permit(t + 30.0)
+        .permit()
+        .expect("slot freed after the timeout");
+    assert_eq!(
+        b.record(&first, FAIL, t + 31.0),
+        Recorded::Ignored(Ignored::Lost)
+    );
+    assert_eq!(b.trial_score(), 0.0, "a lost trial does not move the score");
+    assert_eq!(b.record(&second, FAIL, t + 31.0), Recorded::Counted);
+    assert!((b.trial_score() - w_fail()).abs() < 1e-12);
+}
+
+#[test]
+fn half_open_time_limit_closes_below_zero_and_reopens_otherwise() {
+    for (outcome, to, wait) in [(OK, State::Closed, 60.0), (FAIL, State::Open, 120.0)] {
+        let mut b = breaker();
+        let (p, t) = half_open(&mut b);
+        let rate = b.rate(t);
+        let limit = 3.0 * 18.0 / rate;
+        b.record(&p, outcome, t + 0.1);
+        assert_eq!(b.state(), State::HalfOpen);
+        assert_eq!(b.next_deadline(), Some(t + limit));
+        b.poll(t + limit - 1e-6);
+        assert_eq!(b.state(), State::HalfOpen);
+        b.poll(t + limit);
+        assert_eq!(b.state(), to);
+        assert_eq!(b.wait(), wait);
+        match b.transitions()[0].reason {
+            Reason::HalfOpenTimeLimit { trial, limit: l } => {
+                assert_eq!(trial < 0.0, to == State::Closed);
+                assert!((l - limit).abs() < 1e-9);
+            }
+            r => panic!("{r:?}"),
+        }
+    }
+}
+
+#[test]
+fn neutral_outcomes_and_last_option_calls_move_nothing() {
+    let mut b = breaker();
+    call(&mut b, 0.0, FAIL);
+    let s = b.score();
+    for o in [Outcome::InputRejected, Outcome::UserRateLimited] {
+        assert_eq!(call(&mut b, 1.0, o), Recorded::Ignored(Ignored::Neutral));
+    }
+    assert_eq!(b.score(), s);
+    let t = open(&mut b, 2.0);
+    let last = b.permit_last_option(t + 1.0);
+    assert_eq!(b.state(), State::Open, "admitted while open");
+    assert_eq!(
+        b.record(&last, FAIL, t + 2.0),
+        Recorded::Ignored(Ignored::LastOption)
+    );
+    // A neutral trial result frees the slot without moving the trial score.
+    let p = b.permit(t + 60.0).permit().unwrap();
+    assert_eq!(
+        b.record(&p, Outcome::InputRejected, t + 60.1),
+        Recorded::Ignored(Ignored::Neutral)
+    );
+    assert!(!b.trial_in_flight());
+    assert_eq!(b.trial_score(), 0.0);
+}
+
+#[test]
+fn every_failure_class_counts_and_the_others_do_not() {
+    for o in Outcome::ALL {
+        let mut b = breaker();
+        call(&mut b, 0.0, o);
+        let expect = match o {
+            Outcome::Success | Outcome::InputRejected | Outcome::UserRateLimited => 0.0,
+            _ => w_fail(),
+        };
+        assert!((b.score() - expect).abs() < 1e-12, "{o}");
+    }
+    assert_eq!(Outcome::from_http_status(200), OK);
+    assert_eq!(Outcome::from_http_status(404), Outcome::InputRejected);
+    assert_eq!(Outcome::from_http_status(429), Outcome::ServiceRateLimited);
+    assert_eq!(Outcome::from_http_status(401), Outcome::AuthRejected);
+    assert_eq!(Outcome::from_http_status(502), Outcome::ServerError);
+    assert_eq!("timeout".parse::<Outcome>().unwrap(), Outcome::Timeout);
+    assert_eq!("503".parse::<Outcome>().unwrap(), Outcome::Overload);
+    assert!("teapot".parse::<Outcome>().is_err());
+}
+
+#[test]
+fn the_line_follows_traffic_with_a_floor_for_cold_starts() {
+    let s = StatisticalSettings::default();
+    let floor = 95f64.ln();
+    let mut b = Statistical::new(s.clone()).unwrap();
+    assert!((b.line(0.0) - floor).abs() < 1e-12, "cold meter: the floor");
+    // A cold meter does not open on the first failures: 3 failures stay under ln 95.
+    for i in 0..3 {
+        call(&mut b, i as f64, FAIL);
+    }
+    assert_eq!(b.state(), State::Closed);
+    // Steady traffic of r calls/s for many time constants: count -> r tau, line -> ln(r period).
+    let mut b = Statistical::new(s.clone()).unwrap();
+    let mut t = 0.0;
+    while t < 10.0 * 3600.0 {
+        b.permit(t);
+        t += 0.5;
+    }
+    let expect = (2.0f64 * 30.0 * 86_400.0).ln();
+    assert!(
+        (b.line(t) - expect).abs() < 1e-3,
+        "{} vs {expect}",
+        b.line(t)
+    );
+    // The count decays by e per time constant.
+    let r0 = b.rate(t);
+    assert!((b.rate(t + 3600.0) - r0 / std::f64::consts::E).abs() < 1e-12);
+}
+
+#[test]
+fn rejected_calls_still_count_as_traffic() {
+    let mut b = breaker();
+    let t = open(&mut b, 0.0);
+    let r = b.rate(t);
+    for i in 0..100 {
+        assert!(b.permit(t + i as f64 * 0.01).permit().is_none());
+    }
+    assert!(b.rate(t + 1.0) > r + 99.0 / 3600.0 * 0.99);
+}
+
+#[test]
+fn generations_increase_by_one_per_transition() {
+    let mut b = breaker();
+    assert_eq!(b.generation(), 0);
+    let (p, t) = half_open(&mut b);
+    assert_eq!(b.generation(), 2);
+    b.record(&p, FAIL, t);
+    for i in 0..3 {
+        let p = b.permit(t + i as f64).permit().unwrap();
+        b.record(&p, FAIL, t + i as f64);
+    }
+    assert_eq!(b.state(), State::Open);
+    assert_eq!(b.generation(), 3);
+}
+
+#[test]
+fn invalid_settings_name_the_field_and_the_range() {
+    let cases: Vec<(StatisticalSettings, &str)> = vec![
+        (
+            StatisticalSettings {
+                fine_rate: f64::NAN,
+                ..Default::default()
+            },
+            "fine_rate",
+        ),
+        (
+            StatisticalSettings {
+                fine_rate: 0.0,
+                ..Default::default()
+            },
+            "fine_rate",
+        ),
+        (
+            StatisticalSettings {
+                broken_rate: 1.0,
+                ..Default::default()
+            },
+            "broken_rate",
+        ),
+        (
+            StatisticalSettings {
+                broken_rate: 0.05,
+                ..Default::default()
+            },
+            "broken_rate",
+        ),
+        (
+            StatisticalSettings {
+                false_alarm_period: -1.0,
+                ..Default::default()
+            },
+            "false_alarm_period",
+        ),
+        (
+            StatisticalSettings {
+                trial_wrongly_opens: 0.6,
+                trial_wrongly_closes: 0.5,
+                ..Default::default()
+            },
+            "trial_wrongly_closes",
+        ),
+        (
+            StatisticalSettings {
+                traffic_time_constant: 0.0,
+                ..Default::default()
+            },
+            "traffic_time_constant",
+        ),
+        (
+            StatisticalSettings {
+                first_wait: f64::INFINITY,
+                ..Default::default()
+            },
+            "first_wait",
+        ),
+        (
+            StatisticalSettings {
+                wait_cap: 30.0,
+                ..Default::default()
+            },
+            "wait_cap",
+        ),
+        (
+            StatisticalSettings {
+                backoff_factor: 0.5,
+                ..Default::default()
+            },
+            "backoff_factor",
+        ),
+        (
+            StatisticalSettings {
+                half_open_time_factor: 0.0,
+                ..Default::default()
+            },
+            "half_open_time_factor",
+        ),
+        (
+            StatisticalSettings {
+                call_timeout: -3.0,
+                ..Default::default()
+            },
+            "call_timeout",
+        ),
+        (
+            StatisticalSettings {
+                expected_calls_per_minute: -1.0,
+                ..Default::default()
+            },
+            "expected_calls_per_minute",
+        ),
+    ];
+    for (s, field) in cases {
+        let e = Statistical::new(s).unwrap_err();
+        assert_eq!(e.field, field);
+        let text = e.to_string();
+        assert!(
+            text.starts_with(&format!("{field} = ")) && text.contains("allowed"),
+            "{text}"
+        );
+    }
+    let e = Statistical::new(StatisticalSettings {
+        broken_rate: 0.01,
+        ..Default::default()
+    })
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "broken_rate = 0.01 is invalid: allowed fine_rate (0.05) < x < 1"
+    );
+}
+
+#[test]
+fn settings_deserialize_with_units_and_reject_unknown_keys() {
+    let s: StatisticalSettings = serde_json::from_str(
+        r#"{"fine_rate": "2%", "false_alarm_period": "7d", "first_wait": "30s", "call_timeout": 5}"#,
+    )
+    .unwrap();
+    assert_eq!(s.fine_rate, 0.02);
+    assert_eq!(s.false_alarm_period, 7.0 * 86_400.0);
+    assert_eq!(s.first_wait, 30.0);
+    assert_eq!(s.call_timeout, 5.0);
+    assert_eq!(s.broken_rate, 0.20, "missing keys take defaults");
+    let e = serde_json::from_str::<StatisticalSettings>(r#"{"fine_rte": 0.1}"#).unwrap_err();
+    assert!(e.to_string().contains("unknown field `fine_rte`"), "{e}");
+}
