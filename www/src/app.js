@@ -1,0 +1,349 @@
+// The playground, mounted into any element: controls -> settings -> run -> view.
+//
+// `mountPlayground(root, options)` builds the whole instrument inside `root` and returns a handle.
+// Several can live on one page (ids are unique, each has its own worker). Options:
+//   url: true      read the settings from and write them to the page URL (the main page);
+//   panels: [...]  which panels to show (default all): now, chart, verdict, trace, metrics,
+//                  derived, analysis;
+//   preset, scenario: start from this preset name or scenario object;
+//   onError(message): where panics and worker failures go (default: a banner in `root`).
+//
+// Re-running only what an input touches:
+//   scenario edit  -> validate + rerun (worker), rewind to 0, no autoplay; breaker-setting edits
+//                     also invalidate the analysis curves;
+//   cursor moves   -> snapshot at t (small), no series;
+//   zoom           -> series for the visible range only;
+//   verdict targets -> re-read the metrics only.
+
+import { h, replace, uniqueId } from './dom.js';
+import { clone, same } from './paths.js';
+import { Engine } from './engine.js';
+import { createControls } from './controls.js';
+import { createTransport } from './transport.js';
+import { createChart } from './chart.js';
+import { renderNow, createTrace, renderMetrics, renderDerived } from './panels.js';
+import { createAnalysis } from './analysis.js';
+import { createVerdict, DEFAULT_TARGETS } from './verdict.js';
+import { encode, decode, copyText } from './urlstate.js';
+import { createBanner, catchUncaught } from './banner.js';
+import { duration, clock } from './format.js';
+
+const ALL_PANELS = ['now', 'chart', 'verdict', 'trace', 'metrics', 'derived', 'analysis'];
+const BUCKETS = 600;
+
+function section(id, title, panels, open = true) {
+  const body = h('div', { class: 'panel-body' });
+  const el = h('section', { class: `panel panel-${id}`, attrs: { 'aria-labelledby': `${id}-h` } });
+  const hid = uniqueId(`${id}-h`);
+  el.setAttribute('aria-labelledby', hid);
+  el.append(h('h2', { id: hid, text: title }), body);
+  el.hidden = !panels.includes(id);
+  if (!open) el.classList.add('collapsed');
+  return { el, body };
+}
+
+export function mountPlayground(root, options = {}) {
+  const panels = options.panels || ALL_PANELS;
+  const bannerEl = h('div', { class: 'banner' });
+  const banner = createBanner(bannerEl);
+  const report = options.onError || ((m) => banner.show(m));
+  if (options.url) catchUncaught(banner);
+
+  const notice = h('p', { class: 'notice', hidden: true, attrs: { role: 'status' } });
+  const copyBtn = h('button', { type: 'button', text: 'Copy link', on: { click: copyLink } });
+  const copyMsg = h('span', { class: 'muted', attrs: { 'aria-live': 'polite' } });
+  const controlsEl = h('form', { class: 'controls', attrs: { 'aria-label': 'Settings' }, on: { submit: (e) => e.preventDefault() } });
+  const transportEl = h('div', { class: 'transport' });
+  const progress = h('progress', { max: '1', value: '0' });
+  const progressText = h('span', { class: 'muted' });
+  const cancelBtn = h('button', { type: 'button', class: 'small', text: 'Cancel', on: { click: () => engine.cancel() } });
+  const progressRow = h('div', { class: 'progress', hidden: true, attrs: { role: 'status' } }, h('span', { text: 'Computing the run… ' }), progress, progressText, cancelBtn);
+  const runInfo = h('p', { class: 'runinfo muted', attrs: { 'aria-live': 'polite' } });
+
+  const P = {
+    now: section('now', 'Now', panels),
+    chart: section('chart', 'The run', panels),
+    verdict: section('verdict', 'Verdict', panels),
+    trace: section('trace', 'Event trace', panels),
+    metrics: section('metrics', 'Metrics, side by side', panels),
+    derived: section('derived', 'Derived numbers', panels),
+    analysis: section('analysis', 'Analysis curves', panels),
+  };
+  const analysisToggle = h('details', { class: 'analysis-details' }, h('summary', { text: 'Show the analysis curves (computed from the breaker settings)' }));
+  P.analysis.body.append(analysisToggle);
+  const analysisBody = h('div');
+  analysisToggle.append(analysisBody);
+
+  replace(root,
+    bannerEl,
+    h('div', { class: 'topbar' }, notice, h('div', { class: 'copy' }, copyBtn, ' ', copyMsg)),
+    h('div', { class: 'layout' },
+      h('aside', { class: 'side' }, controlsEl),
+      h('main', { class: 'stage' },
+        h('div', { class: 'sticky' }, transportEl, progressRow, runInfo),
+        P.now.el, P.chart.el, P.verdict.el, P.derived.el, P.trace.el, P.metrics.el, P.analysis.el)));
+
+  // ---- state ----
+  const S = {
+    scenario: null, preset: null, presets: [], byName: {}, info: null, derived: null,
+    t: 0, end: 0, playing: false, speed: 10, view: null, snap: null, runId: 0, lastAnalysis: null,
+    targets: { ...DEFAULT_TARGETS }, loaded: false,
+  };
+
+  const engine = new Engine({
+    onProgress: (f, reached) => {
+      progress.value = f;
+      progressText.textContent = ` ${Math.round(f * 100)}% (${clock(reached)})`;
+    },
+    onFatal: report,
+  });
+
+  const controls = createControls(controlsEl, {
+    onChange: (sc) => { controls.markCustom(); setScenario(sc, false); },
+    onPreset: (name) => {
+      if (!name || !S.byName[name]) return;
+      S.preset = name;
+      controls.set(S.byName[name], name);
+      setScenario(clone(S.byName[name]), false);
+    },
+  });
+  const transport = createTransport(transportEl, {
+    togglePlay: () => (S.playing ? pause() : play()),
+    step: () => cursorOp('stepCall'),
+    back: () => seek(Math.max(0, S.t - Math.max(0.001, (S.view ? S.view[1] - S.view[0] : S.end) / BUCKETS))),
+    nextEvent: () => cursorOp('nextEvent'),
+    restart: () => { pause(); seek(0); },
+    speed: (v) => { S.speed = v; },
+    seek: (t) => { pause(); seek(t); },
+    keysActive: () => !options.embedded || root.contains(document.activeElement) || root.matches(':hover'),
+  });
+  transport.setSpeed(S.speed);
+  transport.setEnabled(false);
+  const chart = createChart(P.chart.body, {
+    syncKey: uniqueId('sync'),
+    onSeek: (t) => { pause(); seek(t); },
+    onZoom: (t0, t1) => zoom(t0, t1),
+  });
+  const trace = createTrace(P.trace.body, (t) => { pause(); seek(t); });
+  const verdict = createVerdict(P.verdict.body, (t) => { S.targets = t; writeUrl(); });
+  const analysis = createAnalysis(analysisBody);
+  analysisToggle.addEventListener('toggle', () => { if (analysisToggle.open) refreshAnalysis(); });
+
+  // ---- flow ----
+  async function start() {
+    let initInfo;
+    try {
+      initInfo = await engine.ready;
+    } catch (e) {
+      report(`The simulator could not start: ${e.message}`);
+      return;
+    }
+    S.presets = initInfo.presets;
+    for (const p of S.presets) S.byName[p.name] = p.scenario;
+    const def = options.preset && S.byName[options.preset] ? options.preset : S.presets[0].name;
+    let scenario = clone(S.byName[def]);
+    let preset = def;
+    let t = 0;
+    if (options.url) {
+      const d = decode(location.search, S.byName, def);
+      scenario = d.scenario; preset = d.preset; t = d.t;
+      for (const k of Object.keys(DEFAULT_TARGETS)) {
+        const raw = d.params[`goal.${k}`];
+        if (raw === undefined) continue;
+        S.targets[k] = typeof DEFAULT_TARGETS[k] === 'boolean' ? raw === 'true' : (raw === '' ? null : Number(raw));
+      }
+      verdict.setTargets(S.targets);
+      if (d.notice) showNotice(d.notice);
+    } else if (options.scenario) {
+      scenario = clone(options.scenario);
+      preset = null;
+    }
+    S.preset = preset;
+    controls.setPresets(S.presets, preset);
+    controls.set(scenario, same(scenario, S.byName[preset]) ? preset : '');
+    const ok = await setScenario(scenario, true, t);
+    if (!ok && options.url) {
+      // A link whose settings do not validate: defaults and a notice naming the field.
+      showNotice(`This link's settings were not valid (${ok === false ? S.lastError : ''}); showing the default settings.`);
+      S.preset = def;
+      controls.set(S.byName[def], def);
+      await setScenario(clone(S.byName[def]), true);
+    }
+  }
+
+  function showNotice(text) {
+    notice.textContent = text;
+    notice.hidden = false;
+  }
+
+  /** Validate and run `sc`; rewind to `t0` without autoplay. Returns false if invalid. */
+  async function setScenario(sc, initial, t0 = 0) {
+    pause();
+    const id = ++S.runId;
+    S.scenario = sc;
+    controls.clearErrors();
+    if (!initial) writeUrl();
+    let info;
+    try {
+      info = await engine.call('load', { scenario: sc });
+    } catch (e) {
+      if (id !== S.runId) return false;
+      S.lastError = e.message;
+      controls.showError(e.field, e.message);
+      runInfo.textContent = 'The settings are not valid: the run shown is the last valid one.';
+      root.classList.add('stale');
+      return false;
+    }
+    if (id !== S.runId) return true;
+    root.classList.remove('stale');
+    S.info = info;
+    S.end = info.duration;
+    transport.setRange(S.end);
+    // Long runs: show the progress bar if the run takes more than 50 ms.
+    const timer = setTimeout(() => { progressRow.hidden = false; }, 50);
+    let res;
+    try {
+      res = await engine.call('run');
+    } finally {
+      clearTimeout(timer);
+      progressRow.hidden = true;
+    }
+    if (id !== S.runId) return true;
+    S.reached = res.reached;
+    runInfo.textContent = res.complete
+      ? `${info.title || 'Run'}: ${duration(info.duration)} simulated, ${info.calls ?? '?'} calls. Seed ${sc.seed ?? '—'}.`
+      : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)}; the chart shows that part.`;
+    const [derived, events, metrics] = await Promise.all([engine.call('derived'), engine.call('events'), engine.call('metrics')]);
+    if (id !== S.runId) return true;
+    S.derived = derived;
+    S.view = null;
+    trace.set(events.list, events.total);
+    renderMetrics(P.metrics.body, metrics);
+    verdict.setMetrics(metrics);
+    transport.setEnabled(true);
+    S.loaded = true;
+    await refreshSeries();
+    await seek(Math.min(t0, S.end));
+    if (analysisToggle.open) refreshAnalysis();
+    return true;
+  }
+
+  async function refreshSeries() {
+    const [t0, t1] = S.view || [0, S.end];
+    const id = S.runId;
+    const s = await engine.call('series', { t0, t1, buckets: BUCKETS });
+    if (id !== S.runId) return;
+    chart.setData(s, S.derived ? S.derived.point : 1, t0, t1);
+    chart.setCursor(S.t);
+  }
+
+  let zoomTimer = 0;
+  function zoom(t0, t1) {
+    if (t0 === null) S.view = null;
+    else S.view = [Math.max(0, t0), Math.min(S.end, t1)];
+    clearTimeout(zoomTimer);
+    zoomTimer = setTimeout(() => { refreshSeries(); }, 120);
+  }
+
+  function showSnap(snap) {
+    S.snap = snap;
+    S.t = snap.t;
+    transport.setTime(snap.t);
+    chart.setCursor(snap.t);
+    trace.highlight(snap.t);
+    renderNow(P.now.body, snap, S.derived ? S.derived.point : 1);
+    renderDerived(P.derived.body, S.derived, snap);
+  }
+
+  let seekBusy = false;
+  let seekNext = null;
+  async function seek(t) {
+    if (!S.loaded) return;
+    seekNext = t;
+    if (seekBusy) return;
+    seekBusy = true;
+    try {
+      while (seekNext !== null) {
+        const target = seekNext;
+        seekNext = null;
+        showSnap(await engine.call('seek', { t: target }));
+      }
+    } finally {
+      seekBusy = false;
+    }
+  }
+
+  async function cursorOp(op) {
+    if (!S.loaded) return;
+    pause();
+    const snap = await engine.call(op);
+    showSnap(snap);
+    if (op === 'nextEvent' && snap.event === null) runInfo.textContent = 'No more state changes in this run.';
+  }
+
+  let raf = 0;
+  function play() {
+    if (!S.loaded) return;
+    if (S.t >= S.end - 1e-9) seek(0);
+    S.playing = true;
+    transport.setPlaying(true);
+    let last = performance.now();
+    const frame = (now) => {
+      if (!S.playing) return;
+      const dt = Math.min(0.25, (now - last) / 1000);
+      last = now;
+      const t = Math.min(S.reached ?? S.end, (seekNext ?? S.t) + dt * S.speed);
+      seek(t);
+      if (t >= (S.reached ?? S.end)) { pause(); return; }
+      raf = requestAnimationFrame(frame);
+    };
+    raf = requestAnimationFrame(frame);
+  }
+  function pause() {
+    S.playing = false;
+    cancelAnimationFrame(raf);
+    transport.setPlaying(false);
+  }
+
+  async function refreshAnalysis() {
+    if (!S.scenario) return;
+    const key = JSON.stringify([S.scenario.statistical, S.scenario.window, S.scenario.traffic]);
+    if (key === S.lastAnalysis) return;
+    S.lastAnalysis = key;
+    analysis.busy('Computing the curves…');
+    try {
+      const curves = await engine.call('analysis', { statistical: S.scenario.statistical, window: S.scenario.window, what: { calls_per_minute: S.scenario.traffic && S.scenario.traffic.calls_per_minute } });
+      if (key === S.lastAnalysis) analysis.set(curves);
+    } catch (e) {
+      S.lastAnalysis = null;
+      analysis.error(`The curves could not be computed: ${e.message}`);
+    }
+  }
+
+  function urlQuery() {
+    const goals = {};
+    for (const [k, v] of Object.entries(S.targets)) if (v !== DEFAULT_TARGETS[k]) goals[`goal.${k}`] = v === null ? '' : v;
+    return encode(S.scenario, S.preset, S.byName[S.preset], goals);
+  }
+  function writeUrl() {
+    if (!options.url || !S.scenario) return;
+    const q = urlQuery();
+    history.replaceState(null, '', `${location.pathname}?${q}${location.hash}`);
+  }
+  async function copyLink() {
+    const q = S.scenario ? urlQuery() : '';
+    const t = S.t > 0 ? `&t=${Number(S.t.toFixed(3))}` : '';
+    const href = `${location.origin}${location.pathname}?${q}${t}`;
+    const ok = await copyText(href);
+    copyMsg.textContent = ok ? 'Link copied.' : `Copy this link: ${href}`;
+    setTimeout(() => { copyMsg.textContent = ''; }, 4000);
+  }
+
+  start();
+  return {
+    engine,
+    state: S,
+    seek,
+    destroy() { pause(); transport.destroy(); chart.destroy(); analysis.destroy(); engine.terminate(); },
+  };
+}

@@ -1,0 +1,260 @@
+// The run's chart: three uPlot panels on one time axis with a shared cursor.
+//   1. statistical breaker: closed score and its moving line, trial score and Wald's two lines,
+//      in points (hover shows nats), state as a coloured band;
+//   2. window breaker: failure rate in the window, its threshold, state band;
+//   3. calls per bucket (answered / failed / sent to the fallback) and each breaker's wait.
+// The playback cursor is drawn on all three; clicking a panel seeks there; dragging zooms, which
+// asks the owner for finer buckets of that range (the run is not recomputed); double-click zooms
+// out. Everything drawn is simulated.
+
+import uPlot from '../vendor/uplot/uPlot.esm.js';
+import { h, replace } from './dom.js';
+import { fmt, clock, duration, stateName } from './format.js';
+
+const css = (name, fallback) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+
+function palette() {
+  return {
+    fg: css('--fg', '#222'), muted: css('--muted', '#666'), grid: css('--grid', 'rgba(0,0,0,.08)'),
+    score: css('--c-score', '#2563eb'), line: css('--c-line', '#dc2626'), trial: css('--c-trial', '#9333ea'),
+    upper: css('--c-upper', '#ea580c'), lower: css('--c-lower', '#16a34a'),
+    closed: css('--c-closed', 'rgba(22,163,74,.10)'), half: css('--c-half', 'rgba(234,179,8,.22)'), open: css('--c-open', 'rgba(220,38,38,.18)'),
+    closedS: css('--c-closed-strong', '#16a34a'), halfS: css('--c-half-strong', '#ca8a04'), openS: css('--c-open-strong', '#dc2626'),
+    ok: css('--c-ok', '#16a34a'), fail: css('--c-fail', '#dc2626'), fallback: css('--c-fallback', '#6b7280'),
+    rate: css('--c-rate', '#0891b2'), cursor: css('--c-cursor', '#111'), wait: css('--c-wait', '#a16207'),
+  };
+}
+
+/** Draw the state band (tint + strip at the bottom) from a state series (0 closed, 1 half, 2 open). */
+function stateBand(stateIdx, pal) {
+  return (u) => {
+    const xs = u.data[0];
+    const st = u.data[stateIdx];
+    if (!xs || xs.length < 1) return;
+    const { ctx } = u;
+    const { left, top, width, height } = u.bbox;
+    const fills = [pal.closed, pal.half, pal.open];
+    const strips = [pal.closedS, pal.halfS, pal.openS];
+    const strip = Math.max(4, Math.round(6 * devicePixelRatio));
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(left, top, width, height);
+    ctx.clip();
+    const step = xs.length > 1 ? xs[1] - xs[0] : 1;
+    for (let i = 0; i < xs.length; i++) {
+      const s = st[i];
+      if (s == null || Number.isNaN(s)) continue;
+      const x0 = u.valToPos(xs[i], 'x', true);
+      const x1 = u.valToPos(i + 1 < xs.length ? xs[i + 1] : xs[i] + step, 'x', true);
+      const k = Math.max(0, Math.min(2, Math.round(s)));
+      if (k > 0) { ctx.fillStyle = fills[k]; ctx.fillRect(x0, top, x1 - x0 + 0.5, height); }
+      ctx.fillStyle = strips[k];
+      ctx.fillRect(x0, top + height - strip, x1 - x0 + 0.5, strip);
+    }
+    ctx.restore();
+  };
+}
+
+function cursorLine(get, pal) {
+  return (u) => {
+    const t = get();
+    if (t == null || !Number.isFinite(t)) return;
+    const x = u.valToPos(t, 'x', true);
+    if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) return;
+    const { ctx } = u;
+    ctx.save();
+    ctx.strokeStyle = pal.cursor;
+    ctx.lineWidth = Math.max(1, devicePixelRatio * 1.5);
+    ctx.setLineDash([4 * devicePixelRatio, 3 * devicePixelRatio]);
+    ctx.beginPath();
+    ctx.moveTo(x, u.bbox.top);
+    ctx.lineTo(x, u.bbox.top + u.bbox.height);
+    ctx.stroke();
+    ctx.restore();
+  };
+}
+
+const xAxisValues = (u, splits) => splits.map((v) => (v == null ? '' : clock(v).replace(/\.00$/, '')));
+
+/**
+ * Create the chart in `root`. Options: onSeek(t), onZoom(t0, t1).
+ * Returns {setData(series, point), setCursor(t), setView(t0, t1), destroy}.
+ */
+export function createChart(root, { onSeek, onZoom, syncKey }) {
+  let pal = palette();
+  let point = 1;
+  let cursorT = 0;
+  let plots = [];
+  let series = null;
+  let syncing = false;
+  let view = [0, 1];
+  const bodies = [
+    h('figure', { class: 'plot' }, h('figcaption', { text: 'Statistical breaker: score in points (hover for nats)' })),
+    h('figure', { class: 'plot' }, h('figcaption', { text: 'Window breaker: failure rate in the window' })),
+    h('figure', { class: 'plot' }, h('figcaption', { text: 'Calls per bucket, and the open-state wait' })),
+  ];
+  const note = h('p', { class: 'chart-note help' });
+  replace(root, bodies, note);
+
+  const pts = (v) => (v == null || Number.isNaN(v) ? '—' : `${fmt(v, 3)} pt (${fmt(v * point, 4)} nats)`);
+  const pctv = (v) => (v == null || Number.isNaN(v) ? '—' : `${fmt(v * 100, 3)}%`);
+  const cnt = (v) => (v == null || Number.isNaN(v) ? '—' : fmt(v, 4));
+  const stv = (v) => (v == null || Number.isNaN(v) ? '—' : stateName(Math.round(v)));
+
+  function common(height, stateIdx) {
+    return {
+      width: Math.max(280, root.clientWidth || 600),
+      height,
+      cursor: {
+        sync: { key: syncKey },
+        drag: { x: true, y: false, setScale: true },
+        points: { size: 6 },
+      },
+      select: { show: true },
+      scales: { x: { time: false } },
+      legend: { live: true },
+      hooks: {
+        drawClear: stateIdx ? [stateBand(stateIdx, pal)] : [],
+        draw: [cursorLine(() => cursorT, pal)],
+        setScale: [(u, key) => {
+          if (key !== 'x' || syncing) return;
+          const { min, max } = u.scales.x;
+          if (min == null || max == null) return;
+          if (Math.abs(min - view[0]) < 1e-9 && Math.abs(max - view[1]) < 1e-9) return;
+          syncing = true;
+          for (const p of plots) if (p !== u) p.setScale('x', { min, max });
+          syncing = false;
+          view = [min, max];
+          onZoom(min, max);
+        }],
+      },
+    };
+  }
+
+  const axisStyle = () => ({ stroke: pal.muted, grid: { stroke: pal.grid, width: 1 }, ticks: { stroke: pal.grid } });
+
+  function build() {
+    for (const p of plots) p.destroy();
+    pal = palette();
+    const ax = axisStyle();
+    const xAxis = { ...ax, values: xAxisValues, label: 'time', labelSize: 18 };
+    const o1 = {
+      ...common(240, 6),
+      series: [
+        { label: 'time', value: (u, v) => (v == null ? '—' : clock(v)) },
+        { label: 'closed score', stroke: pal.score, width: 2, value: (u, v) => pts(v) },
+        { label: 'line', stroke: pal.line, width: 2, dash: [6, 4], value: (u, v) => pts(v) },
+        { label: 'trial score', stroke: pal.trial, width: 2, value: (u, v) => pts(v) },
+        { label: 'open again (A)', stroke: pal.upper, width: 1, dash: [2, 3], value: (u, v) => pts(v) },
+        { label: 'close (B)', stroke: pal.lower, width: 1, dash: [2, 3], value: (u, v) => pts(v) },
+        { label: 'state', show: true, stroke: 'transparent', width: 0, points: { show: false }, value: (u, v) => stv(v) },
+      ],
+      axes: [xAxis, { ...ax, label: 'points', labelSize: 18, size: 50 }],
+      scales: { x: { time: false }, y: { range: (u, min, max) => [Math.min(min ?? 0, -1), Math.max(max ?? 1, 1)] } },
+    };
+    o1.series[6].scale = 'state';
+    o1.scales.state = { range: [0, 2] };
+    const o2 = {
+      ...common(170, 4),
+      series: [
+        { label: 'time', value: (u, v) => (v == null ? '—' : clock(v)) },
+        { label: 'failure rate', stroke: pal.rate, width: 2, value: (u, v) => pctv(v) },
+        { label: 'threshold', stroke: pal.line, width: 2, dash: [6, 4], value: (u, v) => pctv(v) },
+        { label: 'probes\' failure rate', stroke: pal.trial, width: 1.5, value: (u, v) => pctv(v) },
+        { label: 'state', stroke: 'transparent', width: 0, points: { show: false }, scale: 'state', value: (u, v) => stv(v) },
+      ],
+      axes: [xAxis, { ...ax, label: 'failure rate', labelSize: 18, size: 50, values: (u, s) => s.map((v) => `${fmt(v * 100, 3)}%`) }],
+      scales: { x: { time: false }, y: { range: [0, 1] }, state: { range: [0, 2] } },
+    };
+    const bars = uPlot.paths.bars ? uPlot.paths.bars({ size: [0.9, 40] }) : undefined;
+    const o3 = {
+      ...common(170, 0),
+      series: [
+        { label: 'time', value: (u, v) => (v == null ? '—' : clock(v)) },
+        { label: 'answered', stroke: pal.ok, fill: pal.ok + '55', paths: bars, width: 1, value: (u, v) => cnt(v) },
+        { label: 'failed', stroke: pal.fail, fill: pal.fail + '88', paths: bars, width: 1, value: (u, v) => cnt(v) },
+        { label: 'fallback (statistical)', stroke: pal.fallback, width: 2, value: (u, v) => cnt(v) },
+        { label: 'fallback (window)', stroke: pal.fallback, width: 1.5, dash: [5, 4], value: (u, v) => cnt(v) },
+        { label: 'wait (statistical)', stroke: pal.wait, width: 1.5, scale: 'wait', value: (u, v) => (v == null || Number.isNaN(v) ? '—' : duration(v)) },
+        { label: 'wait (window)', stroke: pal.wait, width: 1, dash: [2, 3], scale: 'wait', value: (u, v) => (v == null || Number.isNaN(v) ? '—' : duration(v)) },
+      ],
+      axes: [xAxis, { ...ax, label: 'calls', labelSize: 18, size: 50 },
+        { ...ax, side: 1, scale: 'wait', label: 'wait', labelSize: 18, size: 56, grid: { show: false }, values: (u, s) => s.map((v) => duration(v)) }],
+      scales: { x: { time: false }, y: { range: (u, min, max) => [0, Math.max(1, max ?? 1)] }, wait: { range: (u, min, max) => [0, Math.max(1, max ?? 1)] } },
+    };
+    const data = toData(series);
+    plots = [o1, o2, o3].map((o, i) => {
+      const u = new uPlot(o, data[i], bodies[i]);
+      u.over.addEventListener('click', () => {
+        if (u.select.width > 2) return; // a drag, not a click
+        const left = u.cursor.left;
+        if (left == null || left < 0) return;
+        onSeek(u.posToVal(left, 'x'));
+      });
+      u.over.addEventListener('dblclick', (e) => {
+        e.stopImmediatePropagation();
+        e.preventDefault();
+        onZoom(null, null);
+      }, true);
+      u.over.tabIndex = -1;
+      return u;
+    });
+    applyView();
+  }
+
+  function applyView() {
+    syncing = true;
+    for (const p of plots) p.setScale('x', { min: view[0], max: view[1] });
+    syncing = false;
+  }
+
+  function toData(s) {
+    const n = s && s.t ? s.t.length : 0;
+    const empty = () => new Float64Array(n).fill(NaN);
+    const g = (k) => (s && s[k] ? s[k] : empty());
+    const t = s && s.t ? s.t : new Float64Array(0);
+    const p = (arr) => Float64Array.from(arr, (v) => v / point);
+    return [
+      [t, p(g('s_score')), p(g('s_line')), p(g('s_trial')), p(g('s_upper')), p(g('s_lower')), g('s_state')],
+      [t, g('w_rate'), g('w_threshold'), g('w_trial'), g('w_state')],
+      [t, g('s_answered'), g('s_failed'), g('s_fallback'), g('w_fallback'), g('s_wait'), g('w_wait')],
+    ].map((d) => d.map((a) => Array.from(a, (v) => (Number.isFinite(v) ? v : null))));
+  }
+
+  const ro = new ResizeObserver(() => {
+    const w = Math.max(280, root.clientWidth);
+    for (const p of plots) if (Math.abs(p.width - w) > 1) p.setSize({ width: w, height: p.height });
+  });
+  ro.observe(root);
+  const mq = matchMedia('(prefers-color-scheme: dark)');
+  const onScheme = () => build();
+  mq.addEventListener('change', onScheme);
+
+  build();
+
+  return {
+    /** New series (from the worker) for the range [t0, t1]; `pointNats` = one point in nats. */
+    setData(s, pointNats, t0, t1) {
+      series = s;
+      point = pointNats || 1;
+      view = [t0, t1];
+      const data = toData(s);
+      syncing = true;
+      plots.forEach((p, i) => p.setData(data[i], false));
+      syncing = false;
+      applyView();
+      note.textContent = s && s.bucket
+        ? `${s.t.length} buckets of ${duration(s.bucket)}; a bucket's score is its highest value. Drag to zoom, double-click to zoom out, click to move the cursor. All values simulated.`
+        : '';
+    },
+    setCursor(t) {
+      cursorT = t;
+      for (const p of plots) p.redraw(false, false);
+    },
+    destroy() {
+      ro.disconnect();
+      mq.removeEventListener('change', onScheme);
+      for (const p of plots) p.destroy();
+    },
+  };
+}

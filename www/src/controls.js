@@ -1,0 +1,206 @@
+// The settings form: presets, seed, the five prominent statistical settings, and every other
+// setting of the scenario and both breakers, with units and inline validation messages.
+//
+// Values live in one plain object, the scenario (same JSON as the simulator's Scenario). A control
+// is shown only when its path exists in the scenario, so the form follows the simulator's format.
+// Range checks are the Rust side's: an invalid scenario comes back as an error naming the field,
+// and `showError` puts the message next to that field.
+
+import { h, uniqueId, replace, debounce } from './dom.js';
+import { getPath, setPath, clone } from './paths.js';
+import { PROMINENT, SECTIONS } from './schema.js';
+
+/** Show a stored value in an input (scale e.g. 100 for percentages), without float noise. */
+function toInput(v, f) {
+  if (v === undefined || v === null) return '';
+  if (f.type === 'checkbox') return Boolean(v);
+  if (f.type === 'select') return String(v);
+  if (typeof v !== 'number') return String(v);
+  const x = v * (f.scale || 1);
+  return String(Number(x.toPrecision(12)));
+}
+
+/** Read an input back; returns {ok, value} or {ok:false, message}. */
+function fromInput(el, f) {
+  if (f.type === 'checkbox') return { ok: true, value: el.checked };
+  if (f.type === 'select') {
+    const raw = el.value;
+    const opt = f.options.find(([v]) => String(v) === raw);
+    return { ok: true, value: opt ? opt[0] : (Number.isNaN(Number(raw)) ? raw : Number(raw)) };
+  }
+  const raw = el.value.trim();
+  if (raw === '') return { ok: false, message: 'Enter a number.' };
+  const x = Number(raw);
+  if (!Number.isFinite(x)) return { ok: false, message: `“${raw}” is not a number.` };
+  if (f.int && !Number.isInteger(x)) return { ok: false, message: 'Enter a whole number.' };
+  return { ok: true, value: f.scale ? x / f.scale : x };
+}
+
+/**
+ * Build the form inside `root`. `onChange(scenario, path)` is called with a fresh copy after every
+ * committed edit (typing is debounced). Returns {set, showError, clearErrors, setPresets, focus}.
+ */
+export function createControls(root, { onChange, onPreset }) {
+  let scenario = {};
+  let presets = [];
+  const fields = new Map(); // path -> {f, input, msg, wrap}
+
+  const general = h('p', { class: 'msg general', attrs: { role: 'alert', 'aria-live': 'polite' } });
+  const presetId = uniqueId('preset');
+  const presetSel = h('select', { id: presetId, on: { change: () => onPreset(presetSel.value) } });
+  const presetDesc = h('p', { class: 'help preset-desc' });
+  const seedF = { path: 'seed', label: 'Seed', step: 1, min: 0, int: true, help: 'Same seed, same run, call for call.' };
+
+  const head = h('div', { class: 'control-head' },
+    h('div', { class: 'field' }, h('label', { for: presetId, text: 'Preset' }), presetSel, presetDesc),
+    field(seedF));
+  const prom = h('fieldset', { class: 'prominent' },
+    h('legend', { text: 'What the statistical breaker decides' }),
+    PROMINENT.map(field));
+  const sections = h('div', { class: 'sections' });
+  replace(root, general, head, prom, sections);
+
+  function field(f, pathOverride) {
+    const path = pathOverride || f.path;
+    const id = uniqueId('f');
+    const msgId = `${id}-msg`;
+    const helpId = `${id}-help`;
+    let input;
+    const describedBy = [msgId, f.help ? helpId : null].filter(Boolean).join(' ');
+    if (f.type === 'select') {
+      input = h('select', { id, attrs: { 'aria-describedby': describedBy } },
+        f.options.map(([v, label]) => h('option', { value: String(v), text: label })));
+    } else if (f.type === 'checkbox') {
+      input = h('input', { id, type: 'checkbox', attrs: { 'aria-describedby': describedBy } });
+    } else {
+      input = h('input', {
+        id, type: 'number', inputMode: f.int ? 'numeric' : 'decimal',
+        attrs: { step: f.step ?? 'any', min: f.min, max: f.max, 'aria-describedby': describedBy },
+      });
+    }
+    const unit = f.unit ? h('span', { class: 'unit', attrs: { 'aria-hidden': 'true' }, text: f.unit }) : null;
+    const label = h('label', { for: id }, f.label, f.unit ? h('span', { class: 'sr-only', text: ` (${f.unit})` }) : null);
+    const msg = h('p', { class: 'msg', id: msgId, attrs: { 'aria-live': 'polite' } });
+    const wrap = h('div', { class: `field${f.type === 'checkbox' ? ' check' : ''}`, dataset: { path } },
+      label, h('div', { class: 'inputrow' }, input, unit),
+      f.help ? h('p', { class: 'help', id: helpId, text: f.help }) : null, msg);
+    const commit = () => {
+      const r = fromInput(input, f);
+      if (!r.ok) { setMsg(path, r.message); return; }
+      setMsg(path, '');
+      setPath(scenario, path, r.value);
+      onChange(clone(scenario), path);
+    };
+    const typed = debounce(commit, 400);
+    input.addEventListener('change', commit);
+    if (f.type !== 'select' && f.type !== 'checkbox') input.addEventListener('input', typed);
+    fields.set(path, { f, input, msg, wrap });
+    return wrap;
+  }
+
+  function setMsg(path, text) {
+    const c = fields.get(path);
+    if (!c) return;
+    c.msg.textContent = text;
+    c.wrap.classList.toggle('invalid', Boolean(text));
+    c.input.setAttribute('aria-invalid', text ? 'true' : 'false');
+  }
+
+  function buildSections() {
+    for (const path of [...fields.keys()]) {
+      if (path !== 'seed' && !PROMINENT.some((p) => p.path === path)) fields.delete(path);
+    }
+    const nodes = SECTIONS.map((s) => {
+      const shown = s.fields.filter((f) => getPath(scenario, f.path) !== undefined);
+      let list = null;
+      const items = s.list ? getPath(scenario, s.list.path) : undefined;
+      if (s.list && Array.isArray(items)) list = listEditor(s.list, items);
+      if (!shown.length && !list) return null;
+      const d = h('details', { class: 'section', open: s.open || undefined, dataset: { section: s.id } },
+        h('summary', { text: s.title }), h('div', { class: 'grid' }, shown.map((f) => field(f))), list);
+      return d;
+    });
+    replace(sections, nodes);
+  }
+
+  function listEditor(spec, items) {
+    const keys = spec.item.filter((f) => items.some((it) => it && it[f.key] !== undefined));
+    const rows = items.map((it, i) => h('fieldset', { class: 'phase' },
+      h('legend', { text: `Phase ${i + 1}` }),
+      h('div', { class: 'grid' }, keys.filter((f) => it[f.key] !== undefined).map((f) => field(f, `${spec.path}.${i}.${f.key}`))),
+      items.length > 1 ? h('button', { type: 'button', class: 'small', text: `Remove phase ${i + 1}`, on: { click: () => {
+        items.splice(i, 1); rebuild(); onChange(clone(scenario), spec.path);
+      } } }) : null));
+    const add = h('button', { type: 'button', class: 'small', text: 'Add a phase', on: { click: () => {
+      const last = clone(items[items.length - 1]) || {};
+      if (typeof last.start === 'number') last.start += 10;
+      items.push(last); rebuild(); onChange(clone(scenario), spec.path);
+    } } });
+    return h('div', { class: 'list' }, h('h4', { text: spec.title }), rows, add);
+  }
+
+  function rebuild() {
+    buildSections();
+    fill();
+  }
+
+  function fill() {
+    for (const [path, c] of fields) {
+      const v = getPath(scenario, path);
+      c.wrap.hidden = v === undefined;
+      if (c.f.type === 'checkbox') c.input.checked = Boolean(v);
+      else if (c.f.type === 'select') {
+        const s = String(v);
+        if (v !== undefined && ![...c.input.options].some((o) => o.value === s)) {
+          c.input.append(h('option', { value: s, text: `custom: ${v}` }));
+        }
+        c.input.value = s;
+      } else c.input.value = toInput(v, c.f);
+      setMsg(path, '');
+    }
+  }
+
+  return {
+    /** Show `sc` (a scenario object) in the form. */
+    set(sc, presetName) {
+      scenario = clone(sc);
+      rebuild();
+      if (presetName !== undefined) presetSel.value = presetName;
+      const p = presets.find((x) => x.name === presetSel.value);
+      presetDesc.textContent = p ? p.description || '' : '';
+    },
+    setPresets(list, current) {
+      presets = list;
+      replace(presetSel, list.map((p) => h('option', { value: p.name, text: p.title || p.name })),
+        h('option', { value: '', text: 'custom' }));
+      presetSel.value = current ?? '';
+    },
+    markCustom() { presetSel.value = ''; presetDesc.textContent = 'Edited: no longer a preset.'; },
+    /** Put `message` next to the control of `field` (a dotted path, possibly with [i]). */
+    showError(fieldPath, message) {
+      general.textContent = '';
+      const norm = String(fieldPath || '').replace(/\[(\d+)\]/g, '.$1');
+      let best = null;
+      for (const path of fields.keys()) {
+        if (norm === path || norm.endsWith(`.${path}`) || path.endsWith(`.${norm}`)) {
+          if (!best || path.length > best.length) best = path;
+        }
+      }
+      if (best && !fields.get(best).wrap.hidden) {
+        setMsg(best, message);
+        const d = fields.get(best).wrap.closest('details');
+        if (d) d.open = true;
+      } else {
+        general.textContent = message;
+      }
+    },
+    clearErrors() {
+      general.textContent = '';
+      for (const path of fields.keys()) setMsg(path, '');
+    },
+    hasLocalErrors() {
+      return [...fields.values()].some((c) => c.msg.textContent && !c.wrap.hidden);
+    },
+    element: root,
+  };
+}

@@ -1,0 +1,51 @@
+// Tiny DOM helpers. Text is only ever set with textContent: nothing user-supplied becomes HTML.
+
+/**
+ * Create an element. `props` keys: class, text, attrs (object), on (object of listeners),
+ * dataset, and any plain DOM property (id, type, value, ...). Children are nodes or strings
+ * (strings become text nodes).
+ */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (v === undefined || v === null) continue;
+    if (k === 'class') el.className = v;
+    else if (k === 'text') el.textContent = v;
+    else if (k === 'attrs') for (const [a, av] of Object.entries(v)) { if (av !== false && av != null) el.setAttribute(a, av === true ? '' : String(av)); }
+    else if (k === 'on') for (const [ev, fn] of Object.entries(v)) el.addEventListener(ev, fn);
+    else if (k === 'dataset') Object.assign(el.dataset, v);
+    else el[k] = v;
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+/** Replace all children of `el`. */
+export function replace(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+let uid = 0;
+/** A document-unique id with a readable prefix (several playgrounds may share a page). */
+export function uniqueId(prefix) {
+  uid += 1;
+  return `${prefix}-${uid}`;
+}
+
+/** Debounce: call `fn` once, `ms` after the last call. */
+export function debounce(fn, ms) {
+  let t = 0;
+  return (...args) => {
+    clearTimeout(t);
+    t = setTimeout(() => fn(...args), ms);
+  };
+}

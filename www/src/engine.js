@@ -1,0 +1,73 @@
+// The page's side of the worker: every call into the simulator goes through a module Web Worker
+// (worker.js), so a long run never freezes the page. Each request is a promise; a long run
+// reports progress and can be cancelled.
+
+export class Engine {
+  /**
+   * `onProgress(fraction, reachedSeconds)` during runs; `onFatal(message)` when the worker dies
+   * or the Rust side panics (the message is shown in the page's banner).
+   */
+  constructor({ onProgress = () => {}, onFatal = () => {} } = {}) {
+    this.onProgress = onProgress;
+    this.onFatal = onFatal;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.worker = null;
+    this.ready = this.start();
+  }
+
+  start() {
+    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    this.worker.addEventListener('message', (e) => this.receive(e.data));
+    this.worker.addEventListener('error', (e) => {
+      e.preventDefault();
+      this.fail(`The simulator's worker failed: ${e.message || 'unknown error (is the wasm package built?)'}`);
+    });
+    this.worker.addEventListener('messageerror', () => this.fail('The simulator sent a message the page could not read.'));
+    return this.call('init');
+  }
+
+  fail(message) {
+    this.onFatal(message);
+    for (const { reject } of this.pending.values()) reject(new Error(message));
+    this.pending.clear();
+  }
+
+  receive(msg) {
+    if (msg.panic) { this.fail(`The simulator panicked: ${msg.panic}`); return; }
+    if (msg.progress) {
+      this.onProgress(msg.progress.fraction, msg.progress.reached);
+      return;
+    }
+    const p = this.pending.get(msg.id);
+    if (!p) return;
+    this.pending.delete(msg.id);
+    if (msg.ok) p.resolve(msg.result);
+    else {
+      const err = new Error(msg.error.message);
+      err.field = msg.error.field;
+      err.allowed = msg.error.allowed;
+      p.reject(err);
+    }
+  }
+
+  /** Call `op` in the worker with `args`; resolves with its result. */
+  call(op, args = {}) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, op, args });
+    });
+  }
+
+  /** Stop a long run at the next chunk boundary (the run computed so far stays viewable). */
+  cancel() {
+    this.worker.postMessage({ op: 'cancel' });
+  }
+
+  /** End the worker (e.g. an embedded playground scrolled away for good). */
+  terminate() {
+    this.worker.terminate();
+    this.pending.clear();
+  }
+}

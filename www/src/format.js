@@ -1,0 +1,90 @@
+// Number formatting, and the label every number carries: what kind of number it is.
+
+/** The four kinds of number the page shows (design §5). */
+export const KINDS = {
+  exact: { label: 'exact', title: 'Computed exactly from the settings (up to floating point).' },
+  bound: { label: 'bound', title: 'A guaranteed limit (an inequality), not an estimate.' },
+  approximation: { label: 'approx.', title: 'An approximation (e.g. Wald\'s, ignoring overshoot).' },
+  simulated: { label: 'simulated', title: 'Measured on this deterministic simulated run.' },
+};
+
+/** A small badge saying what kind a number is. */
+export function kindBadge(kind) {
+  const k = KINDS[kind] || { label: kind, title: '' };
+  const el = document.createElement('span');
+  el.className = `kind kind-${kind}`;
+  el.textContent = k.label;
+  el.title = k.title;
+  return el;
+}
+
+/** A number with its unit and kind badge: <span class="num">1.39 nats</span><badge>. */
+export function num(value, { unit = '', digits = 3, kind } = {}) {
+  const wrap = document.createElement('span');
+  wrap.className = 'numwrap';
+  const n = document.createElement('span');
+  n.className = 'num';
+  n.textContent = `${fmt(value, digits)}${unit ? ` ${unit}` : ''}`;
+  wrap.append(n);
+  if (kind) wrap.append(' ', kindBadge(kind));
+  return wrap;
+}
+
+/** A compact number: significant digits, thin grouping, no trailing zeros. */
+export function fmt(v, digits = 3) {
+  if (v === null || v === undefined || Number.isNaN(v)) return '—';
+  if (v === Infinity) return '∞';
+  if (v === -Infinity) return '−∞';
+  const a = Math.abs(v);
+  if (a !== 0 && (a >= 1e9 || a < 1e-4)) return v.toExponential(Math.max(0, digits - 1)).replace('-', '−');
+  let s;
+  if (Number.isInteger(v) && a < 1e9) s = v.toLocaleString('en-US');
+  else if (a >= 1000) s = Math.round(v).toLocaleString('en-US');
+  else s = String(Number(v.toPrecision(digits)));
+  return s.replace(/^-/, '−');
+}
+
+/** Signed, for weights: +8, −1. */
+export function signed(v, digits = 3) {
+  const s = fmt(v, digits);
+  return v > 0 ? `+${s}` : s;
+}
+
+/** A percentage from a fraction. */
+export function pct(v, digits = 3) {
+  if (v === null || v === undefined || Number.isNaN(v)) return '—';
+  return `${fmt(v * 100, digits)}%`;
+}
+
+/** A duration in seconds as people read it: 200 ms, 45 s, 3.5 min, 2 h, 30 d. */
+export function duration(s) {
+  if (s === null || s === undefined || Number.isNaN(s)) return '—';
+  if (!Number.isFinite(s)) return '∞';
+  const a = Math.abs(s);
+  if (a < 1) return `${fmt(s * 1000, 3)} ms`;
+  if (a < 120) return `${fmt(s, 3)} s`;
+  if (a < 7200) return `${fmt(s / 60, 3)} min`;
+  if (a < 172800) return `${fmt(s / 3600, 3)} h`;
+  return `${fmt(s / 86400, 3)} d`;
+}
+
+/** A clock-like time for the transport: 1:02:03.4 or 12 d 03:04:05. */
+export function clock(s) {
+  if (!Number.isFinite(s)) return '—';
+  const neg = s < 0;
+  let t = Math.abs(s);
+  const d = Math.floor(t / 86400); t -= d * 86400;
+  const hh = Math.floor(t / 3600); t -= hh * 3600;
+  const mm = Math.floor(t / 60); t -= mm * 60;
+  const ss = t.toFixed(2).padStart(5, '0');
+  const p2 = (x) => String(x).padStart(2, '0');
+  const body = d > 0 ? `${d} d ${p2(hh)}:${p2(mm)}:${ss}` : hh > 0 ? `${hh}:${p2(mm)}:${ss}` : `${mm}:${ss}`;
+  return (neg ? '−' : '') + body;
+}
+
+/** State names as the page shows them. */
+export const STATE_NAMES = ['closed', 'half-open', 'open'];
+export function stateName(s) {
+  if (typeof s === 'number') return STATE_NAMES[s] ?? '—';
+  return String(s).replace('_', '-');
+}

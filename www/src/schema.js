@@ -1,0 +1,83 @@
+// What each setting is, for the controls: label, unit, display scale, input range, help.
+// The names are the JSON field names of the simulator's Scenario (and of the breaker crate's
+// StatisticalSettings / WindowSettings), so a control's path is where its value lives in the
+// scenario object handed to the wasm `Playground`. Ranges here only shape the inputs; the
+// allowed ranges are the Rust side's, reported back by name (see controls.js).
+
+const pct = { unit: '%', scale: 100, step: 'any' };
+const secs = { unit: 's', step: 'any' };
+
+/** The five settings that say what the statistical breaker decides. Shown first, large. */
+export const PROMINENT = [
+  { path: 'statistical.fine_rate', label: 'Fine failure rate p₀', ...pct, min: 0.01, max: 99,
+    help: 'A failure rate you can live with.' },
+  { path: 'statistical.broken_rate', label: 'Broken failure rate p₁', ...pct, min: 0.01, max: 99.99,
+    help: 'A failure rate worth skipping the service for; above p₀.' },
+  { path: 'statistical.false_alarm_period', label: 'False alarms at most', type: 'select',
+    options: [[86400, 'one per day'], [604800, 'one per week'], [2592000, 'one per month (30 d)'], [31536000, 'one per year (365 d)']],
+    help: 'While the service fails at p₀.' },
+  { path: 'statistical.trial_wrongly_opens', label: 'Trial wrongly opens a', ...pct, min: 0.01, max: 99,
+    help: 'Chance the half-open test keeps out a recovered service.' },
+  { path: 'statistical.trial_wrongly_closes', label: 'Trial wrongly closes b', ...pct, min: 0.01, max: 99,
+    help: 'Chance the half-open test lets a broken service back.' },
+];
+
+export const SECTIONS = [
+  {
+    id: 'scenario', title: 'Scenario', open: true,
+    fields: [
+      { path: 'duration', label: 'Run length', ...secs, min: 1, help: 'Simulated time.' },
+      { path: 'traffic.calls_per_minute', label: 'Traffic', unit: 'calls/min', step: 'any', min: 0.001 },
+      { path: 'traffic.daily_swing', label: 'Daily swing', ...pct, min: 0, max: 100, help: 'Traffic varies by ± this over a day.' },
+      { path: 'traffic.arrivals', label: 'Arrivals', type: 'select', options: [['poisson', 'Poisson (random)'], ['even', 'evenly spaced']] },
+      { path: 'call_timeout', label: 'Call timeout', ...secs, min: 0.001, help: 'A hung call completes (fails) at the timeout.' },
+      { path: 'callers.count', label: 'Callers sharing the state', unit: 'servers', step: 1, min: 1, int: true },
+      { path: 'callers.lock_delay', label: 'Lock delay', ...secs, min: 0, help: 'A change that waits longer than 2 s for the lock is dropped.' },
+    ],
+    list: {
+      path: 'dependency.phases', title: 'Dependency phases (outage, recovery, warm-up)',
+      item: [
+        { key: 'start', label: 'From', ...secs, min: 0 },
+        { key: 'failure_rate', label: 'Failures', ...pct, min: 0, max: 100 },
+        { key: 'one_in', label: '1 call in k fails (0 = random)', unit: 'k', step: 1, min: 0, int: true },
+        { key: 'burst', label: 'Burst length', unit: 'calls', step: 'any', min: 1 },
+        { key: 'latency', label: 'Latency (ok)', ...secs, min: 0 },
+        { key: 'failure_latency', label: 'Latency (failed)', ...secs, min: 0 },
+        { key: 'hang_rate', label: 'Hangs until timeout', ...pct, min: 0, max: 100 },
+        { key: 'capacity', label: 'Capacity (0 = none)', unit: 'calls/s', step: 'any', min: 0 },
+      ],
+    },
+  },
+  {
+    id: 'statistical', title: 'Statistical breaker: the rest',
+    fields: [
+      { path: 'statistical.traffic_time_constant', label: 'Traffic meter time constant τ', ...secs, min: 0.001 },
+      { path: 'statistical.expected_calls_per_minute', label: 'Traffic assumed at start', unit: 'calls/min', step: 'any', min: 0, help: '0 = cold meter (the line starts at its floor A).' },
+      { path: 'statistical.first_wait', label: 'First open wait', ...secs, min: 0.001 },
+      { path: 'statistical.wait_cap', label: 'Wait cap', ...secs, min: 0.001 },
+      { path: 'statistical.backoff_factor', label: 'Backoff factor', unit: '×', step: 'any', min: 1 },
+      { path: 'statistical.half_open_time_factor', label: 'Half-open time limit', unit: '× trials-to-close / rate', step: 'any', min: 0.001 },
+      { path: 'statistical.call_timeout', label: 'Trial lost after', ...secs, min: 0.001 },
+    ],
+  },
+  {
+    id: 'window', title: 'Window breaker (resilience4j)',
+    fields: [
+      { path: 'window.sliding_window_type', label: 'slidingWindowType', type: 'select', options: [['count_based', 'COUNT_BASED (calls)'], ['time_based', 'TIME_BASED (seconds)']] },
+      { path: 'window.sliding_window_size', label: 'slidingWindowSize', unit: 'calls or s', step: 1, min: 1, int: true },
+      { path: 'window.minimum_number_of_calls', label: 'minimumNumberOfCalls', unit: 'calls', step: 1, min: 1, int: true },
+      { path: 'window.failure_rate_threshold', label: 'failureRateThreshold', ...pct, min: 0.01, max: 100 },
+      { path: 'window.slow_call_rate_threshold', label: 'slowCallRateThreshold', ...pct, min: 0.01, max: 100 },
+      { path: 'window.slow_call_duration_threshold', label: 'slowCallDurationThreshold', ...secs, min: 0 },
+      { path: 'window.wait_duration_in_open_state', label: 'waitDurationInOpenState', ...secs, min: 0.001 },
+      { path: 'window.wait_interval_multiplier', label: 'backoff multiplier', unit: '×', step: 'any', min: 1 },
+      { path: 'window.max_wait_duration_in_open_state', label: 'maxWaitInterval (0 = none)', ...secs, min: 0 },
+      { path: 'window.wait_randomization_factor', label: 'randomizationFactor', step: 'any', min: 0, max: 0.999 },
+      { path: 'window.random_seed', label: 'Seed of the randomized wait', step: 1, min: 0, int: true },
+      { path: 'window.permitted_number_of_calls_in_half_open_state', label: 'permittedNumberOfCallsInHalfOpenState', unit: 'calls', step: 1, min: 1, int: true },
+      { path: 'window.max_wait_duration_in_half_open_state', label: 'maxWaitDurationInHalfOpenState (0 = off)', ...secs, min: 0 },
+      { path: 'window.transition_to_state_after_wait_duration', label: 'transitionToStateAfterWaitDuration', type: 'select', options: [['open', 'OPEN'], ['closed', 'CLOSED']] },
+      { path: 'window.automatic_transition_from_open_to_half_open_enabled', label: 'automaticTransitionFromOpenToHalfOpenEnabled', type: 'checkbox' },
+    ],
+  },
+];

@@ -1,0 +1,68 @@
+// Play, pause, step one call, next event, restart, speed and the time scrubber, with keyboard
+// shortcuts: space (play/pause), → (step one call), ← (back one call-ish: a small step back),
+// n (next event), r (restart). The owner supplies the actions; this module only draws and routes.
+
+import { h, uniqueId } from './dom.js';
+import { clock } from './format.js';
+
+export const SPEEDS = [[1, '1×'], [10, '10×'], [60, '1 min/s'], [600, '10 min/s'], [3600, '1 h/s'], [86400, '1 d/s']];
+
+export function createTransport(root, actions) {
+  const sid = uniqueId('speed');
+  const rid = uniqueId('scrub');
+  const play = h('button', { type: 'button', class: 'primary', text: '▶ Play', attrs: { 'aria-keyshortcuts': 'Space' }, on: { click: () => actions.togglePlay() } });
+  const step = h('button', { type: 'button', text: 'Step one call', attrs: { 'aria-keyshortcuts': 'ArrowRight' }, on: { click: () => actions.step() } });
+  const next = h('button', { type: 'button', text: 'Next event', attrs: { 'aria-keyshortcuts': 'N' }, on: { click: () => actions.nextEvent() } });
+  const restart = h('button', { type: 'button', text: 'Restart', attrs: { 'aria-keyshortcuts': 'R' }, on: { click: () => actions.restart() } });
+  const speed = h('select', { id: sid, on: { change: () => actions.speed(Number(speed.value)) } },
+    SPEEDS.map(([v, l]) => h('option', { value: String(v), text: l })));
+  const scrub = h('input', { id: rid, type: 'range', min: '0', max: '1', step: 'any', value: '0', attrs: { 'aria-valuetext': '0:00.00' } });
+  scrub.addEventListener('input', () => actions.seek(Number(scrub.value)));
+  const time = h('output', { class: 'time', attrs: { for: rid, 'aria-live': 'off' }, text: '0:00.00' });
+  const of = h('span', { class: 'time muted' });
+  root.replaceChildren(
+    h('div', { class: 'buttons', attrs: { role: 'group', 'aria-label': 'Playback' } }, play, step, next, restart,
+      h('label', { for: sid, class: 'inline', text: 'Speed ' }), speed),
+    h('div', { class: 'scrubrow' }, h('label', { for: rid, class: 'sr-only', text: 'Time' }), scrub, time, of),
+    h('p', { class: 'help keys', text: 'Keys: space play/pause · → step one call · ← step back · n next event · r restart' }));
+
+  const isTyping = (el) => el && (el.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)) && el.type !== 'range' && el.type !== 'checkbox';
+  const onKey = (e) => {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (isTyping(document.activeElement)) return;
+    if (!actions.keysActive()) return;
+    const k = e.key;
+    if (k === ' ' || k === 'Spacebar') {
+      if (document.activeElement && document.activeElement.tagName === 'BUTTON') return; // let the button act
+      actions.togglePlay();
+    } else if (k === 'ArrowRight') actions.step();
+    else if (k === 'ArrowLeft') actions.back();
+    else if (k === 'n' || k === 'N') actions.nextEvent();
+    else if (k === 'r' || k === 'R') actions.restart();
+    else return;
+    e.preventDefault();
+  };
+  document.addEventListener('keydown', onKey);
+
+  return {
+    setPlaying(p) {
+      play.textContent = p ? '❚❚ Pause' : '▶ Play';
+      play.setAttribute('aria-pressed', p ? 'true' : 'false');
+    },
+    setRange(end) {
+      scrub.max = String(end > 0 ? end : 1);
+      of.textContent = `of ${clock(end)}`;
+    },
+    setTime(t) {
+      if (document.activeElement !== scrub) scrub.value = String(t);
+      const c = clock(t);
+      time.textContent = c;
+      scrub.setAttribute('aria-valuetext', c);
+    },
+    setSpeed(v) { speed.value = String(v); },
+    setEnabled(on) {
+      for (const el of [play, step, next, restart, scrub]) el.disabled = !on;
+    },
+    destroy() { document.removeEventListener('keydown', onKey); },
+  };
+}

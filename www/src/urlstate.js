@@ -1,0 +1,109 @@
+// The whole settings state in the URL, versioned, so a copied link reproduces the run.
+//
+// Format v=1: `?v=1&preset=<name>&<dotted.path>=<value>&...&t=<cursor seconds>`. Only settings
+// that differ from the named preset are written. A list (e.g. the dependency phases) that differs
+// is written whole, as JSON. Reading a link that is bad or from another version gives the defaults
+// and a message to show.
+
+import { flatten, getPath, setPath, clone } from './paths.js';
+
+export const URL_VERSION = 1;
+const RESERVED = new Set(['v', 'preset', 't', 'embed', 'panels', 'step']);
+
+function listPaths(obj, prefix = '', out = []) {
+  if (Array.isArray(obj)) { out.push(prefix); return out; }
+  if (obj !== null && typeof obj === 'object') {
+    for (const [k, v] of Object.entries(obj)) listPaths(v, prefix ? `${prefix}.${k}` : k, out);
+  }
+  return out;
+}
+
+function leafPaths(obj) {
+  // Leaves outside arrays, plus each array as one unit.
+  const arrays = listPaths(obj);
+  const flat = flatten(obj);
+  const leaves = Object.keys(flat).filter((p) => !arrays.some((a) => a && p.startsWith(`${a}.`)));
+  return [...leaves, ...arrays.filter((a) => a && !leaves.includes(a))];
+}
+
+/** The query string for `scenario`, relative to the preset `base` named `presetName`. */
+export function encode(scenario, presetName, base, extra = {}) {
+  const q = new URLSearchParams();
+  q.set('v', String(URL_VERSION));
+  if (presetName) q.set('preset', presetName);
+  for (const p of leafPaths(scenario)) {
+    const v = getPath(scenario, p);
+    const b = base ? getPath(base, p) : undefined;
+    if (JSON.stringify(v) === JSON.stringify(b)) continue;
+    q.set(p, typeof v === 'object' ? JSON.stringify(v) : String(v));
+  }
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  return q.toString();
+}
+
+/**
+ * Read a query string. `presetsByName` maps names to scenarios; `defaultName` is used when the
+ * link names none. Returns {scenario, preset, t, notice, params} where `notice` is a sentence
+ * to show when the link was not used as is.
+ */
+export function decode(search, presetsByName, defaultName) {
+  const q = new URLSearchParams(search);
+  const params = Object.fromEntries(q.entries());
+  const fallback = (notice) => ({
+    scenario: clone(presetsByName[defaultName]), preset: defaultName, t: 0, notice, params,
+  });
+  const keys = [...q.keys()].filter((k) => !['embed', 'panels', 'step'].includes(k) && !k.startsWith('goal.'));
+  if (keys.length === 0) return fallback(null);
+  const v = q.get('v');
+  if (v !== String(URL_VERSION)) {
+    return fallback(v === null
+      ? 'This link has no settings version; showing the default settings.'
+      : `This link is from settings version ${v}, which this page cannot read (it reads version ${URL_VERSION}); showing the default settings.`);
+  }
+  const name = q.get('preset') || defaultName;
+  const base = presetsByName[name];
+  if (!base) return fallback(`This link names an unknown preset “${name}”; showing the default settings.`);
+  const scenario = clone(base);
+  const valid = new Set(leafPaths(base));
+  for (const [k, raw] of q.entries()) {
+    if (RESERVED.has(k) || k.startsWith('goal.')) continue;
+    if (!valid.has(k)) return fallback(`This link has a setting “${k}” this page does not know; showing the default settings.`);
+    const old = getPath(base, k);
+    let val;
+    if (typeof old === 'number') {
+      val = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(val)) return fallback(`This link's “${k}” is not a number; showing the default settings.`);
+    } else if (typeof old === 'boolean') {
+      if (raw !== 'true' && raw !== 'false') return fallback(`This link's “${k}” is not true or false; showing the default settings.`);
+      val = raw === 'true';
+    } else if (old !== null && typeof old === 'object') {
+      try { val = JSON.parse(raw); } catch { return fallback(`This link's “${k}” is not readable; showing the default settings.`); }
+      if (!Array.isArray(val) && Array.isArray(old)) return fallback(`This link's “${k}” is not a list; showing the default settings.`);
+    } else {
+      val = raw;
+    }
+    setPath(scenario, k, val);
+  }
+  const t = Number(q.get('t') || 0);
+  return { scenario, preset: q.get('preset') ? name : defaultName, t: Number.isFinite(t) && t >= 0 ? t : 0, notice: null, params };
+}
+
+/** Copy text to the clipboard; falls back to selecting it in a prompt-free way. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const ta = document.createElement('textarea');
+    ta.value = text;
+    ta.setAttribute('readonly', '');
+    ta.style.position = 'fixed';
+    ta.style.opacity = '0';
+    document.body.append(ta);
+    ta.select();
+    let ok = false;
+    try { ok = document.execCommand('copy'); } catch { ok = false; }
+    ta.remove();
+    return ok;
+  }
+}

@@ -1,0 +1,84 @@
+// A verdict line per run: the user sets targets (no false opening, at most N calls on the dead
+// dependency, closed for good within T s of full health, no re-trip after closing) and sees which
+// breaker meets them on this run. Changing a target only re-reads the metrics; nothing is re-run.
+
+import { h, replace, uniqueId } from './dom.js';
+import { fmt, duration, kindBadge } from './format.js';
+
+export const DEFAULT_TARGETS = { no_false_open: true, max_dead_calls: 50, close_within: 60, no_retrip: true };
+
+export function createVerdict(root, onTargets) {
+  let targets = { ...DEFAULT_TARGETS };
+  let metrics = null;
+  const id = uniqueId('goal');
+  const fa = h('input', { type: 'checkbox', id: `${id}-fa` });
+  const dead = h('input', { type: 'number', id: `${id}-dead`, min: '0', step: '1', inputMode: 'numeric' });
+  const close = h('input', { type: 'number', id: `${id}-close`, min: '0', step: 'any', inputMode: 'decimal' });
+  const retrip = h('input', { type: 'checkbox', id: `${id}-rt` });
+  const out = h('div', { class: 'verdict-out', attrs: { 'aria-live': 'polite' } });
+  const form = h('div', { class: 'targets' },
+    h('div', { class: 'field check' }, h('div', { class: 'inputrow' }, fa, h('label', { for: fa.id, text: 'no false opening' }))),
+    h('div', { class: 'field' }, h('label', { for: dead.id, text: 'at most N calls on the dead dependency' }), h('div', { class: 'inputrow' }, dead, h('span', { class: 'unit', text: 'calls' }))),
+    h('div', { class: 'field' }, h('label', { for: close.id, text: 'closed for good within T of full health' }), h('div', { class: 'inputrow' }, close, h('span', { class: 'unit', text: 's' }))),
+    h('div', { class: 'field check' }, h('div', { class: 'inputrow' }, retrip, h('label', { for: retrip.id, text: 'no re-trip after closing' }))));
+  replace(root, form, out);
+
+  const read = () => {
+    const d = Number(dead.value);
+    const c = Number(close.value);
+    targets = {
+      no_false_open: fa.checked,
+      max_dead_calls: Number.isFinite(d) && dead.value !== '' ? d : null,
+      close_within: Number.isFinite(c) && close.value !== '' ? c : null,
+      no_retrip: retrip.checked,
+    };
+    render();
+    onTargets(targets);
+  };
+  for (const el of [fa, dead, close, retrip]) el.addEventListener('change', read);
+
+  function fill() {
+    fa.checked = targets.no_false_open;
+    dead.value = targets.max_dead_calls ?? '';
+    close.value = targets.close_within ?? '';
+    retrip.checked = targets.no_retrip;
+  }
+
+  /** One breaker's checks: [{label, ok, measured}] from its verdict numbers. */
+  function checks(v) {
+    const out = [];
+    if (targets.no_false_open) out.push({ label: 'no false opening', ok: v.false_openings === 0, measured: `${fmt(v.false_openings)} false opening${v.false_openings === 1 ? '' : 's'}` });
+    if (targets.max_dead_calls != null) out.push({ label: `≤ ${fmt(targets.max_dead_calls)} calls on the dead dependency`, ok: v.dead_calls <= targets.max_dead_calls, measured: `${fmt(v.dead_calls)} calls` });
+    if (targets.close_within != null) {
+      const t = v.closed_for_good_after;
+      out.push({ label: `closed for good within ${duration(targets.close_within)}`, ok: t != null && Number.isFinite(t) && t <= targets.close_within,
+        measured: t == null || !Number.isFinite(t) ? 'never closed for good' : `after ${duration(t)}` });
+    }
+    if (targets.no_retrip) out.push({ label: 'no re-trip after closing', ok: v.retrips === 0, measured: `${fmt(v.retrips)} re-trip${v.retrips === 1 ? '' : 's'}` });
+    return out;
+  }
+
+  function render() {
+    if (!metrics || !metrics.verdict) { replace(out, h('p', { class: 'muted', text: 'Run a scenario to see the verdict.' })); return; }
+    const lines = ['statistical', 'window'].map((b) => {
+      const c = checks(metrics.verdict[b]);
+      const pass = c.every((x) => x.ok);
+      return h('div', { class: `verdict ${pass ? 'pass' : 'fail'}` },
+        h('strong', { text: `${b === 'statistical' ? 'Statistical' : 'Window'} breaker: ${pass ? 'meets' : 'misses'} the targets` }), ' ',
+        kindBadge('simulated'),
+        h('ul', {}, c.map((x) => h('li', { class: x.ok ? 'ok' : 'bad' }, `${x.ok ? '✓' : '✗'} ${x.label}: ${x.measured}`))));
+    });
+    const ok = ['statistical', 'window'].filter((b) => checks(metrics.verdict[b]).every((x) => x.ok));
+    const summary = ok.length === 2 ? 'Both breakers meet the targets on this run.'
+      : ok.length === 0 ? 'Neither breaker meets the targets on this run.'
+        : `Only the ${ok[0]} breaker meets the targets on this run.`;
+    replace(out, h('p', { class: 'verdict-summary', text: summary }), lines);
+  }
+
+  fill();
+  return {
+    setTargets(t) { targets = { ...DEFAULT_TARGETS, ...t }; fill(); render(); },
+    setMetrics(m) { metrics = m; render(); },
+    targets: () => targets,
+  };
+}

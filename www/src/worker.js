@@ -1,0 +1,90 @@
+// The module worker that owns the wasm `Playground`. It answers requests from engine.js one at a
+// time; `run` computes the whole scenario in chunks, posting progress and yielding between chunks
+// so a `cancel` message gets through.
+
+import init, * as wasm from '../pkg/breaker_wasm.js';
+
+let pg = null;
+let cancelled = false;
+let running = false;
+
+// console_error_panic_hook writes the panic message to console.error: forward it to the page.
+const consoleError = console.error.bind(console);
+console.error = (...args) => {
+  consoleError(...args);
+  const text = args.map(String).join(' ');
+  if (/panicked at/.test(text)) self.postMessage({ panic: text });
+};
+
+const yieldToMessages = () => new Promise((r) => setTimeout(r, 0));
+
+async function run() {
+  running = true;
+  cancelled = false;
+  try {
+    // Chunks of about 20 ms keep the worker responsive to `cancel`.
+    let chunk = 2000;
+    for (;;) {
+      const t0 = performance.now();
+      const fraction = pg.advance(chunk);
+      const reached = pg.reached();
+      self.postMessage({ progress: { fraction, reached } });
+      if (fraction >= 1) return { complete: true, reached };
+      const dt = performance.now() - t0;
+      if (dt > 0) chunk = Math.max(100, Math.min(1e6, Math.round(chunk * (20 / dt))));
+      await yieldToMessages();
+      if (cancelled) return { complete: false, reached };
+    }
+  } finally {
+    running = false;
+  }
+}
+
+function errorOf(e) {
+  const message = e && e.message ? e.message : String(e);
+  // Settings errors read "<field> = <value> is invalid: allowed <range>".
+  const m = /^([\w.[\]]+) = (.*) is invalid: allowed (.*)$/.exec(message);
+  return { message, field: m ? m[1] : undefined, allowed: m ? m[3] : undefined };
+}
+
+const ops = {
+  async init() {
+    await init({ module_or_path: new URL('../pkg/breaker_wasm_bg.wasm', import.meta.url) });
+    return { version: wasm.version(), presets: wasm.presets() };
+  },
+  load({ scenario }) {
+    if (pg) pg.free();
+    pg = null;
+    pg = new wasm.Playground(scenario);
+    return pg.info();
+  },
+  run,
+  restart() { return pg.seek(0); },
+  seek({ t }) { return pg.seek(t); },
+  snapshot() { return pg.snapshot(); },
+  stepCall() { return pg.stepCall(); },
+  nextEvent() { return pg.nextEvent(); },
+  series({ t0, t1, buckets }) { return pg.series(t0, t1, buckets); },
+  events() { return pg.events(); },
+  metrics() { return pg.metrics(); },
+  derived() { return pg.derived(); },
+  traceHash() { return pg.traceHash(); },
+  analysis({ statistical, window, what }) { return wasm.analysis(statistical, window, what); },
+};
+
+self.addEventListener('message', async (e) => {
+  const { id, op, args } = e.data;
+  if (op === 'cancel') { if (running) cancelled = true; return; }
+  try {
+    if (!ops[op]) throw new Error(`unknown operation ${op}`);
+    if (op !== 'init' && op !== 'analysis' && op !== 'load' && !pg) throw new Error('no scenario loaded');
+    const result = await ops[op](args || {});
+    const transfer = [];
+    if (result && typeof result === 'object') {
+      for (const v of Object.values(result)) if (v instanceof Float64Array) transfer.push(v.buffer);
+    }
+    self.postMessage({ id, ok: true, result }, transfer);
+  } catch (err) {
+    self.postMessage({ id, ok: false, error: errorOf(err) });
+  }
+});
