@@ -1,5 +1,5 @@
 //! The thread-safe wrapper: many threads, one state, a bounded lock wait.
-#![cfg(feature = "sync")]
+#![cfg(all(feature = "sync", not(target_arch = "wasm32")))]
 
 use std::sync::Arc;
 use std::thread;

@@ -1,7 +1,13 @@
 //! The statistical breaker's worked examples (design §2), with the real weights.
 //!
 //! Expected values are computed independently here with `f64::ln`, not with the crate's `libm`
-//! calls, so they check the formulas rather than repeat them.
+//! calls, so they check the formulas rather than repeat them. The same tests run natively and,
+//! through `wasm-pack test`, in headless Chromium and Firefox.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use breaker::{
     Breaker, Decision, Ignored, Outcome, Permit, Reason, Recorded, Rejection, State, Statistical,

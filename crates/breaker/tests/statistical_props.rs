@@ -1,4 +1,5 @@
 //! Invariants of the statistical breaker over thousands of random call sequences.
+#![cfg(not(target_arch = "wasm32"))]
 
 use breaker::{
     Breaker, Decision, Outcome, Permit, PermitKind, State, Statistical, StatisticalSettings,
