@@ -124,10 +124,10 @@ export function createControls(root, { onChange, onPreset }) {
   }
 
   function listEditor(spec, items) {
-    const keys = spec.item.filter((f) => items.some((it) => it && it[f.key] !== undefined));
+    const keys = spec.item.filter((f) => items.some((it) => it && getPath(it, f.key) !== undefined));
     const rows = items.map((it, i) => h('fieldset', { class: 'phase' },
-      h('legend', { text: `Phase ${i + 1}` }),
-      h('div', { class: 'grid' }, keys.filter((f) => it[f.key] !== undefined).map((f) => field(f, `${spec.path}.${i}.${f.key}`))),
+      h('legend', { text: `Phase ${i + 1}${it.label ? `: ${it.label}` : ''}` }),
+      h('div', { class: 'grid' }, keys.filter((f) => getPath(it, f.key) !== undefined).map((f) => field(f, `${spec.path}.${i}.${f.key}`))),
       items.length > 1 ? h('button', { type: 'button', class: 'small', text: `Remove phase ${i + 1}`, on: { click: () => {
         items.splice(i, 1); rebuild(); onChange(clone(scenario), spec.path);
       } } }) : null));
