@@ -1,0 +1,52 @@
+// Real headless browsers over WebDriver: Debian's Chromium with its chromedriver, Firefox ESR with
+// geckodriver (from `cargo install geckodriver`). Nothing is downloaded: driver paths are explicit.
+import { Builder, Browser } from 'selenium-webdriver';
+import chrome from 'selenium-webdriver/chrome.js';
+import firefox from 'selenium-webdriver/firefox.js';
+import { mkdtempSync, existsSync } from 'node:fs';
+import { tmpdir, homedir } from 'node:os';
+import { join } from 'node:path';
+import { execSync } from 'node:child_process';
+
+function which(name, fallbacks) {
+  for (const p of fallbacks) if (existsSync(p)) return p;
+  try {
+    return execSync(`command -v ${name}`, { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error(`${name} not found: run \`cargo xtask setup\``);
+  }
+}
+
+export const BROWSERS = (process.env.E2E_BROWSERS || 'chromium,firefox').split(',');
+
+/** A fresh headless browser session for `name` ("chromium" or "firefox"). */
+export async function launch(name, { width = 1280, height = 900 } = {}) {
+  if (name === 'chromium') {
+    const opts = new chrome.Options();
+    opts.setChromeBinaryPath(which('chromium', ['/usr/bin/chromium']));
+    opts.addArguments(
+      '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
+      '--disable-background-networking', '--disable-component-update', '--no-first-run',
+      '--disable-sync', '--disable-quic', `--window-size=${width},${height}`,
+      `--user-data-dir=${mkdtempSync(join(tmpdir(), 'e2e-chromium-'))}`,
+    );
+    opts.setLoggingPrefs({ browser: 'ALL' });
+    const service = new chrome.ServiceBuilder(which('chromedriver', ['/usr/bin/chromedriver']));
+    return new Builder().forBrowser(Browser.CHROME).setChromeOptions(opts).setChromeService(service).build();
+  }
+  if (name === 'firefox') {
+    const opts = new firefox.Options();
+    opts.setBinary(which('firefox-esr', ['/usr/bin/firefox-esr', '/usr/bin/firefox']));
+    opts.addArguments('-headless', `--width=${width}`, `--height=${height}`);
+    opts.setPreference('app.update.enabled', false);
+    opts.setPreference('network.captive-portal-service.enabled', false);
+    opts.setPreference('browser.shell.checkDefaultBrowser', false);
+    const service = new firefox.ServiceBuilder(
+      which('geckodriver', [join(homedir(), '.cargo/bin/geckodriver')]),
+    );
+    const driver = await new Builder().forBrowser(Browser.FIREFOX).setFirefoxOptions(opts).setFirefoxService(service).build();
+    await driver.manage().window().setRect({ width, height });
+    return driver;
+  }
+  throw new Error(`unknown browser ${name}`);
+}
