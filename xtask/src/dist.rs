@@ -1,0 +1,292 @@
+//! `cargo xtask dist`: the static page in `www/dist/`.
+//!
+//! Layout of `www/dist/` (a folder any static server can serve, no network):
+//! - `pkg/breaker_wasm.js`, `pkg/breaker_wasm_bg.wasm` — `wasm-bindgen --target web`
+//!   output for `crates/wasm` (import `./pkg/breaker_wasm.js` from the page);
+//! - the page sources: `www/*.{html,js,mjs,css,json,svg,png,ico,webmanifest}`
+//!   (except the npm files `package.json`, `package-lock.json` and `vendor.json`) and the
+//!   folders `www/src/`, `www/embed/`, `www/assets/`, copied as they are;
+//! - vendored npm files listed in `www/vendor.json`, an object mapping a path under
+//!   `www/node_modules/` to a path under `www/dist/`.
+
+use crate::setup::{self, WASM_TARGET};
+use crate::util::{self, cargo, fail, human, run, which, Res};
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use std::fs;
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+use std::process::Command;
+
+/// Top-level file extensions copied from `www/`.
+const PAGE_EXTS: &[&str] = &[
+    "html",
+    "js",
+    "mjs",
+    "css",
+    "json",
+    "svg",
+    "png",
+    "ico",
+    "webmanifest",
+];
+/// Top-level files in `www/` that are not part of the page.
+const NOT_PAGE: &[&str] = &["package.json", "package-lock.json", "vendor.json"];
+/// Folders of `www/` copied whole.
+const PAGE_DIRS: &[&str] = &["src", "embed", "assets"];
+
+pub fn dist_dir() -> PathBuf {
+    util::root().join("www/dist")
+}
+
+pub fn dist() -> Res<()> {
+    let root = util::root();
+    let www = root.join("www");
+    let out = dist_dir();
+    println!("== dist -> {}", out.display());
+
+    // 1. Release wasm.
+    if setup::pinned_wasm_bindgen()?.is_none() {
+        return fail(
+            "Cargo.lock has no wasm-bindgen: crates/wasm must depend on wasm-bindgen before \
+             the page can be built",
+        );
+    }
+    run(cargo()
+        .args([
+            "build",
+            "--release",
+            "--target",
+            WASM_TARGET,
+            "-p",
+            "breaker-wasm",
+        ])
+        .current_dir(&root))?;
+    let wasm = util::target_dir()?
+        .join(WASM_TARGET)
+        .join("release/breaker_wasm.wasm");
+    if !wasm.is_file() {
+        return fail(format!("expected {} after the build", wasm.display()));
+    }
+
+    // 2. Fresh output folder.
+    if out.exists() {
+        fs::remove_dir_all(&out).map_err(|e| format!("removing {}: {e}", out.display()))?;
+    }
+    fs::create_dir_all(&out)?;
+
+    // 3. JS bindings.
+    let pkg = out.join("pkg");
+    run(Command::new("wasm-bindgen")
+        .args(["--target", "web", "--out-dir"])
+        .arg(&pkg)
+        .arg(&wasm))?;
+    let bg = pkg.join("breaker_wasm_bg.wasm");
+    wasm_opt(&bg);
+
+    // 4. Page sources.
+    let mut copied = 0usize;
+    if www.is_dir() {
+        for entry in fs::read_dir(&www)? {
+            let p = entry?.path();
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            let ext = p.extension().and_then(|e| e.to_str()).unwrap_or_default();
+            if p.is_file() && PAGE_EXTS.contains(&ext) && !NOT_PAGE.contains(&name) {
+                fs::copy(&p, out.join(name))?;
+                copied += 1;
+            }
+        }
+        for d in PAGE_DIRS {
+            let src = www.join(d);
+            if src.is_dir() {
+                copied += copy_tree(&src, &out.join(d))?;
+            }
+        }
+    }
+    if !www.join("index.html").is_file() {
+        println!("warning: www/index.html does not exist yet; dist has no page to open");
+    }
+    println!("copied {copied} page files");
+
+    // 5. Vendored npm files.
+    vendor(&www, &out)?;
+
+    // 6. Sizes.
+    report_sizes(&bg, &out)?;
+    Ok(())
+}
+
+/// Runs `wasm-opt -O` in place when binaryen is installed; keeps the
+/// unoptimized file if it is absent or fails (old binaryen, unknown feature).
+fn wasm_opt(wasm: &Path) {
+    if which("wasm-opt").is_none() {
+        println!("skip: wasm-opt (binaryen not installed)");
+        return;
+    }
+    let tmp = wasm.with_extension("opt.wasm");
+    let ok = run(Command::new("wasm-opt")
+        .arg("-O")
+        .args([
+            "--enable-bulk-memory",
+            "--enable-nontrapping-float-to-int",
+            "--enable-sign-ext",
+            "--enable-mutable-globals",
+            "--enable-multivalue",
+            "--enable-reference-types",
+        ])
+        .arg(wasm)
+        .arg("-o")
+        .arg(&tmp))
+    .is_ok();
+    if ok && fs::rename(&tmp, wasm).is_ok() {
+        println!("ok: wasm-opt -O");
+    } else {
+        let _ = fs::remove_file(&tmp);
+        println!("warning: wasm-opt failed; keeping the unoptimized wasm");
+    }
+}
+
+/// Copies a folder recursively; the number of files copied.
+fn copy_tree(src: &Path, dst: &Path) -> Res<usize> {
+    fs::create_dir_all(dst)?;
+    let mut n = 0;
+    for entry in fs::read_dir(src)? {
+        let entry = entry?;
+        let p = entry.path();
+        let to = dst.join(entry.file_name());
+        if p.is_dir() {
+            n += copy_tree(&p, &to)?;
+        } else if p.is_file() {
+            fs::copy(&p, &to)?;
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// A relative path with no `..`, root or prefix: it cannot leave its base.
+fn is_contained(p: &str) -> bool {
+    !p.is_empty()
+        && Path::new(p)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_)))
+}
+
+/// Copies the files named in `www/vendor.json` from `www/node_modules/`.
+fn vendor(www: &Path, out: &Path) -> Res<()> {
+    let manifest = www.join("vendor.json");
+    if !manifest.is_file() {
+        println!("skip: vendored npm files (no www/vendor.json)");
+        return Ok(());
+    }
+    let text = fs::read_to_string(&manifest)?;
+    let json: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| format!("www/vendor.json is not valid JSON: {e}"))?;
+    let Some(map) = json.as_object() else {
+        return fail(
+            "www/vendor.json must be an object {\"<path in node_modules>\": \"<path in dist>\"}",
+        );
+    };
+    let modules = www.join("node_modules");
+    if !modules.is_dir() && !www.join("package.json").is_file() {
+        println!(
+            "warning: www/vendor.json lists {} files but www/package.json does not exist yet; \
+             vendored files not copied",
+            map.len()
+        );
+        return Ok(());
+    }
+    for (from, to) in map {
+        let Some(to) = to.as_str() else {
+            return fail(format!(
+                "www/vendor.json: the value for \"{from}\" must be a string path"
+            ));
+        };
+        if !is_contained(from) || !is_contained(to) {
+            return fail(format!(
+                "www/vendor.json: \"{from}\": \"{to}\": both paths must be relative, without `..`"
+            ));
+        }
+        let src = modules.join(from);
+        if !src.is_file() {
+            return fail(format!(
+                "www/vendor.json: \"{from}\" not found at {} (is the package in www/package.json \
+                 and installed? `cargo xtask setup` runs npm ci)",
+                src.display()
+            ));
+        }
+        let dst = out.join(to);
+        if let Some(parent) = dst.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        fs::copy(&src, &dst)?;
+        println!("vendored: node_modules/{from} -> dist/{to}");
+    }
+    Ok(())
+}
+
+/// Size of `bytes` after gzip at the best level.
+pub fn gzip_len(bytes: &[u8]) -> Res<u64> {
+    let mut enc = GzEncoder::new(Vec::new(), Compression::best());
+    enc.write_all(bytes)?;
+    Ok(enc.finish()?.len() as u64)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Res<()> {
+    for entry in fs::read_dir(dir)? {
+        let p = entry?.path();
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else if p.is_file() {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// Prints the wasm's and the whole folder's size, raw and gzip.
+pub fn report_sizes(wasm: &Path, dir: &Path) -> Res<()> {
+    let wasm_bytes = fs::read(wasm)?;
+    println!(
+        "size: wasm {} raw, {} gzip ({})",
+        human(wasm_bytes.len() as u64),
+        human(gzip_len(&wasm_bytes)?),
+        wasm.strip_prefix(dir).unwrap_or(wasm).display()
+    );
+    let mut files = Vec::new();
+    walk(dir, &mut files)?;
+    let (mut raw, mut gz) = (0u64, 0u64);
+    for f in &files {
+        let b = fs::read(f)?;
+        raw += b.len() as u64;
+        gz += gzip_len(&b)?;
+    }
+    println!(
+        "size: dist {} raw, {} gzip ({} files in {})",
+        human(raw),
+        human(gz),
+        files.len(),
+        dir.display()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contained_paths() {
+        assert!(is_contained("uplot/dist/uPlot.esm.js"));
+        assert!(!is_contained("../x"));
+        assert!(!is_contained("/etc/passwd"));
+        assert!(!is_contained("a/../../b"));
+        assert!(!is_contained(""));
+    }
+
+    #[test]
+    fn gzip_shrinks_repetition() {
+        let data = vec![b'a'; 10_000];
+        assert!(gzip_len(&data).unwrap() < 200);
+    }
+}

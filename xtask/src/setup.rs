@@ -1,0 +1,321 @@
+//! `cargo xtask setup`: install what the build and the tests need, once.
+//!
+//! Every step checks first and prints one line (`ok: ...`, `installing: ...`,
+//! `skip: ...`), so a second run does nothing and takes about a second.
+//! Nothing is downloaded from outside crates.io, npm and Debian: browsers and
+//! drivers come from apt (chromium, chromium-driver, firefox-esr) and from
+//! `cargo install geckodriver`; wasm-pack later finds them on PATH.
+
+use crate::util::{self, cargo, fail, output, run, which, Res};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::SystemTime;
+
+/// How much a command needs.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub enum Scope {
+    /// rustfmt and clippy (the native test suites).
+    Native,
+    /// + the wasm target, the wasm-bindgen CLI, the page's npm packages (dist, serve).
+    Build,
+    /// + wasm-pack, browsers and their drivers, the e2e npm packages (test).
+    Full,
+}
+
+pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
+
+pub fn setup(scope: Scope) -> Res<()> {
+    println!("== setup ({scope:?})");
+    components()?;
+    if scope >= Scope::Build {
+        wasm_target()?;
+        wasm_bindgen()?;
+    }
+    if scope >= Scope::Full {
+        cargo_tool("wasm-pack", "wasm-pack", &["--version"])?;
+        cargo_tool("geckodriver", "geckodriver", &["--version"])?;
+        browsers()?;
+    }
+    if scope >= Scope::Build {
+        npm_ci(&util::root().join("www"))?;
+        wasm_opt_note();
+    }
+    if scope >= Scope::Full {
+        npm_ci(&util::root().join("tests/e2e"))?;
+    }
+    Ok(())
+}
+
+fn components() -> Res<()> {
+    let mut missing = Vec::new();
+    for (comp, sub) in [("rustfmt", "fmt"), ("clippy", "clippy")] {
+        let ran = cargo().args([sub, "--version"]).output();
+        if ran.is_ok_and(|o| o.status.success()) {
+            println!("ok: {comp}");
+        } else {
+            missing.push(comp);
+        }
+    }
+    if !missing.is_empty() {
+        println!("installing: rustup component {}", missing.join(" "));
+        run(Command::new("rustup")
+            .args(["component", "add"])
+            .args(&missing))?;
+    }
+    Ok(())
+}
+
+fn wasm_target() -> Res<()> {
+    let installed = output("rustup", ["target", "list", "--installed"]);
+    match installed {
+        Some(list) if list.lines().any(|l| l.trim() == WASM_TARGET) => {
+            println!("ok: rust target {WASM_TARGET}");
+            Ok(())
+        }
+        Some(_) => {
+            println!("installing: rust target {WASM_TARGET}");
+            run(Command::new("rustup").args(["target", "add", WASM_TARGET]))
+        }
+        None => fail(format!(
+            "rustup not found: install the {WASM_TARGET} target for your toolchain by hand"
+        )),
+    }
+}
+
+/// The wasm-bindgen version pinned in Cargo.lock (None while no crate uses it).
+pub fn pinned_wasm_bindgen() -> Res<Option<String>> {
+    let lock = fs::read_to_string(util::root().join("Cargo.lock"))
+        .map_err(|e| format!("reading Cargo.lock: {e}"))?;
+    let versions = util::lock_versions(&lock, "wasm-bindgen");
+    if versions.len() > 1 {
+        println!(
+            "warning: Cargo.lock holds several wasm-bindgen versions ({}); using {}",
+            versions.join(", "),
+            versions[0]
+        );
+    }
+    Ok(versions.into_iter().next())
+}
+
+/// `wasm-bindgen --version` ("wasm-bindgen 0.2.130") -> "0.2.130".
+pub fn installed_wasm_bindgen() -> Option<String> {
+    let v = output("wasm-bindgen", ["--version"])?;
+    v.split_whitespace().nth(1).map(str::to_string)
+}
+
+/// The wasm-bindgen CLI must match the `wasm-bindgen` crate exactly: the two
+/// share a schema, and wasm-pack would otherwise download its own copy.
+fn wasm_bindgen() -> Res<()> {
+    let Some(want) = pinned_wasm_bindgen()? else {
+        println!("skip: wasm-bindgen CLI (no crate depends on wasm-bindgen in Cargo.lock yet)");
+        return Ok(());
+    };
+    match installed_wasm_bindgen() {
+        Some(have) if have == want => {
+            println!("ok: wasm-bindgen {want}");
+            return Ok(());
+        }
+        Some(have) => println!("installing: wasm-bindgen-cli {want} (found {have})"),
+        None => println!("installing: wasm-bindgen-cli {want}"),
+    }
+    cargo_install("wasm-bindgen-cli", Some(&want))?;
+    match installed_wasm_bindgen() {
+        Some(have) if have == want => {
+            println!("ok: wasm-bindgen {want}");
+            Ok(())
+        }
+        other => fail(format!(
+            "installed wasm-bindgen-cli {want}, but `wasm-bindgen --version` says {other:?}: \
+             is another wasm-bindgen earlier on PATH?"
+        )),
+    }
+}
+
+/// A tool installed with `cargo install` when it is not on PATH.
+fn cargo_tool(bin: &str, krate: &str, version_args: &[&str]) -> Res<()> {
+    if let Some(v) = output(bin, version_args) {
+        println!("ok: {}", v.lines().next().unwrap_or(bin));
+        return Ok(());
+    }
+    println!("installing: {krate} (cargo install)");
+    cargo_install(krate, None)?;
+    match output(bin, version_args) {
+        Some(v) => {
+            println!("ok: {}", v.lines().next().unwrap_or(bin));
+            Ok(())
+        }
+        None => fail(format!(
+            "`cargo install {krate}` ran but `{bin}` still does not run"
+        )),
+    }
+}
+
+/// `cargo install --locked`, and if that cannot resolve (a locked dependency
+/// missing from the registry index, as happened with wasm-bindgen-cli 0.2.130
+/// and webpki-roots 1.0.11), once more without `--locked`.
+fn cargo_install(krate: &str, version: Option<&str>) -> Res<()> {
+    let base = |locked: bool| {
+        let mut c = cargo();
+        c.args(["install", krate, "--force"]);
+        if let Some(v) = version {
+            c.arg("--version").arg(format!("={v}"));
+        }
+        if locked {
+            c.arg("--locked");
+        }
+        c
+    };
+    if run(&mut base(true)).is_ok() {
+        return Ok(());
+    }
+    println!("note: `cargo install {krate} --locked` failed; retrying without --locked");
+    run(&mut base(false))
+}
+
+struct Need {
+    what: &'static str,
+    package: &'static str,
+    candidates: &'static [&'static str],
+}
+
+const BROWSERS: &[Need] = &[
+    Need {
+        what: "chromium",
+        package: "chromium",
+        candidates: &["/usr/bin/chromium", "chromium"],
+    },
+    Need {
+        what: "chromedriver",
+        package: "chromium-driver",
+        candidates: &["/usr/bin/chromedriver", "chromedriver"],
+    },
+    Need {
+        what: "firefox",
+        package: "firefox-esr",
+        candidates: &["/usr/bin/firefox", "firefox", "firefox-esr"],
+    },
+];
+
+fn find(candidates: &[&str]) -> Option<PathBuf> {
+    candidates.iter().find_map(|c| {
+        if c.starts_with('/') {
+            Path::new(c).is_file().then(|| PathBuf::from(c))
+        } else {
+            which(c)
+        }
+    })
+}
+
+/// Path of the chromedriver binary (after setup).
+pub fn chromedriver() -> Option<PathBuf> {
+    find(BROWSERS[1].candidates)
+}
+
+/// Path of the geckodriver binary (after setup).
+pub fn geckodriver() -> Option<PathBuf> {
+    which("geckodriver")
+}
+
+/// Path of the chromium binary (after setup).
+pub fn chromium() -> Option<PathBuf> {
+    find(BROWSERS[0].candidates)
+}
+
+/// Path of the firefox binary (after setup).
+pub fn firefox() -> Option<PathBuf> {
+    find(BROWSERS[2].candidates)
+}
+
+fn browsers() -> Res<()> {
+    let mut missing = Vec::new();
+    for need in BROWSERS {
+        match find(need.candidates) {
+            Some(p) => {
+                let version = output(p.to_str().unwrap_or(need.what), ["--version"])
+                    .and_then(|v| v.lines().last().map(str::to_string))
+                    .unwrap_or_default();
+                println!("ok: {} {} ({version})", need.what, p.display());
+            }
+            None => missing.push(need.package),
+        }
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let list = missing.join(" ");
+    if output("id", ["-u"]).as_deref() != Some("0") {
+        return fail(format!(
+            "missing browsers: run `sudo apt-get update && sudo apt-get install -y {list}` \
+             (Debian packages), then `cargo xtask setup` again"
+        ));
+    }
+    println!("installing: {list} (apt-get)");
+    run(Command::new("apt-get")
+        .arg("update")
+        .env("DEBIAN_FRONTEND", "noninteractive"))?;
+    run(Command::new("apt-get")
+        .args(["install", "-y", "--no-install-recommends"])
+        .args(&missing)
+        .env("DEBIAN_FRONTEND", "noninteractive"))?;
+    for need in BROWSERS {
+        if find(need.candidates).is_none() {
+            return fail(format!(
+                "apt-get installed {list}, but {} is still missing",
+                need.what
+            ));
+        }
+    }
+    println!("ok: browsers installed");
+    Ok(())
+}
+
+fn mtime(p: &Path) -> Option<SystemTime> {
+    fs::metadata(p).and_then(|m| m.modified()).ok()
+}
+
+/// `npm ci` in `dir` when it has a package-lock.json and its node_modules is
+/// missing or older than the lock (npm records each install in
+/// node_modules/.package-lock.json).
+pub fn npm_ci(dir: &Path) -> Res<()> {
+    let name = dir
+        .strip_prefix(util::root())
+        .unwrap_or(dir)
+        .display()
+        .to_string();
+    let lock = dir.join("package-lock.json");
+    if !lock.is_file() {
+        if dir.join("package.json").is_file() {
+            println!("skip: npm packages in {name} (package.json without package-lock.json: run `npm install` there and commit the lock)");
+        } else {
+            println!("skip: npm packages in {name} (no package-lock.json)");
+        }
+        return Ok(());
+    }
+    let modules = dir.join("node_modules");
+    let stamp = mtime(&modules.join(".package-lock.json")).or_else(|| mtime(&modules));
+    match (stamp, mtime(&lock)) {
+        (Some(s), Some(l)) if s >= l => {
+            println!("ok: npm packages in {name}");
+            return Ok(());
+        }
+        (Some(_), _) => println!("installing: npm ci in {name} (node_modules older than the lock)"),
+        (None, _) => println!("installing: npm ci in {name}"),
+    }
+    if which("npm").is_none() {
+        return fail("npm not found: install Node.js (Debian: `apt-get install nodejs npm`)");
+    }
+    run(Command::new("npm")
+        .args(["ci", "--no-audit", "--no-fund"])
+        .current_dir(dir)
+        // Browsers come from apt; no npm package may download one.
+        .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+        .env("PUPPETEER_SKIP_DOWNLOAD", "1"))
+}
+
+fn wasm_opt_note() {
+    match which("wasm-opt") {
+        Some(p) => println!("ok: wasm-opt {} (optional; dist runs it)", p.display()),
+        None => println!("skip: wasm-opt not found (optional; dist ships the unoptimized wasm; Debian package `binaryen`)"),
+    }
+}

@@ -1,0 +1,493 @@
+//! `cargo xtask test`: every test suite, each with a one-line summary.
+//!
+//! Suites, in order (each is skipped with a reason when its inputs do not exist yet):
+//! 1. `fmt`     — `cargo fmt --all -- --check`
+//! 2. `clippy`  — `cargo clippy --workspace --all-targets -- -D warnings`
+//! 3. `cargo test` — `cargo test --workspace` (unit, integration and doc tests)
+//! 4. `wasm <crate> <browser>` — `wasm-pack test --headless --chrome|--firefox` for
+//!    `crates/wasm` and `crates/breaker`, when `crates/wasm/tests/*.rs` exists and the crate
+//!    has a `wasm-bindgen-test` dev-dependency
+//! 5. `dist` and `e2e` — when `tests/e2e/package.json` exists: build `www/dist/`, serve it
+//!    in-process on a free port and run `npm test` in `tests/e2e` with `PLAYGROUND_URL`.
+//!
+//! Counts: for test runners, the individual tests their output reports (`test result:` lines
+//! from libtest and wasm-bindgen-test; `N passed`/`# pass N`/`N passing` from JS runners).
+//! `fmt`, `clippy` and `dist` count as one check when they pass, and as the number of
+//! diagnostics (files to reformat, lint errors) when they fail. A runner that fails
+//! without reporting a failed test (a build error) counts one failure.
+
+use crate::setup::{self, Scope};
+use crate::util::{self, cargo, fail, run_tee, strip_ansi, Res};
+use crate::{dist, serve};
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+#[derive(Default)]
+pub struct Opts {
+    /// Only the native suites (fmt, clippy, cargo test).
+    pub native: bool,
+    /// Run the whole thing in a fresh clone of the repository.
+    pub clean_clone: bool,
+}
+
+enum Status {
+    Passed,
+    Failed,
+    Skipped(String),
+}
+
+struct Outcome {
+    name: String,
+    status: Status,
+    passed: u64,
+    failed: u64,
+    secs: f64,
+}
+
+#[derive(Clone, Copy)]
+enum Count {
+    /// One check; its diagnostics on failure.
+    Fmt,
+    Clippy,
+    /// libtest-style `test result:` lines.
+    Libtest,
+    /// JS test runners.
+    Js,
+}
+
+pub fn test(opts: &Opts) -> Res<()> {
+    if opts.clean_clone {
+        return clean_clone(opts);
+    }
+    let start = Instant::now();
+    setup::setup(if opts.native {
+        Scope::Native
+    } else {
+        Scope::Full
+    })?;
+    let root = util::root();
+    let mut results: Vec<Outcome> = Vec::new();
+
+    let mut c = cargo();
+    c.args(["fmt", "--all", "--", "--check"]).current_dir(&root);
+    results.push(suite("fmt", Count::Fmt, &mut c));
+
+    let mut c = cargo();
+    c.args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ])
+    .current_dir(&root);
+    results.push(suite("clippy", Count::Clippy, &mut c));
+
+    let mut c = cargo();
+    c.args(["test", "--workspace"]).current_dir(&root);
+    results.push(suite("cargo test", Count::Libtest, &mut c));
+
+    if !opts.native {
+        wasm_suites(&root, &mut results);
+        e2e_suites(&root, &mut results);
+    }
+
+    finish(&results, start)
+}
+
+fn suite(name: &str, count: Count, cmd: &mut Command) -> Outcome {
+    println!("\n== suite {name}");
+    let t = Instant::now();
+    let (ok, text) = match run_tee(cmd) {
+        Ok((status, text)) => (status.success(), text),
+        Err(e) => (false, e.to_string()),
+    };
+    let (mut passed, mut failed) = counts(count, ok, &strip_ansi(&text));
+    if !ok && failed == 0 {
+        failed = 1;
+    }
+    if ok && passed == 0 && failed == 0 && matches!(count, Count::Fmt | Count::Clippy) {
+        passed = 1;
+    }
+    let o = Outcome {
+        name: name.to_string(),
+        status: if ok { Status::Passed } else { Status::Failed },
+        passed,
+        failed,
+        secs: t.elapsed().as_secs_f64(),
+    };
+    println!("{}", line(&o));
+    o
+}
+
+fn skipped(name: &str, why: impl Into<String>) -> Outcome {
+    let o = Outcome {
+        name: name.to_string(),
+        status: Status::Skipped(why.into()),
+        passed: 0,
+        failed: 0,
+        secs: 0.0,
+    };
+    println!("\n{}", line(&o));
+    o
+}
+
+fn line(o: &Outcome) -> String {
+    match &o.status {
+        Status::Skipped(why) => format!("suite {:<24} skipped: {why}", o.name),
+        s => format!(
+            "suite {:<24} {:<6} {:>5} passed {:>4} failed {:>7.1} s",
+            o.name,
+            if matches!(s, Status::Passed) {
+                "ok"
+            } else {
+                "FAILED"
+            },
+            o.passed,
+            o.failed,
+            o.secs
+        ),
+    }
+}
+
+fn finish(results: &[Outcome], start: Instant) -> Res<()> {
+    println!("\n== summary");
+    for o in results {
+        println!("{}", line(o));
+    }
+    let passed: u64 = results.iter().map(|o| o.passed).sum();
+    let failed: u64 = results.iter().map(|o| o.failed).sum();
+    let bad: Vec<&str> = results
+        .iter()
+        .filter(|o| matches!(o.status, Status::Failed))
+        .map(|o| o.name.as_str())
+        .collect();
+    println!("test summary: {passed} passed, {failed} failed");
+    println!("total time: {:.1} s", start.elapsed().as_secs_f64());
+    if bad.is_empty() {
+        Ok(())
+    } else {
+        fail(format!("failed suites: {}", bad.join(", ")))
+    }
+}
+
+/// The number that precedes `word` in `line` ("5 passed;" -> 5).
+fn num_before(line: &str, word: &str) -> Option<u64> {
+    let toks: Vec<&str> = line.split_whitespace().collect();
+    toks.windows(2).find_map(|w| {
+        let next = w[1].trim_matches(|c: char| !c.is_alphanumeric());
+        (next == word).then(|| {
+            w[0].trim_matches(|c: char| !c.is_ascii_digit())
+                .parse()
+                .ok()
+        })?
+    })
+}
+
+/// The number that follows `prefix` at the start of `line` ("# pass 5" -> 5).
+fn num_after(line: &str, prefix: &str) -> Option<u64> {
+    line.strip_prefix(prefix)?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+fn counts(count: Count, ok: bool, text: &str) -> (u64, u64) {
+    let lines = text.lines().map(str::trim);
+    match count {
+        Count::Fmt => {
+            let files: std::collections::BTreeSet<&str> = lines
+                .filter_map(|l| l.strip_prefix("Diff in "))
+                .map(|r| r.split(':').next().unwrap_or(r))
+                .collect();
+            if ok {
+                (1, 0)
+            } else {
+                (0, files.len() as u64)
+            }
+        }
+        Count::Clippy => {
+            let n = lines
+                .filter(|l| {
+                    (l.starts_with("error:") || l.starts_with("error["))
+                        && !l.starts_with("error: could not compile")
+                        && !l.starts_with("error: aborting")
+                })
+                .count() as u64;
+            if ok {
+                (1, 0)
+            } else {
+                (0, n)
+            }
+        }
+        Count::Libtest => {
+            lines
+                .filter(|l| l.starts_with("test result:"))
+                .fold((0, 0), |(p, f), l| {
+                    (
+                        p + num_before(l, "passed").unwrap_or(0),
+                        f + num_before(l, "failed").unwrap_or(0),
+                    )
+                })
+        }
+        Count::Js => {
+            let (mut p, mut f) = (0, 0);
+            for l in lines {
+                if let Some(n) = num_after(l, "# pass ").or_else(|| num_after(l, "ℹ pass ")) {
+                    p += n;
+                } else if let Some(n) = num_after(l, "# fail ").or_else(|| num_after(l, "ℹ fail "))
+                {
+                    f += n;
+                } else if l.starts_with("test result:") || l.starts_with("Tests:") {
+                    p += num_before(l, "passed").unwrap_or(0);
+                    f += num_before(l, "failed").unwrap_or(0);
+                } else if let Some(first) = l.split_whitespace().next() {
+                    // Playwright "5 passed (3s)", mocha "5 passing (3s)".
+                    if first.parse::<u64>().is_ok() {
+                        let word = l.split_whitespace().nth(1).unwrap_or("");
+                        let n: u64 = first.parse().unwrap_or(0);
+                        match word {
+                            "passed" | "passing" | "flaky" => p += n,
+                            "failed" | "failing" => f += n,
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            (p, f)
+        }
+    }
+}
+
+fn has_rs_tests(dir: &Path) -> bool {
+    fs::read_dir(dir)
+        .map(|rd| {
+            rd.flatten()
+                .any(|e| e.path().extension().is_some_and(|x| x == "rs"))
+        })
+        .unwrap_or(false)
+}
+
+fn wasm_suites(root: &Path, results: &mut Vec<Outcome>) {
+    let crates = [
+        ("breaker-wasm", "crates/wasm"),
+        ("breaker", "crates/breaker"),
+    ];
+    let browsers = ["chrome", "firefox"];
+    let gate = if !has_rs_tests(&root.join("crates/wasm/tests")) {
+        Some("crates/wasm/tests/*.rs does not exist yet".to_string())
+    } else {
+        None
+    };
+    for (krate, dir) in crates {
+        let manifest = fs::read_to_string(root.join(dir).join("Cargo.toml")).unwrap_or_default();
+        for browser in browsers {
+            let name = format!("wasm {krate} {browser}");
+            if let Some(why) = &gate {
+                results.push(skipped(&name, why.clone()));
+                continue;
+            }
+            if !manifest.contains("wasm-bindgen-test") {
+                results.push(skipped(
+                    &name,
+                    format!(
+                        "{dir}/Cargo.toml has no wasm-bindgen-test dev-dependency \
+                         (add it under [target.'cfg(target_arch = \"wasm32\")'.dev-dependencies])"
+                    ),
+                ));
+                continue;
+            }
+            let mut c = wasm_pack_test(browser);
+            c.arg(dir).current_dir(root);
+            results.push(suite(&name, Count::Libtest, &mut c));
+        }
+    }
+}
+
+/// `wasm-pack test --headless --<browser>` with the drivers from setup, so
+/// wasm-pack never downloads one.
+fn wasm_pack_test(browser: &str) -> Command {
+    let mut c = Command::new("wasm-pack");
+    c.args(["test", "--headless", &format!("--{browser}")]);
+    if let Some(p) = setup::chromedriver() {
+        c.env("CHROMEDRIVER", &p);
+        if browser == "chrome" {
+            c.arg("--chromedriver").arg(p);
+        }
+    }
+    if let Some(p) = setup::geckodriver() {
+        c.env("GECKODRIVER", &p);
+        if browser == "firefox" {
+            c.arg("--geckodriver").arg(p);
+        }
+    }
+    if std::env::var_os("WASM_BINDGEN_TEST_TIMEOUT").is_none() {
+        // Property tests in a browser take longer than the default 20 s.
+        c.env("WASM_BINDGEN_TEST_TIMEOUT", "300");
+    }
+    c
+}
+
+fn e2e_suites(root: &Path, results: &mut Vec<Outcome>) {
+    let e2e = root.join("tests/e2e");
+    if !e2e.join("package.json").is_file() {
+        results.push(skipped("dist", "tests/e2e/package.json does not exist yet"));
+        results.push(skipped("e2e", "tests/e2e/package.json does not exist yet"));
+        return;
+    }
+    println!("\n== suite dist");
+    let t = Instant::now();
+    let built = dist::dist();
+    let o = Outcome {
+        name: "dist".into(),
+        status: if built.is_ok() {
+            Status::Passed
+        } else {
+            Status::Failed
+        },
+        passed: built.is_ok() as u64,
+        failed: built.is_err() as u64,
+        secs: t.elapsed().as_secs_f64(),
+    };
+    if let Err(e) = &built {
+        println!("error: {e}");
+    }
+    println!("{}", line(&o));
+    results.push(o);
+    if built.is_err() {
+        results.push(skipped("e2e", "dist failed"));
+        return;
+    }
+    let addr = match serve::bind(0).and_then(|l| serve::spawn(l, dist::dist_dir())) {
+        Ok(a) => a,
+        Err(e) => {
+            println!("error: cannot start the static server: {e}");
+            results.push(Outcome {
+                name: "e2e".into(),
+                status: Status::Failed,
+                passed: 0,
+                failed: 1,
+                secs: 0.0,
+            });
+            return;
+        }
+    };
+    let url = format!("http://{addr}/");
+    println!("serving www/dist at {url}");
+    let mut c = Command::new("npm");
+    c.arg("test").current_dir(&e2e).env("PLAYGROUND_URL", &url);
+    for (var, path) in [
+        ("CHROMIUM_PATH", setup::chromium()),
+        ("CHROMEDRIVER", setup::chromedriver()),
+        ("FIREFOX_PATH", setup::firefox()),
+        ("GECKODRIVER", setup::geckodriver()),
+    ] {
+        if let Some(p) = path {
+            c.env(var, p);
+        }
+    }
+    c.env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1");
+    results.push(suite("e2e", Count::Js, &mut c));
+}
+
+/// Clones the committed state into a temporary folder and runs the tests there
+/// with its own, empty target folder (only `~/.cargo` is shared).
+fn clean_clone(opts: &Opts) -> Res<()> {
+    let start = Instant::now();
+    let root = util::root();
+    let stamp = SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs();
+    let dir = std::env::temp_dir().join(format!(
+        "breaker-clean-clone-{stamp}-{}",
+        std::process::id()
+    ));
+    if let Some(dirty) = util::output(
+        "git",
+        ["-C", root.to_str().unwrap_or("."), "status", "--porcelain"],
+    ) {
+        let n = dirty.lines().count();
+        if n > 0 {
+            println!("note: {n} uncommitted paths in the working tree are not in the clone");
+        }
+    }
+    let mut c = Command::new("git");
+    c.args(["clone", "--quiet"]).arg(&root).arg(&dir);
+    util::run(&mut c)?;
+    let mut c = cargo();
+    c.args(["xtask", "test"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .env_remove("CARGO_BUILD_TARGET_DIR");
+    if opts.native {
+        c.arg("--native");
+    }
+    let (status, text) = run_tee(&mut c)?;
+    let summary = strip_ansi(&text)
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("test summary:"))
+        .map(str::to_string)
+        .unwrap_or_else(|| "test summary: 0 passed, 1 failed".into());
+    println!("\n== clean clone ({})", dir.display());
+    let result = if status.success() {
+        let _ = fs::remove_dir_all(&dir);
+        println!("clean clone: ok (removed {})", dir.display());
+        Ok(())
+    } else {
+        println!(
+            "clean clone: FAILED (kept {} for inspection)",
+            dir.display()
+        );
+        fail("the clean-clone test run failed")
+    };
+    println!("{summary}");
+    println!("total time: {:.1} s", start.elapsed().as_secs_f64());
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn libtest_counts() {
+        let out = "running 3 tests\ntest result: ok. 3 passed; 0 failed; 0 ignored\n\
+                   test result: FAILED. 4 passed; 2 failed; 1 ignored; 0 measured\n";
+        assert_eq!(counts(Count::Libtest, false, out), (7, 2));
+    }
+
+    #[test]
+    fn js_counts() {
+        assert_eq!(counts(Count::Js, true, "  12 passed (4.1s)\n"), (12, 0));
+        assert_eq!(
+            counts(
+                Count::Js,
+                false,
+                "  1 failed\n  [chromium] x\n  9 passed (3s)"
+            ),
+            (9, 1)
+        );
+        assert_eq!(
+            counts(Count::Js, true, "# tests 5\n# pass 5\n# fail 0\n"),
+            (5, 0)
+        );
+        assert_eq!(counts(Count::Js, true, "ℹ pass 3\nℹ fail 1\n"), (3, 1));
+        assert_eq!(
+            counts(Count::Js, false, "  2 passing (1s)\n  1 failing\n"),
+            (2, 1)
+        );
+    }
+
+    #[test]
+    fn fmt_and_clippy_counts() {
+        let fmt = "Diff in /a/x.rs:3:\nDiff in /a/x.rs:9:\nDiff in /a/y.rs:1:\n";
+        assert_eq!(counts(Count::Fmt, false, fmt), (0, 2));
+        assert_eq!(counts(Count::Fmt, true, ""), (1, 0));
+        let clippy =
+            "error: unused variable\nerror[E0308]: mismatched\nerror: could not compile `x`\n";
+        assert_eq!(counts(Count::Clippy, false, clippy), (0, 2));
+    }
+}

@@ -1,0 +1,265 @@
+//! Small process and file helpers shared by the commands.
+
+use std::env;
+use std::ffi::OsStr;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+pub type Res<T> = Result<T, Box<dyn std::error::Error>>;
+
+/// An error with a message for the user.
+pub fn fail<T>(msg: impl Into<String>) -> Res<T> {
+    Err(msg.into().into())
+}
+
+/// The workspace root (the parent of `xtask/`).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives inside the workspace")
+        .to_path_buf()
+}
+
+/// `$CARGO_HOME/bin`, or `~/.cargo/bin`.
+pub fn cargo_bin_dir() -> PathBuf {
+    match env::var_os("CARGO_HOME") {
+        Some(h) if !h.is_empty() => PathBuf::from(h).join("bin"),
+        _ => PathBuf::from(env::var_os("HOME").unwrap_or_default()).join(".cargo/bin"),
+    }
+}
+
+/// Puts `~/.cargo/bin` at the front of PATH for every child we start, so
+/// tools installed by `setup` (wasm-bindgen, wasm-pack, geckodriver) are found
+/// by us, by wasm-pack and by npm scripts. Called once at start-up, before any
+/// thread exists.
+pub fn prepare_env() {
+    let bin = cargo_bin_dir();
+    let old = env::var_os("PATH").unwrap_or_default();
+    let mut paths: Vec<PathBuf> = env::split_paths(&old).collect();
+    if !paths.iter().any(|p| p == &bin) {
+        paths.insert(0, bin);
+        if let Ok(joined) = env::join_paths(paths) {
+            env::set_var("PATH", joined);
+        }
+    }
+}
+
+/// The cargo that runs us (the `CARGO` variable cargo sets), else `cargo`.
+pub fn cargo() -> Command {
+    Command::new(env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+}
+
+/// First executable called `name` on PATH.
+pub fn which(name: &str) -> Option<PathBuf> {
+    let path = env::var_os("PATH")?;
+    env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| is_executable(p))
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    p.metadata()
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// The command line as text, for logs.
+pub fn show(cmd: &Command) -> String {
+    let mut s = cmd.get_program().to_string_lossy().into_owned();
+    for a in cmd.get_args() {
+        s.push(' ');
+        s.push_str(&quote(a));
+    }
+    if let Some(dir) = cmd.get_current_dir() {
+        s = format!("(cd {} && {s})", dir.display());
+    }
+    s
+}
+
+fn quote(a: &OsStr) -> String {
+    let a = a.to_string_lossy();
+    if !a.is_empty()
+        && a.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=./:@+,".contains(c))
+    {
+        a.into_owned()
+    } else {
+        format!("'{}'", a.replace('\'', "'\\''"))
+    }
+}
+
+/// Runs `prog args` quietly; its trimmed stdout if it ran and succeeded.
+pub fn output<I, S>(prog: &str, args: I) -> Option<String>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let out = Command::new(prog)
+        .args(args)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// Runs a command with inherited output; an error if it fails.
+pub fn run(cmd: &mut Command) -> Res<()> {
+    println!("$ {}", show(cmd));
+    let _ = std::io::stdout().flush();
+    let status = cmd
+        .stdin(Stdio::null())
+        .status()
+        .map_err(|e| format!("could not start `{}`: {e}", show(cmd)))?;
+    if status.success() {
+        Ok(())
+    } else {
+        fail(format!("`{}` failed ({status})", show(cmd)))
+    }
+}
+
+/// Runs a command, echoing its stdout and stderr as they come, and returns its
+/// status with everything it printed (both streams, line by line).
+pub fn run_tee(cmd: &mut Command) -> Res<(ExitStatus, String)> {
+    println!("$ {}", show(cmd));
+    let _ = std::io::stdout().flush();
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("could not start `{}`: {e}", show(cmd)))?;
+    let log = Arc::new(Mutex::new(String::new()));
+    let out = child.stdout.take().expect("piped");
+    let err = child.stderr.take().expect("piped");
+    let t1 = tee(out, log.clone(), false);
+    let t2 = tee(err, log.clone(), true);
+    let status = child.wait()?;
+    let _ = t1.join();
+    let _ = t2.join();
+    let text = log.lock().map(|s| s.clone()).unwrap_or_default();
+    Ok((status, text))
+}
+
+fn tee<R: Read + Send + 'static>(
+    r: R,
+    log: Arc<Mutex<String>>,
+    to_stderr: bool,
+) -> thread::JoinHandle<()> {
+    thread::spawn(move || {
+        let mut r = BufReader::new(r);
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match r.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    if to_stderr {
+                        let _ = std::io::stderr().write_all(&buf);
+                    } else {
+                        let _ = std::io::stdout().write_all(&buf);
+                    }
+                    if let Ok(mut l) = log.lock() {
+                        l.push_str(&String::from_utf8_lossy(&buf));
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// Removes ANSI colour/cursor escapes, so output can be parsed.
+pub fn strip_ansi(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                // CSI: parameters, then one final byte in '@'..='~'.
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            } else {
+                chars.next();
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Human-readable byte count.
+pub fn human(bytes: u64) -> String {
+    if bytes >= 1024 * 1024 {
+        format!("{:.2} MiB", bytes as f64 / (1024.0 * 1024.0))
+    } else if bytes >= 1024 {
+        format!("{:.1} KiB", bytes as f64 / 1024.0)
+    } else {
+        format!("{bytes} B")
+    }
+}
+
+/// The versions of a package recorded in Cargo.lock (usually one).
+pub fn lock_versions(lock: &str, package: &str) -> Vec<String> {
+    let want = format!("name = \"{package}\"");
+    let mut out = Vec::new();
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() == want {
+            if let Some(v) = lines.next().and_then(|l| {
+                l.trim()
+                    .strip_prefix("version = \"")
+                    .and_then(|r| r.strip_suffix('"'))
+            }) {
+                out.push(v.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The cargo target directory of the workspace (honours CARGO_TARGET_DIR and
+/// config), from `cargo metadata`.
+pub fn target_dir() -> Res<PathBuf> {
+    let out = cargo()
+        .args(["metadata", "--format-version", "1", "--no-deps"])
+        .current_dir(root())
+        .stderr(Stdio::inherit())
+        .output()?;
+    if !out.status.success() {
+        return fail("`cargo metadata` failed");
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    match v["target_directory"].as_str() {
+        Some(s) => Ok(PathBuf::from(s)),
+        None => fail("`cargo metadata` gave no target_directory"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lock_versions_finds_exact_name() {
+        let lock = "[[package]]\nname = \"wasm-bindgen\"\nversion = \"0.2.130\"\n\n\
+                    [[package]]\nname = \"wasm-bindgen-shared\"\nversion = \"0.2.130\"\n";
+        assert_eq!(lock_versions(lock, "wasm-bindgen"), vec!["0.2.130"]);
+        assert!(lock_versions(lock, "serde").is_empty());
+    }
+
+    #[test]
+    fn strips_colours() {
+        assert_eq!(strip_ansi("\u{1b}[32m5 passed\u{1b}[39m"), "5 passed");
+    }
+}
