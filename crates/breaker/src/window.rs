@@ -1,7 +1,13 @@
 //! The window breaker: failure rate (and slow-call rate) over a sliding window, with
 //! resilience4j 2.x semantics. Each setting names its `CircuitBreakerConfig` counterpart.
 
+use std::collections::{BTreeSet, VecDeque};
+
 use crate::error::{self, SettingsError};
+use crate::generation::Generation;
+use crate::outcome::{Class, Outcome};
+use crate::types::*;
+use crate::Breaker;
 
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
@@ -229,21 +235,685 @@ impl WindowSettings {
     }
 }
 
-/// The window breaker. (Implementation follows in its own change.)
+/// A count window of the last `size` outcomes (resilience4j `FixedSizeSlidingWindowMetrics`) or a
+/// time window of epoch-second buckets covering the last `size` seconds (`SlidingTimeWindowMetrics`).
+#[derive(Debug, Clone)]
+enum Ring {
+    /// Each entry: bit 0 failed, bit 1 slow.
+    Count { size: usize, ring: VecDeque<u8> },
+    /// Non-empty buckets in ascending second order.
+    Time {
+        size: i64,
+        buckets: VecDeque<(i64, Tally)>,
+    },
+}
+
+/// Calls, failures and slow calls.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Tally {
+    calls: u64,
+    failed: u64,
+    slow: u64,
+}
+
+impl Tally {
+    fn add(&mut self, other: Tally) {
+        self.calls = self.calls.saturating_add(other.calls);
+        self.failed = self.failed.saturating_add(other.failed);
+        self.slow = self.slow.saturating_add(other.slow);
+    }
+
+    fn sub(&mut self, other: Tally) {
+        self.calls = self.calls.saturating_sub(other.calls);
+        self.failed = self.failed.saturating_sub(other.failed);
+        self.slow = self.slow.saturating_sub(other.slow);
+    }
+
+    fn one(failed: bool, slow: bool) -> Tally {
+        Tally {
+            calls: 1,
+            failed: failed as u64,
+            slow: slow as u64,
+        }
+    }
+}
+
+/// What the thresholds say about a window (resilience4j `CircuitBreakerMetrics.Result`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Check {
+    /// Fewer calls than the minimum: no rate is computed.
+    BelowMinimum,
+    /// Both rates below their thresholds.
+    Below { failure: f64, slow: f64, calls: u32 },
+    /// A threshold was reached; the reason carries the numbers (failure rate checked first).
+    Above(Reason),
+}
+
+/// One window with its own minimum number of calls (resilience4j `CircuitBreakerMetrics`).
+#[derive(Debug, Clone)]
+struct Metrics {
+    ring: Ring,
+    /// Sum over everything held in `ring` (time window: before expiry at a later `now`).
+    total: Tally,
+    minimum: u64,
+}
+
+/// The second a time is bucketed in: `floor(now)`, saturating for huge or infinite times.
+fn second_of(now: f64) -> i64 {
+    libm::floor(now) as i64
+}
+
+impl Metrics {
+    fn count(size: u32, minimum: u32) -> Metrics {
+        Metrics {
+            ring: Ring::Count {
+                size: size.max(1) as usize,
+                ring: VecDeque::new(),
+            },
+            total: Tally::default(),
+            minimum: u64::from(minimum.min(size)),
+        }
+    }
+
+    fn time(size: u32, minimum: u32) -> Metrics {
+        Metrics {
+            ring: Ring::Time {
+                size: i64::from(size.max(1)),
+                buckets: VecDeque::new(),
+            },
+            total: Tally::default(),
+            minimum: u64::from(minimum),
+        }
+    }
+
+    /// The current second for expiry: a clock that went back records into the latest bucket,
+    /// as resilience4j does (its window never moves backwards).
+    fn current_second(buckets: &VecDeque<(i64, Tally)>, now: f64) -> i64 {
+        let s = second_of(now);
+        match buckets.back() {
+            Some(&(latest, _)) if latest > s => latest,
+            _ => s,
+        }
+    }
+
+    /// The window at `now` without changing it.
+    fn snapshot(&self, now: f64) -> Tally {
+        match &self.ring {
+            Ring::Count { .. } => self.total,
+            Ring::Time { size, buckets } => {
+                let oldest_kept = Self::current_second(buckets, now).saturating_sub(*size - 1);
+                let mut t = self.total;
+                for &(sec, tally) in buckets.iter() {
+                    if sec >= oldest_kept {
+                        break;
+                    }
+                    t.sub(tally);
+                }
+                t
+            }
+        }
+    }
+
+    /// Record one outcome at `now` and return the window after it.
+    fn record(&mut self, failed: bool, slow: bool, now: f64) -> Tally {
+        let one = Tally::one(failed, slow);
+        match &mut self.ring {
+            Ring::Count { size, ring } => {
+                ring.push_back(failed as u8 | (slow as u8) << 1);
+                self.total.add(one);
+                while ring.len() > *size {
+                    if let Some(bits) = ring.pop_front() {
+                        self.total.sub(Tally::one(bits & 1 != 0, bits & 2 != 0));
+                    }
+                }
+            }
+            Ring::Time { size, buckets } => {
+                let cur = Self::current_second(buckets, now);
+                let oldest_kept = cur.saturating_sub(*size - 1);
+                while let Some(&(sec, tally)) = buckets.front() {
+                    if sec >= oldest_kept {
+                        break;
+                    }
+                    self.total.sub(tally);
+                    buckets.pop_front();
+                }
+                match buckets.back_mut() {
+                    Some((sec, tally)) if *sec == cur => tally.add(one),
+                    _ => buckets.push_back((cur, one)),
+                }
+                self.total.add(one);
+            }
+        }
+        self.total
+    }
+
+    /// resilience4j `checkIfThresholdsExceeded`: below the minimum nothing is decided; otherwise
+    /// failure rate `>=` its threshold, then slow-call rate `>=` its threshold.
+    fn check(&self, t: Tally, s: &WindowSettings) -> Check {
+        if t.calls == 0 || t.calls < self.minimum {
+            return Check::BelowMinimum;
+        }
+        let n = t.calls as f64;
+        let failure = t.failed as f64 / n;
+        let slow = t.slow as f64 / n;
+        let calls = u32::try_from(t.calls).unwrap_or(u32::MAX);
+        if failure >= s.failure_rate_threshold {
+            Check::Above(Reason::FailureRate {
+                rate: failure,
+                threshold: s.failure_rate_threshold,
+                calls,
+            })
+        } else if slow >= s.slow_call_rate_threshold {
+            Check::Above(Reason::SlowCallRate {
+                rate: slow,
+                threshold: s.slow_call_rate_threshold,
+                calls,
+            })
+        } else {
+            Check::Below {
+                failure,
+                slow,
+                calls,
+            }
+        }
+    }
+
+    /// `(failure rate, slow-call rate)`, `NaN` below the minimum.
+    fn rates(&self, now: f64) -> (f64, f64) {
+        let t = self.snapshot(now);
+        if t.calls == 0 || t.calls < self.minimum {
+            return (f64::NAN, f64::NAN);
+        }
+        let n = t.calls as f64;
+        (t.failed as f64 / n, t.slow as f64 / n)
+    }
+}
+
+/// splitmix64 (Steele, Lea, Flood 2014): a tiny deterministic generator for the randomized wait.
+#[derive(Debug, Clone, Copy)]
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[0, 1)` from the top 53 bits.
+    fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+}
+
+/// Uncapped waits saturate here (about 31,700 years) so every time stays finite.
+const WAIT_CEILING: f64 = 1e12;
+
+/// Time rules applied in one call at most this many times (a long-idle breaker with automatic
+/// transitions and a half-open maximum catches up over several calls instead of looping).
+const MAX_CATCH_UP: usize = 64;
+
+/// The window breaker, with resilience4j 2.x `CircuitBreakerStateMachine` semantics.
+///
+/// * CLOSED records every non-neutral result in the window (`failed`, and `slow` when
+///   `now - permit.issued_at > slow_call_duration_threshold`) and, once the window holds the
+///   minimum number of calls, opens when `failed/calls >= failure_rate_threshold`
+///   ([`Reason::FailureRate`]) or else `slow/calls >= slow_call_rate_threshold`
+///   ([`Reason::SlowCallRate`]). Every entry to CLOSED starts a fresh window.
+/// * OPEN rejects calls until `opened_at + wait`; the first permit at `now >= opened_at + wait`
+///   moves to HALF_OPEN and becomes probe 1 (or [`Breaker::poll`] moves it at that time when
+///   `automatic_transition_from_open_to_half_open_enabled`). Results arriving while OPEN are
+///   recorded into the window that opened it but trigger nothing: they return
+///   `Recorded::Ignored(Ignored::NoEffect)`.
+/// * wait = `wait_duration_in_open_state x wait_interval_multiplier^(attempt-1)`, capped at
+///   `max_wait_duration_in_open_state` when nonzero (`IntervalFunction.ofExponentialBackoff`);
+///   randomized: uniform in `wait x [1-f, 1+f)`, then capped (`ofExponentialRandomBackoff`).
+///   attempt = 1 on CLOSED -> OPEN, +1 on each HALF_OPEN -> OPEN, 0 again on CLOSED.
+/// * HALF_OPEN has a fresh count window of `permitted_number_of_calls_in_half_open_state` with a
+///   minimum of `min(minimum_number_of_calls, permitted)`, admits at most `permitted` probes
+///   (then [`Rejection::HalfOpenBusy`]) and, after each result once the minimum is in, opens
+///   again (attempt + 1, wait timed from that result) or closes ([`Reason::ProbesPassed`]).
+///   Results of calls admitted while CLOSED that arrive now **are counted in the half-open
+///   window**, as resilience4j does; the permit's generation is not used to drop them.
+/// * `max_wait_duration_in_half_open_state` (0 = off) ends a stuck HALF_OPEN, going to
+///   `transition_to_state_after_wait_duration` ([`Reason::MaxWaitInHalfOpen`]).
+///
+/// Where this differs from resilience4j, deliberately (each by at most a clock tick or an
+/// unreachable corner):
+/// * the wait is over at `now >= opened_at + wait` (resilience4j: `isAfter`, strictly, at
+///   millisecond resolution);
+/// * rates are `f64` fractions (resilience4j: `float` percentages) and waits are exact seconds
+///   (resilience4j truncates each multiplication to whole milliseconds);
+/// * a neutral result returns a half-open slot only if it is the result of one of the current
+///   half-open's own probes, not yet answered (resilience4j increments the counter for any ignored
+///   result, so a late neutral result could raise the slots above `permitted`);
+/// * time rules (automatic OPEN -> HALF_OPEN, the half-open maximum) take effect at their
+///   deadline even when applied lazily by a later call, as resilience4j's scheduler would: the
+///   transition's `at` is the deadline and the next wait is timed from it;
+/// * a `NaN` time is read as the latest time given before it (0 at first).
 #[derive(Debug, Clone)]
 pub struct Window {
     settings: WindowSettings,
+    state: State,
+    generation: Generation,
+    /// CLOSED: the sliding window; HALF_OPEN: the probes' window; OPEN: the window that opened it.
+    metrics: Metrics,
+    attempt: u32,
+    wait: f64,
+    opened_at: f64,
+    open_until: f64,
+    half_open_since: f64,
+    half_open_until: f64,
+    /// Half-open slots left (resilience4j `permittedNumberOfCalls`).
+    slots: u32,
+    /// The current half-open's probes whose result has not arrived.
+    probes: BTreeSet<u64>,
+    rng: SplitMix64,
+    last_now: f64,
+    next_id: u64,
+    transitions: Vec<Transition>,
 }
 
 impl Window {
     /// A closed window breaker. Invalid settings give an error naming the field.
     pub fn new(settings: WindowSettings) -> Result<Self, SettingsError> {
         settings.validate()?;
-        Ok(Window { settings })
+        let metrics = Self::closed_metrics(&settings);
+        let mut w = Window {
+            state: State::Closed,
+            generation: Generation::default(),
+            metrics,
+            attempt: 0,
+            wait: 0.0,
+            opened_at: f64::NAN,
+            open_until: f64::NAN,
+            half_open_since: f64::NAN,
+            half_open_until: f64::INFINITY,
+            slots: 0,
+            probes: BTreeSet::new(),
+            rng: SplitMix64(settings.random_seed),
+            last_now: 0.0,
+            next_id: 0,
+            transitions: Vec::with_capacity(2),
+            settings,
+        };
+        w.wait = w.wait_for_attempt(1);
+        Ok(w)
     }
 
     /// The settings.
     pub fn settings(&self) -> &WindowSettings {
         &self.settings
+    }
+
+    fn closed_metrics(s: &WindowSettings) -> Metrics {
+        match s.sliding_window_type {
+            SlidingWindowType::CountBased => {
+                Metrics::count(s.sliding_window_size, s.minimum_number_of_calls)
+            }
+            SlidingWindowType::TimeBased => {
+                Metrics::time(s.sliding_window_size, s.minimum_number_of_calls)
+            }
+        }
+    }
+
+    /// The open-state wait for `attempt` (1 = first opening), before randomization:
+    /// `wait_duration_in_open_state x wait_interval_multiplier^(attempt-1)`, capped at
+    /// `max_wait_duration_in_open_state` when nonzero (resilience4j `ofExponentialBackoff`).
+    pub fn wait_for_attempt(&self, attempt: u32) -> f64 {
+        let s = &self.settings;
+        let k = f64::from(attempt.max(1) - 1);
+        let w = s.wait_duration_in_open_state * libm::pow(s.wait_interval_multiplier, k);
+        Self::cap(s, w)
+    }
+
+    fn cap(s: &WindowSettings, w: f64) -> f64 {
+        let w = if w.is_nan() { WAIT_CEILING } else { w };
+        if s.max_wait_duration_in_open_state > 0.0 {
+            w.min(s.max_wait_duration_in_open_state)
+        } else {
+            w.min(WAIT_CEILING)
+        }
+    }
+
+    /// Draw the wait for `attempt`: randomized within +-factor (then capped) when configured.
+    fn draw_wait(&mut self, attempt: u32) -> f64 {
+        let s = &self.settings;
+        let f = s.wait_randomization_factor;
+        if f <= 0.0 {
+            return self.wait_for_attempt(attempt);
+        }
+        let k = f64::from(attempt.max(1) - 1);
+        let base = (s.wait_duration_in_open_state * libm::pow(s.wait_interval_multiplier, k))
+            .min(WAIT_CEILING);
+        let (lo, hi) = (base - f * base, base + f * base);
+        let w = lo + self.rng.next_f64() * (hi - lo);
+        Self::cap(&self.settings, w)
+    }
+
+    /// The attempt number of the current or last opening (resilience4j `attempts`): 1 after
+    /// CLOSED -> OPEN, +1 per HALF_OPEN -> OPEN, 0 while CLOSED.
+    pub fn attempt(&self) -> u32 {
+        self.attempt
+    }
+
+    /// The open-state wait in force (open, half-open) or the next one (closed), seconds.
+    pub fn wait(&self) -> f64 {
+        self.wait
+    }
+
+    /// When the breaker last opened (`NaN` before the first opening).
+    pub fn opened_at(&self) -> f64 {
+        self.opened_at
+    }
+
+    /// When the current (or last) open wait ends: `opened_at + wait` (`NaN` before any opening).
+    pub fn open_until(&self) -> f64 {
+        self.open_until
+    }
+
+    /// When half-open last began (`NaN` before the first half-open).
+    pub fn half_open_since(&self) -> f64 {
+        self.half_open_since
+    }
+
+    /// When `max_wait_duration_in_half_open_state` ends the current half-open (infinite if off
+    /// or not half-open).
+    pub fn half_open_until(&self) -> f64 {
+        if self.state == State::HalfOpen {
+            self.half_open_until
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    /// Half-open slots still free (0 outside half-open).
+    pub fn probes_available(&self) -> u32 {
+        if self.state == State::HalfOpen {
+            self.slots
+        } else {
+            0
+        }
+    }
+
+    /// Probes of the current half-open whose result has not arrived (0 outside half-open).
+    pub fn probes_in_flight(&self) -> u32 {
+        u32::try_from(self.probes.len()).unwrap_or(u32::MAX)
+    }
+
+    /// The minimum number of calls in force for the current window: the (capped) setting while
+    /// closed or open, `min(minimum_number_of_calls, permitted)` in half-open.
+    pub fn minimum_in_force(&self) -> u32 {
+        u32::try_from(self.metrics.minimum).unwrap_or(u32::MAX)
+    }
+
+    /// Results in the current window at `now` (time windows drop seconds older than the window).
+    pub fn calls_in_window(&self, now: f64) -> u32 {
+        u32::try_from(self.metrics.snapshot(now).calls).unwrap_or(u32::MAX)
+    }
+
+    /// Failed results in the current window at `now`.
+    pub fn failed_calls_in_window(&self, now: f64) -> u32 {
+        u32::try_from(self.metrics.snapshot(now).failed).unwrap_or(u32::MAX)
+    }
+
+    /// Slow results in the current window at `now`.
+    pub fn slow_calls_in_window(&self, now: f64) -> u32 {
+        u32::try_from(self.metrics.snapshot(now).slow).unwrap_or(u32::MAX)
+    }
+
+    /// `failed / calls` in the current window at `now`; `NaN` below the minimum number of calls
+    /// (resilience4j `getFailureRate` returns -1 there).
+    pub fn failure_rate(&self, now: f64) -> f64 {
+        self.metrics.rates(now).0
+    }
+
+    /// `slow / calls` in the current window at `now`; `NaN` below the minimum number of calls.
+    pub fn slow_call_rate(&self, now: f64) -> f64 {
+        self.metrics.rates(now).1
+    }
+
+    fn clock(&mut self, now: f64) -> f64 {
+        if now.is_nan() {
+            self.last_now
+        } else {
+            self.last_now = now;
+            now
+        }
+    }
+
+    fn id(&mut self) -> u64 {
+        self.next_id = self.next_id.wrapping_add(1);
+        self.next_id
+    }
+
+    fn permit_of(&mut self, kind: PermitKind, now: f64) -> Permit {
+        Permit {
+            generation: self.generation.get(),
+            id: self.id(),
+            issued_at: now,
+            kind,
+        }
+    }
+
+    fn go(&mut self, to: State, at: f64, reason: Reason) {
+        let from = self.state;
+        self.state = to;
+        let generation = self.generation.bump();
+        self.probes.clear();
+        match to {
+            State::Closed => {
+                self.metrics = Self::closed_metrics(&self.settings);
+                self.attempt = 0;
+                self.wait = self.wait_for_attempt(1);
+                self.slots = 0;
+            }
+            State::Open => {
+                // The open state keeps the window that opened it (resilience4j passes
+                // `currentState.getMetrics()` to `OpenState`).
+                self.attempt = self.attempt.saturating_add(1);
+                self.wait = self.draw_wait(self.attempt);
+                self.opened_at = at;
+                self.open_until = at + self.wait;
+                self.slots = 0;
+            }
+            State::HalfOpen => {
+                let permitted = self.settings.permitted_number_of_calls_in_half_open_state;
+                self.metrics = Metrics::count(permitted, self.settings.minimum_number_of_calls);
+                self.slots = permitted;
+                self.half_open_since = at;
+                let max = self.settings.max_wait_duration_in_half_open_state;
+                self.half_open_until = if max > 0.0 { at + max } else { f64::INFINITY };
+            }
+        }
+        self.transitions.push(Transition {
+            at,
+            from,
+            to,
+            generation,
+            reason,
+        });
+    }
+
+    /// Time rules: the automatic OPEN -> HALF_OPEN and the half-open maximum, each at its deadline.
+    fn advance(&mut self, now: f64) {
+        for _ in 0..MAX_CATCH_UP {
+            match self.state {
+                State::Open
+                    if self
+                        .settings
+                        .automatic_transition_from_open_to_half_open_enabled
+                        && now >= self.open_until =>
+                {
+                    let at = self.open_until;
+                    self.go(State::HalfOpen, at, Reason::WaitElapsed { wait: self.wait });
+                }
+                State::HalfOpen if now >= self.half_open_until => {
+                    let at = self.half_open_until;
+                    let to = match self.settings.transition_to_state_after_wait_duration {
+                        AfterHalfOpenWait::Open => State::Open,
+                        AfterHalfOpenWait::Closed => State::Closed,
+                    };
+                    let waited = self.settings.max_wait_duration_in_half_open_state;
+                    self.go(to, at, Reason::MaxWaitInHalfOpen { waited });
+                }
+                _ => break,
+            }
+        }
+    }
+}
+
+impl Breaker for Window {
+    fn permit(&mut self, now: f64) -> Decision {
+        self.transitions.clear();
+        let now = self.clock(now);
+        self.advance(now);
+        if self.state == State::Open {
+            if now < self.open_until {
+                return Decision::Reject(Rejection::Open {
+                    until: self.open_until,
+                });
+            }
+            self.go(
+                State::HalfOpen,
+                now,
+                Reason::WaitElapsed { wait: self.wait },
+            );
+        }
+        match self.state {
+            State::HalfOpen => {
+                if self.slots == 0 {
+                    return Decision::Reject(Rejection::HalfOpenBusy);
+                }
+                self.slots -= 1;
+                let permit = self.permit_of(PermitKind::Trial, now);
+                self.probes.insert(permit.id);
+                Decision::Admit(permit)
+            }
+            _ => Decision::Admit(self.permit_of(PermitKind::Normal, now)),
+        }
+    }
+
+    fn permit_last_option(&mut self, now: f64) -> Permit {
+        self.transitions.clear();
+        let now = self.clock(now);
+        self.advance(now);
+        self.permit_of(PermitKind::LastOption, now)
+    }
+
+    fn record(&mut self, permit: &Permit, outcome: Outcome, now: f64) -> Recorded {
+        self.transitions.clear();
+        let now = self.clock(now);
+        self.advance(now);
+        if permit.kind == PermitKind::LastOption {
+            return Recorded::Ignored(Ignored::LastOption);
+        }
+        let failed = match outcome.class() {
+            Class::Neutral => {
+                // resilience4j `releasePermission`: an ignored result frees its half-open slot.
+                if self.state == State::HalfOpen && self.probes.remove(&permit.id) {
+                    self.slots = self.slots.saturating_add(1);
+                }
+                return Recorded::Ignored(Ignored::Neutral);
+            }
+            Class::Failure => true,
+            Class::Success => false,
+        };
+        let slow = now - permit.issued_at > self.settings.slow_call_duration_threshold;
+        self.probes.remove(&permit.id);
+        let tally = self.metrics.record(failed, slow, now);
+        match self.state {
+            State::Open => Recorded::Ignored(Ignored::NoEffect),
+            State::Closed => {
+                if let Check::Above(reason) = self.metrics.check(tally, &self.settings) {
+                    self.go(State::Open, now, reason);
+                }
+                Recorded::Counted
+            }
+            State::HalfOpen => {
+                match self.metrics.check(tally, &self.settings) {
+                    Check::BelowMinimum => {}
+                    Check::Above(reason) => self.go(State::Open, now, reason),
+                    Check::Below {
+                        failure,
+                        slow,
+                        calls,
+                    } => self.go(
+                        State::Closed,
+                        now,
+                        Reason::ProbesPassed {
+                            failure_rate: failure,
+                            slow_rate: slow,
+                            calls,
+                        },
+                    ),
+                }
+                Recorded::Counted
+            }
+        }
+    }
+
+    fn poll(&mut self, now: f64) {
+        self.transitions.clear();
+        let now = self.clock(now);
+        self.advance(now);
+    }
+
+    fn next_deadline(&self) -> Option<f64> {
+        let d = match self.state {
+            State::Open
+                if self
+                    .settings
+                    .automatic_transition_from_open_to_half_open_enabled =>
+            {
+                self.open_until
+            }
+            State::HalfOpen => self.half_open_until,
+            _ => return None,
+        };
+        d.is_finite().then_some(d)
+    }
+
+    fn state(&self) -> State {
+        self.state
+    }
+
+    fn generation(&self) -> u64 {
+        self.generation.get()
+    }
+
+    /// `level`: failure rate of the current window (`NaN` below the minimum); `threshold`:
+    /// `failure_rate_threshold`; `trial`: the probes' failure rate so far in half-open (`NaN`
+    /// before the first result and outside half-open); `trial_upper`/`trial_lower`: `NaN`;
+    /// `wait`: [`Window::wait`]; `rate`: slow-call rate of the current window (`NaN` below the
+    /// minimum); `count`: results in the current window. While open, "the current window" is the
+    /// one that opened the breaker.
+    fn observe(&self, now: f64) -> Observation {
+        let now = if now.is_nan() { self.last_now } else { now };
+        let (level, slow) = self.metrics.rates(now);
+        let t = self.metrics.snapshot(now);
+        let trial = if self.state == State::HalfOpen && t.calls > 0 {
+            t.failed as f64 / t.calls as f64
+        } else {
+            f64::NAN
+        };
+        Observation {
+            state: self.state,
+            generation: self.generation.get(),
+            level,
+            threshold: self.settings.failure_rate_threshold,
+            trial,
+            trial_upper: f64::NAN,
+            trial_lower: f64::NAN,
+            wait: self.wait,
+            rate: slow,
+            count: t.calls as f64,
+        }
+    }
+
+    fn transitions(&self) -> &[Transition] {
+        &self.transitions
     }
 }

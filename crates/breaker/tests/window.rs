@@ -1,0 +1,1359 @@
+//! The window breaker against resilience4j 2.x semantics (design §3). The example tests also run
+//! in headless browsers through `wasm-pack test`; the property tests (proptest) run natively.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use std::collections::VecDeque;
+
+use breaker::window::AfterHalfOpenWait;
+use breaker::{
+    Breaker, Decision, Ignored, Outcome, Permit, PermitKind, Reason, Recorded, Rejection,
+    SlidingWindowType, State, Window, WindowSettings,
+};
+
+const FAIL: Outcome = Outcome::ServerError;
+const OK: Outcome = Outcome::Success;
+
+fn count(size: u32, minimum: u32) -> WindowSettings {
+    WindowSettings {
+        sliding_window_type: SlidingWindowType::CountBased,
+        sliding_window_size: size,
+        minimum_number_of_calls: minimum,
+        ..WindowSettings::default()
+    }
+}
+
+fn time(seconds: u32, minimum: u32) -> WindowSettings {
+    WindowSettings {
+        sliding_window_type: SlidingWindowType::TimeBased,
+        sliding_window_size: seconds,
+        minimum_number_of_calls: minimum,
+        ..WindowSettings::default()
+    }
+}
+
+fn admit(b: &mut Window, now: f64) -> Permit {
+    match b.permit(now) {
+        Decision::Admit(p) => p,
+        Decision::Reject(r) => panic!("rejected at {now}: {r:?} (state {})", b.state()),
+    }
+}
+
+/// Admit a call at `now` and report `outcome` at the same instant.
+fn call(b: &mut Window, outcome: Outcome, now: f64) -> Recorded {
+    let p = admit(b, now);
+    b.record(&p, outcome, now)
+}
+
+/// Open a count-window breaker whose window holds `size` calls by failing `size` calls at `t`.
+fn trip(b: &mut Window, t: f64) {
+    for _ in 0..b.settings().sliding_window_size {
+        call(b, FAIL, t);
+        if b.state() == State::Open {
+            return;
+        }
+    }
+    panic!("did not open");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings.
+
+#[test]
+fn defaults_are_resilience4js() {
+    let s = WindowSettings::default();
+    assert_eq!(s.sliding_window_type, SlidingWindowType::CountBased);
+    assert_eq!(s.sliding_window_size, 100);
+    assert_eq!(s.minimum_number_of_calls, 100);
+    assert_eq!(s.failure_rate_threshold, 0.5);
+    assert_eq!(s.slow_call_rate_threshold, 1.0);
+    assert_eq!(s.slow_call_duration_threshold, 60.0);
+    assert_eq!(s.permitted_number_of_calls_in_half_open_state, 10);
+    assert_eq!(s.wait_duration_in_open_state, 60.0);
+    assert_eq!(s.max_wait_duration_in_half_open_state, 0.0);
+    assert!(!s.automatic_transition_from_open_to_half_open_enabled);
+    let b = Window::new(s).unwrap();
+    assert_eq!(b.state(), State::Closed);
+    assert_eq!(b.generation(), 0);
+    assert_eq!(b.attempt(), 0);
+    assert_eq!(b.wait(), 60.0);
+}
+
+#[test]
+fn invalid_settings_name_the_field() {
+    let bad = WindowSettings {
+        failure_rate_threshold: 0.0,
+        ..WindowSettings::default()
+    };
+    assert_eq!(
+        Window::new(bad).unwrap_err().field,
+        "failure_rate_threshold"
+    );
+    let bad = WindowSettings {
+        max_wait_duration_in_open_state: 10.0,
+        wait_duration_in_open_state: 20.0,
+        ..WindowSettings::default()
+    };
+    assert_eq!(
+        Window::new(bad).unwrap_err().field,
+        "max_wait_duration_in_open_state"
+    );
+    let bad = WindowSettings {
+        permitted_number_of_calls_in_half_open_state: 0,
+        ..WindowSettings::default()
+    };
+    assert_eq!(
+        Window::new(bad).unwrap_err().field,
+        "permitted_number_of_calls_in_half_open_state"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Minimum number of calls; threshold.
+
+#[test]
+fn nine_failures_of_a_ten_call_minimum_do_not_open_the_tenth_result_evaluates() {
+    let mut b = Window::new(count(10, 10)).unwrap();
+    for i in 0..9 {
+        assert_eq!(call(&mut b, FAIL, i as f64), Recorded::Counted);
+        assert_eq!(b.state(), State::Closed, "after failure {}", i + 1);
+        assert!(b.failure_rate(i as f64).is_nan());
+        assert!(b.observe(i as f64).level.is_nan());
+    }
+    assert_eq!(b.calls_in_window(9.0), 9);
+    // The 10th result (even a success) evaluates 9/10 = 90%.
+    assert_eq!(call(&mut b, OK, 9.0), Recorded::Counted);
+    assert_eq!(b.state(), State::Open);
+    let t = b.transitions();
+    assert_eq!(t.len(), 1);
+    assert_eq!(t[0].from, State::Closed);
+    assert_eq!(t[0].to, State::Open);
+    assert_eq!(t[0].at, 9.0);
+    assert_eq!(t[0].generation, 1);
+    assert_eq!(
+        t[0].reason,
+        Reason::FailureRate {
+            rate: 0.9,
+            threshold: 0.5,
+            calls: 10
+        }
+    );
+}
+
+#[test]
+fn time_window_minimum_of_ten_needs_ten_results() {
+    let mut b = Window::new(time(60, 10)).unwrap();
+    for i in 0..9 {
+        call(&mut b, FAIL, i as f64);
+    }
+    assert_eq!(b.state(), State::Closed);
+    call(&mut b, FAIL, 9.0);
+    assert_eq!(b.state(), State::Open);
+    assert_eq!(
+        b.transitions()[0].reason,
+        Reason::FailureRate {
+            rate: 1.0,
+            threshold: 0.5,
+            calls: 10
+        }
+    );
+}
+
+#[test]
+fn threshold_is_inclusive_exactly_fifty_percent_opens() {
+    let mut b = Window::new(count(10, 10)).unwrap();
+    for i in 0..5 {
+        call(&mut b, OK, i as f64);
+    }
+    for i in 5..9 {
+        call(&mut b, FAIL, i as f64);
+    }
+    assert_eq!(b.state(), State::Closed);
+    call(&mut b, FAIL, 9.0);
+    assert_eq!(b.state(), State::Open);
+    assert_eq!(
+        b.transitions()[0].reason,
+        Reason::FailureRate {
+            rate: 0.5,
+            threshold: 0.5,
+            calls: 10
+        }
+    );
+}
+
+#[test]
+fn just_below_the_threshold_does_not_open() {
+    // 99 failures of 200 = 49.5%.
+    let mut b = Window::new(count(200, 200)).unwrap();
+    for i in 0..101 {
+        call(&mut b, OK, i as f64);
+    }
+    for i in 0..99 {
+        call(&mut b, FAIL, 200.0 + i as f64);
+    }
+    assert_eq!(b.state(), State::Closed);
+    assert_eq!(b.failure_rate(300.0), 0.495);
+    assert_eq!(b.calls_in_window(300.0), 200);
+    // The next failure pushes out the oldest success: 100/200 = 50% opens.
+    call(&mut b, FAIL, 300.0);
+    assert_eq!(b.state(), State::Open);
+    assert_eq!(
+        b.transitions()[0].reason,
+        Reason::FailureRate {
+            rate: 0.5,
+            threshold: 0.5,
+            calls: 200
+        }
+    );
+}
+
+#[test]
+fn thirty_percent_threshold_is_exact() {
+    let s = WindowSettings {
+        failure_rate_threshold: 0.3,
+        ..count(10, 10)
+    };
+    let mut b = Window::new(s).unwrap();
+    for i in 0..7 {
+        call(&mut b, OK, i as f64);
+    }
+    call(&mut b, FAIL, 7.0);
+    call(&mut b, FAIL, 8.0);
+    assert_eq!(b.state(), State::Closed);
+    call(&mut b, FAIL, 9.0);
+    assert_eq!(b.state(), State::Open, "3/10 >= 30%");
+}
+
+#[test]
+fn minimum_is_capped_at_the_count_window_size_but_not_for_time_windows() {
+    let mut b = Window::new(count(5, 100)).unwrap();
+    assert_eq!(b.settings().effective_minimum_number_of_calls(), 5);
+    assert_eq!(b.minimum_in_force(), 5);
+    for i in 0..4 {
+        call(&mut b, FAIL, i as f64);
+    }
+    assert_eq!(b.state(), State::Closed);
+    call(&mut b, FAIL, 4.0);
+    assert_eq!(b.state(), State::Open);
+    assert_eq!(
+        b.transitions()[0].reason,
+        Reason::FailureRate {
+            rate: 1.0,
+            threshold: 0.5,
+            calls: 5
+        }
+    );
+
+    let mut t = Window::new(time(5, 100)).unwrap();
+    assert_eq!(t.settings().effective_minimum_number_of_calls(), 100);
+    for i in 0..50 {
+        call(&mut t, FAIL, i as f64 * 0.01);
+    }
+    assert_eq!(
+        t.state(),
+        State::Closed,
+        "a time window's minimum is not capped"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time window.
+
+#[test]
+fn time_window_failures_older_than_the_window_stop_counting() {
+    let mut b = Window::new(time(10, 5)).unwrap();
+    for i in 0..4 {
+        call(&mut b, FAIL, 0.1 + 0.2 * i as f64); // second 0
+    }
+    assert_eq!(b.calls_in_window(0.9), 4);
+    // Second 9: the window is seconds 0..=9, the failures still count.
+    assert_eq!(b.calls_in_window(9.999), 4);
+    assert_eq!(b.failed_calls_in_window(9.999), 4);
+    // Second 10: the window is seconds 1..=10, second 0 has expired.
+    assert_eq!(b.calls_in_window(10.0), 0);
+    for i in 0..5 {
+        call(&mut b, OK, 10.0 + 0.1 * i as f64);
+    }
+    assert_eq!(b.state(), State::Closed);
+    assert_eq!(b.calls_in_window(10.5), 5);
+    assert_eq!(b.failure_rate(10.5), 0.0);
+}
+
+#[test]
+fn time_window_failures_inside_the_window_count() {
+    let mut b = Window::new(time(10, 5)).unwrap();
+    for i in 0..4 {
+        call(&mut b, FAIL, 0.1 + 0.2 * i as f64);
+    }
+    // At 9.5 the four failures of second 0 are still in: 4 + 1 = 5 calls, 80% failures.
+    call(&mut b, OK, 9.5);
+    assert_eq!(b.state(), State::Open);
+    assert_eq!(
+        b.transitions()[0].reason,
+        Reason::FailureRate {
+            rate: 0.8,
+            threshold: 0.5,
+            calls: 5
+        }
+    );
+}
+
+#[test]
+fn time_window_slides_second_by_second() {
+    let mut b = Window::new(time(3, 1000)).unwrap();
+    call(&mut b, FAIL, 0.5);
+    call(&mut b, FAIL, 1.5);
+    call(&mut b, OK, 2.5);
+    assert_eq!(b.calls_in_window(2.9), 3);
+    assert_eq!(b.calls_in_window(3.0), 2);
+    assert_eq!(b.failed_calls_in_window(3.0), 1);
+    assert_eq!(b.calls_in_window(4.0), 1);
+    assert_eq!(b.calls_in_window(5.0), 0);
+    // Recording moves the window too.
+    call(&mut b, OK, 4.2);
+    assert_eq!(b.calls_in_window(4.2), 2);
+    assert_eq!(b.failed_calls_in_window(4.2), 0);
+}
+
+#[test]
+fn time_window_clock_going_back_records_into_the_latest_second() {
+    let mut b = Window::new(time(3, 1000)).unwrap();
+    call(&mut b, FAIL, 10.5);
+    call(&mut b, FAIL, 2.0); // earlier: lands in second 10
+    assert_eq!(b.calls_in_window(10.9), 2);
+    assert_eq!(b.calls_in_window(13.0), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Slow calls.
+
+#[test]
+fn slow_calls_are_strictly_longer_than_the_threshold() {
+    let s = WindowSettings {
+        slow_call_duration_threshold: 2.0,
+        slow_call_rate_threshold: 1.0,
+        ..count(3, 3)
+    };
+    let mut b = Window::new(s.clone()).unwrap();
+    for i in 0..3 {
+        let t = 10.0 * i as f64;
+        let p = admit(&mut b, t);
+        b.record(&p, OK, t + 2.0); // exactly 2 s: not slow
+    }
+    assert_eq!(b.state(), State::Closed);
+    assert_eq!(b.slow_calls_in_window(30.0), 0);
+    assert_eq!(b.slow_call_rate(30.0), 0.0);
+
+    let mut b = Window::new(s).unwrap();
+    for i in 0..3 {
+        let t = 10.0 * i as f64;
+        let p = admit(&mut b, t);
+        b.record(&p, OK, t + 2.001);
+    }
+    assert_eq!(b.state(), State::Open);
+    assert_eq!(
+        b.transitions()[0].reason,
+        Reason::SlowCallRate {
+            rate: 1.0,
+            threshold: 1.0,
+            calls: 3
+        }
+    );
+}
+
+#[test]
+fn failure_rate_is_checked_before_slow_call_rate() {
+    let s = WindowSettings {
+        slow_call_duration_threshold: 1.0,
+        slow_call_rate_threshold: 0.5,
+        ..count(2, 2)
+    };
+    let mut b = Window::new(s).unwrap();
+    let p = admit(&mut b, 0.0);
+    b.record(&p, FAIL, 5.0);
+    let p = admit(&mut b, 0.0);
+    b.record(&p, FAIL, 5.0);
+    assert_eq!(
+        b.transitions()[0].reason,
+        Reason::FailureRate {
+            rate: 1.0,
+            threshold: 0.5,
+            calls: 2
+        }
+    );
+}
+
+#[test]
+fn slow_successes_alone_open_at_the_slow_call_rate() {
+    let s = WindowSettings {
+        slow_call_duration_threshold: 1.0,
+        slow_call_rate_threshold: 0.5,
+        ..count(4, 4)
+    };
+    let mut b = Window::new(s).unwrap();
+    for (d, o) in [(0.5, OK), (3.0, OK), (0.5, FAIL)] {
+        let p = admit(&mut b, 0.0);
+        b.record(&p, o, d);
+    }
+    assert_eq!(b.state(), State::Closed);
+    let p = admit(&mut b, 0.0);
+    b.record(&p, OK, 1.5);
+    assert_eq!(b.state(), State::Open);
+    assert_eq!(
+        b.transitions()[0].reason,
+        Reason::SlowCallRate {
+            rate: 0.5,
+            threshold: 0.5,
+            calls: 4
+        }
+    );
+    assert_eq!(b.observe(1.5).rate, 0.5);
+    assert_eq!(b.observe(1.5).level, 0.25);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Open and half-open.
+
+fn three_probes() -> WindowSettings {
+    WindowSettings {
+        permitted_number_of_calls_in_half_open_state: 3,
+        wait_duration_in_open_state: 5.0,
+        ..count(4, 4)
+    }
+}
+
+#[test]
+fn open_rejects_until_the_wait_is_over_and_the_first_call_after_it_is_probe_one() {
+    let mut b = Window::new(three_probes()).unwrap();
+    trip(&mut b, 10.0);
+    assert_eq!(b.opened_at(), 10.0);
+    assert_eq!(b.open_until(), 15.0);
+    assert_eq!(
+        b.permit(14.999),
+        Decision::Reject(Rejection::Open { until: 15.0 })
+    );
+    assert!(b.transitions().is_empty());
+    // Lazy: no deadline, poll moves nothing.
+    assert_eq!(b.next_deadline(), None);
+    b.poll(100.0);
+    assert_eq!(b.state(), State::Open);
+    let p = admit(&mut b, 15.0);
+    assert_eq!(p.kind, PermitKind::Trial);
+    assert_eq!(b.state(), State::HalfOpen);
+    let t = b.transitions();
+    assert_eq!(t.len(), 1);
+    assert_eq!(
+        (t[0].from, t[0].to, t[0].at),
+        (State::Open, State::HalfOpen, 15.0)
+    );
+    assert_eq!(t[0].reason, Reason::WaitElapsed { wait: 5.0 });
+    assert_eq!(t[0].generation, 2);
+    assert_eq!(p.generation, 2);
+}
+
+#[test]
+fn half_open_with_three_permits_rejects_the_fourth_call_until_all_results_are_in() {
+    let mut b = Window::new(three_probes()).unwrap();
+    trip(&mut b, 0.0);
+    let p1 = admit(&mut b, 5.0);
+    let p2 = admit(&mut b, 5.1);
+    let p3 = admit(&mut b, 5.2);
+    assert_eq!(b.probes_in_flight(), 3);
+    assert_eq!(b.probes_available(), 0);
+    assert_eq!(b.permit(5.3), Decision::Reject(Rejection::HalfOpenBusy));
+    // Results do not free slots: still waiting for all three.
+    assert_eq!(b.record(&p1, OK, 5.4), Recorded::Counted);
+    assert_eq!(b.record(&p2, OK, 5.5), Recorded::Counted);
+    assert_eq!(b.state(), State::HalfOpen);
+    assert_eq!(b.observe(5.5).trial, 0.0);
+    assert_eq!(b.permit(5.6), Decision::Reject(Rejection::HalfOpenBusy));
+    assert_eq!(b.record(&p3, FAIL, 5.7), Recorded::Counted);
+    // 1/3 < 50%: closed, with a fresh window.
+    assert_eq!(b.state(), State::Closed);
+    let t = b.transitions();
+    assert_eq!(t.len(), 1);
+    assert_eq!(
+        t[0].reason,
+        Reason::ProbesPassed {
+            failure_rate: 1.0 / 3.0,
+            slow_rate: 0.0,
+            calls: 3
+        }
+    );
+    assert_eq!(b.calls_in_window(5.7), 0);
+    assert_eq!(b.attempt(), 0);
+    assert_eq!(admit(&mut b, 5.8).kind, PermitKind::Normal);
+}
+
+#[test]
+fn half_open_reopens_at_the_threshold_and_times_the_wait_from_the_last_probe() {
+    let mut b = Window::new(three_probes()).unwrap();
+    trip(&mut b, 0.0);
+    let ps: Vec<Permit> = (0..3).map(|i| admit(&mut b, 5.0 + i as f64)).collect();
+    b.record(&ps[0], FAIL, 8.0);
+    b.record(&ps[1], OK, 9.0);
+    assert_eq!(b.state(), State::HalfOpen);
+    b.record(&ps[2], FAIL, 10.0);
+    assert_eq!(b.state(), State::Open);
+    let t = b.transitions()[0];
+    assert_eq!((t.from, t.to, t.at), (State::HalfOpen, State::Open, 10.0));
+    assert_eq!(
+        t.reason,
+        Reason::FailureRate {
+            rate: 2.0 / 3.0,
+            threshold: 0.5,
+            calls: 3
+        }
+    );
+    assert_eq!(b.attempt(), 2);
+    assert_eq!(b.open_until(), 15.0);
+    assert!(b.permit(14.9).permit().is_none());
+    assert_eq!(admit(&mut b, 15.0).kind, PermitKind::Trial);
+}
+
+#[test]
+fn half_open_minimum_is_min_of_minimum_and_permits() {
+    // minimum 2 < permits 3: the decision comes after two probe results.
+    let s = WindowSettings {
+        minimum_number_of_calls: 2,
+        ..three_probes()
+    };
+    let mut b = Window::new(s).unwrap();
+    call(&mut b, FAIL, 0.0);
+    call(&mut b, FAIL, 0.0);
+    assert_eq!(b.state(), State::Open);
+    let p1 = admit(&mut b, 5.0);
+    let p2 = admit(&mut b, 5.0);
+    let p3 = admit(&mut b, 5.0);
+    assert_eq!(b.minimum_in_force(), 2);
+    b.record(&p1, OK, 6.0);
+    assert_eq!(b.state(), State::HalfOpen);
+    b.record(&p2, OK, 6.0);
+    assert_eq!(b.state(), State::Closed);
+    // The third probe's result lands in the fresh closed window.
+    assert_eq!(b.record(&p3, FAIL, 6.5), Recorded::Counted);
+    assert_eq!(b.calls_in_window(6.5), 1);
+}
+
+#[test]
+fn automatic_transition_moves_at_the_deadline() {
+    let s = WindowSettings {
+        automatic_transition_from_open_to_half_open_enabled: true,
+        ..three_probes()
+    };
+    let mut b = Window::new(s).unwrap();
+    trip(&mut b, 10.0);
+    assert_eq!(b.next_deadline(), Some(15.0));
+    b.poll(14.999);
+    assert_eq!(b.state(), State::Open);
+    assert!(b.transitions().is_empty());
+    b.poll(15.0);
+    assert_eq!(b.state(), State::HalfOpen);
+    assert_eq!(b.transitions().len(), 1);
+    assert_eq!(b.transitions()[0].at, 15.0);
+    assert_eq!(b.transitions()[0].reason, Reason::WaitElapsed { wait: 5.0 });
+    assert_eq!(b.next_deadline(), None);
+    // poll again: nothing, and transitions are cleared.
+    b.poll(16.0);
+    assert!(b.transitions().is_empty());
+    assert_eq!(b.probes_available(), 3);
+}
+
+#[test]
+fn automatic_transition_applies_lazily_at_its_deadline() {
+    let s = WindowSettings {
+        automatic_transition_from_open_to_half_open_enabled: true,
+        ..three_probes()
+    };
+    let mut b = Window::new(s).unwrap();
+    trip(&mut b, 10.0);
+    // A late result at 20 without a poll: the breaker has been half-open since 15.
+    let closed_era = Permit {
+        generation: 0,
+        id: 999,
+        issued_at: 9.0,
+        kind: PermitKind::Normal,
+    };
+    assert_eq!(b.record(&closed_era, OK, 20.0), Recorded::Counted);
+    assert_eq!(b.state(), State::HalfOpen);
+    assert_eq!(b.transitions()[0].at, 15.0);
+    assert_eq!(b.half_open_since(), 15.0);
+    assert_eq!(b.calls_in_window(20.0), 1);
+}
+
+#[test]
+fn without_automatic_transition_a_record_after_the_wait_stays_open() {
+    let mut b = Window::new(three_probes()).unwrap();
+    trip(&mut b, 10.0);
+    let closed_era = Permit {
+        generation: 0,
+        id: 999,
+        issued_at: 9.0,
+        kind: PermitKind::Normal,
+    };
+    assert_eq!(
+        b.record(&closed_era, OK, 20.0),
+        Recorded::Ignored(Ignored::NoEffect)
+    );
+    assert_eq!(b.state(), State::Open);
+}
+
+#[test]
+fn results_while_open_are_recorded_but_trigger_nothing() {
+    let mut b = Window::new(count(4, 4)).unwrap();
+    let late: Vec<Permit> = (0..3).map(|_| admit(&mut b, 0.0)).collect();
+    trip(&mut b, 1.0);
+    assert_eq!(b.calls_in_window(1.0), 4);
+    for p in &late {
+        assert_eq!(b.record(p, OK, 2.0), Recorded::Ignored(Ignored::NoEffect));
+        assert!(b.transitions().is_empty());
+    }
+    assert_eq!(b.state(), State::Open);
+    // Recorded into the window that opened the breaker (a ring of 4: three successes pushed in).
+    assert_eq!(b.calls_in_window(2.0), 4);
+    assert_eq!(b.failed_calls_in_window(2.0), 1);
+    assert_eq!(b.observe(2.0).level, 0.25);
+    // The next half-open starts from a fresh window anyway.
+    admit(&mut b, 100.0);
+    assert_eq!(b.state(), State::HalfOpen);
+    assert_eq!(b.calls_in_window(100.0), 0);
+}
+
+#[test]
+fn late_closed_result_is_counted_in_the_half_open_window_as_resilience4j_does() {
+    // resilience4j records a result into whatever state's metrics are current when it arrives, so
+    // a failure from a call admitted while CLOSED counts against the half-open probes. The
+    // playground shows this as a pain point; the statistical breaker drops it by generation.
+    let s = WindowSettings {
+        permitted_number_of_calls_in_half_open_state: 2,
+        wait_duration_in_open_state: 5.0,
+        ..count(4, 4)
+    };
+    let mut b = Window::new(s).unwrap();
+    let slow_call = admit(&mut b, 0.0);
+    assert_eq!(slow_call.generation, 0);
+    trip(&mut b, 1.0);
+    let probe = admit(&mut b, 6.0);
+    assert_eq!(b.state(), State::HalfOpen);
+    assert_ne!(slow_call.generation, b.generation());
+    // The closed-era failure lands now and is counted in the probes' window.
+    assert_eq!(b.record(&slow_call, FAIL, 6.5), Recorded::Counted);
+    assert_eq!(b.calls_in_window(6.5), 1);
+    assert_eq!(b.probes_in_flight(), 1, "it did not consume a probe's slot");
+    assert_eq!(b.observe(6.5).trial, 1.0);
+    // The probe succeeds, yet 1 failure of 2 = 50% reopens the breaker.
+    assert_eq!(b.record(&probe, OK, 7.0), Recorded::Counted);
+    assert_eq!(b.state(), State::Open);
+    assert_eq!(
+        b.transitions()[0].reason,
+        Reason::FailureRate {
+            rate: 0.5,
+            threshold: 0.5,
+            calls: 2
+        }
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Waits.
+
+fn one_probe(wait: f64, multiplier: f64, cap: f64) -> WindowSettings {
+    WindowSettings {
+        permitted_number_of_calls_in_half_open_state: 1,
+        wait_duration_in_open_state: wait,
+        wait_interval_multiplier: multiplier,
+        max_wait_duration_in_open_state: cap,
+        ..count(1, 1)
+    }
+}
+
+/// Fail one probe after each wait and collect the waits; returns the time reached.
+fn failed_rounds(b: &mut Window, rounds: usize, mut t: f64, waits: &mut Vec<f64>) -> f64 {
+    for _ in 0..rounds {
+        t = b.open_until();
+        let p = admit(b, t);
+        b.record(&p, FAIL, t);
+        assert_eq!(b.state(), State::Open);
+        waits.push(b.wait());
+        assert_eq!(b.open_until(), t + b.wait());
+    }
+    t
+}
+
+#[test]
+fn exponential_wait_sequence_with_cap_and_reset_after_close() {
+    let mut b = Window::new(one_probe(1.0, 2.0, 10.0)).unwrap();
+    call(&mut b, FAIL, 0.0);
+    assert_eq!(b.attempt(), 1);
+    let mut waits = vec![b.wait()];
+    let t = failed_rounds(&mut b, 5, 0.0, &mut waits);
+    assert_eq!(waits, vec![1.0, 2.0, 4.0, 8.0, 10.0, 10.0]);
+    assert_eq!(b.attempt(), 6);
+    assert_eq!(b.observe(t).wait, 10.0);
+    // A passing probe closes and resets the attempt.
+    let t = b.open_until();
+    let p = admit(&mut b, t);
+    b.record(&p, OK, t);
+    assert_eq!(b.state(), State::Closed);
+    assert_eq!(b.attempt(), 0);
+    assert_eq!(b.wait(), 1.0);
+    call(&mut b, FAIL, t + 1.0);
+    assert_eq!(b.attempt(), 1);
+    assert_eq!(b.wait(), 1.0);
+    assert_eq!(b.open_until(), t + 2.0);
+}
+
+#[test]
+fn wait_for_attempt_formula() {
+    let b = Window::new(one_probe(60.0, 1.5, 600.0)).unwrap();
+    assert_eq!(b.wait_for_attempt(1), 60.0);
+    assert_eq!(b.wait_for_attempt(2), 90.0);
+    assert_eq!(b.wait_for_attempt(3), 135.0);
+    assert_eq!(b.wait_for_attempt(7), 600.0);
+    assert_eq!(b.wait_for_attempt(u32::MAX), 600.0);
+    let constant = Window::new(WindowSettings::default()).unwrap();
+    assert_eq!(constant.wait_for_attempt(1), 60.0);
+    assert_eq!(constant.wait_for_attempt(50), 60.0);
+    let uncapped = Window::new(one_probe(1.0, 1000.0, 0.0)).unwrap();
+    assert!(uncapped.wait_for_attempt(u32::MAX).is_finite());
+}
+
+#[test]
+fn randomized_waits_are_within_the_factor_and_repeatable() {
+    let settings = |seed| WindowSettings {
+        wait_randomization_factor: 0.5,
+        random_seed: seed,
+        ..one_probe(4.0, 2.0, 20.0)
+    };
+    let run = |seed| {
+        let mut b = Window::new(settings(seed)).unwrap();
+        call(&mut b, FAIL, 0.0);
+        let mut waits = vec![b.wait()];
+        failed_rounds(&mut b, 8, 0.0, &mut waits);
+        waits
+    };
+    let a = run(7);
+    assert_eq!(a, run(7), "same seed, same waits");
+    assert_ne!(a, run(8), "another seed, other waits");
+    let mut base = 4.0_f64;
+    for w in &a {
+        assert!(
+            *w >= base * 0.5 && *w <= (base * 1.5).min(20.0),
+            "{w} for {base}"
+        );
+        base = (base * 2.0).min(20.0);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Max wait in half-open.
+
+fn stuck(to: AfterHalfOpenWait) -> WindowSettings {
+    WindowSettings {
+        max_wait_duration_in_half_open_state: 5.0,
+        transition_to_state_after_wait_duration: to,
+        ..three_probes()
+    }
+}
+
+#[test]
+fn max_wait_in_half_open_reopens_a_stuck_half_open() {
+    let mut b = Window::new(stuck(AfterHalfOpenWait::Open)).unwrap();
+    trip(&mut b, 0.0);
+    admit(&mut b, 10.0); // a probe whose result never comes
+    assert_eq!(b.half_open_until(), 15.0);
+    assert_eq!(b.next_deadline(), Some(15.0));
+    b.poll(14.99);
+    assert_eq!(b.state(), State::HalfOpen);
+    b.poll(15.0);
+    assert_eq!(b.state(), State::Open);
+    let t = b.transitions()[0];
+    assert_eq!((t.from, t.to, t.at), (State::HalfOpen, State::Open, 15.0));
+    assert_eq!(t.reason, Reason::MaxWaitInHalfOpen { waited: 5.0 });
+    assert_eq!(b.attempt(), 2);
+    assert_eq!(b.open_until(), 20.0);
+    assert_eq!(b.probes_in_flight(), 0);
+}
+
+#[test]
+fn max_wait_in_half_open_can_close_and_applies_lazily() {
+    let mut b = Window::new(stuck(AfterHalfOpenWait::Closed)).unwrap();
+    trip(&mut b, 0.0);
+    let probe = admit(&mut b, 10.0);
+    // No poll: the result at 30 finds the breaker closed since 15, in a fresh window.
+    assert_eq!(b.record(&probe, FAIL, 30.0), Recorded::Counted);
+    assert_eq!(b.state(), State::Closed);
+    let t = b.transitions()[0];
+    assert_eq!((t.from, t.to, t.at), (State::HalfOpen, State::Closed, 15.0));
+    assert_eq!(t.reason, Reason::MaxWaitInHalfOpen { waited: 5.0 });
+    assert_eq!(b.calls_in_window(30.0), 1);
+    assert_eq!(b.attempt(), 0);
+}
+
+#[test]
+fn without_max_wait_half_open_waits_forever() {
+    let mut b = Window::new(three_probes()).unwrap();
+    trip(&mut b, 0.0);
+    for i in 0..3 {
+        admit(&mut b, 5.0 + i as f64);
+    }
+    assert_eq!(b.next_deadline(), None);
+    b.poll(1e9);
+    assert_eq!(b.state(), State::HalfOpen);
+    assert_eq!(b.permit(1e9), Decision::Reject(Rejection::HalfOpenBusy));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Neutral outcomes and last-option calls.
+
+#[test]
+fn neutral_outcomes_count_neither_way() {
+    let mut b = Window::new(count(2, 2)).unwrap();
+    assert_eq!(
+        call(&mut b, Outcome::InputRejected, 0.0),
+        Recorded::Ignored(Ignored::Neutral)
+    );
+    assert_eq!(
+        call(&mut b, Outcome::UserRateLimited, 0.0),
+        Recorded::Ignored(Ignored::Neutral)
+    );
+    assert_eq!(b.calls_in_window(0.0), 0);
+    call(&mut b, FAIL, 0.0);
+    assert_eq!(b.state(), State::Closed);
+    call(&mut b, FAIL, 0.0);
+    assert_eq!(b.state(), State::Open);
+}
+
+#[test]
+fn a_neutral_probe_result_returns_its_half_open_slot() {
+    let s = WindowSettings {
+        permitted_number_of_calls_in_half_open_state: 1,
+        wait_duration_in_open_state: 5.0,
+        ..count(1, 1)
+    };
+    let mut b = Window::new(s).unwrap();
+    let closed_era = admit(&mut b, 0.0);
+    call(&mut b, FAIL, 0.0);
+    let p = admit(&mut b, 5.0);
+    assert_eq!(b.permit(5.0), Decision::Reject(Rejection::HalfOpenBusy));
+    assert_eq!(
+        b.record(&p, Outcome::InputRejected, 5.5),
+        Recorded::Ignored(Ignored::Neutral)
+    );
+    assert_eq!(b.state(), State::HalfOpen);
+    assert_eq!(b.probes_available(), 1);
+    // Reporting the same permit again does not free a second slot.
+    b.record(&p, Outcome::InputRejected, 5.5);
+    assert_eq!(b.probes_available(), 1);
+    let p2 = admit(&mut b, 5.6);
+    assert_eq!(b.probes_available(), 0);
+    // A closed-era neutral result does not free a slot either.
+    b.record(&closed_era, Outcome::InputRejected, 5.7);
+    assert_eq!(b.probes_available(), 0);
+    b.record(&p2, OK, 6.0);
+    assert_eq!(b.state(), State::Closed);
+}
+
+#[test]
+fn last_option_calls_are_admitted_while_open_and_move_nothing() {
+    let mut b = Window::new(three_probes()).unwrap();
+    trip(&mut b, 0.0);
+    let p = b.permit_last_option(1.0);
+    assert_eq!(p.kind, PermitKind::LastOption);
+    assert_eq!(
+        b.record(&p, FAIL, 2.0),
+        Recorded::Ignored(Ignored::LastOption)
+    );
+    // A last-option permit after the wait does not start half-open.
+    let p = b.permit_last_option(100.0);
+    assert_eq!(b.state(), State::Open);
+    assert_eq!(
+        b.record(&p, OK, 100.0),
+        Recorded::Ignored(Ignored::LastOption)
+    );
+    assert_eq!(b.calls_in_window(100.0), 4);
+    assert_eq!(b.generation(), 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Observations, generations, odd input.
+
+#[test]
+fn observation_fields() {
+    let mut b = Window::new(three_probes()).unwrap();
+    let o = b.observe(0.0);
+    assert_eq!(o.state, State::Closed);
+    assert!(o.level.is_nan() && o.rate.is_nan() && o.trial.is_nan());
+    assert!(o.trial_upper.is_nan() && o.trial_lower.is_nan());
+    assert_eq!(o.threshold, 0.5);
+    assert_eq!(o.wait, 5.0);
+    assert_eq!(o.count, 0.0);
+    call(&mut b, OK, 0.0);
+    call(&mut b, OK, 0.0);
+    call(&mut b, OK, 0.0);
+    call(&mut b, FAIL, 0.0);
+    let o = b.observe(0.0);
+    assert_eq!((o.level, o.rate, o.count), (0.25, 0.0, 4.0));
+    trip(&mut b, 1.0);
+    let o = b.observe(1.0);
+    assert_eq!(o.state, State::Open);
+    assert_eq!(o.generation, 1);
+    let p = admit(&mut b, 6.0);
+    let o = b.observe(6.0);
+    assert!(o.trial.is_nan(), "no probe result yet");
+    assert!(o.level.is_nan());
+    b.record(&p, FAIL, 6.1);
+    let o = b.observe(6.1);
+    assert_eq!(o.trial, 1.0);
+    assert_eq!(o.count, 1.0);
+}
+
+#[test]
+fn transitions_are_cleared_by_every_mutating_call() {
+    let mut b = Window::new(count(1, 1)).unwrap();
+    call(&mut b, FAIL, 0.0);
+    assert_eq!(b.transitions().len(), 1);
+    b.poll(0.5);
+    assert!(b.transitions().is_empty());
+    let _ = b.permit(0.1);
+    assert!(b.transitions().is_empty());
+    let _ = b.permit_last_option(0.2);
+    assert!(b.transitions().is_empty());
+}
+
+#[test]
+fn no_panic_on_odd_input() {
+    for ty in [SlidingWindowType::CountBased, SlidingWindowType::TimeBased] {
+        let s = WindowSettings {
+            sliding_window_type: ty,
+            automatic_transition_from_open_to_half_open_enabled: true,
+            max_wait_duration_in_half_open_state: 1.0,
+            ..one_probe(1.0, 2.0, 0.0)
+        };
+        let mut b = Window::new(s).unwrap();
+        let unknown = Permit {
+            generation: 77,
+            id: 12345,
+            issued_at: f64::NAN,
+            kind: PermitKind::Trial,
+        };
+        for now in [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            -1e300,
+            0.0,
+            1e300,
+            f64::NAN,
+        ] {
+            let _ = b.permit(now);
+            b.record(&unknown, FAIL, now);
+            b.record(&unknown, Outcome::InputRejected, now);
+            b.poll(now);
+            let _ = b.next_deadline();
+            let _ = b.observe(now);
+            let _ = b.permit_last_option(now);
+            let _ = b.calls_in_window(now);
+            let _ = b.failure_rate(now);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The published experiment: reproduced call for call by a direct reading of its description.
+
+/// The experiment's breaker as described: the last 20 admitted results, evaluated once 20 are
+/// in, opening at failures >= 50%; the first call at t >= opened + wait is probe 1, the next
+/// calls are probes up to 3; after the 3rd result close (clearing the window) if their failure
+/// rate is below 50%, else reopen with the wait timed from that result. Calls are sequential.
+struct Experiment {
+    window: VecDeque<bool>,
+    open_until: Option<f64>,
+    probes: Option<Vec<bool>>,
+}
+
+impl Experiment {
+    /// `Some(is_probe)` if admitted.
+    fn ask(&mut self, t: f64) -> Option<bool> {
+        if let Some(until) = self.open_until {
+            if t < until {
+                return None;
+            }
+            self.open_until = None;
+            self.probes = Some(Vec::new());
+        }
+        Some(self.probes.is_some())
+    }
+
+    fn result(&mut self, failed: bool, t: f64) {
+        if let Some(probes) = &mut self.probes {
+            probes.push(failed);
+            if probes.len() == 3 {
+                let f = probes.iter().filter(|&&x| x).count() as f64 / 3.0;
+                self.probes = None;
+                if f < 0.5 {
+                    self.window.clear();
+                } else {
+                    self.open_until = Some(t + 5.0);
+                }
+            }
+            return;
+        }
+        self.window.push_back(failed);
+        if self.window.len() > 20 {
+            self.window.pop_front();
+        }
+        let fails = self.window.iter().filter(|&&x| x).count();
+        if self.window.len() == 20 && fails * 2 >= 20 {
+            self.open_until = Some(t + 5.0);
+        }
+    }
+}
+
+fn experiment_settings() -> WindowSettings {
+    WindowSettings {
+        sliding_window_size: 20,
+        minimum_number_of_calls: 20,
+        failure_rate_threshold: 0.5,
+        permitted_number_of_calls_in_half_open_state: 3,
+        wait_duration_in_open_state: 5.0,
+        ..WindowSettings::default()
+    }
+}
+
+/// Returns how many times the breaker opened.
+fn run_experiment(fails: &[bool], gap: f64, latency: f64) -> usize {
+    let mut openings = 0;
+    let mut b = Window::new(experiment_settings()).unwrap();
+    let mut m = Experiment {
+        window: VecDeque::new(),
+        open_until: None,
+        probes: None,
+    };
+    for (i, &failed) in fails.iter().enumerate() {
+        let t = i as f64 * gap;
+        let expected = m.ask(t);
+        let got = b.permit(t);
+        match (expected, got) {
+            (None, Decision::Reject(Rejection::Open { .. })) => {}
+            (Some(probe), Decision::Admit(p)) => {
+                assert_eq!(p.kind == PermitKind::Trial, probe, "call {i} at {t}");
+                let outcome = if failed { FAIL } else { OK };
+                m.result(failed, t + latency);
+                b.record(&p, outcome, t + latency);
+            }
+            (e, g) => panic!("call {i} at {t}: expected {e:?}, got {g:?}"),
+        }
+        let expected_state = if m.open_until.is_some() {
+            State::Open
+        } else if m.probes.is_some() {
+            State::HalfOpen
+        } else {
+            State::Closed
+        };
+        assert_eq!(b.state(), expected_state, "after call {i} at {t}");
+        openings += b
+            .transitions()
+            .iter()
+            .filter(|t| t.to == State::Open)
+            .count();
+        if let Some(until) = m.open_until {
+            assert_eq!(b.open_until(), until, "after call {i}");
+        }
+        if expected_state == State::Closed {
+            assert_eq!(b.calls_in_window(t) as usize, m.window.len());
+        }
+    }
+    openings
+}
+
+#[test]
+fn the_published_experiment_recovery_with_warm_up() {
+    // Design §4's preset: calls every 0.2 s; 1 call in 10 fails when healthy; every call fails
+    // from 8 s to 30 s; then only 2 calls/s succeed (2 of each 5 calls) until 40 s.
+    let mut fails = Vec::new();
+    for i in 0..300 {
+        let t = i as f64 * 0.2;
+        let f = if (8.0..30.0).contains(&t) {
+            true
+        } else if (30.0..40.0).contains(&t) {
+            i % 5 >= 2
+        } else {
+            i % 10 == 9
+        };
+        fails.push(f);
+    }
+    let openings = run_experiment(&fails, 0.2, 0.05);
+    assert!(openings >= 2, "opened {openings} times");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Properties over random settings and random operation sequences (native only).
+
+#[cfg(not(target_arch = "wasm32"))]
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        #[test]
+        fn the_published_experiment_call_for_call(
+            fails in prop::collection::vec(prop::bool::weighted(0.45), 0..400),
+            gap in 0.05f64..2.0,
+        ) {
+            run_experiment(&fails, gap, gap * 0.5);
+        }
+    }
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        Permit(f64),
+        LastOption(f64),
+        /// Report the `k`-th outstanding permit (mod their number).
+        Record(usize, Outcome, f64),
+        /// Report a permit the breaker never issued.
+        Unknown(Outcome, f64),
+        Poll(f64),
+    }
+
+    fn settings_strategy() -> impl Strategy<Value = WindowSettings> {
+        (
+            (
+                prop::bool::ANY,
+                1u32..30,
+                1u32..40,
+                0.05f64..=1.0,
+                0.05f64..=1.0,
+                0.0f64..3.0,
+            ),
+            (
+                0.1f64..5.0,
+                1.0f64..3.0,
+                prop::option::of(1.0f64..20.0),
+                prop::option::of(0.0f64..0.9),
+                any::<u64>(),
+            ),
+            (
+                1u32..6,
+                prop::option::of(0.1f64..10.0),
+                prop::bool::ANY,
+                prop::bool::ANY,
+            ),
+        )
+            .prop_map(
+                |(
+                    (time_based, size, minimum, fr, sr, slow_d),
+                    (wait, mult, cap, rand, seed),
+                    (permits, max_half, to_closed, auto),
+                )| WindowSettings {
+                    sliding_window_type: if time_based {
+                        SlidingWindowType::TimeBased
+                    } else {
+                        SlidingWindowType::CountBased
+                    },
+                    sliding_window_size: size,
+                    minimum_number_of_calls: minimum,
+                    failure_rate_threshold: fr,
+                    slow_call_rate_threshold: sr,
+                    slow_call_duration_threshold: slow_d,
+                    wait_duration_in_open_state: wait,
+                    wait_interval_multiplier: mult,
+                    max_wait_duration_in_open_state: cap.map_or(0.0, |c| wait * c),
+                    wait_randomization_factor: rand.unwrap_or(0.0),
+                    random_seed: seed,
+                    permitted_number_of_calls_in_half_open_state: permits,
+                    max_wait_duration_in_half_open_state: max_half.unwrap_or(0.0),
+                    transition_to_state_after_wait_duration: if to_closed {
+                        AfterHalfOpenWait::Closed
+                    } else {
+                        AfterHalfOpenWait::Open
+                    },
+                    automatic_transition_from_open_to_half_open_enabled: auto,
+                },
+            )
+    }
+
+    fn outcome_strategy() -> impl Strategy<Value = Outcome> {
+        prop_oneof![
+            4 => Just(Outcome::Success),
+            3 => Just(Outcome::ServerError),
+            1 => Just(Outcome::Timeout),
+            1 => Just(Outcome::InputRejected),
+        ]
+    }
+
+    fn ops_strategy() -> impl Strategy<Value = Vec<Op>> {
+        let dt = prop_oneof![3 => 0.0f64..0.5, 1 => 0.0f64..8.0, 1 => Just(0.0)];
+        let op = prop_oneof![
+            5 => dt.clone().prop_map(Op::Permit),
+            1 => dt.clone().prop_map(Op::LastOption),
+            5 => (any::<usize>(), outcome_strategy(), dt.clone())
+                .prop_map(|(k, o, d)| Op::Record(k, o, d)),
+            1 => (outcome_strategy(), dt.clone()).prop_map(|(o, d)| Op::Unknown(o, d)),
+            1 => dt.prop_map(Op::Poll),
+        ];
+        prop::collection::vec(op, 0..300)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn invariants_hold_for_any_sequence(s in settings_strategy(), ops in ops_strategy()) {
+            let mut b = Window::new(s.clone()).unwrap();
+            let permitted = s.permitted_number_of_calls_in_half_open_state as usize;
+            let initial = s.wait_duration_in_open_state;
+            let f = s.wait_randomization_factor;
+            let cap = if s.max_wait_duration_in_open_state > 0.0 {
+                s.max_wait_duration_in_open_state
+            } else {
+                f64::INFINITY
+            };
+            let mut now = 0.0;
+            let mut outstanding: Vec<Permit> = Vec::new();
+            // Trial permits issued, by generation, whose result has not been reported.
+            let mut probes: HashMap<u64, usize> = HashMap::new();
+            let mut generation = 0u64;
+            let mut state = State::Closed;
+            for op in ops {
+                match op {
+                    Op::Permit(dt) => {
+                        now += dt;
+                        if let Decision::Admit(p) = b.permit(now) {
+                            if p.kind == PermitKind::Trial {
+                                *probes.entry(p.generation).or_default() += 1;
+                            }
+                            outstanding.push(p);
+                        }
+                    }
+                    Op::LastOption(dt) => {
+                        now += dt;
+                        outstanding.push(b.permit_last_option(now));
+                    }
+                    Op::Record(k, o, dt) => {
+                        now += dt;
+                        if outstanding.is_empty() {
+                        b.poll(now); // a mutating call in every step, so transitions() is fresh
+                    } else {
+                            let p = outstanding.swap_remove(k % outstanding.len());
+                            if p.kind == PermitKind::Trial {
+                                if let Some(n) = probes.get_mut(&p.generation) {
+                                    *n -= 1;
+                                }
+                            }
+                            let r = b.record(&p, o, now);
+                            if p.kind == PermitKind::LastOption {
+                                prop_assert_eq!(r, Recorded::Ignored(Ignored::LastOption));
+                            }
+                        }
+                    }
+                    Op::Unknown(o, dt) => {
+                        now += dt;
+                        let p = Permit { generation: 9999, id: u64::MAX, issued_at: now, kind: PermitKind::Normal };
+                        b.record(&p, o, now);
+                    }
+                    Op::Poll(dt) => {
+                        now += dt;
+                        b.poll(now);
+                    }
+                }
+                for t in b.transitions() {
+                    prop_assert_eq!(t.generation, generation + 1, "generation steps by one");
+                    prop_assert_eq!(t.from, state);
+                    prop_assert_ne!(t.from, t.to);
+                    generation = t.generation;
+                    state = t.to;
+                    prop_assert!(t.at <= now);
+                }
+                prop_assert_eq!(b.generation(), generation);
+                prop_assert_eq!(b.state(), state);
+                // At most `permitted` probes in flight.
+                if state == State::HalfOpen {
+                    let in_flight = probes.get(&generation).copied().unwrap_or(0);
+                    prop_assert!(in_flight <= permitted);
+                    prop_assert_eq!(b.probes_in_flight() as usize, in_flight);
+                    prop_assert!(b.probes_in_flight() as usize + b.probes_available() as usize <= permitted);
+                }
+                // Waits within [initial, cap] (randomized: [initial x (1-f), cap]).
+                let w = b.wait();
+                prop_assert!(w >= initial * (1.0 - f) - 1e-9 && w <= cap, "wait {} of {:?}", w, s);
+                if f == 0.0 {
+                    prop_assert!(w >= initial);
+                    prop_assert_eq!(w, b.wait_for_attempt(b.attempt().max(1)));
+                }
+                if state == State::Open {
+                    prop_assert!(b.attempt() >= 1);
+                    prop_assert_eq!(b.open_until(), b.opened_at() + w);
+                }
+                if state == State::Closed {
+                    prop_assert_eq!(b.attempt(), 0);
+                }
+                let o = b.observe(now);
+                prop_assert_eq!(o.generation, generation);
+                prop_assert!(o.level.is_nan() || (0.0..=1.0).contains(&o.level));
+                if s.sliding_window_type == SlidingWindowType::CountBased && state == State::Closed {
+                    prop_assert!(b.calls_in_window(now) <= s.sliding_window_size);
+                }
+            }
+        }
+
+        #[test]
+        fn time_window_counts_match_a_brute_force_count(
+            size in 1u32..20,
+            steps in prop::collection::vec((0.0f64..3.0, prop::bool::ANY), 0..200),
+        ) {
+            let s = WindowSettings { minimum_number_of_calls: 1_000_000, ..time(size, 1) };
+            let mut b = Window::new(s).unwrap();
+            let mut now = 0.0;
+            let mut seen: Vec<(f64, bool)> = Vec::new();
+            for (dt, failed) in steps {
+                now += dt;
+                call(&mut b, if failed { FAIL } else { OK }, now);
+                seen.push((now, failed));
+                let cur = now.floor();
+                let inside: Vec<_> = seen.iter().filter(|(t, _)| t.floor() > cur - size as f64).collect();
+                prop_assert_eq!(b.calls_in_window(now) as usize, inside.len());
+                prop_assert_eq!(
+                    b.failed_calls_in_window(now) as usize,
+                    inside.iter().filter(|(_, f)| *f).count()
+                );
+            }
+        }
+
+        #[test]
+        fn no_panic_for_any_valid_settings_and_times(
+            s in settings_strategy(),
+            times in prop::collection::vec(
+                prop_oneof![
+                    Just(f64::NAN), Just(f64::INFINITY), Just(f64::NEG_INFINITY),
+                    -1e12f64..1e12, Just(0.0)
+                ],
+                0..60,
+            ),
+            outcomes in prop::collection::vec(outcome_strategy(), 60),
+        ) {
+            let mut b = Window::new(s).unwrap();
+            let mut permits = Vec::new();
+            for (i, t) in times.into_iter().enumerate() {
+                if let Decision::Admit(p) = b.permit(t) {
+                    permits.push(p);
+                }
+                if i % 3 == 0 {
+                    permits.push(b.permit_last_option(t));
+                }
+                if let Some(p) = permits.pop() {
+                    b.record(&p, outcomes[i % outcomes.len()], t);
+                }
+                b.poll(t);
+                let _ = b.next_deadline();
+                let _ = b.observe(t);
+            }
+        }
+    }
+}
