@@ -285,6 +285,40 @@ mod tests {
     }
 
     #[test]
+    fn vendor_manifest() {
+        let base = std::env::temp_dir().join(format!("xtask-vendor-{}", std::process::id()));
+        let (www, out) = (base.join("www"), base.join("dist"));
+        fs::create_dir_all(www.join("node_modules/uplot/dist")).unwrap();
+        fs::write(www.join("node_modules/uplot/dist/u.js"), "x").unwrap();
+        // No manifest: nothing to do.
+        vendor(&www, &out).unwrap();
+        // A good entry is copied.
+        fs::write(
+            www.join("vendor.json"),
+            r#"{"uplot/dist/u.js": "vendor/u.js"}"#,
+        )
+        .unwrap();
+        vendor(&www, &out).unwrap();
+        assert!(out.join("vendor/u.js").is_file());
+        // A missing file, an escaping path, a non-string and bad JSON fail, naming the entry.
+        for (bad, needle) in [
+            (
+                r#"{"uplot/dist/nope.js": "vendor/n.js"}"#,
+                "uplot/dist/nope.js",
+            ),
+            (r#"{"uplot/dist/u.js": "../u.js"}"#, "without `..`"),
+            (r#"{"uplot/dist/u.js": 3}"#, "must be a string"),
+            (r#"["uplot"]"#, "must be an object"),
+            ("{", "not valid JSON"),
+        ] {
+            fs::write(www.join("vendor.json"), bad).unwrap();
+            let e = vendor(&www, &out).unwrap_err().to_string();
+            assert!(e.contains(needle), "{bad}: {e}");
+        }
+        let _ = fs::remove_dir_all(&base);
+    }
+
+    #[test]
     fn gzip_shrinks_repetition() {
         let data = vec![b'a'; 10_000];
         assert!(gzip_len(&data).unwrap() < 200);
