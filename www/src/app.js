@@ -196,6 +196,8 @@ export function mountPlayground(root, options = {}) {
     }
     if (id !== S.runId) return true;
     root.classList.remove('stale');
+    S.loaded = false;
+    transport.setEnabled(false);
     S.info = info;
     S.end = info.duration;
     transport.setRange(S.end);
@@ -210,16 +212,17 @@ export function mountPlayground(root, options = {}) {
     }
     if (id !== S.runId) return true;
     S.reached = res.reached;
-    runInfo.textContent = res.complete
-      ? `${info.title || 'Run'}: ${duration(info.duration)} simulated, ${info.calls ?? '?'} calls. Seed ${sc.seed ?? '—'}.`
-      : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)}; the chart shows that part.`;
-    const [derived, events, metrics] = await Promise.all([engine.call('derived'), engine.call('events'), engine.call('metrics')]);
+    const [derived, events, metrics] = await Promise.all([engine.call('derived'), engine.call('events', { limit: 5000 }), engine.call('metrics')]);
     if (id !== S.runId) return true;
+    runInfo.textContent = res.complete
+      ? `${info.name || 'Custom scenario'}: ${duration(info.duration)} simulated, ${metrics.calls} calls, seed ${sc.seed ?? '—'}. The chart, trace, metrics and verdict are simulated.`
+      : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${metrics.calls} calls); the panels show that part.`;
     S.derived = derived;
+    S.metrics = metrics;
     S.view = null;
     trace.set(events.list, events.total);
     renderMetrics(P.metrics.body, metrics);
-    verdict.setMetrics(metrics);
+    verdict.setRun(metrics, events.list, sc);
     transport.setEnabled(true);
     S.loaded = true;
     await refreshSeries();
@@ -247,10 +250,10 @@ export function mountPlayground(root, options = {}) {
 
   function showSnap(snap) {
     S.snap = snap;
-    S.t = snap.t;
-    transport.setTime(snap.t);
-    chart.setCursor(snap.t);
-    trace.highlight(snap.t);
+    S.t = snap.t_s;
+    transport.setTime(snap.t_s);
+    chart.setCursor(snap.t_s);
+    trace.highlight(snap.t_s);
     renderNow(P.now.body, snap, S.derived ? S.derived.point : 1);
     renderDerived(P.derived.body, S.derived, snap);
   }
@@ -276,9 +279,13 @@ export function mountPlayground(root, options = {}) {
   async function cursorOp(op) {
     if (!S.loaded) return;
     pause();
-    const snap = await engine.call(op);
-    showSnap(snap);
-    if (op === 'nextEvent' && snap.event === null) runInfo.textContent = 'No more state changes in this run.';
+    const res = await engine.call(op);
+    if (op === 'nextEvent') {
+      showSnap(res.snapshot);
+      if (!res.event) runInfo.textContent = 'No more state changes in this run.';
+    } else {
+      showSnap(res);
+    }
   }
 
   let raf = 0;

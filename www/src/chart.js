@@ -7,7 +7,7 @@
 // asks the owner for finer buckets of that range (the run is not recomputed); double-click zooms
 // out. Everything drawn is simulated.
 
-import uPlot from '../vendor/uplot/uPlot.esm.js';
+import uPlot from '../vendor/uPlot.esm.js';
 import { h, replace } from './dom.js';
 import { fmt, clock, duration, stateName } from './format.js';
 
@@ -139,12 +139,13 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
     const ax = axisStyle();
     const xAxis = { ...ax, values: xAxisValues, label: 'time', labelSize: 18 };
     const o1 = {
-      ...common(240, 6),
+      ...common(240, 7),
       series: [
         { label: 'time', value: (u, v) => (v == null ? '—' : clock(v)) },
         { label: 'closed score', stroke: pal.score, width: 2, value: (u, v) => pts(v) },
         { label: 'line', stroke: pal.line, width: 2, dash: [6, 4], value: (u, v) => pts(v) },
-        { label: 'trial score', stroke: pal.trial, width: 2, value: (u, v) => pts(v) },
+        { label: 'trial score (high)', stroke: pal.trial, width: 2, value: (u, v) => pts(v) },
+        { label: 'trial score (low)', stroke: pal.trial, width: 1, value: (u, v) => pts(v) },
         { label: 'open again (A)', stroke: pal.upper, width: 1, dash: [2, 3], value: (u, v) => pts(v) },
         { label: 'close (B)', stroke: pal.lower, width: 1, dash: [2, 3], value: (u, v) => pts(v) },
         { label: 'state', show: true, stroke: 'transparent', width: 0, points: { show: false }, value: (u, v) => stv(v) },
@@ -152,7 +153,7 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
       axes: [xAxis, { ...ax, label: 'points', labelSize: 18, size: 50 }],
       scales: { x: { time: false }, y: { range: (u, min, max) => [Math.min(min ?? 0, -1), Math.max(max ?? 1, 1)] } },
     };
-    o1.series[6].scale = 'state';
+    o1.series[7].scale = 'state';
     o1.scales.state = { range: [0, 2] };
     const o2 = {
       ...common(170, 4),
@@ -215,9 +216,9 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
     const t = s && s.t ? s.t : new Float64Array(0);
     const p = (arr) => Float64Array.from(arr, (v) => v / point);
     return [
-      [t, p(g('s_score')), p(g('s_line')), p(g('s_trial')), p(g('s_upper')), p(g('s_lower')), g('s_state')],
-      [t, g('w_rate'), g('w_threshold'), g('w_trial'), g('w_state')],
-      [t, g('s_answered'), g('s_failed'), g('s_fallback'), g('w_fallback'), g('s_wait'), g('w_wait')],
+      [t, p(g('s_level_max')), p(g('s_threshold_max')), p(g('s_trial_max')), p(g('s_trial_min')), p(g('s_trial_upper_max')), p(g('s_trial_lower_min')), g('s_state_max')],
+      [t, g('w_level_max'), g('w_threshold_max'), g('w_trial_max'), g('w_state_max')],
+      [t, g('s_answered'), g('s_failed'), g('s_fallback'), g('w_fallback'), g('s_wait_max'), g('w_wait_max')],
     ].map((d) => d.map((a) => Array.from(a, (v) => (Number.isFinite(v) ? v : null))));
   }
 
@@ -244,7 +245,7 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
       syncing = false;
       applyView();
       note.textContent = s && s.bucket
-        ? `${s.t.length} buckets of ${duration(s.bucket)}; a bucket's score is its highest value. Drag to zoom, double-click to zoom out, click to move the cursor. All values simulated.`
+        ? `${s.t.length} buckets of ${duration(s.bucket)}; each bucket shows a score's highest value (the trial score: highest and lowest) and the most open state. Drag to zoom, double-click to zoom out, click to move the cursor. All values simulated.`
         : '';
     },
     setCursor(t) {

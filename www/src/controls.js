@@ -56,7 +56,7 @@ export function createControls(root, { onChange, onPreset }) {
     field(seedF));
   const prom = h('fieldset', { class: 'prominent' },
     h('legend', { text: 'What the statistical breaker decides' }),
-    PROMINENT.map(field));
+    PROMINENT.map((f) => field(f)));
   const sections = h('div', { class: 'sections' });
   replace(root, general, head, prom, sections);
 
@@ -167,11 +167,11 @@ export function createControls(root, { onChange, onPreset }) {
       rebuild();
       if (presetName !== undefined) presetSel.value = presetName;
       const p = presets.find((x) => x.name === presetSel.value);
-      presetDesc.textContent = p ? p.description || '' : '';
+      presetDesc.textContent = p ? p.story || '' : '';
     },
     setPresets(list, current) {
       presets = list;
-      replace(presetSel, list.map((p) => h('option', { value: p.name, text: p.title || p.name })),
+      replace(presetSel, list.map((p) => h('option', { value: p.name, text: p.name.replace(/-/g, ' ') })),
         h('option', { value: '', text: 'custom' }));
       presetSel.value = current ?? '';
     },

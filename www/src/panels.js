@@ -20,10 +20,10 @@ export function renderNow(root, snap, point) {
   const last = snap.last_call;
   replace(root,
     h('div', { class: 'now-head' },
-      h('span', { text: `t = ${clock(snap.t)}` }),
+      h('span', { text: `t = ${clock(snap.t_s)}` }),
       snap.calls !== undefined ? h('span', { text: ` · call ${fmt(snap.calls, 6)}` }) : null,
       ' ', kindBadge('simulated')),
-    last ? h('p', { class: 'lastcall', text: `Last call at ${clock(last.t)}: ${last.text || last.outcome}` }) : null,
+    last ? h('p', { class: 'lastcall', text: describeCall(last) }) : null,
     h('div', { class: 'two' },
       h('table', { class: 'kv' }, h('caption', {}, 'Statistical ', badge(s.state)),
         h('tbody', {},
@@ -61,43 +61,67 @@ export function createTrace(root, onJump) {
         ? `${n} state changes (simulated); the first ${events.length} are listed. Choose one to jump there.`
         : `${n} state change${n === 1 ? '' : 's'} (simulated). Choose one to jump there.`;
       replace(body, events.slice(0, LIMIT).map((e, i) => {
-        const b = h('button', { type: 'button', class: 'link', text: clock(e.at), on: { click: () => onJump(e.at, i) } });
+        const b = h('button', { type: 'button', class: 'link', text: clock(e.t_s), attrs: { 'aria-label': `Jump to ${clock(e.t_s)}` }, on: { click: () => onJump(e.t_s, i) } });
         return h('tr', { dataset: { i: String(i) } },
-          h('td', {}, b), h('td', { text: e.breaker }),
+          h('td', {}, b), h('td', { text: e.caller ? `${e.breaker} (caller ${e.caller})` : e.breaker }),
           h('td', {}, h('span', { class: `state state-${String(e.from).replace('_', '-')}`, text: stateName(e.from) }), ' → ',
             h('span', { class: `state state-${String(e.to).replace('_', '-')}`, text: stateName(e.to) })),
           h('td', { text: String(e.generation ?? '') }),
-          h('td', { text: e.reason_text || '' }));
+          h('td', { text: e.reason || '' }));
       }));
     },
     highlight(t) {
       let cur = -1;
-      for (let i = 0; i < events.length && i < LIMIT; i++) if (events[i].at <= t + 1e-9) cur = i;
+      for (let i = 0; i < events.length && i < LIMIT; i++) if (events[i].t_s <= t + 1e-9) cur = i;
       for (const tr of body.children) tr.classList.toggle('current', Number(tr.dataset.i) === cur);
     },
   };
 }
 
-/** Metrics for both breakers, side by side. `metrics` = {rows: [{key, label, unit, statistical, window, kind}]}. */
-export function renderMetrics(root, metrics) {
-  if (!metrics || !metrics.rows) { replace(root, h('p', { class: 'muted', text: 'No run yet.' })); return; }
+/** The simulator's metrics, in the order shown, with what is better. */
+export const METRIC_ROWS = [
+  ['metrics', 'openings', 'openings', '', null],
+  ['metrics', 'false_openings', 'openings while the dependency was fine (false alarms)', '', 'lower'],
+  ['metrics', 'calls_waited_on_failure', 'calls that waited the whole timeout', '', 'lower'],
+  ['metrics', 'good_calls_to_fallback', 'good calls sent to the fallback', '', 'lower'],
+  ['metrics', 'calls_rejected', 'calls sent to the fallback', '', null],
+  ['metrics', 'time_to_open_s', 'time to open after an outage starts (mean)', 's', 'lower'],
+  ['metrics', 'time_to_close_s', 'time to close after an outage ends (mean)', 's', 'lower'],
+  ['metrics', 'late_results_ignored', 'late results ignored', '', null],
+  ['metrics', 'dropped_updates', 'shared-state changes dropped (lock timeout)', '', 'lower'],
+  ['totals', 'calls', 'calls', '', null],
+  ['totals', 'admitted', 'calls admitted', '', null],
+  ['totals', 'trials', 'half-open trials / probes', '', null],
+  ['totals', 'answered', 'admitted calls answered', '', null],
+  ['totals', 'failed', 'admitted calls failed', '', null],
+  ['totals', 'results_counted', 'results counted', '', null],
+  ['totals', 'results_neutral', 'results ignored as neutral', '', null],
+  ['totals', 'in_flight_at_end', 'in flight at the end', '', null],
+];
+
+/** Metrics for both breakers, side by side: `m` = {statistical: {metrics, totals}, window: ...}. */
+export function renderMetrics(root, m) {
+  if (!m || !m.statistical) { replace(root, h('p', { class: 'muted', text: 'No run yet.' })); return; }
   const val = (v, unit) => {
     if (v === null || v === undefined || Number.isNaN(v)) return '—';
     if (unit === 's') return duration(v);
-    if (unit === '%') return pct(v);
     return fmt(v, 6);
   };
-  replace(root, h('table', { class: 'metrics' },
+  const rows = METRIC_ROWS.filter(([g, k]) => m.statistical[g] && k in m.statistical[g]);
+  replace(root, h('div', { class: 'scroll-x' }, h('table', { class: 'metrics' },
+    h('caption', { class: 'sr-only', text: 'Metrics of both breakers on the same calls' }),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: 'on the same calls' }), h('th', { scope: 'col', text: 'statistical' }), h('th', { scope: 'col', text: 'window' }), h('th', { scope: 'col', text: 'kind' }))),
-    h('tbody', {}, metrics.rows.map((r) => {
-      const better = r.better && Number.isFinite(r.statistical) && Number.isFinite(r.window) && r.statistical !== r.window
-        ? ((r.better === 'lower') === (r.statistical < r.window) ? 's' : 'w') : '';
-      return h('tr', {}, h('th', { scope: 'row', text: r.label, title: r.help || '' }),
-        h('td', { class: better === 's' ? 'better' : '', text: val(r.statistical, r.unit) }),
-        h('td', { class: better === 'w' ? 'better' : '', text: val(r.window, r.unit) }),
-        h('td', {}, kindBadge(r.kind || 'simulated')));
-    }))),
-  metrics.note ? h('p', { class: 'help', text: metrics.note }) : null);
+    h('tbody', {}, rows.map(([g, k, label, unit, better]) => {
+      const s = m.statistical[g][k];
+      const w = m.window[g][k];
+      const cmp = better && Number.isFinite(s) && Number.isFinite(w) && s !== w
+        ? ((better === 'lower') === (Math.abs(s) < Math.abs(w)) ? 's' : 'w') : '';
+      return h('tr', {}, h('th', { scope: 'row', text: label }),
+        h('td', { class: cmp === 's' ? 'better' : '', text: val(s, unit) }),
+        h('td', { class: cmp === 'w' ? 'better' : '', text: val(w, unit) }),
+        h('td', {}, kindBadge('simulated')));
+    })))),
+  h('p', { class: 'help', text: m.complete ? 'Bold: the better of the two on this run.' : 'The run was cancelled: these count the part computed.' }));
 }
 
 /**
@@ -139,4 +163,19 @@ export function renderDerived(root, d, snap) {
       'At this failure rate the score neither rises nor falls on average: decisions near it are slow (the indifference zone).'),
     Number.isFinite(d.drift_fine) ? item('Drift per call', `at p₀: ${signed(d.drift_fine / d.point, 3)} pt; at p₁: ${signed(d.drift_broken / d.point, 3)} pt`,
       'drift(p) = p·w_fail + (1−p)·w_ok', 'exact') : null);
+}
+
+const VERDICTS = {
+  admitted: 'admitted', trial: 'admitted as a trial', last_option: 'admitted uncounted (last option)',
+  rejected_open: 'sent to the fallback (open)', rejected_busy: 'sent to the fallback (trial in flight)',
+};
+const outcomeText = (o) => String(o).replace(/_/g, ' ');
+
+/** One line about the most recent call: what it would get, and what each breaker did. */
+export function describeCall(c) {
+  const side = (name, d) => {
+    const v = VERDICTS[d.verdict] || d.verdict;
+    return `${name} ${v}${d.outcome ? ` → ${outcomeText(d.outcome)}` : ''}`;
+  };
+  return `Call #${fmt(c.index, 9)} at ${clock(c.t_s)}${c.caller ? ` from caller ${c.caller}` : ''}: the dependency would give ${outcomeText(c.drawn)}; ${side('statistical', c.statistical)}; ${side('window', c.window)}.`;
 }

@@ -7,9 +7,45 @@ import { fmt, duration, kindBadge } from './format.js';
 
 export const DEFAULT_TARGETS = { no_false_open: true, max_dead_calls: 50, close_within: 60, no_retrip: true };
 
+/** When the dependency is fully healthy for good: the start of the fine phase after the last
+ * phase that is not fine (null if the run ends unhealthy; 0 if it is never unhealthy). */
+export function fullHealthAt(scenario) {
+  const ph = (scenario && scenario.dependency) || [];
+  let at = 0;
+  for (let i = 0; i < ph.length; i++) {
+    if (ph[i].condition !== 'fine') at = i + 1 < ph.length ? ph[i + 1].start : null;
+  }
+  return at;
+}
+
+/**
+ * The numbers a verdict needs for one breaker, from the simulator's metrics and events (caller 0's
+ * copy, the shared one with shared state): false openings (metrics), failed calls let through to
+ * the dependency (totals), when it closed for good relative to full health, re-trips (openings
+ * after its first close).
+ */
+export function verdictNumbers(m, events, breaker, healthAt) {
+  const ev = events.filter((e) => e.breaker === breaker && !e.caller);
+  const last = ev[ev.length - 1];
+  const opened = ev.some((e) => e.to === 'open');
+  let closedForGood = null;
+  if (!opened) closedForGood = 0;
+  else if (last && last.to === 'closed' && healthAt !== null) closedForGood = last.t_s - healthAt;
+  const firstClose = ev.find((e) => e.to === 'closed');
+  const retrips = firstClose ? ev.filter((e) => e.from === 'closed' && e.to === 'open' && e.t_s > firstClose.t_s).length : 0;
+  return {
+    false_openings: m[breaker].metrics.false_openings,
+    dead_calls: m[breaker].totals.failed,
+    closed_for_good_after: closedForGood,
+    retrips,
+    opened,
+  };
+}
+
 export function createVerdict(root, onTargets) {
   let targets = { ...DEFAULT_TARGETS };
   let metrics = null;
+  let healthAt = 0;
   const id = uniqueId('goal');
   const fa = h('input', { type: 'checkbox', id: `${id}-fa` });
   const dead = h('input', { type: 'number', id: `${id}-dead`, min: '0', step: '1', inputMode: 'numeric' });
@@ -18,7 +54,7 @@ export function createVerdict(root, onTargets) {
   const out = h('div', { class: 'verdict-out', attrs: { 'aria-live': 'polite' } });
   const form = h('div', { class: 'targets' },
     h('div', { class: 'field check' }, h('div', { class: 'inputrow' }, fa, h('label', { for: fa.id, text: 'no false opening' }))),
-    h('div', { class: 'field' }, h('label', { for: dead.id, text: 'at most N calls on the dead dependency' }), h('div', { class: 'inputrow' }, dead, h('span', { class: 'unit', text: 'calls' }))),
+    h('div', { class: 'field' }, h('label', { for: dead.id, text: 'at most N failed calls let through' }), h('div', { class: 'inputrow' }, dead, h('span', { class: 'unit', text: 'calls' }))),
     h('div', { class: 'field' }, h('label', { for: close.id, text: 'closed for good within T of full health' }), h('div', { class: 'inputrow' }, close, h('span', { class: 'unit', text: 's' }))),
     h('div', { class: 'field check' }, h('div', { class: 'inputrow' }, retrip, h('label', { for: retrip.id, text: 'no re-trip after closing' }))));
   replace(root, form, out);
@@ -48,11 +84,11 @@ export function createVerdict(root, onTargets) {
   function checks(v) {
     const out = [];
     if (targets.no_false_open) out.push({ label: 'no false opening', ok: v.false_openings === 0, measured: `${fmt(v.false_openings)} false opening${v.false_openings === 1 ? '' : 's'}` });
-    if (targets.max_dead_calls != null) out.push({ label: `≤ ${fmt(targets.max_dead_calls)} calls on the dead dependency`, ok: v.dead_calls <= targets.max_dead_calls, measured: `${fmt(v.dead_calls)} calls` });
+    if (targets.max_dead_calls != null) out.push({ label: `≤ ${fmt(targets.max_dead_calls)} failed calls let through`, ok: v.dead_calls <= targets.max_dead_calls, measured: `${fmt(v.dead_calls)} calls` });
     if (targets.close_within != null) {
       const t = v.closed_for_good_after;
       out.push({ label: `closed for good within ${duration(targets.close_within)}`, ok: t != null && Number.isFinite(t) && t <= targets.close_within,
-        measured: t == null || !Number.isFinite(t) ? 'never closed for good' : `after ${duration(t)}` });
+        measured: t == null || !Number.isFinite(t) ? 'not closed at the end' : t === 0 && !v.opened ? 'never opened' : t < 0 ? `closed ${duration(-t)} before full health` : `${duration(t)} after full health` });
     }
     if (targets.no_retrip) out.push({ label: 'no re-trip after closing', ok: v.retrips === 0, measured: `${fmt(v.retrips)} re-trip${v.retrips === 1 ? '' : 's'}` });
     return out;
@@ -69,16 +105,24 @@ export function createVerdict(root, onTargets) {
         h('ul', {}, c.map((x) => h('li', { class: x.ok ? 'ok' : 'bad' }, `${x.ok ? '✓' : '✗'} ${x.label}: ${x.measured}`))));
     });
     const ok = ['statistical', 'window'].filter((b) => checks(metrics.verdict[b]).every((x) => x.ok));
+    const note = h('p', { class: 'help', text: `Full health from ${healthAt === null ? '— (the run ends unhealthy)' : duration(healthAt)}; re-trips are openings after the first close; caller 0's breaker.` });
     const summary = ok.length === 2 ? 'Both breakers meet the targets on this run.'
       : ok.length === 0 ? 'Neither breaker meets the targets on this run.'
         : `Only the ${ok[0]} breaker meets the targets on this run.`;
-    replace(out, h('p', { class: 'verdict-summary', text: summary }), lines);
+    replace(out, h('p', { class: 'verdict-summary', text: summary }), lines, note);
   }
 
   fill();
   return {
     setTargets(t) { targets = { ...DEFAULT_TARGETS, ...t }; fill(); render(); },
-    setMetrics(m) { metrics = m; render(); },
+    /** A finished (or cancelled) run: metrics, events, and the scenario for full health. */
+    setRun(m, events, scenario) {
+      healthAt = fullHealthAt(scenario);
+      metrics = {
+        verdict: Object.fromEntries(['statistical', 'window'].map((b) => [b, verdictNumbers(m, events || [], b, healthAt)])),
+      };
+      render();
+    },
     targets: () => targets,
   };
 }

@@ -6,7 +6,7 @@ import init, * as wasm from '../pkg/breaker_wasm.js';
 
 let pg = null;
 let cancelled = false;
-let running = false;
+let running = null; // the promise of the run in progress
 
 // console_error_panic_hook writes the panic message to console.error: forward it to the page.
 const consoleError = console.error.bind(console);
@@ -18,10 +18,14 @@ console.error = (...args) => {
 
 const yieldToMessages = () => new Promise((r) => setTimeout(r, 0));
 
-async function run() {
-  running = true;
+function run() {
+  running = runChunks().finally(() => { running = null; });
+  return running;
+}
+
+async function runChunks() {
   cancelled = false;
-  try {
+  {
     // Chunks of about 20 ms keep the worker responsive to `cancel`.
     let chunk = 2000;
     for (;;) {
@@ -35,15 +39,13 @@ async function run() {
       await yieldToMessages();
       if (cancelled) return { complete: false, reached };
     }
-  } finally {
-    running = false;
   }
 }
 
 function errorOf(e) {
   const message = e && e.message ? e.message : String(e);
   // Settings errors read "<field> = <value> is invalid: allowed <range>".
-  const m = /^([\w.[\]]+) = (.*) is invalid: allowed (.*)$/.exec(message);
+  const m = /^([\w.[\]]+) = ([\s\S]*?) is invalid: (?:allowed )?([\s\S]*)$/.exec(message);
   return { message, field: m ? m[1] : undefined, allowed: m ? m[3] : undefined };
 }
 
@@ -52,10 +54,12 @@ const ops = {
     await init({ module_or_path: new URL('../pkg/breaker_wasm_bg.wasm', import.meta.url) });
     return { version: wasm.version(), presets: wasm.presets() };
   },
-  load({ scenario }) {
+  async load({ scenario }) {
+    // Stop a run in progress first; keep the old run if the new settings are invalid.
+    if (running) { cancelled = true; await running; }
+    const next = new wasm.Playground(scenario);
     if (pg) pg.free();
-    pg = null;
-    pg = new wasm.Playground(scenario);
+    pg = next;
     return pg.info();
   },
   run,
@@ -64,8 +68,9 @@ const ops = {
   snapshot() { return pg.snapshot(); },
   stepCall() { return pg.stepCall(); },
   nextEvent() { return pg.nextEvent(); },
+  normalize({ scenario }) { return wasm.normalizeScenario(scenario); },
   series({ t0, t1, buckets }) { return pg.series(t0, t1, buckets); },
-  events() { return pg.events(); },
+  events({ limit }) { return pg.events(limit); },
   metrics() { return pg.metrics(); },
   derived() { return pg.derived(); },
   traceHash() { return pg.traceHash(); },
@@ -80,7 +85,7 @@ self.addEventListener('message', async (e) => {
     if (op !== 'init' && op !== 'analysis' && op !== 'load' && !pg) throw new Error('no scenario loaded');
     const result = await ops[op](args || {});
     const transfer = [];
-    if (result && typeof result === 'object') {
+    if (result && typeof result === 'object' && !Array.isArray(result)) {
       for (const v of Object.values(result)) if (v instanceof Float64Array) transfer.push(v.buffer);
     }
     self.postMessage({ id, ok: true, result }, transfer);

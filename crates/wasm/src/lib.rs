@@ -1,1 +1,375 @@
-//! placeholder
+//! The breaker playground's wasm layer: a thin `wasm-bindgen` shell over the simulator (`sim`) and
+//! the analysis (`analysis`), for the page in `www/`.
+//!
+//! Like ruff's `ruff_wasm`, this crate holds no logic of its own: it converts settings from JS
+//! objects into the simulator's [`sim::Scenario`] (the same JSON the CLI reads), keeps a run in a
+//! [`Playground`] handle, and returns small results (snapshots, events, metrics, derived numbers,
+//! series as `Float64Array`s) to JS. Anything computed here must also be computable natively
+//! through `sim` or `analysis`.
+//!
+//! Errors: invalid settings come back as a JS `Error` whose message names the field and the
+//! allowed range (`statistical.broken_rate = 0.01 is invalid: allowed fine_rate (0.05) < x < 1`).
+//! A panic is written to the console by `console_error_panic_hook` (installed at start); the page
+//! forwards it to a visible banner.
+
+use js_sys::{Array, Float64Array, Object, Reflect};
+use serde::Serialize;
+use sim::{BreakerKind, Scenario};
+use wasm_bindgen::prelude::*;
+
+mod convert;
+use convert::{scenario_from_js, to_js};
+
+/// Installs the panic hook so a Rust panic's message reaches the console (and the page's banner).
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// This crate's version (the workspace version).
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
+/// The simulator's presets: `[{name, story, scenario}]` in the simulator's order (the first is
+/// the page's default); `scenario` has every field filled in.
+#[wasm_bindgen]
+pub fn presets() -> Result<JsValue, JsError> {
+    #[derive(Serialize)]
+    struct P {
+        name: &'static str,
+        story: &'static str,
+        scenario: serde_json::Value,
+    }
+    let list: Vec<P> = sim::presets()
+        .iter()
+        .map(|p| P {
+            name: p.name,
+            story: p.story,
+            scenario: p.scenario().to_value(),
+        })
+        .collect();
+    to_js(&list)
+}
+
+/// The default scenario (every field present), as a JS object.
+#[wasm_bindgen(js_name = defaultScenario)]
+pub fn default_scenario() -> Result<JsValue, JsError> {
+    to_js(&Scenario::default().to_value())
+}
+
+/// Read and validate a scenario object and return it with every field filled in: the settings
+/// round trip. Throws an `Error` naming the field when invalid.
+#[wasm_bindgen(js_name = normalizeScenario)]
+pub fn normalize_scenario(scenario: JsValue) -> Result<JsValue, JsError> {
+    let s = scenario_from_js(&scenario)?;
+    to_js(&s.to_value())
+}
+
+/// The analysis figures for the page's curves, from the breaker settings (`statistical`,
+/// `window`, objects as in the scenario) and `options` (`{calls_per_minute}`): a list of curves
+/// `{id, title, x_label, y_label, log_x, log_y, note, series: [{label, kind, x, y}]}`.
+#[wasm_bindgen]
+pub fn analysis(
+    statistical: JsValue,
+    window: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsError> {
+    let st: breaker::StatisticalSettings = convert::from_js_named(&statistical, "statistical")?;
+    st.validate()
+        .map_err(|e| JsError::new(&e.within("statistical").to_string()))?;
+    let win: breaker::WindowSettings = convert::from_js_named(&window, "window")?;
+    win.validate()
+        .map_err(|e| JsError::new(&e.within("window").to_string()))?;
+    let opts: convert::AnalysisOptions = if options.is_undefined() || options.is_null() {
+        convert::AnalysisOptions::default()
+    } else {
+        convert::from_js_named(&options, "options")?
+    };
+    let _ = (&st, &win, opts);
+    Err(JsError::new("the analysis sweeps are not wired yet"))
+}
+
+/// A run of one scenario, held in Rust. Built from the scenario settings (a JS object that
+/// serializes to the simulator's Scenario JSON).
+///
+/// Two simulations of the same scenario: `full` collects series over the whole run and is
+/// computed to the end in chunks (for the worker's progress bar); it answers series, events and
+/// metrics. `cursor` is the playback position (with the simulator's checkpoints) that `seek`,
+/// `stepCall` and `nextEvent` move. A series request for another range or bucket count replays a
+/// collecting copy up to the range's end (`sim::Sim::collecting`).
+#[wasm_bindgen]
+pub struct Playground {
+    scenario: Scenario,
+    full: sim::Sim,
+    cursor: sim::Sim,
+}
+
+/// Buckets of the full run's series (the chart's first view).
+pub const FULL_BUCKETS: usize = 600;
+
+#[wasm_bindgen]
+impl Playground {
+    /// Build from a scenario object. Throws an `Error` naming the field when invalid.
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario: JsValue) -> Result<Playground, JsError> {
+        let scenario = scenario_from_js(&scenario)?;
+        let cursor = sim::Sim::new(&scenario).map_err(|e| JsError::new(&e.to_string()))?;
+        let full = cursor.collecting(FULL_BUCKETS, 0.0, cursor.end_s());
+        Ok(Playground {
+            scenario,
+            full,
+            cursor,
+        })
+    }
+
+    /// The scenario with every field filled in.
+    pub fn scenario(&self) -> Result<JsValue, JsError> {
+        to_js(&self.scenario.to_value())
+    }
+
+    /// `{name, seed, duration}`; duration in seconds.
+    pub fn info(&self) -> Result<JsValue, JsError> {
+        #[derive(Serialize)]
+        struct Info<'a> {
+            name: &'a str,
+            seed: u64,
+            duration: f64,
+        }
+        to_js(&Info {
+            name: &self.scenario.name,
+            seed: self.scenario.seed,
+            duration: self.full.end_s(),
+        })
+    }
+
+    /// Compute up to `max_calls` more calls of the full run; returns the fraction done (1 = the
+    /// whole run). For the worker's chunked progress.
+    pub fn advance(&mut self, max_calls: u32) -> f64 {
+        self.full.advance(u64::from(max_calls));
+        if self.full.is_done() {
+            1.0
+        } else {
+            self.full.progress().min(0.999_999)
+        }
+    }
+
+    /// How far the full run has been computed (seconds).
+    pub fn reached(&self) -> f64 {
+        if self.full.is_done() {
+            self.full.end_s()
+        } else {
+            self.full.now_s()
+        }
+    }
+
+    /// Whether the full run is complete.
+    pub fn finished(&self) -> bool {
+        self.full.is_done()
+    }
+
+    /// Move the playback cursor to `t` (seconds) and return the snapshot there.
+    pub fn seek(&mut self, t: f64) -> Result<JsValue, JsError> {
+        self.cursor.seek(t);
+        self.snapshot()
+    }
+
+    /// The snapshot at the playback cursor: `{t_s, calls, done, statistical, window, last_call,
+    /// events}` (observations in nats; see `sim::Snapshot`).
+    pub fn snapshot(&self) -> Result<JsValue, JsError> {
+        to_js(&self.cursor.snapshot())
+    }
+
+    /// Advance the cursor by one call (its arrival) and return the snapshot.
+    #[wasm_bindgen(js_name = stepCall)]
+    pub fn step_call(&mut self) -> Result<JsValue, JsError> {
+        self.cursor.step_call();
+        self.snapshot()
+    }
+
+    /// Advance the cursor to the next state change of either breaker; returns
+    /// `{snapshot, event}` (`event` null when there is none left).
+    #[wasm_bindgen(js_name = nextEvent)]
+    pub fn next_event(&mut self) -> Result<JsValue, JsError> {
+        #[derive(Serialize)]
+        struct Out<T: Serialize, E: Serialize> {
+            snapshot: T,
+            event: Option<E>,
+        }
+        let event = self.cursor.next_event();
+        to_js(&Out {
+            snapshot: self.cursor.snapshot(),
+            event,
+        })
+    }
+
+    /// Both breakers' series over `[t0, t1]` in `buckets` buckets, as an object of
+    /// `Float64Array`s: `t` (bucket starts), `bucket`, then `s_<column>` and `w_<column>` for
+    /// every column of `sim::Series` (`level_min`, `level_max`, ..., `answered`, `failed`,
+    /// `fallback`, `late_ignored`). NaN where a value does not apply.
+    pub fn series(&mut self, t0: f64, t1: f64, buckets: u32) -> Result<JsValue, JsError> {
+        let end = self.full.end_s();
+        let (t0, t1) = if t0.is_finite() && t1.is_finite() && t1 > t0 {
+            (t0.max(0.0), t1.min(end))
+        } else {
+            (0.0, end)
+        };
+        let buckets = buckets.clamp(1, 20_000) as usize;
+        let whole = t0 <= 0.0 && t1 >= end && buckets == FULL_BUCKETS;
+        let result = if whole {
+            self.full.result()
+        } else {
+            let mut c = self.cursor.collecting(buckets, t0, t1);
+            c.run_until(t1);
+            c.result()
+        };
+        let out = Object::new();
+        for (i, kind) in BreakerKind::ALL.into_iter().enumerate() {
+            let s = &result.breakers.get(kind).series;
+            if i == 0 {
+                let t: Vec<f64> = (0..s.len())
+                    .map(|i| s.t0_s + i as f64 * s.bucket_s)
+                    .collect();
+                set(&out, "t", &Float64Array::from(t.as_slice()).into())?;
+                set(&out, "bucket", &JsValue::from_f64(s.bucket_s))?;
+                set(&out, "t0", &JsValue::from_f64(s.t0_s))?;
+                set(&out, "t1", &JsValue::from_f64(s.t1_s))?;
+            }
+            let prefix = match kind {
+                BreakerKind::Statistical => "s_",
+                BreakerKind::Window => "w_",
+            };
+            for (name, col) in sim::Series::COLUMNS.iter().zip(s.columns()) {
+                set(
+                    &out,
+                    &format!("{prefix}{name}"),
+                    &Float64Array::from(col).into(),
+                )?;
+            }
+        }
+        Ok(out.into())
+    }
+
+    /// Both breakers' state changes of the full run, merged in time order: `{list, total}`, each
+    /// `{t_s, breaker, caller, from, to, generation, reason, detail}`; at most `limit` listed.
+    pub fn events(&self, limit: Option<u32>) -> Result<JsValue, JsError> {
+        let mut all: Vec<&sim::Event> = BreakerKind::ALL
+            .iter()
+            .flat_map(|k| self.full.events(*k).iter())
+            .collect();
+        all.sort_by(|a, b| a.t_s.total_cmp(&b.t_s));
+        let total = all.len();
+        let limit = limit.unwrap_or(5000) as usize;
+        let list = Array::new();
+        for e in all.into_iter().take(limit) {
+            list.push(&to_js(e)?);
+        }
+        let out = Object::new();
+        set(&out, "list", &list.into())?;
+        set(&out, "total", &JsValue::from_f64(total as f64))?;
+        Ok(out.into())
+    }
+
+    /// The run's metrics and totals per breaker: `{statistical: {metrics, totals}, window: ...}`
+    /// (names as in the CLI's JSON), of the part of the run computed so far.
+    pub fn metrics(&self) -> Result<JsValue, JsError> {
+        #[derive(Serialize)]
+        struct One<'a> {
+            metrics: &'a sim::Metrics,
+            totals: &'a sim::Totals,
+        }
+        #[derive(Serialize)]
+        struct Both<'a> {
+            statistical: One<'a>,
+            window: One<'a>,
+            complete: bool,
+            calls: u64,
+            /// The outages `[start, end]` (end null when it lasts to the end of the run).
+            outages: Vec<(f64, Option<f64>)>,
+        }
+        let r = self.full.result();
+        let one = |k| One {
+            metrics: &r.breakers.get(k).metrics,
+            totals: &r.breakers.get(k).totals,
+        };
+        to_js(&Both {
+            statistical: one(BreakerKind::Statistical),
+            window: one(BreakerKind::Window),
+            complete: self.full.is_done(),
+            calls: r.calls,
+            outages: self
+                .scenario
+                .outages()
+                .into_iter()
+                .map(|(a, b)| (a, b.is_finite().then_some(b)))
+                .collect(),
+        })
+    }
+
+    /// The numbers derived from the statistical settings (`breaker::Derived`), flattened for
+    /// the page: weights (nats), one point (nats), Wald's lines, trials to close/open, the rate
+    /// of zero drift, the line's floor, the drift per call at p0 and p1, and the line at the
+    /// scenario's nominal traffic.
+    pub fn derived(&self) -> Result<JsValue, JsError> {
+        derived_of(&self.scenario)
+    }
+
+    /// The trace hash of the full run (complete it first with `advance`), as the native
+    /// `sim::trace_hash` computes it.
+    #[wasm_bindgen(js_name = traceHash)]
+    pub fn trace_hash(&mut self) -> String {
+        self.full.advance(u64::MAX);
+        sim::trace_hash(&self.full.result())
+    }
+}
+
+fn derived_of(s: &Scenario) -> Result<JsValue, JsError> {
+    #[derive(Serialize)]
+    struct D {
+        fine_rate: f64,
+        broken_rate: f64,
+        false_alarm_period: f64,
+        w_fail: f64,
+        w_ok: f64,
+        point: f64,
+        upper: f64,
+        lower: f64,
+        trials_to_close: u64,
+        trials_to_open: u64,
+        zero_drift_rate: f64,
+        line_floor: f64,
+        drift_fine: f64,
+        drift_broken: f64,
+        nominal_rate: f64,
+        nominal_line: f64,
+    }
+    let st = &s.statistical;
+    let d = st.derived();
+    let w = d.weights;
+    let nominal_rate = s.traffic.calls_per_minute / 60.0;
+    to_js(&D {
+        fine_rate: st.fine_rate,
+        broken_rate: st.broken_rate,
+        false_alarm_period: st.false_alarm_period,
+        w_fail: w.fail,
+        w_ok: w.ok,
+        point: d.point,
+        upper: d.upper,
+        lower: d.lower,
+        trials_to_close: d.trials_to_close,
+        trials_to_open: d.trials_to_open,
+        zero_drift_rate: d.zero_drift_rate,
+        line_floor: d.line_floor,
+        drift_fine: w.drift(st.fine_rate),
+        drift_broken: w.drift(st.broken_rate),
+        nominal_rate,
+        nominal_line: d.line(nominal_rate, st.false_alarm_period),
+    })
+}
+
+fn set(o: &Object, key: &str, v: &JsValue) -> Result<(), JsError> {
+    Reflect::set(o, &JsValue::from_str(key), v)
+        .map(|_| ())
+        .map_err(|_| JsError::new("could not build a result object"))
+}
