@@ -1,0 +1,743 @@
+//! The event loop: a fake clock, a binary heap of pending results and breaker deadlines, and the
+//! next arrival held beside it.
+//!
+//! Order of events: the earliest time first; at equal times, heap entries (results, deadlines)
+//! in the order they were scheduled (a sequence number breaks ties), and an arrival after every
+//! heap entry of the same time (a result that lands at `t` is seen before a call made at `t`).
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, VecDeque};
+use std::sync::Arc;
+
+use breaker::{
+    Breaker, Class, Decision, Ignored, Outcome, Permit, PermitKind, Recorded, Rejection,
+    Statistical, Window,
+};
+
+use crate::output::{
+    finish_metrics, BreakerKind, BreakerResult, CallReport, Decided, Event, Metrics, Phases,
+    Totals, Verdict,
+};
+use crate::rng::Stream;
+use crate::scenario::{phase_index, Phase, Scenario};
+use crate::series::{Count, SeriesAcc};
+use crate::trace::{TraceError, TraceRecord};
+use crate::SimError;
+
+/// Times closer than this are taken as equal by the capacity rule's open interval.
+const TIME_EPS: f64 = 1e-9;
+
+/// The fixed part of a run, shared by every clone of an engine.
+#[derive(Debug)]
+pub(crate) struct Config {
+    pub name: String,
+    pub seed: u64,
+    pub end: f64,
+    pub phases: Vec<Phase>,
+    pub meta: Phases,
+    pub callers: u32,
+    pub shared: bool,
+    pub lock_hold: f64,
+    pub lock_timeout: f64,
+    pub call_timeout: f64,
+    /// How many recent success times the capacity rule needs (0 = no phase has a capacity).
+    pub cap_keep: usize,
+}
+
+/// A call about to arrive: its time and, for a trace, its recorded outcome and latency.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Arrival {
+    pub t: f64,
+    pub given: Option<(Outcome, f64)>,
+}
+
+impl From<TraceRecord> for Arrival {
+    fn from(r: TraceRecord) -> Self {
+        Arrival {
+            t: r.time_s,
+            given: Some((r.outcome, r.latency_s)),
+        }
+    }
+}
+
+/// Where arrivals come from.
+pub(crate) trait Source {
+    fn next_arrival(&mut self) -> Result<Option<Arrival>, TraceError>;
+}
+
+/// What the dependency would do with a call (drawn once, used for both breakers).
+#[derive(Debug, Clone, Copy)]
+struct Drawn {
+    outcome: Outcome,
+    latency: f64,
+    /// The latency if the call is shed as overload instead.
+    fail_latency: f64,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum What {
+    Result {
+        side: BreakerKind,
+        copy: u32,
+        permit: Permit,
+        outcome: Outcome,
+        /// Admitted uncounted because the shared lock was not had: the result skips the breaker.
+        uncounted: bool,
+    },
+    Deadline {
+        side: BreakerKind,
+        copy: u32,
+        at: f64,
+    },
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    t: f64,
+    seq: u64,
+    what: What,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    /// Reversed, so that `BinaryHeap` (a max-heap) pops the earliest entry first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .t
+            .total_cmp(&self.t)
+            .then_with(|| other.seq.cmp(&self.seq))
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+struct Queue {
+    heap: BinaryHeap<Entry>,
+    seq: u64,
+}
+
+impl Queue {
+    fn push(&mut self, t: f64, what: What) {
+        self.seq += 1;
+        self.heap.push(Entry {
+            t,
+            seq: self.seq,
+            what,
+        });
+    }
+}
+
+/// What one step did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stepped {
+    Arrival,
+    Result,
+    Deadline,
+    Done,
+}
+
+/// One breaker kind's world: its copies (one per caller, or one shared), its own copy of the
+/// dependency's capacity, its lock, counters, events and series.
+#[derive(Debug, Clone)]
+pub(crate) struct Side<B> {
+    kind: BreakerKind,
+    pub copies: Vec<B>,
+    scheduled: Vec<f64>,
+    successes: VecDeque<f64>,
+    lock_free_at: f64,
+    pub metrics: Metrics,
+    pub totals: Totals,
+    pub events: Vec<Event>,
+    pub series: Option<SeriesAcc>,
+}
+
+/// How a breaker's chart values are sampled. Every event of caller 0's copy is sampled; a
+/// breaker that can give its fast-moving values (the score, the trial score) cheaply does so, and
+/// the full observation (with the line, which needs `exp` and `ln`) is then taken only at the
+/// first event in each bucket and at each transition (the line moves smoothly in between).
+pub(crate) trait Probe: Breaker {
+    /// `(level, trial)` without a full observation, if this breaker can give them cheaply.
+    fn quick(&self) -> Option<(f64, f64)> {
+        None
+    }
+}
+
+impl Probe for Statistical {
+    #[inline]
+    fn quick(&self) -> Option<(f64, f64)> {
+        let trial = if self.state() == breaker::State::HalfOpen {
+            self.trial_score()
+        } else {
+            f64::NAN
+        };
+        Some((self.score(), trial))
+    }
+}
+
+impl Probe for Window {}
+
+impl<B: Probe> Side<B> {
+    fn new(kind: BreakerKind, copies: Vec<B>, cap_keep: usize) -> Self {
+        let n = copies.len();
+        Side {
+            kind,
+            copies,
+            scheduled: vec![f64::INFINITY; n],
+            successes: VecDeque::with_capacity(cap_keep),
+            lock_free_at: f64::NEG_INFINITY,
+            metrics: Metrics::default(),
+            totals: Totals::default(),
+            events: Vec::new(),
+            series: None,
+        }
+    }
+
+    /// Take the shared lock at `t`: `Some(time the change applies)` or `None` (dropped).
+    fn lock(&mut self, cfg: &Config, t: f64) -> Option<f64> {
+        let wait = (self.lock_free_at - t).max(0.0);
+        if wait > cfg.lock_timeout {
+            self.metrics.dropped_updates += 1;
+            return None;
+        }
+        let at = t + wait;
+        self.lock_free_at = at + cfg.lock_hold;
+        Some(at)
+    }
+
+    /// Successes of this side's dependency copy in `(t - 1 s, t]`, capped at `cap_keep`.
+    fn recent_successes(&mut self, t: f64) -> usize {
+        while let Some(&s) = self.successes.front() {
+            if s <= t - 1.0 + TIME_EPS {
+                self.successes.pop_front();
+            } else {
+                break;
+            }
+        }
+        self.successes.len()
+    }
+
+    /// The outcome and latency an admitted call gets from this side's dependency copy.
+    fn serve(&mut self, cfg: &Config, phase: &Phase, t: f64, d: &Drawn) -> (Outcome, f64) {
+        if d.outcome != Outcome::Success || cfg.cap_keep == 0 {
+            return (d.outcome, d.latency);
+        }
+        if phase.capacity > 0.0 && self.recent_successes(t) as f64 >= phase.capacity {
+            return (Outcome::Overload, d.fail_latency);
+        }
+        if self.successes.len() == cfg.cap_keep {
+            self.successes.pop_front();
+        }
+        self.successes.push_back(t);
+        (Outcome::Success, d.latency)
+    }
+
+    /// Whether a rejected call would have been answered successfully.
+    fn would_succeed(&mut self, cfg: &Config, phase: &Phase, t: f64, d: &Drawn) -> bool {
+        d.outcome == Outcome::Success
+            && !(cfg.cap_keep > 0
+                && phase.capacity > 0.0
+                && self.recent_successes(t) as f64 >= phase.capacity)
+    }
+
+    fn collect(&mut self, copy: usize) {
+        for tr in self.copies[copy].transitions() {
+            self.events.push(Event {
+                t_s: tr.at,
+                breaker: self.kind,
+                caller: copy as u32,
+                from: tr.from,
+                to: tr.to,
+                generation: tr.generation,
+                reason: tr.reason,
+            });
+        }
+    }
+
+    /// Schedule copy's next deadline if it changed. `after`: only deadlines later than this
+    /// (guards against a deadline that a poll did not clear).
+    fn reschedule(&mut self, q: &mut Queue, cfg: &Config, copy: usize, now: f64, after: f64) {
+        let d = self.copies[copy].next_deadline().unwrap_or(f64::INFINITY);
+        let d = if d > after { d } else { f64::INFINITY };
+        if d != self.scheduled[copy] {
+            self.scheduled[copy] = d;
+            if d.is_finite() && d <= cfg.end {
+                q.push(
+                    d.max(now),
+                    What::Deadline {
+                        side: self.kind,
+                        copy: copy as u32,
+                        at: d,
+                    },
+                );
+            }
+        }
+    }
+
+    #[inline]
+    fn sample(&mut self, copy: usize, t: f64) {
+        if copy != 0 {
+            return;
+        }
+        if let Some(s) = self.series.as_mut() {
+            let b = &self.copies[0];
+            if b.transitions().is_empty() && s.same_bucket(t) {
+                if let Some((level, trial)) = b.quick() {
+                    s.sample_quick(t, level, trial);
+                    return;
+                }
+            }
+            s.sample(t, &b.observe(t));
+        }
+    }
+
+    fn arrive(
+        &mut self,
+        q: &mut Queue,
+        cfg: &Config,
+        phase: &Phase,
+        t: f64,
+        caller: u32,
+        d: &Drawn,
+    ) -> Decided {
+        let copy = if cfg.shared { 0 } else { caller as usize };
+        self.totals.calls += 1;
+        let (decision, at, uncounted) = if cfg.shared {
+            match self.lock(cfg, t) {
+                Some(at) => (self.copies[copy].permit(at), at, false),
+                None => {
+                    // The shared state could not be read in time: the call goes out uncounted.
+                    let b = &self.copies[copy];
+                    let p = Permit {
+                        generation: b.generation(),
+                        id: 0,
+                        issued_at: t,
+                        kind: PermitKind::LastOption,
+                    };
+                    (Decision::Admit(p), t, true)
+                }
+            }
+        } else {
+            (self.copies[copy].permit(t), t, false)
+        };
+        if !uncounted {
+            self.collect(copy);
+        }
+        let decided = match decision {
+            Decision::Admit(permit) => {
+                self.totals.admitted += 1;
+                if permit.kind == PermitKind::Trial {
+                    self.totals.trials += 1;
+                }
+                let (outcome, latency) = self.serve(cfg, phase, at, d);
+                if outcome == Outcome::Timeout {
+                    self.metrics.calls_waited_on_failure += 1;
+                }
+                let result_at = at + latency;
+                q.push(
+                    result_at,
+                    What::Result {
+                        side: self.kind,
+                        copy: copy as u32,
+                        permit,
+                        outcome,
+                        uncounted,
+                    },
+                );
+                Decided {
+                    verdict: if uncounted {
+                        Verdict::LastOption
+                    } else {
+                        Verdict::of_kind(permit.kind)
+                    },
+                    outcome: Some(outcome),
+                    result_at_s: Some(result_at),
+                }
+            }
+            Decision::Reject(r) => {
+                self.metrics.calls_rejected += 1;
+                self.totals.to_fallback += 1;
+                if self.would_succeed(cfg, phase, at, d) {
+                    self.metrics.good_calls_to_fallback += 1;
+                }
+                if let Some(s) = self.series.as_mut() {
+                    s.count(at, Count::Fallback);
+                }
+                Decided {
+                    verdict: match r {
+                        Rejection::Open { .. } => Verdict::RejectedOpen,
+                        Rejection::HalfOpenBusy => Verdict::RejectedBusy,
+                    },
+                    outcome: None,
+                    result_at_s: None,
+                }
+            }
+        };
+        if !uncounted {
+            self.reschedule(q, cfg, copy, at, f64::NEG_INFINITY);
+            self.sample(copy, at);
+        }
+        decided
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn result(
+        &mut self,
+        q: &mut Queue,
+        cfg: &Config,
+        t: f64,
+        copy: usize,
+        permit: &Permit,
+        outcome: Outcome,
+        uncounted: bool,
+    ) {
+        let failed = outcome.class() == Class::Failure;
+        if failed {
+            self.totals.failed += 1;
+        } else {
+            self.totals.answered += 1;
+        }
+        if let Some(s) = self.series.as_mut() {
+            s.count(
+                t,
+                if failed {
+                    Count::Failed
+                } else {
+                    Count::Answered
+                },
+            );
+        }
+        if uncounted {
+            return;
+        }
+        let at = if cfg.shared {
+            match self.lock(cfg, t) {
+                Some(at) => at,
+                None => return,
+            }
+        } else {
+            t
+        };
+        match self.copies[copy].record(permit, outcome, at) {
+            Recorded::Counted => self.totals.results_counted += 1,
+            Recorded::Ignored(Ignored::Neutral) => self.totals.results_neutral += 1,
+            Recorded::Ignored(Ignored::LastOption) => {}
+            Recorded::Ignored(Ignored::Stale { .. } | Ignored::Lost | Ignored::NoEffect) => {
+                self.metrics.late_results_ignored += 1;
+                if let Some(s) = self.series.as_mut() {
+                    s.count(at, Count::LateIgnored);
+                }
+            }
+        }
+        self.collect(copy);
+        self.reschedule(q, cfg, copy, at, f64::NEG_INFINITY);
+        self.sample(copy, at);
+    }
+
+    fn deadline(&mut self, q: &mut Queue, cfg: &Config, t: f64, copy: usize, at: f64) {
+        if self.scheduled[copy] != at {
+            return; // superseded
+        }
+        self.scheduled[copy] = f64::INFINITY;
+        self.copies[copy].poll(t);
+        self.collect(copy);
+        self.reschedule(q, cfg, copy, t, at);
+        self.sample(copy, t);
+    }
+
+    pub(crate) fn result_of(&self, cfg: &Config, in_flight: u64) -> BreakerResult {
+        let mut metrics = self.metrics.clone();
+        finish_metrics(&mut metrics, &self.events, &cfg.meta, cfg.end);
+        let mut totals = self.totals.clone();
+        totals.in_flight_at_end = in_flight;
+        BreakerResult {
+            metrics,
+            totals,
+            events: self.events.clone(),
+            series: self
+                .series
+                .clone()
+                .map(|s| s.finish(cfg.end))
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// The simulation's state: clock, queue, dependency, both breakers' worlds.
+#[derive(Debug, Clone)]
+pub(crate) struct Engine {
+    pub cfg: Arc<Config>,
+    pub now: f64,
+    pub calls: u64,
+    q: Queue,
+    pending: Option<Arrival>,
+    source_done: bool,
+    dep: Stream,
+    burst: bool,
+    pub stat: Side<Statistical>,
+    pub win: Side<Window>,
+    pub last: Option<CallReport>,
+}
+
+impl Engine {
+    pub(crate) fn new(s: &Scenario, end: f64) -> Result<Engine, SimError> {
+        s.validate().map_err(SimError::Settings)?;
+        let n = s.callers.count as usize;
+        let copies = if s.callers.shared_state { 1 } else { n };
+        let stat = (0..copies)
+            .map(|_| Statistical::new(s.statistical.clone()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| SimError::Settings(e.within("statistical")))?;
+        let win = (0..copies)
+            .map(|i| {
+                let mut w = s.window.clone();
+                // Each caller's copy draws its own randomized waits.
+                w.random_seed = w.random_seed.wrapping_add(i as u64);
+                Window::new(w)
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| SimError::Settings(e.within("window")))?;
+        let cap_keep = s
+            .dependency
+            .iter()
+            .map(|p| libm::ceil(p.capacity) as usize)
+            .max()
+            .unwrap_or(0);
+        let cfg = Config {
+            name: s.name.clone(),
+            seed: s.seed,
+            end,
+            phases: s.dependency.clone(),
+            meta: Phases::of(s),
+            callers: s.callers.count,
+            shared: s.callers.shared_state,
+            lock_hold: s.callers.lock_hold,
+            lock_timeout: s.callers.lock_timeout,
+            call_timeout: s.callers.call_timeout,
+            cap_keep,
+        };
+        Ok(Engine {
+            cfg: Arc::new(cfg),
+            now: 0.0,
+            calls: 0,
+            q: Queue::default(),
+            pending: None,
+            source_done: false,
+            dep: Stream::new(s.seed, 2),
+            burst: false,
+            stat: Side::new(BreakerKind::Statistical, stat, cap_keep),
+            win: Side::new(BreakerKind::Window, win, cap_keep),
+            last: None,
+        })
+    }
+
+    pub(crate) fn enable_series(&mut self, buckets: usize, t0: f64, t1: f64) {
+        let o = self.stat.copies[0].observe(self.now);
+        self.stat.series = Some(SeriesAcc::new(buckets, t0, t1, &o));
+        let o = self.win.copies[0].observe(self.now);
+        self.win.series = Some(SeriesAcc::new(buckets, t0, t1, &o));
+    }
+
+    pub(crate) fn is_done(&self) -> bool {
+        self.source_done && self.pending.is_none() && self.next_heap_time().is_none()
+    }
+
+    fn next_heap_time(&self) -> Option<f64> {
+        self.q
+            .heap
+            .peek()
+            .map(|e| e.t)
+            .filter(|&t| t <= self.cfg.end)
+    }
+
+    fn load<S: Source>(&mut self, src: &mut S) -> Result<(), SimError> {
+        if self.pending.is_none() && !self.source_done {
+            match src.next_arrival().map_err(SimError::Trace)? {
+                Some(a) if a.t <= self.cfg.end => self.pending = Some(a),
+                _ => self.source_done = true,
+            }
+        }
+        Ok(())
+    }
+
+    /// The time of the next event, if any.
+    pub(crate) fn peek<S: Source>(&mut self, src: &mut S) -> Result<Option<f64>, SimError> {
+        self.load(src)?;
+        let h = self.next_heap_time();
+        let a = self.pending.map(|a| a.t);
+        Ok(match (h, a) {
+            (Some(h), Some(a)) => Some(h.min(a)),
+            (h, a) => h.or(a),
+        })
+    }
+
+    /// Process the next event.
+    pub(crate) fn step<S: Source>(&mut self, src: &mut S) -> Result<Stepped, SimError> {
+        self.load(src)?;
+        let h = self.next_heap_time();
+        let take_heap = match (h, self.pending) {
+            (None, None) => {
+                self.now = self.now.max(self.cfg.end);
+                return Ok(Stepped::Done);
+            }
+            (Some(h), Some(a)) => h <= a.t,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+        };
+        if take_heap {
+            let e = self.q.heap.pop().expect("peeked");
+            self.now = self.now.max(e.t);
+            let cfg = Arc::clone(&self.cfg);
+            match e.what {
+                What::Result {
+                    side,
+                    copy,
+                    permit,
+                    outcome,
+                    uncounted,
+                } => {
+                    let c = copy as usize;
+                    match side {
+                        BreakerKind::Statistical => {
+                            self.stat
+                                .result(&mut self.q, &cfg, e.t, c, &permit, outcome, uncounted)
+                        }
+                        BreakerKind::Window => {
+                            self.win
+                                .result(&mut self.q, &cfg, e.t, c, &permit, outcome, uncounted)
+                        }
+                    }
+                    Ok(Stepped::Result)
+                }
+                What::Deadline { side, copy, at } => {
+                    let c = copy as usize;
+                    match side {
+                        BreakerKind::Statistical => {
+                            self.stat.deadline(&mut self.q, &cfg, e.t, c, at)
+                        }
+                        BreakerKind::Window => self.win.deadline(&mut self.q, &cfg, e.t, c, at),
+                    }
+                    Ok(Stepped::Deadline)
+                }
+            }
+        } else {
+            let a = self.pending.take().expect("peeked");
+            self.arrive(a);
+            Ok(Stepped::Arrival)
+        }
+    }
+
+    fn arrive(&mut self, a: Arrival) {
+        let cfg = Arc::clone(&self.cfg);
+        let t = a.t;
+        self.now = self.now.max(t);
+        self.calls += 1;
+        let n = self.calls;
+        let caller = ((n - 1) % cfg.callers as u64) as u32;
+        let phase = &cfg.phases[phase_index(&cfg.phases, t)];
+        let d = match a.given {
+            Some((outcome, latency)) => given(outcome, latency, cfg.call_timeout),
+            None => self.draw(phase, n, cfg.call_timeout),
+        };
+        let s = self.stat.arrive(&mut self.q, &cfg, phase, t, caller, &d);
+        let w = self.win.arrive(&mut self.q, &cfg, phase, t, caller, &d);
+        self.last = Some(CallReport {
+            index: n,
+            t_s: t,
+            caller,
+            drawn: d.outcome,
+            statistical: s,
+            window: w,
+        });
+    }
+
+    /// Draw what the dependency does with call `n` in `phase`: always five uniforms, in the same
+    /// order, so that settings which change one decision do not shift the rest of the stream.
+    fn draw(&mut self, p: &Phase, n: u64, timeout: f64) -> Drawn {
+        let u_input = self.dep.uniform();
+        let u_hang = self.dep.uniform();
+        let u_burst = self.dep.uniform();
+        let u_fail = self.dep.uniform();
+        let u_lat = self.dep.uniform();
+        if self.burst {
+            if u_burst < p.burst.leave {
+                self.burst = false;
+            }
+        } else if u_burst < p.burst.enter {
+            self.burst = true;
+        }
+        let jitter = -libm::log(1.0 - u_lat);
+        let ok_latency = p.latency + p.latency_jitter * jitter;
+        let fail_latency = p.failure_latency + p.failure_latency_jitter * jitter;
+        let (outcome, latency) = if u_input < p.input_error_rate {
+            (Outcome::InputRejected, ok_latency)
+        } else if u_hang < p.hang_rate {
+            (Outcome::Timeout, timeout)
+        } else {
+            let failed = if p.one_in > 0 {
+                n % p.one_in as u64 == 0
+            } else if self.burst {
+                u_fail < p.burst.failure_rate
+            } else {
+                u_fail < p.failure_rate
+            };
+            if failed {
+                let lat = if p.failure == Outcome::Timeout {
+                    timeout
+                } else {
+                    fail_latency
+                };
+                (p.failure, lat)
+            } else {
+                (Outcome::Success, ok_latency)
+            }
+        };
+        let d = Drawn {
+            outcome,
+            latency,
+            fail_latency,
+        };
+        cap_at_timeout(d, timeout)
+    }
+
+    pub(crate) fn in_flight(&self) -> [u64; 2] {
+        let mut n = [0u64; 2];
+        for e in self.q.heap.iter() {
+            if let What::Result { side, .. } = e.what {
+                n[side as usize] += 1;
+            }
+        }
+        n
+    }
+}
+
+/// A call with no answer by the call timeout completes then, as a timeout.
+fn cap_at_timeout(mut d: Drawn, timeout: f64) -> Drawn {
+    if d.latency >= timeout {
+        d.outcome = Outcome::Timeout;
+        d.latency = timeout;
+    }
+    d.fail_latency = d.fail_latency.min(timeout);
+    d
+}
+
+fn given(outcome: Outcome, latency: f64, timeout: f64) -> Drawn {
+    // A recorded timeout keeps its recorded latency (the recording client's timeout), capped at
+    // this scenario's call timeout like every other call.
+    cap_at_timeout(
+        Drawn {
+            outcome,
+            latency,
+            fail_latency: latency,
+        },
+        timeout,
+    )
+}

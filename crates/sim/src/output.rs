@@ -1,0 +1,457 @@
+//! What a run returns: events, metrics, totals and downsampled series, and the trace hash.
+
+use breaker::{Observation, PermitKind, Reason, State};
+use serde::ser::SerializeStruct;
+use serde::{Serialize, Serializer};
+use sha2::{Digest, Sha256};
+
+use crate::scenario::{Condition, Scenario};
+
+/// Which breaker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BreakerKind {
+    /// The statistical breaker (SPRT / CUSUM).
+    Statistical,
+    /// The window breaker (resilience4j semantics).
+    Window,
+}
+
+impl BreakerKind {
+    /// Both, in output order.
+    pub const ALL: [BreakerKind; 2] = [BreakerKind::Statistical, BreakerKind::Window];
+
+    /// `statistical` or `window`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BreakerKind::Statistical => "statistical",
+            BreakerKind::Window => "window",
+        }
+    }
+}
+
+/// A state change of one breaker copy.
+///
+/// Serialized as `{t_s, breaker, caller, from, to, generation, reason, detail}` where `reason`
+/// is the human sentence (`Reason`'s `Display`) and `detail` the structured reason.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Event {
+    /// When (s).
+    pub t_s: f64,
+    /// Which breaker.
+    pub breaker: BreakerKind,
+    /// Which caller's copy (always 0 with shared state).
+    pub caller: u32,
+    /// State before.
+    pub from: State,
+    /// State after.
+    pub to: State,
+    /// The generation after the change.
+    pub generation: u64,
+    /// Why, with numbers.
+    pub reason: Reason,
+}
+
+impl Serialize for Event {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Event", 8)?;
+        st.serialize_field("t_s", &self.t_s)?;
+        st.serialize_field("breaker", &self.breaker)?;
+        st.serialize_field("caller", &self.caller)?;
+        st.serialize_field("from", &self.from)?;
+        st.serialize_field("to", &self.to)?;
+        st.serialize_field("generation", &self.generation)?;
+        st.serialize_field("reason", &self.reason.to_string())?;
+        st.serialize_field("detail", &self.reason)?;
+        st.end()
+    }
+}
+
+/// The metrics of one breaker (summed over callers' copies).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Metrics {
+    /// Closed -> open transitions.
+    pub openings: u64,
+    /// Closed -> open transitions while the dependency's phase was `fine` (false alarms).
+    pub false_openings: u64,
+    /// Admitted calls that waited the whole call timeout (hung or timed out).
+    pub calls_waited_on_failure: u64,
+    /// Calls sent to the fallback that the dependency would have answered successfully.
+    pub good_calls_to_fallback: u64,
+    /// Calls rejected by the breaker (sent to the fallback).
+    pub calls_rejected: u64,
+    /// Results that moved nothing because they came late: from an earlier generation, a lost
+    /// trial, or (window) while open.
+    pub late_results_ignored: u64,
+    /// Shared state: changes dropped because the lock could not be had within the lock timeout.
+    pub dropped_updates: u64,
+    /// Mean over outages of (first opening after an outage starts) - (outage start), seconds;
+    /// `null` when the breaker never opened during an outage.
+    pub time_to_open_s: Option<f64>,
+    /// Mean over outages of (last close before the next outage or the end) - (outage end),
+    /// seconds, for outages after which the breaker ended closed having opened; negative when it
+    /// closed before the dependency recovered; `null` when there is none.
+    pub time_to_close_s: Option<f64>,
+}
+
+/// Counts of calls and results of one breaker (summed over callers' copies).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Totals {
+    /// Calls that arrived.
+    pub calls: u64,
+    /// Calls admitted (sent to the dependency), trials and last options included.
+    pub admitted: u64,
+    /// Half-open trials (statistical) or probes (window) admitted.
+    pub trials: u64,
+    /// Admitted calls whose result was not a failure (successes and neutral outcomes).
+    pub answered: u64,
+    /// Admitted calls whose result was a failure.
+    pub failed: u64,
+    /// Calls sent to the fallback (= `calls_rejected`).
+    pub to_fallback: u64,
+    /// Results the breaker counted.
+    pub results_counted: u64,
+    /// Results ignored as neutral (input errors, user rate limits).
+    pub results_neutral: u64,
+    /// Results of calls still in flight when the run ended (never reported).
+    pub in_flight_at_end: u64,
+}
+
+/// Per-bucket series of one breaker, over `[t0_s, t1_s]` in `buckets` equal buckets.
+///
+/// Values are those of caller 0's copy (the shared one with shared state). For each value
+/// the bucket holds its minimum and maximum over the bucket (the value held at the bucket's start
+/// included); `null` (NaN) where the value does not apply. Statistical: `level` = closed CUSUM
+/// score, `threshold` = line, `trial` = trial score (half-open only), `trial_upper`/`trial_lower`
+/// = Wald's lines (nats). Window: `level` = failure rate in the window (null until the minimum
+/// number of calls), `threshold` = `failure_rate_threshold`, `trial` = the probes' failure rate,
+/// Wald's lines null. `state`: closed 0, half-open 1, open 2. `wait`: the open wait in force (s).
+/// Counts (all callers): `answered`, `failed`, `fallback`, `late_ignored` calls per bucket.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Series {
+    /// Start of the range (s).
+    pub t0_s: f64,
+    /// End of the range (s).
+    pub t1_s: f64,
+    /// Bucket width (s).
+    pub bucket_s: f64,
+    #[allow(missing_docs)]
+    pub level_min: Vec<f64>,
+    #[allow(missing_docs)]
+    pub level_max: Vec<f64>,
+    #[allow(missing_docs)]
+    pub threshold_min: Vec<f64>,
+    #[allow(missing_docs)]
+    pub threshold_max: Vec<f64>,
+    #[allow(missing_docs)]
+    pub trial_min: Vec<f64>,
+    #[allow(missing_docs)]
+    pub trial_max: Vec<f64>,
+    #[allow(missing_docs)]
+    pub trial_upper_min: Vec<f64>,
+    #[allow(missing_docs)]
+    pub trial_upper_max: Vec<f64>,
+    #[allow(missing_docs)]
+    pub trial_lower_min: Vec<f64>,
+    #[allow(missing_docs)]
+    pub trial_lower_max: Vec<f64>,
+    #[allow(missing_docs)]
+    pub state_min: Vec<f64>,
+    #[allow(missing_docs)]
+    pub state_max: Vec<f64>,
+    #[allow(missing_docs)]
+    pub wait_min: Vec<f64>,
+    #[allow(missing_docs)]
+    pub wait_max: Vec<f64>,
+    /// Admitted calls answered (not failed), by arrival of the result.
+    pub answered: Vec<f64>,
+    /// Admitted calls failed, by arrival of the result.
+    pub failed: Vec<f64>,
+    /// Calls sent to the fallback, by arrival.
+    pub fallback: Vec<f64>,
+    /// Results ignored as late, by arrival of the result.
+    pub late_ignored: Vec<f64>,
+}
+
+impl Series {
+    /// The names of the columns [`Series::columns`] returns, in order.
+    pub const COLUMNS: [&'static str; 18] = [
+        "level_min",
+        "level_max",
+        "threshold_min",
+        "threshold_max",
+        "trial_min",
+        "trial_max",
+        "trial_upper_min",
+        "trial_upper_max",
+        "trial_lower_min",
+        "trial_lower_max",
+        "state_min",
+        "state_max",
+        "wait_min",
+        "wait_max",
+        "answered",
+        "failed",
+        "fallback",
+        "late_ignored",
+    ];
+
+    /// The columns in the order of [`Series::COLUMNS`].
+    pub fn columns(&self) -> [&[f64]; 18] {
+        [
+            &self.level_min,
+            &self.level_max,
+            &self.threshold_min,
+            &self.threshold_max,
+            &self.trial_min,
+            &self.trial_max,
+            &self.trial_upper_min,
+            &self.trial_upper_max,
+            &self.trial_lower_min,
+            &self.trial_lower_max,
+            &self.state_min,
+            &self.state_max,
+            &self.wait_min,
+            &self.wait_max,
+            &self.answered,
+            &self.failed,
+            &self.fallback,
+            &self.late_ignored,
+        ]
+    }
+
+    /// Number of buckets.
+    pub fn len(&self) -> usize {
+        self.state_min.len()
+    }
+
+    /// Whether there are no buckets.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Everything about one breaker in a run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BreakerResult {
+    /// The metrics (names fixed: the CLI's JSON and the page use them).
+    pub metrics: Metrics,
+    /// Call and result counts.
+    pub totals: Totals,
+    /// Every transition, in time order.
+    pub events: Vec<Event>,
+    /// The downsampled series (empty when the run collected none).
+    pub series: Series,
+}
+
+/// Both breakers' results, keyed as in the CLI's JSON.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Breakers {
+    /// The statistical breaker.
+    pub statistical: BreakerResult,
+    /// The window breaker.
+    pub window: BreakerResult,
+}
+
+impl Breakers {
+    /// One breaker's result.
+    pub fn get(&self, kind: BreakerKind) -> &BreakerResult {
+        match kind {
+            BreakerKind::Statistical => &self.statistical,
+            BreakerKind::Window => &self.window,
+        }
+    }
+}
+
+/// The result of a whole run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunResult {
+    /// The scenario's name.
+    pub name: String,
+    /// The seed.
+    pub seed: u64,
+    /// When the run ended (s).
+    pub end_s: f64,
+    /// Calls that arrived.
+    pub calls: u64,
+    /// Per breaker: metrics, totals, events, series.
+    pub breakers: Breakers,
+}
+
+/// What one breaker did with a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Admitted while closed.
+    Admitted,
+    /// Admitted as a half-open trial / probe.
+    Trial,
+    /// Admitted uncounted (the shared state's lock could not be had, or a last option).
+    LastOption,
+    /// Rejected: open.
+    RejectedOpen,
+    /// Rejected: half-open with its trial slots taken.
+    RejectedBusy,
+}
+
+impl Verdict {
+    pub(crate) fn of_kind(k: PermitKind) -> Verdict {
+        match k {
+            PermitKind::Normal => Verdict::Admitted,
+            PermitKind::Trial => Verdict::Trial,
+            PermitKind::LastOption => Verdict::LastOption,
+        }
+    }
+
+    /// Whether the call went to the dependency.
+    pub fn admitted(self) -> bool {
+        matches!(
+            self,
+            Verdict::Admitted | Verdict::Trial | Verdict::LastOption
+        )
+    }
+}
+
+/// One breaker's decision on a call, and what the call got.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Decided {
+    /// The decision.
+    pub verdict: Verdict,
+    /// The outcome the call got (admitted calls; after this breaker's capacity rule), else null.
+    pub outcome: Option<Outcome>,
+    /// When its result arrives (admitted calls), else null.
+    pub result_at_s: Option<f64>,
+}
+
+use breaker::Outcome;
+
+/// The most recent call.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct CallReport {
+    /// Its sequence number (1-based).
+    pub index: u64,
+    /// When it arrived (s).
+    pub t_s: f64,
+    /// Which caller made it.
+    pub caller: u32,
+    /// The outcome drawn for it (what it would get if admitted, before capacity).
+    pub drawn: Outcome,
+    /// The statistical breaker's decision.
+    pub statistical: Decided,
+    /// The window breaker's decision.
+    pub window: Decided,
+}
+
+/// The state of a stepping simulation at its current time.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Snapshot {
+    /// The simulation's time (s).
+    pub t_s: f64,
+    /// Calls that have arrived so far.
+    pub calls: u64,
+    /// Whether the run is over.
+    pub done: bool,
+    /// The statistical breaker (caller 0's copy) at `t_s`.
+    pub statistical: Observation,
+    /// The window breaker (caller 0's copy) at `t_s`.
+    pub window: Observation,
+    /// The most recent call, if any.
+    pub last_call: Option<CallReport>,
+    /// Events so far: statistical, window.
+    pub events: [usize; 2],
+}
+
+/// Compute metrics from counters and the events, given the scenario's phases.
+pub(crate) fn finish_metrics(
+    m: &mut Metrics,
+    events: &[Event],
+    scenario_phases: &Phases,
+    end: f64,
+) {
+    m.openings = 0;
+    m.false_openings = 0;
+    for e in events {
+        if e.from == State::Closed && e.to == State::Open {
+            m.openings += 1;
+            if scenario_phases.condition_at(e.t_s) == Condition::Fine {
+                m.false_openings += 1;
+            }
+        }
+    }
+    let outages = &scenario_phases.outages;
+    let mut opens = Vec::new();
+    let mut closes = Vec::new();
+    for (i, &(s, e)) in outages.iter().enumerate() {
+        let seg_end = outages.get(i + 1).map(|o| o.0).unwrap_or(f64::INFINITY);
+        let seg: Vec<&Event> = events
+            .iter()
+            .filter(|ev| ev.t_s >= s && ev.t_s < seg_end && ev.t_s <= end)
+            .collect();
+        if let Some(first) = seg.iter().find(|ev| ev.to == State::Open) {
+            opens.push(first.t_s - s);
+            if e.is_finite() {
+                if let Some(last) = seg.last() {
+                    if last.to == State::Closed {
+                        closes.push(last.t_s - e);
+                    }
+                }
+            }
+        }
+    }
+    let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+    m.time_to_open_s = mean(&opens);
+    m.time_to_close_s = mean(&closes);
+}
+
+/// The phases' conditions, as the metrics need them.
+#[derive(Debug, Clone)]
+pub(crate) struct Phases {
+    pub starts: Vec<f64>,
+    pub conditions: Vec<Condition>,
+    pub outages: Vec<(f64, f64)>,
+}
+
+impl Phases {
+    pub(crate) fn of(s: &Scenario) -> Phases {
+        Phases {
+            starts: s.dependency.iter().map(|p| p.start).collect(),
+            conditions: s.dependency.iter().map(|p| p.condition).collect(),
+            outages: s.outages(),
+        }
+    }
+
+    pub(crate) fn condition_at(&self, t: f64) -> Condition {
+        let i = self.starts.iter().rposition(|&s| s <= t).unwrap_or(0);
+        self.conditions[i]
+    }
+}
+
+/// The canonical text of a run's event trace: one line per event, statistical first, then
+/// window, each `breaker t_s caller from to generation reason-detail`, with floats in Rust's
+/// shortest round-trip form (the same on every platform) and the reason's exact numbers.
+pub fn canonical_trace(r: &RunResult) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for kind in BreakerKind::ALL {
+        for e in &r.breakers.get(kind).events {
+            let _ = writeln!(
+                out,
+                "{} {:?} {} {} {} {} {:?}",
+                kind.as_str(),
+                e.t_s,
+                e.caller,
+                e.from,
+                e.to,
+                e.generation,
+                e.reason
+            );
+        }
+    }
+    out
+}
+
+/// SHA-256 (lower-case hex) of [`canonical_trace`]: pins a run's events, natively and in wasm.
+pub fn trace_hash(r: &RunResult) -> String {
+    let digest = Sha256::digest(canonical_trace(r).as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}

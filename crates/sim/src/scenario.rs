@@ -1,0 +1,485 @@
+//! The scenario: what the page's settings serialize to and what `breaker run --scenario` reads.
+//!
+//! Every struct denies unknown fields and fills missing ones with defaults, so a scenario file
+//! names only what differs. Durations accept seconds (`5`) or a string with a unit (`"200ms"`,
+//! `"5s"`, `"1m"`, `"1h"`, `"30d"`); rates accept a fraction (`0.05`) or a percentage (`"5%"`).
+
+use breaker::units::serde_units;
+use breaker::{Outcome, SettingsError, StatisticalSettings, WindowSettings};
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// A whole run: traffic, the dependency's phases, the callers, both breakers' settings, how long,
+/// the seed, and optionally a recorded trace that replaces the generated traffic and dependency.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Scenario {
+    /// A label for people (presets put their name here). Not used by the run.
+    pub name: String,
+    /// The seed of every random number in the run. Default 1.
+    pub seed: u64,
+    /// How long the run lasts, seconds (arrivals and results after this are not simulated).
+    /// Default 1 h. A trace replay ends at the trace's last call instead.
+    #[serde(deserialize_with = "serde_units::duration")]
+    pub duration: f64,
+    /// Calls arriving.
+    pub traffic: Traffic,
+    /// The dependency, as phases over time (at least one; the first starts at 0).
+    pub dependency: Vec<Phase>,
+    /// The callers and the call timeout.
+    pub callers: Callers,
+    /// The statistical breaker.
+    pub statistical: StatisticalSettings,
+    /// The window breaker (resilience4j names in snake_case).
+    pub window: WindowSettings,
+    /// A recorded trace, as CSV text (see the crate README): replaces `traffic` and the
+    /// dependency's outcomes (phases still say when the dependency was fine, for the metrics).
+    pub trace: Option<String>,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            name: String::new(),
+            seed: 1,
+            duration: 3600.0,
+            traffic: Traffic::default(),
+            dependency: vec![Phase::default()],
+            callers: Callers::default(),
+            statistical: StatisticalSettings::default(),
+            window: WindowSettings::default(),
+            trace: None,
+        }
+    }
+}
+
+/// How arrivals are spaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arrivals {
+    /// A Poisson stream (exponential gaps).
+    Poisson,
+    /// Evenly spaced: the n-th call at `n / rate` (with a daily swing, each gap is `1 / rate(t)`).
+    Even,
+}
+
+/// Calls arriving.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Traffic {
+    /// Mean calls per minute. Default 60.
+    pub calls_per_minute: f64,
+    /// Daily swing: the rate is `calls_per_minute x (1 - swing x cos(2 pi t / 1 d))`, lowest at
+    /// t = 0 (midnight) and highest at noon. 0 <= swing < 1. Default 0.
+    #[serde(deserialize_with = "serde_units::rate")]
+    pub daily_swing: f64,
+    /// `poisson` (default) or `even`.
+    pub arrivals: Arrivals,
+}
+
+impl Default for Traffic {
+    fn default() -> Self {
+        Traffic {
+            calls_per_minute: 60.0,
+            daily_swing: 0.0,
+            arrivals: Arrivals::Poisson,
+        }
+    }
+}
+
+/// Whether the dependency is fine in a phase; the metrics use it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Condition {
+    /// Working as usual: an opening here is a false alarm.
+    Fine,
+    /// Partly working (recovering, warming up): neither a false alarm nor an outage.
+    Degraded,
+    /// Broken: `time_to_open_s` counts from the start of a run of outage phases,
+    /// `time_to_close_s` from its end.
+    Outage,
+}
+
+/// Clustered failures: a two-state (Gilbert-Elliott) model. Before each call the dependency
+/// moves from calm to burst with probability `enter`, and back with probability `leave`; in a
+/// burst a call fails with probability `failure_rate` instead of the phase's. Mean burst length
+/// `1 / leave` calls. The state carries over between phases.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Burst {
+    /// Chance per call of a burst starting (0 = no bursts). Default 0.
+    #[serde(deserialize_with = "serde_units::rate")]
+    pub enter: f64,
+    /// Chance per call of a burst ending. Default 10%.
+    #[serde(deserialize_with = "serde_units::rate")]
+    pub leave: f64,
+    /// Failure probability inside a burst. Default 100%.
+    #[serde(deserialize_with = "serde_units::rate")]
+    pub failure_rate: f64,
+}
+
+impl Default for Burst {
+    fn default() -> Self {
+        Burst {
+            enter: 0.0,
+            leave: 0.1,
+            failure_rate: 1.0,
+        }
+    }
+}
+
+/// One phase of the dependency, in force from `start` until the next phase's start.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Phase {
+    /// When the phase starts (seconds from the start of the run).
+    #[serde(deserialize_with = "serde_units::duration")]
+    pub start: f64,
+    /// A label for people.
+    pub label: String,
+    /// `fine` (default), `degraded` or `outage`: for the metrics only.
+    pub condition: Condition,
+    /// Chance that a call fails (random). Default 1%.
+    #[serde(deserialize_with = "serde_units::rate")]
+    pub failure_rate: f64,
+    /// Deterministic failures: when k > 0, a call fails if and only if its sequence number in the
+    /// run (1-based, over all calls) is a multiple of k; replaces `failure_rate` and `burst`.
+    /// Default 0 (off).
+    pub one_in: u32,
+    /// Clustered failures.
+    pub burst: Burst,
+    /// The outcome a failure carries: `timeout`, `refused`, `server_error` (default),
+    /// `overload`, `service_rate_limited`, `auth_rejected`, or an HTTP status (`503`).
+    #[serde(deserialize_with = "de_outcome")]
+    pub failure: Outcome,
+    /// Chance that a call hangs: it completes at the call timeout as a timeout. Default 0.
+    #[serde(deserialize_with = "serde_units::rate")]
+    pub hang_rate: f64,
+    /// Chance that a call is rejected for its own input (`input_rejected`, a 4xx that must not
+    /// count against the service). Drawn before anything else. Default 0.
+    #[serde(deserialize_with = "serde_units::rate")]
+    pub input_error_rate: f64,
+    /// Latency of an answered call: fixed part. Default 50 ms.
+    #[serde(deserialize_with = "serde_units::duration")]
+    pub latency: f64,
+    /// Latency of an answered call: mean of an exponential part added to `latency`. Default 0.
+    #[serde(deserialize_with = "serde_units::duration")]
+    pub latency_jitter: f64,
+    /// Latency of a failure: fixed part. Default 50 ms.
+    #[serde(deserialize_with = "serde_units::duration")]
+    pub failure_latency: f64,
+    /// Latency of a failure: mean of an exponential part. Default 0.
+    #[serde(deserialize_with = "serde_units::duration")]
+    pub failure_latency_jitter: f64,
+    /// Capacity in calls per second, 0 = unlimited. A call that would succeed fails as
+    /// `overload` (at `failure_latency`) when `capacity` or more calls already succeeded in the
+    /// open second before it, `(t - 1 s, t)`; shed calls use no capacity. Each breaker's copy of
+    /// the dependency keeps its own count (a breaker that holds calls back lightens its load).
+    pub capacity: f64,
+}
+
+impl Default for Phase {
+    fn default() -> Self {
+        Phase {
+            start: 0.0,
+            label: String::new(),
+            condition: Condition::Fine,
+            failure_rate: 0.01,
+            one_in: 0,
+            burst: Burst::default(),
+            failure: Outcome::ServerError,
+            hang_rate: 0.0,
+            input_error_rate: 0.0,
+            latency: 0.05,
+            latency_jitter: 0.0,
+            failure_latency: 0.05,
+            failure_latency_jitter: 0.0,
+            capacity: 0.0,
+        }
+    }
+}
+
+/// The callers: how many caller instances, and whether they share one breaker state.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Callers {
+    /// Caller instances; calls go to them in turn (call n to caller n mod count). Default 1.
+    pub count: u32,
+    /// One breaker state shared by all callers, changed under a lock (true), or one breaker per
+    /// caller (false, default).
+    pub shared_state: bool,
+    /// Shared state: how long each change holds the lock (a round trip to the store). Changes
+    /// queue for the lock in order. Default 5 ms.
+    #[serde(deserialize_with = "serde_units::duration")]
+    pub lock_hold: f64,
+    /// Shared state: a change that would wait longer than this for the lock is dropped and
+    /// counted in `dropped_updates` (a dropped permit request admits the call uncounted, as a
+    /// last option). Default 2 s.
+    #[serde(deserialize_with = "serde_units::duration")]
+    pub lock_timeout: f64,
+    /// The callers' call timeout: a call with no answer by then completes as a timeout.
+    /// Default 30 s.
+    #[serde(deserialize_with = "serde_units::duration")]
+    pub call_timeout: f64,
+}
+
+impl Default for Callers {
+    fn default() -> Self {
+        Callers {
+            count: 1,
+            shared_state: false,
+            lock_hold: 0.005,
+            lock_timeout: 2.0,
+            call_timeout: 30.0,
+        }
+    }
+}
+
+fn de_outcome<'de, D: Deserializer<'de>>(d: D) -> Result<Outcome, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum NumOrStr {
+        Num(u64),
+        Str(String),
+    }
+    let text = match NumOrStr::deserialize(d)? {
+        NumOrStr::Num(n) => n.to_string(),
+        NumOrStr::Str(s) => s,
+    };
+    text.parse::<Outcome>().map_err(serde::de::Error::custom)
+}
+
+fn check(field: String, v: f64, ok: bool, allowed: &str) -> Result<(), SettingsError> {
+    if ok && v.is_finite() {
+        Ok(())
+    } else {
+        Err(SettingsError::new(field, v, allowed))
+    }
+}
+
+fn unit(field: String, v: f64) -> Result<(), SettingsError> {
+    check(
+        field,
+        v,
+        (0.0..=1.0).contains(&v),
+        "0 <= x <= 1 (0% to 100%)",
+    )
+}
+
+fn non_neg(field: String, v: f64) -> Result<(), SettingsError> {
+    check(field, v, (0.0..=1e9).contains(&v), "0 <= x <= 1e9")
+}
+
+impl Scenario {
+    /// Check every field. The error names the full dotted path as `--set` takes it, e.g.
+    /// `statistical.broken_rate = 0.01 is invalid: allowed fine_rate (0.05) < x < 1` or
+    /// `dependency.1.failure_rate = 2 is invalid: allowed 0 <= x <= 1 (0% to 100%)`.
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        check(
+            "duration".into(),
+            self.duration,
+            self.duration > 0.0 && self.duration <= 1e9,
+            "0 < x <= 1e9 seconds",
+        )?;
+        let t = &self.traffic;
+        check(
+            "traffic.calls_per_minute".into(),
+            t.calls_per_minute,
+            t.calls_per_minute > 0.0 && t.calls_per_minute <= 1e7,
+            "0 < x <= 1e7",
+        )?;
+        check(
+            "traffic.daily_swing".into(),
+            t.daily_swing,
+            (0.0..1.0).contains(&t.daily_swing),
+            "0 <= x < 1",
+        )?;
+        if self.dependency.is_empty() {
+            return Err(SettingsError::new("dependency", "[]", "at least one phase"));
+        }
+        let mut prev = f64::NEG_INFINITY;
+        for (i, p) in self.dependency.iter().enumerate() {
+            let f = |name: &str| format!("dependency.{i}.{name}");
+            if i == 0 {
+                check(
+                    f("start"),
+                    p.start,
+                    p.start == 0.0,
+                    "0 (the first phase starts the run)",
+                )?;
+            } else {
+                check(
+                    f("start"),
+                    p.start,
+                    p.start > prev && p.start <= 1e9,
+                    &format!("the previous phase's start ({prev}) < x <= 1e9"),
+                )?;
+            }
+            prev = p.start;
+            unit(f("failure_rate"), p.failure_rate)?;
+            unit(f("burst.enter"), p.burst.enter)?;
+            unit(f("burst.leave"), p.burst.leave)?;
+            if p.burst.enter > 0.0 && p.burst.leave == 0.0 {
+                return Err(SettingsError::new(
+                    f("burst.leave"),
+                    0,
+                    "0 < x <= 1 when burst.enter > 0 (a burst must be able to end)",
+                ));
+            }
+            unit(f("burst.failure_rate"), p.burst.failure_rate)?;
+            if p.failure == Outcome::Success {
+                return Err(SettingsError::new(
+                    f("failure"),
+                    p.failure,
+                    "a failure or neutral outcome (timeout, refused, server_error, overload, \
+                     service_rate_limited, auth_rejected, input_rejected, user_rate_limited)",
+                ));
+            }
+            unit(f("hang_rate"), p.hang_rate)?;
+            unit(f("input_error_rate"), p.input_error_rate)?;
+            non_neg(f("latency"), p.latency)?;
+            non_neg(f("latency_jitter"), p.latency_jitter)?;
+            non_neg(f("failure_latency"), p.failure_latency)?;
+            non_neg(f("failure_latency_jitter"), p.failure_latency_jitter)?;
+            non_neg(f("capacity"), p.capacity)?;
+        }
+        let c = &self.callers;
+        if !(1..=1000).contains(&c.count) {
+            return Err(SettingsError::new(
+                "callers.count",
+                c.count,
+                "1 <= x <= 1000",
+            ));
+        }
+        non_neg("callers.lock_hold".into(), c.lock_hold)?;
+        check(
+            "callers.lock_timeout".into(),
+            c.lock_timeout,
+            c.lock_timeout > 0.0 && c.lock_timeout <= 1e9,
+            "0 < x <= 1e9",
+        )?;
+        check(
+            "callers.call_timeout".into(),
+            c.call_timeout,
+            c.call_timeout > 0.0 && c.call_timeout <= 1e9,
+            "0 < x <= 1e9",
+        )?;
+        self.statistical
+            .validate()
+            .map_err(|e| e.within("statistical"))?;
+        self.window.validate().map_err(|e| e.within("window"))?;
+        Ok(())
+    }
+
+    /// Read a scenario from JSON text (unknown keys are an error), then validate it.
+    pub fn from_json(text: &str) -> Result<Scenario, String> {
+        let s: Scenario = serde_json::from_str(text).map_err(|e| format!("scenario: {e}"))?;
+        s.validate().map_err(|e| e.to_string())?;
+        Ok(s)
+    }
+
+    /// The scenario as a JSON value (all fields, defaults included).
+    pub fn to_value(&self) -> serde_json::Value {
+        serde_json::to_value(self).expect("a scenario always serializes")
+    }
+
+    /// Apply `--set` edits (`a.b.c=value`) in order and validate the result. See [`set_path`].
+    pub fn with_sets<'a>(
+        &self,
+        sets: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Scenario, String> {
+        let mut v = self.to_value();
+        for s in sets {
+            let (path, value) = s.split_once('=').ok_or_else(|| {
+                format!("--set {s:?}: expected key=value, e.g. window.sliding_window_size=20")
+            })?;
+            set_path(&mut v, path.trim(), value)?;
+            // Deserialize after each edit so that the error names the edit that broke it.
+            serde_json::from_value::<Scenario>(v.clone()).map_err(|e| format!("--set {s}: {e}"))?;
+        }
+        let out: Scenario = serde_json::from_value(v).map_err(|e| format!("--set: {e}"))?;
+        out.validate().map_err(|e| e.to_string())?;
+        Ok(out)
+    }
+
+    /// The condition of the dependency at `t`.
+    pub fn condition_at(&self, t: f64) -> Condition {
+        self.dependency[phase_index(&self.dependency, t)].condition
+    }
+
+    /// The outages: maximal runs of consecutive `outage` phases, as `[start, end)` intervals
+    /// (the last may end at `f64::INFINITY`).
+    pub fn outages(&self) -> Vec<(f64, f64)> {
+        let mut out: Vec<(f64, f64)> = Vec::new();
+        let mut open: Option<f64> = None;
+        for p in &self.dependency {
+            match (p.condition == Condition::Outage, open) {
+                (true, None) => open = Some(p.start),
+                (false, Some(s)) => {
+                    out.push((s, p.start));
+                    open = None;
+                }
+                _ => {}
+            }
+        }
+        if let Some(s) = open {
+            out.push((s, f64::INFINITY));
+        }
+        out
+    }
+}
+
+/// The index of the phase in force at `t` (the last whose start is <= t; the first before it).
+pub(crate) fn phase_index(phases: &[Phase], t: f64) -> usize {
+    // Phases are few; a reverse scan is cheapest and needs no allocation.
+    phases.iter().rposition(|p| p.start <= t).unwrap_or(0)
+}
+
+/// Set the value at a dotted `path` inside a JSON value: `window.sliding_window_size`,
+/// `dependency.1.failure_rate` (a number indexes an array). Every key must already exist (a
+/// serialized scenario holds all of them), so a misspelt key is an error naming it. `raw` is read
+/// as JSON when it parses (numbers, `true`, `null`, `"quoted"`, arrays, objects) and as a string
+/// otherwise (`5%`, `200ms`, `even`, `server_error`).
+pub fn set_path(root: &mut serde_json::Value, path: &str, raw: &str) -> Result<(), String> {
+    use serde_json::Value;
+    if path.is_empty() {
+        return Err("--set: empty key".into());
+    }
+    let mut cur = root;
+    let mut walked = String::new();
+    for seg in path.split('.') {
+        let here = if walked.is_empty() {
+            seg.to_string()
+        } else {
+            format!("{walked}.{seg}")
+        };
+        cur = match cur {
+            Value::Object(map) => {
+                let keys: Vec<&str> = map.keys().map(|k| k.as_str()).collect();
+                let known = keys.join(", ");
+                match map.get_mut(seg) {
+                    Some(v) => v,
+                    None => {
+                        return Err(format!(
+                            "--set {path}: unknown key {here:?}: allowed {known}"
+                        ))
+                    }
+                }
+            }
+            Value::Array(items) => {
+                let len = items.len();
+                let i: usize = seg.parse().map_err(|_| {
+                    format!("--set {path}: {walked} is a list: use an index 0..{len}, got {seg:?}")
+                })?;
+                items.get_mut(i).ok_or_else(|| {
+                    format!("--set {path}: {walked} has {len} entries (0..{len}), got index {i}")
+                })?
+            }
+            _ => return Err(format!("--set {path}: {walked} is not an object")),
+        };
+        walked = here;
+    }
+    let value = serde_json::from_str::<Value>(raw.trim())
+        .unwrap_or_else(|_| Value::String(raw.trim().to_string()));
+    *cur = value;
+    Ok(())
+}

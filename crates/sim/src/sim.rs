@@ -1,0 +1,358 @@
+//! The stepping simulator the page drives: one call, the next transition, a time; scrubbing back
+//! through checkpoints; chunked runs with progress.
+
+use std::io::BufRead;
+use std::sync::Arc;
+
+use breaker::Breaker;
+
+use crate::engine::{Arrival, Engine, Source, Stepped};
+use crate::output::{BreakerKind, Breakers, Event, RunResult, Snapshot};
+use crate::scenario::Scenario;
+use crate::trace::{scan_trace, TextCursor, TraceError, TraceReader};
+use crate::traffic::Generator;
+use crate::SimError;
+
+#[derive(Debug, Clone)]
+enum Src {
+    Generated(Generator),
+    Text(TextCursor),
+}
+
+impl Source for Src {
+    fn next_arrival(&mut self) -> Result<Option<Arrival>, TraceError> {
+        match self {
+            Src::Generated(g) => g.next_arrival(),
+            Src::Text(c) => Ok(c.next_record()?.map(Arrival::from)),
+        }
+    }
+}
+
+impl<R: BufRead> Source for TraceReader<R> {
+    fn next_arrival(&mut self) -> Result<Option<Arrival>, TraceError> {
+        Ok(self.next_record()?.map(Arrival::from))
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Checkpoint {
+    engine: Engine,
+    src: Src,
+}
+
+/// Default calls between checkpoints at the start (the spacing doubles as they thin out).
+pub const DEFAULT_CHECKPOINT_EVERY: u64 = 256;
+/// Default most checkpoints kept.
+pub const DEFAULT_MAX_CHECKPOINTS: usize = 64;
+
+/// A deterministic run that can be stepped, scrubbed and finished.
+///
+/// Cloning is cheap relative to a run (the scenario's fixed parts and any trace text are shared),
+/// which is what the checkpoints use.
+///
+/// Scrubbing: every `every` calls (256 at first) a checkpoint (a clone of the simulation) is kept;
+/// when more than `max` (64) are held, every other one is dropped and the spacing doubles. So a
+/// run of `C` calls holds at most `max + 1` checkpoints, spaced at most `2 C / max` calls apart, and
+/// [`Sim::seek`] to any time costs one clone plus replaying at most that many calls (in memory:
+/// `O(max x (events + callers))`, never per call). Checkpoints are only taken while stepping
+/// into time not seen before.
+#[derive(Debug, Clone)]
+pub struct Sim {
+    engine: Engine,
+    src: Src,
+    checkpoints: Vec<Checkpoint>,
+    every: u64,
+    max: usize,
+}
+
+impl Sim {
+    /// A simulation of `scenario` at time 0. The scenario is validated; a trace in
+    /// `scenario.trace` is checked whole here (so stepping never fails) and replaces the
+    /// generated traffic; the run then ends at the trace's last call.
+    pub fn new(scenario: &Scenario) -> Result<Sim, SimError> {
+        scenario.validate().map_err(SimError::Settings)?;
+        let (src, end) = match &scenario.trace {
+            Some(text) => {
+                let span = scan_trace(text.as_bytes()).map_err(SimError::Trace)?;
+                let text: Arc<str> = Arc::from(text.as_str());
+                (Src::Text(TextCursor::new(text)), span.last_s)
+            }
+            None => (Src::Generated(Generator::new(scenario)), scenario.duration),
+        };
+        let engine = Engine::new(scenario, end)?;
+        let mut sim = Sim {
+            engine,
+            src,
+            checkpoints: Vec::new(),
+            every: DEFAULT_CHECKPOINT_EVERY,
+            max: DEFAULT_MAX_CHECKPOINTS,
+        };
+        sim.checkpoints.push(sim.checkpoint());
+        Ok(sim)
+    }
+
+    /// Change the checkpoint spacing (calls) and the most kept (at least 2), from now on.
+    pub fn set_checkpoints(&mut self, every: u64, max: usize) {
+        self.every = every.max(1);
+        self.max = max.max(2);
+    }
+
+    fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            engine: self.engine.clone(),
+            src: self.src.clone(),
+        }
+    }
+
+    fn maybe_checkpoint(&mut self) {
+        let calls = self.engine.calls;
+        let last = self.checkpoints.last().map(|c| c.engine.calls).unwrap_or(0);
+        if calls % self.every != 0 || calls <= last {
+            return;
+        }
+        self.checkpoints.push(self.checkpoint());
+        if self.checkpoints.len() > self.max {
+            self.every *= 2;
+            let every = self.every;
+            self.checkpoints.retain(|c| c.engine.calls % every == 0);
+        }
+    }
+
+    fn step(&mut self) -> Stepped {
+        // A trace held in memory was checked whole in `new`, so an error cannot happen here;
+        // if it did, the run simply ends.
+        let s = self.engine.step(&mut self.src).unwrap_or(Stepped::Done);
+        if s == Stepped::Arrival && self.engine.stat.series.is_none() {
+            self.maybe_checkpoint();
+        }
+        s
+    }
+
+    fn event_count(&self) -> usize {
+        self.engine.stat.events.len() + self.engine.win.events.len()
+    }
+
+    /// Advance until the next call has arrived and both breakers have decided on it (results
+    /// and deadlines before it are processed on the way). Returns false if the run was over.
+    pub fn step_call(&mut self) -> bool {
+        loop {
+            match self.step() {
+                Stepped::Arrival => return true,
+                Stepped::Done => return false,
+                _ => {}
+            }
+        }
+    }
+
+    /// Advance until either breaker changes state; returns the (first) new event, or `None` if
+    /// the run ended without one.
+    pub fn next_event(&mut self) -> Option<Event> {
+        let (s0, w0) = (self.engine.stat.events.len(), self.engine.win.events.len());
+        loop {
+            if self.step() == Stepped::Done {
+                return None;
+            }
+            let s = self.engine.stat.events.get(s0).copied();
+            let w = self.engine.win.events.get(w0).copied();
+            match (s, w) {
+                (Some(a), Some(b)) => return Some(if b.t_s < a.t_s { b } else { a }),
+                (Some(a), None) => return Some(a),
+                (None, Some(b)) => return Some(b),
+                (None, None) => {}
+            }
+        }
+    }
+
+    /// Process every event at or before `t`, then set the clock to `t` (at most the end).
+    pub fn run_until(&mut self, t: f64) {
+        while let Ok(Some(next)) = self.engine.peek(&mut self.src) {
+            if next > t {
+                break;
+            }
+            self.step();
+        }
+        let t = t.min(self.engine.cfg.end);
+        if t > self.engine.now {
+            self.engine.now = t;
+        }
+    }
+
+    /// Go to time `t`, backwards or forwards: restore the latest checkpoint at or before `t`
+    /// and replay from it (see the type's docs for the cost).
+    pub fn seek(&mut self, t: f64) {
+        if t < self.engine.now || self.engine.stat.series.is_some() {
+            let i = self
+                .checkpoints
+                .iter()
+                .rposition(|c| c.engine.now <= t)
+                .unwrap_or(0);
+            if let Some(c) = self.checkpoints.get(i) {
+                // A run that collects series cannot go back (its buckets are not checkpointed).
+                if self.engine.stat.series.is_none() {
+                    self.engine = c.engine.clone();
+                    self.src = c.src.clone();
+                }
+            }
+        }
+        self.run_until(t);
+    }
+
+    /// Back to time 0 (keeps the checkpoints).
+    pub fn restart(&mut self) {
+        if let Some(c) = self.checkpoints.first() {
+            self.engine = c.engine.clone();
+            self.src = c.src.clone();
+        }
+    }
+
+    /// Advance by at most `max_calls` arrivals (and everything between them); returns whether
+    /// the run is over. A web worker calls this in chunks, reporting [`Sim::progress`] between
+    /// them and stopping when cancelled.
+    pub fn advance(&mut self, max_calls: u64) -> bool {
+        let mut calls = 0;
+        while calls < max_calls {
+            match self.step() {
+                Stepped::Arrival => calls += 1,
+                Stepped::Done => return true,
+                _ => {}
+            }
+        }
+        self.is_done()
+    }
+
+    /// Whether every event up to the end has been processed.
+    pub fn is_done(&self) -> bool {
+        self.engine.is_done()
+    }
+
+    /// How far the run is, 0..=1 (by time).
+    pub fn progress(&self) -> f64 {
+        let end = self.engine.cfg.end;
+        if self.is_done() || end <= 0.0 {
+            1.0
+        } else {
+            (self.engine.now / end).clamp(0.0, 1.0)
+        }
+    }
+
+    /// The current time (s).
+    pub fn now_s(&self) -> f64 {
+        self.engine.now
+    }
+
+    /// When the run ends (s).
+    pub fn end_s(&self) -> f64 {
+        self.engine.cfg.end
+    }
+
+    /// Calls so far.
+    pub fn calls(&self) -> u64 {
+        self.engine.calls
+    }
+
+    /// Checkpoints held (for tests and memory reports).
+    pub fn checkpoint_count(&self) -> usize {
+        self.checkpoints.len()
+    }
+
+    /// One breaker's events so far.
+    pub fn events(&self, kind: BreakerKind) -> &[Event] {
+        match kind {
+            BreakerKind::Statistical => &self.engine.stat.events,
+            BreakerKind::Window => &self.engine.win.events,
+        }
+    }
+
+    /// The state now.
+    pub fn snapshot(&self) -> Snapshot {
+        let now = self.engine.now;
+        Snapshot {
+            t_s: now,
+            calls: self.engine.calls,
+            done: self.is_done(),
+            statistical: self.engine.stat.copies[0].observe(now),
+            window: self.engine.win.copies[0].observe(now),
+            last_call: self.engine.last,
+            events: [self.engine.stat.events.len(), self.engine.win.events.len()],
+        }
+    }
+
+    /// The result so far: metrics and events up to now; series only on a collecting copy
+    /// ([`Sim::collecting`]).
+    pub fn result(&self) -> RunResult {
+        let cfg = &self.engine.cfg;
+        let in_flight = self.engine.in_flight();
+        RunResult {
+            name: cfg.name.clone(),
+            seed: cfg.seed,
+            end_s: cfg.end,
+            calls: self.engine.calls,
+            breakers: Breakers {
+                statistical: self.engine.stat.result_of(cfg, in_flight[0]),
+                window: self.engine.win.result_of(cfg, in_flight[1]),
+            },
+        }
+    }
+
+    /// A fresh copy from time 0 that collects series in `buckets` buckets over `[t0, t1]`
+    /// (and keeps no checkpoints): drive it with [`Sim::advance`], then take [`Sim::result`].
+    pub fn collecting(&self, buckets: usize, t0: f64, t1: f64) -> Sim {
+        let c = &self.checkpoints[0];
+        let mut engine = c.engine.clone();
+        engine.enable_series(buckets, t0, t1);
+        Sim {
+            engine,
+            src: c.src.clone(),
+            checkpoints: vec![],
+            every: u64::MAX,
+            max: 2,
+        }
+    }
+
+    /// The whole run from time 0 (whatever this simulation's position), with series in
+    /// `buckets` buckets over `[0, end]`.
+    pub fn run_to_end(&self, buckets: usize) -> RunResult {
+        let mut s = self.collecting(buckets, 0.0, self.end_s());
+        s.advance(u64::MAX);
+        s.result()
+    }
+
+    /// Already-advanced event count (both breakers), for progress displays.
+    pub fn event_total(&self) -> usize {
+        self.event_count()
+    }
+}
+
+/// Run `scenario` to the end, collecting series in `buckets` buckets over the whole run.
+pub fn run(scenario: &Scenario, buckets: usize) -> Result<RunResult, SimError> {
+    Ok(Sim::new(scenario)?.run_to_end(buckets))
+}
+
+/// Replay a trace read from `reader`, streaming: one line is held at a time, so memory stays
+/// bounded by buckets + events whatever the trace's length. `end_s` is the run's end (the last
+/// call's time, from [`crate::scan_trace`] on a first pass); series cover `[0, end_s]`.
+/// `scenario.trace` is ignored.
+pub fn replay<R: BufRead>(
+    scenario: &Scenario,
+    reader: R,
+    end_s: f64,
+    buckets: usize,
+) -> Result<RunResult, SimError> {
+    scenario.validate().map_err(SimError::Settings)?;
+    let mut engine = Engine::new(scenario, end_s)?;
+    engine.enable_series(buckets, 0.0, end_s);
+    let mut src = TraceReader::new(reader);
+    while engine.step(&mut src)? != Stepped::Done {}
+    let cfg = Arc::clone(&engine.cfg);
+    let in_flight = engine.in_flight();
+    Ok(RunResult {
+        name: cfg.name.clone(),
+        seed: cfg.seed,
+        end_s: cfg.end,
+        calls: engine.calls,
+        breakers: Breakers {
+            statistical: engine.stat.result_of(&cfg, in_flight[0]),
+            window: engine.win.result_of(&cfg, in_flight[1]),
+        },
+    })
+}

@@ -1,0 +1,275 @@
+//! Recorded traces: a CSV of calls, parsed one line at a time.
+//!
+//! ```text
+//! # comment lines and blank lines are skipped
+//! time_s,outcome,latency_s
+//! 0.20,success,0.050
+//! 0.40,503,0.120
+//! 0.60,timeout,30
+//! ```
+//!
+//! * `time_s`: when the call was made, seconds from the start of the run; >= 0 and
+//!   non-decreasing from line to line.
+//! * `outcome`: an outcome class (`success`, `timeout`, `refused`, `server_error`, `overload`,
+//!   `service_rate_limited`, `auth_rejected`, `input_rejected`, `user_rate_limited`, or the
+//!   shorthands `ok`, `fail`) or an HTTP status (`200`, `404`, `503`; see
+//!   `breaker::Outcome::from_http_status`).
+//! * `latency_s`: how long the call took, seconds (or with a unit: `120ms`); >= 0. A latency at or
+//!   over the scenario's call timeout becomes a timeout at the call timeout.
+//!
+//! The header line is optional (recognized by its first field being `time_s`). Fields are
+//! separated by commas, with surrounding spaces ignored; there is no quoting (no field needs it).
+//! An error names the line (1-based) and the field.
+
+use std::io::BufRead;
+use std::sync::Arc;
+
+use breaker::Outcome;
+
+/// One call of a trace.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TraceRecord {
+    /// When the call was made (s).
+    pub time_s: f64,
+    /// Its outcome.
+    pub outcome: Outcome,
+    /// Its latency (s).
+    pub latency_s: f64,
+}
+
+/// A malformed trace: the line, the field (if one is to blame) and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceError {
+    /// 1-based line number.
+    pub line: u64,
+    /// `time_s`, `outcome` or `latency_s`, or `None` for the line as a whole.
+    pub field: Option<&'static str>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for TraceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.field {
+            Some(field) => write!(
+                f,
+                "trace line {}, field {field}: {}",
+                self.line, self.message
+            ),
+            None => write!(f, "trace line {}: {}", self.line, self.message),
+        }
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+/// What a scan of a whole trace found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TraceSpan {
+    /// Calls (records).
+    pub records: u64,
+    /// Time of the first call (s), 0 for an empty trace.
+    pub first_s: f64,
+    /// Time of the last call (s), 0 for an empty trace.
+    pub last_s: f64,
+}
+
+/// Parse one line. `Ok(None)` for blank, comment and header lines.
+pub(crate) fn parse_line(
+    text: &str,
+    line: u64,
+    prev_t: f64,
+) -> Result<Option<TraceRecord>, TraceError> {
+    let t = text.trim();
+    if t.is_empty() || t.starts_with('#') {
+        return Ok(None);
+    }
+    let err = |field: Option<&'static str>, message: String| TraceError {
+        line,
+        field,
+        message,
+    };
+    let mut it = t.split(',');
+    let f_time = it.next().unwrap_or("").trim();
+    if f_time.eq_ignore_ascii_case("time_s") {
+        return Ok(None);
+    }
+    let f_outcome = it.next().map(str::trim);
+    let f_latency = it.next().map(str::trim);
+    let (Some(f_outcome), Some(f_latency)) = (f_outcome, f_latency) else {
+        return Err(err(
+            None,
+            format!("expected 3 fields time_s,outcome,latency_s, got {:?}", t),
+        ));
+    };
+    if it.next().is_some() {
+        return Err(err(
+            None,
+            format!("expected 3 fields time_s,outcome,latency_s, got more in {t:?}"),
+        ));
+    }
+    let time_s: f64 = f_time.parse().map_err(|_| {
+        err(
+            Some("time_s"),
+            format!("{f_time:?} is not a number of seconds"),
+        )
+    })?;
+    if !(time_s.is_finite() && time_s >= 0.0) {
+        return Err(err(
+            Some("time_s"),
+            format!("{f_time} is invalid: allowed x >= 0"),
+        ));
+    }
+    if time_s < prev_t {
+        return Err(err(
+            Some("time_s"),
+            format!("{f_time} is earlier than the line before ({prev_t}): times must not decrease"),
+        ));
+    }
+    let outcome: Outcome = f_outcome
+        .parse()
+        .map_err(|e: String| err(Some("outcome"), e))?;
+    let latency_s =
+        breaker::units::parse_duration(f_latency).map_err(|e| err(Some("latency_s"), e))?;
+    if latency_s < 0.0 {
+        return Err(err(
+            Some("latency_s"),
+            format!("{f_latency} is invalid: allowed x >= 0"),
+        ));
+    }
+    Ok(Some(TraceRecord {
+        time_s,
+        outcome,
+        latency_s,
+    }))
+}
+
+/// Records from any buffered reader, one line at a time, reusing one line buffer: memory does
+/// not grow with the length of the trace.
+#[derive(Debug)]
+pub struct TraceReader<R> {
+    reader: R,
+    buf: String,
+    line: u64,
+    prev_t: f64,
+}
+
+impl<R: BufRead> TraceReader<R> {
+    /// A reader at the start of `reader`.
+    pub fn new(reader: R) -> Self {
+        TraceReader {
+            reader,
+            buf: String::with_capacity(128),
+            line: 0,
+            prev_t: 0.0,
+        }
+    }
+
+    /// The next record, `Ok(None)` at the end.
+    pub fn next_record(&mut self) -> Result<Option<TraceRecord>, TraceError> {
+        loop {
+            self.buf.clear();
+            let n = self
+                .reader
+                .read_line(&mut self.buf)
+                .map_err(|e| TraceError {
+                    line: self.line + 1,
+                    field: None,
+                    message: format!("cannot read: {e}"),
+                })?;
+            if n == 0 {
+                return Ok(None);
+            }
+            self.line += 1;
+            if let Some(r) = parse_line(&self.buf, self.line, self.prev_t)? {
+                self.prev_t = r.time_s;
+                return Ok(Some(r));
+            }
+        }
+    }
+}
+
+/// Read a whole trace once to check it and find its span (bounded memory).
+pub fn scan_trace<R: BufRead>(reader: R) -> Result<TraceSpan, TraceError> {
+    let mut r = TraceReader::new(reader);
+    let mut span = TraceSpan {
+        records: 0,
+        first_s: 0.0,
+        last_s: 0.0,
+    };
+    while let Some(rec) = r.next_record()? {
+        if span.records == 0 {
+            span.first_s = rec.time_s;
+        }
+        span.records += 1;
+        span.last_s = rec.time_s;
+    }
+    Ok(span)
+}
+
+/// Records from trace text held in memory; cloning is cheap (the text is shared), which is what
+/// the stepping simulator's checkpoints need.
+#[derive(Debug, Clone)]
+pub(crate) struct TextCursor {
+    text: Arc<str>,
+    pos: usize,
+    line: u64,
+    prev_t: f64,
+}
+
+impl TextCursor {
+    pub(crate) fn new(text: Arc<str>) -> Self {
+        TextCursor {
+            text,
+            pos: 0,
+            line: 0,
+            prev_t: 0.0,
+        }
+    }
+
+    pub(crate) fn next_record(&mut self) -> Result<Option<TraceRecord>, TraceError> {
+        while self.pos < self.text.len() {
+            let rest = &self.text[self.pos..];
+            let (line, adv) = match rest.find('\n') {
+                Some(i) => (&rest[..i], i + 1),
+                None => (rest, rest.len()),
+            };
+            self.pos += adv;
+            self.line += 1;
+            if let Some(r) = parse_line(line, self.line, self.prev_t)? {
+                self.prev_t = r.time_s;
+                return Ok(Some(r));
+            }
+        }
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_names_errors() {
+        let ok = parse_line("0.5, 503 ,120ms", 3, 0.0).unwrap().unwrap();
+        assert_eq!(ok.outcome, Outcome::Overload);
+        assert_eq!(ok.latency_s, 0.12);
+        assert!(parse_line("time_s,outcome,latency_s", 1, 0.0)
+            .unwrap()
+            .is_none());
+        assert!(parse_line("  # note", 1, 0.0).unwrap().is_none());
+        let e = parse_line("x,success,1", 7, 0.0).unwrap_err();
+        assert_eq!((e.line, e.field), (7, Some("time_s")));
+        let e = parse_line("1,maybe,1", 8, 0.0).unwrap_err();
+        assert_eq!(e.field, Some("outcome"));
+        let e = parse_line("1,ok,-1", 9, 0.0).unwrap_err();
+        assert_eq!(e.field, Some("latency_s"));
+        let e = parse_line("1,ok", 10, 0.0).unwrap_err();
+        assert_eq!(e.field, None);
+        let e = parse_line("1,ok,1", 11, 2.0).unwrap_err();
+        assert!(
+            e.to_string().starts_with("trace line 11, field time_s:"),
+            "{e}"
+        );
+    }
+}

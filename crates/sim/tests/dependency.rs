@@ -1,0 +1,289 @@
+//! Each part of the dependency model against numbers worked out here, independently.
+
+use breaker::Outcome;
+use sim::{Arrivals, BreakerKind, Phase, Scenario, Sim, Verdict};
+
+/// Even arrivals, one phase, breakers that never open within the run.
+fn base(calls_per_minute: f64, duration: f64, phase: Phase) -> Scenario {
+    let mut s = Scenario {
+        duration,
+        dependency: vec![phase],
+        ..Scenario::default()
+    };
+    s.traffic.calls_per_minute = calls_per_minute;
+    s.traffic.arrivals = Arrivals::Even;
+    s.window.minimum_number_of_calls = 1_000_000;
+    s.window.sliding_window_size = 1_000_000;
+    s
+}
+
+fn zero_latency() -> Phase {
+    Phase {
+        latency: 0.0,
+        failure_latency: 0.0,
+        failure_rate: 0.0,
+        ..Phase::default()
+    }
+}
+
+#[test]
+fn one_in_ten_fails_exactly_ten_percent() {
+    // 10 calls/s for 100 s: calls 1..=1000, failures at multiples of 10 = 100.
+    let s = base(
+        600.0,
+        100.0,
+        Phase {
+            one_in: 10,
+            ..zero_latency()
+        },
+    );
+    let r = sim::run(&s, 10).unwrap();
+    assert_eq!(r.calls, 1000);
+    let w = &r.breakers.window;
+    assert_eq!(w.totals.admitted, 1000);
+    assert_eq!(w.totals.failed, 100);
+    assert_eq!(w.totals.answered, 900);
+    // "1 in 10" at 10%: below the zero-drift rate of the default statistical settings as a
+    // deterministic pattern (ln 4 - 9 x 0.172 < 0 per 10 calls): it never opens either.
+    assert!(r.breakers.statistical.events.is_empty());
+    assert_eq!(r.breakers.statistical.totals.failed, 100);
+}
+
+#[test]
+fn capacity_two_per_second_at_five_calls_per_second_sheds_three_a_second() {
+    // Calls at k/5 s. Worked by hand: a call succeeds iff fewer than 2 successes in the open
+    // second before it. 0.2 ok, 0.4 ok, 0.6/0.8/1.0 shed, 1.2 ok (window (0.2, 1.2) holds 0.4
+    // only), 1.4 ok, 1.6/1.8/2.0 shed, ...: 3 of every 5 calls, 30 in 10 s.
+    let s = base(
+        300.0,
+        10.0,
+        Phase {
+            capacity: 2.0,
+            ..zero_latency()
+        },
+    );
+    let mut sim = Sim::new(&s).unwrap();
+    let mut shed = vec![];
+    while sim.step_call() {
+        let c = sim.snapshot().last_call.unwrap();
+        assert_eq!(c.drawn, Outcome::Success);
+        assert_eq!(c.window.verdict, Verdict::Admitted);
+        if c.window.outcome == Some(Outcome::Overload) {
+            shed.push(c.index);
+        }
+    }
+    assert_eq!(sim.calls(), 50);
+    let expected: Vec<u64> = (1..=50).filter(|n| n % 5 >= 3 || n % 5 == 0).collect();
+    assert_eq!(shed, expected);
+    assert_eq!(shed.len(), 30);
+    // Per second: exactly 3 shed in every whole second (k, k+1] for k = 0..9.
+    for k in 0..10u64 {
+        let in_second = shed
+            .iter()
+            .filter(|&&n| n > 5 * k && n <= 5 * (k + 1))
+            .count();
+        assert_eq!(in_second, 3, "second {k}");
+    }
+    let r = sim.result();
+    assert_eq!(r.breakers.window.totals.failed, 30);
+}
+
+#[test]
+fn a_hung_call_completes_at_the_timeout() {
+    let mut s = base(
+        1.0,
+        200.0,
+        Phase {
+            hang_rate: 1.0,
+            ..zero_latency()
+        },
+    );
+    s.callers.call_timeout = 7.0;
+    let mut sim = Sim::new(&s).unwrap();
+    assert!(sim.step_call());
+    let c = sim.snapshot().last_call.unwrap();
+    assert_eq!(c.t_s, 60.0);
+    assert_eq!(c.drawn, Outcome::Timeout);
+    assert_eq!(c.window.result_at_s, Some(67.0));
+    assert_eq!(c.statistical.result_at_s, Some(67.0));
+    sim.run_until(66.999);
+    assert_eq!(sim.result().breakers.window.totals.failed, 0);
+    sim.run_until(67.0);
+    let r = sim.result();
+    assert_eq!(r.breakers.window.totals.failed, 1);
+    assert_eq!(r.breakers.window.metrics.calls_waited_on_failure, 1);
+    assert_eq!(r.breakers.statistical.metrics.calls_waited_on_failure, 1);
+}
+
+#[test]
+fn a_latency_over_the_timeout_becomes_a_timeout() {
+    let mut s = base(
+        60.0,
+        3.0,
+        Phase {
+            latency: 50.0,
+            ..zero_latency()
+        },
+    );
+    s.callers.call_timeout = 1.5;
+    let mut sim = Sim::new(&s).unwrap();
+    assert!(sim.step_call());
+    let c = sim.snapshot().last_call.unwrap();
+    assert_eq!(c.drawn, Outcome::Timeout);
+    assert_eq!(c.window.result_at_s, Some(2.5));
+}
+
+#[test]
+fn input_errors_are_neutral() {
+    let s = base(
+        600.0,
+        60.0,
+        Phase {
+            input_error_rate: 1.0,
+            ..zero_latency()
+        },
+    );
+    let r = sim::run(&s, 4).unwrap();
+    for k in BreakerKind::ALL {
+        let b = r.breakers.get(k);
+        assert_eq!(b.totals.results_neutral, 600, "{k:?}");
+        assert_eq!(b.totals.results_counted, 0, "{k:?}");
+        assert_eq!(b.totals.failed, 0);
+        assert!(b.events.is_empty());
+    }
+}
+
+#[test]
+fn failure_class_is_carried_and_5xx_counts() {
+    let s = base(
+        60.0,
+        10.0,
+        Phase {
+            failure_rate: 1.0,
+            failure: Outcome::Refused,
+            ..zero_latency()
+        },
+    );
+    let mut sim = Sim::new(&s).unwrap();
+    sim.step_call();
+    assert_eq!(sim.snapshot().last_call.unwrap().drawn, Outcome::Refused);
+}
+
+#[test]
+fn late_results_are_ignored_by_the_statistical_breaker_and_counted() {
+    // One call a second at whole seconds. Until 100 s every call succeeds after 30.5 s; from
+    // 100 s every call fails at once. The breaker opens at some t_open > 100 (read from the
+    // event); every success still in flight then (made at a with a + 30.5 > t_open) lands in a
+    // later generation and must be ignored, and nothing else is late (the first wait, 60 s,
+    // outlasts them all).
+    let mut s = base(
+        60.0,
+        150.0,
+        Phase {
+            latency: 30.5,
+            ..zero_latency()
+        },
+    );
+    s.dependency.push(Phase {
+        start: 100.0,
+        failure_rate: 1.0,
+        ..zero_latency()
+    });
+    s.statistical.expected_calls_per_minute = 60.0;
+    s.callers.call_timeout = 60.0;
+    let r = sim::run(&s, 10).unwrap();
+    let st = &r.breakers.statistical;
+    let open = st.events.first().expect("opens");
+    assert_eq!(open.to, breaker::State::Open);
+    assert!(open.t_s > 100.0 && open.t_s < 130.0, "{}", open.t_s);
+    let expected = (1..100).filter(|&a| a as f64 + 30.5 > open.t_s).count() as u64;
+    assert!(expected > 0);
+    assert_eq!(st.metrics.late_results_ignored, expected);
+    // The late results are not lost from view: the per-bucket count adds up to the same.
+    let per_bucket: f64 = st.series.late_ignored.iter().sum();
+    assert_eq!(per_bucket as u64, expected);
+}
+
+#[test]
+fn shared_state_lock_drops_updates_as_configured() {
+    // 4 callers share one state; each change holds the lock 1 s; a change that would wait more
+    // than 2 s is dropped. Calls every 0.5 s with results after 20 s (past the 10 s run), so the
+    // only changes are the 20 permit requests at 0.5, 1.0, ..., 10.0. Worked by hand: the lock
+    // frees at 1.5, 2.5, 3.5, 4.5, 5.5 after requests 1-5 (waits 0, .5, 1, 1.5, 2); request 6
+    // (3.0 s) would wait 2.5 s: dropped; request 7 (3.5 s) waits 2 s exactly: kept; and so on,
+    // alternately. Dropped: requests 6, 8, ..., 20 = 8.
+    let mut s = base(
+        120.0,
+        10.0,
+        Phase {
+            latency: 20.0,
+            ..zero_latency()
+        },
+    );
+    s.callers.count = 4;
+    s.callers.shared_state = true;
+    s.callers.lock_hold = 1.0;
+    s.callers.lock_timeout = 2.0;
+    let r = sim::run(&s, 10).unwrap();
+    assert_eq!(r.calls, 20);
+    for k in BreakerKind::ALL {
+        let b = r.breakers.get(k);
+        assert_eq!(b.metrics.dropped_updates, 8, "{k:?}");
+        assert_eq!(
+            b.totals.admitted, 20,
+            "a dropped permit still lets the call out"
+        );
+        assert_eq!(b.totals.in_flight_at_end, 20);
+    }
+    // Same traffic, own breakers: no lock, nothing dropped.
+    s.callers.shared_state = false;
+    let r = sim::run(&s, 10).unwrap();
+    assert_eq!(r.breakers.statistical.metrics.dropped_updates, 0);
+}
+
+#[test]
+fn callers_take_calls_in_turn() {
+    let mut s = base(60.0, 10.0, zero_latency());
+    s.callers.count = 3;
+    let mut sim = Sim::new(&s).unwrap();
+    let mut callers = vec![];
+    while sim.step_call() {
+        callers.push(sim.snapshot().last_call.unwrap().caller);
+    }
+    assert_eq!(callers, vec![0, 1, 2, 0, 1, 2, 0, 1, 2, 0]);
+}
+
+#[test]
+fn bursts_cluster_failures() {
+    // Same mean failure rate, with and without bursts: bursts give longer runs of failures.
+    let longest_run = |s: &Scenario| {
+        let mut sim = Sim::new(s).unwrap();
+        let (mut best, mut cur) = (0, 0);
+        while sim.step_call() {
+            if sim.snapshot().last_call.unwrap().drawn == Outcome::Success {
+                cur = 0;
+            } else {
+                cur += 1;
+                best = best.max(cur);
+            }
+        }
+        best
+    };
+    let mut calm = base(
+        600.0,
+        600.0,
+        Phase {
+            failure_rate: 0.05,
+            ..zero_latency()
+        },
+    );
+    calm.window.minimum_number_of_calls = 1_000_000;
+    let mut bursty = calm.clone();
+    bursty.dependency[0].failure_rate = 0.0;
+    // Enter 0.5%, leave 10%: in a burst 1/21 of the time (0.005 / 0.105), mean length 10.
+    bursty.dependency[0].burst.enter = 0.005;
+    bursty.dependency[0].burst.leave = 0.1;
+    bursty.dependency[0].burst.failure_rate = 1.0;
+    assert!(longest_run(&bursty) >= 20);
+    assert!(longest_run(&calm) <= 6);
+}
