@@ -1,1 +1,30 @@
-//! placeholder
+//! Exact numbers behind both breakers, each labeled with what it is.
+//!
+//! * [`cusum`]: the closed statistical breaker (Page's CUSUM with a floor, real weights): average
+//!   run length exactly (renewal + (n, k) dynamic program), by a Brook-Evans chain, Ville/Lorden's
+//!   bound, Wald's approximation and Monte Carlo.
+//! * [`sprt`]: the half-open test (Wald's SPRT, no floor): chance to close (OC) and expected
+//!   trials (ASN), exactly and by Wald's approximations.
+//! * [`window`]: the textbook window breaker: spurious trips per day from the binomial tail with
+//!   windows back to back, an exact chain for a sliding window of up to [`window::MAX_EXACT`]
+//!   calls, Monte Carlo otherwise; time to fill; calls to open at an outage rate.
+//! * [`drift`]: expected score change per call and the zero-drift rate.
+//! * [`report`]: the tables the command line and the page show (single points and sweeps).
+//! * [`cli`]: `breaker analyze ...`.
+//!
+//! Everything is deterministic: no threads, no clock, no OS randomness; simulations take a seed.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod cli;
+pub mod cusum;
+pub mod dp;
+pub mod drift;
+pub mod figure;
+pub mod mc;
+pub mod num;
+pub mod report;
+pub mod sprt;
+pub mod window;
+
+pub use figure::{Figure, Kind};

@@ -1,0 +1,351 @@
+//! The closed statistical breaker: Page's CUSUM `S = max(0, S + w)`, alarm at `S >= line`.
+//!
+//! Run length = calls from a score of 0 up to and including the call that reaches the line.
+//! Under the fine rate it is the number of calls between false alarms; under an outage rate it
+//! is the number of calls to open (counted from a score of 0, the usual state of a healthy
+//! breaker).
+//!
+//! Methods:
+//! * [`arl_exact`]: renewal over excursions with the (n, k) dynamic program ([`crate::dp`]).
+//!   From 0 a success keeps the score at 0; a failure starts an excursion at `w_fail` that ends
+//!   at 0 (reset) or at the line (alarm). With `q` = P(alarm in an excursion) and `L` = expected
+//!   further calls in one, `ARL = (1 + p L) / (p q)`.
+//! * [`arl_markov_chain`]: Brook and Evans (1972): a Markov chain on a grid of step `delta` with
+//!   a failure `+a` and a success `-b` grid steps, `a/b` a continued-fraction convergent of
+//!   `w_fail / |w_ok|`, solved exactly by elimination from the line down. Its error estimate is
+//!   the difference between the two finest convergents that fit the work budget.
+//! * [`lorden_bound`]: Ville's inequality: an excursion from 0 reaches `ln N` with probability at
+//!   most `1/N` at any rate `<= p0`, so the run length is at least `N` (Lorden 1971).
+//! * [`arl_wald`]: Wald's (Siegmund's) approximation without overshoot,
+//!   `(e^{t h} - 1 - t h) / (-t mu)`, `t` Wald's exponent, `mu` the drift; `h^2 / var` at zero drift.
+//! * [`simulate`]: Monte Carlo (seeded PCG; jumps over runs of successes with geometric draws).
+
+use crate::dp;
+use crate::figure::Figure;
+use crate::mc::Rng;
+use crate::num::{wald_exponent, weight_variance, Stats};
+use breaker::score::Weights;
+
+/// The exact run length and its pieces.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ExactArl {
+    /// Average run length (calls), from a score of 0.
+    pub arl: f64,
+    /// Absolute error estimate: the truncated remainders of the dynamic program plus rounding.
+    pub error: f64,
+    /// Probability that an excursion (a failure at score 0) ends at the line.
+    pub alarm_per_excursion: f64,
+    /// Expected calls in an excursion after its first failure.
+    pub excursion_calls: f64,
+    /// Steps the dynamic program carried.
+    pub iterations: u64,
+    /// Whether the truncation tolerance was met.
+    pub converged: bool,
+}
+
+impl ExactArl {
+    /// As a labeled figure.
+    pub fn figure(&self) -> Figure {
+        Figure::exact(self.arl)
+    }
+}
+
+/// Exact average run length of the CUSUM with weights `w`, line `line` (nats, > 0), failure
+/// rate `p` (0 <= p <= 1). Infinite when `p = 0` (or when the alarm probability underflows).
+pub fn arl_exact(w: Weights, line: f64, p: f64) -> ExactArl {
+    assert!(line > 0.0 && w.fail > 0.0 && w.ok < 0.0, "need line > 0, w_fail > 0 > w_ok");
+    if p <= 0.0 {
+        return ExactArl {
+            arl: f64::INFINITY,
+            error: 0.0,
+            alarm_per_excursion: 0.0,
+            excursion_calls: 0.0,
+            iterations: 0,
+            converged: true,
+        };
+    }
+    if w.fail >= line {
+        // Every failure at 0 alarms: geometric run length.
+        return ExactArl {
+            arl: 1.0 / p,
+            error: 0.0,
+            alarm_per_excursion: 1.0,
+            excursion_calls: 0.0,
+            iterations: 0,
+            converged: true,
+        };
+    }
+    let a = dp::absorb(w, p, w.fail, 0.0, line);
+    let qa = a.upper;
+    let l = a.steps;
+    let arl = (1.0 + p * l) / (p * qa);
+    let hi = (1.0 + p * (l + a.tail_steps)) / (p * (qa - a.tail_upper).max(0.0));
+    let lo = (1.0 + p * (l - a.tail_steps).max(0.0)) / (p * (qa + a.tail_upper));
+    let rounding = arl * 4.0 * f64::EPSILON * (a.iterations as f64).sqrt().max(1.0);
+    let error = (hi - arl).max(arl - lo) + rounding;
+    ExactArl {
+        arl,
+        error: if error.is_nan() { f64::INFINITY } else { error },
+        alarm_per_excursion: qa,
+        excursion_calls: l,
+        iterations: a.iterations,
+        converged: a.converged,
+    }
+}
+
+/// The Brook-Evans Markov chain result.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChainArl {
+    /// Average run length (calls) of the grid chain at the finest convergent used.
+    pub arl: f64,
+    /// Error estimate: `|ARL(finest) - ARL(next finest)|`; 0 plus rounding when the weight ratio
+    /// is exactly the convergent (e.g. integer weights); `None` when only one convergent fit.
+    pub error: Option<f64>,
+    /// The convergent `a/b` (failure `+a`, success `-b` grid steps).
+    pub ratio: (u64, u64),
+    /// Grid states below the line.
+    pub states: u64,
+}
+
+impl ChainArl {
+    /// As a labeled figure: an approximation (a discretized chain) whose error is [`Self::error`].
+    pub fn figure(&self) -> Figure {
+        Figure::approximation(self.arl)
+    }
+}
+
+/// Work budget of the grid elimination (`states x a x b` multiply-adds), about 30 ms natively.
+pub const CHAIN_BUDGET: f64 = 3e7;
+
+/// Continued-fraction convergents `a/b` of `x` (a >= 1), finest last; `exact` when the expansion
+/// ended (x is the last one to double precision).
+fn convergents(x: f64, max_den: u64) -> (Vec<(u64, u64)>, bool) {
+    let (mut h1, mut h2) = (1u64, 0u64);
+    let (mut k1, mut k2) = (0u64, 1u64);
+    let mut r = x;
+    let mut out = Vec::new();
+    for _ in 0..40 {
+        let ai = libm::floor(r);
+        if !(ai.is_finite()) || ai > 1e12 {
+            return (out, false);
+        }
+        let ai = ai as u64;
+        let h = ai.saturating_mul(h1).saturating_add(h2);
+        let k = ai.saturating_mul(k1).saturating_add(k2);
+        if k > max_den {
+            return (out, false);
+        }
+        if h >= 1 {
+            out.push((h, k));
+        }
+        let frac = r - ai as f64;
+        // Stop when the convergent matches x to rounding: the ratio is rational (e.g. 2/1).
+        if frac <= 1e-12 * r.max(1.0) || (h as f64 / k as f64 - x).abs() <= 4.0 * f64::EPSILON * x {
+            return (out, true);
+        }
+        r = 1.0 / frac;
+        (h2, h1) = (h1, h);
+        (k2, k1) = (k1, k);
+    }
+    (out, false)
+}
+
+/// The grid for convergent `a/b`: step `delta` fitting both weights in least squares, and the
+/// number of grid states below the line.
+fn grid(w: Weights, line: f64, a: u64, b: u64) -> (f64, u64) {
+    let (af, bf) = (a as f64, b as f64);
+    let delta = (af * w.fail + bf * (-w.ok)) / (af * af + bf * bf);
+    let mut h = libm::ceil(line / delta);
+    if (h - 1.0) * delta >= line {
+        h -= 1.0;
+    }
+    (delta, h.max(1.0) as u64)
+}
+
+/// ARL from 0 of the grid CUSUM: states `0..h`, failure `+a`, success `-b` (floor at 0), alarm
+/// at `>= h`. Elimination from the top: each `x_j` above the current front is kept as
+/// `c + sum_i d_i x_{m-i} `, with `e` the chance of the alarm first; all terms stay nonnegative
+/// (a probabilistic, cancellation-free elimination in the spirit of Grassmann-Taksar-Heyman).
+pub(crate) fn grid_arl(p: f64, a: usize, b: usize, h: usize) -> f64 {
+    let q = 1.0 - p;
+    let width = b + 2; // c, e, d[0..b]
+    let mut ring = vec![0.0f64; a * width];
+    let mut newrep = vec![0.0f64; width];
+    for m in (0..h).rev() {
+        // The representation of x_{m+a}.
+        let (c, e, d0, dsum_rest);
+        let top = m + a;
+        if top >= h {
+            c = 0.0;
+            e = 1.0;
+            d0 = 0.0;
+            dsum_rest = 0.0;
+        } else {
+            let r = &ring[(top % a) * width..(top % a + 1) * width];
+            c = r[0];
+            e = r[1];
+            d0 = r[2];
+            dsum_rest = r[3..].iter().sum::<f64>();
+        }
+        let _ = d0;
+        let den = q + p * (e + dsum_rest);
+        // New representation of x_m in the basis (x_{m-1}, ..., x_{m-b}).
+        newrep[0] = (1.0 + p * c) / den;
+        newrep[1] = p * e / den;
+        if top >= h {
+            for v in newrep[2..2 + b - 1].iter_mut() {
+                *v = 0.0;
+            }
+        } else {
+            let base = (top % a) * width;
+            for i in 1..b {
+                newrep[2 + i - 1] = p * ring[base + 2 + i] / den;
+            }
+        }
+        newrep[2 + b - 1] = q / den;
+        // Substitute x_m into the stored x_j, j in m+1 ..= m+a-1 (and below h).
+        let jmax = (m + a - 1).min(h.saturating_sub(1));
+        for j in m + 1..=jmax {
+            let base = (j % a) * width;
+            let r = &mut ring[base..base + width];
+            let dj0 = r[2];
+            if dj0 == 0.0 {
+                // Still shift the basis.
+                r.copy_within(3..width, 2);
+                r[width - 1] = 0.0;
+                continue;
+            }
+            r[0] += dj0 * newrep[0];
+            r[1] += dj0 * newrep[1];
+            for i in 0..b {
+                let old = if i + 1 < b { r[3 + i] } else { 0.0 };
+                r[2 + i] = old + dj0 * newrep[2 + i];
+            }
+        }
+        let base = (m % a) * width;
+        ring[base..base + width].copy_from_slice(&newrep);
+    }
+    // x_0 = c + (sum d) x_0 with every basis symbol an alias of x_0 (the floor).
+    let c = newrep[0];
+    let e = newrep[1];
+    if e > 0.0 {
+        c / e
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// Average run length by the Brook-Evans chain (see the module docs). `None` when `p = 0` or the
+/// grid for even the first convergent exceeds [`CHAIN_BUDGET`] by more than 10x.
+pub fn arl_markov_chain(w: Weights, line: f64, p: f64) -> Option<ChainArl> {
+    if p <= 0.0 || !(line > 0.0) {
+        return None;
+    }
+    let ratio = w.fail / -w.ok;
+    let (conv, exact) = convergents(ratio, 1_000_000);
+    let cost = |&(a, b): &(u64, u64)| {
+        let (_, h) = grid(w, line, a, b);
+        h as f64 * a as f64 * b as f64
+    };
+    let fit: Vec<(u64, u64)> = conv.iter().copied().filter(|c| cost(c) <= CHAIN_BUDGET).collect();
+    let finest = match fit.last() {
+        Some(&c) => c,
+        None => {
+            let &c = conv.first()?;
+            if cost(&c) > 10.0 * CHAIN_BUDGET {
+                return None;
+            }
+            c
+        }
+    };
+    let run = |(a, b): (u64, u64)| {
+        let (_, h) = grid(w, line, a, b);
+        (grid_arl(p, a as usize, b as usize, h as usize), h)
+    };
+    let (arl, states) = run(finest);
+    let is_last = conv.last() == Some(&finest);
+    let rounding = arl * 1e-13;
+    let error = if exact && is_last {
+        Some(rounding)
+    } else if fit.len() >= 2 {
+        let (coarser, _) = run(fit[fit.len() - 2]);
+        Some((arl - coarser).abs() + rounding)
+    } else {
+        None
+    };
+    Some(ChainArl {
+        arl,
+        error,
+        ratio: finest,
+        states,
+    })
+}
+
+/// Ville/Lorden: at least `e^line` calls between alarms at any true rate `<= p0` (the rate that
+/// makes the likelihood ratio a fair bet). `None` above p0, where no such bound holds.
+pub fn lorden_bound(line: f64, p: f64, p0: f64) -> Option<Figure> {
+    (p <= p0).then(|| Figure::bound(libm::exp(line)))
+}
+
+/// Wald's (Siegmund's) approximation of the run length, ignoring the overshoot over the line.
+pub fn arl_wald(w: Weights, line: f64, p: f64) -> Figure {
+    let mu = w.drift(p);
+    let value = match wald_exponent(w, p) {
+        None => {
+            if p <= 0.0 {
+                f64::INFINITY
+            } else {
+                line / w.fail // p = 1: one failure after another.
+            }
+        }
+        Some(t) => {
+            let th = t * line;
+            if th.abs() < 1e-6 {
+                line * line / weight_variance(w, p)
+            } else {
+                (libm::expm1(th) - th) / (-t * mu)
+            }
+        }
+    };
+    Figure::approximation(value)
+}
+
+/// Monte Carlo run length: `runs` runs from 0, seeded. Each run stops at the alarm or after
+/// `max_calls` calls (then the figure is `None`: censored runs would bias the mean).
+pub fn simulate(w: Weights, line: f64, p: f64, runs: u64, seed: u64, max_calls: u64) -> Option<Figure> {
+    if runs == 0 || p <= 0.0 {
+        return None;
+    }
+    let mut rng = Rng::new(seed);
+    let mut stats = Stats::default();
+    let step = -w.ok;
+    for _ in 0..runs {
+        let mut s = 0.0f64;
+        let mut calls: u64 = 0;
+        loop {
+            let g = rng.geometric(p);
+            if s > 0.0 {
+                let to_zero = libm::ceil(s / step);
+                if g as f64 >= to_zero {
+                    s = 0.0;
+                } else {
+                    s += g as f64 * w.ok;
+                    if s < 0.0 {
+                        s = 0.0;
+                    }
+                }
+            }
+            calls = calls.saturating_add(g).saturating_add(1);
+            s += w.fail;
+            if s >= line {
+                break;
+            }
+            if calls > max_calls {
+                return None;
+            }
+        }
+        stats.push(calls as f64);
+    }
+    let (mean, ci) = stats.mean_ci95();
+    Some(Figure::simulated(mean, ci, stats.n()))
+}

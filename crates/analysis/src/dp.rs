@@ -1,0 +1,179 @@
+//! The (n, k) dynamic program: a walk that adds `w_fail` with probability `p` and `w_ok`
+//! otherwise, from `start`, absorbed at `<= lower` or `>= upper`.
+//!
+//! After `n` steps with `k` failures the position is `start + k w_fail + (n-k) w_ok`, whatever
+//! the order, so the probability mass of the walk not yet absorbed lives on a band of `k` values
+//! for each `n` (width `(upper - lower) / (w_fail - w_ok) + 1`). The program carries that band
+//! forward one step at a time, moving mass that crosses a line into the absorbed totals. It is
+//! exact for real (irrational-ratio) weights; the only approximation is where it stops.
+//!
+//! Truncation: the program stops when what is still in the band can change no total by more than
+//! [`TOLERANCE`] relative (or is below the smallest normal double). What is left is bounded:
+//! * chance to end at `upper` from position `s`: at most `e^{-t (upper - s)}` when Wald's exponent
+//!   `t > 0` (negative drift; `e^{t S}` is a martingale), else at most 1;
+//! * chance to end at `lower`: at most `e^{t (s - lower)}` when `t < 0`, else at most 1;
+//! * expected further steps: `(upper - lower + w_fail - w_ok) / |drift|` by Wald's identity
+//!   (rigorous); where the drift is too small for that to be useful (`|drift| D < var`), the
+//!   diffusion estimate `4 D^2 / var` is used instead (an estimate, not a bound).
+//!
+//! Those remainders are returned, so callers turn them into error estimates.
+
+
+use crate::num::{wald_exponent, weight_variance};
+use breaker::score::Weights;
+
+/// Relative tolerance at which the program stops.
+pub const TOLERANCE: f64 = 1e-10;
+
+/// Work cap (band cells visited) so that a pathological input cannot hang a page: about 1 s
+/// natively. When it is reached, the returned remainders say how much is missing.
+pub const MAX_CELLS: u64 = 1_000_000_000;
+
+/// What the program found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Absorption {
+    /// Probability absorbed at `>= upper` (accumulated).
+    pub upper: f64,
+    /// Probability absorbed at `<= lower` (accumulated).
+    pub lower: f64,
+    /// Expected number of steps to absorption (accumulated: `sum_n P(not absorbed after n)`).
+    pub steps: f64,
+    /// Bound on the probability still to reach `upper` when the program stopped.
+    pub tail_upper: f64,
+    /// Bound on the probability still to reach `lower`.
+    pub tail_lower: f64,
+    /// Bound (or diffusion estimate near zero drift) on the expected steps still to come.
+    pub tail_steps: f64,
+    /// Steps carried.
+    pub iterations: u64,
+    /// Whether the tolerance was met (false: the work cap stopped it).
+    pub converged: bool,
+}
+
+/// Run the program (see the module docs). Requires `lower < start < upper`, `0 <= p <= 1`,
+/// `w.fail > 0 > w.ok`.
+pub fn absorb(w: Weights, p: f64, start: f64, lower: f64, upper: f64) -> Absorption {
+    debug_assert!(lower < start && start < upper);
+    let (f, o) = (w.fail, w.ok);
+    let q = 1.0 - p;
+    let theta = wald_exponent(w, p);
+    let mu = w.drift(p);
+    let var = weight_variance(w, p);
+    let span = upper - lower + f - o;
+    let steps_left = {
+        let drift_bound = if mu != 0.0 { span / mu.abs() } else { f64::INFINITY };
+        // Exact bound at zero drift (optional stopping of (S - s)^2 - n var): an estimate nearby.
+        let diffusion = if var > 0.0 { span * span / var } else { f64::INFINITY };
+        if mu.abs() * span >= var {
+            drift_bound
+        } else {
+            drift_bound.min(diffusion)
+        }
+    };
+
+    // Position after n steps with k failures.
+    let pos = |n: u64, k: u64| start + k as f64 * f + (n - k) as f64 * o;
+
+    let mut cur: Vec<f64> = vec![1.0];
+    let mut next: Vec<f64> = Vec::with_capacity(64);
+    let mut klo: u64 = 0;
+    let mut n: u64 = 0;
+    let (mut up, mut low, mut steps) = (0.0f64, 0.0f64, 0.0f64);
+    let mut alive = 1.0f64;
+    let mut cells: u64 = 0;
+    let mut converged = false;
+    const CHECK: u64 = 32;
+    let tails = |cur: &[f64], n: u64, klo: u64| {
+        let (mut tu, mut tl, mut mass) = (0.0, 0.0, 0.0);
+        for (j, &m) in cur.iter().enumerate() {
+            let s = pos(n, klo + j as u64);
+            mass += m;
+            tu += m * match theta {
+                Some(t) if t > 0.0 => libm::exp(-t * (upper - s)).min(1.0),
+                _ => 1.0,
+            };
+            tl += m * match theta {
+                Some(t) if t < 0.0 => libm::exp(t * (s - lower)).min(1.0),
+                _ => 1.0,
+            };
+        }
+        (tu, tl, mass * steps_left)
+    };
+    loop {
+        steps += alive;
+        // One step: k stays (success) or k+1 (failure).
+        let len = cur.len();
+        next.clear();
+        let mut total = q * cur[0];
+        next.push(total);
+        next.extend(cur.windows(2).map(|pair| {
+            let v = q * pair[1] + p * pair[0];
+            total += v;
+            v
+        }));
+        let top = p * cur[len - 1];
+        total += top;
+        next.push(top);
+        n += 1;
+        cells += len as u64 + 1;
+        // Absorb at the top (largest k = highest position).
+        while let Some(&m) = next.last() {
+            if pos(n, klo + next.len() as u64 - 1) >= upper {
+                up += m;
+                total -= m;
+                next.pop();
+            } else {
+                break;
+            }
+        }
+        // Absorb at the bottom.
+        let mut c = 0;
+        while c < next.len() && pos(n, klo + c as u64) <= lower {
+            low += next[c];
+            total -= next[c];
+            c += 1;
+        }
+        if c > 0 {
+            next.drain(..c);
+            klo += c as u64;
+        }
+        std::mem::swap(&mut cur, &mut next);
+        // Recount exactly now and then; in between, the running total (rounding stays far
+        // below the tolerance over a few thousand steps).
+        alive = if n % 1024 == 0 { cur.iter().sum() } else { total.max(0.0) };
+        if cur.is_empty() || alive < f64::MIN_POSITIVE {
+            converged = true;
+            break;
+        }
+        if n % CHECK == 0 {
+            // The step remainder is cheap (mass x constant): only then look at the others.
+            if alive * steps_left <= TOLERANCE * steps {
+                let (tu, tl, _) = tails(&cur, n, klo);
+                let ok_u = tu <= TOLERANCE * up || tu < f64::MIN_POSITIVE;
+                let ok_l = tl <= TOLERANCE * low || tl < f64::MIN_POSITIVE;
+                if ok_u && ok_l {
+                    converged = true;
+                    break;
+                }
+            }
+            if cells > MAX_CELLS {
+                break;
+            }
+        }
+    }
+    let (tail_upper, tail_lower, tail_steps) = if cur.is_empty() {
+        (0.0, 0.0, 0.0)
+    } else {
+        tails(&cur, n, klo)
+    };
+    Absorption {
+        upper: up,
+        lower: low,
+        steps,
+        tail_upper,
+        tail_lower,
+        tail_steps,
+        iterations: n,
+        converged,
+    }
+}

@@ -1,0 +1,84 @@
+//! A number with what it is: exact, bound, approximation or simulated.
+
+use serde::{Deserialize, Serialize};
+
+/// What a [`Figure`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Computed exactly (up to a documented truncation tolerance, far below the printed digits).
+    Exact,
+    /// A proven inequality (e.g. Ville/Lorden: at least `N` calls between false alarms).
+    Bound,
+    /// A formula that neglects something (Wald's approximations ignore the overshoot).
+    Approximation,
+    /// Monte Carlo: carries a 95% confidence interval and the number of runs or calls behind it.
+    Simulated,
+}
+
+/// A labeled number. JSON: `{"value": x, "kind": "exact"}`, plus `"ci95": [lo, hi]` and `"n"`
+/// when simulated. A non-finite value (an infinite run length) serializes as `null`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Figure {
+    /// The number.
+    pub value: f64,
+    /// What it is.
+    pub kind: Kind,
+    /// The 95% confidence interval (simulated figures only).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub ci95: Option<(f64, f64)>,
+    /// Runs or calls behind a simulated figure.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub n: Option<u64>,
+}
+
+impl Figure {
+    /// An exact figure.
+    pub fn exact(value: f64) -> Self {
+        Self::plain(value, Kind::Exact)
+    }
+
+    /// A bound.
+    pub fn bound(value: f64) -> Self {
+        Self::plain(value, Kind::Bound)
+    }
+
+    /// An approximation.
+    pub fn approximation(value: f64) -> Self {
+        Self::plain(value, Kind::Approximation)
+    }
+
+    /// A simulated figure with its 95% confidence interval and sample size.
+    pub fn simulated(value: f64, ci95: (f64, f64), n: u64) -> Self {
+        Figure {
+            value,
+            kind: Kind::Simulated,
+            ci95: Some(ci95),
+            n: Some(n),
+        }
+    }
+
+    fn plain(value: f64, kind: Kind) -> Self {
+        Figure {
+            value,
+            kind,
+            ci95: None,
+            n: None,
+        }
+    }
+
+    /// The same figure multiplied by `k` (value and interval), e.g. calls to seconds.
+    pub fn scaled(&self, k: f64) -> Self {
+        Figure {
+            value: self.value * k,
+            kind: self.kind,
+            ci95: self.ci95.map(|(lo, hi)| (lo * k, hi * k)),
+            n: self.n,
+        }
+    }
+
+    /// Whether `x` lies inside the confidence interval (false when there is none).
+    pub fn ci_contains(&self, x: f64) -> bool {
+        matches!(self.ci95, Some((lo, hi)) if lo <= x && x <= hi)
+    }
+}

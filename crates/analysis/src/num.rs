@@ -1,0 +1,174 @@
+//! Small numerical helpers: the Wald exponent, binomial tails, sample statistics.
+
+use breaker::score::Weights;
+
+/// `ln(e^x + e^y)` without overflow.
+pub(crate) fn log_add(x: f64, y: f64) -> f64 {
+    let (hi, lo) = if x > y { (x, y) } else { (y, x) };
+    if hi == f64::NEG_INFINITY {
+        return hi;
+    }
+    hi + libm::log1p(libm::exp(lo - hi))
+}
+
+/// `ln E[e^{t w}]` for one call at failure rate `p`: `ln(p e^{t w_fail} + (1-p) e^{t w_ok})`.
+pub fn log_mgf(w: Weights, p: f64, t: f64) -> f64 {
+    let a = if p > 0.0 {
+        libm::log(p) + t * w.fail
+    } else {
+        f64::NEG_INFINITY
+    };
+    let b = if p < 1.0 {
+        libm::log1p(-p) + t * w.ok
+    } else {
+        f64::NEG_INFINITY
+    };
+    log_add(a, b)
+}
+
+/// Wald's exponent: the nonzero `t` with `E[e^{t w}] = 1` at failure rate `p` (Wald's `h(p)`).
+///
+/// `t > 0` when the drift is negative (then `e^{t S}` is a martingale and the chance of climbing
+/// `d` nats is at most `e^{-t d}`), `t < 0` when it is positive, `0` at zero drift. At `p = p0`
+/// it is exactly 1 (the likelihood ratio is a fair bet); at `p = p1` it is -1. Returns `None` when
+/// no root exists (`p = 0` or `p = 1`: the walk only goes one way).
+pub fn wald_exponent(w: Weights, p: f64) -> Option<f64> {
+    if !(p > 0.0 && p < 1.0) {
+        return None;
+    }
+    let mu = w.drift(p);
+    if mu == 0.0 {
+        return Some(0.0);
+    }
+    let sign = if mu < 0.0 { 1.0 } else { -1.0 };
+    // g(t) = log_mgf(sign * t) is convex, 0 at 0, decreasing at 0: bracket its positive root.
+    let g = |t: f64| log_mgf(w, p, sign * t);
+    let mut hi = 1.0;
+    let mut guard = 0;
+    while g(hi) < 0.0 {
+        hi *= 2.0;
+        guard += 1;
+        if guard > 2000 {
+            return None;
+        }
+    }
+    let mut lo = 0.0;
+    // Bisection to the last bit (g is negative on (0, root), positive beyond).
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if g(mid) < 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(sign * 0.5 * (lo + hi))
+}
+
+/// Variance of one call's weight at rate `p`: `p (1-p) (w_fail - w_ok)^2`.
+pub(crate) fn weight_variance(w: Weights, p: f64) -> f64 {
+    p * (1.0 - p) * (w.fail - w.ok) * (w.fail - w.ok)
+}
+
+/// `ln C(n, k)`.
+fn ln_choose(n: u64, k: u64) -> f64 {
+    libm::lgamma(n as f64 + 1.0) - libm::lgamma(k as f64 + 1.0) - libm::lgamma((n - k) as f64 + 1.0)
+}
+
+/// `P(X >= k)` for `X ~ Binomial(n, p)`, summed from whichever tail is smaller so that tiny
+/// probabilities keep their relative precision.
+pub fn binomial_upper_tail(n: u64, p: f64, k: u64) -> f64 {
+    if k == 0 {
+        return 1.0;
+    }
+    if k > n {
+        return 0.0;
+    }
+    if p <= 0.0 {
+        return 0.0;
+    }
+    if p >= 1.0 {
+        return 1.0;
+    }
+    let mean = n as f64 * p;
+    let lp = libm::log(p);
+    let lq = libm::log1p(-p);
+    let ln_pmf = |j: u64| ln_choose(n, j) + j as f64 * lp + (n - j) as f64 * lq;
+    if k as f64 >= mean {
+        // Sum upward from k: terms decrease past the mode.
+        sum_terms(ln_pmf(k), k, n, |j| ((n - j) as f64 / (j + 1) as f64) * (p / (1.0 - p)), true)
+    } else {
+        // 1 - P(X <= k-1), summing downward from k-1.
+        let lower = sum_terms(ln_pmf(k - 1), k - 1, 0, |j| (j as f64 / (n - j + 1) as f64) * ((1.0 - p) / p), false);
+        (1.0 - lower).max(0.0)
+    }
+}
+
+/// Sum pmf terms from `start` towards `end` (up or down) with the ratio between neighbours.
+fn sum_terms(ln_first: f64, start: u64, end: u64, ratio: impl Fn(u64) -> f64, up: bool) -> f64 {
+    let mut term = libm::exp(ln_first);
+    let mut sum = term;
+    let mut j = start;
+    loop {
+        if j == end {
+            break;
+        }
+        term *= ratio(j);
+        j = if up { j + 1 } else { j - 1 };
+        sum += term;
+        if term <= sum * 1e-17 {
+            break;
+        }
+    }
+    sum.min(1.0)
+}
+
+/// Running mean and variance (Welford).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Stats {
+    n: u64,
+    mean: f64,
+    m2: f64,
+}
+
+impl Stats {
+    pub(crate) fn push(&mut self, x: f64) {
+        self.n += 1;
+        let d = x - self.mean;
+        self.mean += d / self.n as f64;
+        self.m2 += d * (x - self.mean);
+    }
+
+    pub(crate) fn n(&self) -> u64 {
+        self.n
+    }
+
+    /// Mean with a 95% normal-theory interval `mean +- 1.96 s / sqrt(n)`.
+    pub(crate) fn mean_ci95(&self) -> (f64, (f64, f64)) {
+        if self.n < 2 {
+            return (self.mean, (f64::NEG_INFINITY, f64::INFINITY));
+        }
+        let var = self.m2 / (self.n - 1) as f64;
+        let half = 1.96 * libm::sqrt(var / self.n as f64);
+        (self.mean, (self.mean - half, self.mean + half))
+    }
+}
+
+/// 95% interval for a Poisson mean from a count `c` (Wilson-Hilferty approximation of the exact
+/// Garwood interval).
+pub(crate) fn poisson_ci95(c: u64) -> (f64, f64) {
+    let z = 1.96;
+    let lo = if c == 0 {
+        0.0
+    } else {
+        let c = c as f64;
+        let t = 1.0 - 1.0 / (9.0 * c) - z / (3.0 * libm::sqrt(c));
+        c * t * t * t
+    };
+    let c1 = c as f64 + 1.0;
+    let t = 1.0 - 1.0 / (9.0 * c1) + z / (3.0 * libm::sqrt(c1));
+    (lo.max(0.0), c1 * t * t * t)
+}

@@ -1,0 +1,185 @@
+//! The half-open test: Wald's SPRT on a fresh score without floor, open again at `>= A`, close
+//! at `<= B` (`breaker::trial::WaldLines`).
+//!
+//! * [`exact`]: the (n, k) dynamic program from 0 ([`crate::dp`]): OC = P(close), ASN = expected
+//!   trials, with the truncation remainders as error estimates.
+//! * [`wald`]: Wald's approximations (no overshoot): with `t = h(p)` Wald's exponent
+//!   (`E[e^{t w}] = 1`), `OC = (e^{tA} - 1) / (e^{tA} - e^{tB})` (`A / (A - B)` at zero drift) and
+//!   `ASN = (OC B + (1 - OC) A) / drift` (`-A B / E[w^2]` at zero drift).
+//! * [`wald_parametric`]: the same curve by Wald's `h` parametrization:
+//!   `p(h) = (1 - e^{h w_ok}) / (e^{h w_fail} - e^{h w_ok})`.
+//! * [`simulate`]: Monte Carlo.
+//!
+//! The time limit of half-open and lost trials are not modelled: every trial returns a result.
+
+use crate::dp;
+use crate::figure::Figure;
+use crate::mc::Rng;
+use crate::num::{wald_exponent, Stats};
+use breaker::score::Weights;
+use breaker::trial::WaldLines;
+
+/// Exact OC and ASN.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ExactSprt {
+    /// Probability that the test closes (reaches `<= B` before `>= A`).
+    pub close_probability: f64,
+    /// Expected trials until it decides.
+    pub expected_trials: f64,
+    /// Bound on the close probability the truncation left out.
+    pub close_error: f64,
+    /// Bound (estimate near zero drift) on the expected trials the truncation left out.
+    pub trials_error: f64,
+    /// Steps carried.
+    pub iterations: u64,
+}
+
+/// Exact OC and ASN at failure rate `p` (0 <= p <= 1). Requires `B < 0 < A`.
+pub fn exact(w: Weights, lines: WaldLines, p: f64) -> ExactSprt {
+    assert!(lines.lower < 0.0 && lines.upper > 0.0, "need B < 0 < A");
+    let a = dp::absorb(w, p, 0.0, lines.lower, lines.upper);
+    ExactSprt {
+        close_probability: a.lower,
+        expected_trials: a.steps,
+        close_error: a.tail_lower,
+        trials_error: a.tail_steps + a.steps * 4.0 * f64::EPSILON * (a.iterations as f64).sqrt(),
+        iterations: a.iterations,
+    }
+}
+
+/// Wald's approximations.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WaldSprt {
+    /// Wald's OC: probability to close.
+    pub close_probability: f64,
+    /// Wald's ASN: expected trials.
+    pub expected_trials: f64,
+    /// Wald's exponent `h(p)` used.
+    pub h: f64,
+}
+
+/// Wald's OC from the exponent `h`.
+fn oc_of_h(h: f64, a: f64, b: f64) -> f64 {
+    if h.abs() * (a - b) < 1e-9 {
+        a / (a - b)
+    } else if h > 0.0 {
+        // (1 - e^{-hA}) / (1 - e^{h(B-A)})
+        libm::expm1(-h * a) / libm::expm1(h * (b - a))
+    } else {
+        // e^{-hB} (e^{hA} - 1) / (e^{h(A-B)} - 1)
+        libm::exp(-h * b) * libm::expm1(h * a) / libm::expm1(h * (a - b))
+    }
+}
+
+fn asn_of(w: Weights, p: f64, h: f64, oc: f64, a: f64, b: f64) -> f64 {
+    let mu = w.drift(p);
+    if h.abs() * (a - b) < 1e-6 || mu == 0.0 {
+        let m2 = p * w.fail * w.fail + (1.0 - p) * w.ok * w.ok;
+        -a * b / m2
+    } else {
+        (oc * b + (1.0 - oc) * a) / mu
+    }
+}
+
+/// Wald's approximations at failure rate `p`.
+pub fn wald(w: Weights, lines: WaldLines, p: f64) -> WaldSprt {
+    let (a, b) = (lines.upper, lines.lower);
+    match wald_exponent(w, p) {
+        None if p <= 0.0 => WaldSprt {
+            close_probability: 1.0,
+            expected_trials: b / w.ok,
+            h: f64::INFINITY,
+        },
+        None => WaldSprt {
+            close_probability: 0.0,
+            expected_trials: a / w.fail,
+            h: f64::NEG_INFINITY,
+        },
+        Some(h) => {
+            let oc = oc_of_h(h, a, b);
+            WaldSprt {
+                close_probability: oc,
+                expected_trials: asn_of(w, p, h, oc, a, b),
+                h,
+            }
+        }
+    }
+}
+
+/// Wald's curve by his parametrization: for exponent `h` (nonzero), the failure rate
+/// `p(h) = (1 - e^{h w_ok}) / (e^{h w_fail} - e^{h w_ok})` and OC and ASN there.
+pub fn wald_parametric(w: Weights, lines: WaldLines, h: f64) -> WaldSprt {
+    let (a, b) = (lines.upper, lines.lower);
+    let p = if h == 0.0 {
+        w.zero_drift_rate()
+    } else {
+        -libm::expm1(h * w.ok) / (libm::exp(h * w.fail) - libm::exp(h * w.ok))
+    };
+    let oc = oc_of_h(h, a, b);
+    WaldSprt {
+        close_probability: oc,
+        expected_trials: asn_of(w, p, h, oc, a, b),
+        h,
+    }
+}
+
+/// The failure rate of [`wald_parametric`] for exponent `h`.
+pub fn wald_rate_of_h(w: Weights, h: f64) -> f64 {
+    if h == 0.0 {
+        w.zero_drift_rate()
+    } else {
+        -libm::expm1(h * w.ok) / (libm::exp(h * w.fail) - libm::exp(h * w.ok))
+    }
+}
+
+/// Monte Carlo OC and ASN from `runs` half-open rounds, seeded: (close probability with a Wilson
+/// 95% interval, expected trials with a normal 95% interval).
+pub fn simulate(w: Weights, lines: WaldLines, p: f64, runs: u64, seed: u64) -> Option<(Figure, Figure)> {
+    if runs == 0 {
+        return None;
+    }
+    let mut rng = Rng::new(seed);
+    let mut stats = Stats::default();
+    let mut closes = 0u64;
+    let step = -w.ok;
+    for _ in 0..runs {
+        let mut s = 0.0f64;
+        let mut trials: u64 = 0;
+        let closed = loop {
+            let g = if p > 0.0 { rng.geometric(p) } else { u64::MAX / 4 };
+            let to_close = libm::ceil((s - lines.lower) / step).max(1.0);
+            if g as f64 >= to_close {
+                // Check the exact crossing step by step near the line (rounding of s + j w_ok).
+                let mut j = (to_close as u64).saturating_sub(1);
+                let mut t = s + j as f64 * w.ok;
+                while t > lines.lower {
+                    j += 1;
+                    t = s + j as f64 * w.ok;
+                }
+                trials += j;
+                break true;
+            }
+            s += g as f64 * w.ok;
+            trials += g + 1;
+            s += w.fail;
+            if s >= lines.upper {
+                break false;
+            }
+        };
+        if closed {
+            closes += 1;
+        }
+        stats.push(trials as f64);
+    }
+    let (mean, ci) = stats.mean_ci95();
+    let n = runs as f64;
+    let ph = closes as f64 / n;
+    let z = 1.96f64;
+    let den = 1.0 + z * z / n;
+    let centre = (ph + z * z / (2.0 * n)) / den;
+    let half = z * libm::sqrt(ph * (1.0 - ph) / n + z * z / (4.0 * n * n)) / den;
+    Some((
+        Figure::simulated(ph, ((centre - half).max(0.0), (centre + half).min(1.0)), runs),
+        Figure::simulated(mean, ci, stats.n()),
+    ))
+}

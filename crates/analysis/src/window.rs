@@ -1,0 +1,388 @@
+//! The textbook (count-window) breaker at a steady failure rate.
+//!
+//! Rule (resilience4j): after every recorded outcome, once the window holds at least
+//! `min(minimum_calls, window)` outcomes, trip when `failures / outcomes in window >= threshold`
+//! (as `f64`). After a trip the breaker opens; when it closes again the window starts empty.
+//!
+//! * [`back_to_back_trips_per_day`]: windows evaluated back to back (disjoint blocks of `window`
+//!   calls, each trips with the binomial tail `P(Bin(window, p) >= k)`): exact for that model.
+//! * [`calls_to_trip_exact`]: the window sliding one call at a time, exactly, by a Markov chain
+//!   on the last `window` outcomes as a bitmask (up to [`MAX_EXACT`] calls): the distribution is
+//!   carried call by call, and once the chance of a trip per call has settled to its
+//!   quasi-stationary value the geometric remainder is added in closed form.
+//! * [`simulate_trips_per_day`], [`simulate_calls_to_trip`]: Monte Carlo for any window.
+//!
+//! Trips per day from the sliding model are `calls per day / E[calls from empty to a trip]`:
+//! time spent open is not subtracted (a trip at baseline is rare, so it hardly matters).
+
+use crate::figure::Figure;
+use crate::mc::Rng;
+use crate::num::{binomial_upper_tail, poisson_ci95, Stats};
+
+/// Largest window the exact sliding chain takes (2^18 states: about 20-60 ms natively; 20 would
+/// take 50-250 ms, over the page's 100 ms budget).
+pub const MAX_EXACT: u32 = 18;
+
+/// A count window.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CountWindow {
+    /// `slidingWindowSize` (calls).
+    pub size: u32,
+    /// `failureRateThreshold` as a fraction (0 < t <= 1).
+    pub threshold: f64,
+    /// `minimumNumberOfCalls` (capped at the size, as resilience4j does).
+    pub minimum_calls: u32,
+}
+
+impl CountWindow {
+    /// A window whose minimum equals its size (resilience4j's defaults are 100 and 100).
+    pub fn new(size: u32, threshold: f64) -> Self {
+        CountWindow {
+            size,
+            threshold,
+            minimum_calls: size,
+        }
+    }
+
+    /// The minimum in force: `min(minimum_calls, size)`, at least 1.
+    pub fn effective_minimum(&self) -> u32 {
+        self.minimum_calls.min(self.size).max(1)
+    }
+
+    /// Failures among `calls` recorded outcomes that trip: smallest `k` with `k / calls >= t`.
+    pub fn failures_to_trip(&self, calls: u32) -> u32 {
+        failures_to_trip(calls, self.threshold)
+    }
+}
+
+/// Smallest `k` in `0..=n` with `k as f64 / n as f64 >= t` (`n + 1` if none).
+pub fn failures_to_trip(n: u32, t: f64) -> u32 {
+    let guess = libm::floor(t * n as f64).max(0.0) as u32;
+    let start = guess.saturating_sub(2);
+    (start..=n).find(|&k| k as f64 / n as f64 >= t).unwrap_or(n + 1)
+}
+
+/// Chance that a full window of `size` calls at failure rate `p` is at or over the threshold.
+pub fn trip_probability(w: &CountWindow, p: f64) -> Figure {
+    let k = w.failures_to_trip(w.size);
+    Figure::exact(binomial_upper_tail(w.size as u64, p, k as u64))
+}
+
+/// Trips per day with windows back to back at `rps` calls per second.
+pub fn back_to_back_trips_per_day(w: &CountWindow, p: f64, rps: f64) -> Figure {
+    let windows_per_day = rps * 86_400.0 / w.size as f64;
+    Figure::exact(windows_per_day * trip_probability(w, p).value)
+}
+
+/// Time to fill the window at `rps` calls per second (seconds): `size / rps`.
+pub fn time_to_fill(w: &CountWindow, rps: f64) -> Figure {
+    Figure::exact(w.size as f64 / rps)
+}
+
+/// Time to the first evaluation (seconds): `min(minimum_calls, size) / rps`.
+pub fn time_to_first_evaluation(w: &CountWindow, rps: f64) -> Figure {
+    Figure::exact(w.effective_minimum() as f64 / rps)
+}
+
+/// Where the window starts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Start {
+    /// Empty (after a close).
+    Empty,
+    /// Full of outcomes at this baseline failure rate (independent), given that it did not trip:
+    /// a healthy breaker when an outage begins.
+    Full {
+        /// Baseline failure rate of the outcomes in the window.
+        baseline: f64,
+    },
+}
+
+/// Exact expected calls to a trip and its error estimate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ExactTrip {
+    /// Expected calls until the window trips (including the tripping call).
+    pub calls: f64,
+    /// Error estimate of the geometric remainder.
+    pub error: f64,
+    /// Calls carried explicitly before the remainder was summed in closed form.
+    pub iterations: u64,
+}
+
+/// Exact expected calls until the sliding window trips at failure rate `p`, from `start`.
+/// `None` when the window is larger than [`MAX_EXACT`].
+pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<ExactTrip> {
+    let n = w.size;
+    if n == 0 || n > MAX_EXACT {
+        return None;
+    }
+    if p <= 0.0 {
+        return Some(ExactTrip {
+            calls: f64::INFINITY,
+            error: 0.0,
+            iterations: 0,
+        });
+    }
+    let q = 1.0 - p;
+    let m = w.effective_minimum();
+    let full: usize = (1usize << n) - 1;
+    let k_full = w.failures_to_trip(n);
+    let mut total = 0.0f64; // sum of P(T > t)
+    let mut alive;
+    let mut dist: Vec<f64>;
+    let mut t: u64 = 0;
+    match start {
+        Start::Empty => {
+            // Fill phase: masks of length c.
+            dist = vec![1.0];
+            alive = 1.0;
+            for c in 0..n {
+                total += alive;
+                let len = 1usize << (c + 1);
+                let mut next = vec![0.0f64; len];
+                for (mask, &v) in dist.iter().enumerate() {
+                    if v != 0.0 {
+                        next[mask << 1] += q * v;
+                        next[(mask << 1) | 1] += p * v;
+                    }
+                }
+                t += 1;
+                let calls = c + 1;
+                if calls >= m {
+                    let k = w.failures_to_trip(calls);
+                    for (mask, v) in next.iter_mut().enumerate() {
+                        if (mask as u32).count_ones() >= k {
+                            *v = 0.0;
+                        }
+                    }
+                }
+                dist = next;
+                alive = dist.iter().sum();
+                if alive == 0.0 {
+                    return Some(ExactTrip {
+                        calls: total,
+                        error: 0.0,
+                        iterations: t,
+                    });
+                }
+            }
+        }
+        Start::Full { baseline } => {
+            dist = vec![0.0f64; full + 1];
+            let (lb, lq) = (libm::log(baseline), libm::log1p(-baseline));
+            for (mask, v) in dist.iter_mut().enumerate() {
+                let ones = (mask as u32).count_ones();
+                if ones < k_full {
+                    let lv = if ones > 0 { ones as f64 * lb } else { 0.0 }
+                        + if ones < n { (n - ones) as f64 * lq } else { 0.0 };
+                    *v = libm::exp(lv);
+                }
+            }
+            let s: f64 = dist.iter().sum();
+            if s <= 0.0 {
+                // The baseline window trips by itself.
+                return Some(ExactTrip {
+                    calls: 0.0,
+                    error: 0.0,
+                    iterations: 0,
+                });
+            }
+            for v in dist.iter_mut() {
+                *v /= s;
+            }
+            alive = 1.0;
+        }
+    }
+    // Full-window phase. Popcounts from a table (wasm and baseline x86-64 have no fast popcnt
+    // in every build).
+    let mut ones = vec![0u8; full + 1];
+    for s in 1..=full {
+        ones[s] = ones[s >> 1] + (s & 1) as u8;
+    }
+    let k_full_u8 = k_full.min(255) as u8;
+    let mut next = vec![0.0f64; full + 1];
+    let mut last_rate = f64::NAN;
+    let mut settled = 0;
+    let max_steps = 400 * n as u64 + 20_000;
+    let mut steps = 0u64;
+    loop {
+        total += alive;
+        // Gather: state s came from (s >> 1) with its oldest bit 0 or 1; its newest bit is s & 1.
+        let top = 1usize << (n - 1);
+        let mut tripped = 0.0;
+        let mut new_alive = 0.0;
+        for (s, (v, &c)) in next.iter_mut().zip(ones.iter()).enumerate() {
+            let prev = s >> 1;
+            let mass = dist[prev] + dist[prev | top];
+            let x = if s & 1 == 1 { p * mass } else { q * mass };
+            if c >= k_full_u8 {
+                tripped += x;
+                *v = 0.0;
+            } else {
+                new_alive += x;
+                *v = x;
+            }
+        }
+        std::mem::swap(&mut dist, &mut next);
+        t += 1;
+        steps += 1;
+        let rate = tripped / alive;
+        alive = new_alive;
+        if alive <= total * 1e-17 || alive < f64::MIN_POSITIVE {
+            // Whatever is left adds at most alive / rate.
+            let rem = if rate > 0.0 { alive / rate } else { 0.0 };
+            return Some(ExactTrip {
+                calls: total + rem,
+                error: rem,
+                iterations: t,
+            });
+        }
+        if rate > 0.0 && (rate - last_rate).abs() <= 1e-11 * rate {
+            settled += 1;
+        } else {
+            settled = 0;
+        }
+        last_rate = rate;
+        if settled >= 3 || steps >= max_steps {
+            let rem = if rate > 0.0 { alive / rate } else { f64::INFINITY };
+            let drift = if settled >= 3 { 1e-9 } else { 1.0 };
+            return Some(ExactTrip {
+                calls: total + rem,
+                error: rem * drift + total * 1e-14,
+                iterations: t,
+            });
+        }
+    }
+}
+
+/// Exact spurious trips per day for a sliding window (up to [`MAX_EXACT`]) at baseline `p` and
+/// `rps` calls per second, restarting empty after each trip.
+pub fn sliding_trips_per_day_exact(w: &CountWindow, p: f64, rps: f64) -> Option<(Figure, f64)> {
+    let e = calls_to_trip_exact(w, p, Start::Empty)?;
+    let per_day = rps * 86_400.0 / e.calls;
+    let rel = if e.calls > 0.0 { e.error / e.calls } else { 0.0 };
+    Some((Figure::exact(per_day), per_day * rel))
+}
+
+/// A simulated sliding window.
+struct Sim {
+    ring: Vec<bool>,
+    head: usize,
+    len: u32,
+    failures: u32,
+}
+
+impl Sim {
+    fn new(n: u32) -> Self {
+        Sim {
+            ring: vec![false; n as usize],
+            head: 0,
+            len: 0,
+            failures: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+        self.failures = 0;
+        self.head = 0;
+    }
+
+    /// Record an outcome; true if the window trips.
+    fn record(&mut self, w: &CountWindow, failed: bool) -> bool {
+        let n = self.ring.len();
+        if self.len as usize == n {
+            if self.ring[self.head] {
+                self.failures -= 1;
+            }
+        } else {
+            self.len += 1;
+        }
+        self.ring[self.head] = failed;
+        if failed {
+            self.failures += 1;
+        }
+        self.head = (self.head + 1) % n;
+        self.len >= w.effective_minimum() && self.failures as f64 / self.len as f64 >= w.threshold
+    }
+}
+
+/// Monte Carlo trips per day: `calls` calls at rate `p` from an empty window, restarting empty
+/// after each trip; the count's 95% interval is Poisson's.
+pub fn simulate_trips_per_day(w: &CountWindow, p: f64, rps: f64, calls: u64, seed: u64) -> Option<Figure> {
+    if calls == 0 || w.size == 0 {
+        return None;
+    }
+    let mut rng = Rng::new(seed);
+    let mut sim = Sim::new(w.size);
+    let mut trips = 0u64;
+    for _ in 0..calls {
+        if sim.record(w, rng.bernoulli(p)) {
+            trips += 1;
+            sim.clear();
+        }
+    }
+    let scale = rps * 86_400.0 / calls as f64;
+    let (lo, hi) = poisson_ci95(trips);
+    Some(Figure::simulated(trips as f64 * scale, (lo * scale, hi * scale), calls))
+}
+
+/// Monte Carlo calls to a trip at rate `p` from `start`: `runs` runs, at most `max_calls` calls in
+/// all (`None` if that runs out: censored runs would bias the mean).
+pub fn simulate_calls_to_trip(
+    w: &CountWindow,
+    p: f64,
+    start: Start,
+    runs: u64,
+    seed: u64,
+    max_calls: u64,
+) -> Option<Figure> {
+    if runs == 0 || w.size == 0 {
+        return None;
+    }
+    let mut rng = Rng::new(seed);
+    let mut sim = Sim::new(w.size);
+    let mut stats = Stats::default();
+    let mut spent = 0u64;
+    let k_full = w.failures_to_trip(w.size);
+    for _ in 0..runs {
+        sim.clear();
+        if let Start::Full { baseline } = start {
+            // A full window at the baseline, redrawn until it is below the threshold.
+            let mut tries = 0;
+            loop {
+                sim.clear();
+                let mut f = 0;
+                for _ in 0..w.size {
+                    let b = rng.bernoulli(baseline);
+                    f += b as u32;
+                    let i = sim.head;
+                    sim.ring[i] = b;
+                    sim.head = (i + 1) % w.size as usize;
+                }
+                sim.len = w.size;
+                sim.failures = f;
+                if f < k_full {
+                    break;
+                }
+                tries += 1;
+                if tries > 1000 {
+                    return None;
+                }
+            }
+        }
+        let mut calls = 0u64;
+        loop {
+            calls += 1;
+            if sim.record(w, rng.bernoulli(p)) {
+                break;
+            }
+            if spent + calls > max_calls {
+                return None;
+            }
+        }
+        spent += calls;
+        stats.push(calls as f64);
+    }
+    let (mean, ci) = stats.mean_ci95();
+    Some(Figure::simulated(mean, ci, stats.n()))
+}
