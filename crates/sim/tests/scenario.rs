@@ -1,0 +1,119 @@
+//! The scenario JSON: defaults, units, unknown keys, `--set` paths and validation messages.
+
+use sim::Scenario;
+
+#[test]
+fn defaults_fill_what_a_file_does_not_name() {
+    let s = Scenario::from_json(r#"{"seed": 9, "window": {"sliding_window_size": 20}}"#).unwrap();
+    assert_eq!(s.seed, 9);
+    assert_eq!(s.window.sliding_window_size, 20);
+    assert_eq!(s.window.minimum_number_of_calls, 100);
+    assert_eq!(s.duration, 3600.0);
+    // Round trip: what the page serializes reads back the same.
+    let back: Scenario = serde_json::from_value(s.to_value()).unwrap();
+    assert_eq!(back, s);
+}
+
+#[test]
+fn units_in_durations_and_rates() {
+    let s = Scenario::from_json(
+        r#"{"duration": "30d", "dependency": [{"failure_rate": "5%", "latency": "200ms"}],
+            "callers": {"call_timeout": "1m"}, "statistical": {"false_alarm_period": "1h"}}"#,
+    )
+    .unwrap();
+    assert_eq!(s.duration, 2_592_000.0);
+    assert_eq!(s.dependency[0].failure_rate, 0.05);
+    assert_eq!(s.dependency[0].latency, 0.2);
+    assert_eq!(s.callers.call_timeout, 60.0);
+    assert_eq!(s.statistical.false_alarm_period, 3600.0);
+}
+
+#[test]
+fn unknown_keys_are_errors() {
+    let e = Scenario::from_json(r#"{"window": {"sliding_window_sise": 20}}"#).unwrap_err();
+    assert!(e.contains("unknown field `sliding_window_sise`"), "{e}");
+    let e = Scenario::from_json(r#"{"traffik": {}}"#).unwrap_err();
+    assert!(e.contains("unknown field `traffik`"), "{e}");
+}
+
+#[test]
+fn set_edits_a_dotted_path() {
+    let s = sim::preset("recovery-warmup").unwrap();
+    let t = s
+        .with_sets([
+            "window.permitted_number_of_calls_in_half_open_state=4",
+            "statistical.fine_rate=2%",
+            "dependency.2.capacity=3",
+            "callers.call_timeout=200ms",
+            "traffic.arrivals=poisson",
+            "dependency.1.failure=503",
+        ])
+        .unwrap();
+    assert_eq!(t.window.permitted_number_of_calls_in_half_open_state, 4);
+    assert_eq!(t.statistical.fine_rate, 0.02);
+    assert_eq!(t.dependency[2].capacity, 3.0);
+    assert_eq!(t.callers.call_timeout, 0.2);
+    assert_eq!(t.traffic.arrivals, sim::Arrivals::Poisson);
+    assert_eq!(t.dependency[1].failure, breaker::Outcome::Overload);
+}
+
+#[test]
+fn set_errors_name_the_key() {
+    let s = Scenario::default();
+    let e = s.with_sets(["window.nope=1"]).unwrap_err();
+    assert!(
+        e.starts_with("--set window.nope: unknown key \"window.nope\": allowed "),
+        "{e}"
+    );
+    let e = s.with_sets(["dependency.5.latency=1"]).unwrap_err();
+    assert!(e.contains("has 1 entries"), "{e}");
+    let e = s
+        .with_sets(["window.sliding_window_size=many"])
+        .unwrap_err();
+    assert!(
+        e.starts_with("--set window.sliding_window_size=many: "),
+        "{e}"
+    );
+    let e = s.with_sets(["seed"]).unwrap_err();
+    assert!(e.contains("expected key=value"), "{e}");
+}
+
+#[test]
+fn validation_names_the_full_dotted_field() {
+    let s = Scenario::default();
+    let e = s.with_sets(["statistical.broken_rate=0.01"]).unwrap_err();
+    assert_eq!(
+        e,
+        "statistical.broken_rate = 0.01 is invalid: allowed fine_rate (0.05) < x < 1"
+    );
+    let e = s.with_sets(["dependency.0.failure_rate=2"]).unwrap_err();
+    assert_eq!(
+        e,
+        "dependency.0.failure_rate = 2 is invalid: allowed 0 <= x <= 1 (0% to 100%)"
+    );
+    let e = s.with_sets(["window.sliding_window_size=0"]).unwrap_err();
+    assert!(
+        e.starts_with("window.sliding_window_size = 0 is invalid"),
+        "{e}"
+    );
+    let e = s.with_sets(["traffic.calls_per_minute=0"]).unwrap_err();
+    assert!(
+        e.starts_with("traffic.calls_per_minute = 0 is invalid"),
+        "{e}"
+    );
+    let e = s.with_sets(["callers.count=0"]).unwrap_err();
+    assert!(e.starts_with("callers.count = 0 is invalid"), "{e}");
+    let mut two = Scenario::default();
+    two.dependency.push(sim::Phase::default());
+    assert_eq!(
+        two.validate().unwrap_err().to_string(),
+        "dependency.1.start = 0 is invalid: allowed the previous phase's start (0) < x <= 1e9"
+    );
+}
+
+#[test]
+fn outages_are_runs_of_outage_phases() {
+    let s = sim::preset("recovery-warmup").unwrap();
+    assert_eq!(s.outages(), vec![(8.0, 30.0)]);
+    assert_eq!(s.condition_at(35.0), sim::Condition::Degraded);
+}
