@@ -30,13 +30,25 @@ fn main() {
             worst = (ms, name);
         }
     };
-    let settings: &[(f64, f64)] = &[(0.05, 0.20), (0.001, 0.002), (0.001, 0.01), (0.1, 0.2), (0.1, 1.0 - 1e-9)];
+    let settings: &[(f64, f64)] = &[
+        (0.05, 0.20),
+        (0.001, 0.002),
+        (0.001, 0.01),
+        (0.1, 0.2),
+        (0.1, 1.0 - 1e-9),
+    ];
     for &(p0, p1) in settings {
         let w = Weights::new(p0, p1);
         let pz = w.zero_drift_rate();
         for e in [2, 3, 4, 5, 6, 7, 8, 9] {
             let line = (10f64).powi(e).ln();
-            for (label, p) in [("p0", p0), ("p*", pz), ("p1", p1), ("p0/10", p0 / 10.0), ("2p1", (2.0 * p1).min(0.999))] {
+            for (label, p) in [
+                ("p0", p0),
+                ("p*", pz),
+                ("p1", p1),
+                ("p0/10", p0 / 10.0),
+                ("2p1", (2.0 * p1).min(0.999)),
+            ] {
                 report(
                     format!("cusum exact   p0={p0} p1={p1} line=ln1e{e} p={label}"),
                     median_ms(runs, || cusum::arl_exact(w, line, p).arl),
@@ -45,7 +57,9 @@ fn main() {
             for (label, p) in [("p0", p0), ("p1", p1)] {
                 report(
                     format!("cusum chain   p0={p0} p1={p1} line=ln1e{e} p={label}"),
-                    median_ms(runs, || cusum::arl_markov_chain(w, line, p).map_or(f64::NAN, |c| c.arl)),
+                    median_ms(runs, || {
+                        cusum::arl_markov_chain(w, line, p).map_or(f64::NAN, |c| c.arl)
+                    }),
                 );
             }
         }
@@ -61,18 +75,28 @@ fn main() {
         let w = window::CountWindow::new(n, 0.5);
         report(
             format!("window trips/day exact n={n} t=50% baseline=5%"),
-            median_ms(runs, || window::sliding_trips_per_day_exact(&w, 0.05, 10.0).unwrap().0.value),
+            median_ms(runs, || {
+                window::sliding_trips_per_day_exact(&w, 0.05, 10.0)
+                    .unwrap()
+                    .0
+                    .value
+            }),
         );
         report(
             format!("window calls to open exact n={n} t=50% outage=40% from full at 5%"),
             median_ms(runs, || {
-                window::calls_to_trip_exact(&w, 0.4, window::Start::Full { baseline: 0.05 }).unwrap().calls
+                window::calls_to_trip_exact(&w, 0.4, window::Start::Full { baseline: 0.05 })
+                    .unwrap()
+                    .calls
             }),
         );
     }
     report(
         "window back-to-back n=100 t=50% baseline=5%".into(),
-        median_ms(runs, || window::back_to_back_trips_per_day(&window::CountWindow::new(100, 0.5), 0.05, 10.0).value),
+        median_ms(runs, || {
+            window::back_to_back_trips_per_day(&window::CountWindow::new(100, 0.5), 0.05, 10.0)
+                .value
+        }),
     );
     println!("slowest: {:.3} ms  {}", worst.0, worst.1);
 }

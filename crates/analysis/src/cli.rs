@@ -1,1 +1,788 @@
-//! placeholder
+//! `breaker analyze false-alarms | open-delay | trials | window | drift [flags]`.
+//!
+//! [`run`] takes the arguments after `analyze` and returns the report (text or JSON) or one line
+//! naming the bad flag and what it allows. The `breaker` binary prints `Ok` to stdout and `Err`
+//! to stderr with exit status 2.
+
+use crate::figure::{Figure, Kind};
+use crate::report::{self, Simulation, Statistical, Ways};
+use crate::window::CountWindow;
+use breaker::units::{parse_duration, parse_rate};
+use std::fmt::Write as _;
+
+/// Usage text (also returned for `help`, `--help`, `-h`).
+pub const USAGE: &str = "\
+usage: breaker analyze <false-alarms|open-delay|trials|window|drift> [flags]
+
+  false-alarms  calls (and time) between false alarms of the closed breaker (CUSUM)
+  open-delay    calls (and time) to open vs the true failure rate
+  trials        half-open: chance to close (OC) and expected trials (ASN)
+  window        the window breaker: spurious trips per day, time to fill, time to open
+  drift         score change per call vs the true failure rate; the zero-drift rate
+
+flags (rates as 0.05 or 5%, durations as 30d, 1h, 5s):
+  --fine RATE             fine failure rate p0 (default 5%)
+  --broken RATE           broken failure rate p1 > p0 (default 20%)
+  --a RATE                trial wrongly opens (default 1%)
+  --b RATE                trial wrongly closes (default 5%)
+  --line-calls N          the closed line is ln N (N > 1; default: calls per minute x period)
+  --calls-per-minute R    traffic (default 60)
+  --rps R                 traffic in calls per second (instead of --calls-per-minute)
+  --period DURATION       false-alarm period (default 30d)
+  --true-rate RATE        true failure rate (default: fine for false-alarms, broken otherwise)
+  --window N              window breaker: slidingWindowSize (default 100)
+  --threshold RATE        window breaker: failureRateThreshold (default 50%)
+  --min-calls N           window breaker: minimumNumberOfCalls (default: the window size)
+  --baseline RATE         window breaker: baseline failure rate (default: fine)
+  --simulate N            add Monte Carlo with N runs (window trips: N x 10,000 calls)
+  --seed S                simulation seed (default 1)
+  --sweep FROM:TO:STEPS[:log|:lin]
+                          sweep the line calls N (false-alarms, log by default), the
+                          baseline (window) or the true rate (others), as a table
+  --format text|json      output (default text)";
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Command {
+    FalseAlarms,
+    OpenDelay,
+    Trials,
+    Window,
+    Drift,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Sweep {
+    from: f64,
+    to: f64,
+    steps: usize,
+    log: Option<bool>,
+}
+
+#[derive(Debug, Default)]
+struct Flags {
+    fine: Option<f64>,
+    broken: Option<f64>,
+    a: Option<f64>,
+    b: Option<f64>,
+    line_calls: Option<f64>,
+    calls_per_minute: Option<f64>,
+    rps: Option<f64>,
+    period: Option<f64>,
+    true_rate: Option<f64>,
+    window: Option<u32>,
+    threshold: Option<f64>,
+    min_calls: Option<u32>,
+    baseline: Option<f64>,
+    simulate: Option<u64>,
+    seed: Option<u64>,
+    sweep: Option<Sweep>,
+    json: bool,
+}
+
+fn bad(flag: &str, value: &str, allowed: &str) -> String {
+    format!("--{flag}: {value:?} is not allowed: {allowed}")
+}
+
+fn rate_in(
+    flag: &str,
+    v: &str,
+    lo_open: f64,
+    hi_closed: f64,
+    allowed: &str,
+) -> Result<f64, String> {
+    let x = parse_rate(v).map_err(|e| format!("--{flag}: {e}"))?;
+    if x > lo_open && x <= hi_closed {
+        Ok(x)
+    } else {
+        Err(bad(flag, v, allowed))
+    }
+}
+
+fn number_in(
+    flag: &str,
+    v: &str,
+    lo_open: f64,
+    hi_closed: f64,
+    allowed: &str,
+) -> Result<f64, String> {
+    match v.trim().parse::<f64>() {
+        Ok(x) if x > lo_open && x <= hi_closed => Ok(x),
+        _ => Err(bad(flag, v, allowed)),
+    }
+}
+
+fn integer_in(flag: &str, v: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    let allowed = format!("an integer from {lo} to {hi}");
+    match v.trim().parse::<f64>() {
+        Ok(x) if x.fract() == 0.0 && x >= lo as f64 && x <= hi as f64 => Ok(x as u64),
+        _ => Err(bad(flag, v, &allowed)),
+    }
+}
+
+fn parse_sweep(v: &str) -> Result<Sweep, String> {
+    let allowed = "FROM:TO:STEPS[:log|:lin] with 2 <= STEPS <= 1000 (e.g. 1%:30%:30 or 1e2:1e9:8)";
+    let parts: Vec<&str> = v.split(':').collect();
+    if !(parts.len() == 3 || parts.len() == 4) {
+        return Err(bad("sweep", v, allowed));
+    }
+    let num = |s: &str| -> Result<f64, String> {
+        let t = s.trim();
+        let x = if t.ends_with('%') {
+            parse_rate(t)
+        } else {
+            t.parse::<f64>().map_err(|e| e.to_string())
+        };
+        x.ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| bad("sweep", v, allowed))
+    };
+    let from = num(parts[0])?;
+    let to = num(parts[1])?;
+    let steps = parts[2]
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|s| (2..=1000).contains(s));
+    let steps = steps.ok_or_else(|| bad("sweep", v, allowed))?;
+    let log = match parts.get(3).map(|s| s.trim()) {
+        None => None,
+        Some("log") => Some(true),
+        Some("lin") => Some(false),
+        Some(_) => return Err(bad("sweep", v, allowed)),
+    };
+    Ok(Sweep {
+        from,
+        to,
+        steps,
+        log,
+    })
+}
+
+fn parse(args: &[String]) -> Result<(Command, Flags), String> {
+    let Some(cmd) = args.first() else {
+        return Err(
+            "breaker analyze: missing command: false-alarms, open-delay, trials, window or drift"
+                .into(),
+        );
+    };
+    let command = match cmd.as_str() {
+        "false-alarms" => Command::FalseAlarms,
+        "open-delay" => Command::OpenDelay,
+        "trials" => Command::Trials,
+        "window" => Command::Window,
+        "drift" => Command::Drift,
+        other => {
+            return Err(format!(
+                "breaker analyze: unknown command {other:?}: allowed false-alarms, open-delay, trials, window, drift"
+            ))
+        }
+    };
+    let mut f = Flags::default();
+    let mut i = 1;
+    while i < args.len() {
+        let arg = &args[i];
+        let Some(name) = arg.strip_prefix("--") else {
+            return Err(format!(
+                "breaker analyze: unexpected argument {arg:?}: flags start with --"
+            ));
+        };
+        let (name, inline) = match name.split_once('=') {
+            Some((n, v)) => (n.to_string(), Some(v.to_string())),
+            None => (name.to_string(), None),
+        };
+        let value = match inline {
+            Some(v) => v,
+            None => {
+                i += 1;
+                args.get(i)
+                    .cloned()
+                    .ok_or_else(|| format!("--{name}: missing value"))?
+            }
+        };
+        let v = value.as_str();
+        match name.as_str() {
+            "fine" => f.fine = Some(rate_in("fine", v, 0.0, 1.0, "0 < fine < 1 (e.g. 5%)")?),
+            "broken" => {
+                f.broken = Some(rate_in(
+                    "broken",
+                    v,
+                    0.0,
+                    1.0,
+                    "fine < broken < 1 (e.g. 20%)",
+                )?)
+            }
+            "a" => f.a = Some(rate_in("a", v, 0.0, 1.0, "0 < a < 1 - b (e.g. 1%)")?),
+            "b" => f.b = Some(rate_in("b", v, 0.0, 1.0, "0 < b < 1 - a (e.g. 5%)")?),
+            "line-calls" => {
+                f.line_calls = Some(number_in("line-calls", v, 1.0, 1e15, "1 < N <= 1e15")?)
+            }
+            "calls-per-minute" => {
+                f.calls_per_minute = Some(number_in(
+                    "calls-per-minute",
+                    v,
+                    0.0,
+                    1e9,
+                    "0 < calls per minute <= 1e9",
+                )?)
+            }
+            "rps" => {
+                f.rps = Some(number_in(
+                    "rps",
+                    v,
+                    0.0,
+                    1e8,
+                    "0 < calls per second <= 1e8",
+                )?)
+            }
+            "period" => {
+                let p = parse_duration(v).map_err(|e| format!("--period: {e}"))?;
+                if !(p > 0.0 && p <= 1e12) {
+                    return Err(bad("period", v, "a duration > 0 (e.g. 30d)"));
+                }
+                f.period = Some(p);
+            }
+            "true-rate" => {
+                f.true_rate = Some(rate_in(
+                    "true-rate",
+                    v,
+                    0.0,
+                    1.0,
+                    "0 < true rate <= 1 (e.g. 20%)",
+                )?)
+            }
+            "window" => f.window = Some(integer_in("window", v, 1, 1_000_000)? as u32),
+            "threshold" => {
+                f.threshold = Some(rate_in("threshold", v, 0.0, 1.0, "0 < threshold <= 100%")?)
+            }
+            "min-calls" => f.min_calls = Some(integer_in("min-calls", v, 1, 1_000_000)? as u32),
+            "baseline" => f.baseline = Some(rate_in("baseline", v, 0.0, 1.0, "0 < baseline < 1")?),
+            "simulate" => f.simulate = Some(integer_in("simulate", v, 1, 10_000_000)?),
+            "seed" => {
+                f.seed = Some(
+                    v.trim()
+                        .parse::<u64>()
+                        .map_err(|_| bad("seed", v, "an integer from 0 to 2^64-1"))?,
+                )
+            }
+            "sweep" => f.sweep = Some(parse_sweep(v)?),
+            "format" => {
+                f.json = match v {
+                    "json" => true,
+                    "text" => false,
+                    _ => return Err(bad("format", v, "text or json")),
+                }
+            }
+            other => {
+                return Err(format!(
+                    "breaker analyze: unknown flag --{other} (see breaker analyze --help)"
+                ));
+            }
+        }
+        i += 1;
+    }
+    Ok((command, f))
+}
+
+/// Run `breaker analyze` with the arguments after `analyze` (`args[0]` is the command).
+pub fn run(args: &[String]) -> Result<String, String> {
+    if matches!(
+        args.first().map(String::as_str),
+        Some("help" | "--help" | "-h")
+    ) {
+        return Ok(USAGE.to_string());
+    }
+    let (command, f) = parse(args)?;
+    let fine = f.fine.unwrap_or(0.05);
+    let broken = f.broken.unwrap_or(0.20);
+    if fine >= 1.0 {
+        return Err(bad("fine", &fine.to_string(), "0 < fine < 1"));
+    }
+    if !(broken > fine && broken < 1.0) {
+        return Err(format!(
+            "--broken: {broken} is not allowed: fine ({fine}) < broken < 1"
+        ));
+    }
+    let a = f.a.unwrap_or(0.01);
+    let b = f.b.unwrap_or(0.05);
+    if a + b >= 1.0 {
+        return Err(format!(
+            "--b: {b} is not allowed: 0 < b < 1 - a ({})",
+            1.0 - a
+        ));
+    }
+    if f.rps.is_some() && f.calls_per_minute.is_some() {
+        return Err("--rps: give --rps or --calls-per-minute, not both".into());
+    }
+    let cps = f
+        .rps
+        .or(f.calls_per_minute.map(|c| c / 60.0))
+        .unwrap_or(1.0);
+    let period = f.period.unwrap_or(30.0 * 86_400.0);
+    let s = Statistical {
+        fine,
+        broken,
+        a,
+        b,
+        calls_per_second: cps,
+    };
+    let sim = f.simulate.map(|runs| Simulation {
+        runs,
+        seed: f.seed.unwrap_or(1),
+    });
+    let line_calls = f.line_calls.unwrap_or(cps * period);
+    let rate_sweep = |default: &[f64]| -> Result<(Vec<f64>, &'static str), String> {
+        match f.sweep {
+            Some(sw) => {
+                if f.true_rate.is_some() && command != Command::Window {
+                    return Err(
+                        "--true-rate: --sweep already varies the true rate; give one or the other"
+                            .into(),
+                    );
+                }
+                if !(sw.from > 0.0 && sw.from <= 1.0 && sw.to > 0.0 && sw.to <= 1.0) {
+                    return Err(format!(
+                        "--sweep: {}:{}:{} is not allowed: rates between 0 (excluded) and 1",
+                        sw.from, sw.to, sw.steps
+                    ));
+                }
+                Ok((
+                    report::sweep_values(sw.from, sw.to, sw.steps, sw.log.unwrap_or(false)),
+                    "true_rate",
+                ))
+            }
+            None => Ok((
+                f.true_rate
+                    .map(|p| vec![p])
+                    .unwrap_or_else(|| default.to_vec()),
+                "none",
+            )),
+        }
+    };
+    let w = s.weights();
+    let out = match command {
+        Command::FalseAlarms | Command::OpenDelay => {
+            let (lines, rates, sweep) = if command == Command::FalseAlarms {
+                let p = f.true_rate.unwrap_or(fine);
+                match f.sweep {
+                    Some(sw) => {
+                        if f.line_calls.is_some() {
+                            return Err(
+                                "--line-calls: --sweep already varies N; give one or the other"
+                                    .into(),
+                            );
+                        }
+                        if !(sw.from > 1.0 && sw.to > 1.0 && sw.from <= 1e15 && sw.to <= 1e15) {
+                            return Err(format!(
+                                "--sweep: {}:{}:{} is not allowed: line calls N with 1 < N <= 1e15",
+                                sw.from, sw.to, sw.steps
+                            ));
+                        }
+                        let ns =
+                            report::sweep_values(sw.from, sw.to, sw.steps, sw.log.unwrap_or(true));
+                        let n = ns.len();
+                        (
+                            ns.iter().map(|&n| s.line_for_calls(n)).collect::<Vec<_>>(),
+                            vec![p; n],
+                            "line_calls",
+                        )
+                    }
+                    None => (vec![s.line_for_calls(line_calls)], vec![p], "none"),
+                }
+            } else {
+                let (rates, sweep) = rate_sweep(&[broken])?;
+                (
+                    vec![s.line_for_calls(line_calls); rates.len()],
+                    rates,
+                    sweep,
+                )
+            };
+            let points: Vec<_> = lines
+                .iter()
+                .zip(&rates)
+                .map(|(&line, &p)| report::run_length(&s, line, p, sim))
+                .collect();
+            let r = report::RunLengths {
+                command: if command == Command::FalseAlarms {
+                    "false-alarms"
+                } else {
+                    "open-delay"
+                },
+                sweep,
+                settings: report::Echo::of(&s),
+                points,
+            };
+            if f.json {
+                json(&r)?
+            } else {
+                text_run_lengths(&r)
+            }
+        }
+        Command::Trials => {
+            let (rates, sweep) = rate_sweep(&[fine, w.zero_drift_rate(), broken])?;
+            let d = breaker::StatisticalSettings {
+                fine_rate: fine,
+                broken_rate: broken,
+                trial_wrongly_opens: a,
+                trial_wrongly_closes: b,
+                ..Default::default()
+            }
+            .derived();
+            let r = report::TrialsReport {
+                command: "trials",
+                sweep,
+                settings: report::Echo::of(&s),
+                trials_to_close: d.trials_to_close,
+                trials_to_open: d.trials_to_open,
+                points: rates.iter().map(|&p| report::trials(&s, p, sim)).collect(),
+            };
+            if f.json {
+                json(&r)?
+            } else {
+                text_trials(&r)
+            }
+        }
+        Command::Drift => {
+            let (rates, sweep) = rate_sweep(&[fine, w.zero_drift_rate(), broken])?;
+            let r = report::DriftReport {
+                command: "drift",
+                sweep,
+                settings: report::Echo::of(&s),
+                zero_drift_rate: Figure::exact(w.zero_drift_rate()),
+                indifference_zone: (fine, broken),
+                points: rates.iter().map(|&p| report::drift(&s, p)).collect(),
+            };
+            if f.json {
+                json(&r)?
+            } else {
+                text_drift(&r)
+            }
+        }
+        Command::Window => {
+            let size = f.window.unwrap_or(100);
+            let cw = CountWindow {
+                size,
+                threshold: f.threshold.unwrap_or(0.5),
+                minimum_calls: f.min_calls.unwrap_or(size),
+            };
+            let baseline = f.baseline.unwrap_or(fine);
+            let (baselines, sweep) = match f.sweep {
+                Some(sw) => {
+                    if f.baseline.is_some() {
+                        return Err("--baseline: --sweep already varies the baseline; give one or the other".into());
+                    }
+                    if !(sw.from > 0.0 && sw.from < 1.0 && sw.to > 0.0 && sw.to < 1.0) {
+                        return Err(format!(
+                            "--sweep: {}:{}:{} is not allowed: baselines between 0 and 1 (excluded)",
+                            sw.from, sw.to, sw.steps
+                        ));
+                    }
+                    (
+                        report::sweep_values(sw.from, sw.to, sw.steps, sw.log.unwrap_or(false)),
+                        "baseline",
+                    )
+                }
+                None => (vec![baseline], "none"),
+            };
+            let outage = f.true_rate.unwrap_or(broken);
+            let r = report::WindowReport {
+                command: "window",
+                sweep,
+                window: size,
+                threshold: cw.threshold,
+                minimum_calls: cw.effective_minimum(),
+                failures_to_trip: cw.failures_to_trip(size),
+                calls_per_second: cps,
+                time_to_fill: crate::window::time_to_fill(&cw, cps),
+                time_to_first_evaluation: crate::window::time_to_first_evaluation(&cw, cps),
+                points: baselines
+                    .iter()
+                    .map(|&p| report::window_trips(&cw, p, cps, sim))
+                    .collect(),
+                outage: report::window_outage(&cw, baseline, outage, cps, sim),
+            };
+            if f.json {
+                json(&r)?
+            } else {
+                text_window(&r)
+            }
+        }
+    };
+    Ok(out)
+}
+
+fn json<T: serde::Serialize>(v: &T) -> Result<String, String> {
+    serde_json::to_string_pretty(v).map_err(|e| format!("breaker analyze: cannot write JSON: {e}"))
+}
+
+/// A number with about 4 significant digits.
+pub fn num(x: f64) -> String {
+    if x.is_nan() {
+        return "n/a".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    let a = x.abs();
+    if a == 0.0 {
+        "0".into()
+    } else if !(1e-3..1e6).contains(&a) {
+        format!("{x:.3e}")
+    } else {
+        let digits = (3 - libm::floor(libm::log10(a)) as i32).clamp(0, 6) as usize;
+        format!("{x:.digits$}")
+    }
+}
+
+/// A rate as a percentage.
+pub fn pct(x: f64) -> String {
+    let p = x * 100.0;
+    if p != 0.0 && p.abs() < 0.01 {
+        format!("{p:.2e}%")
+    } else {
+        format!("{}%", num(p))
+    }
+}
+
+/// Seconds in the largest fitting unit.
+pub fn duration(s: f64) -> String {
+    if !s.is_finite() {
+        return num(s);
+    }
+    let units = [
+        (365.25 * 86_400.0, "years"),
+        (86_400.0, "d"),
+        (3600.0, "h"),
+        (60.0, "min"),
+        (1.0, "s"),
+    ];
+    for &(k, u) in &units {
+        if s.abs() >= 2.0 * k {
+            return format!("{} {u}", num(s / k));
+        }
+    }
+    format!("{} s", num(s))
+}
+
+fn fig(f: &Figure, fmt: &dyn Fn(f64) -> String) -> String {
+    match f.kind {
+        Kind::Bound => format!(">= {}", fmt(f.value)),
+        Kind::Simulated => match (f.ci95, f.n) {
+            (Some((lo, hi)), Some(n)) => {
+                format!("{} [{}, {}] n={n}", fmt(f.value), fmt(lo), fmt(hi))
+            }
+            _ => fmt(f.value),
+        },
+        _ => fmt(f.value),
+    }
+}
+
+fn ways(w: &Ways, fmt: &dyn Fn(f64) -> String, errors: (Option<f64>, Option<f64>)) -> String {
+    let mut parts = Vec::new();
+    if let Some(f) = &w.bound {
+        parts.push(format!("bound {}", fig(f, fmt)));
+    }
+    if let Some(f) = &w.exact {
+        let e = errors
+            .0
+            .map(|e| format!(" (+-{})", fmt(e)))
+            .unwrap_or_default();
+        parts.push(format!("exact {}{e}", fig(f, fmt)));
+    }
+    if let Some(f) = &w.markov_chain {
+        let e = errors
+            .1
+            .map(|e| format!(" (+-{})", fmt(e)))
+            .unwrap_or_default();
+        parts.push(format!("markov chain {}{e}", fig(f, fmt)));
+    }
+    if let Some(f) = &w.approximation {
+        parts.push(format!("wald approximation {}", fig(f, fmt)));
+    }
+    if let Some(f) = &w.simulated {
+        parts.push(format!("simulated {}", fig(f, fmt)));
+    }
+    if parts.is_empty() {
+        "n/a".into()
+    } else {
+        parts.join(" | ")
+    }
+}
+
+fn header(out: &mut String, e: &report::Echo) {
+    let _ = writeln!(
+        out,
+        "fine {}  broken {}  w_fail {} nats  w_ok {} nats  (1 point = {} nats: a failure is +{} points)",
+        pct(e.fine),
+        pct(e.broken),
+        num(e.w_fail),
+        num(e.w_ok),
+        num(e.point),
+        num(e.w_fail / e.point)
+    );
+}
+
+fn text_run_lengths(r: &report::RunLengths) -> String {
+    let mut out = String::new();
+    let what = if r.command == "false-alarms" {
+        "calls between false alarms"
+    } else {
+        "calls to open"
+    };
+    let _ = writeln!(
+        out,
+        "{} (closed breaker, CUSUM from a score of 0)",
+        r.command
+    );
+    header(&mut out, &r.settings);
+    let _ = writeln!(
+        out,
+        "traffic {} calls/min",
+        num(r.settings.calls_per_second * 60.0)
+    );
+    for p in &r.points {
+        let _ = writeln!(
+            out,
+            "\ntrue rate {}  line {} nats = ln({}) = {} points  drift {} nats/call",
+            pct(p.true_rate),
+            num(p.line),
+            num(p.line_calls),
+            num(p.line_points),
+            num(p.drift)
+        );
+        let errs = (Some(p.exact_error), p.markov_chain_error);
+        let _ = writeln!(out, "  {what}: {}", ways(&p.calls, &num, errs));
+        let k = 1.0 / r.settings.calls_per_second;
+        let _ = writeln!(
+            out,
+            "  time: {}",
+            ways(
+                &p.seconds,
+                &duration,
+                (Some(p.exact_error * k), p.markov_chain_error.map(|e| e * k))
+            )
+        );
+    }
+    out
+}
+
+fn text_trials(r: &report::TrialsReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "trials (half-open: Wald's SPRT from 0, no floor)");
+    header(&mut out, &r.settings);
+    let e = &r.settings;
+    let _ = writeln!(
+        out,
+        "a {}  b {}  open again at A = {} nats, close at B = {} nats; {} successes in a row close, {} failures in a row open",
+        pct(e.a),
+        pct(e.b),
+        num(e.upper),
+        num(e.lower),
+        r.trials_to_close,
+        r.trials_to_open
+    );
+    for p in &r.points {
+        let _ = writeln!(out, "\ntrue rate {}", pct(p.true_rate));
+        let _ = writeln!(
+            out,
+            "  chance to close: {}",
+            ways(&p.close_probability, &num, (Some(p.close_error), None))
+        );
+        let _ = writeln!(
+            out,
+            "  expected trials: {}",
+            ways(&p.expected_trials, &num, (Some(p.trials_error), None))
+        );
+    }
+    out
+}
+
+fn text_drift(r: &report::DriftReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "drift (expected score change per call)");
+    header(&mut out, &r.settings);
+    let _ = writeln!(
+        out,
+        "zero drift at {} (exact), inside the indifference zone {} .. {}",
+        pct(r.zero_drift_rate.value),
+        pct(r.indifference_zone.0),
+        pct(r.indifference_zone.1)
+    );
+    let _ = writeln!(
+        out,
+        "\n{:>12}  {:>14}  {:>14}",
+        "true rate", "nats/call", "points/call"
+    );
+    for p in &r.points {
+        let _ = writeln!(
+            out,
+            "{:>12}  {:>14}  {:>14}",
+            pct(p.true_rate),
+            num(p.nats_per_call.value),
+            num(p.points_per_call.value)
+        );
+    }
+    out
+}
+
+fn text_window(r: &report::WindowReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "window breaker: window {} calls, threshold {}, minimum calls {} ({} failures in a full window trip), traffic {} calls/s",
+        r.window,
+        pct(r.threshold),
+        r.minimum_calls,
+        r.failures_to_trip,
+        num(r.calls_per_second)
+    );
+    let _ = writeln!(
+        out,
+        "time to fill the window: {} (exact); to the first evaluation: {}",
+        duration(r.time_to_fill.value),
+        duration(r.time_to_first_evaluation.value)
+    );
+    for p in &r.points {
+        let _ = writeln!(out, "\nbaseline {}", pct(p.baseline));
+        let _ = writeln!(
+            out,
+            "  chance a full window trips: {} (exact, binomial tail)",
+            num(p.trip_probability_per_window.value)
+        );
+        let _ = writeln!(
+            out,
+            "  spurious trips per day, windows back to back: {} (exact)",
+            num(p.trips_per_day_back_to_back.value)
+        );
+        let _ = writeln!(
+            out,
+            "  spurious trips per day, sliding window: {}",
+            ways(&p.trips_per_day_sliding, &num, (p.sliding_error, None))
+        );
+    }
+    let o = &r.outage;
+    let _ = writeln!(
+        out,
+        "\noutage at {} (from a full window at {})",
+        pct(o.outage_rate),
+        pct(o.baseline)
+    );
+    let _ = writeln!(
+        out,
+        "  calls to open: {}",
+        ways(&o.calls_to_open, &num, (o.calls_error, None))
+    );
+    let k = 1.0 / r.calls_per_second;
+    let _ = writeln!(
+        out,
+        "  time to open: {}",
+        ways(
+            &o.seconds_to_open,
+            &duration,
+            (o.calls_error.map(|e| e * k), None)
+        )
+    );
+    if let Some(n) = &o.note {
+        let _ = writeln!(out, "  ({n})");
+    }
+    out
+}

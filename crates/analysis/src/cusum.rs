@@ -53,7 +53,10 @@ impl ExactArl {
 /// Exact average run length of the CUSUM with weights `w`, line `line` (nats, > 0), failure
 /// rate `p` (0 <= p <= 1). Infinite when `p = 0` (or when the alarm probability underflows).
 pub fn arl_exact(w: Weights, line: f64, p: f64) -> ExactArl {
-    assert!(line > 0.0 && w.fail > 0.0 && w.ok < 0.0, "need line > 0, w_fail > 0 > w_ok");
+    assert!(
+        line > 0.0 && w.fail > 0.0 && w.ok < 0.0,
+        "need line > 0, w_fail > 0 > w_ok"
+    );
     if p <= 0.0 {
         return ExactArl {
             arl: f64::INFINITY,
@@ -238,7 +241,7 @@ pub(crate) fn grid_arl(p: f64, a: usize, b: usize, h: usize) -> f64 {
 /// Average run length by the Brook-Evans chain (see the module docs). `None` when `p = 0` or the
 /// grid for even the first convergent exceeds [`CHAIN_BUDGET`] by more than 10x.
 pub fn arl_markov_chain(w: Weights, line: f64, p: f64) -> Option<ChainArl> {
-    if p <= 0.0 || !(line > 0.0) {
+    if p <= 0.0 || line.is_nan() || line <= 0.0 {
         return None;
     }
     let ratio = w.fail / -w.ok;
@@ -247,7 +250,11 @@ pub fn arl_markov_chain(w: Weights, line: f64, p: f64) -> Option<ChainArl> {
         let (_, h) = grid(w, line, a, b);
         h as f64 * a as f64 * b as f64
     };
-    let fit: Vec<(u64, u64)> = conv.iter().copied().filter(|c| cost(c) <= CHAIN_BUDGET).collect();
+    let fit: Vec<(u64, u64)> = conv
+        .iter()
+        .copied()
+        .filter(|c| cost(c) <= CHAIN_BUDGET)
+        .collect();
     let finest = match fit.last() {
         Some(&c) => c,
         None => {
@@ -310,15 +317,24 @@ pub fn arl_wald(w: Weights, line: f64, p: f64) -> Figure {
     Figure::approximation(value)
 }
 
-/// Monte Carlo run length: `runs` runs from 0, seeded. Each run stops at the alarm or after
-/// `max_calls` calls (then the figure is `None`: censored runs would bias the mean).
-pub fn simulate(w: Weights, line: f64, p: f64, runs: u64, seed: u64, max_calls: u64) -> Option<Figure> {
+/// Monte Carlo run length: `runs` runs from 0, seeded. `max_calls` caps the calls simulated in
+/// all runs together; when it runs out the figure is `None` (censored runs would bias the mean).
+/// Runs of successes are skipped with geometric draws, so the work is per failure, not per call.
+pub fn simulate(
+    w: Weights,
+    line: f64,
+    p: f64,
+    runs: u64,
+    seed: u64,
+    max_calls: u64,
+) -> Option<Figure> {
     if runs == 0 || p <= 0.0 {
         return None;
     }
     let mut rng = Rng::new(seed);
     let mut stats = Stats::default();
     let step = -w.ok;
+    let mut spent: u64 = 0;
     for _ in 0..runs {
         let mut s = 0.0f64;
         let mut calls: u64 = 0;
@@ -340,10 +356,11 @@ pub fn simulate(w: Weights, line: f64, p: f64, runs: u64, seed: u64, max_calls: 
             if s >= line {
                 break;
             }
-            if calls > max_calls {
+            if spent.saturating_add(calls) > max_calls {
                 return None;
             }
         }
+        spent += calls;
         stats.push(calls as f64);
     }
     let (mean, ci) = stats.mean_ci95();

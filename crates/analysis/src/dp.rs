@@ -18,7 +18,6 @@
 //!
 //! Those remainders are returned, so callers turn them into error estimates.
 
-
 use crate::num::{wald_exponent, weight_variance};
 use breaker::score::Weights;
 
@@ -61,9 +60,17 @@ pub fn absorb(w: Weights, p: f64, start: f64, lower: f64, upper: f64) -> Absorpt
     let var = weight_variance(w, p);
     let span = upper - lower + f - o;
     let steps_left = {
-        let drift_bound = if mu != 0.0 { span / mu.abs() } else { f64::INFINITY };
+        let drift_bound = if mu != 0.0 {
+            span / mu.abs()
+        } else {
+            f64::INFINITY
+        };
         // Exact bound at zero drift (optional stopping of (S - s)^2 - n var): an estimate nearby.
-        let diffusion = if var > 0.0 { span * span / var } else { f64::INFINITY };
+        let diffusion = if var > 0.0 {
+            span * span / var
+        } else {
+            f64::INFINITY
+        };
         if mu.abs() * span >= var {
             drift_bound
         } else {
@@ -140,7 +147,11 @@ pub fn absorb(w: Weights, p: f64, start: f64, lower: f64, upper: f64) -> Absorpt
         std::mem::swap(&mut cur, &mut next);
         // Recount exactly now and then; in between, the running total (rounding stays far
         // below the tolerance over a few thousand steps).
-        alive = if n % 1024 == 0 { cur.iter().sum() } else { total.max(0.0) };
+        alive = if n % 1024 == 0 {
+            cur.iter().sum()
+        } else {
+            total.max(0.0)
+        };
         if cur.is_empty() || alive < f64::MIN_POSITIVE {
             converged = true;
             break;

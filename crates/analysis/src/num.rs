@@ -99,10 +99,22 @@ pub fn binomial_upper_tail(n: u64, p: f64, k: u64) -> f64 {
     let ln_pmf = |j: u64| ln_choose(n, j) + j as f64 * lp + (n - j) as f64 * lq;
     if k as f64 >= mean {
         // Sum upward from k: terms decrease past the mode.
-        sum_terms(ln_pmf(k), k, n, |j| ((n - j) as f64 / (j + 1) as f64) * (p / (1.0 - p)), true)
+        sum_terms(
+            ln_pmf(k),
+            k,
+            n,
+            |j| ((n - j) as f64 / (j + 1) as f64) * (p / (1.0 - p)),
+            true,
+        )
     } else {
         // 1 - P(X <= k-1), summing downward from k-1.
-        let lower = sum_terms(ln_pmf(k - 1), k - 1, 0, |j| (j as f64 / (n - j + 1) as f64) * ((1.0 - p) / p), false);
+        let lower = sum_terms(
+            ln_pmf(k - 1),
+            k - 1,
+            0,
+            |j| (j as f64 / (n - j + 1) as f64) * ((1.0 - p) / p),
+            false,
+        );
         (1.0 - lower).max(0.0)
     }
 }

@@ -1,1 +1,450 @@
-//! placeholder
+//! The tables the command line prints and the page draws: one point or a sweep per command,
+//! every number a [`Figure`]. Field names are the JSON keys documented in the crate's README.
+
+use crate::figure::Figure;
+use crate::window::{CountWindow, Start};
+use crate::{cusum, sprt, window};
+use breaker::score::Weights;
+use breaker::trial::WaldLines;
+use serde::Serialize;
+
+/// Monte Carlo options.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Simulation {
+    /// Runs (run lengths, trials, window calls to open); the window's trips per day simulate
+    /// `runs x 10,000` calls.
+    pub runs: u64,
+    /// Seed of the PCG generator.
+    pub seed: u64,
+}
+
+/// Total calls a run-length simulation may spend before it gives up (about a second natively at
+/// a 5% failure rate: the work is per failure).
+pub const SIMULATION_MAX_CALLS: u64 = 20_000_000_000;
+/// Total calls a window simulation may spend.
+pub const WINDOW_SIMULATION_MAX_CALLS: u64 = 20_000_000;
+
+/// The statistical breaker's settings as the analysis uses them.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Statistical {
+    /// p0.
+    pub fine: f64,
+    /// p1.
+    pub broken: f64,
+    /// a: the trial wrongly opens.
+    pub a: f64,
+    /// b: the trial wrongly closes.
+    pub b: f64,
+    /// Traffic, calls per second (turns calls into time).
+    pub calls_per_second: f64,
+}
+
+impl Statistical {
+    /// `w_fail`, `w_ok` from p0 and p1.
+    pub fn weights(&self) -> Weights {
+        Weights::new(self.fine, self.broken)
+    }
+
+    /// Wald's lines from a and b.
+    pub fn wald(&self) -> WaldLines {
+        WaldLines::new(self.a, self.b)
+    }
+
+    /// The closed line for `n` calls per false-alarm period: `max(ln N, A)` (the breaker's floor).
+    pub fn line_for_calls(&self, n: f64) -> f64 {
+        breaker::line::line(n, 1.0, self.wald().upper)
+    }
+}
+
+/// The settings and the numbers derived from them, echoed with every report.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Echo {
+    /// p0.
+    pub fine: f64,
+    /// p1.
+    pub broken: f64,
+    /// a.
+    pub a: f64,
+    /// b.
+    pub b: f64,
+    /// `w_fail` (nats).
+    pub w_fail: f64,
+    /// `w_ok` (nats).
+    pub w_ok: f64,
+    /// One point = `|w_ok|` nats.
+    pub point: f64,
+    /// Wald's upper line A (nats); also the closed line's floor.
+    pub upper: f64,
+    /// Wald's lower line B (nats).
+    pub lower: f64,
+    /// The failure rate with zero drift.
+    pub zero_drift_rate: f64,
+    /// Traffic, calls per second.
+    pub calls_per_second: f64,
+}
+
+impl Echo {
+    /// From the settings.
+    pub fn of(s: &Statistical) -> Self {
+        let w = s.weights();
+        let l = s.wald();
+        Echo {
+            fine: s.fine,
+            broken: s.broken,
+            a: s.a,
+            b: s.b,
+            w_fail: w.fail,
+            w_ok: w.ok,
+            point: w.point(),
+            upper: l.upper,
+            lower: l.lower,
+            zero_drift_rate: w.zero_drift_rate(),
+            calls_per_second: s.calls_per_second,
+        }
+    }
+}
+
+/// One quantity computed several ways; absent ways are left out of the JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct Ways {
+    /// A proven bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<Figure>,
+    /// The exact value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact: Option<Figure>,
+    /// A second, independent method (the Brook-Evans chain), labeled approximation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub markov_chain: Option<Figure>,
+    /// Wald's approximation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approximation: Option<Figure>,
+    /// Monte Carlo.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub simulated: Option<Figure>,
+}
+
+impl Ways {
+    /// Every way scaled by `k` (calls to seconds).
+    pub fn scaled(&self, k: f64) -> Ways {
+        let f = |x: Option<Figure>| x.map(|f| f.scaled(k));
+        Ways {
+            bound: f(self.bound),
+            exact: f(self.exact),
+            markov_chain: f(self.markov_chain),
+            approximation: f(self.approximation),
+            simulated: f(self.simulated),
+        }
+    }
+}
+
+/// The CUSUM's run length at one true rate and line.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RunLength {
+    /// True failure rate.
+    pub true_rate: f64,
+    /// The line (nats).
+    pub line: f64,
+    /// `e^line`: calls per false-alarm period the line stands for.
+    pub line_calls: f64,
+    /// The line in points.
+    pub line_points: f64,
+    /// Calls from a score of 0 to the alarm.
+    pub calls: Ways,
+    /// The same in seconds at the traffic.
+    pub seconds: Ways,
+    /// Error estimate of `calls.exact` (calls).
+    pub exact_error: f64,
+    /// Error estimate of `calls.markov_chain` (calls), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub markov_chain_error: Option<f64>,
+    /// Expected score change per call at the true rate (nats).
+    pub drift: f64,
+}
+
+/// Run length of the CUSUM with line `line` at true rate `p`, every way that applies.
+pub fn run_length(s: &Statistical, line: f64, p: f64, sim: Option<Simulation>) -> RunLength {
+    let w = s.weights();
+    let exact = cusum::arl_exact(w, line, p);
+    let chain = cusum::arl_markov_chain(w, line, p);
+    let simulated =
+        sim.and_then(|o| cusum::simulate(w, line, p, o.runs, o.seed, SIMULATION_MAX_CALLS));
+    let calls = Ways {
+        bound: cusum::lorden_bound(line, p, s.fine),
+        exact: Some(exact.figure()),
+        markov_chain: chain.map(|c| c.figure()),
+        approximation: Some(cusum::arl_wald(w, line, p)),
+        simulated,
+    };
+    RunLength {
+        true_rate: p,
+        line,
+        line_calls: libm::exp(line),
+        line_points: w.to_points(line),
+        seconds: calls.scaled(1.0 / s.calls_per_second),
+        calls,
+        exact_error: exact.error,
+        markov_chain_error: chain.and_then(|c| c.error),
+        drift: w.drift(p),
+    }
+}
+
+/// `breaker analyze false-alarms` / `open-delay`: run lengths over a sweep.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunLengths {
+    /// "false-alarms" or "open-delay".
+    pub command: &'static str,
+    /// What the sweep varies: "line_calls" or "true_rate" (or "none").
+    pub sweep: &'static str,
+    /// Settings and derived numbers.
+    pub settings: Echo,
+    /// One row per swept value.
+    pub points: Vec<RunLength>,
+}
+
+/// Half-open OC and ASN at one true rate.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Trials {
+    /// True failure rate of the recovering service.
+    pub true_rate: f64,
+    /// Chance that half-open closes (OC).
+    pub close_probability: Ways,
+    /// Expected trials until half-open decides (ASN).
+    pub expected_trials: Ways,
+    /// Error estimate of the exact OC.
+    pub close_error: f64,
+    /// Error estimate of the exact ASN.
+    pub trials_error: f64,
+}
+
+/// OC and ASN at true rate `p`: exact, Wald, and simulated when asked.
+pub fn trials(s: &Statistical, p: f64, sim: Option<Simulation>) -> Trials {
+    let (w, l) = (s.weights(), s.wald());
+    let e = sprt::exact(w, l, p);
+    let a = sprt::wald(w, l, p);
+    let m = sim.and_then(|o| sprt::simulate(w, l, p, o.runs, o.seed));
+    Trials {
+        true_rate: p,
+        close_probability: Ways {
+            exact: Some(Figure::exact(e.close_probability)),
+            approximation: Some(Figure::approximation(a.close_probability)),
+            simulated: m.map(|m| m.0),
+            ..Ways::default()
+        },
+        expected_trials: Ways {
+            exact: Some(Figure::exact(e.expected_trials)),
+            approximation: Some(Figure::approximation(a.expected_trials)),
+            simulated: m.map(|m| m.1),
+            ..Ways::default()
+        },
+        close_error: e.close_error,
+        trials_error: e.trials_error,
+    }
+}
+
+/// `breaker analyze trials`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TrialsReport {
+    /// "trials".
+    pub command: &'static str,
+    /// "true_rate" or "none".
+    pub sweep: &'static str,
+    /// Settings and derived numbers.
+    pub settings: Echo,
+    /// Successes in a row that close from 0: `ceil(B / w_ok)`.
+    pub trials_to_close: u64,
+    /// Failures in a row that open again from 0: `ceil(A / w_fail)`.
+    pub trials_to_open: u64,
+    /// One row per true rate.
+    pub points: Vec<Trials>,
+}
+
+/// Drift at one true rate.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Drift {
+    /// True failure rate.
+    pub true_rate: f64,
+    /// Expected score change per call (nats).
+    pub nats_per_call: Figure,
+    /// The same in points.
+    pub points_per_call: Figure,
+}
+
+/// Drift at `p`.
+pub fn drift(s: &Statistical, p: f64) -> Drift {
+    let w = s.weights();
+    let d = w.drift(p);
+    Drift {
+        true_rate: p,
+        nats_per_call: Figure::exact(d),
+        points_per_call: Figure::exact(w.to_points(d)),
+    }
+}
+
+/// `breaker analyze drift`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DriftReport {
+    /// "drift".
+    pub command: &'static str,
+    /// "true_rate" or "none".
+    pub sweep: &'static str,
+    /// Settings and derived numbers.
+    pub settings: Echo,
+    /// The rate with zero drift (exact).
+    pub zero_drift_rate: Figure,
+    /// The indifference zone `[p0, p1]` around it.
+    pub indifference_zone: (f64, f64),
+    /// One row per true rate.
+    pub points: Vec<Drift>,
+}
+
+/// Spurious trips of the window breaker at one baseline.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct WindowTrips {
+    /// Baseline failure rate.
+    pub baseline: f64,
+    /// Chance that a full window is at or over the threshold (binomial tail, exact).
+    pub trip_probability_per_window: Figure,
+    /// Trips per day with windows evaluated back to back (exact for that model).
+    pub trips_per_day_back_to_back: Figure,
+    /// Trips per day for a window sliding one call at a time, restarting empty after a trip:
+    /// `exact` (chain, windows up to 18) and/or `simulated`.
+    pub trips_per_day_sliding: Ways,
+    /// Error estimate of the exact sliding figure.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sliding_error: Option<f64>,
+}
+
+/// The window breaker at an outage rate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WindowOutage {
+    /// Outage failure rate.
+    pub outage_rate: f64,
+    /// Baseline of the full window the outage starts from.
+    pub baseline: f64,
+    /// Calls from the start of the outage to the trip.
+    pub calls_to_open: Ways,
+    /// The same in seconds.
+    pub seconds_to_open: Ways,
+    /// Error estimate of the exact calls.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub calls_error: Option<f64>,
+    /// Why a figure is missing, when one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// `breaker analyze window`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WindowReport {
+    /// "window".
+    pub command: &'static str,
+    /// "baseline" or "none".
+    pub sweep: &'static str,
+    /// `slidingWindowSize`.
+    pub window: u32,
+    /// `failureRateThreshold` (fraction).
+    pub threshold: f64,
+    /// `minimumNumberOfCalls` in force (capped at the window).
+    pub minimum_calls: u32,
+    /// Failures in a full window that trip.
+    pub failures_to_trip: u32,
+    /// Traffic, calls per second.
+    pub calls_per_second: f64,
+    /// Seconds to fill the window (exact).
+    pub time_to_fill: Figure,
+    /// Seconds to the first evaluation (exact).
+    pub time_to_first_evaluation: Figure,
+    /// Spurious trips, one row per baseline.
+    pub points: Vec<WindowTrips>,
+    /// Opening on an outage (from a full window at the first baseline).
+    pub outage: WindowOutage,
+}
+
+/// Spurious trips at baseline `p` (sliding: exact up to [`window::MAX_EXACT`], simulated when
+/// asked or when the exact chain does not apply).
+pub fn window_trips(w: &CountWindow, p: f64, rps: f64, sim: Option<Simulation>) -> WindowTrips {
+    let exact = window::sliding_trips_per_day_exact(w, p, rps);
+    let sim = sim.or(exact.is_none().then_some(Simulation {
+        runs: 1000,
+        seed: 1,
+    }));
+    WindowTrips {
+        baseline: p,
+        trip_probability_per_window: window::trip_probability(w, p),
+        trips_per_day_back_to_back: window::back_to_back_trips_per_day(w, p, rps),
+        trips_per_day_sliding: Ways {
+            exact: exact.map(|e| e.0),
+            simulated: sim.and_then(|o| {
+                let calls = o
+                    .runs
+                    .saturating_mul(10_000)
+                    .min(WINDOW_SIMULATION_MAX_CALLS);
+                window::simulate_trips_per_day(w, p, rps, calls, o.seed)
+            }),
+            ..Ways::default()
+        },
+        sliding_error: exact.map(|e| e.1),
+    }
+}
+
+/// Calls to open at `outage` from a full window at `baseline`.
+pub fn window_outage(
+    w: &CountWindow,
+    baseline: f64,
+    outage: f64,
+    rps: f64,
+    sim: Option<Simulation>,
+) -> WindowOutage {
+    let start = Start::Full { baseline };
+    let exact = window::calls_to_trip_exact(w, outage, start);
+    let sim = sim.or(exact.is_none().then_some(Simulation {
+        runs: 1000,
+        seed: 1,
+    }));
+    let calls = Ways {
+        exact: exact.map(|e| Figure::exact(e.calls)),
+        simulated: sim.and_then(|o| {
+            window::simulate_calls_to_trip(
+                w,
+                outage,
+                start,
+                o.runs,
+                o.seed,
+                WINDOW_SIMULATION_MAX_CALLS,
+            )
+        }),
+        ..Ways::default()
+    };
+    let note = (calls.exact.is_none() && calls.simulated.is_none()).then(|| {
+        format!(
+            "no trip within {WINDOW_SIMULATION_MAX_CALLS} simulated calls (the exact chain takes windows up to {})",
+            window::MAX_EXACT
+        )
+    });
+    WindowOutage {
+        outage_rate: outage,
+        baseline,
+        seconds_to_open: calls.scaled(1.0 / rps),
+        note,
+        calls_to_open: calls,
+        calls_error: exact.map(|e| e.error),
+    }
+}
+
+/// A swept range: `count` values from `from` to `to`, evenly or logarithmically spaced.
+pub fn sweep_values(from: f64, to: f64, count: usize, log: bool) -> Vec<f64> {
+    if count <= 1 {
+        return vec![from];
+    }
+    (0..count)
+        .map(|i| {
+            let t = i as f64 / (count - 1) as f64;
+            if log {
+                libm::exp(libm::log(from) + t * (libm::log(to) - libm::log(from)))
+            } else {
+                from + t * (to - from)
+            }
+        })
+        .collect()
+}

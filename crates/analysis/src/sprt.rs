@@ -134,7 +134,13 @@ pub fn wald_rate_of_h(w: Weights, h: f64) -> f64 {
 
 /// Monte Carlo OC and ASN from `runs` half-open rounds, seeded: (close probability with a Wilson
 /// 95% interval, expected trials with a normal 95% interval).
-pub fn simulate(w: Weights, lines: WaldLines, p: f64, runs: u64, seed: u64) -> Option<(Figure, Figure)> {
+pub fn simulate(
+    w: Weights,
+    lines: WaldLines,
+    p: f64,
+    runs: u64,
+    seed: u64,
+) -> Option<(Figure, Figure)> {
     if runs == 0 {
         return None;
     }
@@ -146,7 +152,11 @@ pub fn simulate(w: Weights, lines: WaldLines, p: f64, runs: u64, seed: u64) -> O
         let mut s = 0.0f64;
         let mut trials: u64 = 0;
         let closed = loop {
-            let g = if p > 0.0 { rng.geometric(p) } else { u64::MAX / 4 };
+            let g = if p > 0.0 {
+                rng.geometric(p)
+            } else {
+                u64::MAX / 4
+            };
             let to_close = libm::ceil((s - lines.lower) / step).max(1.0);
             if g as f64 >= to_close {
                 // Check the exact crossing step by step near the line (rounding of s + j w_ok).
@@ -179,7 +189,11 @@ pub fn simulate(w: Weights, lines: WaldLines, p: f64, runs: u64, seed: u64) -> O
     let centre = (ph + z * z / (2.0 * n)) / den;
     let half = z * libm::sqrt(ph * (1.0 - ph) / n + z * z / (4.0 * n * n)) / den;
     Some((
-        Figure::simulated(ph, ((centre - half).max(0.0), (centre + half).min(1.0)), runs),
+        Figure::simulated(
+            ph,
+            ((centre - half).max(0.0), (centre + half).min(1.0)),
+            runs,
+        ),
         Figure::simulated(mean, ci, stats.n()),
     ))
 }

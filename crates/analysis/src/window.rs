@@ -59,7 +59,9 @@ impl CountWindow {
 pub fn failures_to_trip(n: u32, t: f64) -> u32 {
     let guess = libm::floor(t * n as f64).max(0.0) as u32;
     let start = guess.saturating_sub(2);
-    (start..=n).find(|&k| k as f64 / n as f64 >= t).unwrap_or(n + 1)
+    (start..=n)
+        .find(|&k| k as f64 / n as f64 >= t)
+        .unwrap_or(n + 1)
 }
 
 /// Chance that a full window of `size` calls at failure rate `p` is at or over the threshold.
@@ -173,7 +175,11 @@ pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<Exac
                 let ones = (mask as u32).count_ones();
                 if ones < k_full {
                     let lv = if ones > 0 { ones as f64 * lb } else { 0.0 }
-                        + if ones < n { (n - ones) as f64 * lq } else { 0.0 };
+                        + if ones < n {
+                            (n - ones) as f64 * lq
+                        } else {
+                            0.0
+                        };
                     *v = libm::exp(lv);
                 }
             }
@@ -243,7 +249,11 @@ pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<Exac
         }
         last_rate = rate;
         if settled >= 3 || steps >= max_steps {
-            let rem = if rate > 0.0 { alive / rate } else { f64::INFINITY };
+            let rem = if rate > 0.0 {
+                alive / rate
+            } else {
+                f64::INFINITY
+            };
             let drift = if settled >= 3 { 1e-9 } else { 1.0 };
             return Some(ExactTrip {
                 calls: total + rem,
@@ -259,7 +269,11 @@ pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<Exac
 pub fn sliding_trips_per_day_exact(w: &CountWindow, p: f64, rps: f64) -> Option<(Figure, f64)> {
     let e = calls_to_trip_exact(w, p, Start::Empty)?;
     let per_day = rps * 86_400.0 / e.calls;
-    let rel = if e.calls > 0.0 { e.error / e.calls } else { 0.0 };
+    let rel = if e.calls > 0.0 {
+        e.error / e.calls
+    } else {
+        0.0
+    };
     Some((Figure::exact(per_day), per_day * rel))
 }
 
@@ -308,7 +322,13 @@ impl Sim {
 
 /// Monte Carlo trips per day: `calls` calls at rate `p` from an empty window, restarting empty
 /// after each trip; the count's 95% interval is Poisson's.
-pub fn simulate_trips_per_day(w: &CountWindow, p: f64, rps: f64, calls: u64, seed: u64) -> Option<Figure> {
+pub fn simulate_trips_per_day(
+    w: &CountWindow,
+    p: f64,
+    rps: f64,
+    calls: u64,
+    seed: u64,
+) -> Option<Figure> {
     if calls == 0 || w.size == 0 {
         return None;
     }
@@ -323,7 +343,11 @@ pub fn simulate_trips_per_day(w: &CountWindow, p: f64, rps: f64, calls: u64, see
     }
     let scale = rps * 86_400.0 / calls as f64;
     let (lo, hi) = poisson_ci95(trips);
-    Some(Figure::simulated(trips as f64 * scale, (lo * scale, hi * scale), calls))
+    Some(Figure::simulated(
+        trips as f64 * scale,
+        (lo * scale, hi * scale),
+        calls,
+    ))
 }
 
 /// Monte Carlo calls to a trip at rate `p` from `start`: `runs` runs, at most `max_calls` calls in

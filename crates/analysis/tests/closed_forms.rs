@@ -1,5 +1,6 @@
 //! Integer weight ratios (+1/-1, +2/-1, +3/-2): gambler's ruin and linear systems solved here,
 //! independently of the crate, must match the exact methods to 1e-9 relative.
+#![allow(clippy::needless_range_loop)]
 
 use analysis::{cusum, sprt};
 use breaker::score::Weights;
@@ -98,11 +99,23 @@ fn cusum_plus1_minus1_matches_linear_system() {
             }
             checked += 1;
             let got = cusum::arl_exact(w(1.0, -1.0), h as f64, p);
-            assert!(rel(got.arl, want) < 1e-9, "h={h} p={p}: {} vs {want}", got.arl);
-            assert!(got.error <= 1e-9 * want, "error estimate {} too large", got.error);
+            assert!(
+                rel(got.arl, want) < 1e-9,
+                "h={h} p={p}: {} vs {want}",
+                got.arl
+            );
+            assert!(
+                got.error <= 1e-9 * want,
+                "error estimate {} too large",
+                got.error
+            );
             // A line between grid points alarms at the next integer.
             let got = cusum::arl_exact(w(1.0, -1.0), h as f64 - 0.5, p);
-            assert!(rel(got.arl, want) < 1e-9, "h={h}-0.5 p={p}: {} vs {want}", got.arl);
+            assert!(
+                rel(got.arl, want) < 1e-9,
+                "h={h}-0.5 p={p}: {} vs {want}",
+                got.arl
+            );
         }
     }
     assert!(checked >= 15, "only {checked} cases");
@@ -122,14 +135,22 @@ fn cusum_plus1_minus1_matches_gamblers_ruin_closed_form() {
             let e = 1.0 / (q - p) - hf / (q - p) * qa;
             let want = (1.0 + p * e) / (p * qa);
             let got = cusum::arl_exact(w(1.0, -1.0), hf, p);
-            assert!(rel(got.arl, want) < 1e-9, "h={h} p={p}: {} vs {want}", got.arl);
+            assert!(
+                rel(got.arl, want) < 1e-9,
+                "h={h} p={p}: {} vs {want}",
+                got.arl
+            );
             assert!(rel(got.alarm_per_excursion, qa) < 1e-9);
         }
         // Zero drift: q_alarm = 1/h, E = h - 1.
         let hf = h as f64;
         let want = (1.0 + 0.5 * (hf - 1.0)) / (0.5 / hf);
         let got = cusum::arl_exact(w(1.0, -1.0), hf, 0.5);
-        assert!(rel(got.arl, want) < 1e-9, "h={h} p=0.5: {} vs {want}", got.arl);
+        assert!(
+            rel(got.arl, want) < 1e-9,
+            "h={h} p=0.5: {} vs {want}",
+            got.arl
+        );
     }
 }
 
@@ -145,7 +166,11 @@ fn cusum_plus2_minus1_and_plus3_minus2_match_linear_system() {
                 }
                 checked += 1;
                 let got = cusum::arl_exact(w(up as f64, -(down as f64)), h as f64, p);
-                assert!(rel(got.arl, want) < 1e-9, "+{up}/-{down} h={h} p={p}: {} vs {want}", got.arl);
+                assert!(
+                    rel(got.arl, want) < 1e-9,
+                    "+{up}/-{down} h={h} p={p}: {} vs {want}",
+                    got.arl
+                );
             }
         }
     }
@@ -165,9 +190,17 @@ fn brook_evans_chain_is_exact_for_integer_ratios() {
                 checked += 1;
                 // Scale the weights: the chain must find the integer ratio and an exact grid.
                 let scale = 0.37;
-                let got = cusum::arl_markov_chain(w(up as f64 * scale, -(down as f64) * scale), h as f64 * scale, p)
-                    .expect("chain fits");
-                assert!(rel(got.arl, want) < 1e-9, "+{up}/-{down} h={h} p={p}: {} vs {want}", got.arl);
+                let got = cusum::arl_markov_chain(
+                    w(up as f64 * scale, -(down as f64) * scale),
+                    h as f64 * scale,
+                    p,
+                )
+                .expect("chain fits");
+                assert!(
+                    rel(got.arl, want) < 1e-9,
+                    "+{up}/-{down} h={h} p={p}: {} vs {want}",
+                    got.arl
+                );
                 assert!(got.error.unwrap() < 1e-9 * want);
             }
         }
@@ -180,7 +213,11 @@ fn brook_evans_chain_is_exact_for_integer_ratios() {
         let e = 1.0 / (1.0 - 2.0 * p) - h as f64 / (1.0 - 2.0 * p) * qa;
         let want = (1.0 + p * e) / (p * qa);
         let got = cusum::arl_markov_chain(w(0.3, -0.3), h as f64 * 0.3, p).unwrap();
-        assert!(rel(got.arl, want) < 1e-9, "h={h} p={p}: {} vs {want}", got.arl);
+        assert!(
+            rel(got.arl, want) < 1e-9,
+            "h={h} p={p}: {} vs {want}",
+            got.arl
+        );
     }
 }
 
@@ -190,8 +227,8 @@ fn sprt_plus1_minus1_matches_gamblers_ruin() {
     for &(a, b) in &[(3.0, -2.0), (2.5, -1.5), (6.0, -4.0)] {
         let lines = WaldLines { upper: a, lower: b };
         // Integer positions: absorbed low at floor(B) ... i.e. at -ceil(-B); high at ceil(A).
-        let lo: f64 = -(-b as f64).ceil();
-        let hi: f64 = (a as f64).ceil();
+        let lo: f64 = -(-b).ceil();
+        let hi: f64 = a.ceil();
         let (i, n): (f64, f64) = (-lo, hi - lo);
         for &p in &[0.05, 0.3, 0.5, 0.62, 0.9] {
             let q: f64 = 1.0 - p;
@@ -203,8 +240,16 @@ fn sprt_plus1_minus1_matches_gamblers_ruin() {
                 (1.0 - up, i / (q - p) - n / (q - p) * up)
             };
             let got = sprt::exact(w(1.0, -1.0), lines, p);
-            assert!(rel(got.close_probability, oc) < 1e-9, "A={a} B={b} p={p}: OC {} vs {oc}", got.close_probability);
-            assert!(rel(got.expected_trials, asn) < 1e-9, "A={a} B={b} p={p}: ASN {} vs {asn}", got.expected_trials);
+            assert!(
+                rel(got.close_probability, oc) < 1e-9,
+                "A={a} B={b} p={p}: OC {} vs {oc}",
+                got.close_probability
+            );
+            assert!(
+                rel(got.expected_trials, asn) < 1e-9,
+                "A={a} B={b} p={p}: ASN {} vs {asn}",
+                got.expected_trials
+            );
         }
     }
 }
@@ -216,10 +261,21 @@ fn sprt_plus2_minus1_matches_linear_system() {
             for &p in &[0.05, 0.25, 1.0 / 3.0, 0.5, 0.8] {
                 // Absorbed low at <= b and high at >= a: alive b+1 ..= a-1.
                 let (oc, asn2) = sprt_linear_system(up, down, b, a, p);
-                let lines = WaldLines { upper: a as f64, lower: b as f64 };
+                let lines = WaldLines {
+                    upper: a as f64,
+                    lower: b as f64,
+                };
                 let got = sprt::exact(w(up as f64, -(down as f64)), lines, p);
-                assert!(rel(got.close_probability, oc) < 1e-9, "+{up}/-{down} A={a} B={b} p={p}: {} vs {oc}", got.close_probability);
-                assert!(rel(got.expected_trials, asn2) < 1e-9, "ASN {} vs {asn2}", got.expected_trials);
+                assert!(
+                    rel(got.close_probability, oc) < 1e-9,
+                    "+{up}/-{down} A={a} B={b} p={p}: {} vs {oc}",
+                    got.close_probability
+                );
+                assert!(
+                    rel(got.expected_trials, asn2) < 1e-9,
+                    "ASN {} vs {asn2}",
+                    got.expected_trials
+                );
             }
         }
     }
@@ -228,11 +284,17 @@ fn sprt_plus2_minus1_matches_linear_system() {
 #[test]
 fn wald_is_exact_without_overshoot() {
     // With +1/-1 and integer lines there is no overshoot, so Wald's formulas are exact.
-    let lines = WaldLines { upper: 4.0, lower: -3.0 };
+    let lines = WaldLines {
+        upper: 4.0,
+        lower: -3.0,
+    };
     for &p in &[0.1, 0.3, 0.45, 0.5, 0.55, 0.8] {
         let e = sprt::exact(w(1.0, -1.0), lines, p);
         let a = sprt::wald(w(1.0, -1.0), lines, p);
-        assert!(rel(a.close_probability, e.close_probability) < 1e-9, "p={p}");
+        assert!(
+            rel(a.close_probability, e.close_probability) < 1e-9,
+            "p={p}"
+        );
         assert!(rel(a.expected_trials, e.expected_trials) < 1e-9, "p={p}");
     }
 }
