@@ -41,8 +41,10 @@ pub fn scenario_from_value(value: Value) -> Result<Scenario, String> {
             s.validate().map_err(|e| e.to_string())?;
             Ok(s)
         }
-        Err(e) => Err(blame::<Scenario>(&value, &Scenario::default().to_value(), phase_default)
-            .unwrap_or_else(|| format!("scenario is invalid: {e}"))),
+        Err(e) => Err(
+            blame::<Scenario>(&value, &Scenario::default().to_value(), phase_default)
+                .unwrap_or_else(|| format!("scenario is invalid: {e}")),
+        ),
     }
 }
 

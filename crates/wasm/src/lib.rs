@@ -18,6 +18,7 @@ use sim::{BreakerKind, Scenario};
 use wasm_bindgen::prelude::*;
 
 mod convert;
+pub mod curves;
 use convert::{scenario_from_js, to_js};
 
 /// Installs the panic hook so a Rust panic's message reaches the console (and the page's banner).
@@ -87,8 +88,8 @@ pub fn analysis(
     } else {
         convert::from_js_named(&options, "options")?
     };
-    let _ = (&st, &win, opts);
-    Err(JsError::new("the analysis sweeps are not wired yet"))
+    let curves = curves::page_curves(&st, &win, opts.calls_per_minute / 60.0);
+    to_js(&curves)
 }
 
 /// A run of one scenario, held in Rust. Built from the scenario settings (a JS object that

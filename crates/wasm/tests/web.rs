@@ -1,0 +1,187 @@
+//! The wasm API in a real browser: `wasm-pack test --headless --chrome crates/wasm`
+//! (or `--firefox`). Settings round trip, validation errors that name the field, and determinism:
+//! every preset's trace hash in wasm equals the native one (both pinned in `golden/mod.rs`).
+#![cfg(target_arch = "wasm32")]
+
+use breaker_wasm::{normalize_scenario, presets, Playground};
+use js_sys::{Float64Array, Reflect, JSON};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+mod golden;
+
+fn js(json: &str) -> JsValue {
+    JSON::parse(json).expect("test JSON parses")
+}
+
+fn json_of(v: &JsValue) -> serde_json::Value {
+    let text: String = JSON::stringify(v).expect("stringify").into();
+    serde_json::from_str(&text).expect("JSON from JS")
+}
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &JsValue::from_str(key)).expect("property")
+}
+
+fn error_message(r: Result<Playground, JsError>) -> String {
+    let e = match r {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => JsValue::from(e),
+    };
+    assert!(e.is_instance_of::<js_sys::Error>(), "a JS Error");
+    get(&e, "message").as_string().expect("message")
+}
+
+fn preset_list() -> Vec<(String, serde_json::Value)> {
+    let list = json_of(&presets().expect("presets"));
+    list.as_array()
+        .expect("a list")
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap().to_string(),
+                p["scenario"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+fn settings_round_trip() {
+    for (name, scenario) in preset_list() {
+        let text = scenario.to_string();
+        let back = json_of(&normalize_scenario(js(&text)).expect("a preset is valid"));
+        assert_eq!(back, scenario, "preset {name} round trips");
+        let pg = Playground::new(js(&text)).expect("builds");
+        assert_eq!(json_of(&pg.scenario().unwrap()), scenario, "{name}");
+    }
+    // Missing fields take their defaults; units as people write them are read.
+    let filled = json_of(
+        &normalize_scenario(js(
+            r#"{"seed": 7, "duration": "2m", "statistical": {"fine_rate": "2%"}}"#,
+        ))
+        .unwrap(),
+    );
+    assert_eq!(filled["seed"], 7);
+    assert_eq!(filled["duration"], 120.0);
+    assert_eq!(filled["statistical"]["fine_rate"], 0.02);
+    assert_eq!(filled["statistical"]["broken_rate"], 0.2);
+    assert_eq!(filled["window"]["sliding_window_size"], 100);
+}
+
+#[wasm_bindgen_test]
+fn validation_errors_name_the_field_and_range() {
+    let m = error_message(Playground::new(js(
+        r#"{"statistical": {"fine_rate": 0.05, "broken_rate": 0.01}}"#,
+    )));
+    assert!(
+        m.starts_with("statistical.broken_rate = 0.01 is invalid"),
+        "{m}"
+    );
+    assert!(m.contains("allowed fine_rate (0.05) < x < 1"), "{m}");
+
+    let m = error_message(Playground::new(js(
+        r#"{"dependency": [{"start": 0}, {"start": 10, "failure_rate": 2}]}"#,
+    )));
+    assert!(
+        m.starts_with("dependency.1.failure_rate = 2 is invalid"),
+        "{m}"
+    );
+    assert!(m.contains("allowed"), "{m}");
+
+    let m = error_message(Playground::new(js(
+        r#"{"window": {"sliding_window_size": 0}}"#,
+    )));
+    assert!(
+        m.starts_with("window.sliding_window_size = 0 is invalid"),
+        "{m}"
+    );
+    assert!(m.contains("1 <= x <= 1000000"), "{m}");
+
+    // Type errors and unknown keys name the field too.
+    let m = error_message(Playground::new(js(
+        r#"{"statistical": {"fine_rate": "lots"}}"#,
+    )));
+    assert!(
+        m.starts_with("statistical.fine_rate = \"lots\" is invalid"),
+        "{m}"
+    );
+    let m = error_message(Playground::new(js(r#"{"traffic": {"calls_per_hour": 5}}"#)));
+    assert!(
+        m.starts_with("traffic.calls_per_hour = 5 is invalid"),
+        "{m}"
+    );
+    assert!(m.contains("unknown field"), "{m}");
+    let m = error_message(Playground::new(js("[1, 2]")));
+    assert!(m.contains("an object of settings"), "{m}");
+}
+
+#[wasm_bindgen_test]
+fn every_preset_hashes_as_natively() {
+    let golden = golden::GOLDEN_TRACE_HASHES;
+    let list = preset_list();
+    assert_eq!(list.len(), golden.len(), "a golden hash for every preset");
+    for (name, scenario) in list {
+        let want = golden
+            .iter()
+            .find(|(n, _)| *n == name)
+            .unwrap_or_else(|| panic!("no golden hash for {name}"))
+            .1;
+        let mut pg = Playground::new(js(&scenario.to_string())).unwrap();
+        // Chunked, as the worker runs it.
+        while pg.advance(997) < 1.0 {}
+        assert!(pg.finished());
+        assert_eq!(
+            pg.trace_hash(),
+            want,
+            "preset {name}: wasm trace hash = native"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+fn stepping_seeking_and_series() {
+    let (_, scenario) = preset_list().into_iter().next().unwrap();
+    let mut pg = Playground::new(js(&scenario.to_string())).unwrap();
+    let end = json_of(&pg.info().unwrap())["duration"].as_f64().unwrap();
+    while pg.advance(10_000) < 1.0 {}
+    assert_eq!(pg.reached(), end);
+
+    let s1 = json_of(&pg.step_call().unwrap());
+    assert_eq!(s1["calls"], 1);
+    let s2 = json_of(&pg.step_call().unwrap());
+    assert_eq!(s2["calls"], 2);
+    assert!(s2["t_s"].as_f64() >= s1["t_s"].as_f64());
+
+    let ev = json_of(&pg.next_event().unwrap());
+    let t_event = ev["event"]["t_s"]
+        .as_f64()
+        .expect("the preset has a state change");
+    assert_eq!(ev["snapshot"]["t_s"].as_f64().unwrap(), t_event);
+
+    // Back to the start and forward again: the same state.
+    let at = json_of(&pg.seek(t_event).unwrap());
+    json_of(&pg.seek(0.0).unwrap());
+    assert_eq!(json_of(&pg.seek(t_event).unwrap()), at);
+
+    let series = pg.series(0.0, end, 50).unwrap();
+    let t: Float64Array = get(&series, "t").dyn_into().unwrap();
+    assert_eq!(t.length(), 50);
+    let level: Float64Array = get(&series, "s_level_max").dyn_into().unwrap();
+    assert_eq!(level.length(), 50);
+    let zoom = pg.series(end / 4.0, end / 2.0, 40).unwrap();
+    assert_eq!(get(&zoom, "t0").as_f64().unwrap(), end / 4.0);
+    let t: Float64Array = get(&zoom, "t").dyn_into().unwrap();
+    assert_eq!(t.length(), 40);
+
+    let events = json_of(&pg.events(None).unwrap());
+    assert!(events["total"].as_u64().unwrap() >= 1);
+    let m = json_of(&pg.metrics().unwrap());
+    assert!(m["complete"].as_bool().unwrap());
+    assert!(m["statistical"]["totals"]["calls"].as_u64().unwrap() > 0);
+    let d = json_of(&pg.derived().unwrap());
+    assert!(d["w_fail"].as_f64().unwrap() > 0.0);
+    assert!(d["w_ok"].as_f64().unwrap() < 0.0);
+}
