@@ -1,2 +1,123 @@
-//! placeholder
-fn main() {}
+//! `breaker`: list the presets, run the simulator, analyze settings.
+//!
+//! ```text
+//! breaker presets
+//! breaker run --preset NAME [--seed N] [--set key=value ...] [--format text|json|csv]
+//!             [--scenario FILE.json] [--trace FILE.csv] [--buckets N]
+//! breaker analyze ...            (see `breaker analyze --help`)
+//! ```
+//!
+//! Bad input prints one line on stderr and exits with status 2.
+#![forbid(unsafe_code)]
+
+mod run;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: breaker presets
+       breaker run (--preset NAME | --scenario FILE.json | --trace FILE.csv) [--seed N]
+                   [--set key=value ...] [--format text|json|csv] [--buckets N]
+       breaker analyze ...
+
+run options:
+  --preset NAME         start from a named scenario (`breaker presets` lists them)
+  --scenario FILE.json  start from a scenario file (the page's settings JSON; unknown keys
+                        are an error)
+  --trace FILE.csv      replay a recorded trace (time_s,outcome,latency_s) instead of the
+                        generated traffic
+  --seed N              the run's seed
+  --set key=value       edit a dotted path of the scenario JSON, e.g.
+                        --set window.permitted_number_of_calls_in_half_open_state=4
+                        --set statistical.fine_rate=2% --set dependency.1.latency=200ms
+  --format FMT          text (default), json, or csv (the downsampled series)
+  --buckets N           buckets of the series (default 100)";
+
+fn main() -> ExitCode {
+    // Safety net: whatever happens, one line and status 2, never a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown".into());
+        eprintln!(
+            "breaker: internal error: {}",
+            msg.lines().next().unwrap_or("")
+        );
+    }));
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let outcome = std::panic::catch_unwind(|| dispatch(args));
+    match outcome {
+        Ok(Ok(out)) => {
+            let mut stdout = std::io::stdout().lock();
+            // A closed pipe (`| head`) is not an error worth a message.
+            let _ = stdout.write_all(out.as_bytes());
+            if !out.is_empty() && !out.ends_with('\n') {
+                let _ = stdout.write_all(b"\n");
+            }
+            let _ = stdout.flush();
+            ExitCode::SUCCESS
+        }
+        Ok(Err(e)) => {
+            let line = e.lines().next().unwrap_or("error").to_string();
+            eprintln!("breaker: {line}");
+            ExitCode::from(2)
+        }
+        Err(_) => ExitCode::from(2),
+    }
+}
+
+fn dispatch(args: Vec<std::ffi::OsString>) -> Result<String, String> {
+    let mut it = args.into_iter();
+    let cmd = match it.next() {
+        Some(c) => c
+            .into_string()
+            .map_err(|c| format!("command {c:?} is not valid UTF-8"))?,
+        None => return Err("no command: use presets, run or analyze (breaker --help)".into()),
+    };
+    let rest: Vec<std::ffi::OsString> = it.collect();
+    match cmd.as_str() {
+        "presets" => {
+            if let Some(a) = rest.first() {
+                return Err(format!("presets takes no arguments, got {a:?}"));
+            }
+            Ok(presets_text())
+        }
+        "run" => run::run(rest),
+        "analyze" => {
+            let args = rest
+                .into_iter()
+                .map(|a| {
+                    a.into_string()
+                        .map_err(|a| format!("argument {a:?} is not valid UTF-8"))
+                })
+                .collect::<Result<Vec<String>, String>>()?;
+            analyze(&args)
+        }
+        "-h" | "--help" | "help" => Ok(USAGE.to_string()),
+        other => Err(format!(
+            "unknown command {other:?}: use presets, run or analyze (breaker --help)"
+        )),
+    }
+}
+
+/// `breaker analyze ...`: the analysis crate's command line.
+fn analyze(args: &[String]) -> Result<String, String> {
+    analysis::cli::run(args)
+}
+
+fn presets_text() -> String {
+    let width = sim::presets()
+        .iter()
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for p in sim::presets() {
+        out.push_str(&format!("{:width$}  {}\n", p.name, p.story));
+    }
+    out
+}

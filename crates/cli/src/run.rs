@@ -1,0 +1,267 @@
+//! `breaker run`.
+
+use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::io::BufReader;
+
+use sim::{BreakerKind, RunResult, Scenario};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+    Csv,
+}
+
+#[derive(Debug, Default)]
+struct Opts {
+    preset: Option<String>,
+    scenario: Option<String>,
+    trace: Option<String>,
+    seed: Option<u64>,
+    sets: Vec<String>,
+    format: Option<Format>,
+    buckets: Option<usize>,
+}
+
+fn parse(args: Vec<OsString>) -> Result<Opts, String> {
+    use lexopt::prelude::*;
+    let mut p = lexopt::Parser::from_args(args);
+    let mut o = Opts::default();
+    let text = |v: OsString, flag: &str| {
+        v.into_string()
+            .map_err(|v| format!("{flag} {v:?}: not valid UTF-8"))
+    };
+    while let Some(arg) = p.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("preset") => {
+                o.preset = Some(text(p.value().map_err(|e| e.to_string())?, "--preset")?)
+            }
+            Long("scenario") => {
+                o.scenario = Some(text(p.value().map_err(|e| e.to_string())?, "--scenario")?)
+            }
+            Long("trace") => {
+                o.trace = Some(text(p.value().map_err(|e| e.to_string())?, "--trace")?)
+            }
+            Long("seed") => {
+                let v = text(p.value().map_err(|e| e.to_string())?, "--seed")?;
+                o.seed = Some(v.trim().parse().map_err(|_| {
+                    format!("--seed {v:?}: expected a whole number 0..={}", u64::MAX)
+                })?);
+            }
+            Long("set") => o
+                .sets
+                .push(text(p.value().map_err(|e| e.to_string())?, "--set")?),
+            Long("format") => {
+                let v = text(p.value().map_err(|e| e.to_string())?, "--format")?;
+                o.format = Some(match v.as_str() {
+                    "text" => Format::Text,
+                    "json" => Format::Json,
+                    "csv" => Format::Csv,
+                    _ => return Err(format!("--format {v:?}: allowed text, json, csv")),
+                });
+            }
+            Long("buckets") => {
+                let v = text(p.value().map_err(|e| e.to_string())?, "--buckets")?;
+                let n: usize = v
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("--buckets {v:?}: expected a whole number 1..=100000"))?;
+                if !(1..=100_000).contains(&n) {
+                    return Err(format!("--buckets {n}: allowed 1..=100000"));
+                }
+                o.buckets = Some(n);
+            }
+            Value(v) => {
+                return Err(format!(
+                    "unexpected argument {:?}: run takes options only (breaker --help)",
+                    v
+                ))
+            }
+            _ => return Err(format!("{} (breaker --help)", arg.unexpected())),
+        }
+    }
+    Ok(o)
+}
+
+fn read_file(path: &str, what: &str) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{what} {path}: {e}"))
+}
+
+fn open(path: &str) -> Result<BufReader<std::fs::File>, String> {
+    std::fs::File::open(path)
+        .map(BufReader::new)
+        .map_err(|e| format!("--trace {path}: {e}"))
+}
+
+pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
+    let o = parse(args)?;
+    let base: Scenario = match (&o.preset, &o.scenario) {
+        (Some(_), Some(_)) => return Err("use --preset or --scenario, not both".into()),
+        (Some(name), None) => sim::preset_or_err(name)?,
+        (None, Some(path)) => {
+            let text = read_file(path, "--scenario")?;
+            serde_json::from_str(&text).map_err(|e| format!("--scenario {path}: {e}"))?
+        }
+        (None, None) if o.trace.is_some() => Scenario::default(),
+        (None, None) => {
+            return Err("run needs --preset NAME, --scenario FILE.json or --trace FILE.csv".into())
+        }
+    };
+    let mut sets: Vec<String> = Vec::new();
+    if let Some(seed) = o.seed {
+        sets.push(format!("seed={seed}"));
+    }
+    sets.extend(o.sets.iter().cloned());
+    let scenario = base.with_sets(sets.iter().map(String::as_str))?;
+    let buckets = o.buckets.unwrap_or(100);
+    let result = match &o.trace {
+        Some(path) => {
+            let span = sim::scan_trace(open(path)?).map_err(|e| format!("{path}: {e}"))?;
+            sim::replay(&scenario, open(path)?, span.last_s, buckets)
+                .map_err(|e| format!("{path}: {e}"))?
+        }
+        None => sim::run(&scenario, buckets).map_err(|e| e.to_string())?,
+    };
+    Ok(match o.format.unwrap_or(Format::Text) {
+        Format::Text => text(&result),
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(&result)
+                .map_err(|e| format!("cannot write JSON: {e}"))?;
+            s.push('\n');
+            s
+        }
+        Format::Csv => csv(&result),
+    })
+}
+
+fn opt(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.2}")).unwrap_or_else(|| "-".into())
+}
+
+fn text(r: &RunResult) -> String {
+    let mut out = String::new();
+    let name = if r.name.is_empty() {
+        "scenario"
+    } else {
+        &r.name
+    };
+    let _ = writeln!(
+        out,
+        "{name}: seed {}, {} calls over {} s, trace {}",
+        r.seed,
+        r.calls,
+        r.end_s,
+        &sim::trace_hash(r)[..16]
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "{:<26} {:>14} {:>14}",
+        "metric", "statistical", "window"
+    );
+    let (s, w) = (&r.breakers.statistical.metrics, &r.breakers.window.metrics);
+    let rows: [(&str, String, String); 9] = [
+        ("openings", s.openings.to_string(), w.openings.to_string()),
+        (
+            "false_openings",
+            s.false_openings.to_string(),
+            w.false_openings.to_string(),
+        ),
+        (
+            "calls_waited_on_failure",
+            s.calls_waited_on_failure.to_string(),
+            w.calls_waited_on_failure.to_string(),
+        ),
+        (
+            "good_calls_to_fallback",
+            s.good_calls_to_fallback.to_string(),
+            w.good_calls_to_fallback.to_string(),
+        ),
+        (
+            "calls_rejected",
+            s.calls_rejected.to_string(),
+            w.calls_rejected.to_string(),
+        ),
+        (
+            "late_results_ignored",
+            s.late_results_ignored.to_string(),
+            w.late_results_ignored.to_string(),
+        ),
+        (
+            "dropped_updates",
+            s.dropped_updates.to_string(),
+            w.dropped_updates.to_string(),
+        ),
+        (
+            "time_to_open_s",
+            opt(s.time_to_open_s),
+            opt(w.time_to_open_s),
+        ),
+        (
+            "time_to_close_s",
+            opt(s.time_to_close_s),
+            opt(w.time_to_close_s),
+        ),
+    ];
+    for (k, a, b) in rows {
+        let _ = writeln!(out, "{k:<26} {a:>14} {b:>14}");
+    }
+    for kind in BreakerKind::ALL {
+        let events = &r.breakers.get(kind).events;
+        let _ = writeln!(out, "\n{} events: {}", kind.as_str(), events.len());
+        const SHOW: usize = 40;
+        for e in events.iter().take(SHOW) {
+            let _ = writeln!(
+                out,
+                "  {:>12.3} s  {:>9} -> {:<9} gen {:<4} {}",
+                e.t_s,
+                e.from.as_str(),
+                e.to.as_str(),
+                e.generation,
+                e.reason
+            );
+        }
+        if events.len() > SHOW {
+            let _ = writeln!(
+                out,
+                "  ... {} more (use --format json)",
+                events.len() - SHOW
+            );
+        }
+    }
+    out
+}
+
+fn num(x: f64) -> String {
+    if x.is_nan() {
+        String::new()
+    } else {
+        format!("{x}")
+    }
+}
+
+/// The series: one row per bucket, `t0_s,t1_s`, then each breaker's columns prefixed with its
+/// name (`statistical_level_min`, ..., `window_late_ignored`). Empty cells where a value does not
+/// apply.
+fn csv(r: &RunResult) -> String {
+    let mut out = String::from("t0_s,t1_s");
+    for kind in BreakerKind::ALL {
+        for c in sim::Series::COLUMNS {
+            let _ = write!(out, ",{}_{c}", kind.as_str());
+        }
+    }
+    out.push('\n');
+    let s = &r.breakers.statistical.series;
+    let w = &r.breakers.window.series;
+    let (sc, wc) = (s.columns(), w.columns());
+    for i in 0..s.len() {
+        let t0 = s.t0_s + i as f64 * s.bucket_s;
+        let _ = write!(out, "{},{}", t0, t0 + s.bucket_s);
+        for col in sc.iter().chain(wc.iter()) {
+            let _ = write!(out, ",{}", num(col[i]));
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,283 @@
+//! The `breaker` binary: output shapes and error paths (one line on stderr, status 2).
+
+use std::process::{Command, Output};
+
+fn breaker(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_breaker"))
+        .args(args)
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .expect("runs")
+}
+
+/// A bad-input run: status 2, exactly one line on stderr starting with `breaker: `, no panic.
+fn fails(args: &[&str]) -> String {
+    let out = breaker(args);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.starts_with("breaker: "), "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("backtrace"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    err
+}
+
+fn temp(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("breaker-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn presets_lists_every_preset_with_its_story() {
+    let out = breaker(&["presets"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for p in sim::presets() {
+        assert!(
+            text.contains(p.name) && text.contains(p.story),
+            "{}",
+            p.name
+        );
+    }
+}
+
+#[test]
+fn json_output_has_the_documented_keys() {
+    let out = breaker(&[
+        "run",
+        "--preset",
+        "recovery-warmup",
+        "--format",
+        "json",
+        "--buckets",
+        "12",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for kind in ["statistical", "window"] {
+        let b = &v["breakers"][kind];
+        let m = b["metrics"].as_object().unwrap();
+        let mut keys: Vec<&str> = m.keys().map(|k| k.as_str()).collect();
+        keys.sort();
+        assert_eq!(
+            keys,
+            [
+                "calls_rejected",
+                "calls_waited_on_failure",
+                "dropped_updates",
+                "false_openings",
+                "good_calls_to_fallback",
+                "late_results_ignored",
+                "openings",
+                "time_to_close_s",
+                "time_to_open_s"
+            ]
+        );
+        let events = b["events"].as_array().unwrap();
+        assert!(!events.is_empty());
+        for e in events {
+            assert!(e["t_s"].is_f64());
+            assert!(e["from"].is_string() && e["to"].is_string());
+            assert!(e["generation"].is_u64());
+            assert!(e["reason"].is_string());
+        }
+        assert_eq!(b["series"]["state_max"].as_array().unwrap().len(), 12);
+    }
+    assert_eq!(v["breakers"]["window"]["events"][0]["from"], "closed");
+    assert_eq!(v["breakers"]["window"]["events"][0]["to"], "open");
+    assert_eq!(v["breakers"]["window"]["events"][0]["t_s"], 9.6);
+    // The same run as the library's.
+    let r = sim::run(&sim::preset("recovery-warmup").unwrap(), 12).unwrap();
+    assert_eq!(v["calls"], r.calls);
+    assert_eq!(
+        v["breakers"]["statistical"]["metrics"]["openings"],
+        r.breakers.statistical.metrics.openings
+    );
+}
+
+#[test]
+fn seed_and_set_change_the_run() {
+    let a = breaker(&["run", "--preset", "late-results", "--format", "json"]);
+    let b = breaker(&[
+        "run",
+        "--preset",
+        "late-results",
+        "--format",
+        "json",
+        "--seed",
+        "7",
+    ]);
+    let c = breaker(&[
+        "run",
+        "--preset",
+        "recovery-warmup",
+        "--format",
+        "json",
+        "--set",
+        "window.permitted_number_of_calls_in_half_open_state=4",
+        "--set",
+        "window.wait_duration_in_open_state=2s",
+    ]);
+    assert!(a.status.success() && b.status.success() && c.status.success());
+    let (a, b): (serde_json::Value, serde_json::Value) = (
+        serde_json::from_slice(&a.stdout).unwrap(),
+        serde_json::from_slice(&b.stdout).unwrap(),
+    );
+    assert_eq!(b["seed"], 7);
+    assert_ne!(a["calls"], b["calls"]);
+    let c: serde_json::Value = serde_json::from_slice(&c.stdout).unwrap();
+    let reason = c["breakers"]["window"]["events"][1]["reason"]
+        .as_str()
+        .unwrap();
+    assert_eq!(reason, "wait of 2 s over");
+}
+
+#[test]
+fn csv_is_the_series() {
+    let out = breaker(&[
+        "run",
+        "--preset",
+        "recovery-warmup",
+        "--format",
+        "csv",
+        "--buckets",
+        "6",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 7);
+    let header: Vec<&str> = lines[0].split(',').collect();
+    assert_eq!(header[0], "t0_s");
+    assert!(header.contains(&"statistical_level_max") && header.contains(&"window_fallback"));
+    assert!(lines[1..]
+        .iter()
+        .all(|l| l.split(',').count() == header.len()));
+    assert!(lines[1].starts_with("0,10,"));
+}
+
+#[test]
+fn scenario_and_trace_files() {
+    let scenario = temp(
+        "s.json",
+        r#"{"duration": "2m", "traffic": {"calls_per_minute": 120, "arrivals": "even"},
+            "window": {"sliding_window_size": 10, "minimum_number_of_calls": 10}}"#,
+    );
+    let out = breaker(&[
+        "run",
+        "--scenario",
+        scenario.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["calls"], 240);
+
+    let mut trace = String::from("time_s,outcome,latency_s\n");
+    for i in 1..=400 {
+        let o = if (100..200).contains(&i) {
+            "503"
+        } else {
+            "200"
+        };
+        trace.push_str(&format!("{},{o},0.01\n", i as f64 * 0.5));
+    }
+    let trace = temp("t.csv", &trace);
+    let out = breaker(&[
+        "run",
+        "--scenario",
+        scenario.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["calls"], 400);
+    assert_eq!(v["end_s"], 200.0);
+    assert!(
+        v["breakers"]["window"]["metrics"]["openings"]
+            .as_u64()
+            .unwrap()
+            >= 1
+    );
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_two() {
+    let e = fails(&["run", "--preset", "nope"]);
+    assert!(e.contains("unknown preset \"nope\""), "{e}");
+    let e = fails(&["run", "--preset", "recovery-warmup", "--seed", "-1"]);
+    assert!(e.contains("--seed"), "{e}");
+    let e = fails(&[
+        "run",
+        "--preset",
+        "late-results",
+        "--set",
+        "statistical.broken_rate=0.01",
+    ]);
+    assert_eq!(
+        e.trim_end(),
+        "breaker: statistical.broken_rate = 0.01 is invalid: allowed fine_rate (0.05) < x < 1"
+    );
+    let e = fails(&[
+        "run",
+        "--preset",
+        "recovery-warmup",
+        "--set",
+        "window.nope=3",
+    ]);
+    assert!(e.contains("unknown key \"window.nope\""), "{e}");
+    let e = fails(&["run", "--preset", "recovery-warmup", "--format", "xml"]);
+    assert!(e.contains("--format"), "{e}");
+    fails(&["run", "--preset", "recovery-warmup", "--buckets", "0"]);
+    fails(&["run", "--preset"]);
+    fails(&["run", "--bogus"]);
+    fails(&["run", "stray"]);
+    fails(&["run"]);
+    fails(&["frobnicate"]);
+    fails(&[]);
+    let e = fails(&["run", "--scenario", "/nonexistent/s.json"]);
+    assert!(e.contains("/nonexistent/s.json"), "{e}");
+    let bad = temp("bad.json", r#"{"window": {"sliding_window_sise": 5}}"#);
+    let e = fails(&["run", "--scenario", bad.to_str().unwrap()]);
+    assert!(e.contains("unknown field `sliding_window_sise`"), "{e}");
+    let malformed = temp("malformed.json", "{ not json");
+    fails(&["run", "--scenario", malformed.to_str().unwrap()]);
+    let trace = temp("bad.csv", "time_s,outcome,latency_s\n1,ok,0.1\n2,ok,fast\n");
+    let e = fails(&["run", "--trace", trace.to_str().unwrap()]);
+    assert!(e.contains("trace line 3, field latency_s"), "{e}");
+    fails(&["run", "--trace", "/nonexistent/t.csv"]);
+}
+
+#[test]
+fn analyze_dispatches_to_the_analysis_crate() {
+    let out = breaker(&["analyze", "--help"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!out.stdout.is_empty());
+    fails(&["analyze", "--no-such-flag-anywhere"]);
+}
