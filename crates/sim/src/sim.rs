@@ -180,18 +180,16 @@ impl Sim {
     /// Go to time `t`, backwards or forwards: restore the latest checkpoint at or before `t`
     /// and replay from it (see the type's docs for the cost).
     pub fn seek(&mut self, t: f64) {
-        if t < self.engine.now || self.engine.stat.series.is_some() {
+        // A collecting copy cannot go back (its buckets are not checkpointed): it only goes on.
+        if t < self.engine.now && self.engine.stat.series.is_none() {
             let i = self
                 .checkpoints
                 .iter()
                 .rposition(|c| c.engine.now <= t)
                 .unwrap_or(0);
             if let Some(c) = self.checkpoints.get(i) {
-                // A run that collects series cannot go back (its buckets are not checkpointed).
-                if self.engine.stat.series.is_none() {
-                    self.engine = c.engine.clone();
-                    self.src = c.src.clone();
-                }
+                self.engine = c.engine.clone();
+                self.src = c.src.clone();
             }
         }
         self.run_until(t);
