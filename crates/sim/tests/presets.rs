@@ -81,12 +81,8 @@ fn golden_hash_normal_week() {
     check(&["normal-week"]);
 }
 
-/// 26 million calls: about 10 s optimized, minutes unoptimized.
+/// 26 million calls: about 10 s (the workspace optimizes `sim` and `breaker` in test builds).
 #[test]
-#[cfg_attr(
-    debug_assertions,
-    ignore = "26 million calls: run with `cargo test --release -p sim --test presets`"
-)]
 fn golden_hash_busy_service() {
     check(&["busy-service"]);
 }
