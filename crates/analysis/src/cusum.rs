@@ -13,7 +13,8 @@
 //! * [`arl_markov_chain`]: Brook and Evans (1972): a Markov chain on a grid of step `delta` with
 //!   a failure `+a` and a success `-b` grid steps, `a/b` a continued-fraction convergent of
 //!   `w_fail / |w_ok|`, solved exactly by elimination from the line down. Its error estimate is
-//!   the difference between the two finest convergents that fit the work budget.
+//!   the difference between the two finest convergents that fit the work budget (or between
+//!   the finest and its neighbour `(a +- 1)/b` across the true ratio when only one fits).
 //! * [`lorden_bound`]: Ville's inequality: an excursion from 0 reaches `ln N` with probability at
 //!   most `1/N` at any rate `<= p0`, so the run length is at least `N` (Lorden 1971).
 //! * [`arl_wald`]: Wald's (Siegmund's) approximation without overshoot,
@@ -101,8 +102,9 @@ pub fn arl_exact(w: Weights, line: f64, p: f64) -> ExactArl {
 pub struct ChainArl {
     /// Average run length (calls) of the grid chain at the finest convergent used.
     pub arl: f64,
-    /// Error estimate: `|ARL(finest) - ARL(next finest)|`; 0 plus rounding when the weight ratio
-    /// is exactly the convergent (e.g. integer weights); `None` when only one convergent fit.
+    /// Error estimate: `|ARL(finest) - ARL(next finest)|` (or, when only one convergent fits the
+    /// budget, the gap to its neighbour `(a +- 1)/b` across the true ratio); rounding only when
+    /// the weight ratio is exactly the convergent (e.g. integer weights); `None` if neither exists.
     pub error: Option<f64>,
     /// The convergent `a/b` (failure `+a`, success `-b` grid steps).
     pub ratio: (u64, u64),
@@ -274,11 +276,20 @@ pub fn arl_markov_chain(w: Weights, line: f64, p: f64) -> Option<ChainArl> {
     let rounding = arl * 1e-13;
     let error = if exact && is_last {
         Some(rounding)
-    } else if fit.len() >= 2 {
-        let (coarser, _) = run(fit[fit.len() - 2]);
-        Some((arl - coarser).abs() + rounding)
     } else {
-        None
+        // The next-coarser convergent, or, when none fits, the neighbour (a +- 1)/b on the other
+        // side of the true ratio: either differs from the ratio more than a/b does.
+        let (a, b) = finest;
+        let other = if fit.len() >= 2 {
+            Some(fit[fit.len() - 2])
+        } else if (a as f64 / b as f64) < ratio {
+            Some((a + 1, b))
+        } else if a > 1 {
+            Some((a - 1, b))
+        } else {
+            None
+        };
+        other.map(|o| (arl - run(o).0).abs() + rounding)
     };
     Some(ChainArl {
         arl,

@@ -1,0 +1,294 @@
+//! The window breaker: the binomial tail, the exact sliding chain against a linear system solved
+//! here over (outcomes in window, bitmask) states, and against simulation.
+#![allow(clippy::needless_range_loop)]
+
+use analysis::num::binomial_upper_tail;
+use analysis::window::{self, CountWindow, Start};
+
+fn rel(a: f64, b: f64) -> f64 {
+    ((a - b) / b).abs()
+}
+
+fn choose(n: u64, k: u64) -> f64 {
+    (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
+}
+
+#[test]
+fn binomial_tail_matches_direct_sum() {
+    for &n in &[1u64, 5, 20, 60] {
+        for &p in &[1e-4f64, 0.01, 0.05, 0.3, 0.5, 0.9] {
+            for k in 0..=n + 1 {
+                let direct: f64 = (k.min(n + 1)..=n)
+                    .map(|j| choose(n, j) * p.powi(j as i32) * (1.0f64 - p).powi((n - j) as i32))
+                    .sum();
+                let got = binomial_upper_tail(n, p, k);
+                let tol = if direct < 1e-280 {
+                    1e-300
+                } else {
+                    1e-10 * direct + 1e-15
+                };
+                assert!(
+                    (got - direct).abs() <= tol,
+                    "n={n} p={p} k={k}: {got} vs {direct}"
+                );
+            }
+        }
+    }
+    // Tiny tails keep their relative precision: P(Bin(100, 5%) >= 50).
+    let direct: f64 = (50..=100u64)
+        .map(|j| choose(100, j) * 0.05f64.powi(j as i32) * 0.95f64.powi((100 - j) as i32))
+        .sum();
+    assert!(rel(binomial_upper_tail(100, 0.05, 50), direct) < 1e-9);
+}
+
+#[test]
+fn failures_to_trip_follows_the_threshold() {
+    assert_eq!(window::failures_to_trip(100, 0.5), 50);
+    assert_eq!(window::failures_to_trip(10, 0.25), 3);
+    assert_eq!(window::failures_to_trip(3, 1.0), 3);
+    assert_eq!(window::failures_to_trip(7, 0.01), 1);
+    assert_eq!(window::failures_to_trip(20, 0.3), 6);
+}
+
+/// Expected calls to a trip by solving (I - P) x = 1 over states (len, bits): the window's
+/// outcomes so far (newest in bit 0), from `start` probabilities over states.
+fn calls_to_trip_linear_system(w: &CountWindow, p: f64, baseline: Option<f64>) -> f64 {
+    let n = w.size as usize;
+    let m = w.effective_minimum() as usize;
+    // Index states: len 0..=n, bits < 2^len.
+    let mut index = Vec::new();
+    for len in 0..=n {
+        for bits in 0..(1usize << len) {
+            index.push((len, bits));
+        }
+    }
+    let id = |len: usize, bits: usize| (1usize << len) - 1 + bits;
+    let trips = |len: usize, bits: usize| {
+        len >= m && (bits.count_ones() as f64) / (len as f64) >= w.threshold
+    };
+    let s = index.len();
+    let mut a = vec![vec![0.0; s]; s];
+    for &(len, bits) in &index {
+        let i = id(len, bits);
+        a[i][i] += 1.0;
+        for (failed, pr) in [(0usize, 1.0 - p), (1, p)] {
+            let (nlen, nbits) = if len < n {
+                (len + 1, (bits << 1) | failed)
+            } else {
+                (n, ((bits << 1) | failed) & ((1 << n) - 1))
+            };
+            if !trips(nlen, nbits) {
+                a[i][id(nlen, nbits)] -= pr;
+            }
+        }
+    }
+    // Gaussian elimination.
+    let mut b = vec![1.0; s];
+    for c in 0..s {
+        let piv = (c..s)
+            .max_by(|&x, &y| a[x][c].abs().partial_cmp(&a[y][c].abs()).unwrap())
+            .unwrap();
+        a.swap(c, piv);
+        b.swap(c, piv);
+        for r in c + 1..s {
+            let f = a[r][c] / a[c][c];
+            if f != 0.0 {
+                for k in c..s {
+                    a[r][k] -= f * a[c][k];
+                }
+                b[r] -= f * b[c];
+            }
+        }
+    }
+    let mut x = vec![0.0; s];
+    for r in (0..s).rev() {
+        let t: f64 = (r + 1..s).map(|k| a[r][k] * x[k]).sum();
+        x[r] = (b[r] - t) / a[r][r];
+    }
+    match baseline {
+        None => x[id(0, 0)],
+        Some(q) => {
+            // Full window at the baseline, given no trip.
+            let (mut num, mut den) = (0.0, 0.0);
+            for bits in 0..(1usize << n) {
+                if trips(n, bits) {
+                    continue;
+                }
+                let k = bits.count_ones() as i32;
+                let pr = q.powi(k) * (1.0 - q).powi(n as i32 - k);
+                num += pr * x[id(n, bits)];
+                den += pr;
+            }
+            num / den
+        }
+    }
+}
+
+#[test]
+fn sliding_chain_matches_linear_system() {
+    let cases = [
+        (
+            CountWindow {
+                size: 1,
+                threshold: 0.5,
+                minimum_calls: 1,
+            },
+            0.1,
+        ),
+        (
+            CountWindow {
+                size: 4,
+                threshold: 0.5,
+                minimum_calls: 4,
+            },
+            0.1,
+        ),
+        (
+            CountWindow {
+                size: 5,
+                threshold: 0.4,
+                minimum_calls: 3,
+            },
+            0.2,
+        ),
+        (
+            CountWindow {
+                size: 6,
+                threshold: 0.5,
+                minimum_calls: 2,
+            },
+            0.05,
+        ),
+        (
+            CountWindow {
+                size: 7,
+                threshold: 0.3,
+                minimum_calls: 10,
+            },
+            0.15,
+        ),
+        (
+            CountWindow {
+                size: 8,
+                threshold: 0.75,
+                minimum_calls: 8,
+            },
+            0.3,
+        ),
+    ];
+    for (w, p) in cases {
+        let want = calls_to_trip_linear_system(&w, p, None);
+        let got = window::calls_to_trip_exact(&w, p, Start::Empty).unwrap();
+        assert!(
+            rel(got.calls, want) < 1e-8,
+            "{w:?} p={p}: {} vs {want}",
+            got.calls
+        );
+        for outage in [0.3, 0.6] {
+            let want = calls_to_trip_linear_system(&w, outage, Some(p));
+            let got = window::calls_to_trip_exact(&w, outage, Start::Full { baseline: p }).unwrap();
+            assert!(
+                rel(got.calls, want) < 1e-8,
+                "{w:?} outage {outage} from {p}: {} vs {want}",
+                got.calls
+            );
+        }
+    }
+    // A window of one call with any threshold trips on the first failure: 1/p calls.
+    let one = CountWindow::new(1, 0.3);
+    assert!(
+        rel(
+            window::calls_to_trip_exact(&one, 0.02, Start::Empty)
+                .unwrap()
+                .calls,
+            50.0
+        ) < 1e-9
+    );
+}
+
+#[test]
+fn sliding_chain_matches_simulation() {
+    let mut outside = 0;
+    let cases = [
+        (
+            CountWindow {
+                size: 10,
+                threshold: 0.3,
+                minimum_calls: 10,
+            },
+            0.05,
+            0.5,
+        ),
+        (
+            CountWindow {
+                size: 16,
+                threshold: 0.25,
+                minimum_calls: 8,
+            },
+            0.03,
+            0.4,
+        ),
+        (
+            CountWindow {
+                size: 18,
+                threshold: 0.5,
+                minimum_calls: 18,
+            },
+            0.15,
+            0.6,
+        ),
+    ];
+    for (i, (w, base, outage)) in cases.into_iter().enumerate() {
+        let rps = 2.0;
+        let (exact, _) = window::sliding_trips_per_day_exact(&w, base, rps).unwrap();
+        let sim = window::simulate_trips_per_day(&w, base, rps, 2_000_000, 11 + i as u64).unwrap();
+        let (lo, hi) = sim.ci95.unwrap();
+        let widen = |x: f64, c: f64| c + (x - c) * 3.29 / 1.96;
+        assert!(
+            widen(lo, sim.value) <= exact.value && exact.value <= widen(hi, sim.value),
+            "{w:?} baseline {base}: exact {} vs simulated {sim:?}",
+            exact.value
+        );
+        outside += !sim.ci_contains(exact.value) as u32;
+        let start = Start::Full { baseline: base };
+        let e = window::calls_to_trip_exact(&w, outage, start).unwrap();
+        let s = window::simulate_calls_to_trip(&w, outage, start, 3000, 99 + i as u64, u64::MAX)
+            .unwrap();
+        let (lo, hi) = s.ci95.unwrap();
+        assert!(
+            widen(lo, s.value) <= e.calls && e.calls <= widen(hi, s.value),
+            "{w:?} outage {outage}: exact {} vs simulated {s:?}",
+            e.calls
+        );
+        outside += !s.ci_contains(e.calls) as u32;
+    }
+    assert!(outside <= 2, "{outside} of 6 outside the 95% interval");
+}
+
+#[test]
+fn back_to_back_and_fill_times() {
+    let w = CountWindow::new(100, 0.5);
+    let p = window::trip_probability(&w, 0.3).value;
+    let per_day = window::back_to_back_trips_per_day(&w, 0.3, 10.0).value;
+    assert!(rel(per_day, 10.0 * 86_400.0 / 100.0 * p) < 1e-12);
+    assert_eq!(window::time_to_fill(&w, 4.0).value, 25.0);
+    let w = CountWindow {
+        size: 100,
+        threshold: 0.5,
+        minimum_calls: 20,
+    };
+    assert_eq!(window::time_to_first_evaluation(&w, 4.0).value, 5.0);
+    // A minimum above the window is capped at the window (resilience4j's silent cap).
+    let w = CountWindow {
+        size: 10,
+        threshold: 0.5,
+        minimum_calls: 50,
+    };
+    assert_eq!(w.effective_minimum(), 10);
+    assert!(window::calls_to_trip_exact(
+        &CountWindow::new(window::MAX_EXACT + 1, 0.5),
+        0.1,
+        Start::Empty
+    )
+    .is_none());
+}
