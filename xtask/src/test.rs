@@ -3,10 +3,10 @@
 //! Suites, in order (each is skipped with a reason when its inputs do not exist yet):
 //! 1. `fmt`     — `cargo fmt --all -- --check`
 //! 2. `clippy`  — `cargo clippy --workspace --all-targets -- -D warnings`
-//! 3. `cargo test` — `cargo test --workspace` (unit, integration and doc tests)
+//! 3. `cargo test` — `cargo test --workspace --no-fail-fast` (unit, integration and doc tests)
 //! 4. `wasm <crate> <browser>` — `wasm-pack test --headless --chrome|--firefox` for
-//!    `crates/wasm` and `crates/breaker`, when `crates/wasm/tests/*.rs` exists and the crate
-//!    has a `wasm-bindgen-test` dev-dependency
+//!    `crates/wasm` and `crates/breaker`, each when it has `tests/*.rs` and a
+//!    `wasm-bindgen-test` dev-dependency
 //! 5. `dist` and `e2e` — when `tests/e2e/package.json` exists: build `www/dist/`, serve it
 //!    in-process on a free port and run `npm test` in `tests/e2e` with `PLAYGROUND_URL`.
 //!
@@ -87,7 +87,8 @@ pub fn test(opts: &Opts) -> Res<()> {
     results.push(suite("clippy", Count::Clippy, &mut c));
 
     let mut c = cargo();
-    c.args(["test", "--workspace"]).current_dir(&root);
+    c.args(["test", "--workspace", "--no-fail-fast"])
+        .current_dir(&root);
     results.push(suite("cargo test", Count::Libtest, &mut c));
 
     if !opts.native {
@@ -99,13 +100,31 @@ pub fn test(opts: &Opts) -> Res<()> {
 }
 
 fn suite(name: &str, count: Count, cmd: &mut Command) -> Outcome {
+    suite_in(name, count, cmd, None)
+}
+
+/// A suite; with `browser`, every "Running headless tests in X" line of
+/// wasm-bindgen-test-runner must name that browser (it picks the driver from
+/// the environment, so a stray GECKODRIVER would silently run Firefox).
+fn suite_in(name: &str, count: Count, cmd: &mut Command, browser: Option<&str>) -> Outcome {
     println!("\n== suite {name}");
     let t = Instant::now();
-    let (ok, text) = match run_tee(cmd) {
+    let (mut ok, text) = match run_tee(cmd) {
         Ok((status, text)) => (status.success(), text),
         Err(e) => (false, e.to_string()),
     };
-    let (mut passed, mut failed) = counts(count, ok, &strip_ansi(&text));
+    let text = strip_ansi(&text);
+    if let Some(b) = browser {
+        let wrong: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("Running headless tests in ") && !l.contains(b))
+            .collect();
+        if !wrong.is_empty() {
+            println!("error: expected {b}, but the runner said: {}", wrong[0]);
+            ok = false;
+        }
+    }
+    let (mut passed, mut failed) = counts(count, ok, &text);
     if !ok && failed == 0 {
         failed = 1;
     }
@@ -277,53 +296,58 @@ fn wasm_suites(root: &Path, results: &mut Vec<Outcome>) {
         ("breaker-wasm", "crates/wasm"),
         ("breaker", "crates/breaker"),
     ];
-    let browsers = ["chrome", "firefox"];
-    let gate = if !has_rs_tests(&root.join("crates/wasm/tests")) {
-        Some("crates/wasm/tests/*.rs does not exist yet".to_string())
-    } else {
-        None
-    };
     for (krate, dir) in crates {
         let manifest = fs::read_to_string(root.join(dir).join("Cargo.toml")).unwrap_or_default();
-        for browser in browsers {
+        let gate = if !has_rs_tests(&root.join(dir).join("tests")) {
+            Some(format!("{dir}/tests/*.rs does not exist yet"))
+        } else if !manifest.contains("wasm-bindgen-test") {
+            Some(format!(
+                "{dir}/Cargo.toml has no wasm-bindgen-test dev-dependency \
+                 (add it under [target.'cfg(target_arch = \"wasm32\")'.dev-dependencies])"
+            ))
+        } else {
+            None
+        };
+        for browser in ["chrome", "firefox"] {
             let name = format!("wasm {krate} {browser}");
             if let Some(why) = &gate {
                 results.push(skipped(&name, why.clone()));
                 continue;
             }
-            if !manifest.contains("wasm-bindgen-test") {
-                results.push(skipped(
-                    &name,
-                    format!(
-                        "{dir}/Cargo.toml has no wasm-bindgen-test dev-dependency \
-                         (add it under [target.'cfg(target_arch = \"wasm32\")'.dev-dependencies])"
-                    ),
-                ));
-                continue;
-            }
             let mut c = wasm_pack_test(browser);
             c.arg(dir).current_dir(root);
-            results.push(suite(&name, Count::Libtest, &mut c));
+            let shown = if browser == "chrome" {
+                "Chrome"
+            } else {
+                "Firefox"
+            };
+            results.push(suite_in(&name, Count::Libtest, &mut c, Some(shown)));
         }
     }
 }
 
-/// `wasm-pack test --headless --<browser>` with the drivers from setup, so
-/// wasm-pack never downloads one.
+/// `wasm-pack test --headless --<browser>` with the driver from setup, so
+/// wasm-pack never downloads one. Only that browser's driver variable is set:
+/// wasm-bindgen-test-runner takes the first of GECKODRIVER, SAFARIDRIVER,
+/// CHROMEDRIVER, MSEDGEDRIVER (and their `_REMOTE` forms) that it finds.
 fn wasm_pack_test(browser: &str) -> Command {
     let mut c = Command::new("wasm-pack");
     c.args(["test", "--headless", &format!("--{browser}")]);
-    if let Some(p) = setup::chromedriver() {
-        c.env("CHROMEDRIVER", &p);
-        if browser == "chrome" {
-            c.arg("--chromedriver").arg(p);
-        }
+    for d in [
+        "GECKODRIVER",
+        "SAFARIDRIVER",
+        "CHROMEDRIVER",
+        "MSEDGEDRIVER",
+    ] {
+        c.env_remove(d).env_remove(format!("{d}_REMOTE"));
     }
-    if let Some(p) = setup::geckodriver() {
-        c.env("GECKODRIVER", &p);
-        if browser == "firefox" {
-            c.arg("--geckodriver").arg(p);
-        }
+    let (flag, var, path) = if browser == "chrome" {
+        ("--chromedriver", "CHROMEDRIVER", setup::chromedriver())
+    } else {
+        ("--geckodriver", "GECKODRIVER", setup::geckodriver())
+    };
+    if let Some(p) = path {
+        c.arg(flag).arg(&p).env(var, &p);
     }
     if std::env::var_os("WASM_BINDGEN_TEST_TIMEOUT").is_none() {
         // Property tests in a browser take longer than the default 20 s.
