@@ -339,10 +339,22 @@ pub fn run(args: &[String]) -> Result<String, String> {
                             .into(),
                     );
                 }
-                if !(sw.from > 0.0 && sw.from <= 1.0 && sw.to > 0.0 && sw.to <= 1.0) {
+                // Drift is defined at 0 too; everything else needs some failures.
+                let zero_ok = command == Command::Drift;
+                let ok = |x: f64| (x > 0.0 || (zero_ok && x == 0.0)) && x <= 1.0;
+                if !(ok(sw.from) && ok(sw.to))
+                    || (sw.log == Some(true) && sw.from.min(sw.to) <= 0.0)
+                {
                     return Err(format!(
-                        "--sweep: {}:{}:{} is not allowed: rates between 0 (excluded) and 1",
-                        sw.from, sw.to, sw.steps
+                        "--sweep: {}:{}:{} is not allowed: rates between 0 ({}) and 1",
+                        sw.from,
+                        sw.to,
+                        sw.steps,
+                        if zero_ok {
+                            "allowed for drift on a linear sweep"
+                        } else {
+                            "excluded"
+                        }
                     ));
                 }
                 Ok((

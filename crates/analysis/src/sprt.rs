@@ -38,10 +38,17 @@ pub struct ExactSprt {
 pub fn exact(w: Weights, lines: WaldLines, p: f64) -> ExactSprt {
     assert!(lines.lower < 0.0 && lines.upper > 0.0, "need B < 0 < A");
     let a = dp::absorb(w, p, 0.0, lines.lower, lines.upper);
+    // The smaller of the two probabilities carries a relative error bound; the other is its
+    // complement (so an OC near 1 keeps its last digits and stays monotone).
+    let (close, close_error) = if a.upper < a.lower {
+        (1.0 - a.upper, a.tail_upper)
+    } else {
+        (a.lower, a.tail_lower)
+    };
     ExactSprt {
-        close_probability: a.lower,
+        close_probability: close,
         expected_trials: a.steps,
-        close_error: a.tail_lower,
+        close_error,
         trials_error: a.tail_steps + a.steps * 4.0 * f64::EPSILON * (a.iterations as f64).sqrt(),
         iterations: a.iterations,
     }

@@ -1,0 +1,215 @@
+//! `breaker analyze`: every command in text and JSON, labeled figures, sweeps, and one-line
+//! errors naming the flag.
+
+use analysis::cli::run;
+use serde_json::Value;
+
+fn args(s: &str) -> Vec<String> {
+    s.split_whitespace().map(String::from).collect()
+}
+
+fn json(s: &str) -> Value {
+    let out = run(&args(&format!("{s} --format json"))).unwrap_or_else(|e| panic!("{s}: {e}"));
+    serde_json::from_str(&out).unwrap()
+}
+
+/// Every object with a "kind" is a figure: a number (or null for infinity) and a known kind;
+/// simulated ones carry ci95 and n, the others neither.
+fn check_figures(v: &Value, count: &mut usize) {
+    match v {
+        Value::Object(m) => {
+            if let Some(kind) = m.get("kind") {
+                *count += 1;
+                let kind = kind.as_str().unwrap();
+                assert!(
+                    ["exact", "bound", "approximation", "simulated"].contains(&kind),
+                    "{kind}"
+                );
+                assert!(m["value"].is_number() || m["value"].is_null());
+                let sim = kind == "simulated";
+                assert_eq!(m.contains_key("ci95"), sim, "{v}");
+                assert_eq!(m.contains_key("n"), sim, "{v}");
+                if sim {
+                    assert_eq!(m["ci95"].as_array().unwrap().len(), 2);
+                    assert!(m["n"].as_u64().unwrap() > 0);
+                }
+            } else {
+                m.values().for_each(|x| check_figures(x, count));
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| check_figures(x, count)),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_command_answers_in_text_and_json() {
+    for cmd in [
+        "false-alarms",
+        "open-delay",
+        "trials",
+        "window --window 12",
+        "drift",
+    ] {
+        let text = run(&args(cmd)).unwrap();
+        assert!(text.lines().count() >= 3, "{cmd}: {text}");
+        let v = json(cmd);
+        let mut n = 0;
+        check_figures(&v, &mut n);
+        assert!(n >= 3, "{cmd}: {n} figures");
+        assert!(v["command"].is_string());
+    }
+}
+
+#[test]
+fn false_alarms_reports_bound_exact_chain_approximation_and_simulation() {
+    let v = json("false-alarms --line-calls 1000 --simulate 300 --seed 3");
+    let p = &v["points"][0];
+    assert_eq!(p["calls"]["bound"]["kind"], "bound");
+    assert!((p["calls"]["bound"]["value"].as_f64().unwrap() - 1000.0).abs() < 1e-6);
+    assert_eq!(p["calls"]["exact"]["kind"], "exact");
+    assert_eq!(p["calls"]["markov_chain"]["kind"], "approximation");
+    assert_eq!(p["calls"]["approximation"]["kind"], "approximation");
+    assert_eq!(p["calls"]["simulated"]["kind"], "simulated");
+    assert_eq!(p["calls"]["simulated"]["n"], 300);
+    let exact = p["calls"]["exact"]["value"].as_f64().unwrap();
+    assert!(exact >= 1000.0);
+    // 60 calls a minute by default: seconds = calls.
+    assert_eq!(p["seconds"]["exact"]["value"].as_f64().unwrap(), exact);
+    assert!(p["exact_error"].as_f64().unwrap() < 1e-6 * exact);
+    // Same seed, same numbers.
+    assert_eq!(
+        v,
+        json("false-alarms --line-calls 1000 --simulate 300 --seed 3")
+    );
+}
+
+#[test]
+fn line_comes_from_traffic_and_period() {
+    let v = json("false-alarms --calls-per-minute 10 --period 1d");
+    let p = &v["points"][0];
+    assert!((p["line_calls"].as_f64().unwrap() - 14_400.0).abs() < 1e-6);
+    let v = json("false-alarms --rps 2 --period 30d");
+    assert!((v["points"][0]["line_calls"].as_f64().unwrap() - 5_184_000.0).abs() < 1e-3);
+    // Time scales with traffic.
+    let s = v["points"][0]["seconds"]["exact"]["value"]
+        .as_f64()
+        .unwrap();
+    let c = v["points"][0]["calls"]["exact"]["value"].as_f64().unwrap();
+    assert!((s - c / 2.0).abs() < 1e-9 * c);
+    // The line never sinks below Wald's A (the breaker's floor).
+    let v = json("false-alarms --line-calls 2");
+    assert!(
+        (v["points"][0]["line"].as_f64().unwrap() - v["settings"]["upper"].as_f64().unwrap()).abs()
+            < 1e-12
+    );
+}
+
+#[test]
+fn rates_accept_fractions_and_percentages() {
+    assert_eq!(
+        json("open-delay --fine 0.02 --broken 0.1 --true-rate 0.3"),
+        json("open-delay --fine 2% --broken 10% --true-rate 30%")
+    );
+}
+
+#[test]
+fn sweeps_give_one_point_per_step() {
+    let v = json("open-delay --sweep 5%:50%:7");
+    assert_eq!(v["sweep"], "true_rate");
+    assert_eq!(v["points"].as_array().unwrap().len(), 7);
+    let calls: Vec<f64> = v["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["calls"]["exact"]["value"].as_f64().unwrap())
+        .collect();
+    assert!(calls.windows(2).all(|w| w[1] < w[0]));
+    let v = json("false-alarms --sweep 1e2:1e8:4");
+    assert_eq!(v["sweep"], "line_calls");
+    let ns: Vec<f64> = v["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["line_calls"].as_f64().unwrap())
+        .collect();
+    assert_eq!(ns.len(), 4);
+    assert!((ns[1] / 1e4 - 1.0).abs() < 1e-9, "log spacing: {ns:?}");
+    let v = json("window --window 10 --sweep 1%:20%:5");
+    assert_eq!(v["points"].as_array().unwrap().len(), 5);
+    let v = json("trials --sweep 1%:40%:6:log");
+    assert_eq!(v["points"].as_array().unwrap().len(), 6);
+    let v = json("drift --sweep 0:100%:11");
+    assert_eq!(v["points"].as_array().unwrap().len(), 11);
+}
+
+#[test]
+fn trials_default_to_fine_indifference_and_broken() {
+    let v = json("trials --simulate 200");
+    let pts = v["points"].as_array().unwrap();
+    assert_eq!(pts.len(), 3);
+    assert_eq!(v["trials_to_close"], 18);
+    assert_eq!(v["trials_to_open"], 4);
+    for p in pts {
+        assert_eq!(p["close_probability"]["exact"]["kind"], "exact");
+        assert_eq!(
+            p["close_probability"]["approximation"]["kind"],
+            "approximation"
+        );
+        assert_eq!(p["expected_trials"]["simulated"]["kind"], "simulated");
+    }
+}
+
+#[test]
+fn window_reports_exact_up_to_18_and_simulates_beyond() {
+    let v = json("window --window 12 --threshold 25% --baseline 5% --true-rate 50% --rps 5");
+    assert_eq!(v["failures_to_trip"], 3);
+    assert_eq!(v["time_to_fill"]["value"], 2.4);
+    let p = &v["points"][0];
+    assert_eq!(p["trips_per_day_sliding"]["exact"]["kind"], "exact");
+    assert!(p["trips_per_day_sliding"].get("simulated").is_none());
+    assert_eq!(v["outage"]["calls_to_open"]["exact"]["kind"], "exact");
+    let v = json("window --window 40 --threshold 20% --baseline 5% --true-rate 50%");
+    let p = &v["points"][0];
+    assert!(p["trips_per_day_sliding"].get("exact").is_none());
+    assert_eq!(p["trips_per_day_sliding"]["simulated"]["kind"], "simulated");
+    assert_eq!(
+        v["outage"]["calls_to_open"]["simulated"]["kind"],
+        "simulated"
+    );
+}
+
+#[test]
+fn bad_flags_give_one_line_naming_the_flag() {
+    let cases = [
+        ("false-alarms --fine 2", "--fine"),
+        ("false-alarms --fine 30% --broken 20%", "--broken"),
+        ("trials --a 60% --b 50%", "--b"),
+        ("window --window 0", "--window"),
+        ("window --window 2.5", "--window"),
+        ("window --threshold 120%", "--threshold"),
+        ("open-delay --sweep 1:2", "--sweep"),
+        ("open-delay --sweep 1%:2%:1", "--sweep"),
+        ("open-delay --sweep 1%:200%:5", "--sweep"),
+        ("false-alarms --sweep 0.5:100:4", "--sweep"),
+        ("drift --format xml", "--format"),
+        ("drift --bogus 1", "--bogus"),
+        ("drift --true-rate", "--true-rate"),
+        ("drift --true-rate five", "--true-rate"),
+        ("false-alarms --period 5parsecs", "--period"),
+        ("false-alarms --line-calls 1", "--line-calls"),
+        ("false-alarms --simulate 0", "--simulate"),
+        ("false-alarms --rps 1 --calls-per-minute 60", "--rps"),
+        ("open-delay --true-rate 5% --sweep 1%:5%:3", "--true-rate"),
+        ("nonsense", "nonsense"),
+        ("", "missing command"),
+    ];
+    for (a, flag) in cases {
+        let e = run(&args(a)).expect_err(a);
+        assert_eq!(e.lines().count(), 1, "{a}: {e}");
+        assert!(e.contains(flag), "{a}: {e}");
+    }
+    assert!(run(&args("--help"))
+        .unwrap()
+        .contains("usage: breaker analyze"));
+}
