@@ -16,6 +16,8 @@ const KIND_STYLE = {
   simulated: { dash: undefined, color: '--c-trial', points: true },
 };
 
+const COLOURS = ['--c-score', '--c-line', '--c-score', '--c-upper', '--c-trial', '--c-lower', '--c-rate'];
+
 export function createAnalysis(root) {
   let plots = [];
   const status = h('p', { class: 'help', attrs: { 'aria-live': 'polite' } });
@@ -32,25 +34,33 @@ export function createAnalysis(root) {
       status.textContent = '';
       const muted = css('--muted', '#666');
       const gridc = css('--grid', 'rgba(0,0,0,.1)');
-      replace(grid, (curves || []).map((c) => {
-        const fig = h('figure', { class: 'plot small' });
+      const figs = (curves || []).map((c) => [c, h('figure', { class: 'plot small' })]);
+      replace(grid, figs.map(([, fig]) => fig));
+      for (const [c, fig] of figs) {
         const kinds = [...new Set(c.series.map((s) => s.kind))];
         const cap = h('figcaption', {}, c.title, ' ', kinds.map((k) => [kindBadge(k), ' ']));
         fig.append(cap);
-        const xs = c.series.map((s) => [Float64Array.from(s.x), Float64Array.from(s.y, (v) => (Number.isFinite(v) ? v : null))]);
-        const data = uPlot.join(xs.map(([x, y]) => [x, y]));
-        const width = Math.max(260, Math.min(560, (root.clientWidth || 600) / (root.clientWidth > 900 ? 2 : 1) - 16));
+        // Log scales take positive values only: drop the rest (a log axis with none falls back to linear).
+        // and keep 12 decades below the largest (trips per day can be 1e-100: far off any chart).
+        const maxY = Math.max(...c.series.flatMap((s) => s.y.filter(Number.isFinite)));
+        const okY = (v) => Number.isFinite(v) && (!c.log_y || (v > 0 && v >= maxY * 1e-12));
+        const logY = c.log_y && c.series.some((s) => s.y.some((v) => Number.isFinite(v) && v > 0));
+        const logX = c.log_x && c.series.every((s) => s.x.every((v) => v > 0));
+        const data = uPlot.join(c.series.map((s) => [Array.from(s.x), Array.from(s.y, (v) => (okY(v) || (!logY && Number.isFinite(v)) ? v : null))]));
+        const width = Math.max(240, fig.clientWidth || 300);
         const ax = { stroke: muted, grid: { stroke: gridc }, ticks: { stroke: gridc } };
         const opts = {
           width, height: 220,
-          scales: { x: { time: false, distr: c.log_x ? 3 : 1 }, y: { distr: c.log_y ? 3 : 1 } },
-          axes: [{ ...ax, label: c.x_label, labelSize: 18, values: (u, s) => s.map((v) => fmt(v, 3)) },
-            { ...ax, label: c.y_label, labelSize: 18, size: 56, values: (u, s) => s.map((v) => fmt(v, 3)) }],
-          series: [{ label: c.x_label, value: (u, v) => fmt(v, 4) }, ...c.series.map((s) => {
+          scales: { x: { time: false, distr: logX ? 3 : 1 }, y: { distr: logY ? 3 : 1 } },
+          axes: [{ ...ax, label: c.x_label, labelSize: 18, values: (u, s) => s.map((v) => (v == null ? '' : fmt(v, 2))) },
+            { ...ax, label: c.y_label, labelSize: 18, size: 64, values: (u, s) => s.map((v) => (v == null ? '' : fmt(v, 2))) }],
+          series: [{ label: c.x_label, value: (u, v) => fmt(v, 4) }, ...c.series.map((s, i) => {
             const st = KIND_STYLE[s.kind] || KIND_STYLE.exact;
+            // Dash by kind (so the kind shows in the line itself), colour by line.
+            const colour = i === 0 ? css(st.color, '#333') : css(COLOURS[i % COLOURS.length], '#333');
             return {
               label: `${s.label} (${(KINDS[s.kind] || { label: s.kind }).label})`,
-              stroke: css(st.color, '#333'), width: 2, dash: st.dash, spanGaps: true,
+              stroke: colour, width: 2, dash: st.dash, spanGaps: true,
               points: { show: Boolean(st.points), size: 5 },
               value: (u, v) => fmt(v, 4),
             };
@@ -60,8 +70,7 @@ export function createAnalysis(root) {
         const p = new uPlot(opts, data, fig);
         plots.push(p);
         if (c.note) fig.append(h('p', { class: 'help', text: c.note }));
-        return fig;
-      }));
+      }
     },
     error(message) { destroy(); status.textContent = message; replace(grid); },
     destroy,

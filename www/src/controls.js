@@ -15,6 +15,7 @@ function toInput(v, f) {
   if (v === undefined || v === null) return '';
   if (f.type === 'checkbox') return Boolean(v);
   if (f.type === 'select') return String(v);
+  if (f.type === 'textarea') return v === null || v === undefined ? '' : String(v);
   if (typeof v !== 'number') return String(v);
   const x = v * (f.scale || 1);
   return String(Number(x.toPrecision(12)));
@@ -23,6 +24,7 @@ function toInput(v, f) {
 /** Read an input back; returns {ok, value} or {ok:false, message}. */
 function fromInput(el, f) {
   if (f.type === 'checkbox') return { ok: true, value: el.checked };
+  if (f.type === 'textarea') return { ok: true, value: el.value.trim() === '' ? null : el.value };
   if (f.type === 'select') {
     const raw = el.value;
     const opt = f.options.find(([v]) => String(v) === raw);
@@ -52,13 +54,13 @@ export function createControls(root, { onChange, onPreset }) {
   const seedF = { path: 'seed', label: 'Seed', step: 1, min: 0, int: true, help: 'Same seed, same run, call for call.' };
 
   const head = h('div', { class: 'control-head' },
-    h('div', { class: 'field' }, h('label', { for: presetId, text: 'Preset' }), presetSel, presetDesc),
+    h('div', { class: 'field' }, h('label', { for: presetId, text: 'Preset' }), presetSel),
     field(seedF));
   const prom = h('fieldset', { class: 'prominent' },
     h('legend', { text: 'What the statistical breaker decides' }),
     PROMINENT.map((f) => field(f)));
   const sections = h('div', { class: 'sections' });
-  replace(root, general, head, prom, sections);
+  replace(root, general, head, presetDesc, prom, sections);
 
   function field(f, pathOverride) {
     const path = pathOverride || f.path;
@@ -72,6 +74,8 @@ export function createControls(root, { onChange, onPreset }) {
         f.options.map(([v, label]) => h('option', { value: String(v), text: label })));
     } else if (f.type === 'checkbox') {
       input = h('input', { id, type: 'checkbox', attrs: { 'aria-describedby': describedBy } });
+    } else if (f.type === 'textarea') {
+      input = h('textarea', { id, rows: 4, spellcheck: false, attrs: { 'aria-describedby': describedBy, placeholder: '0.0,success,0.05\n0.2,timeout,30' } });
     } else {
       input = h('input', {
         id, type: 'number', inputMode: f.int ? 'numeric' : 'decimal',
@@ -93,7 +97,7 @@ export function createControls(root, { onChange, onPreset }) {
     };
     const typed = debounce(commit, 400);
     input.addEventListener('change', commit);
-    if (f.type !== 'select' && f.type !== 'checkbox') input.addEventListener('input', typed);
+    if (f.type !== 'select' && f.type !== 'checkbox' && f.type !== 'textarea') input.addEventListener('input', typed);
     fields.set(path, { f, input, msg, wrap });
     return wrap;
   }
@@ -116,7 +120,8 @@ export function createControls(root, { onChange, onPreset }) {
       const items = s.list ? getPath(scenario, s.list.path) : undefined;
       if (s.list && Array.isArray(items)) list = listEditor(s.list, items);
       if (!shown.length && !list) return null;
-      const d = h('details', { class: 'section', open: s.open || undefined, dataset: { section: s.id } },
+      const wide = !window.matchMedia || window.matchMedia('(min-width: 861px)').matches;
+      const d = h('details', { class: 'section', open: (s.open && wide) || undefined, dataset: { section: s.id } },
         h('summary', { text: s.title }), h('div', { class: 'grid' }, shown.map((f) => field(f))), list);
       return d;
     });
@@ -149,6 +154,7 @@ export function createControls(root, { onChange, onPreset }) {
       const v = getPath(scenario, path);
       c.wrap.hidden = v === undefined;
       if (c.f.type === 'checkbox') c.input.checked = Boolean(v);
+      else if (c.f.type === 'textarea') c.input.value = toInput(v, c.f);
       else if (c.f.type === 'select') {
         const s = String(v);
         if (v !== undefined && ![...c.input.options].some((o) => o.value === s)) {

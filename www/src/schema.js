@@ -35,6 +35,8 @@ export const SECTIONS = [
       { path: 'callers.shared_state', label: 'Callers share one breaker state (under a lock)', type: 'checkbox' },
       { path: 'callers.lock_hold', label: 'Lock held per change', ...secs, min: 0 },
       { path: 'callers.lock_timeout', label: 'Lock timeout', ...secs, min: 0.001, help: 'A change that cannot take the lock in time is dropped.' },
+      { path: 'trace', label: 'Replay a recorded trace (CSV: time, outcome, latency)', type: 'textarea',
+        help: 'Optional. Replaces the generated traffic and outcomes; the phases still say when the dependency was fine. Empty = none.' },
     ],
     list: {
       path: 'dependency', title: 'Dependency phases (fine, outage, recovery, warm-up)',

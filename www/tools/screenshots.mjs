@@ -3,7 +3,7 @@
 // git-ignored). Serves www/dist itself (or uses PLAYGROUND_URL), drives headless Chromium with
 // playwright-core, and writes:
 //   default.png             the page at default settings (1280 px wide)
-//   default-phone.png       the same at 390 px
+//   default-phone.png       the same at 390 px (top), default-phone-chart.png (the chart)
 //   first-opening.png       after stepping ("next event") to the first opening
 //   validation-error.png    with an invalid setting and its inline message
 //   dark.png                default settings in the dark colour scheme
@@ -106,8 +106,10 @@ async function main() {
     await phone.setViewportSize({ width: 390, height: 844 });
     await phone.goto(base, { waitUntil: 'load' });
     await ready(phone);
-    await phone.screenshot({ path: join(outDir, 'default-phone.png'), fullPage: true });
-    console.log('wrote default-phone.png');
+    await phone.screenshot({ path: join(outDir, 'default-phone.png'), fullPage: false });
+    await phone.locator('.panel-chart').scrollIntoViewIfNeeded();
+    await phone.screenshot({ path: join(outDir, 'default-phone-chart.png'), fullPage: false });
+    console.log('wrote default-phone.png, default-phone-chart.png');
 
     const dark = await ctx.newPage();
     watch(dark);

@@ -113,7 +113,7 @@ pub fn page_curves(
         id: "false_alarms",
         title: "Calls between false alarms vs the line".into(),
         x_label: "line as N = e^line (calls)",
-        y_label: "calls between false alarms",
+        y_label: "calls per false alarm",
         log_x: true,
         log_y: true,
         note: format!(
@@ -139,7 +139,7 @@ pub fn page_curves(
         id: "open_delay",
         title: "Calls to open vs the true failure rate".into(),
         x_label: "true failure rate",
-        y_label: "calls from score 0 to open",
+        y_label: "calls to open",
         log_x: false,
         log_y: true,
         note: format!(
@@ -271,5 +271,37 @@ fn fmt_calls(n: f64) -> String {
         format!("{:.3e}", n)
     } else {
         format!("{:.0}", n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn curves_for_the_defaults_are_quick_and_labeled() {
+        let st = StatisticalSettings::default();
+        let win = WindowSettings::default();
+        let t = std::time::Instant::now();
+        let curves = page_curves(&st, &win, 1.0);
+        let took = t.elapsed();
+        assert_eq!(curves.len(), 5);
+        for c in &curves {
+            assert!(!c.series.is_empty(), "{}", c.id);
+            for l in &c.series {
+                assert_eq!(l.x.len(), l.y.len(), "{} {}", c.id, l.label);
+            }
+        }
+        eprintln!("page_curves took {took:?}");
+        for p in sim::presets() {
+            let sc = p.scenario();
+            let t = std::time::Instant::now();
+            page_curves(
+                &sc.statistical,
+                &sc.window,
+                sc.traffic.calls_per_minute / 60.0,
+            );
+            eprintln!("{}: {:?}", p.name, t.elapsed());
+        }
     }
 }

@@ -118,27 +118,63 @@ fn validation_errors_name_the_field_and_range() {
     assert!(m.contains("an object of settings"), "{m}");
 }
 
+/// Run preset `name` in wasm, in chunks as the worker does, and compare its trace hash with the
+/// pinned native one.
+fn hashes_as_natively(name: &str) {
+    let want = golden::GOLDEN_TRACE_HASHES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no golden hash for {name}"))
+        .1;
+    let (_, scenario) = preset_list()
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no preset {name}"));
+    let mut pg = Playground::new(js(&scenario.to_string())).unwrap();
+    while pg.advance(99_991) < 1.0 {}
+    assert!(pg.finished());
+    assert_eq!(
+        pg.trace_hash(),
+        want,
+        "preset {name}: wasm trace hash = native"
+    );
+}
+
 #[wasm_bindgen_test]
-fn every_preset_hashes_as_natively() {
-    let golden = golden::GOLDEN_TRACE_HASHES;
-    let list = preset_list();
-    assert_eq!(list.len(), golden.len(), "a golden hash for every preset");
-    for (name, scenario) in list {
-        let want = golden
-            .iter()
-            .find(|(n, _)| *n == name)
-            .unwrap_or_else(|| panic!("no golden hash for {name}"))
-            .1;
-        let mut pg = Playground::new(js(&scenario.to_string())).unwrap();
-        // Chunked, as the worker runs it.
-        while pg.advance(997) < 1.0 {}
-        assert!(pg.finished());
-        assert_eq!(
-            pg.trace_hash(),
-            want,
-            "preset {name}: wasm trace hash = native"
-        );
-    }
+fn every_preset_has_a_golden_hash() {
+    let names: Vec<String> = preset_list().into_iter().map(|(n, _)| n).collect();
+    let pinned: Vec<&str> = golden::GOLDEN_TRACE_HASHES.iter().map(|g| g.0).collect();
+    assert_eq!(names, pinned);
+}
+
+// One test per preset, so each has the whole test timeout (busy-service is 26 million calls).
+#[wasm_bindgen_test]
+fn hash_recovery_warmup() {
+    hashes_as_natively("recovery-warmup");
+}
+#[wasm_bindgen_test]
+fn hash_normal_week() {
+    hashes_as_natively("normal-week");
+}
+#[wasm_bindgen_test]
+fn hash_bad_day() {
+    hashes_as_natively("bad-day");
+}
+#[wasm_bindgen_test]
+fn hash_quiet_service() {
+    hashes_as_natively("quiet-service");
+}
+#[wasm_bindgen_test]
+fn hash_busy_service() {
+    hashes_as_natively("busy-service");
+}
+#[wasm_bindgen_test]
+fn hash_bursty_failures() {
+    hashes_as_natively("bursty-failures");
+}
+#[wasm_bindgen_test]
+fn hash_late_results() {
+    hashes_as_natively("late-results");
 }
 
 #[wasm_bindgen_test]
