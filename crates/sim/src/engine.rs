@@ -67,11 +67,13 @@ pub(crate) trait Source {
 
 /// What the dependency would do with a call (drawn once, used for both breakers).
 #[derive(Debug, Clone, Copy)]
-struct Drawn {
-    outcome: Outcome,
-    latency: f64,
+pub(crate) struct Drawn {
+    /// What the dependency answers.
+    pub outcome: Outcome,
+    /// When, after the call.
+    pub latency: f64,
     /// The latency if the call is shed as overload instead.
-    fail_latency: f64,
+    pub fail_latency: f64,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -480,8 +482,7 @@ pub(crate) struct Engine {
     q: Queue,
     pending: Option<Arrival>,
     source_done: bool,
-    dep: Stream,
-    burst: bool,
+    dep: Dependency,
     pub stat: Side<Statistical>,
     pub win: Side<Window>,
     pub last: Option<CallReport>,
@@ -531,8 +532,7 @@ impl Engine {
             q: Queue::default(),
             pending: None,
             source_done: false,
-            dep: Stream::new(s.seed, 2),
-            burst: false,
+            dep: Dependency::new(s.seed),
             stat: Side::new(BreakerKind::Statistical, stat, cap_keep),
             win: Side::new(BreakerKind::Window, win, cap_keep),
             last: None,
@@ -645,7 +645,7 @@ impl Engine {
         let phase = &cfg.phases[phase_index(&cfg.phases, t)];
         let d = match a.given {
             Some((outcome, latency)) => given(outcome, latency, cfg.call_timeout),
-            None => self.draw(phase, n, cfg.call_timeout),
+            None => self.dep.draw(phase, n, cfg.call_timeout),
         };
         let s = self.stat.arrive(&mut self.q, &cfg, phase, t, caller, &d);
         let w = self.win.arrive(&mut self.q, &cfg, phase, t, caller, &d);
@@ -659,14 +659,41 @@ impl Engine {
         });
     }
 
+    pub(crate) fn in_flight(&self) -> [u64; 2] {
+        let mut n = [0u64; 2];
+        for e in self.q.heap.iter() {
+            if let What::Result { side, .. } = e.what {
+                n[side as usize] += 1;
+            }
+        }
+        n
+    }
+}
+
+/// The dependency's random side: its stream and whether a failure burst is on.
+#[derive(Debug, Clone)]
+pub(crate) struct Dependency {
+    rng: Stream,
+    burst: bool,
+}
+
+impl Dependency {
+    pub(crate) fn new(seed: u64) -> Self {
+        Dependency {
+            rng: Stream::new(seed, 2),
+            burst: false,
+        }
+    }
+
     /// Draw what the dependency does with call `n` in `phase`: always five uniforms, in the same
     /// order, so that settings which change one decision do not shift the rest of the stream.
-    fn draw(&mut self, p: &Phase, n: u64, timeout: f64) -> Drawn {
-        let u_input = self.dep.uniform();
-        let u_hang = self.dep.uniform();
-        let u_burst = self.dep.uniform();
-        let u_fail = self.dep.uniform();
-        let u_lat = self.dep.uniform();
+    #[inline]
+    pub(crate) fn draw(&mut self, p: &Phase, n: u64, timeout: f64) -> Drawn {
+        let u_input = self.rng.uniform();
+        let u_hang = self.rng.uniform();
+        let u_burst = self.rng.uniform();
+        let u_fail = self.rng.uniform();
+        let u_lat = self.rng.uniform();
         if self.burst {
             if u_burst < p.burst.leave {
                 self.burst = false;
@@ -706,16 +733,6 @@ impl Engine {
             fail_latency,
         };
         cap_at_timeout(d, timeout)
-    }
-
-    pub(crate) fn in_flight(&self) -> [u64; 2] {
-        let mut n = [0u64; 2];
-        for e in self.q.heap.iter() {
-            if let What::Result { side, .. } = e.what {
-                n[side as usize] += 1;
-            }
-        }
-        n
     }
 }
 
