@@ -154,6 +154,7 @@ export function mountPlayground(root, options = {}) {
       }
       verdict.setTargets(S.targets);
       if (d.notice) showNotice(d.notice);
+      S.rewriteUrl = Boolean(d.notice);
     } else if (options.scenario) {
       scenario = clone(options.scenario);
       preset = null;
@@ -161,13 +162,13 @@ export function mountPlayground(root, options = {}) {
     S.preset = preset;
     controls.setPresets(S.presets, preset);
     controls.set(scenario, same(scenario, S.byName[preset]) ? preset : '');
-    const ok = await setScenario(scenario, true, t);
+    const ok = await setScenario(scenario, !S.rewriteUrl, t);
     if (!ok && options.url) {
       // A link whose settings do not validate: defaults and a notice naming the field.
       showNotice(`This link's settings were not valid (${ok === false ? S.lastError : ''}); showing the default settings.`);
       S.preset = def;
       controls.set(S.byName[def], def);
-      await setScenario(clone(S.byName[def]), true);
+      await setScenario(clone(S.byName[def]), false);
     }
   }
 

@@ -151,7 +151,7 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
         { label: 'state', show: true, stroke: 'transparent', width: 0, points: { show: false }, value: (u, v) => stv(v) },
       ],
       axes: [xAxis, { ...ax, label: 'points', labelSize: 18, size: 50 }],
-      scales: { x: { time: false }, y: { range: (u, min, max) => [Math.min(min ?? 0, -1), Math.max(max ?? 1, 1)] } },
+      scales: { x: { time: false }, y: { range: (u, min, max) => { const lo = Math.min(min ?? 0, -1); const hi = Math.max(max ?? 1, 1); const pad = (hi - lo) * 0.06; return [lo - pad, hi + pad]; } } },
     };
     o1.series[7].scale = 'state';
     o1.scales.state = { range: [0, 2] };
