@@ -94,7 +94,10 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
     h('figure', { class: 'plot' }, h('figcaption', { text: 'Calls per bucket, and the open-state wait' })),
   ];
   const note = h('p', { class: 'chart-note help' });
-  replace(root, bodies, note);
+  const key = h('p', { class: 'band-key help' }, 'State band: ',
+    h('span', { class: 'swatch closed' }), ' closed ', h('span', { class: 'swatch half' }), ' half-open ',
+    h('span', { class: 'swatch open' }), ' open; the dashed vertical line is the playback cursor.');
+  replace(root, key, bodies, note);
 
   const pts = (v) => (v == null || Number.isNaN(v) ? '—' : `${fmt(v, 3)} pt (${fmt(v * point, 4)} nats)`);
   const pctv = (v) => (v == null || Number.isNaN(v) ? '—' : `${fmt(v * 100, 3)}%`);
