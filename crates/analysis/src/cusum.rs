@@ -173,68 +173,79 @@ fn grid(w: Weights, line: f64, a: u64, b: u64) -> (f64, u64) {
 /// (a probabilistic, cancellation-free elimination in the spirit of Grassmann-Taksar-Heyman).
 pub(crate) fn grid_arl(p: f64, a: usize, b: usize, h: usize) -> f64 {
     let q = 1.0 - p;
-    let width = b + 2; // c, e, d[0..b]
-    let mut ring = vec![0.0f64; a * width];
-    let mut newrep = vec![0.0f64; width];
+    // Ring of representations of x_j, slot j % a, stored column-wise so the substitution below
+    // runs over contiguous slices (it vectorizes).
+    let mut cs = vec![0.0f64; a];
+    let mut es = vec![0.0f64; a];
+    let mut ds = vec![vec![0.0f64; a]; b];
+    let mut d0 = vec![0.0f64; a];
+    let mut nd = vec![0.0f64; b];
+    let (mut nc, mut ne) = (0.0, 0.0);
     for m in (0..h).rev() {
-        // The representation of x_{m+a}.
-        let (c, e, d0, dsum_rest);
+        // The representation of x_{m+a} (slot m % a), or the line.
         let top = m + a;
-        if top >= h {
-            c = 0.0;
-            e = 1.0;
-            d0 = 0.0;
-            dsum_rest = 0.0;
+        let slot = m % a;
+        let (c, e, rest) = if top >= h {
+            (0.0, 1.0, 0.0)
         } else {
-            let r = &ring[(top % a) * width..(top % a + 1) * width];
-            c = r[0];
-            e = r[1];
-            d0 = r[2];
-            dsum_rest = r[3..].iter().sum::<f64>();
-        }
-        let _ = d0;
-        let den = q + p * (e + dsum_rest);
+            let rest: f64 = ds[1..].iter().map(|d| d[slot]).sum();
+            (cs[slot], es[slot], rest)
+        };
+        let den = q + p * (e + rest);
         // New representation of x_m in the basis (x_{m-1}, ..., x_{m-b}).
-        newrep[0] = (1.0 + p * c) / den;
-        newrep[1] = p * e / den;
-        if top >= h {
-            for v in newrep[2..2 + b - 1].iter_mut() {
-                *v = 0.0;
-            }
-        } else {
-            let base = (top % a) * width;
-            for i in 1..b {
-                newrep[2 + i - 1] = p * ring[base + 2 + i] / den;
-            }
+        nc = (1.0 + p * c) / den;
+        ne = p * e / den;
+        for i in 1..b {
+            nd[i - 1] = if top >= h { 0.0 } else { p * ds[i][slot] / den };
         }
-        newrep[2 + b - 1] = q / den;
-        // Substitute x_m into the stored x_j, j in m+1 ..= m+a-1 (and below h).
+        nd[b - 1] = q / den;
+        // Substitute x_m into the stored x_j, j in m+1 ..= min(m+a-1, h-1): slots from
+        // (m+1) % a, wrapping once at most.
         let jmax = (m + a - 1).min(h.saturating_sub(1));
-        for j in m + 1..=jmax {
-            let base = (j % a) * width;
-            let r = &mut ring[base..base + width];
-            let dj0 = r[2];
-            if dj0 == 0.0 {
-                // Still shift the basis.
-                r.copy_within(3..width, 2);
-                r[width - 1] = 0.0;
-                continue;
-            }
-            r[0] += dj0 * newrep[0];
-            r[1] += dj0 * newrep[1];
-            for i in 0..b {
-                let old = if i + 1 < b { r[3 + i] } else { 0.0 };
-                r[2 + i] = old + dj0 * newrep[2 + i];
+        if jmax > m {
+            let count = jmax - m;
+            let start = (m + 1) % a;
+            let first = count.min(a - start);
+            for (lo, len) in [(start, first), (0, count - first)] {
+                if len == 0 {
+                    continue;
+                }
+                let r = lo..lo + len;
+                d0[r.clone()].copy_from_slice(&ds[0][r.clone()]);
+                for (cj, &dj) in cs[r.clone()].iter_mut().zip(&d0[r.clone()]) {
+                    *cj += dj * nc;
+                }
+                for (ej, &dj) in es[r.clone()].iter_mut().zip(&d0[r.clone()]) {
+                    *ej += dj * ne;
+                }
+                for i in 0..b {
+                    let k = nd[i];
+                    if i + 1 < b {
+                        let (left, right) = ds.split_at_mut(i + 1);
+                        for ((x, &nxt), &dj) in left[i][r.clone()]
+                            .iter_mut()
+                            .zip(&right[0][r.clone()])
+                            .zip(&d0[r.clone()])
+                        {
+                            *x = nxt + dj * k;
+                        }
+                    } else {
+                        for (x, &dj) in ds[i][r.clone()].iter_mut().zip(&d0[r.clone()]) {
+                            *x = dj * k;
+                        }
+                    }
+                }
             }
         }
-        let base = (m % a) * width;
-        ring[base..base + width].copy_from_slice(&newrep);
+        cs[slot] = nc;
+        es[slot] = ne;
+        for i in 0..b {
+            ds[i][slot] = nd[i];
+        }
     }
-    // x_0 = c + (sum d) x_0 with every basis symbol an alias of x_0 (the floor).
-    let c = newrep[0];
-    let e = newrep[1];
-    if e > 0.0 {
-        c / e
+    // x_0 = c + (sum d) x_0 with every basis symbol an alias of x_0 (the floor): x_0 = c / e.
+    if ne > 0.0 {
+        nc / ne
     } else {
         f64::INFINITY
     }

@@ -110,24 +110,23 @@ pub fn absorb(w: Weights, p: f64, start: f64, lower: f64, upper: f64) -> Absorpt
         steps += alive;
         // One step: k stays (success) or k+1 (failure).
         let len = cur.len();
-        next.clear();
-        let mut total = q * cur[0];
-        next.push(total);
-        next.extend(cur.windows(2).map(|pair| {
-            let v = q * pair[1] + p * pair[0];
-            total += v;
-            v
-        }));
-        let top = p * cur[len - 1];
-        total += top;
-        next.push(top);
+        next.resize(len + 1, 0.0);
+        next[0] = q * cur[0];
+        next[len] = p * cur[len - 1];
+        for ((x, &hi), &lo) in next[1..len].iter_mut().zip(&cur[1..]).zip(&cur[..len - 1]) {
+            *x = q * hi + p * lo;
+        }
+        // Mass moves, it is not created: alive falls by what is absorbed (re-summed exactly now
+        // and then below, so rounding cannot drift). Keeping the sum out of the step lets the
+        // step vectorize.
+        let mut absorbed = 0.0;
         n += 1;
         cells += len as u64 + 1;
         // Absorb at the top (largest k = highest position).
         while let Some(&m) = next.last() {
             if pos(n, klo + next.len() as u64 - 1) >= upper {
                 up += m;
-                total -= m;
+                absorbed += m;
                 next.pop();
             } else {
                 break;
@@ -137,7 +136,7 @@ pub fn absorb(w: Weights, p: f64, start: f64, lower: f64, upper: f64) -> Absorpt
         let mut c = 0;
         while c < next.len() && pos(n, klo + c as u64) <= lower {
             low += next[c];
-            total -= next[c];
+            absorbed += next[c];
             c += 1;
         }
         if c > 0 {
@@ -145,12 +144,10 @@ pub fn absorb(w: Weights, p: f64, start: f64, lower: f64, upper: f64) -> Absorpt
             klo += c as u64;
         }
         std::mem::swap(&mut cur, &mut next);
-        // Recount exactly now and then; in between, the running total (rounding stays far
-        // below the tolerance over a few thousand steps).
-        alive = if n % 1024 == 0 {
+        alive = if n % 256 == 0 || absorbed > 0.5 * alive {
             cur.iter().sum()
         } else {
-            total.max(0.0)
+            alive - absorbed
         };
         if cur.is_empty() || alive < f64::MIN_POSITIVE {
             converged = true;
