@@ -496,6 +496,11 @@ pub fn run(args: &[String]) -> Result<String, String> {
                 None => (vec![baseline], "none"),
             };
             let outage = f.true_rate.unwrap_or(broken);
+            // Beyond the exact chain the sliding figures come from simulation, with --seed.
+            let sim = sim.or((size > crate::window::MAX_EXACT).then_some(Simulation {
+                runs: 1000,
+                seed: f.seed.unwrap_or(1),
+            }));
             let r = report::WindowReport {
                 command: "window",
                 sweep,
