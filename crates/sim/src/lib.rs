@@ -35,7 +35,7 @@ pub use output::{
     canonical_trace, trace_hash, BreakerKind, BreakerResult, Breakers, CallReport, Decided, Event,
     Metrics, RunResult, Series, Snapshot, Totals, Verdict,
 };
-pub use presets::{preset, preset_or_err, presets, Preset};
+pub use presets::{preset, preset_or_err, presets, Preset, GOLDEN_TRACE_HASHES};
 pub use scenario::{set_path, Arrivals, Burst, Callers, Condition, Phase, Scenario, Traffic};
 pub use sim::{replay, run, Sim, DEFAULT_CHECKPOINT_EVERY, DEFAULT_MAX_CHECKPOINTS};
 pub use trace::{scan_trace, TraceError, TraceReader, TraceRecord, TraceSpan};

@@ -1,6 +1,6 @@
 //! The wasm API in a real browser: `wasm-pack test --headless --chrome crates/wasm`
 //! (or `--firefox`). Settings round trip, validation errors that name the field, and determinism:
-//! every preset's trace hash in wasm equals the native one (both pinned in `golden/mod.rs`).
+//! every preset's trace hash in wasm equals the native one (both pinned in `sim::GOLDEN_TRACE_HASHES`).
 #![cfg(target_arch = "wasm32")]
 
 use breaker_wasm::{normalize_scenario, presets, Playground};
@@ -9,8 +9,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-mod golden;
 
 fn js(json: &str) -> JsValue {
     JSON::parse(json).expect("test JSON parses")
@@ -121,7 +119,7 @@ fn validation_errors_name_the_field_and_range() {
 /// Run preset `name` in wasm, in chunks as the worker does, and compare its trace hash with the
 /// pinned native one.
 fn hashes_as_natively(name: &str) {
-    let want = golden::GOLDEN_TRACE_HASHES
+    let want = sim::GOLDEN_TRACE_HASHES
         .iter()
         .find(|(n, _)| *n == name)
         .unwrap_or_else(|| panic!("no golden hash for {name}"))
@@ -143,7 +141,7 @@ fn hashes_as_natively(name: &str) {
 #[wasm_bindgen_test]
 fn every_preset_has_a_golden_hash() {
     let names: Vec<String> = preset_list().into_iter().map(|(n, _)| n).collect();
-    let pinned: Vec<&str> = golden::GOLDEN_TRACE_HASHES.iter().map(|g| g.0).collect();
+    let pinned: Vec<&str> = sim::GOLDEN_TRACE_HASHES.iter().map(|g| g.0).collect();
     assert_eq!(names, pinned);
 }
 
