@@ -1,8 +1,18 @@
 // The main page: one playground bound to the URL.
 import { mountPlayground } from './app.js';
 
+// Test hook (tests/e2e): every uncaught error, unhandled rejection and console.error of this page,
+// and whether the first run is on screen. Read-only for the page; the tests only look at it.
+const hook = { errors: [], ready: false };
+window.__playground = hook;
+window.addEventListener('error', (e) => hook.errors.push(`error: ${e.message || e.error}`));
+window.addEventListener('unhandledrejection', (e) => hook.errors.push(`unhandled rejection: ${e.reason && e.reason.message ? e.reason.message : e.reason}`));
+const consoleError = console.error.bind(console);
+console.error = (...args) => { hook.errors.push(`console.error: ${args.map(String).join(' ')}`); consoleError(...args); };
+
 const root = document.getElementById('playground');
 const params = new URLSearchParams(location.search);
 if (params.get('embed') === '1') document.documentElement.classList.add('embed');
 const panels = params.get('panels') ? params.get('panels').split(',') : undefined;
 window.playground = mountPlayground(root, { url: true, panels });
+Object.defineProperty(hook, 'ready', { get: () => Boolean(window.playground.state.loaded) });
