@@ -5,7 +5,12 @@
 //   url: true      read the settings from and write them to the page URL (the main page);
 //   panels: [...]  which panels to show (default all): now, chart, verdict, trace, metrics,
 //                  derived, analysis;
+//                  derived, analysis; and `controls` (the settings form; shown when `panels`
+//                  is not given, else only when listed);
 //   preset, scenario: start from this preset name or scenario object;
+//   embedded: true  keyboard shortcuts act only while the pointer or focus is inside `root`
+//                  (several playgrounds on one page; works inside a shadow root);
+//   onRun(state)   called after each run is computed (state.metrics, state.derived, state.info);
 //   onError(message): where panics and worker failures go (default: a banner in `root`).
 //
 // Re-running only what an input touches:
@@ -44,6 +49,7 @@ function section(id, title, panels, open = true) {
 
 export function mountPlayground(root, options = {}) {
   const panels = options.panels || ALL_PANELS;
+  const showControls = options.controls ?? (!options.panels || options.panels.includes('controls'));
   const bannerEl = h('div', { class: 'banner' });
   const banner = createBanner(bannerEl);
   const report = options.onError || ((m) => banner.show(m));
@@ -76,9 +82,9 @@ export function mountPlayground(root, options = {}) {
 
   replace(root,
     bannerEl,
-    h('div', { class: 'topbar' }, notice, h('div', { class: 'copy' }, copyBtn, ' ', copyMsg)),
-    h('div', { class: 'layout' },
-      h('aside', { class: 'side' }, controlsEl),
+    h('div', { class: 'topbar' }, notice, h('div', { class: 'copy', hidden: !options.url }, copyBtn, ' ', copyMsg)),
+    h('div', { class: showControls ? 'layout' : 'layout no-side' },
+      h('aside', { class: 'side', hidden: !showControls }, controlsEl),
       h('main', { class: 'stage' },
         h('div', { class: 'sticky' }, transportEl, progressRow, runInfo),
         P.now.el, P.chart.el, P.verdict.el, P.derived.el, P.trace.el, P.metrics.el, P.analysis.el)));
@@ -115,7 +121,7 @@ export function mountPlayground(root, options = {}) {
     restart: () => { pause(); seek(0); },
     speed: (v) => { S.speed = v; },
     seek: (t) => { pause(); seek(t); },
-    keysActive: () => !options.embedded || root.contains(document.activeElement) || root.matches(':hover'),
+    keysActive: () => !options.embedded || root.contains(root.getRootNode().activeElement) || root.matches(':hover'),
   });
   transport.setSpeed(S.speed);
   transport.setEnabled(false);
@@ -229,6 +235,7 @@ export function mountPlayground(root, options = {}) {
     await refreshSeries();
     await seek(Math.min(t0, S.end));
     if (analysisToggle.open) refreshAnalysis();
+    if (options.onRun) options.onRun(S);
     return true;
   }
 
@@ -352,6 +359,13 @@ export function mountPlayground(root, options = {}) {
     engine,
     state: S,
     seek,
+    /** Show `scenario` (validated, run, rewound to `t`); resolves false if it is invalid. */
+    async load(scenario, t = 0) {
+      await engine.ready;
+      S.preset = null;
+      controls.set(scenario, '');
+      return setScenario(clone(scenario), false, t);
+    },
     destroy() { pause(); transport.destroy(); chart.destroy(); analysis.destroy(); engine.terminate(); },
   };
 }
