@@ -89,3 +89,8 @@ pub trait Breaker {
     /// The transitions caused by the most recent mutating call (usually empty, at most two).
     fn transitions(&self) -> &[Transition];
 }
+
+/// The README's Rust examples, compiled and run as doc tests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
