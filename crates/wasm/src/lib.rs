@@ -92,6 +92,27 @@ pub fn analysis(
     to_js(&curves)
 }
 
+/// `breaker analyze` in the browser: `args` are the command line's arguments after `analyze`
+/// (`["false-alarms", "--fine", "0.05", "--simulate", "200"]`), the result is the object that
+/// `breaker analyze ... --format json` prints (`--format json` is implied), parsed by the
+/// browser's `JSON.parse`, so the page's numbers and the native command line's are the same
+/// numbers to the last bit. Bad arguments throw an `Error` with the command line's one-line
+/// message naming the flag. For the walkthrough (`www/learn.html`), which shows each step's
+/// command beside its numbers.
+#[wasm_bindgen]
+pub fn analyze(args: Vec<String>) -> Result<JsValue, JsError> {
+    let text = analyze_text(&args).map_err(|e| JsError::new(&e))?;
+    js_sys::JSON::parse(&text).map_err(|_| JsError::new("analyze: the report is not JSON"))
+}
+
+/// What [`analyze`] parses, natively: the text of `breaker analyze <args> --format json`.
+pub fn analyze_text(args: &[String]) -> Result<String, String> {
+    let mut all: Vec<String> = args.to_vec();
+    all.push("--format".into());
+    all.push("json".into());
+    analysis::cli::run(&all)
+}
+
 /// A run of one scenario, held in Rust. Built from the scenario settings (a JS object that
 /// serializes to the simulator's Scenario JSON).
 ///
