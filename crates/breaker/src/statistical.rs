@@ -456,9 +456,13 @@ impl Breaker for Statistical {
         match self.state {
             State::Closed => {
                 let score = self.score.add(w);
-                let line = self.line(now);
-                if score >= line {
-                    self.go(State::Open, now, Reason::ScoreReachedLine { score, line });
+                // The line is never below its floor, so a score under the floor cannot reach
+                // it: skip the line's `exp` and `ln` then (most results, at a fine rate).
+                if score >= self.derived.line_floor {
+                    let line = self.line(now);
+                    if score >= line {
+                        self.go(State::Open, now, Reason::ScoreReachedLine { score, line });
+                    }
                 }
                 Recorded::Counted
             }
