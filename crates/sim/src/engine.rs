@@ -1,12 +1,12 @@
-//! The event loop: a fake clock, a binary heap of pending results and breaker deadlines, and the
-//! next arrival held beside it.
+//! The event loop: a fake clock, a time-ordered queue of pending results and breaker deadlines,
+//! and the next arrival held beside it.
 //!
-//! Order of events: the earliest time first; at equal times, heap entries (results, deadlines)
-//! in the order they were scheduled (a sequence number breaks ties), and an arrival after every
-//! heap entry of the same time (a result that lands at `t` is seen before a call made at `t`).
+//! Order of events: the earliest time first; at equal times, queued entries (results, deadlines)
+//! in the order they were scheduled, and an arrival after every queued entry of the same time (a
+//! result that lands at `t` is seen before a call made at `t`).
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use breaker::{
@@ -96,45 +96,49 @@ enum What {
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     t: f64,
-    seq: u64,
     what: What,
 }
 
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Entry {
-    /// Reversed, so that `BinaryHeap` (a max-heap) pops the earliest entry first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .t
-            .total_cmp(&self.t)
-            .then_with(|| other.seq.cmp(&self.seq))
-    }
-}
-
+/// Pending results and deadlines, kept sorted by `(t, seq)`: the front is the next to happen.
+///
+/// A sorted deque rather than a binary heap: results come back nearly in the order the calls
+/// went out (latencies are short beside the spacing of calls), so a new entry almost always goes
+/// at the back (one comparison) and the next one leaves from the front, without the heap's sifts
+/// of whole entries. Out-of-order entries (a fast answer behind hung calls) are placed by binary
+/// search. The order is a binary heap's on `(t, sequence number)` exactly: earliest time first,
+/// then the order of scheduling (a new entry goes after every entry of its time).
 #[derive(Debug, Clone, Default)]
 struct Queue {
-    heap: BinaryHeap<Entry>,
-    seq: u64,
+    entries: VecDeque<Entry>,
 }
 
 impl Queue {
+    #[inline]
     fn push(&mut self, t: f64, what: What) {
-        self.seq += 1;
-        self.heap.push(Entry {
-            t,
-            seq: self.seq,
-            what,
-        });
+        let e = Entry { t, what };
+        match self.entries.back() {
+            Some(last) if last.t.total_cmp(&t) == Ordering::Greater => {
+                let i = self
+                    .entries
+                    .partition_point(|x| x.t.total_cmp(&t) != Ordering::Greater);
+                self.entries.insert(i, e);
+            }
+            _ => self.entries.push_back(e),
+        }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<&Entry> {
+        self.entries.front()
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<Entry> {
+        self.entries.pop_front()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter()
     }
 }
 
@@ -167,15 +171,16 @@ pub(crate) struct Side<B> {
 /// the full observation (with the line, which needs `exp` and `ln`) is then taken only at the
 /// first event in each bucket and at each transition (the line moves smoothly in between).
 pub(crate) trait Probe: Breaker {
-    /// `(level, trial)` without a full observation, if this breaker can give them cheaply.
-    fn quick(&self) -> Option<(f64, f64)> {
+    /// `(level, trial)` at `t` without a full observation, if this breaker can give them
+    /// cheaply.
+    fn quick(&self, _t: f64) -> Option<(f64, f64)> {
         None
     }
 }
 
 impl Probe for Statistical {
     #[inline]
-    fn quick(&self) -> Option<(f64, f64)> {
+    fn quick(&self, _t: f64) -> Option<(f64, f64)> {
         let trial = if self.state() == breaker::State::HalfOpen {
             self.trial_score()
         } else {
@@ -185,7 +190,26 @@ impl Probe for Statistical {
     }
 }
 
-impl Probe for Window {}
+impl Probe for Window {
+    /// The same `level` and `trial` as [`Breaker::observe`] gives (failure rate of the current
+    /// window, the probes' failure rate in half-open); the other values change only with a
+    /// transition.
+    #[inline]
+    fn quick(&self, t: f64) -> Option<(f64, f64)> {
+        let level = self.failure_rate(t);
+        let trial = if self.state() == breaker::State::HalfOpen {
+            let calls = self.calls_in_window(t);
+            if calls > 0 {
+                self.failed_calls_in_window(t) as f64 / calls as f64
+            } else {
+                f64::NAN
+            }
+        } else {
+            f64::NAN
+        };
+        Some((level, trial))
+    }
+}
 
 impl<B: Probe> Side<B> {
     fn new(kind: BreakerKind, copies: Vec<B>, cap_keep: usize) -> Self {
@@ -292,7 +316,7 @@ impl<B: Probe> Side<B> {
         if let Some(s) = self.series.as_mut() {
             let b = &self.copies[0];
             if b.transitions().is_empty() && s.same_bucket(t) {
-                if let Some((level, trial)) = b.quick() {
+                if let Some((level, trial)) = b.quick(t) {
                     s.sample_quick(t, level, trial);
                     return;
                 }
@@ -547,15 +571,11 @@ impl Engine {
     }
 
     pub(crate) fn is_done(&self) -> bool {
-        self.source_done && self.pending.is_none() && self.next_heap_time().is_none()
+        self.source_done && self.pending.is_none() && self.next_queued_time().is_none()
     }
 
-    fn next_heap_time(&self) -> Option<f64> {
-        self.q
-            .heap
-            .peek()
-            .map(|e| e.t)
-            .filter(|&t| t <= self.cfg.end)
+    fn next_queued_time(&self) -> Option<f64> {
+        self.q.peek().map(|e| e.t).filter(|&t| t <= self.cfg.end)
     }
 
     fn load<S: Source>(&mut self, src: &mut S) -> Result<(), SimError> {
@@ -571,7 +591,7 @@ impl Engine {
     /// The time of the next event, if any.
     pub(crate) fn peek<S: Source>(&mut self, src: &mut S) -> Result<Option<f64>, SimError> {
         self.load(src)?;
-        let h = self.next_heap_time();
+        let h = self.next_queued_time();
         let a = self.pending.map(|a| a.t);
         Ok(match (h, a) {
             (Some(h), Some(a)) => Some(h.min(a)),
@@ -582,8 +602,8 @@ impl Engine {
     /// Process the next event.
     pub(crate) fn step<S: Source>(&mut self, src: &mut S) -> Result<Stepped, SimError> {
         self.load(src)?;
-        let h = self.next_heap_time();
-        let take_heap = match (h, self.pending) {
+        let h = self.next_queued_time();
+        let take_queued = match (h, self.pending) {
             (None, None) => {
                 self.now = self.now.max(self.cfg.end);
                 return Ok(Stepped::Done);
@@ -592,10 +612,12 @@ impl Engine {
             (Some(_), None) => true,
             (None, Some(_)) => false,
         };
-        if take_heap {
-            let e = self.q.heap.pop().expect("peeked");
+        if take_queued {
+            let e = self.q.pop().expect("peeked");
             self.now = self.now.max(e.t);
-            let cfg = Arc::clone(&self.cfg);
+            // A plain borrow of the shared config (disjoint from the fields changed below): no
+            // reference count to bump per event.
+            let cfg: &Config = &self.cfg;
             match e.what {
                 What::Result {
                     side,
@@ -608,11 +630,11 @@ impl Engine {
                     match side {
                         BreakerKind::Statistical => {
                             self.stat
-                                .result(&mut self.q, &cfg, e.t, c, &permit, outcome, uncounted)
+                                .result(&mut self.q, cfg, e.t, c, &permit, outcome, uncounted)
                         }
                         BreakerKind::Window => {
                             self.win
-                                .result(&mut self.q, &cfg, e.t, c, &permit, outcome, uncounted)
+                                .result(&mut self.q, cfg, e.t, c, &permit, outcome, uncounted)
                         }
                     }
                     Ok(Stepped::Result)
@@ -621,9 +643,9 @@ impl Engine {
                     let c = copy as usize;
                     match side {
                         BreakerKind::Statistical => {
-                            self.stat.deadline(&mut self.q, &cfg, e.t, c, at)
+                            self.stat.deadline(&mut self.q, cfg, e.t, c, at)
                         }
-                        BreakerKind::Window => self.win.deadline(&mut self.q, &cfg, e.t, c, at),
+                        BreakerKind::Window => self.win.deadline(&mut self.q, cfg, e.t, c, at),
                     }
                     Ok(Stepped::Deadline)
                 }
@@ -636,7 +658,7 @@ impl Engine {
     }
 
     fn arrive(&mut self, a: Arrival) {
-        let cfg = Arc::clone(&self.cfg);
+        let cfg: &Config = &self.cfg;
         let t = a.t;
         self.now = self.now.max(t);
         self.calls += 1;
@@ -647,8 +669,8 @@ impl Engine {
             Some((outcome, latency)) => given(outcome, latency, cfg.call_timeout),
             None => self.dep.draw(phase, n, cfg.call_timeout),
         };
-        let s = self.stat.arrive(&mut self.q, &cfg, phase, t, caller, &d);
-        let w = self.win.arrive(&mut self.q, &cfg, phase, t, caller, &d);
+        let s = self.stat.arrive(&mut self.q, cfg, phase, t, caller, &d);
+        let w = self.win.arrive(&mut self.q, cfg, phase, t, caller, &d);
         self.last = Some(CallReport {
             index: n,
             t_s: t,
@@ -661,7 +683,7 @@ impl Engine {
 
     pub(crate) fn in_flight(&self) -> [u64; 2] {
         let mut n = [0u64; 2];
-        for e in self.q.heap.iter() {
+        for e in self.q.iter() {
             if let What::Result { side, .. } = e.what {
                 n[side as usize] += 1;
             }
@@ -701,7 +723,12 @@ impl Dependency {
         } else if u_burst < p.burst.enter {
             self.burst = true;
         }
-        let jitter = -libm::log(1.0 - u_lat);
+        // Without jitter the draw is only multiplied by 0 (it is finite): skip its `ln`.
+        let jitter = if p.latency_jitter == 0.0 && p.failure_latency_jitter == 0.0 {
+            0.0
+        } else {
+            -libm::log(1.0 - u_lat)
+        };
         let ok_latency = p.latency + p.latency_jitter * jitter;
         let fail_latency = p.failure_latency + p.failure_latency_jitter * jitter;
         let (outcome, latency) = if u_input < p.input_error_rate {

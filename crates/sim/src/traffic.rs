@@ -47,10 +47,15 @@ impl Source for Generator {
             (Arrivals::Poisson, true) => {
                 // Thinning (Lewis and Shedler 1979) under the peak rate.
                 let peak = self.base * (1.0 + self.swing);
+                // The rate is never below `low` (cos <= 1 and rounding is monotone, so
+                // `rate(t) >= base x (1 - swing)` holds for the computed values too): a draw at
+                // or under it is accepted without computing the cosine, with the same result.
+                let low = self.base * (1.0 - self.swing);
                 let mut t = self.t;
                 loop {
                     t += self.rng.exponential() / peak;
-                    if self.rng.uniform() * peak <= self.rate(t) {
+                    let u = self.rng.uniform() * peak;
+                    if u <= low || u <= self.rate(t) {
                         break t;
                     }
                 }
