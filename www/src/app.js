@@ -235,7 +235,7 @@ export function mountPlayground(root, options = {}) {
     await refreshSeries();
     await seek(Math.min(t0, S.end));
     if (analysisToggle.open) refreshAnalysis();
-    if (options.onRun) options.onRun(S);
+    if (options.onRun && id === S.runId) options.onRun(S);
     return true;
   }
 

@@ -75,6 +75,7 @@ const ops = {
   derived() { return pg.derived(); },
   traceHash() { return pg.traceHash(); },
   analysis({ statistical, window, what }) { return wasm.analysis(statistical, window, what); },
+  analyze({ args }) { return wasm.analyze(args); },
 };
 
 self.addEventListener('message', async (e) => {
@@ -82,7 +83,7 @@ self.addEventListener('message', async (e) => {
   if (op === 'cancel') { if (running) cancelled = true; return; }
   try {
     if (!ops[op]) throw new Error(`unknown operation ${op}`);
-    if (op !== 'init' && op !== 'analysis' && op !== 'load' && !pg) throw new Error('no scenario loaded');
+    if (op !== 'init' && op !== 'analysis' && op !== 'analyze' && op !== 'load' && !pg) throw new Error('no scenario loaded');
     const result = await ops[op](args || {});
     const transfer = [];
     if (result && typeof result === 'object' && !Array.isArray(result)) {

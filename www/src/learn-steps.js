@@ -1,0 +1,359 @@
+// The walkthrough's ten steps ("How it works", www/learn.html).
+//
+// Each step is data plus a little prose:
+//   title          the heading;
+//   commands(S, r) `breaker analyze` argument lists, built from the reader's settings S (and, for
+//                  later commands, the results r of earlier ones); the page runs them through the
+//                  wasm `analyze()` and shows each as a command line the reader can run natively;
+//   scenario(S, r, presets)  the small run the step plays (simulator Scenario JSON, partial: the
+//                  worker fills the defaults);
+//   look           which panel the step points at, and what to look for in it;
+//   seek           where to put the cursor after the run: 'first-opening', 'first-close', or seconds;
+//   body(t)        the prose: `t.p(...)` paragraphs, `t.f(expr, opts)` live numbers.
+//
+// A number's `expr` is evaluated against the results: a reference "c0:points.0.calls.exact" (command
+// 0's JSON at that path; a figure object gives its value and its kind), "s:fine" (a setting),
+// "run:statistical.metrics.openings" (this step's simulated run, the page's `metrics()`), a
+// literal number, or [op, ...args] with op in OPS. The browser tests evaluate the same
+// expressions against the native command line's output and compare.
+
+export const DEFAULTS = { fine: 0.05, broken: 0.2, a: 0.01, b: 0.05, period: 30 * 86400, cpm: 60 };
+
+/** The operations numbers may use (also implemented by tests/e2e/learn.test.mjs). */
+export const OPS = {
+  add: (x, y) => x + y,
+  sub: (x, y) => x - y,
+  mul: (x, y) => x * y,
+  div: (x, y) => x / y,
+  neg: (x) => -x,
+  abs: (x) => Math.abs(x),
+  exp: (x) => Math.exp(x),
+  ceil: (x) => Math.ceil(x - 1e-9),
+  min: (x, y) => Math.min(x, y),
+  max: (x, y) => Math.max(x, y),
+  pow: (x, y) => x ** y,
+};
+
+/** Numbers as the command line reads them: the shortest text that parses back to the same double. */
+export const arg = (x) => String(x);
+
+/** The flags every statistical command takes from the settings. */
+export function base(S) {
+  return ['--fine', arg(S.fine), '--broken', arg(S.broken), '--a', arg(S.a), '--b', arg(S.b),
+    '--calls-per-minute', arg(S.cpm), '--period', arg(S.period)];
+}
+
+/** The statistical settings of a scenario, from the reader's settings. */
+function statistical(S, over = {}) {
+  return {
+    fine_rate: S.fine, broken_rate: S.broken, false_alarm_period: S.period,
+    trial_wrongly_opens: S.a, trial_wrongly_closes: S.b, expected_calls_per_minute: S.cpm, ...over,
+  };
+}
+
+const fine = (S, start, over = {}) => ({ start, condition: 'fine', failure_rate: S.fine, label: 'fine (p0)', ...over });
+const SECONDS_PER_HOUR = 3600;
+/** The k-th reopening's wait: min(cap, first × factor^k). */
+const WAIT = (k) => ['min', 'sc:statistical.wait_cap', ['mul', 'sc:statistical.first_wait', ['pow', 'sc:statistical.backoff_factor', k]]];
+// Shorthands for the prose.
+const pct = { fmt: 'pct' };
+const setting = { kind: 'setting' };
+
+export const STEPS = [
+  {
+    id: 'two-worlds',
+    title: 'Fine or broken? Two worlds, two failure rates',
+    commands: (S) => [['drift', ...base(S)]],
+    scenario: (S) => ({
+      name: 'Learn 1: two worlds', seed: 1, duration: 20 * 60,
+      traffic: { calls_per_minute: S.cpm, arrivals: 'poisson' },
+      dependency: [fine(S, 0), { start: 600, condition: 'degraded', failure_rate: S.broken, label: 'broken (p1)' }],
+      statistical: statistical(S),
+    }),
+    look: { panel: 'chart', text: 'the bottom chart: answered (green) and failed (red) calls per bucket. The first ten minutes are the fine world, the last ten the broken one.' },
+    seek: 20 * 60,
+    body: (t) => [
+      t.p('After every call the breaker asks one question: is this service ', t.em('fine'), ' or ', t.em('broken'),
+        '? It does not guess a failure rate; you name two worlds. In the fine world calls fail at p0 = ',
+        t.f('s:fine', { ...pct, ...setting }), ', a rate you can live with. In the broken world they fail at p1 = ',
+        t.f('s:broken', { ...pct, ...setting }), ', a rate worth skipping the service for.'),
+      t.p('Per 100 calls that is ', t.f(['mul', 's:fine', 100], { kind: 'exact', unit: 'failures' }), ' against ',
+        t.f(['mul', 's:broken', 100], { kind: 'exact', unit: 'failures' }),
+        ' on average. Between the two rates lies the indifference zone: the breaker promises nothing for a service failing at, say, ',
+        t.f('c0:points.1.true_rate', { ...pct, kind: 'exact' }), ', and decides slowly there (step 4).'),
+      t.p('The run below plays ten minutes of each world at ', t.f('s:cpm', { ...setting, unit: 'calls/min' }),
+        '. Both worlds produce failures; only their frequency tells them apart. The breaker weighs every result as evidence for one world against the other.'),
+    ],
+  },
+  {
+    id: 'likelihood-ratio',
+    title: 'Each result is evidence: likelihood ratios, logs and points',
+    commands: (S) => [['drift', ...base(S)]],
+    scenario: (S) => ({
+      name: 'Learn 2: one call in k fails', seed: 1, duration: 180,
+      traffic: { calls_per_minute: S.cpm, arrivals: 'even' },
+      dependency: [{ start: 0, condition: 'fine', one_in: Math.max(2, Math.round(1 / S.fine)), label: `1 call in ${Math.max(2, Math.round(1 / S.fine))} fails` }],
+      statistical: statistical(S),
+    }),
+    look: { panel: 'chart', text: 'the score (blue) in the top chart: a jump up at each failure, a small step down at each success. Press “Step” to go call by call, and read the score in “Now”.' },
+    seek: 0,
+    body: (t) => [
+      t.p('How much more likely is a failure in the broken world than in the fine one? p1 / p0 = ',
+        t.f(['div', 's:broken', 's:fine'], { kind: 'exact', unit: '×' }), '. A success: (1 − p1) / (1 − p0) = ',
+        t.f(['div', ['sub', 1, 's:broken'], ['sub', 1, 's:fine']], { kind: 'exact', unit: '×' }),
+        '. Multiplying these ratios over many calls gives the evidence for “broken”; taking logs turns the product into a sum.'),
+      t.p('So every failure adds w_fail = ln(p1/p0) = ', t.f('c0:settings.w_fail', { kind: 'exact', unit: 'nats', fmt: 'signed' }),
+        ' to a score, every success adds w_ok = ln((1−p1)/(1−p0)) = ', t.f('c0:settings.w_ok', { kind: 'exact', unit: 'nats', fmt: 'signed' }), '.'),
+      t.p('Counting in units of one success (a point = |w_ok| = ', t.f('c0:settings.point', { kind: 'exact', unit: 'nats' }),
+        '), a failure is ', t.f(['div', 'c0:settings.w_fail', 'c0:settings.point'], { kind: 'exact', unit: 'points', fmt: 'signed' }),
+        ' and a success −1 point: one failure outweighs ', t.f(['ceil', ['div', 'c0:settings.w_fail', 'c0:settings.point']], { kind: 'exact', unit: 'successes' }),
+        ' successes. The breaker keeps the real logs; points are only for reading.'),
+      t.p('In this run one call in ', t.f('sc:dependency.0.one_in', { kind: 'setting' }),
+        ' fails, evenly: watch the score jump and slide back.'),
+    ],
+  },
+  {
+    id: 'score-floor',
+    title: 'The score and its floor: Wald’s test becomes Page’s CUSUM',
+    commands: (S) => [['drift', ...base(S)]],
+    scenario: (S) => ({
+      name: 'Learn 3: a fine service', seed: 3, duration: 15 * 60,
+      traffic: { calls_per_minute: S.cpm, arrivals: 'poisson' },
+      dependency: [fine(S, 0)],
+      statistical: statistical(S),
+    }),
+    look: { panel: 'chart', text: 'the score (blue) resting on 0 between failures: it never goes below the floor. Step through a few calls with “Step” or the → key while hovering the run.' },
+    seek: 0,
+    body: (t) => [
+      t.p('Wald’s sequential test adds the weights until the sum crosses one of two lines. A service that is fine for hours would drive that sum ever lower: at p0 it sinks by ',
+        t.f(['neg', 'c0:points.0.points_per_call'], { kind: 'exact', unit: 'points per call' }), ', ',
+        t.f(['neg', ['mul', 'c0:points.0.points_per_call', ['mul', 's:cpm', 60]]], { kind: 'exact', unit: 'points per hour' }),
+        ' at your traffic, and a deep hole would hide the start of an outage.'),
+      t.p('So the closed breaker floors the score: score = max(0, score + w). This is Page’s CUSUM: a Wald test that restarts whenever the evidence says “fine” more strongly than at the start. After a failure the score is ',
+        t.f(['div', 'c0:settings.w_fail', 'c0:settings.point'], { kind: 'exact', unit: 'points' }), ' and ',
+        t.f(['ceil', ['div', 'c0:settings.w_fail', 'c0:settings.point']], { kind: 'exact', unit: 'successes' }),
+        ' successes bring it back to the floor; a failure arriving before that stacks on what is left.'),
+      t.p('Only a run of failures closer together than the fine rate explains can climb far. How far is far enough is the line (step 6).'),
+    ],
+  },
+  {
+    id: 'drift',
+    title: 'The gap between the rates: drift, the zero-drift rate, slow decisions',
+    commands: (S) => [['drift', ...base(S)], ['open-delay', ...base(S)],
+      (S2, r) => ['open-delay', ...base(S2), '--true-rate', arg(r[0].zero_drift_rate.value)]],
+    scenario: (S, r) => ({
+      name: 'Learn 4: p0, the zero-drift rate, p1', seed: 4, duration: 3 * SECONDS_PER_HOUR,
+      traffic: { calls_per_minute: S.cpm },
+      dependency: [fine(S, 0), { start: SECONDS_PER_HOUR, condition: 'degraded', failure_rate: r[0].zero_drift_rate.value, label: 'zero drift' },
+        { start: 2 * SECONDS_PER_HOUR, condition: 'outage', failure_rate: S.broken, label: 'broken (p1)' }],
+      statistical: statistical(S),
+    }),
+    look: { panel: 'chart', text: 'the score (blue) in the three hours: it hugs 0 at p0, wanders at the zero-drift rate, and climbs to the line (red) at p1.' },
+    seek: 'first-opening',
+    body: (t) => [
+      t.p('The drift is the score’s expected change per call. At p0 it is ',
+        t.f('c0:points.0.nats_per_call', { unit: 'nats', fmt: 'signed' }), ' (', t.f('c0:points.0.points_per_call', { unit: 'points', fmt: 'signed' }),
+        ') per call: the score sinks to the floor. At p1 it is ', t.f('c0:points.2.nats_per_call', { unit: 'nats', fmt: 'signed' }),
+        ' (', t.f('c0:points.2.points_per_call', { unit: 'points', fmt: 'signed' }), '): it climbs.'),
+      t.p('In between is the rate of zero drift, ', t.f('c0:zero_drift_rate', pct),
+        '. There the score neither sinks nor climbs and only luck moves it. At p1 the breaker opens after ',
+        t.f('c1:points.0.calls.exact', { unit: 'calls' }), ' on average (', t.f('c1:points.0.seconds.exact', { fmt: 'dur' }),
+        ' at your traffic); at the zero-drift rate it takes ', t.f('c2:points.0.calls.exact', { unit: 'calls' }),
+        ' (', t.f('c2:points.0.seconds.exact', { fmt: 'dur' }), '). Wald’s formula, which ignores the overshoot, says ',
+        t.f('c1:points.0.calls.approximation', { unit: 'calls' }), ' at p1.'),
+      t.p('A narrow gap between p0 and p1 makes both weights small and every decision slow; a wide gap decides fast but is indifferent over a wider range. Change the rates above and watch these numbers move.'),
+    ],
+  },
+  {
+    id: 'fine-rate',
+    title: 'The fine rate is a rate you can live with, not the usual rate',
+    commands: (S) => [['false-alarms', ...base(S)], ['false-alarms', ...base({ ...S, fine: S.fine / 5 })]],
+    scenario: (S) => ({
+      name: 'Learn 5: p0 set to the usual rate', seed: 5, duration: 6 * SECONDS_PER_HOUR,
+      traffic: { calls_per_minute: S.cpm },
+      dependency: [{ start: 0, condition: 'fine', failure_rate: S.fine / 5, burst: { enter: 0.003, leave: 0.4, failure_rate: 1 }, label: 'usual rate with short bursts' }],
+      statistical: statistical(S, { fine_rate: S.fine / 5 }),
+    }),
+    look: { panel: 'chart', text: 'the state band: red stripes are openings of a service that was fine all along (see “Metrics”: openings while fine).' },
+    seek: 'first-opening',
+    body: (t) => [
+      t.p('Suppose the service usually fails ', t.f('c1:settings.fine', { ...pct, kind: 'setting' }),
+        ' of calls, and you set p0 to that usual rate instead of the ', t.f('s:fine', { ...pct, ...setting }), ' you can live with.'),
+      t.p('Then a failure weighs ', t.f(['div', 'c1:settings.w_fail', 'c1:settings.point'], { kind: 'exact', unit: 'points' }),
+        ' instead of ', t.f(['div', 'c0:settings.w_fail', 'c0:settings.point'], { kind: 'exact', unit: 'points' }),
+        ', and the same line (', t.f('c1:points.0.line', { kind: 'exact', unit: 'nats' }), ') is reached by ',
+        t.f(['ceil', ['div', 'c1:points.0.line', 'c1:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }),
+        ' instead of ', t.f(['ceil', ['div', 'c0:points.0.line', 'c0:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }), '.'),
+      t.p('The guarantee (step 6) holds only while the service fails at most at p0. A few close failures, normal for any real service, now look like proof of an outage: in this six-hour run of a service within your tolerance the breaker opened ',
+        t.f('run:statistical.metrics.false_openings', { kind: 'simulated', unit: 'times' }),
+        ' (the window breaker, same calls: ', t.f('run:window.metrics.false_openings', { kind: 'simulated', unit: 'times' }),
+        '). Set p0 to what you can live with; p1 to what is worth skipping.'),
+    ],
+  },
+  {
+    id: 'line',
+    title: 'The line: Wald’s single round, rounds adding up, and ln N with Ville’s inequality',
+    commands: (S) => [['false-alarms', ...base(S)],
+      ['false-alarms', ...base(S), '--line-calls', '1000', '--simulate', '200', '--seed', '1']],
+    scenario: (S) => ({
+      name: 'Learn 6: a short line (N = 1000 calls)', seed: 6, duration: 24 * SECONDS_PER_HOUR,
+      traffic: { calls_per_minute: S.cpm },
+      dependency: [fine(S, 0)],
+      statistical: statistical(S, { false_alarm_period: 1000 / (S.cpm / 60) }),
+    }),
+    look: { panel: 'chart', text: 'the score (blue) against the line (red): with the short line of this run, a fine service reaches it now and then; each is a false alarm (state band).' },
+    seek: 'first-opening',
+    body: (t) => [
+      t.p('Wald’s test for one round has lines A = ln((1−b)/a) = ', t.f('c0:settings.upper', { kind: 'exact', unit: 'nats' }),
+        ' and B = ln(b/(1−a)) = ', t.f('c0:settings.lower', { kind: 'exact', unit: 'nats' }),
+        '. Under p0 the likelihood ratio is a fair bet, so by Ville’s inequality one round from 0 reaches A with probability at most e^−A = ',
+        t.f(['exp', ['neg', 'c0:settings.upper']], { kind: 'bound', fmt: 'pct' }), '.'),
+      t.p('But the floored score starts a new round at every failure it meets at 0: up to ',
+        t.f(['mul', 's:fine', ['mul', 's:cpm', 60]], { kind: 'exact', unit: 'rounds per hour' }),
+        ' at p0 and your traffic. With line A the false alarms would add up to as many as ',
+        t.f(['mul', ['mul', 's:fine', ['mul', 's:cpm', 60]], ['exp', ['neg', 'c0:settings.upper']]], { kind: 'bound', unit: 'per hour' }), '.'),
+      t.p('So the closed line is ln N, N = the calls expected in the false-alarm period (', t.f('s:period', { fmt: 'dur', ...setting }),
+        ' at ', t.f('s:cpm', { ...setting, unit: 'calls/min' }), '): N = ', t.f('c0:points.0.line_calls', { kind: 'exact', unit: 'calls' }),
+        ', line = ', t.f('c0:points.0.line', { kind: 'exact', unit: 'nats' }), ' = ', t.f('c0:points.0.line_points', { kind: 'exact', unit: 'points' }),
+        '. Ville’s inequality for the whole run (Lorden 1971): at least ', t.f('c0:points.0.calls.bound', { unit: 'calls' }),
+        ' between false alarms. The exact average run length at p0 is ', t.f('c0:points.0.calls.exact', { unit: 'calls' }),
+        ' (', t.f('c0:points.0.seconds.exact', { fmt: 'dur' }), '); the Brook–Evans chain gives ', t.f('c0:points.0.calls.markov_chain', { unit: 'calls' }),
+        ', Wald’s formula ', t.f('c0:points.0.calls.approximation', { unit: 'calls' }), '.'),
+      t.p('Too rare to simulate in a browser, so take a short line, N = 1000 calls: bound ', t.f('c1:points.0.calls.bound', { unit: 'calls' }),
+        ', exact ', t.f('c1:points.0.calls.exact', { unit: 'calls' }), ', simulated ', t.f('c1:points.0.calls.simulated', { unit: 'calls' }),
+        ' (95% interval ', t.f('c1:points.0.calls.simulated.ci95.0', { kind: 'simulated' }), ' to ', t.f('c1:points.0.calls.simulated.ci95.1', { kind: 'simulated' }),
+        ', ', t.f('c1:points.0.calls.simulated.n', { kind: 'simulated', unit: 'runs' }), '). This day-long run uses that short line: ',
+        t.f('run:statistical.metrics.false_openings', { kind: 'simulated', unit: 'false alarms' }), ' in ',
+        t.f('run:calls', { kind: 'simulated', unit: 'calls' }), '.'),
+    ],
+  },
+  {
+    id: 'traffic',
+    title: 'Traffic sets N: the damped count, and the line rising with traffic',
+    commands: (S) => [['false-alarms', ...base({ ...S, cpm: 1 })], ['false-alarms', ...base(S)], ['false-alarms', ...base({ ...S, cpm: 600 })]],
+    scenario: (S) => ({
+      name: 'Learn 7: a daily swing', seed: 7, duration: 86400,
+      traffic: { calls_per_minute: S.cpm, daily_swing: 0.9 },
+      dependency: [fine(S, 0)],
+      statistical: statistical(S),
+    }),
+    look: { panel: 'chart', text: 'the line (red) over a day whose traffic swings from a tenth of the mean at midnight to nearly twice it at noon (calls per bucket below): the line follows the traffic.' },
+    seek: 43200,
+    body: (t) => [
+      t.p('N counts calls, so the line depends on traffic. The breaker meters it with a damped count: every call adds 1, the count decays by a factor e per time constant τ (1 hour), rate = count / τ. Two numbers, the count and when it was last touched; rejected calls count too, so the line does not sink while the breaker is open.'),
+      t.p('Quiet service, 1 call/min: N = ', t.f('c0:points.0.line_calls', { kind: 'exact', unit: 'calls' }), ', line ',
+        t.f('c0:points.0.line', { kind: 'exact', unit: 'nats' }), ' (', t.f('c0:points.0.line_points', { kind: 'exact', unit: 'points' }), '). Yours, ',
+        t.f('s:cpm', { ...setting, unit: 'calls/min' }), ': N = ', t.f('c1:points.0.line_calls', { kind: 'exact', unit: 'calls' }), ', line ',
+        t.f('c1:points.0.line', { kind: 'exact', unit: 'nats' }), '. Busy, 600 calls/min: N = ', t.f('c2:points.0.line_calls', { kind: 'exact', unit: 'calls' }),
+        ', line ', t.f('c2:points.0.line', { kind: 'exact', unit: 'nats' }), ' (', t.f('c2:points.0.line_points', { kind: 'exact', unit: 'points' }), ').'),
+      t.p('A tenfold busier service raises the line by only ln 10 ≈ 2.3 nats, yet keeps the same promise: at most one false alarm per ',
+        t.f('s:period', { fmt: 'dur', ...setting }), ' (bound). The line never goes below Wald’s A = ',
+        t.f('c1:settings.upper', { kind: 'exact', unit: 'nats' }), ', so a cold meter cannot open on the first failure. A quiet service needs ',
+        t.f(['ceil', ['div', 'c0:points.0.line', 'c0:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }),
+        ', a busy one ', t.f(['ceil', ['div', 'c2:points.0.line', 'c2:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }), '.'),
+    ],
+  },
+  {
+    id: 'half-open',
+    title: 'Half-open: Wald’s two lines, one trial at a time, lost trials, a time limit',
+    commands: (S) => [['trials', ...base(S)]],
+    scenario: (S) => ({
+      name: 'Learn 8: an outage, then a recovery with hung calls', seed: 8, duration: 40 * 60,
+      traffic: { calls_per_minute: S.cpm },
+      dependency: [fine(S, 0), { start: 600, condition: 'outage', failure_rate: 1, label: 'outage' },
+        { start: 900, condition: 'fine', failure_rate: S.fine, hang_rate: 0.05, label: 'recovered, some calls hang' }],
+      callers: { call_timeout: 30 },
+      statistical: statistical(S, { call_timeout: 10 }),
+    }),
+    look: { panel: 'chart', text: 'the trial score (purple) between its two lines (orange above, green below) after each wait; the state band turns yellow while half-open.' },
+    seek: 'first-close',
+    body: (t) => [
+      t.p('After a wait (', t.f('sc:statistical.first_wait', { kind: 'setting', fmt: 'dur' }), ' at first) the breaker lets one call through as a trial. A new trial score starts from 0, with no floor and the same weights, between Wald’s two lines: open again at A = ',
+        t.f('c0:settings.upper', { kind: 'exact', unit: 'nats' }), ' (', t.f(['div', 'c0:settings.upper', 'c0:settings.point'], { kind: 'exact', unit: 'points' }),
+        '), close at B = ', t.f('c0:settings.lower', { kind: 'exact', unit: 'nats' }), ' (', t.f(['div', 'c0:settings.lower', 'c0:settings.point'], { kind: 'exact', unit: 'points' }), ').'),
+      t.p('From 0, ', t.f('c0:trials_to_close', { kind: 'exact', unit: 'successes' }), ' in a row close it and ',
+        t.f('c0:trials_to_open', { kind: 'exact', unit: 'failures' }), ' in a row open it again. A recovered service (at p0) closes with probability ',
+        t.f('c0:points.0.close_probability.exact', pct), ' (Wald: ', t.f('c0:points.0.close_probability.approximation', pct), ') after ',
+        t.f('c0:points.0.expected_trials.exact', { unit: 'trials' }), ' on average (Wald: ', t.f('c0:points.0.expected_trials.approximation', { unit: 'trials' }),
+        '). A still-broken one (at p1) closes with probability ', t.f('c0:points.2.close_probability.exact', pct), ' (Wald: about b = ',
+        t.f('c0:points.2.close_probability.approximation', pct), ').'),
+      t.p('One trial is in flight at a time; other calls go to the fallback. A trial with no answer within the breaker’s call timeout (', t.f('sc:statistical.call_timeout', { kind: 'setting', fmt: 'dur' }),
+        ' in this run, while hung calls take ', t.f('sc:callers.call_timeout', { kind: 'setting', fmt: 'dur' }),
+        ') is lost: its slot frees and the score does not move. Half-open lasts at most ', t.f('sc:statistical.half_open_time_factor', { kind: 'setting', unit: '×' }), ' ',
+        t.f('c0:trials_to_close', { kind: 'exact', unit: 'trials' }), ' / rate = ',
+        t.f(['div', ['mul', 'sc:statistical.half_open_time_factor', 'c0:trials_to_close'], 'c0:settings.calls_per_second'], { kind: 'exact', fmt: 'dur' }),
+        ' at your traffic; then it closes if the trial score is below 0, else opens again. This run: ',
+        t.f('run:statistical.metrics.openings', { kind: 'simulated', unit: 'openings' }), ', ',
+        t.f('run:statistical.metrics.late_results_ignored', { kind: 'simulated', unit: 'results ignored (late or lost)' }), '.'),
+    ],
+  },
+  {
+    id: 'backoff',
+    title: 'Backoff, generations and late results; what counts as a failure',
+    commands: (S) => [['trials', ...base(S)]],
+    scenario: (S) => ({
+      name: 'Learn 9: hung calls during an outage', seed: 9, duration: 50 * 60,
+      traffic: { calls_per_minute: S.cpm },
+      dependency: [fine(S, 0), { start: 600, condition: 'outage', failure_rate: 0, hang_rate: 1, label: 'outage: calls hang' },
+        { start: 1800, condition: 'fine', failure_rate: S.fine, label: 'recovered' }],
+      callers: { call_timeout: 60 },
+      statistical: statistical(S),
+    }),
+    look: { panel: 'trace', text: 'the event trace: each reopening doubles the wait; the metrics show late results the statistical breaker ignored and the window breaker recorded.' },
+    seek: 'first-opening',
+    body: (t) => [
+      t.p('Open means: reject calls to the fallback for a wait. The first wait is ', t.f('sc:statistical.first_wait', { kind: 'setting', fmt: 'dur' }),
+        '; each time the trials find the service still broken it grows by ', t.f('sc:statistical.backoff_factor', { kind: 'setting', unit: '×' }), ' — ',
+        ...[1, 2, 3].flatMap((k) => [t.f(WAIT(k), { kind: 'exact', fmt: 'dur' }), ', ']),
+        '… — capped at ', t.f('sc:statistical.wait_cap', { kind: 'setting', fmt: 'dur' }),
+        '. After a close the next wait starts at the first again.'),
+      t.p('Every state change increments a generation. An admitted call carries the generation it was let in with; its result counts only if the breaker is still in that generation. In this run calls hang for 60 s during the outage, so their failures land long after the breaker opened: the statistical breaker ignored ',
+        t.f('run:statistical.metrics.late_results_ignored', { kind: 'simulated', unit: 'results' }), '; the window breaker (resilience4j records them) saw ',
+        t.f('run:window.metrics.late_results_ignored', { kind: 'simulated', unit: 'results' }), ' arrive while open. Statistical openings: ',
+        t.f('run:statistical.metrics.openings', { kind: 'simulated' }), '; calls that waited on the failing service: ',
+        t.f('run:statistical.metrics.calls_waited_on_failure', { kind: 'simulated' }), ' (window: ', t.f('run:window.metrics.calls_waited_on_failure', { kind: 'simulated' }), ').'),
+      t.p('What counts: only failures that mean the service is failing — timeouts, refused connections, 5xx, 429 from the service, the service rejecting our own key. A call rejected for its own input (other 4xx) or a user’s own rate limit moves nothing. A failure adds ',
+        t.f(['div', 'c0:settings.w_fail', 'c0:settings.point'], { kind: 'exact', unit: 'points' }), ' whichever kind it is.'),
+    ],
+  },
+  {
+    id: 'window',
+    title: 'The same calls through the window breaker',
+    commands: (S) => {
+      const w = (size) => ['window', '--window', String(size), '--threshold', '0.5', '--min-calls', String(size),
+        '--baseline', arg(S.fine), '--true-rate', '1', '--calls-per-minute', arg(S.cpm)];
+      return [w(10), w(100), ['open-delay', ...base(S), '--true-rate', '1'], ['open-delay', ...base(S)]];
+    },
+    scenario: (S) => ({
+      name: 'Learn 10: noise, then an outage', seed: 10, duration: 48 * SECONDS_PER_HOUR,
+      traffic: { calls_per_minute: S.cpm },
+      dependency: [fine(S, 0), { start: 36 * SECONDS_PER_HOUR, condition: 'outage', failure_rate: 1, label: 'outage' },
+        { start: 36.5 * SECONDS_PER_HOUR, condition: 'fine', failure_rate: S.fine, label: 'fine again' }],
+      statistical: statistical(S),
+      window: { sliding_window_size: 10, minimum_number_of_calls: 10, failure_rate_threshold: 0.5 },
+    }),
+    look: { panel: 'chart', text: 'the window chart: the window’s failure rate (cyan) against its threshold (red). With 10 calls it jumps on noise; compare the two state bands, and the openings in the metrics.' },
+    seek: 'first-opening',
+    body: (t) => [
+      t.p('The textbook breaker opens when the failure rate of the last n calls reaches a threshold (here ', t.f('c0:threshold', { ...pct, kind: 'setting' }),
+        '). Take n = ', t.f('c0:window', { kind: 'setting' }), ' calls and a fine service (p0 = ', t.f('s:fine', { ...pct, ...setting }), '): ',
+        t.f('c0:failures_to_trip', { kind: 'exact', unit: 'failures' }), ' in a full window trip it, which happens to a given window with probability ',
+        t.f('c0:points.0.trip_probability_per_window', {}), '. Counting windows back to back that is ',
+        t.f('c0:points.0.trips_per_day_back_to_back', { unit: 'trips per day' }),
+        ' at your traffic. But the window slides one call at a time, and overlapping windows give many more chances: ',
+        t.f('c0:points.0.trips_per_day_sliding.exact', { unit: 'trips per day' }), ' (',
+        t.f(['div', 'c0:points.0.trips_per_day_sliding.exact', 'c0:points.0.trips_per_day_back_to_back'], { kind: 'exact', unit: '×' }), ').'),
+      t.p('A large window is quiet but slow. With n = ', t.f('c1:window', { kind: 'setting' }), ': ',
+        t.f('c1:points.0.trips_per_day_sliding.simulated', { unit: 'trips per day' }), ' spurious trips, but in a total outage it needs ',
+        t.f('c1:outage.calls_to_open.simulated', { unit: 'calls' }), ' (', t.f('c1:outage.seconds_to_open.simulated', { fmt: 'dur' }), ') to open; n = ',
+        t.f('c0:window', { kind: 'setting' }), ' needs ', t.f('c0:outage.calls_to_open.exact', { unit: 'calls' }),
+        '. The statistical breaker needs ', t.f('c2:points.0.calls.exact', { unit: 'calls' }), ' in a total outage and ',
+        t.f('c3:points.0.calls.exact', { unit: 'calls' }), ' at p1 = ', t.f('s:broken', { ...pct, ...setting }),
+        ' — a rate a full window with this threshold hardly ever trips on — with at most one false alarm per ', t.f('s:period', { fmt: 'dur', ...setting }), ' (bound).'),
+      t.p('This two-day run plays both on the same calls with a 10-call window and a 30-minute total outage. Openings while the service was fine: window ',
+        t.f('run:window.metrics.false_openings', { kind: 'simulated' }), ', statistical ', t.f('run:statistical.metrics.false_openings', { kind: 'simulated' }),
+        '. Time to open after the outage starts: window ', t.f('run:window.metrics.time_to_open_s', { kind: 'simulated', fmt: 'dur' }),
+        ', statistical ', t.f('run:statistical.metrics.time_to_open_s', { kind: 'simulated', fmt: 'dur' }), '.'),
+    ],
+  },
+];

@@ -1,0 +1,345 @@
+// "How it works": the guided walkthrough (www/learn.html).
+//
+// URL: learn.html?step=N (1..10) plus the reader's settings when they differ from the defaults:
+// fine, broken, a, b (fractions), period (seconds), cpm (calls per minute). Each step sets up a
+// small run in a compact playground (chart, now, trace, metrics; no settings form) and writes its
+// text with live numbers: every number is an expression over `breaker analyze` reports computed
+// by the wasm `analyze()` for the current settings (the same JSON the native command line prints;
+// the commands are shown under the text), over the step's scenario, or over the step's simulated
+// run. Each number carries its kind (exact, bound, approx., simulated, or a setting).
+//
+// Keyboard: ← / → (or p / n) change steps when the focus is not in a field or the playground;
+// the step heading takes the focus. Numbers are updated in place inside an aria-live region.
+
+import { mountPlayground } from './app.js';
+import { h, replace } from './dom.js';
+import { fmt, pct, duration, signed, kindBadge } from './format.js';
+import { encode } from './urlstate.js';
+import { STEPS, DEFAULTS, OPS } from './learn-steps.js';
+
+const FIELDS = [
+  { key: 'fine', label: 'Fine failure rate p0', unit: '%', scale: 100, min: 0.001, max: 99.9 },
+  { key: 'broken', label: 'Broken failure rate p1', unit: '%', scale: 100, min: 0.01, max: 99.99 },
+  { key: 'a', label: 'Trial wrongly opens a', unit: '%', scale: 100, min: 0.001, max: 50 },
+  { key: 'b', label: 'Trial wrongly closes b', unit: '%', scale: 100, min: 0.001, max: 50 },
+  { key: 'period', label: 'At most one false alarm per', unit: 'days', scale: 1 / 86400, min: 0.0001, max: 3650 },
+  { key: 'cpm', label: 'Traffic', unit: 'calls/min', scale: 1, min: 0.01, max: 100000 },
+];
+
+/** Settings from a query string (bad or missing values fall back to the defaults). */
+export function readSettings(search) {
+  const q = new URLSearchParams(search);
+  const S = { ...DEFAULTS };
+  for (const k of Object.keys(DEFAULTS)) {
+    const v = Number(q.get(k));
+    if (q.has(k) && Number.isFinite(v) && v > 0) S[k] = v;
+  }
+  const step = Math.min(STEPS.length, Math.max(1, Math.round(Number(q.get('step')) || 1)));
+  const problem = validate(S);
+  return { S: problem ? { ...DEFAULTS } : S, step, problem };
+}
+
+/** Why settings cannot be used, or null. */
+export function validate(S) {
+  if (!(S.fine > 0 && S.fine < 1)) return 'p0 must be between 0% and 100%.';
+  if (!(S.broken > S.fine && S.broken < 1)) return 'p1 must be above p0 and below 100%.';
+  if (!(S.a > 0 && S.b > 0 && S.a + S.b < 1)) return 'a and b must be positive with a + b below 100%.';
+  if (!(S.period > 0)) return 'The false-alarm period must be positive.';
+  if (!(S.cpm > 0)) return 'The traffic must be positive.';
+  return null;
+}
+
+/** The query string for a step and settings (only settings that differ from the defaults). */
+export function query(step, S) {
+  const q = new URLSearchParams({ step: String(step) });
+  for (const k of Object.keys(DEFAULTS)) if (S[k] !== DEFAULTS[k]) q.set(k, String(S[k]));
+  return `?${q}`;
+}
+
+/** Look up a dotted path ("points.0.calls.exact") in an object. */
+export function at(obj, path) {
+  let v = obj;
+  for (const part of path.split('.')) {
+    if (v === null || v === undefined) return undefined;
+    v = v[part];
+  }
+  return v;
+}
+
+/**
+ * Evaluate a number's expression against `env` = {c: [reports], s: settings, sc: scenario,
+ * run: metrics}. Returns {value, kind} (kind from a figure object when the expression is one),
+ * or {pending: true} when a part is not computed yet.
+ */
+export function evaluate(expr, env) {
+  if (typeof expr === 'number') return { value: expr };
+  if (typeof expr === 'string') {
+    const m = /^(c(\d+)|s|sc|run):(.*)$/.exec(expr);
+    if (!m) throw new Error(`bad reference ${expr}`);
+    const src = m[2] !== undefined ? env.c && env.c[Number(m[2])] : env[m[1]];
+    if (!src) return { pending: true };
+    const v = at(src, m[3]);
+    if (v && typeof v === 'object' && 'kind' in v) return { value: v.value, kind: v.kind };
+    if (v === undefined) throw new Error(`${expr} is not in the report`);
+    return { value: v };
+  }
+  const [op, ...args] = expr;
+  const vals = args.map((a) => evaluate(a, env));
+  if (vals.some((v) => v.pending)) return { pending: true };
+  return { value: OPS[op](...vals.map((v) => v.value)) };
+}
+
+function format(value, opts) {
+  if (value === null || value === undefined) return '∞';
+  switch (opts.fmt) {
+    case 'pct': return pct(value, 4);
+    case 'dur': return duration(value);
+    case 'signed': return `${signed(value, 4)}${opts.unit ? ` ${opts.unit}` : ''}`;
+    default: return `${fmt(value, 4)}${opts.unit ? ` ${opts.unit}` : ''}`;
+  }
+}
+
+const KIND_SETTING = { label: 'setting', title: 'One of your settings (or of this step’s run).' };
+
+function badge(kind) {
+  if (kind !== 'setting') return kindBadge(kind);
+  const el = h('span', { class: 'kind kind-setting', text: KIND_SETTING.label, title: KIND_SETTING.title });
+  return el;
+}
+
+export function mountLearn(root) {
+  let { S, step, problem } = readSettings(location.search);
+  const presets = { list: null };
+  let figs = [];
+  let env = {};
+  let token = 0;
+
+  // ---- skeleton ----
+  const nav = h('nav', { class: 'learn-steps', attrs: { 'aria-label': 'Steps' } });
+  const stepList = h('ol');
+  nav.append(stepList);
+  const heading = h('h2', { class: 'learn-title', tabIndex: -1 });
+  const counter = h('p', { class: 'learn-counter muted' });
+  const text = h('div', { class: 'learn-text', attrs: { 'aria-live': 'polite', 'aria-atomic': 'false' } });
+  const look = h('p', { class: 'learn-look' });
+  const cmds = h('details', { class: 'learn-cmds' });
+  const status = h('p', { class: 'learn-status muted', attrs: { role: 'status' } });
+  const notice = h('p', { class: 'notice', hidden: !problem, text: problem ? `This link’s settings were not valid (${problem}); showing the defaults.` : '' });
+  const prev = h('button', { type: 'button', text: '← Previous', on: { click: () => go(step - 1) } });
+  const next = h('button', { type: 'button', class: 'primary', text: 'Next →', on: { click: () => go(step + 1) } });
+  const openFull = h('a', { class: 'learn-open', text: 'Open this run in the full playground' });
+  const form = h('form', { class: 'learn-settings', attrs: { 'aria-label': 'Your settings' }, on: { submit: (e) => e.preventDefault() } });
+  const formMsg = h('p', { class: 'msg', attrs: { role: 'alert' } });
+  const inputs = {};
+  form.append(h('h2', { text: 'Your settings' }),
+    h('p', { class: 'help', text: 'Every number in the text is computed from these. Change them and the numbers follow.' }));
+  for (const f of FIELDS) {
+    const id = `learn-${f.key}`;
+    const input = h('input', { id, type: 'number', step: 'any', min: String(f.min), max: String(f.max), on: { change: readForm } });
+    inputs[f.key] = input;
+    form.append(h('div', { class: 'field' }, h('label', { for: id, text: f.label }), h('div', { class: 'inputrow' }, input, h('span', { class: 'unit', text: f.unit }))));
+  }
+  form.append(formMsg, h('button', { type: 'button', class: 'small', text: 'Reset to the defaults', on: { click: () => { S = { ...DEFAULTS }; fillForm(); changed(); } } }));
+  const pgRoot = h('div', { class: 'learn-playground playground' });
+  const article = h('article', { class: 'learn-step', attrs: { 'aria-labelledby': 'learn-title' } }, counter, heading, text, look, cmds, status,
+    h('div', { class: 'learn-buttons' }, prev, next, openFull));
+  heading.id = 'learn-title';
+  replace(root, notice, h('div', { class: 'learn-layout' }, h('div', { class: 'learn-side' }, nav, form), h('div', { class: 'learn-main' }, article, pgRoot)));
+
+  STEPS.forEach((s, i) => {
+    const a = h('a', { href: query(i + 1, S), text: s.title, on: { click: (e) => { if (e.button === 0 && !e.metaKey && !e.ctrlKey) { e.preventDefault(); go(i + 1); } } } });
+    stepList.append(h('li', {}, a));
+  });
+
+  const pg = mountPlayground(pgRoot, {
+    panels: ['now', 'chart', 'trace', 'metrics'],
+    controls: false,
+    embedded: true,
+    scenario: { duration: 1 },
+    onRun: (state) => { onRun(state); },
+  });
+  window.__learn = { get step() { return step; }, get settings() { return { ...S }; }, get env() { return env; }, playground: pg };
+
+  function fillForm() {
+    for (const f of FIELDS) inputs[f.key].value = String(Number((S[f.key] * f.scale).toPrecision(10)));
+  }
+  function readForm() {
+    const T = { ...S };
+    for (const f of FIELDS) {
+      const v = Number(inputs[f.key].value);
+      if (inputs[f.key].value === '' || !Number.isFinite(v)) { formMsg.textContent = `${f.label}: enter a number.`; return; }
+      T[f.key] = v / f.scale;
+    }
+    const bad = validate(T);
+    formMsg.textContent = bad || '';
+    if (bad) return;
+    S = T;
+    changed();
+  }
+  function changed() {
+    formMsg.textContent = '';
+    notice.hidden = true;
+    history.replaceState({ step }, '', query(step, S));
+    updateLinks();
+    show(false, false);
+  }
+  function updateLinks() {
+    [...stepList.querySelectorAll('a')].forEach((a, i) => {
+      a.href = query(i + 1, S);
+      if (i + 1 === step) a.setAttribute('aria-current', 'step'); else a.removeAttribute('aria-current');
+    });
+  }
+
+  function go(n, push = true) {
+    if (n < 1 || n > STEPS.length || n === step) return;
+    step = n;
+    if (push) history.pushState({ step }, '', query(step, S));
+    updateLinks();
+    show(true);
+  }
+  window.addEventListener('popstate', () => {
+    const r = readSettings(location.search);
+    S = r.S; fillForm();
+    step = r.step; updateLinks(); show(true);
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const el = document.activeElement;
+    if (el && (/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName) || el.isContentEditable)) return;
+    if (pgRoot.contains(el) || pgRoot.matches(':hover')) return; // the playground's own keys
+    if (e.key === 'ArrowRight' || e.key === 'n') { e.preventDefault(); go(step + 1); }
+    else if (e.key === 'ArrowLeft' || e.key === 'p') { e.preventDefault(); go(step - 1); }
+  });
+
+  /** Render the step's text (numbers pending), then compute its reports and run. */
+  async function show(focus, rebuild = true) {
+    const id = ++token;
+    const def = STEPS[step - 1];
+    env = { s: { ...S } };
+    if (rebuild) build(def, focus);
+    else for (const f of figs) f.el.classList.add('stale');
+    root.dataset.step = String(step);
+    root.dataset.ready = '';
+    status.textContent = 'Computing the numbers…';
+    update();
+    await compute(id, def);
+  }
+
+  function build(def, focus) {
+    document.title = `${step}. ${def.title} — How it works — the breaker playground`;
+    counter.textContent = `Step ${step} of ${STEPS.length}`;
+    heading.textContent = def.title;
+    prev.disabled = step === 1;
+    next.disabled = step === STEPS.length;
+    figs = [];
+    const t = {
+      p: (...c) => h('p', {}, ...c),
+      em: (x) => h('em', { text: x }),
+      f: (expr, opts = {}) => {
+        const num = h('span', { class: 'num', text: '…' });
+        const el = h('span', { class: 'fig', dataset: { expr: JSON.stringify(expr) } }, num);
+        figs.push({ el, num, expr, opts });
+        return el;
+      },
+    };
+    // A new step is announced by its heading (focused); only number changes are live.
+    text.setAttribute('aria-live', 'off');
+    replace(text, ...def.body(t));
+    setTimeout(() => text.setAttribute('aria-live', 'polite'), 0);
+    replace(look, h('strong', { text: 'Look at ' }), def.look.text);
+    for (const p of ['now', 'chart', 'trace', 'metrics']) {
+      const sec = pgRoot.querySelector(`.panel-${p}`);
+      if (sec) sec.classList.toggle('learn-focus', p === def.look.panel);
+    }
+    if (focus) heading.focus();
+  }
+
+  async function compute(id, def) {
+    try {
+      await pg.engine.ready;
+      // The reports, in order (a later command may use an earlier one's result).
+      const reports = [];
+      const argv = [];
+      for (const c of def.commands(S)) {
+        const args = typeof c === 'function' ? c(S, reports) : c;
+        argv.push(args);
+        reports.push(await pg.engine.call('analyze', { args }));
+        if (id !== token) return;
+      }
+      env.c = reports;
+      showCommands(argv);
+      // The step's run.
+      const sc = await pg.engine.call('normalize', { scenario: def.scenario(S, reports) });
+      if (id !== token) return;
+      env.sc = sc;
+      update();
+      status.textContent = 'Running this step’s scenario…';
+      env.runPending = true;
+      openFull.href = `./index.html?${encode(sc, null, null)}`;
+      await pg.load(sc, 0);
+      if (id !== token) return;
+    } catch (e) {
+      if (id !== token) return;
+      status.textContent = `Could not compute this step: ${e.message}`;
+    }
+  }
+
+  async function onRun(state) {
+    const id = token;
+    const def = STEPS[step - 1];
+    if (!env.sc || !env.runPending || JSON.stringify(state.scenario) !== JSON.stringify(env.sc)) return;
+    env.runPending = false;
+    env.run = state.metrics;
+    update();
+    // Point the cursor where the step's text looks.
+    let t = typeof def.seek === 'number' ? def.seek : 0;
+    if (typeof def.seek === 'string') {
+      const ev = await pg.engine.call('events', { limit: 5000 });
+      const want = def.seek === 'first-opening' ? 'open' : 'closed';
+      const hit = ev.list.find((e) => e.breaker === 'statistical' && e.to === want && (def.seek !== 'first-close' || e.from === 'half_open'));
+      if (hit) t = hit.t_s;
+    }
+    if (id !== token) return;
+    await pg.seek(t);
+    status.textContent = '';
+    root.dataset.ready = String(step);
+  }
+
+  function showCommands(argv) {
+    replace(cmds, h('summary', { text: 'The same numbers on the command line' }),
+      h('p', { class: 'help', text: 'Each c-number in the text comes from one of these reports (breaker analyze … --format json), computed here by the same Rust code compiled to WebAssembly.' }),
+      h('ol', { start: 0 }, argv.map((a, i) => h('li', {}, h('code', { class: 'cmd', dataset: { index: String(i), args: JSON.stringify(a) }, text: `breaker analyze ${a.join(' ')}` })))));
+  }
+
+  function update() {
+    for (const f of figs) {
+      let r;
+      try {
+        r = evaluate(f.expr, env);
+      } catch (e) {
+        f.num.textContent = '?';
+        f.el.title = e.message;
+        continue;
+      }
+      if (r.pending) continue;
+      const kind = f.opts.kind || r.kind || 'exact';
+      const textValue = format(r.value, f.opts);
+      if (f.num.textContent !== textValue) f.num.textContent = textValue;
+      f.el.classList.remove('stale');
+      f.el.dataset.value = r.value === null ? 'null' : String(r.value);
+      f.el.dataset.kind = kind;
+      const old = f.el.querySelector('.kind');
+      if (!old || old.dataset.kind !== kind) {
+        const b = badge(kind);
+        b.dataset.kind = kind;
+        if (old) old.replaceWith(b); else f.el.append(' ', b);
+      }
+    }
+  }
+
+  fillForm();
+  updateLinks();
+  history.replaceState({ step }, '', query(step, S));
+  show(false);
+  return { go, get step() { return step; } };
+}
