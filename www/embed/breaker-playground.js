@@ -1,0 +1,122 @@
+// <breaker-playground>: the playground as a custom element, for documentation pages.
+//
+//   <script type="module" src="/playground/embed/breaker-playground.js"></script>
+//   <breaker-playground preset="quiet-service"></breaker-playground>
+//
+// One script tag (this module, from the built files: `cargo xtask dist` -> www/dist/embed/) defines
+// the element. Attributes (read when the element starts):
+//   preset    a preset name (`breaker presets`; default the first, recovery-warmup);
+//   scenario  a scenario as JSON text (the simulator's Scenario JSON; overrides preset);
+//   panels    comma-separated panels to show: now, chart, verdict, trace, metrics, derived,
+//             analysis, controls (default "now,chart");
+//   controls  present: also show the settings form (same as listing `controls` in panels).
+// Each element renders into its own shadow root (the page's styles and the playground's do not
+// mix), and starts work only when it first comes within 200 px of the viewport
+// (IntersectionObserver): then it loads the styles, starts its own worker with its own wasm
+// instance and computes its run. Several on one page are independent. While starting and after,
+// the host's `data-state` is "idle", "loading" or "ready", and a `breaker-playground-ready` event
+// fires after each run; `element.playground` is the handle (`seek(t)`, `load(scenario)`, `state`).
+// The built files must be served from the page's origin (module workers are same-origin).
+
+import { mountPlayground } from '../src/app.js';
+
+const BASE = new URL('../', import.meta.url);
+const PANELS = ['now', 'chart'];
+let sheet = null;
+
+/** The page's style sheet with `:root` rules applied to the host, fetched once per page. */
+function styles() {
+  if (!sheet) {
+    sheet = fetch(new URL('style.css', BASE))
+      .then((r) => (r.ok ? r.text() : ''))
+      .then((css) => css.replaceAll(':root', ':host'))
+      .catch(() => '');
+  }
+  return sheet;
+}
+
+const EXTRA = `
+:host { display: block; background: var(--bg); border: 1px solid var(--border); border-radius: 8px; margin: 1rem 0; contain: content; }
+.playground { padding: .5rem .75rem .75rem; max-width: none; }
+.topbar { display: none; }
+.stage { gap: .6rem; }
+.sticky { position: static; }
+.panel { padding: .5rem .7rem; }
+.placeholder { padding: 1rem; color: var(--muted); margin: 0; }
+`;
+
+export class BreakerPlayground extends HTMLElement {
+  connectedCallback() {
+    if (!this.shadowRoot) this.attachShadow({ mode: 'open' });
+    if (this.playground || this.observer) return;
+    this.dataset.state = 'idle';
+    const p = document.createElement('p');
+    p.className = 'placeholder';
+    p.textContent = `Breaker playground${this.getAttribute('preset') ? ` (${this.getAttribute('preset')})` : ''}: starts when scrolled into view.`;
+    this.shadowRoot.replaceChildren(p);
+    this.observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        this.observer.disconnect();
+        this.observer = null;
+        this.start();
+      }
+    }, { rootMargin: '200px' });
+    this.observer.observe(this);
+  }
+
+  disconnectedCallback() {
+    if (this.observer) { this.observer.disconnect(); this.observer = null; }
+    if (this.playground) { this.playground.destroy(); this.playground = null; }
+  }
+
+  /** The options from the attributes (text only; nothing here becomes HTML). */
+  options() {
+    const list = (this.getAttribute('panels') || '').split(',').map((s) => s.trim()).filter(Boolean);
+    const panels = list.length ? list : PANELS;
+    const opts = {
+      panels,
+      controls: this.hasAttribute('controls') || panels.includes('controls'),
+      embedded: true,
+      preset: this.getAttribute('preset') || undefined,
+    };
+    const sc = this.getAttribute('scenario');
+    if (sc) {
+      try {
+        opts.scenario = JSON.parse(sc);
+      } catch (e) {
+        opts.error = `The scenario attribute is not JSON: ${e.message}`;
+      }
+    }
+    return opts;
+  }
+
+  async start() {
+    this.dataset.state = 'loading';
+    const css = await styles();
+    if (!this.isConnected) return;
+    const style = document.createElement('style');
+    style.textContent = css + EXTRA;
+    const uplot = document.createElement('link');
+    uplot.rel = 'stylesheet';
+    uplot.href = new URL('vendor/uPlot.min.css', BASE).href;
+    const root = document.createElement('div');
+    root.className = 'playground embed';
+    this.shadowRoot.replaceChildren(uplot, style, root);
+    const opts = this.options();
+    this.playground = mountPlayground(root, {
+      ...opts,
+      onRun: (state) => {
+        this.dataset.state = 'ready';
+        this.dispatchEvent(new CustomEvent('breaker-playground-ready', { detail: { name: state.info && state.info.name } }));
+      },
+    });
+    if (opts.error) {
+      const banner = document.createElement('p');
+      banner.className = 'banner';
+      banner.textContent = `${opts.error}; showing the preset instead.`;
+      root.before(banner);
+    }
+  }
+}
+
+if (!customElements.get('breaker-playground')) customElements.define('breaker-playground', BreakerPlayground);
