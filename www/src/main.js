@@ -2,8 +2,9 @@
 import { mountPlayground } from './app.js';
 
 // Test hook (tests/e2e): every uncaught error, unhandled rejection and console.error of this page,
-// and whether the first run is on screen. Read-only for the page; the tests only look at it.
-const hook = { errors: [], ready: false };
+// whether the first run is on screen, and how many runs have been computed and shown (rewound).
+// Read-only for the page; the tests only look at it.
+const hook = { errors: [], ready: false, runs: 0 };
 window.__playground = hook;
 window.addEventListener('error', (e) => hook.errors.push(`error: ${e.message || e.error}`));
 window.addEventListener('unhandledrejection', (e) => hook.errors.push(`unhandled rejection: ${e.reason && e.reason.message ? e.reason.message : e.reason}`));
@@ -14,5 +15,5 @@ const root = document.getElementById('playground');
 const params = new URLSearchParams(location.search);
 if (params.get('embed') === '1') document.documentElement.classList.add('embed');
 const panels = params.get('panels') ? params.get('panels').split(',') : undefined;
-window.playground = mountPlayground(root, { url: true, panels });
+window.playground = mountPlayground(root, { url: true, panels, onRun: () => { hook.runs += 1; } });
 Object.defineProperty(hook, 'ready', { get: () => Boolean(window.playground.state.loaded) });
