@@ -237,7 +237,7 @@ export function mountLearn(root) {
       em: (x) => h('em', { text: x }),
       f: (expr, opts = {}) => {
         const num = h('span', { class: 'num', text: '…' });
-        const el = h('span', { class: 'fig', dataset: { expr: JSON.stringify(expr) } }, num);
+        const el = h('span', { class: 'fig', dataset: { expr: JSON.stringify(expr), fmt: opts.fmt || 'num' } }, num);
         figs.push({ el, num, expr, opts });
         return el;
       },

@@ -2,7 +2,9 @@
 //!
 //! Layout of `www/dist/` (a folder any static server can serve, no network):
 //! - `pkg/breaker_wasm.js`, `pkg/breaker_wasm_bg.wasm` — `wasm-bindgen --target web`
-//!   output for `crates/wasm` (import `./pkg/breaker_wasm.js` from the page);
+//!   output for `crates/wasm` (import `./pkg/breaker_wasm.js` from the page), with a
+//!   `package.json` (from `crates/wasm/package.template.json`, workspace version) and the crate's
+//!   README, so `npm publish www/dist/pkg` publishes it;
 //! - the page sources: `www/*.{html,js,mjs,css,json,svg,png,ico,webmanifest}`
 //!   (except the npm files `package.json`, `package-lock.json` and `vendor.json`) and the
 //!   folders `www/src/`, `www/embed/`, `www/assets/`, copied as they are;
@@ -83,6 +85,7 @@ pub fn dist() -> Res<()> {
         .arg(&wasm))?;
     let bg = pkg.join("breaker_wasm_bg.wasm");
     wasm_opt(&bg);
+    npm_package(&root, &pkg)?;
 
     // 4. Page sources.
     let mut copied = 0usize;
@@ -113,6 +116,57 @@ pub fn dist() -> Res<()> {
 
     // 6. Sizes.
     report_sizes(&bg, &out)?;
+    Ok(())
+}
+
+/// Makes `pkg/` publishable to npm: `package.json` from `crates/wasm/package.template.json`
+/// with the workspace version, plus the crate's README.
+/// `npm publish www/dist/pkg` publishes exactly the files listed there.
+fn npm_package(root: &Path, pkg: &Path) -> Res<()> {
+    let template = root.join("crates/wasm/package.template.json");
+    if !template.is_file() {
+        println!("skip: pkg/package.json (no crates/wasm/package.template.json)");
+        return Ok(());
+    }
+    let mut json: serde_json::Value = serde_json::from_str(&fs::read_to_string(&template)?)
+        .map_err(|e| format!("{}: not valid JSON: {e}", template.display()))?;
+    let cargo = fs::read_to_string(root.join("Cargo.toml"))?;
+    let field = |key: &str| {
+        cargo
+            .lines()
+            .skip_while(|l| l.trim() != "[workspace.package]")
+            .skip(1)
+            .take_while(|l| !l.trim_start().starts_with('['))
+            .find_map(|l| {
+                let (k, v) = l.split_once('=')?;
+                (k.trim() == key).then(|| v.trim().trim_matches('"').to_string())
+            })
+    };
+    let Some(version) = field("version") else {
+        return fail("Cargo.toml: no version in [workspace.package] for pkg/package.json");
+    };
+    // Text substitution keeps the template's key order ("types" first in `exports` matters).
+    let text = fs::read_to_string(&template)?;
+    let placeholder = "\"version\": \"0.0.0\"";
+    if json.get("license").is_none() || !text.contains(placeholder) {
+        return fail(format!(
+            "{}: needs a license and {placeholder} (replaced by the workspace version)",
+            template.display()
+        ));
+    }
+    json["version"] = serde_json::Value::String(version.clone());
+    fs::write(
+        pkg.join("package.json"),
+        text.replacen(placeholder, &format!("\"version\": \"{version}\""), 1),
+    )?;
+    let readme = root.join("crates/wasm/README.md");
+    if readme.is_file() {
+        fs::copy(&readme, pkg.join("README.md"))?;
+    }
+    println!(
+        "npm: pkg/package.json {} {version}",
+        json["name"].as_str().unwrap_or("?")
+    );
     Ok(())
 }
 

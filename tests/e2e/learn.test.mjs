@@ -1,0 +1,155 @@
+// The walkthrough (learn.html, issue 7): each of the ten steps loads from its own URL and shows
+// its numbers, every one checked against the native command line for the same settings
+// (`breaker analyze ... --format json` for the analysis numbers, `breaker run --scenario` for the
+// simulated ones); changing the rates changes the numbers; the keyboard moves between steps.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BROWSERS, session, page, until, simulate } from './helpers.mjs';
+import { DEFAULTS, analyzeNative, evaluate, shownNumber, close } from './learn-helpers.mjs';
+
+const STEPS = 10;
+
+/** Open learn.html with `query` and wait until step `n` has computed its reports and its run. */
+async function openStep(s, query, n) {
+  await s.driver.get(`${s.url}learn.html${query}`);
+  await waitStep(s, n);
+}
+
+async function waitStep(s, n) {
+  await until(() => page(s.driver, (k) => {
+    const el = document.getElementById('learn');
+    return el && el.dataset.ready === String(k);
+  }, n), `step ${n} to be ready`, 60_000);
+}
+
+/** What the step shows: heading, numbers (expression, value, kind, text), commands, scenario. */
+function read(s) {
+  return page(s.driver, () => ({
+    href: location.href,
+    heading: document.querySelector('h2.learn-title').textContent,
+    counter: document.querySelector('.learn-counter').textContent,
+    live: document.querySelector('.learn-text').getAttribute('aria-live'),
+    figs: [...document.querySelectorAll('.learn-text .fig')].map((f) => ({
+      expr: JSON.parse(f.dataset.expr), value: f.dataset.value, kind: f.dataset.kind, fmt: f.dataset.fmt,
+      text: f.querySelector('.num').textContent, badge: (f.querySelector('.kind') || {}).textContent,
+    })),
+    cmds: [...document.querySelectorAll('.learn-cmds code.cmd')].map((c) => JSON.parse(c.dataset.args)),
+    cmdText: [...document.querySelectorAll('.learn-cmds code.cmd')].map((c) => c.textContent),
+    scenario: window.__learn.env.sc,
+    errors: [...document.querySelectorAll('.banner')].filter((b) => !b.hidden && b.textContent.trim()).map((b) => b.textContent),
+  }));
+}
+
+/** Check every number of a step against the native command line; returns the native env. */
+function checkNumbers(shown, settings) {
+  const env = { s: settings, sc: shown.scenario, c: shown.cmds.map(analyzeNative) };
+  if (shown.figs.some((f) => JSON.stringify(f.expr).includes('"run:'))) {
+    const { result } = simulate(shown.scenario);
+    env.run = { statistical: result.breakers.statistical, window: result.breakers.window, calls: result.calls };
+  }
+  assert.ok(shown.figs.length >= 4, 'a step shows several numbers');
+  for (const f of shown.figs) {
+    const want = evaluate(f.expr, env);
+    const got = f.value === 'null' ? null : Number(f.value);
+    const where = `${JSON.stringify(f.expr)} shown as "${f.text}"`;
+    assert.ok(f.value !== undefined, `${where}: computed`);
+    assert.ok(close(got, want.value, 1e-9), `${where}: page ${got}, native ${want.value}`);
+    if (want.kind) assert.equal(f.kind, want.kind, `${where}: kind`);
+    assert.ok(['exact', 'bound', 'approximation', 'simulated', 'setting'].includes(f.kind), `${where}: says what it is`);
+    assert.ok(f.badge && f.badge.trim(), `${where}: a kind badge`);
+    if (want.value === null) { assert.equal(f.text, '∞', where); continue; }
+    if (f.fmt === 'dur') { assert.match(f.text, /\d/, where); continue; }
+    const scale = f.fmt === 'pct' ? 100 : 1;
+    assert.ok(close(shownNumber(f.text), want.value * scale, 6e-4) || Math.abs(shownNumber(f.text) - want.value * scale) < 1e-3, `${where}: the text shows ${want.value * scale}`);
+  }
+  return env;
+}
+
+for (const browser of BROWSERS) {
+  describe(`walkthrough in ${browser}`, () => {
+    const s = session(browser);
+
+    for (let n = 1; n <= STEPS; n++) {
+      test(`step ${n} loads from its URL and its numbers are the command line's`, async () => {
+        await openStep(s, `?step=${n}`, n);
+        const shown = await read(s);
+        assert.match(shown.href, new RegExp(`step=${n}(&|$)`));
+        assert.equal(shown.counter, `Step ${n} of ${STEPS}`);
+        assert.ok(shown.heading.length > 10);
+        assert.equal(shown.live, 'polite', 'numbers are announced');
+        assert.deepEqual(shown.errors, []);
+        assert.ok(shown.cmds.length >= 1, 'the step shows its commands');
+        for (const [i, c] of shown.cmds.entries()) assert.equal(shown.cmdText[i], `breaker analyze ${c.join(' ')}`);
+        checkNumbers(shown, { ...DEFAULTS });
+      });
+    }
+
+    test('changing the rates (link or form) changes the numbers, still the command line\'s', async () => {
+      // From a link: p0 = 2%, p1 = 10%.
+      await openStep(s, '?step=2&fine=0.02&broken=0.1', 2);
+      let shown = await read(s);
+      const wFail = (x) => x.figs.find((f) => JSON.stringify(f.expr) === '"c0:settings.w_fail"');
+      assert.ok(close(Number(wFail(shown).value), Math.log(5), 1e-12), 'w_fail = ln(0.1/0.02)');
+      for (const c of shown.cmds) assert.ok(c.join(' ').includes('--fine 0.02 --broken 0.1'), c.join(' '));
+      checkNumbers(shown, { ...DEFAULTS, fine: 0.02, broken: 0.1 });
+      // From the form: p0 = 1% (typed as a percentage).
+      await page(s.driver, () => {
+        const i = document.getElementById('learn-fine');
+        i.value = '1';
+        i.dispatchEvent(new Event('change', { bubbles: true }));
+      });
+      await until(async () => {
+        const r = await read(s);
+        return r.href.includes('fine=0.01') && close(Number(wFail(r).value), Math.log(10), 1e-12) && r;
+      }, 'the numbers to follow the form', 30_000);
+      await waitStep(s, 2);
+      shown = await read(s);
+      checkNumbers(shown, { ...DEFAULTS, fine: 0.01, broken: 0.1 });
+      // Step 6 with a shorter period and more traffic: the line and the exact interval move.
+      await openStep(s, '?step=6&period=86400&cpm=600', 6);
+      shown = await read(s);
+      const lineCalls = shown.figs.find((f) => JSON.stringify(f.expr) === '"c0:points.0.line_calls"');
+      assert.ok(close(Number(lineCalls.value), 600 * 1440, 1e-9), 'N = 600/min x 1 day');
+      checkNumbers(shown, { ...DEFAULTS, period: 86400, cpm: 600 });
+    });
+
+    test('keyboard: arrows and buttons move between steps; each step has its URL; the heading takes the focus', async () => {
+      await openStep(s, '?step=1', 1);
+      const key = (k) => page(s.driver, (kk) => document.body.dispatchEvent(new KeyboardEvent('keydown', { key: kk, bubbles: true })), k);
+      await page(s.driver, () => document.activeElement && document.activeElement.blur());
+      await key('ArrowRight');
+      await waitStep(s, 2);
+      let r = await page(s.driver, () => ({ href: location.href, focus: document.activeElement && document.activeElement.className, current: document.querySelector('.learn-steps a[aria-current]').textContent }));
+      assert.match(r.href, /step=2/);
+      assert.equal(r.focus, 'learn-title');
+      assert.match(r.current, /likelihood/i);
+      await key('ArrowLeft');
+      await waitStep(s, 1);
+      // The Next button, then the browser's Back.
+      await page(s.driver, () => [...document.querySelectorAll('.learn-buttons button')].find((b) => /Next/.test(b.textContent)).click());
+      await waitStep(s, 2);
+      await s.driver.navigate().back();
+      await waitStep(s, 1);
+      r = await page(s.driver, () => ({ prevDisabled: [...document.querySelectorAll('.learn-buttons button')][0].disabled, href: location.href }));
+      assert.equal(r.prevDisabled, true);
+      assert.match(r.href, /step=1/);
+      // Typing in a field does not change steps.
+      await page(s.driver, () => {
+        const i = document.getElementById('learn-cpm');
+        i.focus();
+        i.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+      });
+      await new Promise((ok) => setTimeout(ok, 300));
+      assert.match(await page(s.driver, () => location.href), /step=1/);
+    });
+
+    test('a bad link falls back to the defaults with a notice', async () => {
+      await openStep(s, '?step=4&fine=0.5&broken=0.2', 4);
+      const r = await page(s.driver, () => ({ notice: document.querySelector('.learn .notice').textContent, hidden: document.querySelector('.learn .notice').hidden }));
+      assert.equal(r.hidden, false);
+      assert.match(r.notice, /not valid/);
+      checkNumbers(await read(s), { ...DEFAULTS });
+    });
+  });
+}
