@@ -121,16 +121,21 @@ export async function open(s, query = '', { waitReady = true } = {}) {
   if (waitReady) await waitSettled(s.driver);
 }
 
+/** The number of runs the page has computed and shown so far (`window.__playground.runs`). */
+export async function runsShown(driver) {
+  return page(driver, () => (window.__playground ? window.__playground.runs : 0));
+}
+
 /**
- * Wait until the run on screen is complete and rewound or moved by the page (loaded, the cursor
- * snapshot drawn, no seek pending). `changed(state)` (page-side source) can demand more.
+ * Wait until the page has shown more than `after` runs (computed, drawn and rewound; the hook
+ * counts them) and is ready.
  */
-export async function waitSettled(driver, timeout = 30_000) {
-  await until(() => page(driver, () => {
+export async function waitSettled(driver, after = 0, timeout = 30_000) {
+  await until(() => page(driver, (n) => {
     const hook = window.__playground;
     const pg = window.playground;
-    return Boolean(hook && hook.ready && pg && pg.state.snap && pg.state.metrics);
-  }), 'the page to show its first run', timeout);
+    return Boolean(hook && hook.ready && hook.runs > n && pg && pg.state.snap && pg.state.metrics);
+  }, after), after ? `run ${after + 1} to be shown` : 'the page to show its first run', timeout);
 }
 
 /** The page's own error list (uncaught errors, rejections, console.error, banner) plus, in
@@ -218,7 +223,11 @@ export function simulate(scenario) {
   }
 }
 
-/** Set an input of the settings form by its scenario path (as a user would type and leave). */
+/**
+ * Set an input of the settings form by its scenario path and commit it (the `change` a user's
+ * Enter or leaving the field fires). Only `change`: the form also commits 400 ms after the last
+ * `input` event (debounced typing), which would rerun and rewind once more, later.
+ */
 export async function setField(driver, path, value) {
   await page(driver, (p, v) => {
     const wrap = document.querySelector(`#playground .controls .field[data-path="${p}"]`);
@@ -226,7 +235,6 @@ export async function setField(driver, path, value) {
     const input = wrap.querySelector('input, select, textarea');
     input.focus();
     input.value = v;
-    input.dispatchEvent(new Event('input', { bubbles: true }));
     input.dispatchEvent(new Event('change', { bubbles: true }));
     input.blur();
   }, path, String(value));

@@ -1,0 +1,239 @@
+// Driving a run: step and next event against the simulator's command line, the scrubber and the
+// event trace, recompute-and-rewind on a setting change, invalid input, and a copied link.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Key } from 'selenium-webdriver';
+import {
+  BROWSERS, session, open, page, pageErrors, pageState, simulate, until, setField, fieldMessage, waitSettled, runsShown,
+} from './helpers.mjs';
+
+const button = (s, text) => s.driver.findElement({ xpath: `//div[@class='transport']//button[normalize-space(.)='${text}']` });
+
+/** The page's clock format, m:ss.cc (as format.js `clock` for runs under an hour). */
+const clock = (t) => `${Math.floor(t / 60)}:${(t % 60).toFixed(2).padStart(5, '0')}`;
+
+/** Do `act` (async) and wait for the page to show a new cursor snapshot. */
+async function newSnap(s, act, what) {
+  await page(s.driver, () => { window.__e2eSnap = window.playground.state.snap; });
+  await act();
+  await until(() => page(s.driver, () => window.playground.state.snap !== window.__e2eSnap), what);
+  return pageState(s.driver);
+}
+
+/** Each breaker's state and generation after CLI events[0..=i] (closed, 0 before any). */
+function expectedAfter(events, i) {
+  const out = { statistical: { state: 'closed', generation: 0 }, window: { state: 'closed', generation: 0 } };
+  for (const e of events.slice(0, i + 1)) out[e.breaker] = { state: e.to, generation: e.generation };
+  return out;
+}
+
+/** Change a setting and wait until the page has recomputed, drawn and rewound the new run. */
+async function change(s, path, value) {
+  const n = await runsShown(s.driver);
+  await setField(s.driver, path, value);
+  await waitSettled(s.driver, n);
+}
+
+for (const browser of BROWSERS) {
+  describe(`run [${browser}]`, () => {
+    const s = session(browser);
+
+    test('next event lands on each state change of the command line\'s run, in order, with its states and generations', async () => {
+      await open(s);
+      const start = await pageState(s.driver);
+      const cli = simulate(start.scenario);
+      assert.ok(cli.events.length >= 5, 'the default preset has state changes');
+      const next = button(s, 'Next event');
+      for (let i = 0; i < cli.events.length; i++) {
+        const st = await newSnap(s, () => next.click(), `next event ${i + 1}`);
+        const e = cli.events[i];
+        const want = expectedAfter(cli.events, i);
+        const at = `event ${i + 1} (${e.t_s} s ${e.breaker} ${e.from} -> ${e.to})`;
+        assert.equal(st.t, e.t_s, `${at}: time`);
+        assert.equal(st.timeText, clock(e.t_s), `${at}: time shown`);
+        assert.deepEqual({ statistical: st.statistical, window: st.window }, want, `${at}: states and generations`);
+        assert.deepEqual(st.shownStates, [want.statistical.state, want.window.state].map((x) => x.replace('_', '-')), `${at}: state badges`);
+        assert.equal(st.currentRow, cli.events.findLastIndex((x) => x.t_s <= e.t_s), `${at}: highlighted trace row`);
+      }
+      const last = await newSnap(s, () => next.click(), 'the end of the run');
+      assert.equal(last.t, cli.result.end_s, 'past the last change: the end of the run');
+      assert.equal(last.calls, cli.result.calls);
+      assert.match(last.runInfo, /No more state changes/);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('step one call lands on the call the command line counts, and the opening shows with that call\'s result', async () => {
+      await open(s);
+      const st0 = await pageState(s.driver);
+      assert.equal(st0.t, 0);
+      assert.equal(st0.calls, 0);
+      const cli = simulate(st0.scenario);
+      const opening = cli.result.breakers.statistical.events.find((e) => e.to === 'open');
+      // The opening call: the last call the simulator counts when its run is cut at the opening.
+      const n = simulate({ ...st0.scenario, duration: opening.t_s }).result.calls;
+      assert.ok(n > 2);
+
+      const st1 = await newSnap(s, () => button(s, 'Step one call').click(), 'step one call');
+      assert.equal(st1.calls, 1);
+      assert.equal(simulate({ ...st0.scenario, duration: st1.t }).result.calls, 1, 'the CLI counts one call by then');
+      assert.match(st1.lastCallText, new RegExp(`^Call #1 at ${clock(st1.t).replace('.', '\\.')}`));
+
+      // Keyboard: → steps one call (focus is on a button, not in a field).
+      await s.driver.actions().sendKeys(...Array(n - 2).fill(Key.ARROW_RIGHT)).perform();
+      await until(() => page(s.driver, (k) => window.playground.state.snap.calls === k, n - 1), `call ${n - 1}`);
+      const before = await pageState(s.driver);
+      assert.equal(before.statistical.state, 'closed', `call ${n - 1}: still closed`);
+      assert.ok(before.t < opening.t_s);
+
+      // Step lands on a call's arrival (sim::Sim::step_call); the opening call's result is applied
+      // with the next step, where the next call is already sent to the fallback.
+      const st = await newSnap(s, () => button(s, 'Step one call').click(), `call ${n}`);
+      assert.equal(st.calls, n);
+      assert.equal(st.t, opening.t_s, 'the opening call\'s time');
+      assert.match(st.lastCallText, new RegExp(`^Call #${n} .*statistical admitted`));
+      const after = await newSnap(s, () => button(s, 'Step one call').click(), `call ${n + 1}`);
+      assert.equal(after.calls, n + 1);
+      assert.equal(simulate({ ...st0.scenario, duration: after.t }).result.calls, n + 1);
+      assert.deepEqual(after.statistical, { state: 'open', generation: opening.generation });
+      assert.equal(after.shownStates[0], 'open');
+      assert.match(after.lastCallText, new RegExp(`^Call #${n + 1} .*statistical sent to the fallback \\(open\\)`));
+      assert.equal(after.currentRow, cli.events.findLastIndex((x) => x.t_s <= after.t), 'the trace highlights the opening');
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('the scrubber and the event trace agree: a trace row moves the scrubber there, the scrubber picks the row', async () => {
+      await open(s);
+      const st0 = await pageState(s.driver);
+      const cli = simulate(st0.scenario);
+      for (const i of [0, Math.floor(cli.events.length / 2), cli.events.length - 1]) {
+        const e = cli.events[i];
+        const row = await s.driver.findElement({ css: `#playground .panel-trace tbody tr[data-i="${i}"] button` });
+        const st = await newSnap(s, () => row.click(), `trace row ${i}`);
+        const want = expectedAfter(cli.events, cli.events.findLastIndex((x) => x.t_s <= e.t_s));
+        assert.equal(st.t, e.t_s, `row ${i}: cursor time`);
+        assert.equal(st.scrub, e.t_s, `row ${i}: scrubber value`);
+        assert.equal(st.timeText, clock(e.t_s), `row ${i}: time shown`);
+        assert.deepEqual({ statistical: st.statistical, window: st.window }, want, `row ${i}: state panel`);
+        assert.equal(st.currentRow, cli.events.findLastIndex((x) => x.t_s <= e.t_s), `row ${i}: highlighted`);
+      }
+      // The scrubber, moved by a user between two changes: the row before it is highlighted.
+      const a = cli.events[2];
+      const b = cli.events.find((x) => x.t_s > a.t_s);
+      const mid = Number(((a.t_s + b.t_s) / 2).toFixed(3));
+      const scrub = await s.driver.findElement({ css: '#playground .transport input[type=range]' });
+      const st = await newSnap(s, () => page(s.driver, (t) => {
+        const r = document.querySelector('#playground .transport input[type=range]');
+        r.value = String(t);
+        r.dispatchEvent(new Event('input', { bubbles: true }));
+      }, mid), 'scrubber');
+      assert.ok(await scrub.isEnabled());
+      assert.ok(Math.abs(st.t - mid) < 1e-9, 'the cursor follows the scrubber');
+      assert.equal(st.timeText, clock(mid));
+      const k = cli.events.findLastIndex((x) => x.t_s <= mid);
+      assert.equal(st.currentRow, k, 'the last change before the cursor is highlighted');
+      assert.deepEqual({ statistical: st.statistical, window: st.window }, expectedAfter(cli.events, k));
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('changing the broken rate recomputes the run (the command line\'s) and rewinds it, without autoplay', async () => {
+      await open(s);
+      await newSnap(s, () => button(s, 'Next event').click(), 'next event');
+      const before = await pageState(s.driver, { hash: true });
+      assert.ok(before.t > 0, 'the cursor is away from 0 first');
+      const old = before.scenario.statistical.broken_rate;
+      const pct = Math.round(old * 100) + 10;
+      await change(s, 'statistical.broken_rate', pct);
+      const after = await pageState(s.driver, { hash: true });
+      const cli = simulate(after.scenario);
+      assert.equal(after.scenario.statistical.broken_rate, pct / 100);
+      assert.equal(after.t, 0, 'rewound');
+      assert.equal(after.timeText, '0:00.00');
+      assert.equal(after.scrub, 0);
+      assert.equal(after.calls, 0);
+      assert.equal(after.hash.slice(0, 16), cli.hash, 'the new run is the command line\'s run of the new settings');
+      assert.notEqual(after.hash, before.hash, 'a different run');
+      assert.equal(after.traceRows, cli.events.length);
+      assert.match(after.href, new RegExp(`statistical\\.broken_rate=${pct / 100}(&|$)`), 'the URL holds the change');
+      await new Promise((r) => setTimeout(r, 400));
+      const still = await pageState(s.driver);
+      assert.equal(still.t, 0, 'no autoplay');
+      assert.equal(await button(s, '▶ Play').isDisplayed(), true, 'paused');
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('invalid input shows the error next to its field, and the last valid run stays', async () => {
+      await open(s);
+      await newSnap(s, () => button(s, 'Next event').click(), 'next event');
+      const before = await pageState(s.driver, { hash: true });
+      const fine = before.scenario.statistical.fine_rate;
+
+      // Below the fine rate: the simulator's own validation names the field.
+      await setField(s.driver, 'statistical.broken_rate', Math.round(fine * 100) - 1);
+      const msg = await until(async () => {
+        const m = await fieldMessage(s.driver, 'statistical.broken_rate');
+        return m.text ? m : null;
+      }, 'the broken rate\'s message');
+      assert.match(msg.text, /broken_rate/, 'the message names the field');
+      assert.equal(msg.invalid, true, 'the field is marked invalid (aria-invalid)');
+      assert.equal(msg.describedBy, true, 'the message describes the input');
+      const other = await fieldMessage(s.driver, 'statistical.fine_rate');
+      assert.equal(other.text, '', 'not next to another field');
+      const kept = await pageState(s.driver, { hash: true });
+      assert.equal(kept.hash, before.hash, 'the run is the last valid one');
+      assert.equal(kept.t, before.t, 'the cursor stays');
+      assert.equal(kept.traceRows, before.traceRows);
+      assert.match(kept.runInfo, /not valid/);
+      // The kept run still steps.
+      const stepped = await newSnap(s, () => button(s, 'Step one call').click(), 'a step on the kept run');
+      assert.equal(stepped.calls, before.calls + 1);
+
+      // Not a number at all: the form's own check, nothing sent to the simulator.
+      await setField(s.driver, 'statistical.broken_rate', '');
+      await until(async () => (await fieldMessage(s.driver, 'statistical.broken_rate')).text === 'Enter a number.', '"Enter a number."');
+      assert.equal((await pageState(s.driver, { hash: true })).hash, before.hash);
+
+      // Back to a valid value: the message goes, the run is recomputed.
+      const pct = Math.round(before.scenario.statistical.broken_rate * 100);
+      await change(s, 'statistical.broken_rate', pct);
+      const fixed = await fieldMessage(s.driver, 'statistical.broken_rate');
+      assert.equal(fixed.text, '');
+      assert.equal(fixed.invalid, false);
+      assert.equal((await pageState(s.driver, { hash: true })).hash, before.hash, 'the same settings, the same run');
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('a copied link reproduces the same run and cursor in a fresh page', async () => {
+      await open(s);
+      await newSnap(s, () => button(s, 'Next event').click(), 'next event');
+      await change(s, 'seed', 7);
+      await change(s, 'window.sliding_window_size', 10);
+      await newSnap(s, () => button(s, 'Next event').click(), 'next event');
+      await newSnap(s, () => button(s, 'Next event').click(), 'next event');
+      const here = await pageState(s.driver, { hash: true });
+      // Capture what "Copy link" writes (headless browsers may refuse the real clipboard).
+      await page(s.driver, () => {
+        Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (t) => { window.__copied = t; } } });
+      });
+      await s.driver.findElement({ xpath: "//button[normalize-space(.)='Copy link']" }).click();
+      const link = await until(() => page(s.driver, () => window.__copied), 'the copied link');
+      assert.match(link, /[?&]v=1(&|$)/, 'versioned');
+      assert.match(link, /[?&]seed=7(&|$)/);
+      assert.match(await s.driver.findElement({ css: '#playground .copy' }).getText(), /Link copied/);
+
+      await s.driver.get('about:blank');
+      await s.driver.get(link);
+      await waitSettled(s.driver);
+      await until(() => page(s.driver, (t) => Math.abs(window.playground.state.t - t) < 1e-9, here.t), `the linked cursor time ${here.t} (link ${link})`);
+      const there = await pageState(s.driver, { hash: true });
+      assert.deepEqual(there.scenario, here.scenario, 'the same settings');
+      assert.equal(there.hash, here.hash, 'the same run (trace hash)');
+      assert.equal(there.traceRows, here.traceRows);
+      assert.equal(there.timeText, here.timeText, 'the same cursor');
+      assert.deepEqual({ s: there.statistical, w: there.window }, { s: here.statistical, w: here.window });
+      assert.equal(there.hash.slice(0, 16), simulate(there.scenario).hash, 'and the command line\'s run');
+      const notice = await page(s.driver, () => document.querySelector('#playground .notice').hidden);
+      assert.equal(notice, true, 'no fallback notice');
+      assert.deepEqual(await pageErrors(s), []);
+    });
+  });
+}
