@@ -1,110 +1,762 @@
-//! `cargo xtask bench`: measures and prints; never asserts.
+//! `cargo xtask bench`: measures and prints every figure of issue 8; never asserts.
 //!
-//! A bench run is a list of named steps; each returns rows for the final
-//! table. Today there is one step (`cargo bench --workspace`, natively); the
-//! benchmarks work (issue 8) adds steps: simulator throughput beside the bare
-//! loop, the same runs in headless browsers, page timings, analysis timings,
-//! sizes, memory.
+//! A bench run is a list of named steps; each adds rows (a figure, its unit, its target) to one
+//! table. A step that fails prints why and the others go on. The table is printed at the end and
+//! written as JSON to `target/bench/bench.json` (for comparing commits); docs/benchmarks.md says
+//! how to read it.
+//!
+//! Steps: the simulator natively beside the bare loop (`cargo bench -p sim --bench throughput`),
+//! peak memory of the busy-service month (`breaker run`), the analysis figures
+//! (`cargo bench -p analysis --bench figures`), the page's sizes (`cargo xtask dist`), and the
+//! bench page (`www/bench.html`) in headless Chromium and Firefox: the same runs in wasm through
+//! the page's worker, and the page's timings.
+//!
+//! `cargo xtask bench [--runs N] [--quick]`: `--runs` native and browser runs per figure
+//! (default 5 natively, 3 in browsers); `--quick` one run each.
 
-use crate::util::{self, cargo, fail, run_tee, strip_ansi, Res};
+use crate::util::{self, cargo, fail, run, run_tee, strip_ansi, Res};
+use crate::{dist, serve, setup};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use std::time::Instant;
+
+/// How a figure compares with its target.
+#[derive(Clone, Copy)]
+enum Bound {
+    AtMost(f64),
+    Below(f64),
+}
 
 /// One measured figure.
 pub struct Row {
-    pub step: &'static str,
-    pub name: String,
-    pub value: String,
+    step: &'static str,
+    name: String,
+    value: Option<f64>,
+    unit: &'static str,
+    /// Median's spread or how it was measured.
+    note: String,
+    target: Option<Bound>,
 }
+
+impl Row {
+    fn new(
+        step: &'static str,
+        name: impl Into<String>,
+        value: Option<f64>,
+        unit: &'static str,
+    ) -> Row {
+        Row {
+            step,
+            name: name.into(),
+            value,
+            unit,
+            note: String::new(),
+            target: None,
+        }
+    }
+    fn target(mut self, b: Bound) -> Row {
+        self.target = Some(b);
+        self
+    }
+    fn note(mut self, n: impl Into<String>) -> Row {
+        self.note = n.into();
+        self
+    }
+    fn meets(&self) -> Option<bool> {
+        let v = self.value?;
+        Some(match self.target? {
+            Bound::AtMost(t) => v <= t,
+            Bound::Below(t) => v < t,
+        })
+    }
+    fn target_text(&self) -> String {
+        let u = self.unit;
+        match self.target {
+            None => "-".into(),
+            Some(Bound::AtMost(t)) => format!("<= {} {u}", num(t)),
+            Some(Bound::Below(t)) => format!("< {} {u}", num(t)),
+        }
+    }
+}
+
+fn num(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1e6 {
+        format!("{:.2}M", v / 1e6)
+    } else if a >= 100.0 {
+        format!("{v:.0}")
+    } else if a >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// What the steps share: options, and figures one step measures that another compares with.
+#[derive(Default)]
+struct Ctx {
+    runs: Option<usize>,
+    /// Native full-run calls/s by preset (median), for the wasm/native ratios.
+    native: BTreeMap<String, f64>,
+    /// Raw outputs, kept in the JSON.
+    raw: BTreeMap<String, Value>,
+    dist_ok: bool,
+}
+
+type StepFn = fn(&mut Ctx) -> Res<Vec<Row>>;
 
 struct Step {
     name: &'static str,
-    run: fn(&'static str) -> Res<Vec<Row>>,
+    run: StepFn,
 }
 
-const STEPS: &[Step] = &[Step {
-    name: "native cargo bench",
-    run: native_cargo_bench,
-}];
+const STEPS: &[Step] = &[
+    Step {
+        name: "native",
+        run: native_sim,
+    },
+    Step {
+        name: "memory",
+        run: memory,
+    },
+    Step {
+        name: "analysis",
+        run: analysis,
+    },
+    Step {
+        name: "sizes",
+        run: sizes,
+    },
+    Step {
+        name: "chromium",
+        run: chromium,
+    },
+    Step {
+        name: "firefox",
+        run: firefox,
+    },
+];
 
-pub fn bench() -> Res<()> {
+/// The presets whose throughput is measured (issue 8).
+const PRESETS: &[&str] = &["quiet-service", "busy-service", "recovery-warmup"];
+
+pub fn bench(flags: &[&str]) -> Res<()> {
+    let mut ctx = Ctx::default();
+    let mut it = flags.iter();
+    while let Some(f) = it.next() {
+        match *f {
+            "--quick" => ctx.runs = Some(1),
+            "--runs" => {
+                ctx.runs = Some(
+                    it.next()
+                        .and_then(|v| v.parse().ok())
+                        .filter(|&n: &usize| n >= 1)
+                        .ok_or("--runs needs a whole number >= 1")?,
+                )
+            }
+            _ => return fail(format!("unexpected option for `bench`: {f}")),
+        }
+    }
     let start = Instant::now();
     let mut rows = Vec::new();
     let mut failed = Vec::new();
     for step in STEPS {
-        println!("== bench step: {}", step.name);
-        match (step.run)(step.name) {
+        println!("\n== bench step: {}", step.name);
+        let t = Instant::now();
+        match (step.run)(&mut ctx) {
             Ok(mut r) => rows.append(&mut r),
             Err(e) => {
                 println!("error: {e}");
                 failed.push(step.name);
             }
         }
+        println!(
+            "(step {} took {:.1} s)",
+            step.name,
+            t.elapsed().as_secs_f64()
+        );
     }
-    println!("\n== bench results");
-    if rows.is_empty() {
-        println!("(no benchmark figures reported yet)");
-    } else {
-        let w0 = rows.iter().map(|r| r.step.len()).max().unwrap_or(4).max(4);
-        let w1 = rows.iter().map(|r| r.name.len()).max().unwrap_or(9).max(9);
-        println!("{:<w0$}  {:<w1$}  figure", "step", "benchmark");
-        for r in &rows {
-            println!("{:<w0$}  {:<w1$}  {}", r.step, r.name, r.value);
-        }
+    print_table(&rows);
+    let path = write_json(&rows, &ctx, &failed)?;
+    println!("json: {}", path.display());
+    if !failed.is_empty() {
+        println!(
+            "steps that failed (their figures are missing): {}",
+            failed.join(", ")
+        );
     }
     println!("bench time: {:.1} s", start.elapsed().as_secs_f64());
-    if failed.is_empty() {
-        Ok(())
-    } else {
-        fail(format!("bench steps failed: {}", failed.join(", ")))
+    Ok(())
+}
+
+fn print_table(rows: &[Row]) {
+    println!("\n== bench results (median of runs; ratios from the same run)");
+    let cells: Vec<[String; 6]> = rows
+        .iter()
+        .map(|r| {
+            [
+                r.step.to_string(),
+                r.name.clone(),
+                r.value
+                    .map(|v| format!("{} {}", num(v), r.unit))
+                    .unwrap_or_else(|| "n/a".into()),
+                r.target_text(),
+                match r.meets() {
+                    Some(true) => "ok".into(),
+                    Some(false) => "MISSED".into(),
+                    None => "".into(),
+                },
+                r.note.clone(),
+            ]
+        })
+        .collect();
+    let head = ["step", "figure", "value", "target", "", "note"];
+    let mut w = head.map(str::len);
+    for c in &cells {
+        for (i, s) in c.iter().enumerate() {
+            w[i] = w[i].max(s.chars().count());
+        }
+    }
+    let line = |c: &[String; 6]| {
+        println!(
+            "{:<w0$}  {:<w1$}  {:>w2$}  {:<w3$}  {:<w4$}  {}",
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            c[4],
+            c[5],
+            w0 = w[0],
+            w1 = w[1],
+            w2 = w[2],
+            w3 = w[3],
+            w4 = w[4]
+        )
+    };
+    line(&head.map(String::from));
+    for c in &cells {
+        line(c);
     }
 }
 
-fn native_cargo_bench(step: &'static str) -> Res<Vec<Row>> {
+fn write_json(rows: &[Row], ctx: &Ctx, failed: &[&str]) -> Res<PathBuf> {
+    let dir = util::target_dir()?.join("bench");
+    fs::create_dir_all(&dir)?;
+    let commit = util::output(
+        "git",
+        ["-C", &util::root().to_string_lossy(), "rev-parse", "HEAD"],
+    );
+    let dirty = util::output(
+        "git",
+        [
+            "-C",
+            &util::root().to_string_lossy(),
+            "status",
+            "--porcelain",
+        ],
+    )
+    .map(|s| !s.is_empty());
+    let figures: Vec<Value> = rows
+        .iter()
+        .map(|r| {
+            let (op, t) = match r.target {
+                None => (Value::Null, Value::Null),
+                Some(Bound::AtMost(t)) => ("<=".into(), t.into()),
+                Some(Bound::Below(t)) => ("<".into(), t.into()),
+            };
+            json!({
+                "step": r.step, "name": r.name, "value": r.value, "unit": r.unit,
+                "target_op": op, "target": t, "meets": r.meets(), "note": r.note,
+            })
+        })
+        .collect();
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let doc = json!({
+        "commit": commit, "dirty": dirty, "unix_time": secs,
+        "failed_steps": failed, "figures": figures, "raw": ctx.raw,
+    });
+    let path = dir.join("bench.json");
+    fs::write(&path, serde_json::to_string_pretty(&doc)?)?;
+    Ok(path)
+}
+
+/// The last `bench-json ` line of a tool's output, parsed.
+fn bench_json(text: &str) -> Res<Value> {
+    let line = strip_ansi(text)
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix("bench-json ").map(str::to_string))
+        .ok_or("no `bench-json` line in the output")?;
+    Ok(serde_json::from_str(&line)?)
+}
+
+fn f(v: &Value, path: &[&str]) -> Option<f64> {
+    let mut v = v;
+    for k in path {
+        v = v.get(k)?;
+    }
+    v.as_f64()
+}
+
+fn spread(v: &Value) -> String {
+    match (f(v, &["median"]), f(v, &["min"]), f(v, &["max"])) {
+        (Some(m), Some(lo), Some(hi)) if m != 0.0 => {
+            format!("spread {:.0}%", (hi - lo) / m * 100.0)
+        }
+        _ => String::new(),
+    }
+}
+
+// ---- steps ----
+
+/// Simulator throughput beside the bare loop, natively.
+fn native_sim(ctx: &mut Ctx) -> Res<Vec<Row>> {
+    let runs = ctx.runs.unwrap_or(5).to_string();
     let mut c = cargo();
-    c.args(["bench", "--workspace"]).current_dir(util::root());
+    c.args([
+        "bench",
+        "-p",
+        "sim",
+        "--bench",
+        "throughput",
+        "--",
+        "--runs",
+        &runs,
+    ])
+    .args(["--presets", &PRESETS.join(",")])
+    .current_dir(util::root());
     let (status, text) = run_tee(&mut c)?;
     if !status.success() {
-        return fail("`cargo bench --workspace` failed");
+        return fail("the sim throughput bench failed");
     }
-    Ok(parse_bench(step, &strip_ansi(&text)))
+    let v = bench_json(&text)?;
+    let mut rows = Vec::new();
+    for p in v.as_array().into_iter().flatten() {
+        let name = p["preset"].as_str().unwrap_or("?").to_string();
+        let calls = p["calls"].as_u64().unwrap_or(0);
+        if let Some(m) = f(p, &["full", "median"]) {
+            ctx.native.insert(name.clone(), m);
+        }
+        rows.push(
+            Row::new(
+                "native",
+                format!("{name}: full run"),
+                f(p, &["full", "median"]),
+                "calls/s",
+            )
+            .note(format!("{calls} calls, {}", spread(&p["full"]))),
+        );
+        rows.push(
+            Row::new(
+                "native",
+                format!("{name}: bare loop"),
+                f(p, &["bare", "median"]),
+                "calls/s",
+            )
+            .note(spread(&p["bare"])),
+        );
+        rows.push(
+            Row::new(
+                "native",
+                format!("{name}: bare/full"),
+                f(p, &["ratio", "median"]),
+                "x",
+            )
+            .target(Bound::AtMost(2.0))
+            .note(format!(
+                "time of a call, full over bare; {}",
+                spread(&p["ratio"])
+            )),
+        );
+    }
+    ctx.raw.insert("native".into(), v);
+    Ok(rows)
 }
 
-/// Figures from libtest (`test x ... bench: 1,234 ns/iter (+/- 5)`) and
-/// criterion (`name  time: [lo mid hi]`, the name possibly on the line before).
-fn parse_bench(step: &'static str, text: &str) -> Vec<Row> {
-    let mut rows = Vec::new();
-    let mut last_name = String::new();
-    for line in text.lines() {
-        let t = line.trim();
-        if let Some(rest) = t.strip_prefix("test ") {
-            if let Some((name, fig)) = rest.split_once(" ... bench:") {
-                rows.push(Row {
-                    step,
-                    name: name.trim().to_string(),
-                    value: fig.trim().to_string(),
-                });
-                continue;
+/// Peak resident memory of the busy-service month, from `breaker run`.
+fn memory(ctx: &mut Ctx) -> Res<Vec<Row>> {
+    run(cargo()
+        .args(["build", "--release", "-p", "breaker-cli"])
+        .current_dir(util::root()))?;
+    let bin = util::target_dir()?.join("release/breaker");
+    let out = util::target_dir()?.join("bench/busy-service.json");
+    fs::create_dir_all(out.parent().expect("has a parent"))?;
+    let args = ["run", "--preset", "busy-service", "--format", "json"];
+    let t = Instant::now();
+    let (kb, how) = if Path::new("/usr/bin/time").is_file() {
+        let o = Command::new("/usr/bin/time")
+            .arg("-v")
+            .arg(&bin)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(fs::File::create(&out)?)
+            .output()?;
+        if !o.status.success() {
+            return fail(format!(
+                "breaker run failed: {}",
+                String::from_utf8_lossy(&o.stderr)
+            ));
+        }
+        let text = String::from_utf8_lossy(&o.stderr).to_string();
+        let kb = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("Maximum resident set size (kbytes):"))
+            .and_then(|v| v.trim().parse::<f64>().ok());
+        (kb, "/usr/bin/time -v: maximum resident set size")
+    } else {
+        // No GNU time: poll VmHWM (the kernel's peak) until the process ends.
+        let mut child = Command::new(&bin)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(fs::File::create(&out)?)
+            .spawn()?;
+        let status = format!("/proc/{}/status", child.id());
+        let mut kb = None;
+        loop {
+            if let Ok(s) = fs::read_to_string(&status) {
+                if let Some(v) = s
+                    .lines()
+                    .find_map(|l| l.strip_prefix("VmHWM:"))
+                    .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+                {
+                    kb = Some(v);
+                }
+            }
+            if child.try_wait()?.is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        (kb, "VmHWM polled every 5 ms (may miss a last peak)")
+    };
+    let secs = t.elapsed().as_secs_f64();
+    ctx.raw.insert(
+        "memory".into(),
+        json!({"peak_rss_kb": kb, "wall_s": secs, "how": how}),
+    );
+    Ok(vec![
+        Row::new(
+            "memory",
+            "busy-service month: peak RSS",
+            kb.map(|k| k / 1024.0),
+            "MB",
+        )
+        .target(Bound::AtMost(64.0))
+        .note(format!(
+            "`breaker run --preset busy-service --format json`; {how}"
+        )),
+        Row::new(
+            "memory",
+            "busy-service month: CLI wall time",
+            Some(secs),
+            "s",
+        )
+        .note("the same process (run + JSON output)"),
+    ])
+}
+
+/// Time per exact analysis figure, by line (ln 1e2 .. ln 1e9).
+fn analysis(ctx: &mut Ctx) -> Res<Vec<Row>> {
+    let mut c = cargo();
+    c.args(["bench", "-p", "analysis", "--bench", "figures"])
+        .current_dir(util::root());
+    let (status, text) = run_tee(&mut c)?;
+    if !status.success() {
+        return fail("the analysis figures bench failed");
+    }
+    let text = strip_ansi(&text);
+    // Lines: "<name ... line=ln1eE ...>   12.345 ms   value ...".
+    let mut by_line: BTreeMap<u32, (f64, String)> = BTreeMap::new();
+    let mut all = Vec::new();
+    for l in text.lines() {
+        let Some((left, _)) = l.split_once(" ms   value") else {
+            continue;
+        };
+        let Some((name, ms)) = left.trim_end().rsplit_once(' ') else {
+            continue;
+        };
+        let (name, Ok(rest)) = (name.trim().to_string(), ms.trim().parse::<f64>()) else {
+            continue;
+        };
+        all.push(json!({"figure": name, "ms": rest}));
+        if let Some(i) = name.find("line=ln1e") {
+            let e: u32 = name[i + 9..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+                .parse()
+                .unwrap_or(0);
+            let slot = by_line.entry(e).or_insert((0.0, String::new()));
+            if rest > slot.0 {
+                *slot = (rest, name.clone());
             }
         }
-        if let Some(i) = t.find("time:") {
-            let name = t[..i].trim();
-            let name = if name.is_empty() {
-                last_name.clone()
-            } else {
-                name.to_string()
-            };
-            rows.push(Row {
-                step,
-                name,
-                value: t[i + 5..].trim().to_string(),
-            });
-            continue;
-        }
-        if !t.is_empty() && !line.starts_with(' ') && !t.contains(':') {
-            last_name = t.to_string();
+    }
+    if all.is_empty() {
+        return fail("no figures in the analysis bench output");
+    }
+    let mut rows: Vec<Row> = by_line
+        .iter()
+        .map(|(e, (ms, name))| {
+            Row::new(
+                "analysis",
+                format!("slowest exact figure, line ln 1e{e}"),
+                Some(*ms),
+                "ms",
+            )
+            .target(Bound::AtMost(100.0))
+            .note(
+                name.split_whitespace()
+                    .take(4)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
+        })
+        .collect();
+    let slowest = all
+        .iter()
+        .filter_map(|v| Some((v["ms"].as_f64()?, v["figure"].as_str()?.to_string())))
+        .fold((0.0, String::new()), |a, b| if b.0 > a.0 { b } else { a });
+    rows.push(
+        Row::new(
+            "analysis",
+            "slowest figure of all (CUSUM, SPRT, window)",
+            Some(slowest.0),
+            "ms",
+        )
+        .target(Bound::AtMost(100.0))
+        .note(slowest.1),
+    );
+    ctx.raw.insert("analysis".into(), Value::Array(all));
+    Ok(rows)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Res<()> {
+    for entry in fs::read_dir(dir)? {
+        let p = entry?.path();
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else if p.is_file() {
+            out.push(p);
         }
     }
-    rows
+    Ok(())
+}
+
+/// The files of dist that are the bench, not the page.
+fn is_bench_file(rel: &Path) -> bool {
+    rel == Path::new("bench.html") || rel == Path::new("src/bench.js")
+}
+
+/// `cargo xtask dist`, then the wasm's and the page's gzip sizes.
+fn sizes(ctx: &mut Ctx) -> Res<Vec<Row>> {
+    setup::setup(setup::Scope::Build)?;
+    dist::dist()?;
+    ctx.dist_ok = true;
+    let out = dist::dist_dir();
+    let wasm = fs::read(out.join("pkg/breaker_wasm_bg.wasm"))?;
+    let wasm_gz = dist::gzip_len(&wasm)?;
+    let mut files = Vec::new();
+    walk(&out, &mut files)?;
+    let (mut raw, mut gz, mut n) = (0u64, 0u64, 0usize);
+    let mut each = BTreeMap::new();
+    for p in &files {
+        let rel = p.strip_prefix(&out).unwrap_or(p);
+        if is_bench_file(rel) {
+            continue;
+        }
+        let b = fs::read(p)?;
+        let g = dist::gzip_len(&b)?;
+        raw += b.len() as u64;
+        gz += g;
+        n += 1;
+        each.insert(
+            rel.display().to_string(),
+            json!({"raw": b.len(), "gzip": g}),
+        );
+    }
+    ctx.raw.insert("sizes".into(), json!(each));
+    Ok(vec![
+        Row::new("sizes", "wasm, gzip", Some(wasm_gz as f64 / 1024.0), "KB")
+            .target(Bound::AtMost(150.0))
+            .note(format!("{:.0} KB raw", wasm.len() as f64 / 1024.0)),
+        Row::new("sizes", "whole page, gzip", Some(gz as f64 / 1024.0), "KB")
+            .target(Bound::AtMost(300.0))
+            .note(format!(
+                "{n} files of www/dist (bench files left out), each gzipped; {:.0} KB raw",
+                raw as f64 / 1024.0
+            )),
+    ])
+}
+
+fn chromium(ctx: &mut Ctx) -> Res<Vec<Row>> {
+    browser(ctx, "chromium")
+}
+
+fn firefox(ctx: &mut Ctx) -> Res<Vec<Row>> {
+    browser(ctx, "firefox")
+}
+
+/// The WebDriver script: open the bench page headless, wait for `window.__bench`, print it.
+const DRIVER: &str = r#"
+import { launch } from '__BROWSERS__';
+const [name, url, minutes] = process.argv.slice(2);
+const driver = await launch(name);
+try {
+  await driver.get(url);
+  const deadline = Date.now() + Number(minutes) * 60000;
+  let res = null;
+  while (Date.now() < deadline) {
+    res = await driver.executeScript('return window.__bench || null');
+    if (res && res.done) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const text = await driver.executeScript("const o = document.getElementById('out'); return o ? o.textContent : ''");
+  console.log(text);
+  if (!res || !res.done) throw new Error('the bench page did not finish in time');
+  console.log('bench-json ' + JSON.stringify(res));
+} finally {
+  await driver.quit();
+}
+"#;
+
+fn browser(ctx: &mut Ctx, name: &'static str) -> Res<Vec<Row>> {
+    if !ctx.dist_ok {
+        return fail("no fresh www/dist (the sizes step failed)");
+    }
+    let have = match name {
+        "chromium" => setup::chromium().is_some() && setup::chromedriver().is_some(),
+        _ => setup::firefox().is_some() && setup::geckodriver().is_some(),
+    };
+    if !have {
+        return fail(format!(
+            "{name} or its driver is not installed (`cargo xtask setup`)"
+        ));
+    }
+    let e2e = util::root().join("tests/e2e");
+    if !e2e.join("node_modules/selenium-webdriver").is_dir() {
+        setup::npm_ci(&e2e)?;
+    }
+    let dir = util::target_dir()?.join("bench");
+    fs::create_dir_all(&dir)?;
+    let script = dir.join("driver.mjs");
+    let browsers = e2e.join("browsers.mjs");
+    fs::write(
+        &script,
+        DRIVER.replace("__BROWSERS__", &format!("file://{}", browsers.display())),
+    )?;
+    let listener = serve::bind(8790)?;
+    let addr = serve::spawn(listener, dist::dist_dir())?;
+    let runs = ctx.runs.unwrap_or(3);
+    let url = format!(
+        "http://{addr}/bench.html?runs={runs}&presets={}",
+        PRESETS.join(",")
+    );
+    let mut c = Command::new("node");
+    c.arg(&script).args([name, &url, "15"]);
+    let (status, text) = run_tee(&mut c)?;
+    if !status.success() {
+        return fail(format!("the {name} bench page failed"));
+    }
+    let v = bench_json(&text)?;
+    let r = &v["results"];
+    let step: &'static str = name;
+    let mut rows = Vec::new();
+    for p in PRESETS {
+        let w = &r["worker"][p];
+        let calls = w["calls"].as_u64().unwrap_or(0);
+        let wm = f(w, &["calls_per_s", "median"]);
+        let raw = f(&r["raw"][p], &["calls_per_s", "median"]);
+        let native = ctx.native.get(*p).copied();
+        rows.push(
+            Row::new(step, format!("{p}: worker path"), wm, "calls/s").note(format!(
+                "{calls} calls; Engine load + run as the page does; {}",
+                spread(&w["calls_per_s"])
+            )),
+        );
+        rows.push(
+            Row::new(
+                step,
+                format!("{p}: wasm/native (worker path)"),
+                wm.zip(native).map(|(w, n)| n / w),
+                "x",
+            )
+            .target(Bound::AtMost(1.3))
+            .note("native calls/s over wasm calls/s, this bench run"),
+        );
+        rows.push(
+            Row::new(
+                step,
+                format!("{p}: wasm/native (one advance)"),
+                raw.zip(native).map(|(w, n)| n / w),
+                "x",
+            )
+            .note(format!(
+                "raw wasm in a worker, no chunking: {} calls/s",
+                raw.map(num).unwrap_or_default()
+            )),
+        );
+    }
+    let busy = f(&r["worker"]["busy-service"], &["one_run_ms", "median"]);
+    let busy_target = if name == "chromium" {
+        Some(Bound::AtMost(1500.0))
+    } else {
+        None
+    };
+    let mut row = Row::new(step, "busy-service month in the worker", busy, "ms")
+        .note("Engine load + run, one run");
+    row.target = busy_target;
+    rows.push(row);
+    let page = &r["page"];
+    rows.push(
+        Row::new(
+            step,
+            "input change -> redrawn chart",
+            f(page, &["input_to_chart_ms", "median"]),
+            "ms",
+        )
+        .target(Bound::AtMost(16.0))
+        .note(format!(
+            "default scenario ({}): seed changed, until onRun + next frame; {}",
+            page["default_scenario"].as_str().unwrap_or("?"),
+            spread(&page["input_to_chart_ms"])
+        )),
+    );
+    rows.push(
+        Row::new(
+            step,
+            "busy-service month on the page",
+            f(page, &["busy_page_ms"]),
+            "ms",
+        )
+        .note("preset picked -> run, events, metrics, series, redrawn chart"),
+    );
+    let lt = f(page, &["longest_task_ms"]);
+    let mut row = Row::new(step, "longest main-thread task meanwhile", lt, "ms");
+    row = if lt.is_some() {
+        row.target(Bound::Below(50.0))
+            .note("PerformanceObserver longtask (tasks >= 50 ms; 0 = none)")
+    } else {
+        row.note("longtask not supported in this browser; see the tick gap")
+    };
+    rows.push(row);
+    rows.push(
+        Row::new(
+            step,
+            "longest gap between main-thread ticks",
+            f(page, &["longest_tick_gap_ms"]),
+            "ms",
+        )
+        .note("setTimeout(0) ping loop during the busy month (includes timer clamping)"),
+    );
+    ctx.raw.insert(name.into(), v);
+    Ok(rows)
 }
 
 #[cfg(test)]
@@ -112,15 +764,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parses_libtest_and_criterion() {
-        let text = "test sim::busy ... bench:       1,234 ns/iter (+/- 56)\n\
-                    quiet-service\n                        time:   [1.0 ms 1.1 ms 1.2 ms]\n\
-                    cusum/update            time:   [2.0 ns 2.1 ns 2.2 ns]\n";
-        let rows = parse_bench("s", text);
-        assert_eq!(rows.len(), 3);
-        assert_eq!(rows[0].name, "sim::busy");
-        assert_eq!(rows[1].name, "quiet-service");
-        assert_eq!(rows[2].name, "cusum/update");
-        assert_eq!(rows[2].value, "[2.0 ns 2.1 ns 2.2 ns]");
+    fn reads_the_last_bench_json_line() {
+        let text = "x\nbench-json [1]\nnoise\n\u{1b}[0mbench-json {\"a\": 2}\n";
+        assert_eq!(bench_json(text).unwrap()["a"], 2);
+        assert!(bench_json("nothing").is_err());
+    }
+
+    #[test]
+    fn targets_compare() {
+        let r = Row::new("s", "n", Some(2.0), "x").target(Bound::AtMost(2.0));
+        assert_eq!(r.meets(), Some(true));
+        let r = Row::new("s", "n", Some(50.0), "ms").target(Bound::Below(50.0));
+        assert_eq!(r.meets(), Some(false));
+        assert_eq!(Row::new("s", "n", None, "ms").meets(), None);
     }
 }

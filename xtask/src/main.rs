@@ -29,7 +29,11 @@ commands:
                             tests in headless Chromium and Firefox, end-to-end tests;
                             --native: only fmt, clippy, cargo test;
                             --clean-clone: the same in a fresh clone (fresh target dir)
-  bench                     run the benchmarks and print a table
+  bench [--runs N] [--quick]
+                            measure every figure of issue 8 (native simulator beside the
+                            bare loop, memory, analysis, sizes, the bench page in headless
+                            Chromium and Firefox) and print them beside their targets;
+                            JSON in target/bench/bench.json (docs/benchmarks.md)
   help                      this text";
 
 fn main() -> ExitCode {
@@ -108,12 +112,7 @@ fn dispatch(args: &[String]) -> Res<()> {
             }
             test::test(&opts)
         }
-        "bench" => {
-            if !flags.is_empty() {
-                return usage(cmd, rest);
-            }
-            bench::bench()
-        }
+        "bench" => bench::bench(&flags),
         "help" | "--help" | "-h" => {
             println!("{HELP}");
             Ok(())

@@ -404,6 +404,16 @@ fn e2e_suites(root: &Path, results: &mut Vec<Outcome>) {
     println!("serving www/dist at {url}");
     let mut c = Command::new("npm");
     c.arg("test").current_dir(&e2e).env("PLAYGROUND_URL", &url);
+    // The tests check the page against the simulator's command line: build it once (the dev
+    // profile `cargo test` already built, so usually a no-op) and hand its path over.
+    match breaker_cli(root) {
+        Ok(bin) => {
+            c.env("BREAKER_BIN", bin);
+        }
+        Err(e) => {
+            println!("warning: cannot build the breaker CLI ({e}); the tests will `cargo run` it")
+        }
+    }
     for (var, path) in [
         ("CHROMIUM_PATH", setup::chromium()),
         ("CHROMEDRIVER", setup::chromedriver()),
@@ -416,6 +426,22 @@ fn e2e_suites(root: &Path, results: &mut Vec<Outcome>) {
     }
     c.env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1");
     results.push(suite("e2e", Count::Js, &mut c));
+}
+
+/// `cargo build -p breaker-cli` (dev profile) and the path of the `breaker` binary.
+fn breaker_cli(root: &Path) -> Res<std::path::PathBuf> {
+    let mut c = cargo();
+    c.args(["build", "-q", "-p", "breaker-cli"])
+        .current_dir(root);
+    util::run(&mut c)?;
+    let bin = util::target_dir()?
+        .join("debug")
+        .join(format!("breaker{}", std::env::consts::EXE_SUFFIX));
+    if bin.is_file() {
+        Ok(bin)
+    } else {
+        fail(format!("{} is missing after the build", bin.display()))
+    }
 }
 
 /// Clones the committed state into a temporary folder and runs the tests there
