@@ -1,0 +1,192 @@
+// The bench page (www/bench.html) and, loaded as a module worker, its raw-wasm helper.
+//
+// On the page: (1) each preset through the page's own worker path (engine.js -> worker.js:
+// `load` then `run` in chunks, as the playground does), calls per second; (2) the same runs with
+// one `advance` call in a worker of its own (raw wasm, no chunking); (3) the playground mounted
+// as on the main page: time from an input change to the redrawn chart (default scenario), and the
+// busy-service month picked from the preset list (time to the redrawn chart, longest main-thread
+// task meanwhile: PerformanceObserver `longtask` where supported, else the longest gap between
+// main-thread ticks). Results land in `window.__bench` ({done, results | error}) and in #out.
+// It measures and reports; it asserts nothing.
+
+import init, * as wasm from '../pkg/breaker_wasm.js';
+
+const IN_WORKER = typeof document === 'undefined';
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+};
+const stats = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), runs: xs.length });
+const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+
+if (IN_WORKER) {
+  // Raw wasm: build the Playground and advance its full run in one call.
+  let ready = null;
+  self.addEventListener('message', async (e) => {
+    const { id, scenario, minMs } = e.data;
+    try {
+      ready = ready || init({ module_or_path: new URL('../pkg/breaker_wasm_bg.wasm', import.meta.url) });
+      await ready;
+      let calls = 0;
+      const t0 = performance.now();
+      let dt = 0;
+      do {
+        const pg = new wasm.Playground(scenario);
+        pg.advance(0xffffffff);
+        calls += pg.metrics().calls;
+        pg.free();
+        dt = performance.now() - t0;
+      } while (dt < minMs);
+      self.postMessage({ id, calls, ms: dt });
+    } catch (err) {
+      self.postMessage({ id, error: String(err && err.message ? err.message : err) });
+    }
+  });
+} else {
+  main();
+}
+
+async function main() {
+  const out = document.getElementById('out');
+  const params = new URLSearchParams(location.search);
+  const runs = Math.max(1, Number(params.get('runs') || 3));
+  const names = (params.get('presets') || 'quiet-service,busy-service,recovery-warmup').split(',');
+  const withPage = params.get('page') !== '0';
+  const log = (line) => { out.textContent += `\n${line}`; };
+  window.__bench = { done: false };
+  try {
+    out.textContent = `${navigator.userAgent}`;
+    const results = { userAgent: navigator.userAgent, runs, worker: {}, raw: {}, page: null };
+    const { Engine } = await import('./engine.js');
+    const engine = new Engine({ onFatal: (m) => log(`fatal: ${m}`) });
+    const info = await engine.ready;
+    const byName = Object.fromEntries(info.presets.map((p) => [p.name, p.scenario]));
+    const raw = new Worker(new URL('./bench.js', import.meta.url), { type: 'module' });
+    let rawId = 0;
+    const rawRun = (scenario, minMs) => new Promise((resolve, reject) => {
+      const id = ++rawId;
+      const on = (e) => {
+        if (e.data.id !== id) return;
+        raw.removeEventListener('message', on);
+        if (e.data.error) reject(new Error(e.data.error)); else resolve(e.data);
+      };
+      raw.addEventListener('message', on);
+      raw.postMessage({ id, scenario, minMs });
+    });
+    for (const name of names) {
+      const scenario = byName[name];
+      if (!scenario) { log(`unknown preset ${name}`); continue; }
+      const w = [];
+      const r = [];
+      let calls = 0;
+      let busyMs = [];
+      for (let i = 0; i < runs; i++) {
+        // The page's path: load + run (chunked, with progress messages), repeated to >= 200 ms.
+        let n = 0;
+        const t0 = performance.now();
+        let dt = 0;
+        do {
+          await engine.call('load', { scenario });
+          const res = await engine.call('run');
+          if (!res.complete) throw new Error(`${name}: run not complete`);
+          const m = await engine.call('metrics');
+          calls = m.calls;
+          n += m.calls;
+          dt = performance.now() - t0;
+        } while (dt < 200);
+        w.push(n / (dt / 1000));
+        if (n === calls) busyMs.push(dt);
+        const rr = await rawRun(scenario, 200);
+        r.push(rr.calls / (rr.ms / 1000));
+      }
+      results.worker[name] = { calls, calls_per_s: stats(w), one_run_ms: busyMs.length ? stats(busyMs) : null };
+      results.raw[name] = { calls, calls_per_s: stats(r) };
+      log(`${name}: ${calls} calls; worker path ${Math.round(median(w))} calls/s; raw wasm ${Math.round(median(r))} calls/s`);
+    }
+    raw.terminate();
+    engine.terminate();
+    if (withPage) results.page = await pageTimings(log, runs);
+    window.__bench = { done: true, results };
+    log('done');
+  } catch (e) {
+    window.__bench = { done: true, error: String(e && e.stack ? e.stack : e) };
+    log(`error: ${e && e.stack ? e.stack : e}`);
+  }
+}
+
+async function pageTimings(log, runs) {
+  const { mountPlayground } = await import('./app.js');
+  const root = document.getElementById('playground');
+  let onRun = null;
+  const pg = mountPlayground(root, { onRun: () => { if (onRun) onRun(); } });
+  const ran = () => new Promise((r) => { onRun = () => { onRun = null; r(); }; });
+  const until = async (cond, ms = 60000) => {
+    const t0 = performance.now();
+    while (!cond()) {
+      if (performance.now() - t0 > ms) throw new Error('timed out waiting for the playground');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  await until(() => pg.state && pg.state.loaded);
+  await frame();
+  const seed = root.querySelector('[data-path="seed"] input');
+  if (!seed) throw new Error('no seed input on the page');
+  const change = (el, value) => {
+    // `change` commits at once (typing would be debounced).
+    el.value = String(value);
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  };
+  // (a) An input change to the redrawn chart, default scenario (the first preset).
+  const inputMs = [];
+  for (let i = 0; i < Math.max(5, runs); i++) {
+    const done = ran();
+    const t0 = performance.now();
+    change(seed, 100 + i);
+    await done;
+    await frame();
+    inputMs.push(performance.now() - t0);
+  }
+  log(`input change -> redrawn chart (${pg.state.info && pg.state.info.name}): ${median(inputMs).toFixed(1)} ms`);
+  // (b) The busy-service month picked from the preset list; the longest main-thread task meanwhile.
+  const select = [...root.querySelectorAll('select')].find((s) => [...s.options].some((o) => o.value === 'busy-service'));
+  if (!select) throw new Error('no preset list with busy-service');
+  let longest = 0;
+  let longtask = false;
+  let obs = null;
+  if (typeof PerformanceObserver !== 'undefined' && (PerformanceObserver.supportedEntryTypes || []).includes('longtask')) {
+    longtask = true;
+    obs = new PerformanceObserver((list) => { for (const e of list.getEntries()) longest = Math.max(longest, e.duration); });
+    obs.observe({ type: 'longtask' });
+  }
+  // Tick monitor (every browser): the longest gap between main-thread turns.
+  let gap = 0;
+  let last = performance.now();
+  let ticking = true;
+  const ch = new MessageChannel();
+  ch.port1.onmessage = () => {
+    const now = performance.now();
+    gap = Math.max(gap, now - last);
+    last = now;
+    if (ticking) setTimeout(() => ch.port2.postMessage(0), 0);
+  };
+  const done = ran();
+  const t0 = performance.now();
+  last = t0;
+  ch.port2.postMessage(0);
+  select.value = 'busy-service';
+  select.dispatchEvent(new Event('change', { bubbles: true }));
+  await done;
+  await frame();
+  const busyMs = performance.now() - t0;
+  ticking = false;
+  if (obs) { await new Promise((r) => setTimeout(r, 50)); obs.disconnect(); }
+  log(`busy-service month on the page (preset change -> redrawn chart): ${busyMs.toFixed(0)} ms; longest task ${longtask ? `${longest.toFixed(0)} ms` : 'n/a'}; longest tick gap ${gap.toFixed(0)} ms`);
+  return {
+    input_to_chart_ms: stats(inputMs),
+    default_scenario: pg.state.presets && pg.state.presets[0] ? pg.state.presets[0].name : null,
+    busy_page_ms: busyMs,
+    longest_task_ms: longtask ? longest : null,
+    longest_tick_gap_ms: gap,
+  };
+}
