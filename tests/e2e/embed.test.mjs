@@ -1,0 +1,148 @@
+// Embedding (issue 7): www/docs-example.html renders two independent <breaker-playground>
+// elements (the second only once scrolled into view) and an ?embed=1 iframe, each showing the
+// simulator's own run (checked against the native `breaker run`); the wasm package is publishable.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { BROWSERS, ROOT, session, page, until, simulate } from './helpers.mjs';
+
+/** One element's state, read through its shadow root. */
+function element(s, id) {
+  return page(s.driver, (elId) => {
+    const el = document.getElementById(elId);
+    const r = el.shadowRoot;
+    const pg = el.playground;
+    return {
+      state: el.dataset.state,
+      started: Boolean(pg),
+      shadow: Boolean(r),
+      lightChildren: el.children.length,
+      runInfo: r && r.querySelector('.runinfo') ? r.querySelector('.runinfo').textContent : '',
+      buttons: r ? r.querySelectorAll('.transport button').length : 0,
+      canvases: r ? r.querySelectorAll('canvas').length : 0,
+      panels: r ? [...r.querySelectorAll('section.panel')].filter((p) => !p.hidden).map((p) => p.className.match(/panel-(\w+)/)[1]) : [],
+      controls: r && r.querySelector('aside.side') ? !r.querySelector('aside.side').hidden : false,
+      t: pg && pg.state.snap ? pg.state.snap.t_s : null,
+      calls: pg && pg.state.metrics ? pg.state.metrics.calls : null,
+      scenario: pg ? pg.state.scenario : null,
+      preset: el.getAttribute('preset'),
+    };
+  }, id);
+}
+
+for (const browser of BROWSERS) {
+  describe(`embedding in ${browser}`, () => {
+    const s = session(browser);
+
+    test('docs-example.html: two independent custom elements, the second started only when scrolled into view', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      await until(async () => (await element(s, 'quiet-el')).state === 'ready', 'the first element to be ready', 60_000);
+      const first = await element(s, 'quiet-el');
+      let second = await element(s, 'recovery-el');
+      assert.equal(first.shadow, true);
+      assert.equal(first.lightChildren, 0, 'nothing in the page\'s own DOM');
+      assert.match(first.runInfo, /quiet-service/);
+      assert.deepEqual(first.panels, ['now', 'chart'], 'compact: now and chart');
+      assert.equal(first.controls, false);
+      assert.ok(first.buttons >= 4 && first.canvases >= 3, 'transport and chart drawn');
+      // Below the fold: not started.
+      assert.equal(second.state, 'idle', 'the second element waits until scrolled into view');
+      assert.equal(second.started, false);
+      // The first element's run is the simulator's own.
+      assert.equal(first.calls, simulate(first.scenario).result.calls);
+
+      await page(s.driver, () => document.getElementById('recovery-el').scrollIntoView());
+      await until(async () => (await element(s, 'recovery-el')).state === 'ready', 'the second element to start and be ready', 60_000);
+      second = await element(s, 'recovery-el');
+      assert.match(second.runInfo, /recovery-warmup/);
+      assert.deepEqual(second.panels, ['now', 'chart', 'trace']);
+      assert.equal(second.calls, simulate(second.scenario).result.calls);
+
+      // Independent: own workers; stepping one does not move the other.
+      const distinct = await page(s.driver, () => {
+        const [a, b] = ['quiet-el', 'recovery-el'].map((id) => document.getElementById(id).playground);
+        return a.engine !== b.engine && a.engine.worker !== b.engine.worker;
+      });
+      assert.equal(distinct, true, 'one worker per element');
+      await page(s.driver, () => {
+        const r = document.getElementById('recovery-el').shadowRoot;
+        [...r.querySelectorAll('.transport button')].find((b) => /step/i.test(b.textContent)).click();
+      });
+      await until(async () => ((await element(s, 'recovery-el')).t || 0) > 0, 'the second element to step');
+      assert.equal((await element(s, 'quiet-el')).t, 0, 'the first element did not move');
+      const [a, b] = [await element(s, 'quiet-el'), await element(s, 'recovery-el')];
+      assert.notEqual(a.calls, b.calls);
+    });
+
+    test('docs-example.html: the ?embed=1 iframe hides the page chrome and shows the panels asked for', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      await page(s.driver, () => document.getElementById('frame').scrollIntoView());
+      const frame = await s.driver.findElement({ id: 'frame' });
+      await s.driver.switchTo().frame(frame);
+      try {
+        await until(() => page(s.driver, () => Boolean(window.playground && window.playground.state.metrics && window.playground.state.snap)), 'the iframe\'s run', 60_000);
+        const r = await page(s.driver, () => ({
+          embed: document.documentElement.classList.contains('embed'),
+          header: getComputedStyle(document.querySelector('header.site')).display !== 'none',
+          footer: getComputedStyle(document.querySelector('footer.site')).display !== 'none',
+          panels: [...document.querySelectorAll('#playground section.panel')].filter((p) => !p.hidden).map((p) => p.className.match(/panel-(\w+)/)[1]),
+          controls: !document.querySelector('#playground aside.side').hidden,
+          runInfo: document.querySelector('#playground .runinfo').textContent,
+          scenario: window.playground.state.scenario,
+          calls: window.playground.state.metrics.calls,
+        }));
+        assert.equal(r.embed, true);
+        assert.equal(r.header, false);
+        assert.equal(r.footer, false);
+        assert.deepEqual(r.panels, ['now', 'chart', 'metrics']);
+        assert.equal(r.controls, false, 'no settings form unless panels lists controls');
+        assert.match(r.runInfo, /bursty-failures/);
+        assert.equal(r.calls, simulate(r.scenario).result.calls);
+      } finally {
+        await s.driver.switchTo().defaultContent();
+      }
+    });
+
+    test('?embed=1&panels=chart,controls shows the settings form; a custom element with a scenario attribute', async () => {
+      await s.driver.get(`${s.url}index.html?embed=1&panels=chart,controls`);
+      await until(() => page(s.driver, () => Boolean(window.playground && window.playground.state.metrics)), 'the page\'s run', 60_000);
+      assert.equal(await page(s.driver, () => !document.querySelector('#playground aside.side').hidden), true);
+      // An element made by a page script (a module script tag, as a docs page would: run in the
+      // page itself, not in the WebDriver sandbox), with a scenario given as JSON text.
+      await page(s.driver, () => {
+        const code = `import './embed/breaker-playground.js';
+          const el = document.createElement('breaker-playground');
+          el.id = 'made';
+          el.setAttribute('scenario', JSON.stringify({ name: '<img src=x onerror=alert(1)>', duration: 600, traffic: { calls_per_minute: 120 } }));
+          el.setAttribute('panels', 'now,metrics');
+          document.body.prepend(el);`;
+        const script = document.createElement('script');
+        script.type = 'module';
+        script.textContent = code;
+        document.head.append(script);
+      });
+      await until(async () => (await element(s, 'made')).state === 'ready', 'the scripted element', 60_000);
+      const made = await element(s, 'made');
+      assert.deepEqual(made.panels, ['now', 'metrics']);
+      assert.equal(made.calls, simulate(made.scenario).result.calls);
+      const img = await page(s.driver, () => document.getElementById('made').shadowRoot.querySelectorAll('img').length);
+      assert.equal(img, 0, 'the scenario name is text, not HTML');
+    });
+  });
+}
+
+test('the wasm package in www/dist/pkg is publishable to npm', () => {
+  const pkg = join(ROOT, 'www/dist/pkg');
+  const json = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
+  const cargo = readFileSync(join(ROOT, 'Cargo.toml'), 'utf8');
+  const version = /\[workspace\.package\][^[]*?\nversion\s*=\s*"([^"]+)"/.exec(cargo)[1];
+  assert.equal(json.name, 'breaker-playground-wasm');
+  assert.equal(json.version, version);
+  assert.ok(json.license);
+  assert.equal(json.types, 'breaker_wasm.d.ts');
+  assert.equal(Object.keys(json.exports['.'])[0], 'types', 'types first in the export conditions');
+  for (const f of json.files) assert.ok(existsSync(join(pkg, f)), `${f} is in pkg/`);
+  assert.match(readFileSync(join(pkg, 'breaker_wasm.d.ts'), 'utf8'), /export function analyze\(/);
+});
