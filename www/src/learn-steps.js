@@ -161,7 +161,7 @@ export const STEPS = [
         ' at your traffic); at the zero-drift rate it takes ', t.f('c2:points.0.calls.exact', { unit: 'calls' }),
         ' (', t.f('c2:points.0.seconds.exact', { fmt: 'dur' }), '). Wald’s formula, which ignores the overshoot, says ',
         t.f('c1:points.0.calls.approximation', { unit: 'calls' }), ' at p1.'),
-      t.p('A narrow gap between p0 and p1 makes both weights small and every decision slow; a wide gap decides fast but is indifferent over a wider range. Change the rates above and watch these numbers move.'),
+      t.p('A narrow gap between p0 and p1 makes both weights small and every decision slow; a wide gap decides fast but is indifferent over a wider range. Change the rates in your settings and watch these numbers move.'),
     ],
   },
   {
