@@ -43,6 +43,8 @@ struct Outcome {
     status: Status,
     passed: u64,
     failed: u64,
+    /// Tests the runner reported as skipped or ignored (shown, not counted as passed).
+    skipped: u64,
     secs: f64,
 }
 
@@ -125,6 +127,7 @@ fn suite_in(name: &str, count: Count, cmd: &mut Command, browser: Option<&str>) 
         }
     }
     let (mut passed, mut failed) = counts(count, ok, &text);
+    let skipped = skipped_count(count, &text);
     if !ok && failed == 0 {
         failed = 1;
     }
@@ -136,6 +139,7 @@ fn suite_in(name: &str, count: Count, cmd: &mut Command, browser: Option<&str>) 
         status: if ok { Status::Passed } else { Status::Failed },
         passed,
         failed,
+        skipped,
         secs: t.elapsed().as_secs_f64(),
     };
     println!("{}", line(&o));
@@ -148,6 +152,7 @@ fn skipped(name: &str, why: impl Into<String>) -> Outcome {
         status: Status::Skipped(why.into()),
         passed: 0,
         failed: 0,
+        skipped: 0,
         secs: 0.0,
     };
     println!("\n{}", line(&o));
@@ -158,7 +163,7 @@ fn line(o: &Outcome) -> String {
     match &o.status {
         Status::Skipped(why) => format!("suite {:<24} skipped: {why}", o.name),
         s => format!(
-            "suite {:<24} {:<6} {:>5} passed {:>4} failed {:>7.1} s",
+            "suite {:<24} {:<6} {:>5} passed {:>4} failed {:>7.1} s{}",
             o.name,
             if matches!(s, Status::Passed) {
                 "ok"
@@ -167,7 +172,12 @@ fn line(o: &Outcome) -> String {
             },
             o.passed,
             o.failed,
-            o.secs
+            o.secs,
+            if o.skipped > 0 {
+                format!(" ({} skipped)", o.skipped)
+            } else {
+                String::new()
+            }
         ),
     }
 }
@@ -213,6 +223,30 @@ fn num_after(line: &str, prefix: &str) -> Option<u64> {
         .next()?
         .parse()
         .ok()
+}
+
+/// Tests reported as skipped: libtest's `N ignored`, node:test's `# skipped N` / `ℹ skipped N`,
+/// Playwright's `N skipped`, mocha's `N pending`.
+fn skipped_count(count: Count, text: &str) -> u64 {
+    let lines = text.lines().map(str::trim);
+    match count {
+        Count::Fmt | Count::Clippy => 0,
+        Count::Libtest => lines
+            .filter(|l| l.starts_with("test result:"))
+            .filter_map(|l| num_before(l, "ignored"))
+            .sum(),
+        Count::Js => lines
+            .filter_map(|l| {
+                num_after(l, "# skipped ")
+                    .or_else(|| num_after(l, "ℹ skipped "))
+                    .or_else(|| {
+                        let mut w = l.split_whitespace();
+                        let n = w.next()?.parse().ok()?;
+                        matches!(w.next(), Some("skipped" | "pending")).then_some(n)
+                    })
+            })
+            .sum(),
+    }
 }
 
 fn counts(count: Count, ok: bool, text: &str) -> (u64, u64) {
@@ -375,6 +409,7 @@ fn e2e_suites(root: &Path, results: &mut Vec<Outcome>) {
         },
         passed: built.is_ok() as u64,
         failed: built.is_err() as u64,
+        skipped: 0,
         secs: t.elapsed().as_secs_f64(),
     };
     if let Err(e) = &built {
@@ -395,6 +430,7 @@ fn e2e_suites(root: &Path, results: &mut Vec<Outcome>) {
                 status: Status::Failed,
                 passed: 0,
                 failed: 1,
+                skipped: 0,
                 secs: 0.0,
             });
             return;
@@ -529,6 +565,17 @@ mod tests {
             counts(Count::Js, false, "  2 passing (1s)\n  1 failing\n"),
             (2, 1)
         );
+    }
+
+    #[test]
+    fn skipped_counts() {
+        let node = "ℹ tests 55\nℹ pass 53\nℹ fail 0\nℹ skipped 2\n";
+        assert_eq!(skipped_count(Count::Js, node), 2);
+        assert_eq!(counts(Count::Js, true, node), (53, 0));
+        assert_eq!(skipped_count(Count::Js, "# skipped 1\n  3 skipped\n"), 4);
+        let lib = "test result: ok. 3 passed; 0 failed; 2 ignored; 0 measured\n";
+        assert_eq!(skipped_count(Count::Libtest, lib), 2);
+        assert_eq!(skipped_count(Count::Fmt, lib), 0);
     }
 
     #[test]
