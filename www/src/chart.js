@@ -11,9 +11,13 @@ import uPlot from '../vendor/uPlot.esm.js';
 import { h, replace } from './dom.js';
 import { fmt, clock, duration, stateName } from './format.js';
 
-const css = (name, fallback) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+const COUNT_BINS = 60;
 
-function palette() {
+// Colours come from CSS variables as seen from the chart's own element, so a chart inside a
+// custom element's shadow root follows that element's styles (and dark mode), not the host page.
+function palette(el) {
+  const style = getComputedStyle(el && el.isConnected ? el : document.documentElement);
+  const css = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
   return {
     fg: css('--fg', '#222'), muted: css('--muted', '#666'), grid: css('--grid', 'rgba(0,0,0,.08)'),
     score: css('--c-score', '#2563eb'), line: css('--c-line', '#dc2626'), trial: css('--c-trial', '#9333ea'),
@@ -81,13 +85,14 @@ const xAxisValues = (u, splits) => splits.map((v) => (v == null ? '' : clock(v).
  * Returns {setData(series, point), setCursor(t), setView(t0, t1), destroy}.
  */
 export function createChart(root, { onSeek, onZoom, syncKey }) {
-  let pal = palette();
+  let pal = palette(root);
   let point = 1;
   let cursorT = 0;
   let plots = [];
   let series = null;
   let syncing = false;
   let view = [0, 1];
+  let group = 1; // fine buckets per bin in the calls panel
   const bodies = [
     h('figure', { class: 'plot' }, h('figcaption', { text: 'Statistical breaker: score in points (hover for nats)' })),
     h('figure', { class: 'plot' }, h('figcaption', { text: 'Window breaker: failure rate in the window' })),
@@ -138,9 +143,9 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
 
   function build() {
     for (const p of plots) p.destroy();
-    pal = palette();
+    pal = palette(root);
     const ax = axisStyle();
-    const xAxis = { ...ax, values: xAxisValues, label: 'time', labelSize: 18 };
+    const xAxis = { ...ax, values: xAxisValues, label: 'time', labelSize: 18, space: 90 };
     const o1 = {
       ...common(240, 7),
       series: [
@@ -175,12 +180,12 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
       ...common(170, 0),
       series: [
         { label: 'time', value: (u, v) => (v == null ? '—' : clock(v)) },
-        { label: 'answered', stroke: pal.ok, fill: pal.ok + '55', paths: bars, width: 1, value: (u, v) => cnt(v) },
-        { label: 'failed', stroke: pal.fail, fill: pal.fail + '88', paths: bars, width: 1, value: (u, v) => cnt(v) },
-        { label: 'fallback (statistical)', stroke: pal.fallback, width: 2, value: (u, v) => cnt(v) },
-        { label: 'fallback (window)', stroke: pal.fallback, width: 1.5, dash: [5, 4], value: (u, v) => cnt(v) },
-        { label: 'wait (statistical)', stroke: pal.wait, width: 1.5, scale: 'wait', value: (u, v) => (v == null || Number.isNaN(v) ? '—' : duration(v)) },
-        { label: 'wait (window)', stroke: pal.wait, width: 1, dash: [2, 3], scale: 'wait', value: (u, v) => (v == null || Number.isNaN(v) ? '—' : duration(v)) },
+        { label: 'answered (statistical)', stroke: pal.ok, fill: pal.ok + '55', paths: bars, width: 1, value: (u, v) => cnt(v) },
+        { label: 'failed (statistical)', stroke: pal.fail, fill: pal.fail + '88', paths: bars, width: 1, value: (u, v) => cnt(v) },
+        { label: 'fallback (statistical)', points: { show: false }, stroke: pal.fallback, width: 2, value: (u, v) => cnt(v) },
+        { label: 'fallback (window)', points: { show: false }, stroke: pal.fallback, width: 1.5, dash: [5, 4], value: (u, v) => cnt(v) },
+        { label: 'wait (statistical)', points: { show: false }, stroke: pal.wait, width: 1.5, scale: 'wait', value: (u, v) => (v == null || Number.isNaN(v) ? '—' : duration(v)) },
+        { label: 'wait (window)', points: { show: false }, stroke: pal.wait, width: 1, dash: [2, 3], scale: 'wait', value: (u, v) => (v == null || Number.isNaN(v) ? '—' : duration(v)) },
       ],
       axes: [xAxis, { ...ax, label: 'calls', labelSize: 18, size: 50 },
         { ...ax, side: 1, scale: 'wait', label: 'wait', labelSize: 18, size: 56, grid: { show: false }, values: (u, s) => s.map((v) => duration(v)) }],
@@ -221,8 +226,29 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
     return [
       [t, p(g('s_level_max')), p(g('s_threshold_max')), p(g('s_trial_max')), p(g('s_trial_min')), p(g('s_trial_upper_max')), p(g('s_trial_lower_min')), g('s_state_max')],
       [t, g('w_level_max'), g('w_threshold_max'), g('w_trial_max'), g('w_state_max')],
-      [t, g('s_answered'), g('s_failed'), g('s_fallback'), g('w_fallback'), g('s_wait_max'), g('w_wait_max')],
+      grouped(t, [g('s_answered'), g('s_failed'), g('s_fallback'), g('w_fallback')], [g('s_wait_max'), g('w_wait_max')]),
     ].map((d) => d.map((a) => Array.from(a, (v) => (Number.isFinite(v) ? v : null))));
+  }
+
+  // Counts per fine bucket are mostly 0 or 1 on a short run (a call every 0.2 s, 100 ms buckets),
+  // which draws as noise. The calls panel sums them into at most COUNT_BINS bins (whole buckets,
+  // so every count is exact) and keeps each bin's largest wait.
+  function grouped(t, sums, maxes) {
+    const n = t.length;
+    const k = Math.max(1, Math.ceil(n / COUNT_BINS));
+    group = k;
+    if (k === 1) return [t, ...sums, ...maxes];
+    const m = Math.ceil(n / k);
+    const x = new Float64Array(m);
+    const out = [...sums, ...maxes].map(() => new Float64Array(m).fill(NaN));
+    for (let j = 0; j < m; j++) {
+      x[j] = t[j * k];
+      for (let i = j * k; i < Math.min(n, (j + 1) * k); i++) {
+        sums.forEach((a, c) => { if (Number.isFinite(a[i])) out[c][j] = (Number.isFinite(out[c][j]) ? out[c][j] : 0) + a[i]; });
+        maxes.forEach((a, c) => { const o = out[sums.length + c]; if (Number.isFinite(a[i])) o[j] = Number.isFinite(o[j]) ? Math.max(o[j], a[i]) : a[i]; });
+      }
+    }
+    return [x, ...out];
   }
 
   const ro = new ResizeObserver(() => {
@@ -248,7 +274,7 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
       syncing = false;
       applyView();
       note.textContent = s && s.bucket
-        ? `${s.t.length} buckets of ${duration(s.bucket)}; each bucket shows a score's highest value (the trial score: highest and lowest) and the most open state. Drag to zoom, double-click to zoom out, click to move the cursor. All values simulated.`
+        ? `${s.t.length} buckets of ${duration(s.bucket)}${group > 1 ? ` (calls counted per ${duration(s.bucket * group)})` : ''}; each bucket shows a score's highest value (the trial score: highest and lowest) and the most open state. Drag to zoom, double-click to zoom out, click to move the cursor. All values simulated.`
         : '';
     },
     setCursor(t) {
