@@ -15,6 +15,7 @@ import { mountPlayground } from './app.js';
 import { h, replace } from './dom.js';
 import { fmt, pct, duration, signed, kindBadge } from './format.js';
 import { encode } from './urlstate.js';
+import { getPath } from './paths.js';
 import { STEPS, DEFAULTS, OPS } from './learn-steps.js';
 
 const FIELDS = [
@@ -56,16 +57,6 @@ export function query(step, S) {
   return `?${q}`;
 }
 
-/** Look up a dotted path ("points.0.calls.exact") in an object. */
-export function at(obj, path) {
-  let v = obj;
-  for (const part of path.split('.')) {
-    if (v === null || v === undefined) return undefined;
-    v = v[part];
-  }
-  return v;
-}
-
 /**
  * Evaluate a number's expression against `env` = {c: [reports], s: settings, sc: scenario,
  * run: metrics}. Returns {value, kind} (kind from a figure object when the expression is one),
@@ -78,7 +69,7 @@ export function evaluate(expr, env) {
     if (!m) throw new Error(`bad reference ${expr}`);
     const src = m[2] !== undefined ? env.c && env.c[Number(m[2])] : env[m[1]];
     if (!src) return { pending: true };
-    const v = at(src, m[3]);
+    const v = getPath(src, m[3]);
     if (v && typeof v === 'object' && 'kind' in v) return { value: v.value, kind: v.kind };
     if (v === undefined) throw new Error(`${expr} is not in the report`);
     return { value: v };

@@ -537,18 +537,6 @@ fn analysis(ctx: &mut Ctx) -> Res<Vec<Row>> {
     Ok(rows)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Res<()> {
-    for entry in fs::read_dir(dir)? {
-        let p = entry?.path();
-        if p.is_dir() {
-            walk(&p, out)?;
-        } else if p.is_file() {
-            out.push(p);
-        }
-    }
-    Ok(())
-}
-
 /// The files of dist that are the bench, not the page.
 fn is_bench_file(rel: &Path) -> bool {
     rel == Path::new("bench.html") || rel == Path::new("src/bench.js")
@@ -563,7 +551,7 @@ fn sizes(ctx: &mut Ctx) -> Res<Vec<Row>> {
     let wasm = fs::read(out.join("pkg/breaker_wasm_bg.wasm"))?;
     let wasm_gz = dist::gzip_len(&wasm)?;
     let mut files = Vec::new();
-    walk(&out, &mut files)?;
+    crate::dist::walk(&out, &mut files)?;
     let (mut raw, mut gz, mut n) = (0u64, 0u64, 0usize);
     let mut each = BTreeMap::new();
     for p in &files {

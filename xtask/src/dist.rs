@@ -286,7 +286,8 @@ pub fn gzip_len(bytes: &[u8]) -> Res<u64> {
     Ok(enc.finish()?.len() as u64)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Res<()> {
+/// Every file below `dir`, recursively.
+pub fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Res<()> {
     for entry in fs::read_dir(dir)? {
         let p = entry?.path();
         if p.is_dir() {
