@@ -164,6 +164,10 @@ pub(crate) struct Side<B> {
     pub totals: Totals,
     pub events: Vec<Event>,
     pub series: Option<SeriesAcc>,
+    /// When caller 0's copy was last sampled (0 before any sample). The copy changes only at
+    /// sampled events, so observing it now at this time gives that last sample again: what a
+    /// series started later (from a checkpoint) carries into its first buckets.
+    sampled_at: f64,
 }
 
 /// How a breaker's chart values are sampled. Every event of caller 0's copy is sampled; a
@@ -224,6 +228,7 @@ impl<B: Probe> Side<B> {
             totals: Totals::default(),
             events: Vec::new(),
             series: None,
+            sampled_at: 0.0,
         }
     }
 
@@ -313,6 +318,7 @@ impl<B: Probe> Side<B> {
         if copy != 0 {
             return;
         }
+        self.sampled_at = t;
         if let Some(s) = self.series.as_mut() {
             let b = &self.copies[0];
             if b.transitions().is_empty() && s.same_bucket(t) {
@@ -567,6 +573,16 @@ impl Engine {
         let o = self.stat.copies[0].observe(self.now);
         self.stat.series = Some(SeriesAcc::new(buckets, t0, t1, &o));
         let o = self.win.copies[0].observe(self.now);
+        self.win.series = Some(SeriesAcc::new(buckets, t0, t1, &o));
+    }
+
+    /// Series as [`Engine::enable_series`] from time 0 would have them, started now (from a
+    /// checkpoint): the value carried into the first buckets is the last sample's observation.
+    /// The caller makes sure no event before now was sampled or counted in `[t0, t1]`.
+    pub(crate) fn enable_series_resumed(&mut self, buckets: usize, t0: f64, t1: f64) {
+        let o = self.stat.copies[0].observe(self.stat.sampled_at);
+        self.stat.series = Some(SeriesAcc::new(buckets, t0, t1, &o));
+        let o = self.win.copies[0].observe(self.win.sampled_at);
         self.win.series = Some(SeriesAcc::new(buckets, t0, t1, &o));
     }
 

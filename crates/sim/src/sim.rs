@@ -63,6 +63,8 @@ pub struct Sim {
     checkpoints: Vec<Checkpoint>,
     every: u64,
     max: usize,
+    /// A collecting copy that keeps checkpoints too ([`Sim::with_checkpoints`]).
+    keep: bool,
 }
 
 impl Sim {
@@ -86,8 +88,10 @@ impl Sim {
             checkpoints: Vec::new(),
             every: DEFAULT_CHECKPOINT_EVERY,
             max: DEFAULT_MAX_CHECKPOINTS,
+            keep: false,
         };
-        sim.checkpoints.push(sim.checkpoint());
+        let c = sim.checkpoint();
+        sim.checkpoints.push(c);
         Ok(sim)
     }
 
@@ -97,11 +101,18 @@ impl Sim {
         self.max = max.max(2);
     }
 
-    fn checkpoint(&self) -> Checkpoint {
-        Checkpoint {
+    /// A clone of the simulation, without series (a collecting copy's buckets are not kept).
+    fn checkpoint(&mut self) -> Checkpoint {
+        let series = (
+            self.engine.stat.series.take(),
+            self.engine.win.series.take(),
+        );
+        let c = Checkpoint {
             engine: self.engine.clone(),
             src: self.src.clone(),
-        }
+        };
+        (self.engine.stat.series, self.engine.win.series) = series;
+        c
     }
 
     fn maybe_checkpoint(&mut self) {
@@ -110,7 +121,8 @@ impl Sim {
         if calls % self.every != 0 || calls <= last {
             return;
         }
-        self.checkpoints.push(self.checkpoint());
+        let c = self.checkpoint();
+        self.checkpoints.push(c);
         if self.checkpoints.len() > self.max {
             self.every *= 2;
             let every = self.every;
@@ -122,7 +134,7 @@ impl Sim {
         // A trace held in memory was checked whole in `new`, so an error cannot happen here;
         // if it did, the run simply ends.
         let s = self.engine.step(&mut self.src).unwrap_or(Stepped::Done);
-        if s == Stepped::Arrival && self.engine.stat.series.is_none() {
+        if s == Stepped::Arrival && (self.engine.stat.series.is_none() || self.keep) {
             self.maybe_checkpoint();
         }
         s
@@ -304,7 +316,99 @@ impl Sim {
             checkpoints: vec![],
             every: u64::MAX,
             max: 2,
+            keep: false,
         }
+    }
+
+    /// Let a collecting copy ([`Sim::collecting`]) keep checkpoints as it goes (without its
+    /// series), like a plain simulation: every `every` calls at first, at most `max` (the
+    /// spacing doubles as they thin out). Then [`Sim::collecting_from_checkpoint`] on it can
+    /// collect any range without replaying from time 0. It still cannot seek back itself.
+    pub fn with_checkpoints(mut self, every: u64, max: usize) -> Sim {
+        self.keep = true;
+        self.set_checkpoints(every, max);
+        if self.checkpoints.is_empty() {
+            let c = self.checkpoint();
+            self.checkpoints.push(c);
+        }
+        self
+    }
+
+    /// Like [`Sim::collecting`] (series in `buckets` buckets over `[t0, t1]`, no checkpoints),
+    /// but starting from the latest checkpoint before `t0` instead of time 0, so collecting a
+    /// late range replays only from that checkpoint. The series come out exactly as a copy from
+    /// time 0 collects them over the same range: the values carried into the first buckets are
+    /// the last ones sampled before the checkpoint, and the checkpoint is early enough that
+    /// nothing before it was sampled or counted at `t0` or later (with shared state, a change
+    /// applies up to `callers.lock_timeout` after its event, so that much earlier).
+    ///
+    /// Uses this simulation's checkpoints (those taken so far: a plain simulation's as it
+    /// stepped, a collecting one's with [`Sim::with_checkpoints`]); drive the copy with
+    /// [`Sim::run_until`]`(t1)` or [`Sim::advance`], then take [`Sim::result`] or
+    /// [`Sim::series`].
+    pub fn collecting_from_checkpoint(&self, buckets: usize, t0: f64, t1: f64) -> Sim {
+        let c = &self.checkpoints[self.checkpoint_for(t0)];
+        let mut engine = c.engine.clone();
+        engine.enable_series_resumed(buckets, t0, t1);
+        Sim {
+            engine,
+            src: c.src.clone(),
+            checkpoints: vec![],
+            every: u64::MAX,
+            max: 2,
+            keep: false,
+        }
+    }
+
+    /// Take `other`'s checkpoints if they reach further into the run than this simulation's own
+    /// (`other` must come from the same [`Sim::new`], e.g. a collecting copy of this one that
+    /// kept checkpoints and ran ahead): [`Sim::seek`] then replays only from the checkpoint
+    /// nearest `t`, however far this simulation has been. Returns whether they were taken (not
+    /// when the runs differ, when this is a collecting copy, or when its own reach as far).
+    pub fn adopt_checkpoints(&mut self, other: &Sim) -> bool {
+        let reach = |s: &Sim| s.checkpoints.last().map_or(0, |c| c.engine.calls);
+        if !Arc::ptr_eq(&self.engine.cfg, &other.engine.cfg)
+            || self.engine.stat.series.is_some()
+            || reach(other) <= reach(self)
+        {
+            return false;
+        }
+        self.checkpoints.clone_from(&other.checkpoints);
+        self.every = other.every;
+        self.max = other.max;
+        true
+    }
+
+    /// The time of the checkpoint [`Sim::collecting_from_checkpoint`] would start from for a
+    /// range starting at `t0` (s).
+    pub fn checkpoint_before(&self, t0: f64) -> f64 {
+        self.checkpoints
+            .get(self.checkpoint_for(t0))
+            .map_or(0.0, |c| c.engine.now)
+    }
+
+    /// The latest checkpoint from which a series over a range starting at `t0` comes out as
+    /// from time 0: the first (time 0, nothing sampled yet) or one whose events all sampled and
+    /// counted before `t0`.
+    fn checkpoint_for(&self, t0: f64) -> usize {
+        let cfg = &self.engine.cfg;
+        let slack = if cfg.shared { cfg.lock_timeout } else { 0.0 };
+        self.checkpoints
+            .iter()
+            .rposition(|c| c.engine.calls == 0 || c.engine.now + slack < t0)
+            .unwrap_or(0)
+    }
+
+    /// One breaker's series so far (empty unless this is a collecting copy), filled up to the
+    /// run's end as [`Sim::result`] gives it, without copying the events.
+    pub fn series(&self, kind: BreakerKind) -> crate::Series {
+        let side = match kind {
+            BreakerKind::Statistical => self.engine.stat.series.as_ref(),
+            BreakerKind::Window => self.engine.win.series.as_ref(),
+        };
+        side.cloned()
+            .map(|s| s.finish(self.engine.cfg.end))
+            .unwrap_or_default()
     }
 
     /// The whole run from time 0 (whatever this simulation's position), with series in
