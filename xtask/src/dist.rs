@@ -12,7 +12,7 @@
 //!   `www/node_modules/` to a path under `www/dist/`.
 
 use crate::setup::{self, WASM_TARGET};
-use crate::util::{self, cargo, fail, human, run, which, Res};
+use crate::util::{self, cargo, fail, human, run, Res};
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use std::fs;
@@ -173,12 +173,15 @@ fn npm_package(root: &Path, pkg: &Path) -> Res<()> {
 /// Runs `wasm-opt -O` in place when binaryen is installed; keeps the
 /// unoptimized file if it is absent or fails (old binaryen, unknown feature).
 fn wasm_opt(wasm: &Path) {
-    if which("wasm-opt").is_none() {
-        println!("skip: wasm-opt (binaryen not installed)");
-        return;
-    }
+    let bin = match crate::setup::wasm_opt() {
+        Ok(p) => p,
+        Err(why) => {
+            println!("skip: wasm-opt ({why})");
+            return;
+        }
+    };
     let tmp = wasm.with_extension("opt.wasm");
-    let ok = run(Command::new("wasm-opt")
+    let ok = run(Command::new(bin)
         .arg("-O")
         .args([
             "--enable-bulk-memory",

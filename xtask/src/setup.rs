@@ -313,35 +313,41 @@ pub fn npm_ci(dir: &Path) -> Res<()> {
         .env("PUPPETEER_SKIP_DOWNLOAD", "1"))
 }
 
-/// binaryen's `wasm-opt` shrinks the page's wasm by about a tenth (dist runs it when present).
-/// Installed with apt as root; elsewhere its absence is only reported, since dist works without it.
+/// The oldest binaryen whose `wasm-opt` dist runs: the version wasm-pack 0.15 itself downloads.
+/// Older ones can break wasm-bindgen's output: Debian bookworm's binaryen 108, even on a plain
+/// read/write round trip, turns the externref table into one the page cannot fill
+/// ("WebAssembly.Table.set(): Argument 1 is invalid for table"), so the simulator never starts.
+pub const MIN_BINARYEN: u32 = 130;
+
+/// `wasm-opt` if it is on PATH and at least [`MIN_BINARYEN`]; else why not.
+pub fn wasm_opt() -> Result<PathBuf, String> {
+    let Some(p) = which("wasm-opt") else {
+        return Err("wasm-opt not found".into());
+    };
+    // "wasm-opt version 108" or "wasm-opt version 123 (version_123)".
+    let v = output(p.to_str().unwrap_or("wasm-opt"), ["--version"]).unwrap_or_default();
+    let n: Option<u32> = v
+        .split_whitespace()
+        .skip_while(|w| *w != "version")
+        .nth(1)
+        .and_then(|w| w.parse().ok());
+    match n {
+        Some(n) if n >= MIN_BINARYEN => Ok(p),
+        Some(n) => Err(format!(
+            "{} is binaryen {n}, older than {MIN_BINARYEN}: it breaks wasm-bindgen's tables",
+            p.display()
+        )),
+        None => Err(format!("{}: unreadable version {v:?}", p.display())),
+    }
+}
+
+/// binaryen's `wasm-opt` shrinks the page's wasm by about a tenth; dist runs it when it is recent
+/// enough (see [`MIN_BINARYEN`]). Not installed here: Debian's package is too old.
 fn wasm_opt_note() {
-    if let Some(p) = which("wasm-opt") {
-        println!("ok: wasm-opt {} (dist runs it)", p.display());
-        return;
-    }
-    if output("id", ["-u"]).as_deref() != Some("0") {
-        println!(
-            "skip: wasm-opt not found (optional; `apt-get install binaryen` shrinks the wasm)"
-        );
-        return;
-    }
-    println!("installing: binaryen (apt-get)");
-    let installed = run(Command::new("apt-get")
-        .args(["install", "-y", "--no-install-recommends", "binaryen"])
-        .env("DEBIAN_FRONTEND", "noninteractive"))
-    .or_else(|_| {
-        run(Command::new("apt-get")
-            .arg("update")
-            .env("DEBIAN_FRONTEND", "noninteractive"))?;
-        run(Command::new("apt-get")
-            .args(["install", "-y", "--no-install-recommends", "binaryen"])
-            .env("DEBIAN_FRONTEND", "noninteractive"))
-    });
-    match installed {
-        Ok(()) => println!("ok: binaryen installed"),
-        Err(_) => {
-            println!("warning: binaryen could not be installed; dist ships the unoptimized wasm")
-        }
+    match wasm_opt() {
+        Ok(p) => println!("ok: wasm-opt {} (dist runs it)", p.display()),
+        Err(why) => println!(
+            "skip: {why} (optional; dist ships the unoptimized wasm; binaryen >= {MIN_BINARYEN} from its releases shrinks it)"
+        ),
     }
 }
