@@ -395,6 +395,7 @@ impl Statistical {
 }
 
 impl Breaker for Statistical {
+    #[inline]
     fn permit(&mut self, now: f64) -> Decision {
         self.transitions.clear();
         self.traffic.tick(now);

@@ -239,8 +239,13 @@ impl WindowSettings {
 /// time window of epoch-second buckets covering the last `size` seconds (`SlidingTimeWindowMetrics`).
 #[derive(Debug, Clone)]
 enum Ring {
-    /// Each entry: bit 0 failed, bit 1 slow.
-    Count { size: usize, ring: VecDeque<u8> },
+    /// Each entry: bit 0 failed, bit 1 slow. Filled up to `size` entries in order, then each
+    /// new entry overwrites the oldest, at `oldest`.
+    Count {
+        size: usize,
+        ring: Vec<u8>,
+        oldest: usize,
+    },
     /// Non-empty buckets in ascending second order.
     Time {
         size: i64,
@@ -308,7 +313,8 @@ impl Metrics {
         Metrics {
             ring: Ring::Count {
                 size: size.max(1) as usize,
-                ring: VecDeque::new(),
+                ring: Vec::new(),
+                oldest: 0,
             },
             total: Tally::default(),
             minimum: u64::from(minimum.min(size)),
@@ -358,13 +364,16 @@ impl Metrics {
     fn record(&mut self, failed: bool, slow: bool, now: f64) -> Tally {
         let one = Tally::one(failed, slow);
         match &mut self.ring {
-            Ring::Count { size, ring } => {
-                ring.push_back(failed as u8 | (slow as u8) << 1);
+            Ring::Count { size, ring, oldest } => {
+                let bits = failed as u8 | (slow as u8) << 1;
                 self.total.add(one);
-                while ring.len() > *size {
-                    if let Some(bits) = ring.pop_front() {
-                        self.total.sub(Tally::one(bits & 1 != 0, bits & 2 != 0));
-                    }
+                if ring.len() < *size {
+                    ring.push(bits);
+                } else {
+                    // The oldest entry leaves the window as the new one comes in.
+                    let old = std::mem::replace(&mut ring[*oldest], bits);
+                    *oldest = if *oldest + 1 == *size { 0 } else { *oldest + 1 };
+                    self.total.sub(Tally::one(old & 1 != 0, old & 2 != 0));
                 }
             }
             Ring::Time { size, buckets } => {
@@ -393,9 +402,8 @@ impl Metrics {
         if t.calls == 0 || t.calls < self.minimum {
             return Check::BelowMinimum;
         }
-        let n = t.calls as f64;
-        let failure = t.failed as f64 / n;
-        let slow = t.slow as f64 / n;
+        let failure = ratio(t.failed, t.calls);
+        let slow = ratio(t.slow, t.calls);
         let calls = u32::try_from(t.calls).unwrap_or(u32::MAX);
         if failure >= s.failure_rate_threshold {
             Check::Above(Reason::FailureRate {
@@ -424,8 +432,18 @@ impl Metrics {
         if t.calls == 0 || t.calls < self.minimum {
             return (f64::NAN, f64::NAN);
         }
-        let n = t.calls as f64;
-        (t.failed as f64 / n, t.slow as f64 / n)
+        (ratio(t.failed, t.calls), ratio(t.slow, t.calls))
+    }
+}
+
+/// `part / calls` (`calls > 0`): 0 without a division when `part` is 0 (`0.0 / n` is `+0.0`), as
+/// it mostly is for failures and slow calls in a healthy window.
+#[inline]
+fn ratio(part: u64, calls: u64) -> f64 {
+    if part == 0 {
+        0.0
+    } else {
+        part as f64 / calls as f64
     }
 }
 
@@ -763,12 +781,9 @@ impl Window {
             }
         }
     }
-}
 
-impl Breaker for Window {
-    fn permit(&mut self, now: f64) -> Decision {
-        self.transitions.clear();
-        let now = self.clock(now);
+    /// [`Breaker::permit`] outside the closed state: time rules first.
+    fn permit_not_closed(&mut self, now: f64) -> Decision {
         self.advance(now);
         if self.state == State::Open {
             if now < self.open_until {
@@ -794,6 +809,20 @@ impl Breaker for Window {
             }
             _ => Decision::Admit(self.permit_of(PermitKind::Normal, now)),
         }
+    }
+}
+
+impl Breaker for Window {
+    #[inline]
+    fn permit(&mut self, now: f64) -> Decision {
+        self.transitions.clear();
+        let now = self.clock(now);
+        if self.state == State::Closed {
+            // No time rule applies while closed (`advance` does nothing): the common case,
+            // kept small enough to inline.
+            return Decision::Admit(self.permit_of(PermitKind::Normal, now));
+        }
+        self.permit_not_closed(now)
     }
 
     fn permit_last_option(&mut self, now: f64) -> Permit {
@@ -822,7 +851,9 @@ impl Breaker for Window {
             Class::Success => false,
         };
         let slow = now - permit.issued_at > self.settings.slow_call_duration_threshold;
-        self.probes.remove(&permit.id);
+        if !self.probes.is_empty() {
+            self.probes.remove(&permit.id);
+        }
         let tally = self.metrics.record(failed, slow, now);
         match self.state {
             State::Open => Recorded::Ignored(Ignored::NoEffect),

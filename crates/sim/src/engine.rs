@@ -15,8 +15,8 @@ use breaker::{
 };
 
 use crate::output::{
-    finish_metrics, BreakerKind, BreakerResult, CallReport, Decided, Event, Metrics, Phases,
-    Totals, Verdict,
+    finish_metrics, BreakerKind, BreakerResult, Breakers, CallReport, Decided, Event, Metrics,
+    Phases, RunResult, Totals, Verdict,
 };
 use crate::rng::Stream;
 use crate::scenario::{phase_index, Phase, Scenario};
@@ -78,10 +78,11 @@ pub(crate) struct Drawn {
 
 #[derive(Debug, Clone, Copy)]
 enum What {
+    /// A call's result. The permit is held field by field (see [`Slip`]).
     Result {
         side: BreakerKind,
         copy: u32,
-        permit: Permit,
+        slip: Slip,
         outcome: Outcome,
         /// Admitted uncounted because the shared lock was not had: the result skips the breaker.
         uncounted: bool,
@@ -93,52 +94,137 @@ enum What {
     },
 }
 
+/// A [`Permit`] as the queue holds it. Each field is moved on its own: a permit copied whole
+/// right after it was built field by field is read back in 16-byte pieces spanning two 8-byte
+/// writes, which stalls the load on store forwarding (it showed in the profile on every call).
+#[derive(Debug, Clone, Copy)]
+struct Slip {
+    generation: u64,
+    id: u64,
+    issued_at: f64,
+    kind: PermitKind,
+}
+
+impl Slip {
+    #[inline(always)]
+    fn of(p: &Permit) -> Slip {
+        Slip {
+            generation: p.generation,
+            id: p.id,
+            issued_at: p.issued_at,
+            kind: p.kind,
+        }
+    }
+
+    #[inline(always)]
+    fn permit(self) -> Permit {
+        Permit {
+            generation: self.generation,
+            id: self.id,
+            issued_at: self.issued_at,
+            kind: self.kind,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     t: f64,
     what: What,
 }
 
+impl Entry {
+    /// Overwritten as soon as it is pushed ([`Queue::push`]).
+    const PLACEHOLDER: Entry = Entry {
+        t: 0.0,
+        what: What::Deadline {
+            side: BreakerKind::Statistical,
+            copy: 0,
+            at: 0.0,
+        },
+    };
+}
+
 /// Pending results and deadlines, kept sorted by `(t, seq)`: the front is the next to happen.
 ///
-/// A sorted deque rather than a binary heap: results come back nearly in the order the calls
+/// A sorted queue rather than a binary heap: results come back nearly in the order the calls
 /// went out (latencies are short beside the spacing of calls), so a new entry almost always goes
 /// at the back (one comparison) and the next one leaves from the front, without the heap's sifts
 /// of whole entries. Out-of-order entries (a fast answer behind hung calls) are placed by binary
 /// search. The order is a binary heap's on `(t, sequence number)` exactly: earliest time first,
 /// then the order of scheduling (a new entry goes after every entry of its time).
+///
+/// Held in a `Vec` from `head` on (cheaper per entry than a `VecDeque`'s wrapping indices): it
+/// empties often (then starts over at the front of the buffer), and the slots before `head` are
+/// reclaimed once they are the larger part.
 #[derive(Debug, Clone, Default)]
 struct Queue {
-    entries: VecDeque<Entry>,
+    entries: Vec<Entry>,
+    head: usize,
 }
 
 impl Queue {
-    #[inline]
+    /// Add an entry after every entry of its time or earlier.
+    ///
+    /// Always pushed at the back, then moved forward if it is out of order. The slot is made
+    /// first and the entry written into it: an entry built before the slot exists (`push` may
+    /// grow the buffer) is kept on the stack and copied over in wider pieces than it was written
+    /// in, and that copy stalls on store forwarding (it showed on every call).
+    #[inline(always)]
     fn push(&mut self, t: f64, what: What) {
-        let e = Entry { t, what };
-        match self.entries.back() {
-            Some(last) if last.t.total_cmp(&t) == Ordering::Greater => {
-                let i = self
-                    .entries
-                    .partition_point(|x| x.t.total_cmp(&t) != Ordering::Greater);
-                self.entries.insert(i, e);
-            }
-            _ => self.entries.push_back(e),
+        let out_of_order = matches!(self.entries[self.head..].last(),
+            Some(last) if last.t.total_cmp(&t) == Ordering::Greater);
+        self.entries.push(Entry::PLACEHOLDER);
+        if let Some(slot) = self.entries.last_mut() {
+            *slot = Entry { t, what };
         }
+        if out_of_order {
+            self.move_back_into_order();
+        }
+    }
+
+    /// Move the last entry forward to its place: after every entry of its time or earlier (the
+    /// others are sorted). Rare: a fast answer behind slower ones.
+    #[cold]
+    #[inline(never)]
+    fn move_back_into_order(&mut self) {
+        let e = self.entries.pop().expect("just pushed");
+        let i =
+            self.entries[self.head..].partition_point(|x| x.t.total_cmp(&e.t) != Ordering::Greater);
+        self.entries.insert(self.head + i, e);
     }
 
     #[inline]
     fn peek(&self) -> Option<&Entry> {
-        self.entries.front()
+        self.entries.get(self.head)
     }
 
-    #[inline]
+    /// Take the front entry (copied out field by field, see [`Slip`]).
+    #[inline(always)]
     fn pop(&mut self) -> Option<Entry> {
-        self.entries.pop_front()
+        let e = self.entries.get(self.head).map(|e| Entry {
+            t: e.t,
+            what: e.what,
+        })?;
+        self.head += 1;
+        if self.head == self.entries.len() {
+            self.entries.clear();
+            self.head = 0;
+        } else if self.head >= 64 && self.head * 2 >= self.entries.len() {
+            self.reclaim();
+        }
+        Some(e)
+    }
+
+    /// Drop the slots before `head`.
+    #[cold]
+    fn reclaim(&mut self) {
+        self.entries.drain(..self.head);
+        self.head = 0;
     }
 
     fn iter(&self) -> impl Iterator<Item = &Entry> {
-        self.entries.iter()
+        self.entries[self.head..].iter()
     }
 }
 
@@ -180,6 +266,12 @@ pub(crate) trait Probe: Breaker {
     fn quick(&self, _t: f64) -> Option<(f64, f64)> {
         None
     }
+
+    /// Whether a permit that makes no transition leaves [`Probe::quick`]'s values as they were
+    /// (whatever the time then).
+    fn permit_keeps_quick(&self) -> bool {
+        false
+    }
 }
 
 impl Probe for Statistical {
@@ -191,6 +283,12 @@ impl Probe for Statistical {
             f64::NAN
         };
         Some((self.score(), trial))
+    }
+
+    /// A permit moves neither score (it only meters traffic and may start a trial).
+    #[inline]
+    fn permit_keeps_quick(&self) -> bool {
+        true
     }
 }
 
@@ -212,6 +310,13 @@ impl Probe for Window {
             f64::NAN
         };
         Some((level, trial))
+    }
+
+    /// A permit records nothing in the window; a count window's rates do not depend on the
+    /// time (a time window's drop old seconds as time goes on).
+    #[inline]
+    fn permit_keeps_quick(&self) -> bool {
+        self.settings().sliding_window_type == breaker::SlidingWindowType::CountBased
     }
 }
 
@@ -295,21 +400,29 @@ impl<B: Probe> Side<B> {
 
     /// Schedule copy's next deadline if it changed. `after`: only deadlines later than this
     /// (guards against a deadline that a poll did not clear).
+    #[inline]
     fn reschedule(&mut self, q: &mut Queue, cfg: &Config, copy: usize, now: f64, after: f64) {
         let d = self.copies[copy].next_deadline().unwrap_or(f64::INFINITY);
         let d = if d > after { d } else { f64::INFINITY };
         if d != self.scheduled[copy] {
-            self.scheduled[copy] = d;
-            if d.is_finite() && d <= cfg.end {
-                q.push(
-                    d.max(now),
-                    What::Deadline {
-                        side: self.kind,
-                        copy: copy as u32,
-                        at: d,
-                    },
-                );
-            }
+            self.schedule(q, cfg, copy, now, d);
+        }
+    }
+
+    /// Schedule copy's new deadline `d` (kept out of line: deadlines change rarely).
+    #[cold]
+    #[inline(never)]
+    fn schedule(&mut self, q: &mut Queue, cfg: &Config, copy: usize, now: f64, d: f64) {
+        self.scheduled[copy] = d;
+        if d.is_finite() && d <= cfg.end {
+            q.push(
+                d.max(now),
+                What::Deadline {
+                    side: self.kind,
+                    copy: copy as u32,
+                    at: d,
+                },
+            );
         }
     }
 
@@ -329,6 +442,23 @@ impl<B: Probe> Side<B> {
             }
             s.sample(t, &b.observe(t));
         }
+    }
+
+    /// [`Side::sample`] after a permit: when it made no transition, the breaker's quick values
+    /// are those sampled last ([`Probe::permit_keeps_quick`]), so if they are in the current
+    /// bucket already, sampling them again would change nothing.
+    #[inline]
+    fn sample_after_permit(&mut self, copy: usize, t: f64) {
+        if copy == 0 {
+            if let Some(s) = self.series.as_mut() {
+                let b = &self.copies[0];
+                if b.transitions().is_empty() && b.permit_keeps_quick() && s.holds_last(t) {
+                    self.sampled_at = t;
+                    return;
+                }
+            }
+        }
+        self.sample(copy, t);
     }
 
     fn arrive(
@@ -379,7 +509,7 @@ impl<B: Probe> Side<B> {
                     What::Result {
                         side: self.kind,
                         copy: copy as u32,
-                        permit,
+                        slip: Slip::of(&permit),
                         outcome,
                         uncounted,
                     },
@@ -415,7 +545,7 @@ impl<B: Probe> Side<B> {
         };
         if !uncounted {
             self.reschedule(q, cfg, copy, at, f64::NEG_INFINITY);
-            self.sample(copy, at);
+            self.sample_after_permit(copy, at);
         }
         decided
     }
@@ -486,20 +616,44 @@ impl<B: Probe> Side<B> {
     }
 
     pub(crate) fn result_of(&self, cfg: &Config, in_flight: u64) -> BreakerResult {
-        let mut metrics = self.metrics.clone();
-        finish_metrics(&mut metrics, &self.events, &cfg.meta, cfg.end);
-        let mut totals = self.totals.clone();
-        totals.in_flight_at_end = in_flight;
-        BreakerResult {
-            metrics,
-            totals,
-            events: self.events.clone(),
-            series: self
-                .series
-                .clone()
-                .map(|s| s.finish(cfg.end))
-                .unwrap_or_default(),
-        }
+        breaker_result(
+            self.metrics.clone(),
+            self.totals.clone(),
+            self.events.clone(),
+            self.series.clone(),
+            cfg,
+            in_flight,
+        )
+    }
+
+    /// [`Side::result_of`] without copying the events and series.
+    pub(crate) fn into_result(self, cfg: &Config, in_flight: u64) -> BreakerResult {
+        breaker_result(
+            self.metrics,
+            self.totals,
+            self.events,
+            self.series,
+            cfg,
+            in_flight,
+        )
+    }
+}
+
+fn breaker_result(
+    mut metrics: Metrics,
+    mut totals: Totals,
+    events: Vec<Event>,
+    series: Option<SeriesAcc>,
+    cfg: &Config,
+    in_flight: u64,
+) -> BreakerResult {
+    finish_metrics(&mut metrics, &events, &cfg.meta, cfg.end);
+    totals.in_flight_at_end = in_flight;
+    BreakerResult {
+        metrics,
+        totals,
+        events,
+        series: series.map(|s| s.finish(cfg.end)).unwrap_or_default(),
     }
 }
 
@@ -638,11 +792,12 @@ impl Engine {
                 What::Result {
                     side,
                     copy,
-                    permit,
+                    slip,
                     outcome,
                     uncounted,
                 } => {
                     let c = copy as usize;
+                    let permit = slip.permit();
                     match side {
                         BreakerKind::Statistical => {
                             self.stat
@@ -679,7 +834,12 @@ impl Engine {
         self.now = self.now.max(t);
         self.calls += 1;
         let n = self.calls;
-        let caller = ((n - 1) % cfg.callers as u64) as u32;
+        // (No 64-bit division for the usual single caller.)
+        let caller = if cfg.callers == 1 {
+            0
+        } else {
+            ((n - 1) % cfg.callers as u64) as u32
+        };
         let phase = &cfg.phases[phase_index(&cfg.phases, t)];
         let d = match a.given {
             Some((outcome, latency)) => given(outcome, latency, cfg.call_timeout),
@@ -695,6 +855,28 @@ impl Engine {
             statistical: s,
             window: w,
         });
+    }
+
+    /// The run's result, taking the events and series rather than copying them.
+    pub(crate) fn into_result(self) -> RunResult {
+        let in_flight = self.in_flight();
+        let Engine {
+            cfg,
+            calls,
+            stat,
+            win,
+            ..
+        } = self;
+        RunResult {
+            name: cfg.name.clone(),
+            seed: cfg.seed,
+            end_s: cfg.end,
+            calls,
+            breakers: Breakers {
+                statistical: stat.into_result(&cfg, in_flight[0]),
+                window: win.into_result(&cfg, in_flight[1]),
+            },
+        }
     }
 
     pub(crate) fn in_flight(&self) -> [u64; 2] {

@@ -248,7 +248,16 @@ fn de_outcome<'de, D: Deserializer<'de>>(d: D) -> Result<Outcome, D::Error> {
     text.parse::<Outcome>().map_err(serde::de::Error::custom)
 }
 
-fn check(field: String, v: f64, ok: bool, allowed: &str) -> Result<(), SettingsError> {
+/// `dependency.{i}.{name}`, spelled out only for an error (validation runs at every run's start).
+struct PhaseField(usize, &'static str);
+
+impl From<PhaseField> for String {
+    fn from(f: PhaseField) -> String {
+        format!("dependency.{}.{}", f.0, f.1)
+    }
+}
+
+fn check(field: impl Into<String>, v: f64, ok: bool, allowed: &str) -> Result<(), SettingsError> {
     if ok && v.is_finite() {
         Ok(())
     } else {
@@ -256,7 +265,7 @@ fn check(field: String, v: f64, ok: bool, allowed: &str) -> Result<(), SettingsE
     }
 }
 
-fn unit(field: String, v: f64) -> Result<(), SettingsError> {
+fn unit(field: impl Into<String>, v: f64) -> Result<(), SettingsError> {
     check(
         field,
         v,
@@ -265,7 +274,7 @@ fn unit(field: String, v: f64) -> Result<(), SettingsError> {
     )
 }
 
-fn non_neg(field: String, v: f64) -> Result<(), SettingsError> {
+fn non_neg(field: impl Into<String>, v: f64) -> Result<(), SettingsError> {
     check(field, v, (0.0..=1e9).contains(&v), "0 <= x <= 1e9")
 }
 
@@ -275,20 +284,20 @@ impl Scenario {
     /// `dependency.1.failure_rate = 2 is invalid: allowed 0 <= x <= 1 (0% to 100%)`.
     pub fn validate(&self) -> Result<(), SettingsError> {
         check(
-            "duration".into(),
+            "duration",
             self.duration,
             self.duration > 0.0 && self.duration <= 1e9,
             "0 < x <= 1e9 seconds",
         )?;
         let t = &self.traffic;
         check(
-            "traffic.calls_per_minute".into(),
+            "traffic.calls_per_minute",
             t.calls_per_minute,
             t.calls_per_minute > 0.0 && t.calls_per_minute <= 1e7,
             "0 < x <= 1e7",
         )?;
         check(
-            "traffic.daily_swing".into(),
+            "traffic.daily_swing",
             t.daily_swing,
             (0.0..1.0).contains(&t.daily_swing),
             "0 <= x < 1",
@@ -298,7 +307,7 @@ impl Scenario {
         }
         let mut prev = f64::NEG_INFINITY;
         for (i, p) in self.dependency.iter().enumerate() {
-            let f = |name: &str| format!("dependency.{i}.{name}");
+            let f = |name: &'static str| PhaseField(i, name);
             if i == 0 {
                 check(
                     f("start"),
@@ -306,13 +315,12 @@ impl Scenario {
                     p.start == 0.0,
                     "0 (the first phase starts the run)",
                 )?;
-            } else {
-                check(
+            } else if !(p.start > prev && p.start <= 1e9) {
+                return Err(SettingsError::new(
                     f("start"),
                     p.start,
-                    p.start > prev && p.start <= 1e9,
-                    &format!("the previous phase's start ({prev}) < x <= 1e9"),
-                )?;
+                    format!("the previous phase's start ({prev}) < x <= 1e9"),
+                ));
             }
             prev = p.start;
             unit(f("failure_rate"), p.failure_rate)?;
@@ -350,15 +358,15 @@ impl Scenario {
                 "1 <= x <= 1000",
             ));
         }
-        non_neg("callers.lock_hold".into(), c.lock_hold)?;
+        non_neg("callers.lock_hold", c.lock_hold)?;
         check(
-            "callers.lock_timeout".into(),
+            "callers.lock_timeout",
             c.lock_timeout,
             c.lock_timeout > 0.0 && c.lock_timeout <= 1e9,
             "0 < x <= 1e9",
         )?;
         check(
-            "callers.call_timeout".into(),
+            "callers.call_timeout",
             c.call_timeout,
             c.call_timeout > 0.0 && c.call_timeout <= 1e9,
             "0 < x <= 1e9",

@@ -25,12 +25,24 @@ pub(crate) struct SeriesAcc {
     t1: f64,
     width: f64,
     n: usize,
+    // One vector per column: many small allocations rather than one large one (a large block
+    // freed and allocated again per run is handed back to the system and faulted in again).
     mins: [Vec<f64>; VALUES],
     maxs: [Vec<f64>; VALUES],
     counts: [Vec<f64>; COUNTS],
     /// The bucket last sampled (-1 before any sample).
     cur: isize,
+    /// The times whose bucket is `cur`, inclusive, once `bounded`: `index(t) == Some(cur)`
+    /// exactly when `cur_lo <= t <= cur_hi`. Saves the division of [`SeriesAcc::index`] for
+    /// every sample and count in the current bucket. Worked out at a bucket's second hit (many
+    /// buckets of a short run see one sample only); an empty range until then.
+    cur_lo: f64,
+    cur_hi: f64,
+    bounded: bool,
     last: [f64; VALUES],
+    /// `last` holds the latest sample's values and they are already in bucket `cur`'s minima
+    /// and maxima: sampling the same values again in that bucket would change nothing.
+    fresh: bool,
 }
 
 fn values(o: &Observation) -> [f64; VALUES] {
@@ -52,6 +64,22 @@ fn lo(a: f64, b: f64) -> f64 {
     } else {
         a
     }
+}
+
+/// The next float up from a finite `x` (`f64::next_up`, stable only from Rust 1.86).
+fn next_up(x: f64) -> f64 {
+    if x == 0.0 {
+        f64::from_bits(1)
+    } else if x > 0.0 {
+        f64::from_bits(x.to_bits() + 1)
+    } else {
+        f64::from_bits(x.to_bits() - 1)
+    }
+}
+
+/// The next float down from a finite `x`.
+fn next_down(x: f64) -> f64 {
+    -next_up(-x)
 }
 
 fn hi(a: f64, b: f64) -> f64 {
@@ -76,7 +104,11 @@ impl SeriesAcc {
             maxs: std::array::from_fn(|_| vec![f64::NAN; n]),
             counts: std::array::from_fn(|_| vec![0.0; n]),
             cur: -1,
+            cur_lo: f64::INFINITY,
+            cur_hi: f64::NEG_INFINITY,
+            bounded: false,
             last: values(initial),
+            fresh: false,
         }
     }
 
@@ -84,20 +116,58 @@ impl SeriesAcc {
         if !(t >= self.t0 && t <= self.t1) {
             return None;
         }
-        let i = ((t - self.t0) / self.width) as usize;
-        Some(i.min(self.n - 1))
+        Some(self.raw_index(t).min(self.n - 1))
+    }
+
+    fn raw_index(&self, t: f64) -> usize {
+        ((t - self.t0) / self.width) as usize
+    }
+
+    /// The first time in `[t0, t1]` whose raw index is at least `i` (`None` if there is none):
+    /// `t0 + i x width` moved by ulps to the exact boundary of the division in
+    /// [`SeriesAcc::index`] (which is monotone in `t`).
+    fn first_time_of(&self, i: usize) -> Option<f64> {
+        let mut c = (self.t0 + i as f64 * self.width).clamp(self.t0, self.t1);
+        while c > self.t0 && self.raw_index(next_down(c)) >= i {
+            c = next_down(c);
+        }
+        while c < self.t1 && self.raw_index(c) < i {
+            c = next_up(c);
+        }
+        (self.raw_index(c) >= i).then_some(c)
+    }
+
+    /// Set `cur_lo..=cur_hi` for the bucket `cur`.
+    #[cold]
+    fn bound_current(&mut self) {
+        let i = self.cur as usize;
+        self.bounded = true;
+        self.cur_lo = if i == 0 {
+            self.t0
+        } else {
+            self.first_time_of(i).unwrap_or(f64::INFINITY)
+        };
+        self.cur_hi = if i + 1 >= self.n {
+            self.t1
+        } else {
+            self.first_time_of(i + 1).map_or(self.t1, next_down)
+        };
     }
 
     /// Carry the last values into every bucket up to and including `i`.
     fn fill_to(&mut self, i: usize) {
-        while self.cur < i as isize {
-            self.cur += 1;
-            let b = self.cur as usize;
-            for k in 0..VALUES {
-                self.mins[k][b] = self.last[k];
-                self.maxs[k][b] = self.last[k];
-            }
+        if self.cur >= i as isize {
+            return;
         }
+        let new = (self.cur + 1) as usize..=i;
+        for k in 0..VALUES {
+            self.mins[k][new.clone()].fill(self.last[k]);
+            self.maxs[k][new.clone()].fill(self.last[k]);
+        }
+        self.cur = i as isize;
+        self.bounded = false;
+        self.cur_lo = f64::INFINITY;
+        self.cur_hi = f64::NEG_INFINITY;
     }
 
     /// The breaker's observation at `t`.
@@ -111,37 +181,70 @@ impl SeriesAcc {
                     self.mins[k][i] = lo(self.mins[k][i], x);
                     self.maxs[k][i] = hi(self.maxs[k][i], x);
                 }
+                self.fresh = i as isize == self.cur;
             }
-            None if t < self.t0 => {}
-            None => return,
+            None if t < self.t0 => self.fresh = false,
+            None => {
+                self.fresh = false;
+                return;
+            }
         }
         self.last = v;
     }
 
     /// Whether `t` falls in the bucket sampled last.
     #[inline]
-    pub(crate) fn same_bucket(&self, t: f64) -> bool {
-        self.cur >= 0 && self.index(t) == Some(self.cur as usize)
+    pub(crate) fn same_bucket(&mut self, t: f64) -> bool {
+        let same = if self.cur_lo <= t && t <= self.cur_hi {
+            true
+        } else if self.bounded || self.cur < 0 {
+            false
+        } else {
+            let same = self.index(t) == Some(self.cur as usize);
+            if same {
+                self.bound_current();
+            }
+            same
+        };
+        debug_assert_eq!(
+            same,
+            self.cur >= 0 && self.index(t) == Some(self.cur as usize)
+        );
+        same
+    }
+
+    /// Whether a sample at `t` of the values sampled last would change nothing (they are in the
+    /// current bucket already, and `t` falls in it).
+    #[inline]
+    pub(crate) fn holds_last(&mut self, t: f64) -> bool {
+        self.fresh && self.same_bucket(t)
     }
 
     /// Only the level (index 0) and trial (index 2) values, in the bucket sampled last.
     #[inline]
     pub(crate) fn sample_quick(&mut self, t: f64, level: f64, trial: f64) {
-        debug_assert!(self.same_bucket(t));
+        debug_assert_eq!(self.index(t), Some(self.cur as usize));
         let i = self.cur as usize;
         for (k, x) in [(0, level), (2, trial)] {
             self.mins[k][i] = lo(self.mins[k][i], x);
             self.maxs[k][i] = hi(self.maxs[k][i], x);
             self.last[k] = x;
         }
+        self.fresh = true;
     }
 
     /// One call more in count `c` at `t`.
     #[inline]
     pub(crate) fn count(&mut self, t: f64, c: Count) {
-        if let Some(i) = self.index(t) {
-            self.counts[c as usize][i] += 1.0;
-        }
+        let i = if self.same_bucket(t) {
+            self.cur as usize
+        } else {
+            match self.index(t) {
+                Some(i) => i,
+                None => return,
+            }
+        };
+        self.counts[c as usize][i] += 1.0;
     }
 
     /// Fill the buckets up to the run's end and hand out the series.
@@ -176,6 +279,58 @@ impl SeriesAcc {
             failed,
             fallback,
             late_ignored,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use breaker::{Breaker, Statistical};
+
+    /// The cached bounds of the current bucket agree with the division, right at the bucket
+    /// edges too, for awkward ranges and widths.
+    #[test]
+    fn current_bucket_bounds_match_the_division() {
+        let o = Statistical::new(Default::default()).unwrap().observe(0.0);
+        let ranges = [
+            (0.0, 2_592_000.0, 600),
+            (0.0, 60.0, 7),
+            (0.1, 0.7, 3),
+            (-5.3, 1e-3, 11),
+            (1234.5678, 98765.4321, 599),
+            (1e9, 1e9 + 1.0, 1000),
+            (0.0, 1e-300, 5),
+        ];
+        for (t0, t1, n) in ranges {
+            let mut s = SeriesAcc::new(n, t0, t1, &o);
+            let w = (t1 - t0) / n as f64;
+            for i in 0..n {
+                let edge = t0 + i as f64 * w;
+                let mut probes = vec![edge, t0 + (i as f64 + 0.5) * w];
+                let mut a = edge;
+                let mut b = edge;
+                for _ in 0..4 {
+                    a = next_up(a);
+                    b = next_down(b);
+                    probes.push(a);
+                    probes.push(b);
+                }
+                for t in probes {
+                    let want = s.cur >= 0 && s.index(t) == Some(s.cur as usize);
+                    assert_eq!(s.same_bucket(t), want, "{t0} {t1} {n}: t = {t}");
+                    // Again, with the bounds worked out now if it was a hit.
+                    assert_eq!(s.same_bucket(t), want, "{t0} {t1} {n}: t = {t}");
+                    if let Some(j) = s.index(t) {
+                        if j as isize > s.cur {
+                            s.sample(t, &o);
+                            assert!(s.same_bucket(t));
+                        }
+                    }
+                }
+            }
+            assert!(!s.same_bucket(f64::NAN));
+            assert!(!s.same_bucket(next_up(t1)));
         }
     }
 }

@@ -416,7 +416,12 @@ impl Sim {
     pub fn run_to_end(&self, buckets: usize) -> RunResult {
         let mut s = self.collecting(buckets, 0.0, self.end_s());
         s.advance(u64::MAX);
-        s.result()
+        s.into_result()
+    }
+
+    /// [`Sim::result`], taking the events and series rather than copying them.
+    fn into_result(self) -> RunResult {
+        self.engine.into_result()
     }
 
     /// Already-advanced event count (both breakers), for progress displays.
@@ -445,16 +450,5 @@ pub fn replay<R: BufRead>(
     engine.enable_series(buckets, 0.0, end_s);
     let mut src = TraceReader::new(reader);
     while engine.step(&mut src)? != Stepped::Done {}
-    let cfg = Arc::clone(&engine.cfg);
-    let in_flight = engine.in_flight();
-    Ok(RunResult {
-        name: cfg.name.clone(),
-        seed: cfg.seed,
-        end_s: cfg.end,
-        calls: engine.calls,
-        breakers: Breakers {
-            statistical: engine.stat.result_of(&cfg, in_flight[0]),
-            window: engine.win.result_of(&cfg, in_flight[1]),
-        },
-    })
+    Ok(engine.into_result())
 }
