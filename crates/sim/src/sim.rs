@@ -190,18 +190,22 @@ impl Sim {
     }
 
     /// Go to time `t`, backwards or forwards: restore the latest checkpoint at or before `t`
-    /// and replay from it (see the type's docs for the cost).
+    /// (going back, or going forward when that checkpoint is ahead of the current position, e.g.
+    /// one adopted with [`Sim::adopt_checkpoints`]) and replay from it (see the type's docs for
+    /// the cost). The state reached is the same either way.
     pub fn seek(&mut self, t: f64) {
         // A collecting copy cannot go back (its buckets are not checkpointed): it only goes on.
-        if t < self.engine.now && self.engine.stat.series.is_none() {
+        if self.engine.stat.series.is_none() {
             let i = self
                 .checkpoints
                 .iter()
                 .rposition(|c| c.engine.now <= t)
                 .unwrap_or(0);
             if let Some(c) = self.checkpoints.get(i) {
-                self.engine = c.engine.clone();
-                self.src = c.src.clone();
+                if t < self.engine.now || c.engine.calls > self.engine.calls {
+                    self.engine = c.engine.clone();
+                    self.src = c.src.clone();
+                }
             }
         }
         self.run_until(t);
