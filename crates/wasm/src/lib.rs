@@ -118,9 +118,12 @@ pub fn analyze_text(args: &[String]) -> Result<String, String> {
 ///
 /// Two simulations of the same scenario: `full` collects series over the whole run and is
 /// computed to the end in chunks (for the worker's progress bar); it answers series, events and
-/// metrics. `cursor` is the playback position (with the simulator's checkpoints) that `seek`,
-/// `stepCall` and `nextEvent` move. A series request for another range or bucket count replays a
-/// collecting copy up to the range's end (`sim::Sim::collecting`).
+/// metrics; it keeps checkpoints as it goes (`sim::Sim::with_checkpoints`). `cursor` is the
+/// playback position that `seek`, `stepCall` and `nextEvent` move; it takes the full run's
+/// checkpoints (`sim::Sim::adopt_checkpoints`), so a seek replays only from the nearest one. A
+/// series request for another range or bucket count replays a collecting copy from the latest
+/// checkpoint before the range (`sim::Sim::collecting_from_checkpoint`: the same values as a
+/// copy from time 0) up to the range's end.
 #[wasm_bindgen]
 pub struct Playground {
     scenario: Scenario,
@@ -131,6 +134,10 @@ pub struct Playground {
 /// Buckets of the full run's series (the chart's first view).
 pub const FULL_BUCKETS: usize = 600;
 
+/// Most checkpoints the full run keeps: a month of 26M calls has one every 200k calls or less,
+/// so a zoomed series or a seek replays at most that many (tens of ms).
+pub const FULL_CHECKPOINTS: usize = 256;
+
 #[wasm_bindgen]
 impl Playground {
     /// Build from a scenario object. Throws an `Error` naming the field when invalid.
@@ -138,7 +145,9 @@ impl Playground {
     pub fn new(scenario: JsValue) -> Result<Playground, JsError> {
         let scenario = scenario_from_js(&scenario)?;
         let cursor = sim::Sim::new(&scenario).map_err(|e| JsError::new(&e.to_string()))?;
-        let full = cursor.collecting(FULL_BUCKETS, 0.0, cursor.end_s());
+        let full = cursor
+            .collecting(FULL_BUCKETS, 0.0, cursor.end_s())
+            .with_checkpoints(sim::DEFAULT_CHECKPOINT_EVERY, FULL_CHECKPOINTS);
         Ok(Playground {
             scenario,
             full,
@@ -193,6 +202,7 @@ impl Playground {
 
     /// Move the playback cursor to `t` (seconds) and return the snapshot there.
     pub fn seek(&mut self, t: f64) -> Result<JsValue, JsError> {
+        self.cursor.adopt_checkpoints(&self.full);
         self.cursor.seek(t);
         self.snapshot()
     }
@@ -206,6 +216,7 @@ impl Playground {
     /// Advance the cursor by one call (its arrival) and return the snapshot.
     #[wasm_bindgen(js_name = stepCall)]
     pub fn step_call(&mut self) -> Result<JsValue, JsError> {
+        self.cursor.adopt_checkpoints(&self.full);
         self.cursor.step_call();
         self.snapshot()
     }
@@ -219,6 +230,7 @@ impl Playground {
             snapshot: T,
             event: Option<E>,
         }
+        self.cursor.adopt_checkpoints(&self.full);
         let event = self.cursor.next_event();
         to_js(&Out {
             snapshot: self.cursor.snapshot(),
@@ -239,16 +251,16 @@ impl Playground {
         };
         let buckets = buckets.clamp(1, 20_000) as usize;
         let whole = t0 <= 0.0 && t1 >= end && buckets == FULL_BUCKETS;
-        let result = if whole {
-            self.full.result()
+        let range = if whole {
+            None
         } else {
-            let mut c = self.cursor.collecting(buckets, t0, t1);
+            let mut c = self.full.collecting_from_checkpoint(buckets, t0, t1);
             c.run_until(t1);
-            c.result()
+            Some(c)
         };
         let out = Object::new();
         for (i, kind) in BreakerKind::ALL.into_iter().enumerate() {
-            let s = &result.breakers.get(kind).series;
+            let s = &range.as_ref().unwrap_or(&self.full).series(kind);
             if i == 0 {
                 let t: Vec<f64> = (0..s.len())
                     .map(|i| s.t0_s + i as f64 * s.bucket_s)
