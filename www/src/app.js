@@ -21,6 +21,7 @@
 //   verdict targets -> re-read the metrics only.
 
 import { h, replace, uniqueId } from './dom.js';
+import { patch } from './morph.js';
 import { clone, same } from './paths.js';
 import { Engine } from './engine.js';
 import { createControls } from './controls.js';
@@ -35,6 +36,13 @@ import { duration, clock } from './format.js';
 
 const ALL_PANELS = ['now', 'chart', 'verdict', 'trace', 'metrics', 'derived', 'analysis'];
 const BUCKETS = 600;
+const TRACE_LIMIT = 5000;
+
+// The next task, without setTimeout's clamping: a message to ourselves.
+const wake = new MessageChannel();
+const wakers = [];
+wake.port1.onmessage = () => { const w = wakers.shift(); if (w) w(); };
+const nextTask = () => new Promise((r) => { wakers.push(r); wake.port2.postMessage(0); });
 
 function section(id, title, panels, open = true) {
   const body = h('div', { class: 'panel-body' });
@@ -183,59 +191,70 @@ export function mountPlayground(root, options = {}) {
     notice.hidden = false;
   }
 
-  /** Validate and run `sc`; rewind to `t0` without autoplay. Returns false if invalid. */
+  /**
+   * Validate and run `sc`; rewind to `t0` without autoplay. Returns false if invalid.
+   * One request, one reply: the worker loads, computes and returns everything the view needs
+   * (info, derived, events, metrics, the series, the snapshot at `t0`). A run that takes longer
+   * than 50 ms shows the progress bar (and disables the transport) until it is done.
+   */
   async function setScenario(sc, initial, t0 = 0) {
     pause();
     const id = ++S.runId;
     S.scenario = sc;
-    controls.clearErrors();
+    // Clearing touches every field: only when a message is shown.
+    if (S.errorShown || controlsEl.querySelector('.invalid')) { controls.clearErrors(); S.errorShown = false; }
     if (!initial) writeUrl();
-    let info;
-    try {
-      info = await engine.call('load', { scenario: sc });
-    } catch (e) {
-      if (id !== S.runId) return false;
-      S.lastError = e.message;
-      controls.showError(e.field, e.message);
-      runInfo.textContent = 'The settings are not valid: the run shown is the last valid one.';
-      root.classList.add('stale');
-      return false;
-    }
-    if (id !== S.runId) return true;
-    root.classList.remove('stale');
-    S.loaded = false;
-    transport.setEnabled(false);
-    S.info = info;
-    S.end = info.duration;
-    transport.setRange(S.end);
-    // Long runs: show the progress bar if the run takes more than 50 ms.
-    const timer = setTimeout(() => { progressRow.hidden = false; }, 50);
+    const timer = setTimeout(() => {
+      if (id !== S.runId) return;
+      progressRow.hidden = false;
+      S.loaded = false;
+      transport.setEnabled(false);
+    }, 50);
     let res;
     try {
-      res = await engine.call('run');
-    } finally {
+      res = await engine.call('rerun', { scenario: sc, t: t0, buckets: BUCKETS, limit: TRACE_LIMIT });
+    } catch (e) {
       clearTimeout(timer);
+      if (id !== S.runId) return false;
       progressRow.hidden = true;
+      S.lastError = e.message;
+      controls.showError(e.field, e.message);
+      S.errorShown = true;
+      runInfo.textContent = 'The settings are not valid: the run shown is the last valid one.';
+      root.classList.add('stale');
+      // The worker keeps the last valid run.
+      if (S.info) { S.loaded = true; transport.setEnabled(true); }
+      return false;
     }
-    if (id !== S.runId) return true;
+    clearTimeout(timer);
+    if (id !== S.runId || res.superseded) return true;
+    progressRow.hidden = true;
+    root.classList.remove('stale');
+    const { info, metrics, events, derived } = res;
+    S.info = info;
+    S.end = info.duration;
     S.reached = res.reached;
-    const [derived, events, metrics] = await Promise.all([engine.call('derived'), engine.call('events', { limit: 5000 }), engine.call('metrics')]);
+    S.derived = derived;
+    S.metrics = metrics;
+    S.view = null;
+    transport.setRange(S.end);
+    // The chart in this task, the panels in the next: no one task holds the page for long.
+    chart.setData(res.series, derived ? derived.point : 1, res.view[0], res.view[1]);
+    chart.setCursor(res.snapshot.t_s);
+    await nextTask();
     if (id !== S.runId) return true;
     runInfo.textContent = res.complete
       ? `${info.name || 'Custom scenario'}: ${duration(info.duration)} simulated, ${metrics.calls} calls, seed ${sc.seed ?? '—'}. The chart, trace, metrics and verdict are simulated.`
       : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${metrics.calls} calls); the panels show that part.`;
-    S.derived = derived;
-    S.metrics = metrics;
-    S.view = null;
     trace.set(events.list, events.total);
-    renderMetrics(P.metrics.body, metrics);
+    patch(P.metrics.body, (el) => renderMetrics(el, metrics));
     verdict.setRun(metrics, events.list, sc);
     transport.setEnabled(true);
     S.loaded = true;
-    await refreshSeries();
-    await seek(Math.min(t0, S.end));
+    seekNext = null;
+    showSnap(res.snapshot);
     if (analysisToggle.open) refreshAnalysis();
-    if (options.onRun && id === S.runId) options.onRun(S);
+    if (options.onRun) options.onRun(S);
     return true;
   }
 
@@ -262,8 +281,9 @@ export function mountPlayground(root, options = {}) {
     transport.setTime(snap.t_s);
     chart.setCursor(snap.t_s);
     trace.highlight(snap.t_s);
-    renderNow(P.now.body, snap, S.derived ? S.derived.point : 1);
-    renderDerived(P.derived.body, S.derived, snap);
+    // Patched in place (only changed text is laid out again): this runs on every cursor move.
+    patch(P.now.body, (el) => renderNow(el, snap, S.derived ? S.derived.point : 1));
+    patch(P.derived.body, (el) => renderDerived(el, S.derived, snap));
   }
 
   let seekBusy = false;

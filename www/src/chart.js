@@ -45,15 +45,19 @@ function stateBand(stateIdx, pal) {
     ctx.rect(left, top, width, height);
     ctx.clip();
     const step = xs.length > 1 ? xs[1] - xs[0] : 1;
-    for (let i = 0; i < xs.length; i++) {
+    // One rectangle per run of buckets in the same state (not one per bucket).
+    for (let i = 0; i < xs.length;) {
       const s = st[i];
-      if (s == null || Number.isNaN(s)) continue;
-      const x0 = u.valToPos(xs[i], 'x', true);
-      const x1 = u.valToPos(i + 1 < xs.length ? xs[i + 1] : xs[i] + step, 'x', true);
+      if (s == null || Number.isNaN(s)) { i++; continue; }
       const k = Math.max(0, Math.min(2, Math.round(s)));
+      let j = i + 1;
+      while (j < xs.length && st[j] != null && !Number.isNaN(st[j]) && Math.max(0, Math.min(2, Math.round(st[j]))) === k) j++;
+      const x0 = u.valToPos(xs[i], 'x', true);
+      const x1 = u.valToPos(j < xs.length ? xs[j] : xs[j - 1] + step, 'x', true);
       if (k > 0) { ctx.fillStyle = fills[k]; ctx.fillRect(x0, top, x1 - x0 + 0.5, height); }
       ctx.fillStyle = strips[k];
       ctx.fillRect(x0, top + height - strip, x1 - x0 + 0.5, strip);
+      i = j;
     }
     ctx.restore();
   };

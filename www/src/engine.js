@@ -1,6 +1,12 @@
 // The page's side of the worker: every call into the simulator goes through a module Web Worker
 // (worker.js), so a long run never freezes the page. Each request is a promise; a long run
 // reports progress and can be cancelled.
+//
+// An input change is one request: `call('rerun', {scenario, view, buckets, t, limit})` loads,
+// computes and resolves with everything the view needs ({info, complete, reached, derived,
+// events, metrics, series, view, snapshot}, or {superseded: true} when a newer rerun replaced
+// it). The other operations (seek, stepCall, nextEvent, series, events, metrics, ...) ask the
+// run already loaded.
 
 export class Engine {
   /**

@@ -2,6 +2,7 @@
 // derived numbers. Each takes plain results from the worker and renders them with textContent.
 
 import { h, replace } from './dom.js';
+import { patch } from './morph.js';
 import { fmt, signed, pct, duration, clock, stateName, kindBadge } from './format.js';
 
 const pt = (nats, point) => (Number.isFinite(nats) ? `${fmt(nats / point, 3)} pt` : '—');
@@ -51,29 +52,50 @@ export function createTrace(root, onJump) {
     h('thead', {}, h('tr', {}, ['time', 'breaker', 'change', 'generation', 'reason'].map((c) => h('th', { scope: 'col', text: c })))),
     body);
   replace(root, summary, h('div', { class: 'scroll' }, table));
+  // One listener for every row's button (rows are patched in place on a new run, so a button
+  // must not hold its own event).
+  body.addEventListener('click', (ev) => {
+    const b = ev.target.closest('button');
+    const tr = b && b.closest('tr');
+    if (!tr || !body.contains(tr)) return;
+    const i = Number(tr.dataset.i);
+    if (events[i]) onJump(events[i].t_s, i);
+  });
   let events = [];
+  let cur = -1;
   const LIMIT = 2000;
   return {
     set(list, total) {
       events = list || [];
+      cur = -1;
       const n = total ?? events.length;
       summary.textContent = n > events.length
         ? `${n} state changes (simulated); the first ${events.length} are listed. Choose one to jump there.`
         : `${n} state change${n === 1 ? '' : 's'} (simulated). Choose one to jump there.`;
-      replace(body, events.slice(0, LIMIT).map((e, i) => {
-        const b = h('button', { type: 'button', class: 'link', text: clock(e.t_s), attrs: { 'aria-label': `Jump to ${clock(e.t_s)}` }, on: { click: () => onJump(e.t_s, i) } });
+      patch(body, (el) => replace(el, events.slice(0, LIMIT).map((e, i) => {
+        const b = h('button', { type: 'button', class: 'link', text: clock(e.t_s), attrs: { 'aria-label': `Jump to ${clock(e.t_s)}` } });
         return h('tr', { dataset: { i: String(i) } },
           h('td', {}, b), h('td', { text: e.caller ? `${e.breaker} (caller ${e.caller})` : e.breaker }),
           h('td', {}, h('span', { class: `state state-${String(e.from).replace('_', '-')}`, text: stateName(e.from) }), ' → ',
             h('span', { class: `state state-${String(e.to).replace('_', '-')}`, text: stateName(e.to) })),
           h('td', { text: String(e.generation ?? '') }),
           h('td', { text: e.reason || '' }));
-      }));
+      })));
     },
     highlight(t) {
-      let cur = -1;
-      for (let i = 0; i < events.length && i < LIMIT; i++) if (events[i].t_s <= t + 1e-9) cur = i;
-      for (const tr of body.children) tr.classList.toggle('current', Number(tr.dataset.i) === cur);
+      // Events are in time order: the latest at or before t, found by bisection.
+      let lo = 0;
+      let hi = Math.min(events.length, LIMIT);
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (events[mid].t_s <= t + 1e-9) lo = mid + 1; else hi = mid;
+      }
+      const next = lo - 1;
+      if (next === cur) return;
+      const rows = body.children;
+      if (cur >= 0 && rows[cur]) rows[cur].classList.remove('current');
+      if (next >= 0 && rows[next]) rows[next].classList.add('current');
+      cur = next;
     },
   };
 }

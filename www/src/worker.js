@@ -1,12 +1,18 @@
 // The module worker that owns the wasm `Playground`. It answers requests from engine.js one at a
-// time; `run` computes the whole scenario in chunks, posting progress and yielding between chunks
-// so a `cancel` message gets through.
+// time, except that a `cancel` message (or a new `rerun`/`load`) gets through while a run computes.
+//
+// `rerun` is what an input change costs: one request, one reply. The worker validates and loads
+// the scenario, computes the run (a short one in one go; a long one in chunks of about 10 ms
+// of work, posting progress and yielding between chunks so a cancel gets through) and replies
+// with everything the view needs: info, derived numbers, events, metrics, the series of the
+// current view (Float64Arrays, transferred) and the snapshot at the cursor.
 
 import init, * as wasm from '../pkg/breaker_wasm.js';
 
 let pg = null;
 let cancelled = false;
 let running = null; // the promise of the run in progress
+let generation = 0; // bumped by every load/rerun: an older one stops and says it was superseded
 
 // console_error_panic_hook writes the panic message to console.error: forward it to the page.
 const consoleError = console.error.bind(console);
@@ -16,30 +22,64 @@ console.error = (...args) => {
   if (/panicked at/.test(text)) self.postMessage({ panic: text });
 };
 
-const yieldToMessages = () => new Promise((r) => setTimeout(r, 0));
+// Yield to the worker's message queue without setTimeout's clamping (4 ms after a few nested
+// timeouts): a message to ourselves through a MessageChannel is a task queued behind any message
+// the page has already sent (a cancel), with no delay of its own.
+const channel = new MessageChannel();
+const wakers = [];
+channel.port1.onmessage = () => { const w = wakers.shift(); if (w) w(); };
+const yieldToMessages = () => new Promise((r) => { wakers.push(r); channel.port2.postMessage(0); });
 
-function run() {
-  running = runChunks().finally(() => { running = null; });
+// Work per chunk, by time: long enough that yielding costs nothing, short enough that a cancel
+// is seen at once. Progress goes to the page at most every PROGRESS_MS.
+const SLICE_MS = 10;
+const PROGRESS_MS = 50;
+let rate = 0; // calls per ms measured on the last run (a first guess for the next one)
+
+/** Compute the run in slices; progress at most every `progressMs` (Infinity: none). */
+function run({ progressMs = PROGRESS_MS } = {}) {
+  running = runChunks(progressMs).finally(() => { running = null; });
   return running;
 }
 
-async function runChunks() {
+async function runChunks(progressMs) {
   cancelled = false;
-  {
-    // Chunks of about 20 ms keep the worker responsive to `cancel`.
-    let chunk = 2000;
+  let lastProgress = performance.now();
+  for (;;) {
+    // One slice: advance in steps sized from the measured speed until SLICE_MS have passed.
+    const start = performance.now();
+    let fraction = 0;
     for (;;) {
       const t0 = performance.now();
-      const fraction = pg.advance(chunk);
-      const reached = pg.reached();
-      self.postMessage({ progress: { fraction, reached } });
-      if (fraction >= 1) return { complete: true, reached };
-      const dt = performance.now() - t0;
-      if (dt > 0) chunk = Math.max(100, Math.min(1e6, Math.round(chunk * (20 / dt))));
-      await yieldToMessages();
-      if (cancelled) return { complete: false, reached };
+      const left = SLICE_MS - (t0 - start);
+      const chunk = rate > 0 ? Math.max(200, Math.min(5e6, Math.round(rate * left))) : 2000;
+      fraction = pg.advance(chunk);
+      const t1 = performance.now();
+      if (t1 - t0 > 0.5) rate = chunk / (t1 - t0);
+      if (fraction >= 1 || t1 - start >= SLICE_MS * 0.8) break;
     }
+    const reached = pg.reached();
+    if (fraction >= 1) return { complete: true, reached };
+    const now = performance.now();
+    if (now - lastProgress >= progressMs) {
+      lastProgress = now;
+      self.postMessage({ progress: { fraction, reached } });
+    }
+    await yieldToMessages();
+    if (cancelled) return { complete: false, reached };
   }
+}
+
+/** Stop a run in progress (it keeps the part computed) and wait until it has stopped. */
+async function stopRunning() {
+  if (running) { cancelled = true; await running; }
+}
+
+/** Replace the playground by one for `scenario`; an invalid one throws and keeps the old one. */
+function replacePlayground(scenario) {
+  const next = new wasm.Playground(scenario);
+  if (pg) pg.free();
+  pg = next;
 }
 
 function errorOf(e) {
@@ -56,11 +96,40 @@ const ops = {
   },
   async load({ scenario }) {
     // Stop a run in progress first; keep the old run if the new settings are invalid.
-    if (running) { cancelled = true; await running; }
-    const next = new wasm.Playground(scenario);
-    if (pg) pg.free();
-    pg = next;
+    const gen = ++generation;
+    await stopRunning();
+    if (gen !== generation) return { superseded: true };
+    replacePlayground(scenario);
     return pg.info();
+  },
+  /**
+   * Load `scenario`, compute it, and return the whole view in one reply:
+   * {info, complete, reached, derived, events, metrics, series, snapshot}. `view` [t0, t1] or
+   * null (the whole run), `buckets`, `t` the cursor, `limit` the most events listed. A newer
+   * `load`/`rerun` stops this one: it then resolves {superseded: true}. Invalid settings reject
+   * (the run shown before stays loaded).
+   */
+  async rerun({ scenario, view = null, buckets = 600, t = 0, limit = 5000, progressMs }) {
+    const gen = ++generation;
+    await stopRunning();
+    if (gen !== generation) return { superseded: true };
+    replacePlayground(scenario);
+    const info = pg.info();
+    const res = await run({ progressMs });
+    if (gen !== generation) return { superseded: true };
+    const end = info.duration;
+    const [t0, t1] = view ? [Math.max(0, view[0]), Math.min(end, view[1])] : [0, end];
+    return {
+      info,
+      complete: res.complete,
+      reached: res.reached,
+      derived: pg.derived(),
+      events: pg.events(limit),
+      metrics: pg.metrics(),
+      series: pg.series(t0, t1, buckets),
+      view: [t0, t1],
+      snapshot: pg.seek(Math.min(Math.max(0, t), end)),
+    };
   },
   run,
   restart() { return pg.seek(0); },
@@ -78,18 +147,28 @@ const ops = {
   analyze({ args }) { return wasm.analyze(args); },
 };
 
+const NO_PLAYGROUND_NEEDED = new Set(['init', 'analysis', 'analyze', 'load', 'rerun', 'normalize']);
+
+/** The buffers of the Float64Arrays in `result` and in its `series`, to transfer (not copy). */
+function transferables(result) {
+  const out = [];
+  const scan = (o) => {
+    if (!o || typeof o !== 'object' || Array.isArray(o)) return;
+    for (const v of Object.values(o)) if (v instanceof Float64Array) out.push(v.buffer);
+  };
+  scan(result);
+  if (result && typeof result === 'object') scan(result.series);
+  return out;
+}
+
 self.addEventListener('message', async (e) => {
   const { id, op, args } = e.data;
   if (op === 'cancel') { if (running) cancelled = true; return; }
   try {
     if (!ops[op]) throw new Error(`unknown operation ${op}`);
-    if (op !== 'init' && op !== 'analysis' && op !== 'analyze' && op !== 'load' && !pg) throw new Error('no scenario loaded');
+    if (!NO_PLAYGROUND_NEEDED.has(op) && !pg) throw new Error('no scenario loaded');
     const result = await ops[op](args || {});
-    const transfer = [];
-    if (result && typeof result === 'object' && !Array.isArray(result)) {
-      for (const v of Object.values(result)) if (v instanceof Float64Array) transfer.push(v.buffer);
-    }
-    self.postMessage({ id, ok: true, result }, transfer);
+    self.postMessage({ id, ok: true, result }, transferables(result));
   } catch (err) {
     self.postMessage({ id, ok: false, error: errorOf(err) });
   }
