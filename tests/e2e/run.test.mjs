@@ -180,6 +180,9 @@ for (const browser of BROWSERS) {
       assert.equal(other.text, '', 'not next to another field');
       const kept = await pageState(s.driver, { hash: true });
       assert.equal(kept.hash, before.hash, 'the run is the last valid one');
+      const url = new URL(await s.driver.getCurrentUrl());
+      assert.equal(url.searchParams.get('statistical.broken_rate'), null,
+        `the link keeps the last valid settings, not the refused value (${url.search})`);
       assert.equal(kept.t, before.t, 'the cursor stays');
       assert.equal(kept.traceRows, before.traceRows);
       assert.match(kept.runInfo, /not valid/);

@@ -200,10 +200,12 @@ export function mountPlayground(root, options = {}) {
   async function setScenario(sc, initial, t0 = 0) {
     pause();
     const id = ++S.runId;
+    // S.scenario is the last valid run's settings until this one is accepted, so the URL and
+    // "Copy link" never carry settings the simulator refused.
+    const previous = S.scenario;
     S.scenario = sc;
     // Clearing touches every field: only when a message is shown.
     if (S.errorShown || controlsEl.querySelector('.invalid')) { controls.clearErrors(); S.errorShown = false; }
-    if (!initial) writeUrl();
     const timer = setTimeout(() => {
       if (id !== S.runId) return;
       progressRow.hidden = false;
@@ -216,6 +218,7 @@ export function mountPlayground(root, options = {}) {
     } catch (e) {
       clearTimeout(timer);
       if (id !== S.runId) return false;
+      S.scenario = previous;
       progressRow.hidden = true;
       S.lastError = e.message;
       controls.showError(e.field, e.message);
@@ -228,6 +231,7 @@ export function mountPlayground(root, options = {}) {
     }
     clearTimeout(timer);
     if (id !== S.runId || res.superseded) return true;
+    if (!initial) writeUrl();
     progressRow.hidden = true;
     root.classList.remove('stale');
     const { info, metrics, events, derived } = res;

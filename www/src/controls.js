@@ -92,6 +92,8 @@ export function createControls(root, { onChange, onPreset }) {
       const r = fromInput(input, f);
       if (!r.ok) { setMsg(path, r.message); return; }
       setMsg(path, '');
+      // Typing commits after a pause and leaving the field commits again: run once per value.
+      if (Object.is(getPath(scenario, path), r.value)) return;
       setPath(scenario, path, r.value);
       onChange(clone(scenario), path);
     };
