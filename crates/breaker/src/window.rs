@@ -343,6 +343,7 @@ impl Metrics {
     }
 
     /// The window at `now` without changing it.
+    #[inline]
     fn snapshot(&self, now: f64) -> Tally {
         match &self.ring {
             Ring::Count { .. } => self.total,
@@ -427,6 +428,7 @@ impl Metrics {
     }
 
     /// `(failure rate, slow-call rate)`, `NaN` below the minimum.
+    #[inline]
     fn rates(&self, now: f64) -> (f64, f64) {
         let t = self.snapshot(now);
         if t.calls == 0 || t.calls < self.minimum {
@@ -668,11 +670,13 @@ impl Window {
     }
 
     /// Results in the current window at `now` (time windows drop seconds older than the window).
+    #[inline]
     pub fn calls_in_window(&self, now: f64) -> u32 {
         u32::try_from(self.metrics.snapshot(now).calls).unwrap_or(u32::MAX)
     }
 
     /// Failed results in the current window at `now`.
+    #[inline]
     pub fn failed_calls_in_window(&self, now: f64) -> u32 {
         u32::try_from(self.metrics.snapshot(now).failed).unwrap_or(u32::MAX)
     }
@@ -684,6 +688,7 @@ impl Window {
 
     /// `failed / calls` in the current window at `now`; `NaN` below the minimum number of calls
     /// (resilience4j `getFailureRate` returns -1 there).
+    #[inline]
     pub fn failure_rate(&self, now: f64) -> f64 {
         self.metrics.rates(now).0
     }

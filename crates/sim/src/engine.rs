@@ -670,6 +670,44 @@ pub(crate) struct Engine {
     pub stat: Side<Statistical>,
     pub win: Side<Window>,
     pub last: Option<CallReport>,
+    phase: PhaseCursor,
+}
+
+/// The phase in force, kept between calls: most calls fall in the phase of the call before.
+#[derive(Debug, Clone)]
+struct PhaseCursor {
+    /// [`phase_index`] of every `t` in `from <= t < until` (an empty range at first).
+    index: usize,
+    from: f64,
+    until: f64,
+}
+
+impl PhaseCursor {
+    fn new() -> Self {
+        PhaseCursor {
+            index: 0,
+            from: f64::INFINITY,
+            until: f64::NEG_INFINITY,
+        }
+    }
+
+    /// [`phase_index`]`(phases, t)`.
+    #[inline]
+    fn index(&mut self, phases: &[Phase], t: f64) -> usize {
+        if !(self.from <= t && t < self.until) {
+            let i = phase_index(phases, t);
+            // Phase i is in force from its start (from any time before for the first) to the
+            // next one's start.
+            self.index = i;
+            self.from = if i == 0 {
+                f64::NEG_INFINITY
+            } else {
+                phases[i].start
+            };
+            self.until = phases.get(i + 1).map_or(f64::INFINITY, |p| p.start);
+        }
+        self.index
+    }
 }
 
 impl Engine {
@@ -720,6 +758,7 @@ impl Engine {
             stat: Side::new(BreakerKind::Statistical, stat, cap_keep),
             win: Side::new(BreakerKind::Window, win, cap_keep),
             last: None,
+            phase: PhaseCursor::new(),
         })
     }
 
@@ -840,7 +879,7 @@ impl Engine {
         } else {
             ((n - 1) % cfg.callers as u64) as u32
         };
-        let phase = &cfg.phases[phase_index(&cfg.phases, t)];
+        let phase = &cfg.phases[self.phase.index(&cfg.phases, t)];
         let d = match a.given {
             Some((outcome, latency)) => given(outcome, latency, cfg.call_timeout),
             None => self.dep.draw(phase, n, cfg.call_timeout),

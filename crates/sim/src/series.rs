@@ -224,6 +224,14 @@ impl SeriesAcc {
     #[inline]
     pub(crate) fn sample_quick(&mut self, t: f64, level: f64, trial: f64) {
         debug_assert_eq!(self.index(t), Some(self.cur as usize));
+        if self.fresh
+            && level.to_bits() == self.last[0].to_bits()
+            && trial.to_bits() == self.last[2].to_bits()
+        {
+            // The same values again (a score resting at its floor, a window unchanged): they
+            // are in this bucket's minima and maxima already.
+            return;
+        }
         let i = self.cur as usize;
         for (k, x) in [(0, level), (2, trial)] {
             self.mins[k][i] = lo(self.mins[k][i], x);
