@@ -85,19 +85,21 @@ for (const browser of BROWSERS) {
       assert.equal(before.statistical.state, 'closed', `call ${n - 1}: still closed`);
       assert.ok(before.t < opening.t_s);
 
-      // Step lands on a call's arrival (sim::Sim::step_call); the opening call's result is applied
-      // with the next step, where the next call is already sent to the fallback.
+      // A step takes the call and whatever lands at the same instant (sim::Sim::step_call): with
+      // zero latency the opening call's own result opens the breaker in that step, exactly as a
+      // seek to the opening time shows it; the next call is sent to the fallback.
       const st = await newSnap(s, () => button(s, 'Step one call').click(), `call ${n}`);
       assert.equal(st.calls, n);
       assert.equal(st.t, opening.t_s, 'the opening call\'s time');
       assert.match(st.lastCallText, new RegExp(`^Call #${n} .*statistical admitted`));
+      assert.deepEqual(st.statistical, { state: 'open', generation: opening.generation }, 'opened by its own result');
+      assert.equal(st.currentRow, cli.events.findLastIndex((x) => x.t_s <= st.t), 'the trace highlights the opening');
       const after = await newSnap(s, () => button(s, 'Step one call').click(), `call ${n + 1}`);
       assert.equal(after.calls, n + 1);
       assert.equal(simulate({ ...st0.scenario, duration: after.t }).result.calls, n + 1);
       assert.deepEqual(after.statistical, { state: 'open', generation: opening.generation });
       assert.equal(after.shownStates[0], 'open');
       assert.match(after.lastCallText, new RegExp(`^Call #${n + 1} .*statistical sent to the fallback \\(open\\)`));
-      assert.equal(after.currentRow, cli.events.findLastIndex((x) => x.t_s <= after.t), 'the trace highlights the opening');
       assert.deepEqual(await pageErrors(s), []);
     });
 

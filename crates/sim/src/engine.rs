@@ -783,6 +783,11 @@ impl Engine {
         self.source_done && self.pending.is_none() && self.next_queued_time().is_none()
     }
 
+    /// Whether a result or deadline (not an arrival) is due at or before `t`.
+    pub(crate) fn queued_due(&self, t: f64) -> bool {
+        self.next_queued_time().is_some_and(|q| q <= t)
+    }
+
     fn next_queued_time(&self) -> Option<f64> {
         self.q.peek().map(|e| e.t).filter(|&t| t <= self.cfg.end)
     }

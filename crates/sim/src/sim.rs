@@ -145,15 +145,22 @@ impl Sim {
     }
 
     /// Advance until the next call has arrived and both breakers have decided on it (results
-    /// and deadlines before it are processed on the way). Returns false if the run was over.
+    /// and deadlines before it are processed on the way), then process the results and deadlines
+    /// due at that same instant (a zero-latency answer), so a step shows what seeking to the
+    /// call's time shows. Returns false if the run was over.
     pub fn step_call(&mut self) -> bool {
         loop {
             match self.step() {
-                Stepped::Arrival => return true,
+                Stepped::Arrival => break,
                 Stepped::Done => return false,
                 _ => {}
             }
         }
+        let now = self.now_s();
+        while self.engine.queued_due(now) {
+            self.step();
+        }
+        true
     }
 
     /// Advance until either breaker changes state; returns the (first) new event, or `None` if

@@ -1,0 +1,62 @@
+//! Stepping one call shows what seeking to that call's time shows: a zero-latency answer lands
+//! in the same step as its call, so the score moves on the step that made it move.
+
+use sim::{preset, Sim};
+
+fn same(a: &breaker::Observation, b: &breaker::Observation) -> bool {
+    let eq = |x: f64, y: f64| x == y || (x.is_nan() && y.is_nan());
+    a.state == b.state
+        && a.generation == b.generation
+        && eq(a.level, b.level)
+        && eq(a.trial, b.trial)
+        && eq(a.wait, b.wait)
+}
+
+#[test]
+fn a_step_and_a_seek_to_the_same_time_agree() {
+    for name in ["recovery-warmup", "bursty-failures", "late-results"] {
+        let scenario = preset(name).unwrap();
+        let mut stepper = Sim::new(&scenario).unwrap();
+        let mut seeker = Sim::new(&scenario).unwrap();
+        for i in 0..300 {
+            assert!(stepper.step_call(), "{name}: the run has 300 calls");
+            let a = stepper.snapshot();
+            seeker.seek(a.t_s);
+            let b = seeker.snapshot();
+            assert_eq!((a.t_s, a.calls), (b.t_s, b.calls), "{name} call {i}");
+            assert!(
+                same(&a.statistical, &b.statistical),
+                "{name} call {i}: {:?} vs {:?}",
+                a.statistical,
+                b.statistical
+            );
+            assert!(
+                same(&a.window, &b.window),
+                "{name} call {i}: {:?} vs {:?}",
+                a.window,
+                b.window
+            );
+        }
+    }
+}
+
+#[test]
+fn the_score_moves_on_the_step_of_the_failing_call() {
+    // recovery-warmup: zero latency, every 10th call fails while healthy (t = 2.0 s is call 10).
+    let mut s = Sim::new(&preset("recovery-warmup").unwrap()).unwrap();
+    for _ in 0..9 {
+        s.step_call();
+    }
+    assert_eq!(s.snapshot().statistical.level, 0.0);
+    s.step_call();
+    let snap = s.snapshot();
+    assert!(
+        (snap.t_s - 2.0).abs() < 1e-9,
+        "call 10 at t = 2.0 s, got {}",
+        snap.t_s
+    );
+    assert!(
+        snap.statistical.level > 0.0,
+        "the failure counted in its own step"
+    );
+}
