@@ -318,9 +318,14 @@ impl Sim {
     /// A fresh copy from time 0 that collects series in `buckets` buckets over `[t0, t1]`
     /// (and keeps no checkpoints): drive it with [`Sim::advance`], then take [`Sim::result`].
     pub fn collecting(&self, buckets: usize, t0: f64, t1: f64) -> Sim {
-        let c = &self.checkpoints[0];
+        self.copy_from(0, |e| e.enable_series(buckets, t0, t1))
+    }
+
+    /// A copy starting at checkpoint `i`, set up by `setup`, keeping no checkpoints.
+    fn copy_from(&self, i: usize, setup: impl FnOnce(&mut Engine)) -> Sim {
+        let c = &self.checkpoints[i];
         let mut engine = c.engine.clone();
-        engine.enable_series(buckets, t0, t1);
+        setup(&mut engine);
         Sim {
             engine,
             src: c.src.clone(),
@@ -358,17 +363,9 @@ impl Sim {
     /// [`Sim::run_until`]`(t1)` or [`Sim::advance`], then take [`Sim::result`] or
     /// [`Sim::series`].
     pub fn collecting_from_checkpoint(&self, buckets: usize, t0: f64, t1: f64) -> Sim {
-        let c = &self.checkpoints[self.checkpoint_for(t0)];
-        let mut engine = c.engine.clone();
-        engine.enable_series_resumed(buckets, t0, t1);
-        Sim {
-            engine,
-            src: c.src.clone(),
-            checkpoints: vec![],
-            every: u64::MAX,
-            max: 2,
-            keep: false,
-        }
+        self.copy_from(self.checkpoint_for(t0), |e| {
+            e.enable_series_resumed(buckets, t0, t1)
+        })
     }
 
     /// Take `other`'s checkpoints if they reach further into the run than this simulation's own
