@@ -319,35 +319,44 @@ pub fn npm_ci(dir: &Path) -> Res<()> {
 /// ("WebAssembly.Table.set(): Argument 1 is invalid for table"), so the simulator never starts.
 pub const MIN_BINARYEN: u32 = 130;
 
-/// `wasm-opt` if it is on PATH and at least [`MIN_BINARYEN`]; else why not.
+/// The `wasm-opt` dist runs: npm's `binaryen` package from `www/node_modules` (pinned by
+/// www's lock file, so every machine gets the same one), else one on PATH, if it is binaryen
+/// [`MIN_BINARYEN`] or newer. Older ones (Debian's 108) break wasm-bindgen's externref table.
 pub fn wasm_opt() -> Result<PathBuf, String> {
-    let Some(p) = which("wasm-opt") else {
-        return Err("wasm-opt not found".into());
-    };
-    // "wasm-opt version 108" or "wasm-opt version 123 (version_123)".
-    let v = output(p.to_str().unwrap_or("wasm-opt"), ["--version"]).unwrap_or_default();
-    let n: Option<u32> = v
-        .split_whitespace()
-        .skip_while(|w| *w != "version")
-        .nth(1)
-        .and_then(|w| w.parse().ok());
-    match n {
-        Some(n) if n >= MIN_BINARYEN => Ok(p),
-        Some(n) => Err(format!(
-            "{} is binaryen {n}, older than {MIN_BINARYEN}: it breaks wasm-bindgen's tables",
-            p.display()
-        )),
-        None => Err(format!("{}: unreadable version {v:?}", p.display())),
+    let npm = util::root().join("www/node_modules/.bin/wasm-opt");
+    let candidates: Vec<PathBuf> = [Some(npm).filter(|p| p.is_file()), which("wasm-opt")]
+        .into_iter()
+        .flatten()
+        .collect();
+    if candidates.is_empty() {
+        return Err("wasm-opt not found (npm ci in www installs binaryen)".into());
     }
+    let mut why = Vec::new();
+    for p in candidates {
+        // "wasm-opt version 108" or "wasm-opt version 132 (version_132)".
+        let v = output(p.to_str().unwrap_or("wasm-opt"), ["--version"]).unwrap_or_default();
+        let n: Option<u32> = v
+            .split_whitespace()
+            .skip_while(|w| *w != "version")
+            .nth(1)
+            .and_then(|w| w.parse().ok());
+        match n {
+            Some(n) if n >= MIN_BINARYEN => return Ok(p),
+            Some(n) => why.push(format!(
+                "{} is binaryen {n}, older than {MIN_BINARYEN}: it breaks wasm-bindgen's tables",
+                p.display()
+            )),
+            None => why.push(format!("{}: unreadable version {v:?}", p.display())),
+        }
+    }
+    Err(why.join("; "))
 }
 
 /// binaryen's `wasm-opt` shrinks the page's wasm by about a tenth; dist runs it when it is recent
-/// enough (see [`MIN_BINARYEN`]). Not installed here: Debian's package is too old.
+/// enough (see [`wasm_opt`]).
 fn wasm_opt_note() {
     match wasm_opt() {
         Ok(p) => println!("ok: wasm-opt {} (dist runs it)", p.display()),
-        Err(why) => println!(
-            "skip: {why} (optional; dist ships the unoptimized wasm; binaryen >= {MIN_BINARYEN} from its releases shrinks it)"
-        ),
+        Err(why) => println!("skip: {why} (optional; dist ships the unoptimized wasm)"),
     }
 }
