@@ -66,7 +66,8 @@ export function mountPlayground(root, options = {}) {
   const notice = h('p', { class: 'notice', hidden: true, attrs: { role: 'status' } });
   const copyBtn = h('button', { type: 'button', text: 'Copy link', on: { click: copyLink } });
   const copyMsg = h('span', { class: 'muted', attrs: { 'aria-live': 'polite' } });
-  const controlsEl = h('form', { class: 'controls', attrs: { 'aria-label': 'Settings' }, on: { submit: (e) => e.preventDefault() } });
+  // A form landmark made of several small <form>s (see controls.js: autofill's cost per edit).
+  const controlsEl = h('div', { class: 'controls', attrs: { role: 'form', 'aria-label': 'Settings' } });
   const transportEl = h('div', { class: 'transport' });
   const progress = h('progress', { max: '1', value: '0' });
   const progressText = h('span', { class: 'muted' });

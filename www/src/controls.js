@@ -38,6 +38,12 @@ function fromInput(el, f) {
   return { ok: true, value: f.scale ? x / f.scale : x };
 }
 
+// Each group of settings is a <form> of its own (the head, the prominent five, each section):
+// a browser's autofill inspects every control of the form an edited control belongs to, on every
+// change (Chromium: about 3.5 ms for one form of all the settings, before the run's reply can be
+// handled), so small forms keep an edit cheap. Enter must not submit any of them.
+const form = (props, ...children) => h('form', { ...props, on: { submit: (e) => e.preventDefault() } }, ...children);
+
 /**
  * Build the form inside `root`. `onChange(scenario, path)` is called with a fresh copy after every
  * committed edit (typing is debounced). Returns {set, showError, clearErrors, setPresets, focus}.
@@ -53,12 +59,12 @@ export function createControls(root, { onChange, onPreset }) {
   const presetDesc = h('p', { class: 'help preset-desc' });
   const seedF = { path: 'seed', label: 'Seed', step: 1, min: 0, int: true, help: 'Same seed, same run, call for call.' };
 
-  const head = h('div', { class: 'control-head' },
+  const head = form({ class: 'control-head' },
     h('div', { class: 'field' }, h('label', { for: presetId, text: 'Preset' }), presetSel),
     field(seedF));
-  const prom = h('fieldset', { class: 'prominent' },
+  const prom = form({}, h('fieldset', { class: 'prominent' },
     h('legend', { text: 'What the statistical breaker decides' }),
-    PROMINENT.map((f) => field(f)));
+    PROMINENT.map((f) => field(f))));
   const sections = h('div', { class: 'sections' });
   replace(root, general, head, presetDesc, prom, sections);
 
@@ -124,7 +130,7 @@ export function createControls(root, { onChange, onPreset }) {
       if (!shown.length && !list) return null;
       const wide = !window.matchMedia || window.matchMedia('(min-width: 861px)').matches;
       const d = h('details', { class: 'section', open: (s.open && wide) || undefined, dataset: { section: s.id } },
-        h('summary', { text: s.title }), h('div', { class: 'grid' }, shown.map((f) => field(f))), list);
+        h('summary', { text: s.title }), form({}, h('div', { class: 'grid' }, shown.map((f) => field(f))), list));
       return d;
     });
     replace(sections, nodes);
@@ -183,7 +189,13 @@ export function createControls(root, { onChange, onPreset }) {
         h('option', { value: '', text: 'custom' }));
       presetSel.value = current ?? '';
     },
-    markCustom() { presetSel.value = ''; presetDesc.textContent = 'Edited: no longer a preset.'; },
+    markCustom() {
+      // Every edit marks the form custom: write only what changes (a select's value set from
+      // script is a change a browser's autofill looks at; the same text again is relaid out).
+      if (presetSel.value !== '') presetSel.value = '';
+      const text = 'Edited: no longer a preset.';
+      if (presetDesc.textContent !== text) presetDesc.textContent = text;
+    },
     /** Put `message` next to the control of `field` (a dotted path, possibly with [i]). */
     showError(fieldPath, message) {
       general.textContent = '';
