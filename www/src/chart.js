@@ -221,17 +221,31 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
     syncing = false;
   }
 
+  // uPlot wants plain arrays with null for a gap. Plain loops: this runs on every rerun and zoom
+  // (about 20 columns of 600 buckets), and Array.from with a mapping callback was most of its cost.
+  function column(a, div = 1) {
+    const n = a.length;
+    const out = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const v = div === 1 ? a[i] : a[i] / div;
+      out[i] = Number.isFinite(v) ? v : null;
+    }
+    return out;
+  }
+
   function toData(s) {
     const n = s && s.t ? s.t.length : 0;
     const empty = () => new Float64Array(n).fill(NaN);
     const g = (k) => (s && s[k] ? s[k] : empty());
     const t = s && s.t ? s.t : new Float64Array(0);
-    const p = (arr) => Float64Array.from(arr, (v) => v / point);
+    const p = (arr) => column(arr, point);
+    const x = column(t);
+    const counts = grouped(t, [g('s_answered'), g('s_failed'), g('s_fallback'), g('w_fallback')], [g('s_wait_max'), g('w_wait_max')]);
     return [
-      [t, p(g('s_level_max')), p(g('s_threshold_max')), p(g('s_trial_max')), p(g('s_trial_min')), p(g('s_trial_upper_max')), p(g('s_trial_lower_min')), g('s_state_max')],
-      [t, g('w_level_max'), g('w_threshold_max'), g('w_trial_max'), g('w_state_max')],
-      grouped(t, [g('s_answered'), g('s_failed'), g('s_fallback'), g('w_fallback')], [g('s_wait_max'), g('w_wait_max')]),
-    ].map((d) => d.map((a) => Array.from(a, (v) => (Number.isFinite(v) ? v : null))));
+      [x, p(g('s_level_max')), p(g('s_threshold_max')), p(g('s_trial_max')), p(g('s_trial_min')), p(g('s_trial_upper_max')), p(g('s_trial_lower_min')), column(g('s_state_max'))],
+      [x, column(g('w_level_max')), column(g('w_threshold_max')), column(g('w_trial_max')), column(g('w_state_max'))],
+      counts.map((a) => column(a)),
+    ];
   }
 
   // Counts per fine bucket are mostly 0 or 1 on a short run (a call every 0.2 s, 100 ms buckets),
@@ -244,12 +258,21 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
     if (k === 1) return [t, ...sums, ...maxes];
     const m = Math.ceil(n / k);
     const x = new Float64Array(m);
-    const out = [...sums, ...maxes].map(() => new Float64Array(m).fill(NaN));
-    for (let j = 0; j < m; j++) {
-      x[j] = t[j * k];
-      for (let i = j * k; i < Math.min(n, (j + 1) * k); i++) {
-        sums.forEach((a, c) => { if (Number.isFinite(a[i])) out[c][j] = (Number.isFinite(out[c][j]) ? out[c][j] : 0) + a[i]; });
-        maxes.forEach((a, c) => { const o = out[sums.length + c]; if (Number.isFinite(a[i])) o[j] = Number.isFinite(o[j]) ? Math.max(o[j], a[i]) : a[i]; });
+    const cols = [...sums, ...maxes];
+    const out = cols.map(() => new Float64Array(m).fill(NaN));
+    for (let j = 0; j < m; j++) x[j] = t[j * k];
+    for (let c = 0; c < cols.length; c++) {
+      const a = cols[c];
+      const o = out[c];
+      const isSum = c < sums.length;
+      for (let j = 0; j < m; j++) {
+        let acc = NaN;
+        for (let i = j * k, end = Math.min(n, (j + 1) * k); i < end; i++) {
+          const v = a[i];
+          if (!Number.isFinite(v)) continue;
+          acc = Number.isFinite(acc) ? (isSum ? acc + v : Math.max(acc, v)) : v;
+        }
+        o[j] = acc;
       }
     }
     return [x, ...out];
@@ -277,11 +300,15 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
       plots.forEach((p, i) => p.setData(data[i], false));
       syncing = false;
       applyView();
-      note.textContent = s && s.bucket
+      const text = s && s.bucket
         ? `${s.t.length} buckets of ${duration(s.bucket)}${group > 1 ? ` (calls counted per ${duration(s.bucket * group)})` : ''}; each bucket shows a score's highest value (the trial score: highest and lowest) and the most open state. Drag to zoom, double-click to zoom out, click to move the cursor. All values simulated.`
         : '';
+      // The same text is not written again (a new text node would be laid out again).
+      if (note.textContent !== text) note.textContent = text;
     },
+    /** Move the playback cursor; the same time again draws nothing (setData already drew it). */
     setCursor(t) {
+      if (Object.is(t, cursorT)) return;
       cursorT = t;
       for (const p of plots) p.redraw(false, false);
     },
