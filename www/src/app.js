@@ -37,6 +37,13 @@ import { duration, clock } from './format.js';
 const ALL_PANELS = ['now', 'chart', 'verdict', 'trace', 'metrics', 'derived', 'analysis'];
 const BUCKETS = 600;
 const TRACE_LIMIT = 5000;
+const TRACE_ROWS = 2000; // the most rows the trace panel draws (panels.js)
+const INLINE_ROWS = 300; // a trace of at most this many rows is drawn in the same task as the chart
+
+/** Write text only when it differs: the same text written again is a new node to lay out. */
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
 
 // The next task, without setTimeout's clamping: a message to ourselves.
 const wake = new MessageChannel();
@@ -97,6 +104,9 @@ export function mountPlayground(root, options = {}) {
       h('main', { class: 'stage' },
         h('div', { class: 'sticky' }, transportEl, progressRow, runInfo),
         P.now.el, P.chart.el, P.verdict.el, P.derived.el, P.trace.el, P.metrics.el, P.analysis.el)));
+
+  // What the page shows now, to skip writing the same again (see setText, showSnap).
+  const shown = { end: null, t: null, now: null, derived: null, events: 0, playing: false };
 
   // ---- state ----
   const S = {
@@ -242,15 +252,21 @@ export function mountPlayground(root, options = {}) {
     S.derived = derived;
     S.metrics = metrics;
     S.view = null;
-    transport.setRange(S.end);
-    // The chart in this task, the panels in the next: no one task holds the page for long.
+    if (shown.end !== S.end) { shown.end = S.end; transport.setRange(S.end); }
     chart.setData(res.series, derived ? derived.point : 1, res.view[0], res.view[1]);
     chart.setCursor(res.snapshot.t_s);
-    await nextTask();
-    if (id !== S.runId) return true;
-    runInfo.textContent = res.complete
+    // A long trace (up to 2000 rows to build and patch) waits for the next task, so no one task
+    // holds the page for long; a short one is shown in this task, with the chart: one frame
+    // shows the whole run, and no frame is rendered in between with the old panels.
+    const rows = Math.max(events.list.length, shown.events);
+    shown.events = Math.min(events.list.length, TRACE_ROWS);
+    if (rows > INLINE_ROWS) {
+      await nextTask();
+      if (id !== S.runId) return true;
+    }
+    setText(runInfo, res.complete
       ? `${info.name || 'Custom scenario'}: ${duration(info.duration)} simulated, ${metrics.calls} calls, seed ${sc.seed ?? '—'}. The chart, trace, metrics and verdict are simulated.`
-      : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${metrics.calls} calls); the panels show that part.`;
+      : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${metrics.calls} calls); the panels show that part.`);
     trace.set(events.list, events.total);
     patch(P.metrics.body, (el) => renderMetrics(el, metrics));
     verdict.setRun(metrics, events.list, sc);
@@ -283,12 +299,18 @@ export function mountPlayground(root, options = {}) {
   function showSnap(snap) {
     S.snap = snap;
     S.t = snap.t_s;
-    transport.setTime(snap.t_s);
+    if (!Object.is(shown.t, snap.t_s)) { shown.t = snap.t_s; transport.setTime(snap.t_s); }
     chart.setCursor(snap.t_s);
     trace.highlight(snap.t_s);
     // Patched in place (only changed text is laid out again): this runs on every cursor move.
-    patch(P.now.body, (el) => renderNow(el, snap, S.derived ? S.derived.point : 1));
-    patch(P.derived.body, (el) => renderDerived(el, S.derived, snap));
+    // A panel whose inputs are the same as last time (a new seed rewound to 0, a seek to where the
+    // cursor is) is not rendered at all.
+    const point = S.derived ? S.derived.point : 1;
+    const nowKey = JSON.stringify([snap, point]);
+    if (nowKey !== shown.now) { shown.now = nowKey; patch(P.now.body, (el) => renderNow(el, snap, point)); }
+    const s = snap.statistical || {};
+    const derivedKey = JSON.stringify([S.derived, s.threshold, s.count]);
+    if (derivedKey !== shown.derived) { shown.derived = derivedKey; patch(P.derived.body, (el) => renderDerived(el, S.derived, snap)); }
   }
 
   let seekBusy = false;
@@ -326,6 +348,7 @@ export function mountPlayground(root, options = {}) {
     if (!S.loaded) return;
     if (S.t >= S.end - 1e-9) seek(0);
     S.playing = true;
+    shown.playing = true;
     transport.setPlaying(true);
     let last = performance.now();
     const frame = (now) => {
@@ -342,7 +365,8 @@ export function mountPlayground(root, options = {}) {
   function pause() {
     S.playing = false;
     cancelAnimationFrame(raf);
-    transport.setPlaying(false);
+    // Every input change pauses: rewrite the button only when it shows playing.
+    if (shown.playing) { shown.playing = false; transport.setPlaying(false); }
   }
 
   async function refreshAnalysis() {
