@@ -38,10 +38,11 @@ function fromInput(el, f) {
   return { ok: true, value: f.scale ? x / f.scale : x };
 }
 
-// Each group of settings is a <form> of its own (the head, the prominent five, each section):
-// a browser's autofill inspects every control of the form an edited control belongs to, on every
-// change (Chromium: about 3.5 ms for one form of all the settings, before the run's reply can be
-// handled), so small forms keep an edit cheap. Enter must not submit any of them.
+// Each group of settings is a <form> of its own (the head, the prominent five, each section's
+// fields, each phase of a list): a browser's autofill inspects every control of the form an
+// edited control belongs to, on every change (Chromium: about 3.5 ms for one form of all the
+// settings, before the run's reply can be handled), so small forms keep an edit cheap. Enter
+// must not submit any of them.
 const form = (props, ...children) => h('form', { ...props, on: { submit: (e) => e.preventDefault() } }, ...children);
 
 /**
@@ -130,7 +131,7 @@ export function createControls(root, { onChange, onPreset }) {
       if (!shown.length && !list) return null;
       const wide = !window.matchMedia || window.matchMedia('(min-width: 861px)').matches;
       const d = h('details', { class: 'section', open: (s.open && wide) || undefined, dataset: { section: s.id } },
-        h('summary', { text: s.title }), form({}, h('div', { class: 'grid' }, shown.map((f) => field(f))), list));
+        h('summary', { text: s.title }), shown.length ? form({}, h('div', { class: 'grid' }, shown.map((f) => field(f)))) : null, list);
       return d;
     });
     replace(sections, nodes);
@@ -138,12 +139,12 @@ export function createControls(root, { onChange, onPreset }) {
 
   function listEditor(spec, items) {
     const keys = spec.item.filter((f) => items.some((it) => it && getPath(it, f.key) !== undefined));
-    const rows = items.map((it, i) => h('fieldset', { class: 'phase' },
+    const rows = items.map((it, i) => form({}, h('fieldset', { class: 'phase' },
       h('legend', { text: `Phase ${i + 1}${it.label ? `: ${it.label}` : ''}` }),
       h('div', { class: 'grid' }, keys.filter((f) => getPath(it, f.key) !== undefined).map((f) => field(f, `${spec.path}.${i}.${f.key}`))),
       items.length > 1 ? h('button', { type: 'button', class: 'small', text: `Remove phase ${i + 1}`, on: { click: () => {
         items.splice(i, 1); rebuild(); onChange(clone(scenario), spec.path);
-      } } }) : null));
+      } } }) : null)));
     const add = h('button', { type: 'button', class: 'small', text: 'Add a phase', on: { click: () => {
       const last = clone(items[items.length - 1]) || {};
       if (typeof last.start === 'number') last.start += 10;
