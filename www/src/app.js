@@ -258,9 +258,7 @@ export function mountPlayground(root, options = {}) {
     // A long trace (up to 2000 rows to build and patch) waits for the next task, so no one task
     // holds the page for long; a short one is shown in this task, with the chart: one frame
     // shows the whole run, and no frame is rendered in between with the old panels.
-    const rows = Math.max(events.list.length, shown.events);
-    shown.events = Math.min(events.list.length, TRACE_ROWS);
-    if (rows > INLINE_ROWS) {
+    if (Math.max(events.list.length, shown.events) > INLINE_ROWS) {
       await nextTask();
       if (id !== S.runId) return true;
     }
@@ -268,6 +266,7 @@ export function mountPlayground(root, options = {}) {
       ? `${info.name || 'Custom scenario'}: ${duration(info.duration)} simulated, ${metrics.calls} calls, seed ${sc.seed ?? '—'}. The chart, trace, metrics and verdict are simulated.`
       : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${metrics.calls} calls); the panels show that part.`);
     trace.set(events.list, events.total);
+    shown.events = Math.min(events.list.length, TRACE_ROWS);
     patch(P.metrics.body, (el) => renderMetrics(el, metrics));
     verdict.setRun(metrics, events.list, sc);
     transport.setEnabled(true);
