@@ -1,7 +1,7 @@
 //! The bare loop: the practical limit a full run is measured against (`cargo xtask bench`).
 //!
 //! It plays the same arrivals and draws the same dependency outcomes as a run of the scenario
-//! (the same generator and the same five uniforms per call, in the same order), and does one
+//! (the same generators and the same draws per call, in the same order), and does one
 //! CUSUM update per call against a fixed line (the line at the scenario's nominal traffic). It
 //! has no breakers, no calls in flight, no events, no series: what is left when the simulator
 //! does nothing but draw and score. A full run within 2x of it is the target (issue 8).

@@ -934,10 +934,13 @@ impl Engine {
     }
 }
 
-/// The dependency's random side: its stream and whether a failure burst is on.
+/// The dependency's random side: its streams and whether a failure burst is on.
 #[derive(Debug, Clone)]
 pub(crate) struct Dependency {
+    /// The outcome decisions: four uniforms per call.
     rng: Stream,
+    /// The latency jitter: one exponential per call while a phase has jitter.
+    jitter: Stream,
     burst: bool,
 }
 
@@ -945,19 +948,20 @@ impl Dependency {
     pub(crate) fn new(seed: u64) -> Self {
         Dependency {
             rng: Stream::new(seed, 2),
+            jitter: Stream::new(seed, 3),
             burst: false,
         }
     }
 
-    /// Draw what the dependency does with call `n` in `phase`: always five uniforms, in the same
-    /// order, so that settings which change one decision do not shift the rest of the stream.
+    /// Draw what the dependency does with call `n` in `phase`: always four uniforms, in the same
+    /// order, so that settings which change one decision do not shift the rest of the stream;
+    /// the jitter comes from a stream of its own, so turning it on or off moves no outcome.
     #[inline]
     pub(crate) fn draw(&mut self, p: &Phase, n: u64, timeout: f64) -> Drawn {
         let u_input = self.rng.uniform();
         let u_hang = self.rng.uniform();
         let u_burst = self.rng.uniform();
         let u_fail = self.rng.uniform();
-        let u_lat = self.rng.uniform();
         if self.burst {
             if u_burst < p.burst.leave {
                 self.burst = false;
@@ -965,11 +969,10 @@ impl Dependency {
         } else if u_burst < p.burst.enter {
             self.burst = true;
         }
-        // Without jitter the draw is only multiplied by 0 (it is finite): skip its `ln`.
         let jitter = if p.latency_jitter == 0.0 && p.failure_latency_jitter == 0.0 {
             0.0
         } else {
-            -libm::log(1.0 - u_lat)
+            self.jitter.exponential()
         };
         let ok_latency = p.latency + p.latency_jitter * jitter;
         let fail_latency = p.failure_latency + p.failure_latency_jitter * jitter;

@@ -203,26 +203,26 @@ pub const GOLDEN_TRACE_HASHES: [(&str, &str); 7] = [
     ),
     (
         "normal-week",
-        "09115d662c021d479dac15f5d40bffb57b085b0d2752a9eba5cb4fc3799785d2",
+        "905d83e6d16953c68f98a58958d6ad6459a618986c856c65062b005b070d0f81",
     ),
     (
         "bad-day",
-        "19f45cb97db252e29ea4f6bf3a3abb61c513e18120f5d58d32c148be557d695e",
+        "8a82316c32154a69c4a19aedbe6b4efb2cf74829ec99c68adc212f9803317ce1",
     ),
     (
         "quiet-service",
-        "c643792cde83222878faa75bb14ba9997f67a98d3e3632ae76eda9b78ca8d2cf",
+        "461c403fb56499ab829b3624de2430fdf17eb4b1d9d228ea7ffa9622e151a9ad",
     ),
     (
         "busy-service",
-        "ab93dc20477551e63dffbf8a8b18211151e66928c9d10655a55618153f4b97f1",
+        "59bee5ca76b06d37c940d7c73a302101bd20a517b6008e62cc967e9f7833feeb",
     ),
     (
         "bursty-failures",
-        "0532c627f9414709839e6eb81513ca3c329fe30f244ae733396669db72855b68",
+        "7928df35e8aa7da6ea73b6100fa90ec0a6bea8bbeaffe022724252ad71c1cfc1",
     ),
     (
         "late-results",
-        "b62dc4213a05ea5aaea8e3b3dd0afd35b54553fd7169a964e8d571b5da6fb107",
+        "05d29ecafa750ee0ae21d3a0e9ea92e065e8c58dd1cb623b021097fce5891216",
     ),
 ];

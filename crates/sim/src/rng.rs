@@ -1,43 +1,52 @@
 //! The portable random numbers of a run.
 //!
-//! PCG-64 (`Lcg128Xsl64`, O'Neill 2014) gives the same `u64` stream on every platform. Uniforms
-//! are made here from the top 53 bits (`(x >> 11) * 2^-53`), and exponentials by inversion with
-//! `libm::log`, so a run does not depend on how a `rand` version maps bits to floats.
+//! xoshiro256++ (Blackman and Vigna 2019, `rand_xoshiro`) gives the same `u64` stream on every
+//! platform with 64-bit operations only, so it is as cheap in wasm as natively (PCG-64's 128-bit
+//! multiply is a library call in wasm: the first generator cost a run 15% there). Uniforms are
+//! made here from the top 53 bits (`(x >> 11) * 2^-53`). Exponentials come from the ziggurat of
+//! `rand_distr::Exp1` (Marsaglia and Tsang 2000, Doornik's variant): mostly a table lookup and a
+//! multiply, with `ln`/`exp` only in the rare tail and wedge cases, which `rand_distr` computes
+//! with the `libm` crate (its `std_math` feature is off), so wasm and native agree bit for bit.
 
 use rand_core::Rng as _;
-use rand_pcg::Pcg64;
+use rand_core::SeedableRng as _;
+use rand_distr::Distribution as _;
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// One independent stream of random numbers.
 #[derive(Debug, Clone)]
 pub(crate) struct Stream {
-    pcg: Pcg64,
+    gen: Xoshiro256PlusPlus,
 }
 
-/// The streams a run draws from: arrivals, the dependency and the window breaker's own jitter are
+/// The streams a run draws from: arrivals, the dependency's outcomes and its latency jitter are
 /// kept apart so that changing one part of a scenario does not shift the others' numbers.
 impl Stream {
     /// Stream number `stream` of `seed`.
     pub(crate) fn new(seed: u64, stream: u64) -> Self {
-        // Spread the 64-bit seed over the 128-bit state with two SplitMix64 rounds, so that
-        // nearby seeds give unrelated streams.
-        let a = splitmix(seed);
-        let b = splitmix(a ^ 0x9E37_79B9_7F4A_7C15);
-        let state = ((a as u128) << 64) | b as u128;
+        // The 256-bit state from a SplitMix64 sequence started at a mix of seed and stream (the
+        // seeding its authors recommend), so nearby seeds and streams give unrelated states.
+        let mut z = splitmix(seed) ^ splitmix(stream.wrapping_add(0xD1B5_4A32_D192_ED03));
+        let mut bytes = [0u8; 32];
+        for chunk in bytes.chunks_exact_mut(8) {
+            z = splitmix(z);
+            chunk.copy_from_slice(&z.to_le_bytes());
+        }
         Stream {
-            pcg: Pcg64::new(state, stream as u128),
+            gen: Xoshiro256PlusPlus::from_seed(bytes),
         }
     }
 
     /// A uniform number in [0, 1).
     #[inline]
     pub(crate) fn uniform(&mut self) -> f64 {
-        (self.pcg.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+        (self.gen.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
     /// An exponential number with mean 1.
     #[inline]
     pub(crate) fn exponential(&mut self) -> f64 {
-        -libm::log(1.0 - self.uniform())
+        rand_distr::Exp1.sample(&mut self.gen)
     }
 }
 
@@ -63,5 +72,69 @@ mod tests {
         }
         let mut c = Stream::new(7, 2);
         assert_ne!(Stream::new(7, 1).uniform(), c.uniform());
+    }
+
+    /// The first outputs of xoshiro256++ from the state (1, 2, 3, 4), as printed by the
+    /// reference C code (prng.di.unimi.it/xoshiro256plusplus.c): the generator is the published
+    /// one, so the streams do not hang on a crate's choices.
+    #[test]
+    fn generator_is_reference_xoshiro256plusplus() {
+        let mut bytes = [0u8; 32];
+        for (i, chunk) in bytes.chunks_exact_mut(8).enumerate() {
+            chunk.copy_from_slice(&(i as u64 + 1).to_le_bytes());
+        }
+        let mut g = Xoshiro256PlusPlus::from_seed(bytes);
+        let got: Vec<u64> = (0..4).map(|_| g.next_u64()).collect();
+        let published = [41943041, 58720359, 3588806011781223, 3591011842654386];
+        assert_eq!(got, published);
+        assert_eq!(got, reference_xoshiro(&[1, 2, 3, 4], 4));
+    }
+
+    /// xoshiro256++ written out from the paper, for the test above.
+    fn reference_xoshiro(s0: &[u64; 4], n: usize) -> Vec<u64> {
+        let mut s = *s0;
+        (0..n)
+            .map(|_| {
+                let r = s[0].wrapping_add(s[3]).rotate_left(23).wrapping_add(s[0]);
+                let t = s[1] << 17;
+                s[2] ^= s[0];
+                s[3] ^= s[1];
+                s[1] ^= s[2];
+                s[0] ^= s[3];
+                s[2] ^= t;
+                s[3] = s[3].rotate_left(45);
+                r
+            })
+            .collect()
+    }
+
+    /// Exp1's draws have mean 1 and variance 1 and P(X > 3) = e^-3, over a million draws
+    /// (tolerances are about 5 standard errors).
+    #[test]
+    fn exponential_moments_and_tail() {
+        let mut s = Stream::new(11, 3);
+        let n = 1_000_000;
+        let (mut sum, mut sq, mut over3) = (0.0, 0.0, 0u32);
+        for _ in 0..n {
+            let x = s.exponential();
+            assert!(x >= 0.0 && x.is_finite());
+            sum += x;
+            sq += x * x;
+            over3 += (x > 3.0) as u32;
+        }
+        let mean = sum / n as f64;
+        let var = sq / n as f64 - mean * mean;
+        assert!(
+            (mean - 1.0).abs() < 5.0 * 1.0 / (n as f64).sqrt(),
+            "mean {mean}"
+        );
+        assert!(
+            (var - 1.0).abs() < 5.0 * (8.0f64).sqrt() / (n as f64).sqrt(),
+            "var {var}"
+        );
+        let p = over3 as f64 / n as f64;
+        let e3 = (-3.0f64).exp();
+        let se = (e3 * (1.0 - e3) / n as f64).sqrt();
+        assert!((p - e3).abs() < 5.0 * se, "P(X>3) {p}");
     }
 }

@@ -6,6 +6,10 @@ use crate::scenario::{Arrivals, Scenario};
 use crate::trace::TraceError;
 
 const DAY: f64 = 86_400.0;
+/// Slices of a day for the thinning envelope: 96 of 15 minutes. Their bounds fall on the rate's
+/// turning points (0 and DAY/2), so on each slice the rate is monotone.
+const SLICES: usize = 96;
+const SLICE: f64 = DAY / SLICES as f64;
 
 #[derive(Debug, Clone)]
 pub(crate) struct Generator {
@@ -16,6 +20,9 @@ pub(crate) struct Generator {
     kind: Arrivals,
     n: u64,
     t: f64,
+    /// Per slice of the day, `(low, high)`: bounds of the rate on that slice (empty without a
+    /// swing).
+    envelope: Vec<(f64, f64)>,
 }
 
 impl Generator {
@@ -27,7 +34,26 @@ impl Generator {
             kind: s.traffic.arrivals,
             n: 0,
             t: 0.0,
+            envelope: Vec::new(),
         }
+        .with_envelope()
+    }
+
+    /// The thinning envelope: on slice `k` the rate lies between its values at the slice's ends
+    /// (it is monotone there), widened by `1e-9 x base` to cover rounding in the computed rate
+    /// (whose absolute error is a few ulps of `base`).
+    fn with_envelope(mut self) -> Self {
+        if self.swing > 0.0 {
+            let margin = self.base * 1e-9;
+            self.envelope = (0..SLICES)
+                .map(|k| {
+                    let a = self.rate(k as f64 * SLICE);
+                    let b = self.rate((k + 1) as f64 * SLICE);
+                    ((a.min(b) - margin).max(0.0), a.max(b) + margin)
+                })
+                .collect();
+        }
+        self
     }
 
     /// The rate at `t`: `base x (1 - swing x cos(2 pi t / day))`.
@@ -45,16 +71,25 @@ impl Source for Generator {
             (Arrivals::Even, true) => self.t + 1.0 / self.rate(self.t),
             (Arrivals::Poisson, false) => self.t + self.rng.exponential() / self.base,
             (Arrivals::Poisson, true) => {
-                // Thinning (Lewis and Shedler 1979) under the peak rate.
-                let peak = self.base * (1.0 + self.swing);
-                // The rate is never below `low` (cos <= 1 and rounding is monotone, so
-                // `rate(t) >= base x (1 - swing)` holds for the computed values too): a draw at
-                // or under it is accepted without computing the cosine, with the same result.
-                let low = self.base * (1.0 - self.swing);
+                // Thinning (Lewis and Shedler 1979) under a piecewise-constant envelope: on each
+                // 15-minute slice candidates come at the slice's highest rate `high` and are
+                // kept with probability rate(t) / high. A candidate past the slice's end is
+                // dropped and drawing restarts at the end under the next slice's rate, which the
+                // exponential's memorylessness allows. About 1.01 candidates per call (a single
+                // peak-rate envelope needs 1 + swing), and a draw at or under the slice's lowest
+                // rate is kept without computing the cosine.
                 let mut t = self.t;
                 loop {
-                    t += self.rng.exponential() / peak;
-                    let u = self.rng.uniform() * peak;
+                    let k = (t / SLICE) as u64;
+                    let end = (k + 1) as f64 * SLICE;
+                    let (low, high) = self.envelope[(k % SLICES as u64) as usize];
+                    let next = t + self.rng.exponential() / high;
+                    if next >= end {
+                        t = end;
+                        continue;
+                    }
+                    t = next;
+                    let u = self.rng.uniform() * high;
                     if u <= low || u <= self.rate(t) {
                         break t;
                     }
