@@ -203,26 +203,26 @@ pub const GOLDEN_TRACE_HASHES: [(&str, &str); 7] = [
     ),
     (
         "normal-week",
-        "905d83e6d16953c68f98a58958d6ad6459a618986c856c65062b005b070d0f81",
+        "dde1babb3e2eb7d8795630676f78631353daacff012f6c775619ec21620d4c98",
     ),
     (
         "bad-day",
-        "8a82316c32154a69c4a19aedbe6b4efb2cf74829ec99c68adc212f9803317ce1",
+        "0c6dde8aab4a0db0b1a50866bf0a170664f9900ce780e89f4b291073a9fc414b",
     ),
     (
         "quiet-service",
-        "461c403fb56499ab829b3624de2430fdf17eb4b1d9d228ea7ffa9622e151a9ad",
+        "179b60ab27c935803eb0b31acc153387ce264442fcc32dc18f92988fb92c2e4f",
     ),
     (
         "busy-service",
-        "59bee5ca76b06d37c940d7c73a302101bd20a517b6008e62cc967e9f7833feeb",
+        "1135f5b075b2a5480ca9145427a90b107fa0334be0924a5a486eb5c5437ee088",
     ),
     (
         "bursty-failures",
-        "7928df35e8aa7da6ea73b6100fa90ec0a6bea8bbeaffe022724252ad71c1cfc1",
+        "1674652b284bcdab2805750bafa1e15a896d1446f49fc8a7d6d57bcaa88c8d52",
     ),
     (
         "late-results",
-        "05d29ecafa750ee0ae21d3a0e9ea92e065e8c58dd1cb623b021097fce5891216",
+        "fc34b74e3e6523ff009cc245231c0e49500b5fca437d9951151e2b91d7dc4c36",
     ),
 ];
