@@ -66,7 +66,10 @@ impl Score {
 
     /// Add a weight with the floor at 0; returns the new score.
     pub fn add(&mut self, w: f64) -> f64 {
-        self.value = (self.value + w).max(0.0);
+        // A comparison, not `f64::max`: in wasm that is a call to `fmax` (NaN rules), and this
+        // runs once per call. The score and weights are finite, so the result is the same.
+        let v = self.value + w;
+        self.value = if v > 0.0 { v } else { 0.0 };
         self.value
     }
 

@@ -819,7 +819,9 @@ impl Engine {
         let h = self.next_queued_time();
         let take_queued = match (h, self.pending) {
             (None, None) => {
-                self.now = self.now.max(self.cfg.end);
+                if self.cfg.end > self.now {
+                    self.now = self.cfg.end;
+                }
                 return Ok(Stepped::Done);
             }
             (Some(h), Some(a)) => h <= a.t,
@@ -828,7 +830,9 @@ impl Engine {
         };
         if take_queued {
             let e = self.q.pop().expect("peeked");
-            self.now = self.now.max(e.t);
+            if e.t > self.now {
+                self.now = e.t;
+            }
             // A plain borrow of the shared config (disjoint from the fields changed below): no
             // reference count to bump per event.
             let cfg: &Config = &self.cfg;
@@ -875,7 +879,9 @@ impl Engine {
     fn arrive(&mut self, a: Arrival) {
         let cfg: &Config = &self.cfg;
         let t = a.t;
-        self.now = self.now.max(t);
+        if t > self.now {
+            self.now = t;
+        }
         self.calls += 1;
         let n = self.calls;
         // (No 64-bit division for the usual single caller.)
@@ -1014,7 +1020,9 @@ fn cap_at_timeout(mut d: Drawn, timeout: f64) -> Drawn {
         d.outcome = Outcome::Timeout;
         d.latency = timeout;
     }
-    d.fail_latency = d.fail_latency.min(timeout);
+    if timeout < d.fail_latency {
+        d.fail_latency = timeout;
+    }
     d
 }
 

@@ -215,14 +215,14 @@ pub const GOLDEN_TRACE_HASHES: [(&str, &str); 7] = [
     ),
     (
         "busy-service",
-        "1135f5b075b2a5480ca9145427a90b107fa0334be0924a5a486eb5c5437ee088",
+        "151245adc9781284a7cc274ddcca35c488d90a53a7b36b41313f949671f3e5b7",
     ),
     (
         "bursty-failures",
-        "1674652b284bcdab2805750bafa1e15a896d1446f49fc8a7d6d57bcaa88c8d52",
+        "3d8a3185f2781a9325f47e3a6acd2e5e8663812667ee4ea91ca35f62a7027d6e",
     ),
     (
         "late-results",
-        "fc34b74e3e6523ff009cc245231c0e49500b5fca437d9951151e2b91d7dc4c36",
+        "36ffcfcb7192ade313abd63fabfee8148f6219bd5631edffbe63d8411bd5a092",
     ),
 ];

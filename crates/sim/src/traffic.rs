@@ -23,6 +23,17 @@ pub(crate) struct Generator {
     /// Per slice of the day, `(low, high)`: bounds of the rate on that slice (empty without a
     /// swing).
     envelope: Vec<(f64, f64)>,
+    /// The slice the last arrival fell in: its end, `low`, `high` and `1 / high` (kept so a
+    /// call does not pay a division and a remainder to find it again).
+    slice: Slice,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Slice {
+    end: f64,
+    low: f64,
+    high: f64,
+    inv_high: f64,
 }
 
 impl Generator {
@@ -35,6 +46,12 @@ impl Generator {
             n: 0,
             t: 0.0,
             envelope: Vec::new(),
+            slice: Slice {
+                end: 0.0,
+                low: 0.0,
+                high: 0.0,
+                inv_high: 0.0,
+            },
         }
         .with_envelope()
     }
@@ -54,6 +71,18 @@ impl Generator {
                 .collect();
         }
         self
+    }
+
+    /// Make the slice holding `t` the current one.
+    fn enter_slice(&mut self, t: f64) {
+        let k = (t / SLICE) as u64;
+        let (low, high) = self.envelope[(k % SLICES as u64) as usize];
+        self.slice = Slice {
+            end: (k + 1) as f64 * SLICE,
+            low,
+            high,
+            inv_high: 1.0 / high,
+        };
     }
 
     /// The rate at `t`: `base x (1 - swing x cos(2 pi t / day))`.
@@ -80,10 +109,16 @@ impl Source for Generator {
                 // rate is kept without computing the cosine.
                 let mut t = self.t;
                 loop {
-                    let k = (t / SLICE) as u64;
-                    let end = (k + 1) as f64 * SLICE;
-                    let (low, high) = self.envelope[(k % SLICES as u64) as usize];
-                    let next = t + self.rng.exponential() / high;
+                    if t >= self.slice.end {
+                        self.enter_slice(t);
+                    }
+                    let Slice {
+                        end,
+                        low,
+                        high,
+                        inv_high,
+                    } = self.slice;
+                    let next = t + self.rng.exponential() * inv_high;
                     if next >= end {
                         t = end;
                         continue;
