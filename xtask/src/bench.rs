@@ -705,16 +705,39 @@ fn browser(ctx: &mut Ctx, name: &'static str) -> Res<Vec<Row>> {
     rows.push(
         Row::new(
             step,
+            "input change -> run drawn",
+            f(page, &["input_to_drawn_ms", "median"]),
+            "ms",
+        )
+        .note(format!(
+            "default scenario ({}): seed changed, until the chart and panels are drawn (onRun); {}",
+            page["default_scenario"].as_str().unwrap_or("?"),
+            spread(&page["input_to_drawn_ms"])
+        )),
+    );
+    rows.push(
+        Row::new(
+            step,
             "input change -> redrawn chart",
             f(page, &["input_to_chart_ms", "median"]),
             "ms",
         )
-        .target(Bound::AtMost(16.0))
         .note(format!(
-            "default scenario ({}): seed changed, until onRun + next frame; {}",
-            page["default_scenario"].as_str().unwrap_or("?"),
+            "... until the next animation frame after onRun; the clock starts in a frame, so one \
+             frame ({} ms here) is the least it can read; {}",
+            f(page, &["frame_ms"]).map_or("?".into(), |v| format!("{v:.1}")),
             spread(&page["input_to_chart_ms"])
         )),
+    );
+    rows.push(
+        Row::new(
+            step,
+            "input change -> redrawn chart, frames",
+            f(page, &["input_to_chart_frames", "median"]),
+            "frames",
+        )
+        .target(Bound::AtMost(1.0))
+        .note("issue 8's one frame: each repeat's time over the idle frame interval, rounded"),
     );
     rows.push(
         Row::new(

@@ -12,7 +12,7 @@
 //! * [`run`]: a whole run with downsampled series; [`replay`]: stream a trace from any reader.
 //! * [`presets`]: named scenarios; [`trace_hash`]: SHA-256 of a run's event trace.
 //!
-//! Determinism: PCG-64 streams seeded from the scenario's seed, uniforms built from raw bits,
+//! Determinism: xoshiro256++ streams seeded from the scenario's seed, uniforms built from raw bits,
 //! `libm` for every transcendental function, no hash-map iteration, and ties on the clock broken
 //! by a sequence number. The core path uses no clock, thread or file (it builds for
 //! `wasm32-unknown-unknown`); files are read through `impl BufRead`.
