@@ -73,6 +73,7 @@ fn is_object(v: &JsValue) -> bool {
 }
 
 /// An object's own enumerable keys and values, optionally in sorted order.
+#[inline(never)]
 fn entries(v: &JsValue, sort: bool) -> Vec<(String, JsValue)> {
     let o: &Object = v.unchecked_ref();
     let mut keys: Vec<String> = Object::keys(o)
@@ -80,7 +81,14 @@ fn entries(v: &JsValue, sort: bool) -> Vec<(String, JsValue)> {
         .filter_map(|k| k.as_string())
         .collect();
     if sort {
-        keys.sort_unstable();
+        // Settings objects hold a few keys: an insertion sort is enough and small.
+        for i in 1..keys.len() {
+            let mut j = i;
+            while j > 0 && keys[j - 1] > keys[j] {
+                keys.swap(j - 1, j);
+                j -= 1;
+            }
+        }
     }
     keys.into_iter()
         .map(|k| {
@@ -119,13 +127,13 @@ fn write_json(v: &JsValue, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                write_json(&x, out);
+                write_json(x, out);
             }
             out.push(']');
         }
-        Ok(Kind::Object(o)) => {
+        Ok(Kind::Object(es)) => {
             out.push('{');
-            for (i, (k, x)) in entries(&o, true).into_iter().enumerate() {
+            for (i, (k, x)) in es.into_iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
@@ -145,24 +153,40 @@ fn float_text(x: f64) -> String {
     let sci = format!("{x:e}");
     let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let e: i32 = exp.parse().unwrap_or(0);
-    let (sign, mant) = match mant.strip_prefix('-') {
-        Some(m) => ("-", m),
-        None => ("", mant),
-    };
-    let digits: String = mant.chars().filter(|c| *c != '.').collect();
-    if !(-5..=15).contains(&e) {
-        let plus = if e >= 0 { "+" } else { "" };
-        return format!("{sign}{mant}e{plus}{e}");
+    let mut out = String::new();
+    if mant.starts_with('-') {
+        out.push('-');
     }
+    let mant = mant.trim_start_matches('-');
+    if !(-5..=15).contains(&e) {
+        out.push_str(mant);
+        out.push_str(if e >= 0 { "e+" } else { "e" });
+        out.push_str(exp);
+        return out;
+    }
+    let digits: Vec<char> = mant.chars().filter(|c| *c != '.').collect();
     if e < 0 {
-        return format!("{sign}0.{}{digits}", "0".repeat((-e - 1) as usize));
+        out.push_str("0.");
+        for _ in 1..-e {
+            out.push('0');
+        }
+        out.extend(digits);
+        return out;
     }
     let k = e as usize + 1;
-    if digits.len() <= k {
-        format!("{sign}{digits}{}.0", "0".repeat(k - digits.len()))
-    } else {
-        format!("{sign}{}.{}", &digits[..k], &digits[k..])
+    for (i, d) in digits.iter().enumerate() {
+        if i == k {
+            out.push('.');
+        }
+        out.push(*d);
     }
+    for _ in digits.len()..k {
+        out.push('0');
+    }
+    if digits.len() <= k {
+        out.push_str(".0");
+    }
+    out
 }
 
 /// Read a value of type `T` from a JS value.
@@ -358,7 +382,8 @@ impl de::Error for DeError {
     }
 }
 
-/// What a JS value is, in JSON's terms.
+/// What a JS value is, in JSON's terms; an array's elements and an object's entries (sorted by
+/// key) taken out.
 enum Kind {
     Null,
     Bool(bool),
@@ -366,10 +391,13 @@ enum Kind {
     I64(i64),
     F64(f64),
     Str(String),
-    Array(Array),
-    Object(JsValue),
+    Array(Vec<JsValue>),
+    Object(Vec<(String, JsValue)>),
 }
 
+// Not inlined: this and the helpers below are the non-generic part of the deserializer, kept
+// out of the code generated for every settings type.
+#[inline(never)]
 fn kind(v: &JsValue) -> Result<Kind, DeError> {
     if v.is_null() || v.is_undefined() {
         return Ok(Kind::Null);
@@ -394,15 +422,49 @@ fn kind(v: &JsValue) -> Result<Kind, DeError> {
         return Ok(Kind::Str(s));
     }
     if Array::is_array(v) {
-        return Ok(Kind::Array(v.clone().unchecked_into()));
+        let a: &Array = v.unchecked_ref();
+        return Ok(Kind::Array(a.iter().collect()));
     }
     if v.is_object() {
-        return Ok(Kind::Object(v.clone()));
+        return Ok(Kind::Object(entries(v, true)));
     }
     Err(DeError(format!(
         "not plain JSON data: a {}",
         v.js_typeof().as_string().unwrap_or_default()
     )))
+}
+
+/// The error for elements left over after a visitor is done.
+#[inline(never)]
+fn leftover(len: usize, what: &'static str) -> DeError {
+    de::Error::invalid_length(len, &what)
+}
+
+/// The error for a value of the wrong type.
+#[inline(never)]
+fn wrong(k: &Kind, exp: &dyn de::Expected) -> DeError {
+    let u = match k {
+        Kind::Null => de::Unexpected::Unit,
+        Kind::Bool(b) => de::Unexpected::Bool(*b),
+        Kind::U64(n) => de::Unexpected::Unsigned(*n),
+        Kind::I64(n) => de::Unexpected::Signed(*n),
+        Kind::F64(x) => de::Unexpected::Float(*x),
+        Kind::Str(s) => de::Unexpected::Str(s),
+        Kind::Array(_) => de::Unexpected::Seq,
+        Kind::Object(_) => de::Unexpected::Map,
+    };
+    de::Error::invalid_type(u, exp)
+}
+
+/// The error for an enum given neither a string nor a one-key object.
+#[inline(never)]
+fn not_enum(k: &Kind) -> DeError {
+    match k {
+        Kind::Str(_) | Kind::Object(_) => {
+            de::Error::invalid_value(de::Unexpected::Map, &"map with a single key")
+        }
+        k => wrong(k, &"string or map"),
+    }
 }
 
 /// A serde deserializer over a JS value that behaves like `serde_json::Value`'s.
@@ -420,24 +482,23 @@ impl<'de> de::Deserializer<'de> for JsDe {
             Kind::F64(x) => visitor.visit_f64(x),
             Kind::Str(s) => visitor.visit_string(s),
             Kind::Array(a) => {
-                let len = a.length() as usize;
-                let mut seq = Seq(a.iter().collect::<Vec<_>>().into_iter());
+                let len = a.len();
+                let mut seq = Seq(a.into_iter());
                 let out = visitor.visit_seq(&mut seq)?;
                 if seq.0.len() == 0 {
                     Ok(out)
                 } else {
-                    Err(de::Error::invalid_length(len, &"fewer elements in array"))
+                    Err(leftover(len, "fewer elements in array"))
                 }
             }
-            Kind::Object(o) => {
-                let es = entries(&o, true);
+            Kind::Object(es) => {
                 let len = es.len();
                 let mut map = Map(es.into_iter(), None);
                 let out = visitor.visit_map(&mut map)?;
                 if map.0.len() == 0 {
                     Ok(out)
                 } else {
-                    Err(de::Error::invalid_length(len, &"fewer elements in map"))
+                    Err(leftover(len, "fewer elements in map"))
                 }
             }
         }
@@ -466,41 +527,11 @@ impl<'de> de::Deserializer<'de> for JsDe {
     ) -> Result<V::Value, DeError> {
         match kind(&self.0)? {
             Kind::Str(s) => visitor.visit_enum(s.into_deserializer()),
-            Kind::Object(o) => {
-                let mut es = entries(&o, true);
-                if es.len() != 1 {
-                    return Err(de::Error::invalid_value(
-                        de::Unexpected::Map,
-                        &"map with a single key",
-                    ));
-                }
+            Kind::Object(mut es) if es.len() == 1 => {
                 let (variant, value) = es.remove(0);
                 visitor.visit_enum(Enum(variant, value))
             }
-            Kind::Null => Err(de::Error::invalid_type(
-                de::Unexpected::Unit,
-                &"string or map",
-            )),
-            Kind::Bool(b) => Err(de::Error::invalid_type(
-                de::Unexpected::Bool(b),
-                &"string or map",
-            )),
-            Kind::U64(n) => Err(de::Error::invalid_type(
-                de::Unexpected::Unsigned(n),
-                &"string or map",
-            )),
-            Kind::I64(n) => Err(de::Error::invalid_type(
-                de::Unexpected::Signed(n),
-                &"string or map",
-            )),
-            Kind::F64(x) => Err(de::Error::invalid_type(
-                de::Unexpected::Float(x),
-                &"string or map",
-            )),
-            Kind::Array(_) => Err(de::Error::invalid_type(
-                de::Unexpected::Seq,
-                &"string or map",
-            )),
+            k => Err(not_enum(&k)),
         }
     }
 
@@ -573,7 +604,10 @@ impl<'de> de::EnumAccess<'de> for Enum {
 impl<'de> de::VariantAccess<'de> for JsDe {
     type Error = DeError;
     fn unit_variant(self) -> Result<(), DeError> {
-        de::Deserialize::deserialize(self)
+        match kind(&self.0)? {
+            Kind::Null => Ok(()),
+            k => Err(wrong(&k, &"unit")),
+        }
     }
     fn newtype_variant_seed<T: de::DeserializeSeed<'de>>(
         self,

@@ -36,16 +36,29 @@ type Res = Result<JsValue, SerError>;
 #[derive(Clone, Copy)]
 pub struct JsSer;
 
+const MAX_SAFE: u64 = (1 << 53) - 1;
+
 #[inline(never)]
-fn int(v: i128) -> Res {
-    const MAX_SAFE: i128 = (1 << 53) - 1;
-    if (-MAX_SAFE..=MAX_SAFE).contains(&v) {
+fn uint(v: u64) -> Res {
+    if v <= MAX_SAFE {
         Ok(JsValue::from_f64(v as f64))
     } else {
-        Err(SerError(format!(
-            "{v} can't be represented as a JavaScript number"
-        )))
+        Err(unsafe_number(&v))
     }
+}
+
+#[inline(never)]
+fn int(v: i64) -> Res {
+    if v.unsigned_abs() <= MAX_SAFE {
+        Ok(JsValue::from_f64(v as f64))
+    } else {
+        Err(unsafe_number(&v))
+    }
+}
+
+#[inline(never)]
+fn unsafe_number(v: &dyn fmt::Display) -> SerError {
+    SerError(format!("{v} can't be represented as a JavaScript number"))
 }
 
 #[inline(never)]
@@ -85,7 +98,7 @@ impl ser::Serializer for JsSer {
         Ok(JsValue::from_f64(v.into()))
     }
     fn serialize_i64(self, v: i64) -> Res {
-        int(v.into())
+        int(v)
     }
     fn serialize_u8(self, v: u8) -> Res {
         Ok(JsValue::from_f64(v.into()))
@@ -97,7 +110,7 @@ impl ser::Serializer for JsSer {
         Ok(JsValue::from_f64(v.into()))
     }
     fn serialize_u64(self, v: u64) -> Res {
-        int(v.into())
+        uint(v)
     }
     fn serialize_f32(self, v: f32) -> Res {
         Ok(JsValue::from_f64(v.into()))
