@@ -2,7 +2,8 @@
 //!
 //! [`run`] takes the arguments after `analyze` and returns the report (text or JSON) or one line
 //! naming the bad flag and what it allows. The `breaker` binary prints `Ok` to stdout and `Err`
-//! to stderr with exit status 2.
+//! to stderr with exit status 2. [`report`] gives the JSON report as data, for callers that hand
+//! it on without JSON text (the wasm layer).
 
 use crate::figure::{Figure, Kind};
 use crate::report::{self, Simulation, Statistical, Ways};
@@ -285,12 +286,58 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
 
 /// Run `breaker analyze` with the arguments after `analyze` (`args[0]` is the command).
 pub fn run(args: &[String]) -> Result<String, String> {
-    if matches!(
-        args.first().map(String::as_str),
-        Some("help" | "--help" | "-h")
-    ) {
+    if is_help(args) {
         return Ok(USAGE.to_string());
     }
+    let (r, as_json) = compute(args)?;
+    if as_json {
+        return serde_json::to_string_pretty(&r)
+            .map_err(|e| format!("breaker analyze: cannot write JSON: {e}"));
+    }
+    Ok(match &r {
+        Report::RunLengths(r) => text_run_lengths(r),
+        Report::Trials(r) => text_trials(r),
+        Report::Drift(r) => text_drift(r),
+        Report::Window(r) => text_window(r),
+    })
+}
+
+/// Whether the arguments ask for the usage text.
+pub fn is_help(args: &[String]) -> bool {
+    matches!(
+        args.first().map(String::as_str),
+        Some("help" | "--help" | "-h")
+    )
+}
+
+/// The report that `breaker analyze <args> --format json` prints, as data (for callers that
+/// serialize it themselves, like the wasm layer, which hands it to JS without JSON text). `--format`
+/// is accepted and ignored; `help` is an error here (it has no report).
+pub fn report(args: &[String]) -> Result<Report, String> {
+    if is_help(args) {
+        return Err("breaker analyze: help has no report (see breaker analyze --help)".into());
+    }
+    compute(args).map(|(r, _)| r)
+}
+
+/// One of the four reports; serializes exactly as the report it holds.
+// One report per call, moved once: boxing the big variants would buy nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(untagged)]
+pub enum Report {
+    /// `false-alarms`, `open-delay`.
+    RunLengths(report::RunLengths),
+    /// `trials`.
+    Trials(report::TrialsReport),
+    /// `drift`.
+    Drift(report::DriftReport),
+    /// `window`.
+    Window(report::WindowReport),
+}
+
+/// The report for `args` and whether `--format json` was asked for.
+fn compute(args: &[String]) -> Result<(Report, bool), String> {
     let (command, f) = parse(args)?;
     let fine = f.fine.unwrap_or(0.05);
     let broken = f.broken.unwrap_or(0.20);
@@ -423,11 +470,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
                 settings: report::Echo::of(&s),
                 points,
             };
-            if f.json {
-                json(&r)?
-            } else {
-                text_run_lengths(&r)
-            }
+            Report::RunLengths(r)
         }
         Command::Trials => {
             let (rates, sweep) = rate_sweep(&[fine, w.zero_drift_rate(), broken])?;
@@ -447,11 +490,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
                 trials_to_open: d.trials_to_open,
                 points: rates.iter().map(|&p| report::trials(&s, p, sim)).collect(),
             };
-            if f.json {
-                json(&r)?
-            } else {
-                text_trials(&r)
-            }
+            Report::Trials(r)
         }
         Command::Drift => {
             let (rates, sweep) = rate_sweep(&[fine, w.zero_drift_rate(), broken])?;
@@ -463,11 +502,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
                 indifference_zone: (fine, broken),
                 points: rates.iter().map(|&p| report::drift(&s, p)).collect(),
             };
-            if f.json {
-                json(&r)?
-            } else {
-                text_drift(&r)
-            }
+            Report::Drift(r)
         }
         Command::Window => {
             let size = f.window.unwrap_or(100);
@@ -517,18 +552,10 @@ pub fn run(args: &[String]) -> Result<String, String> {
                     .collect(),
                 outage: report::window_outage(&cw, baseline, outage, cps, sim),
             };
-            if f.json {
-                json(&r)?
-            } else {
-                text_window(&r)
-            }
+            Report::Window(r)
         }
     };
-    Ok(out)
-}
-
-fn json<T: serde::Serialize>(v: &T) -> Result<String, String> {
-    serde_json::to_string_pretty(v).map_err(|e| format!("breaker analyze: cannot write JSON: {e}"))
+    Ok((out, f.json))
 }
 
 /// A number with about 4 significant digits.

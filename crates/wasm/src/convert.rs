@@ -1,50 +1,222 @@
 //! JS values <-> the simulator's settings and results.
 //!
-//! Settings arrive as plain JS objects and go through `serde_json::Value`, so the page's settings
-//! are exactly the JSON the CLI reads. When an object does not deserialize, the error names the
-//! first field that breaks it (found by placing the given fields one by one over the defaults),
-//! in the same `<field> = <value> is invalid: ...` form as the simulator's validation.
+//! Settings arrive as plain JS objects and are read straight from them by [`JsDe`], a small serde
+//! deserializer that reads a JS value the way `serde_json` reads a `serde_json::Value` (object
+//! keys in sorted order, unknown keys seen by `deny_unknown_fields`, whole numbers as integers,
+//! `NaN`/`Infinity`/`undefined` as `null`), so the page's settings are exactly the JSON the CLI
+//! reads and the messages are the ones `serde_json` gives. (The wasm used to route settings
+//! through `serde_json::Value`; reading JS values directly keeps `serde_json`'s parser, printer
+//! and a second copy of every settings type's deserializer out of the wasm.)
+//!
+//! When an object does not deserialize, the error names the first field that breaks it (found by
+//! placing the given fields one by one over the defaults), in the same
+//! `<field> = <value> is invalid: ...` form as the simulator's validation.
+//!
+//! Results go to JS through [`crate::ser::JsSer`]; [`to_js_json`] and [`to_js_sorted`] give them
+//! the shape JSON text would have had (non-finite numbers as `null`; object keys sorted where the
+//! value used to be a `serde_json::Value`).
 
-use serde::de::DeserializeOwned;
+use js_sys::{Array, Number, Object, Reflect, JSON};
+use serde::de::{self, DeserializeOwned, IntoDeserializer};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use sim::Scenario;
+use std::fmt;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// Serialize a result for JS: plain objects (not `Map`s), `u64` as numbers, `None` as `null`.
 pub fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsError> {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsError::new(&format!("could not return a result to JS: {e}")))
+    v.serialize(crate::ser::JsSer).map_err(returned)
 }
 
-/// A JS value as JSON data.
-pub fn to_value(v: &JsValue, what: &str) -> Result<Value, JsError> {
-    serde_wasm_bindgen::from_value(v.clone())
-        .map_err(|e| JsError::new(&format!("{what}: not plain JSON data: {e}")))
+#[inline(never)]
+fn returned(e: crate::ser::SerError) -> JsError {
+    JsError::new(&format!("could not return a result to JS: {e}"))
+}
+
+/// [`to_js`] as `JSON.parse` of `serde_json`'s text would give it: non-finite numbers `null`.
+pub fn to_js_json<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsError> {
+    Ok(plain(&to_js(v)?, false))
+}
+
+/// [`to_js_json`] with every object's keys in sorted order, as a `serde_json::Value` (a sorted
+/// map) gave them: the scenario objects the page compares with `JSON.stringify`.
+pub fn to_js_sorted<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsError> {
+    Ok(plain(&to_js(v)?, true))
+}
+
+fn plain(v: &JsValue, sort: bool) -> JsValue {
+    if let Some(x) = v.as_f64() {
+        return if x.is_finite() {
+            v.clone()
+        } else {
+            JsValue::NULL
+        };
+    }
+    if Array::is_array(v) {
+        let a: &Array = v.unchecked_ref();
+        return a.iter().map(|x| plain(&x, sort)).collect::<Array>().into();
+    }
+    if is_object(v) {
+        let out = Object::new();
+        for (k, x) in entries(v, sort) {
+            let _ = Reflect::set(&out, &JsValue::from_str(&k), &plain(&x, sort));
+        }
+        return out.into();
+    }
+    v.clone()
+}
+
+/// A plain object (not an array, not null).
+fn is_object(v: &JsValue) -> bool {
+    v.is_object() && !Array::is_array(v)
+}
+
+/// An object's own enumerable keys and values, optionally in sorted order.
+#[inline(never)]
+fn entries(v: &JsValue, sort: bool) -> Vec<(String, JsValue)> {
+    let o: &Object = v.unchecked_ref();
+    let mut keys: Vec<String> = Object::keys(o)
+        .iter()
+        .filter_map(|k| k.as_string())
+        .collect();
+    if sort {
+        // Settings objects hold a few keys: an insertion sort is enough and small.
+        for i in 1..keys.len() {
+            let mut j = i;
+            while j > 0 && keys[j - 1] > keys[j] {
+                keys.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+    keys.into_iter()
+        .map(|k| {
+            let x = Reflect::get(o, &JsValue::from_str(&k)).unwrap_or(JsValue::NULL);
+            (k, x)
+        })
+        .collect()
+}
+
+/// A value as compact JSON text, as `serde_json::Value`'s `Display` writes it: object keys
+/// sorted, whole numbers as integers, other numbers as [`float_text`], `null` for what JSON
+/// cannot hold.
+fn json_text(v: &JsValue) -> String {
+    let mut out = String::new();
+    write_json(v, &mut out);
+    out
+}
+
+fn write_json(v: &JsValue, out: &mut String) {
+    match kind(v) {
+        Ok(Kind::Null) | Err(_) => out.push_str("null"),
+        Ok(Kind::Bool(b)) => out.push_str(if b { "true" } else { "false" }),
+        Ok(Kind::U64(n)) => out.push_str(&n.to_string()),
+        Ok(Kind::I64(n)) => out.push_str(&n.to_string()),
+        Ok(Kind::F64(x)) => out.push_str(&float_text(x)),
+        // JSON.stringify escapes a string as serde_json does (`"`, `\`, control characters).
+        Ok(Kind::Str(_)) => out.push_str(
+            &JSON::stringify(v)
+                .ok()
+                .and_then(|s| s.as_string())
+                .unwrap_or_default(),
+        ),
+        Ok(Kind::Array(a)) => {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json(x, out);
+            }
+            out.push(']');
+        }
+        Ok(Kind::Object(es)) => {
+            out.push('{');
+            for (i, (k, x)) in es.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json(&JsValue::from_str(&k), out);
+                out.push(':');
+                write_json(&x, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// A finite `f64` as `serde_json` writes it: the shortest digits that read back to the same
+/// number, in fixed notation for decimal exponents -5..=15 (`0.00001`, `9007199254740994.0`) and
+/// in exponent notation outside (`1e-6`, `1e+16`, `1.5e+300`).
+fn float_text(x: f64) -> String {
+    let sci = format!("{x:e}");
+    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let e: i32 = exp.parse().unwrap_or(0);
+    let mut out = String::new();
+    if mant.starts_with('-') {
+        out.push('-');
+    }
+    let mant = mant.trim_start_matches('-');
+    if !(-5..=15).contains(&e) {
+        out.push_str(mant);
+        out.push_str(if e >= 0 { "e+" } else { "e" });
+        out.push_str(exp);
+        return out;
+    }
+    let digits: Vec<char> = mant.chars().filter(|c| *c != '.').collect();
+    if e < 0 {
+        out.push_str("0.");
+        for _ in 1..-e {
+            out.push('0');
+        }
+        out.extend(digits);
+        return out;
+    }
+    let k = e as usize + 1;
+    for (i, d) in digits.iter().enumerate() {
+        if i == k {
+            out.push('.');
+        }
+        out.push(*d);
+    }
+    for _ in digits.len()..k {
+        out.push('0');
+    }
+    if digits.len() <= k {
+        out.push_str(".0");
+    }
+    out
+}
+
+/// Read a value of type `T` from a JS value.
+pub fn from_js<T: DeserializeOwned>(v: &JsValue) -> Result<T, DeError> {
+    T::deserialize(JsDe(v.clone()))
 }
 
 /// Read a scenario object and validate it.
 pub fn scenario_from_js(v: &JsValue) -> Result<Scenario, JsError> {
-    let value = to_value(v, "scenario")?;
-    scenario_from_value(value).map_err(|m| JsError::new(&m))
+    scenario_from(v).map_err(|m| JsError::new(&m))
 }
 
-/// Read a scenario from JSON data and validate it; the error names the field.
-pub fn scenario_from_value(value: Value) -> Result<Scenario, String> {
-    if !value.is_object() {
+/// Read a scenario from a JS object and validate it; the error names the field.
+fn scenario_from(v: &JsValue) -> Result<Scenario, String> {
+    if !is_object(v) {
         return Err(format!(
-            "scenario = {value} is invalid: allowed an object of settings"
+            "scenario = {} is invalid: allowed an object of settings",
+            json_text(v)
         ));
     }
-    match serde_json::from_value::<Scenario>(value.clone()) {
+    match from_js::<Scenario>(v) {
         Ok(s) => {
             s.validate().map_err(|e| e.to_string())?;
             Ok(s)
         }
-        Err(e) => Err(
-            blame::<Scenario>(&value, &Scenario::default().to_value(), phase_default)
-                .unwrap_or_else(|| format!("scenario is invalid: {e}")),
-        ),
+        Err(e) => {
+            let base = to_js_sorted(&Scenario::default()).unwrap_or(JsValue::NULL);
+            Err(blame::<Scenario>(v, base, phase_default)
+                .unwrap_or_else(|| format!("scenario is invalid: {e}")))
+        }
     }
 }
 
@@ -53,10 +225,9 @@ pub fn from_js_named<T: DeserializeOwned + Serialize + Default>(
     v: &JsValue,
     what: &str,
 ) -> Result<T, JsError> {
-    let value = to_value(v, what)?;
-    serde_json::from_value::<T>(value.clone()).map_err(|e| {
-        let base = serde_json::to_value(T::default()).unwrap_or(Value::Null);
-        let msg = blame::<T>(&value, &base, |_| Value::Null)
+    from_js::<T>(v).map_err(|e| {
+        let base = to_js_sorted(&T::default()).unwrap_or(JsValue::NULL);
+        let msg = blame::<T>(v, base, |_| JsValue::NULL)
             .map(|m| format!("{what}.{m}"))
             .unwrap_or_else(|| format!("{what} is invalid: {e}"));
         JsError::new(&msg)
@@ -79,11 +250,11 @@ impl Default for AnalysisOptions {
     }
 }
 
-fn phase_default(path: &str) -> Value {
+fn phase_default(path: &str) -> JsValue {
     if path == "dependency" {
-        serde_json::to_value(sim::Phase::default()).unwrap_or(Value::Null)
+        to_js_sorted(&sim::Phase::default()).unwrap_or(JsValue::NULL)
     } else {
-        Value::Null
+        JsValue::NULL
     }
 }
 
@@ -91,74 +262,371 @@ fn phase_default(path: &str) -> Value {
 /// that makes `T` fail to deserialize. `item_default(array_path)` gives the value a new array
 /// element starts from.
 fn blame<T: DeserializeOwned>(
-    given: &Value,
-    base: &Value,
-    item_default: impl Fn(&str) -> Value,
+    given: &JsValue,
+    base: JsValue,
+    item_default: impl Fn(&str) -> JsValue,
 ) -> Option<String> {
     let mut leaves = Vec::new();
     collect(given, String::new(), &mut leaves);
-    let mut cur = base.clone();
+    let mut cur = base;
     for (path, leaf) in leaves {
-        place(&mut cur, &path, leaf.clone(), &item_default);
-        if let Err(e) = serde_json::from_value::<T>(cur.clone()) {
-            return Some(format!("{path} = {leaf} is invalid: {e}"));
+        let segs: Vec<&str> = path.split('.').collect();
+        cur = place(cur, &segs, "", &leaf, &item_default);
+        if let Err(e) = from_js::<T>(&cur) {
+            return Some(format!("{path} = {} is invalid: {e}", json_text(&leaf)));
         }
     }
     None
 }
 
-fn collect(v: &Value, prefix: String, out: &mut Vec<(String, Value)>) {
-    let join = |k: &str| {
-        if prefix.is_empty() {
-            k.to_string()
-        } else {
-            format!("{prefix}.{k}")
-        }
-    };
-    match v {
-        Value::Object(m) if !m.is_empty() => {
-            for (k, x) in m {
-                collect(x, join(k), out);
-            }
-        }
-        Value::Array(a) if !a.is_empty() && a.iter().all(|x| x.is_object()) => {
-            for (i, x) in a.iter().enumerate() {
-                collect(x, join(&i.to_string()), out);
-            }
-        }
-        _ => out.push((prefix, v.clone())),
+fn join(prefix: &str, k: &str) -> String {
+    if prefix.is_empty() {
+        k.to_string()
+    } else {
+        format!("{prefix}.{k}")
     }
 }
 
-fn place(root: &mut Value, path: &str, leaf: Value, item_default: &impl Fn(&str) -> Value) {
-    let mut cur = root;
-    let mut walked = String::new();
-    for seg in path.split('.') {
-        let here = if walked.is_empty() {
-            seg.to_string()
-        } else {
-            format!("{walked}.{seg}")
-        };
-        cur = match cur {
-            Value::Array(a) => {
-                let i: usize = seg.parse().unwrap_or(0);
-                while a.len() <= i {
-                    a.push(item_default(&walked));
-                }
-                &mut a[i]
+/// The leaves of `v` with their dotted paths: objects' keys in sorted order, arrays of objects
+/// by index; anything else (arrays of other values, empty objects) is one leaf.
+fn collect(v: &JsValue, prefix: String, out: &mut Vec<(String, JsValue)>) {
+    if is_object(v) {
+        let es = entries(v, true);
+        if !es.is_empty() {
+            for (k, x) in es {
+                collect(&x, join(&prefix, &k), out);
             }
-            other => {
-                if !other.is_object() {
-                    *other = Value::Object(Default::default());
-                }
-                other
-                    .as_object_mut()
-                    .expect("made an object above")
-                    .entry(seg.to_string())
-                    .or_insert(Value::Null)
+            return;
+        }
+    } else if Array::is_array(v) {
+        let a: &Array = v.unchecked_ref();
+        if a.length() > 0 && a.iter().all(|x| is_object(&x)) {
+            for (i, x) in a.iter().enumerate() {
+                collect(&x, join(&prefix, &i.to_string()), out);
             }
-        };
-        walked = here;
+            return;
+        }
     }
-    *cur = leaf;
+    out.push((prefix, v.clone()));
+}
+
+/// `cur` with `leaf` placed at the path `segs` (below `walked`); what is in the way becomes an
+/// object, and a missing array element starts as `item_default(array path)`.
+fn place(
+    cur: JsValue,
+    segs: &[&str],
+    walked: &str,
+    leaf: &JsValue,
+    item_default: &impl Fn(&str) -> JsValue,
+) -> JsValue {
+    let Some((seg, rest)) = segs.split_first() else {
+        return leaf.clone();
+    };
+    let here = join(walked, seg);
+    if Array::is_array(&cur) {
+        let a: Array = cur.unchecked_into();
+        let i: u32 = seg.parse().unwrap_or(0);
+        while a.length() <= i {
+            a.push(&item_default(walked));
+        }
+        a.set(i, place(a.get(i), rest, &here, leaf, item_default));
+        a.into()
+    } else {
+        let o: Object = if is_object(&cur) {
+            cur.unchecked_into()
+        } else {
+            Object::new()
+        };
+        let key = JsValue::from_str(seg);
+        let child = Reflect::get(&o, &key).unwrap_or(JsValue::NULL);
+        let _ = Reflect::set(&o, &key, &place(child, rest, &here, leaf, item_default));
+        o.into()
+    }
+}
+
+/// A deserialization error; its text is what `serde_json` says for the same data.
+#[derive(Debug)]
+pub struct DeError(String);
+
+impl fmt::Display for DeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DeError {}
+
+/// An unexpected value as `serde_json` names it: the unit value is `null`, floats as
+/// [`float_text`].
+struct Unexpected<'a>(de::Unexpected<'a>);
+
+impl fmt::Display for Unexpected<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            de::Unexpected::Unit => f.write_str("null"),
+            de::Unexpected::Float(x) => write!(f, "floating point `{}`", float_text(x)),
+            u => fmt::Display::fmt(&u, f),
+        }
+    }
+}
+
+impl de::Error for DeError {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        DeError(msg.to_string())
+    }
+    fn invalid_type(u: de::Unexpected, exp: &dyn de::Expected) -> Self {
+        DeError(format!("invalid type: {}, expected {exp}", Unexpected(u)))
+    }
+    fn invalid_value(u: de::Unexpected, exp: &dyn de::Expected) -> Self {
+        DeError(format!("invalid value: {}, expected {exp}", Unexpected(u)))
+    }
+}
+
+/// What a JS value is, in JSON's terms; an array's elements and an object's entries (sorted by
+/// key) taken out.
+enum Kind {
+    Null,
+    Bool(bool),
+    U64(u64),
+    I64(i64),
+    F64(f64),
+    Str(String),
+    Array(Vec<JsValue>),
+    Object(Vec<(String, JsValue)>),
+}
+
+// Not inlined: this and the helpers below are the non-generic part of the deserializer, kept
+// out of the code generated for every settings type.
+#[inline(never)]
+fn kind(v: &JsValue) -> Result<Kind, DeError> {
+    if v.is_null() || v.is_undefined() {
+        return Ok(Kind::Null);
+    }
+    if let Some(b) = v.as_bool() {
+        return Ok(Kind::Bool(b));
+    }
+    if let Some(x) = v.as_f64() {
+        return Ok(if !x.is_finite() {
+            Kind::Null
+        } else if Number::is_safe_integer(v) {
+            if x >= 0.0 {
+                Kind::U64(x as u64)
+            } else {
+                Kind::I64(x as i64)
+            }
+        } else {
+            Kind::F64(x)
+        });
+    }
+    if let Some(s) = v.as_string() {
+        return Ok(Kind::Str(s));
+    }
+    if Array::is_array(v) {
+        let a: &Array = v.unchecked_ref();
+        return Ok(Kind::Array(a.iter().collect()));
+    }
+    if v.is_object() {
+        return Ok(Kind::Object(entries(v, true)));
+    }
+    Err(DeError(format!(
+        "not plain JSON data: a {}",
+        v.js_typeof().as_string().unwrap_or_default()
+    )))
+}
+
+/// The error for elements left over after a visitor is done.
+#[inline(never)]
+fn leftover(len: usize, what: &'static str) -> DeError {
+    de::Error::invalid_length(len, &what)
+}
+
+/// The error for a value of the wrong type.
+#[inline(never)]
+fn wrong(k: &Kind, exp: &dyn de::Expected) -> DeError {
+    let u = match k {
+        Kind::Null => de::Unexpected::Unit,
+        Kind::Bool(b) => de::Unexpected::Bool(*b),
+        Kind::U64(n) => de::Unexpected::Unsigned(*n),
+        Kind::I64(n) => de::Unexpected::Signed(*n),
+        Kind::F64(x) => de::Unexpected::Float(*x),
+        Kind::Str(s) => de::Unexpected::Str(s),
+        Kind::Array(_) => de::Unexpected::Seq,
+        Kind::Object(_) => de::Unexpected::Map,
+    };
+    de::Error::invalid_type(u, exp)
+}
+
+/// The error for an enum given neither a string nor a one-key object.
+#[inline(never)]
+fn not_enum(k: &Kind) -> DeError {
+    match k {
+        Kind::Str(_) | Kind::Object(_) => {
+            de::Error::invalid_value(de::Unexpected::Map, &"map with a single key")
+        }
+        k => wrong(k, &"string or map"),
+    }
+}
+
+/// A serde deserializer over a JS value that behaves like `serde_json::Value`'s.
+pub struct JsDe(pub JsValue);
+
+impl<'de> de::Deserializer<'de> for JsDe {
+    type Error = DeError;
+
+    fn deserialize_any<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match kind(&self.0)? {
+            Kind::Null => visitor.visit_unit(),
+            Kind::Bool(b) => visitor.visit_bool(b),
+            Kind::U64(n) => visitor.visit_u64(n),
+            Kind::I64(n) => visitor.visit_i64(n),
+            Kind::F64(x) => visitor.visit_f64(x),
+            Kind::Str(s) => visitor.visit_string(s),
+            Kind::Array(a) => {
+                let len = a.len();
+                let mut seq = Seq(a.into_iter());
+                let out = visitor.visit_seq(&mut seq)?;
+                if seq.0.len() == 0 {
+                    Ok(out)
+                } else {
+                    Err(leftover(len, "fewer elements in array"))
+                }
+            }
+            Kind::Object(es) => {
+                let len = es.len();
+                let mut map = Map(es.into_iter(), None);
+                let out = visitor.visit_map(&mut map)?;
+                if map.0.len() == 0 {
+                    Ok(out)
+                } else {
+                    Err(leftover(len, "fewer elements in map"))
+                }
+            }
+        }
+    }
+
+    fn deserialize_option<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match kind(&self.0)? {
+            Kind::Null => visitor.visit_none(),
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        match kind(&self.0)? {
+            Kind::Str(s) => visitor.visit_enum(s.into_deserializer()),
+            Kind::Object(mut es) if es.len() == 1 => {
+                let (variant, value) = es.remove(0);
+                visitor.visit_enum(Enum(variant, value))
+            }
+            k => Err(not_enum(&k)),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
+    }
+}
+
+struct Seq(std::vec::IntoIter<JsValue>);
+
+impl<'de> de::SeqAccess<'de> for Seq {
+    type Error = DeError;
+    fn next_element_seed<T: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, DeError> {
+        self.0.next().map(|v| seed.deserialize(JsDe(v))).transpose()
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.0.len())
+    }
+}
+
+struct Map(std::vec::IntoIter<(String, JsValue)>, Option<JsValue>);
+
+impl<'de> de::MapAccess<'de> for Map {
+    type Error = DeError;
+    fn next_key_seed<K: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, DeError> {
+        match self.0.next() {
+            Some((k, v)) => {
+                self.1 = Some(v);
+                seed.deserialize(k.into_deserializer()).map(Some)
+            }
+            None => Ok(None),
+        }
+    }
+    fn next_value_seed<V: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, DeError> {
+        match self.1.take() {
+            Some(v) => seed.deserialize(JsDe(v)),
+            None => Err(de::Error::custom("value is missing")),
+        }
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.0.len())
+    }
+}
+
+/// `{variant: value}`.
+struct Enum(String, JsValue);
+
+impl<'de> de::EnumAccess<'de> for Enum {
+    type Error = DeError;
+    type Variant = JsDe;
+    fn variant_seed<V: de::DeserializeSeed<'de>>(
+        self,
+        seed: V,
+    ) -> Result<(V::Value, JsDe), DeError> {
+        let tag = seed.deserialize(self.0.into_deserializer())?;
+        Ok((tag, JsDe(self.1)))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for JsDe {
+    type Error = DeError;
+    fn unit_variant(self) -> Result<(), DeError> {
+        match kind(&self.0)? {
+            Kind::Null => Ok(()),
+            k => Err(wrong(&k, &"unit")),
+        }
+    }
+    fn newtype_variant_seed<T: de::DeserializeSeed<'de>>(
+        self,
+        seed: T,
+    ) -> Result<T::Value, DeError> {
+        seed.deserialize(self)
+    }
+    fn tuple_variant<V: de::Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        de::Deserializer::deserialize_any(self, visitor)
+    }
+    fn struct_variant<V: de::Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        de::Deserializer::deserialize_any(self, visitor)
+    }
 }

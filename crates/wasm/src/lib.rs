@@ -12,14 +12,15 @@
 //! A panic is written to the console by `console_error_panic_hook` (installed at start); the page
 //! forwards it to a visible banner.
 
-use js_sys::{Array, Float64Array, Object, Reflect};
+use js_sys::{Array, Float64Array, Object, Reflect, JSON};
 use serde::Serialize;
 use sim::{BreakerKind, Scenario};
 use wasm_bindgen::prelude::*;
 
 mod convert;
 pub mod curves;
-use convert::{scenario_from_js, to_js};
+mod ser;
+use convert::{scenario_from_js, to_js, to_js_json, to_js_sorted};
 
 /// Installs the panic hook so a Rust panic's message reaches the console (and the page's banner).
 #[wasm_bindgen(start)]
@@ -35,29 +36,32 @@ pub fn version() -> String {
 
 /// The simulator's presets: `[{name, story, scenario}]` in the simulator's order (the first is
 /// the page's default); `scenario` has every field filled in.
+///
+/// Each preset's JSON is read by the browser's `JSON.parse` (correctly rounded, like the
+/// `serde_json` parse of `sim::Preset::scenario`; the wasm tests check the two agree), which
+/// keeps a JSON parser out of the wasm.
 #[wasm_bindgen]
 pub fn presets() -> Result<JsValue, JsError> {
-    #[derive(Serialize)]
-    struct P {
-        name: &'static str,
-        story: &'static str,
-        scenario: serde_json::Value,
+    let list = Array::new();
+    for p in sim::presets() {
+        let json = JSON::parse(p.json)
+            .map_err(|_| JsError::new(&format!("preset {} is not JSON", p.name)))?;
+        let mut scenario: Scenario = convert::from_js(&json)
+            .map_err(|e| JsError::new(&format!("preset {} does not parse: {e}", p.name)))?;
+        scenario.name = p.name.to_string();
+        let o = Object::new();
+        set(&o, "name", &JsValue::from_str(p.name))?;
+        set(&o, "story", &JsValue::from_str(p.story))?;
+        set(&o, "scenario", &to_js_sorted(&scenario)?)?;
+        list.push(&o);
     }
-    let list: Vec<P> = sim::presets()
-        .iter()
-        .map(|p| P {
-            name: p.name,
-            story: p.story,
-            scenario: p.scenario().to_value(),
-        })
-        .collect();
-    to_js(&list)
+    Ok(list.into())
 }
 
 /// The default scenario (every field present), as a JS object.
 #[wasm_bindgen(js_name = defaultScenario)]
 pub fn default_scenario() -> Result<JsValue, JsError> {
-    to_js(&Scenario::default().to_value())
+    to_js_sorted(&Scenario::default())
 }
 
 /// Read and validate a scenario object and return it with every field filled in: the settings
@@ -65,7 +69,7 @@ pub fn default_scenario() -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = normalizeScenario)]
 pub fn normalize_scenario(scenario: JsValue) -> Result<JsValue, JsError> {
     let s = scenario_from_js(&scenario)?;
-    to_js(&s.to_value())
+    to_js_sorted(&s)
 }
 
 /// The analysis figures for the page's curves, from the breaker settings (`statistical`,
@@ -94,15 +98,17 @@ pub fn analysis(
 
 /// `breaker analyze` in the browser: `args` are the command line's arguments after `analyze`
 /// (`["false-alarms", "--fine", "0.05", "--simulate", "200"]`), the result is the object that
-/// `breaker analyze ... --format json` prints (`--format json` is implied), parsed by the
-/// browser's `JSON.parse`, so the page's numbers and the native command line's are the same
-/// numbers to the last bit. Bad arguments throw an `Error` with the command line's one-line
-/// message naming the flag. For the walkthrough (`www/learn.html`), which shows each step's
-/// command beside its numbers.
+/// `breaker analyze ... --format json` prints (`--format json` is implied). The report
+/// (`analysis::cli::report`) goes to JS as objects rather than JSON text, so no JSON printer is
+/// in the wasm; it is what `JSON.parse` of the command line's text gives (same keys in the same
+/// order, non-finite numbers as `null`, every number to the last bit: the wasm tests compare it
+/// with `JSON.parse` of [`analyze_text`]). Bad arguments throw an `Error` with the command line's
+/// one-line message naming the flag. For the walkthrough (`www/learn.html`), which shows each
+/// step's command beside its numbers.
 #[wasm_bindgen]
 pub fn analyze(args: Vec<String>) -> Result<JsValue, JsError> {
-    let text = analyze_text(&args).map_err(|e| JsError::new(&e))?;
-    js_sys::JSON::parse(&text).map_err(|_| JsError::new("analyze: the report is not JSON"))
+    let report = analysis::cli::report(&args).map_err(|e| JsError::new(&e))?;
+    to_js_json(&report)
 }
 
 /// What [`analyze`] parses, natively: the text of `breaker analyze <args> --format json`.
@@ -157,7 +163,7 @@ impl Playground {
 
     /// The scenario with every field filled in.
     pub fn scenario(&self) -> Result<JsValue, JsError> {
-        to_js(&self.scenario.to_value())
+        to_js_sorted(&self.scenario)
     }
 
     /// `{name, seed, duration}`; duration in seconds.
@@ -288,15 +294,23 @@ impl Playground {
     /// Both breakers' state changes of the full run, merged in time order: `{list, total}`, each
     /// `{t_s, breaker, caller, from, to, generation, reason, detail}`; at most `limit` listed.
     pub fn events(&self, limit: Option<u32>) -> Result<JsValue, JsError> {
-        let mut all: Vec<&sim::Event> = BreakerKind::ALL
-            .iter()
-            .flat_map(|k| self.full.events(*k).iter())
-            .collect();
-        all.sort_by(|a, b| a.t_s.total_cmp(&b.t_s));
-        let total = all.len();
-        let limit = limit.unwrap_or(5000) as usize;
+        // Each breaker's events are in time order (`sim::BreakerResult::events`), so merging the
+        // two lists gives what a stable sort of them by time gives (statistical first at equal
+        // times), without a sort's code in the wasm.
+        let s = self.full.events(BreakerKind::Statistical);
+        let w = self.full.events(BreakerKind::Window);
+        let total = s.len() + w.len();
+        let limit = (limit.unwrap_or(5000) as usize).min(total);
         let list = Array::new();
-        for e in all.into_iter().take(limit) {
+        let (mut i, mut j) = (0, 0);
+        for _ in 0..limit {
+            let e = if i == s.len() || (j < w.len() && w[j].t_s.total_cmp(&s[i].t_s).is_lt()) {
+                j += 1;
+                &w[j - 1]
+            } else {
+                i += 1;
+                &s[i - 1]
+            };
             list.push(&to_js(e)?);
         }
         let out = Object::new();

@@ -3,7 +3,7 @@
 //! every preset's trace hash in wasm equals the native one (both pinned in `sim::GOLDEN_TRACE_HASHES`).
 #![cfg(target_arch = "wasm32")]
 
-use breaker_wasm::{normalize_scenario, presets, Playground};
+use breaker_wasm::{default_scenario, normalize_scenario, presets, Playground};
 use js_sys::{Float64Array, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -114,6 +114,82 @@ fn validation_errors_name_the_field_and_range() {
     assert!(m.contains("unknown field"), "{m}");
     let m = error_message(Playground::new(js("[1, 2]")));
     assert!(m.contains("an object of settings"), "{m}");
+}
+
+/// JSON text of a native value as the browser reads it: `serde_json` prints every number as its
+/// shortest round-trip text, so `JSON.stringify(JSON.parse(..))` of it is bit-exact and in
+/// `serde_json`'s (sorted) key order.
+fn native_text(v: &serde_json::Value) -> String {
+    JSON::stringify(&js(&v.to_string())).unwrap().into()
+}
+
+#[wasm_bindgen_test]
+fn presets_and_defaults_read_as_natively() {
+    // The wasm reads the presets' JSON with the browser's JSON.parse, natively serde_json reads
+    // it (`sim::Preset::scenario`): the same numbers to the last bit, keys in the same order.
+    let list = presets().unwrap();
+    let list: &js_sys::Array = list.unchecked_ref();
+    assert_eq!(list.length() as usize, sim::presets().len());
+    for (i, p) in sim::presets().iter().enumerate() {
+        let got: String = JSON::stringify(&get(&list.get(i as u32), "scenario"))
+            .unwrap()
+            .into();
+        assert_eq!(
+            got,
+            native_text(&p.scenario().to_value()),
+            "preset {}",
+            p.name
+        );
+    }
+    let got: String = JSON::stringify(&default_scenario().unwrap())
+        .unwrap()
+        .into();
+    assert_eq!(got, native_text(&sim::Scenario::default().to_value()));
+}
+
+#[wasm_bindgen_test]
+fn type_errors_read_as_serde_json_reads_them() {
+    // The wasm reads settings from JS values itself; its messages are serde_json's.
+    for (given, path, leaf) in [
+        (
+            r#"{"statistical": {"fine_rate": "lots"}}"#,
+            "statistical.fine_rate",
+            "\"lots\"",
+        ),
+        (
+            r#"{"traffic": {"calls_per_hour": 5}}"#,
+            "traffic.calls_per_hour",
+            "5",
+        ),
+        (r#"{"seed": 1.5}"#, "seed", "1.5"),
+        (r#"{"seed": -3}"#, "seed", "-3"),
+        (
+            r#"{"traffic": {"arrivals": "sometimes"}}"#,
+            "traffic.arrivals",
+            "\"sometimes\"",
+        ),
+        (r#"{"traffic": {"arrivals": 3}}"#, "traffic.arrivals", "3"),
+        (r#"{"traffic": null}"#, "traffic", "null"),
+        (
+            r#"{"dependency": [{"start": 0, "condition": true}]}"#,
+            "dependency.0.condition",
+            "true",
+        ),
+        (
+            r#"{"window": {"sliding_window_size": [1, 2]}}"#,
+            "window.sliding_window_size",
+            "[1,2]",
+        ),
+    ] {
+        let value: serde_json::Value = serde_json::from_str(given).unwrap();
+        let native = serde_json::from_value::<sim::Scenario>(value).unwrap_err();
+        let m = error_message(Playground::new(js(given)));
+        assert_eq!(
+            m,
+            format!("{path} = {leaf} is invalid: {native}"),
+            "{given}"
+        );
+    }
 }
 
 /// Run preset `name` in wasm, in chunks as the worker does, and compare its trace hash with the
