@@ -12,7 +12,7 @@
 //! placing the given fields one by one over the defaults), in the same
 //! `<field> = <value> is invalid: ...` form as the simulator's validation.
 //!
-//! Results go to JS through [`crate::ser::JsSer`]; [`to_js_json`] and [`to_js_sorted`] give them
+//! Results go to JS through `serde_wasm_bindgen`; [`to_js_json`] and [`to_js_sorted`] give them
 //! the shape JSON text would have had (non-finite numbers as `null`; object keys sorted where the
 //! value used to be a `serde_json::Value`).
 
@@ -26,11 +26,12 @@ use wasm_bindgen::JsCast;
 
 /// Serialize a result for JS: plain objects (not `Map`s), `u64` as numbers, `None` as `null`.
 pub fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsError> {
-    v.serialize(crate::ser::JsSer).map_err(returned)
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(returned)
 }
 
 #[inline(never)]
-fn returned(e: crate::ser::SerError) -> JsError {
+fn returned(e: serde_wasm_bindgen::Error) -> JsError {
     JsError::new(&format!("could not return a result to JS: {e}"))
 }
 

@@ -19,7 +19,6 @@ use wasm_bindgen::prelude::*;
 
 mod convert;
 pub mod curves;
-mod ser;
 use convert::{scenario_from_js, to_js, to_js_json, to_js_sorted};
 
 /// Installs the panic hook so a Rust panic's message reaches the console (and the page's banner).
