@@ -20,6 +20,8 @@ pub(crate) struct Generator {
     kind: Arrivals,
     n: u64,
     t: f64,
+    /// The run's end (s): drawing stops past it.
+    end: f64,
     /// Per slice of the day, `(low, high)`: bounds of the rate on that slice (empty without a
     /// swing).
     envelope: Vec<(f64, f64)>,
@@ -45,6 +47,7 @@ impl Generator {
             kind: s.traffic.arrivals,
             n: 0,
             t: 0.0,
+            end: s.duration,
             envelope: Vec::new(),
             slice: Slice {
                 end: 0.0,
@@ -120,6 +123,12 @@ impl Source for Generator {
                     } = self.slice;
                     let next = t + self.rng.exponential() * inv_high;
                     if next >= end {
+                        // Past the run's end no arrival counts: stop here rather than walk
+                        // slice by slice through a rate too low to give one (1e-13 calls/min
+                        // would take ~1e13 slices).
+                        if end > self.end {
+                            break next;
+                        }
                         t = end;
                         continue;
                     }

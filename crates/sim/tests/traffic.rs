@@ -46,3 +46,17 @@ fn daily_swing_follows_the_rate_hour_by_hour() {
         assert!((r.calls as f64 - want).abs() < 5.0 * want.sqrt());
     }
 }
+
+/// A swing on a rate too low to give a call in the run ends at once with no call (it used to walk
+/// slice by slice, ~1e13 slices for 1e-13 calls/min, before returning).
+#[test]
+fn a_vanishing_rate_with_a_swing_ends_at_once() {
+    for cpm in ["1e-13", "1e-300", "4e-320"] {
+        let s = scenario(&format!(
+            r#"{{ "duration": "30d", "traffic": {{ "calls_per_minute": {cpm}, "daily_swing": 0.5 }} }}"#
+        ));
+        let r = sim::run(&s, 10).unwrap();
+        assert_eq!(r.calls, 0, "{cpm}");
+        assert_eq!(sim::bare::bare_loop(&s).calls, 0, "{cpm}");
+    }
+}
