@@ -82,14 +82,8 @@ fn entries(v: &JsValue, sort: bool) -> Vec<(String, JsValue)> {
         .filter_map(|k| k.as_string())
         .collect();
     if sort {
-        // Settings objects hold a few keys: an insertion sort is enough and small.
-        for i in 1..keys.len() {
-            let mut j = i;
-            while j > 0 && keys[j - 1] > keys[j] {
-                keys.swap(j - 1, j);
-                j -= 1;
-            }
-        }
+        // Not an insertion sort: a pasted object can hold thousands of keys.
+        keys.sort_unstable();
     }
     keys.into_iter()
         .map(|k| {
@@ -313,6 +307,11 @@ fn collect(v: &JsValue, prefix: String, out: &mut Vec<(String, JsValue)>) {
 
 /// `cur` with `leaf` placed at the path `segs` (below `walked`); what is in the way becomes an
 /// object, and a missing array element starts as `item_default(array path)`.
+///
+/// Every object and array on the path is a fresh copy, and keys are defined as own data
+/// properties: the caller's objects are never written, and a key named `__proto__` is an
+/// ordinary (unknown) field, never the prototype (`Reflect.set` on it would write through to
+/// `Object.prototype`).
 fn place(
     cur: JsValue,
     segs: &[&str],
@@ -325,7 +324,7 @@ fn place(
     };
     let here = join(walked, seg);
     if Array::is_array(&cur) {
-        let a: Array = cur.unchecked_into();
+        let a = Array::from(&cur);
         let i: u32 = seg.parse().unwrap_or(0);
         while a.length() <= i {
             a.push(&item_default(walked));
@@ -333,16 +332,39 @@ fn place(
         a.set(i, place(a.get(i), rest, &here, leaf, item_default));
         a.into()
     } else {
-        let o: Object = if is_object(&cur) {
-            cur.unchecked_into()
+        let o = if is_object(&cur) {
+            own_copy(cur.unchecked_ref())
         } else {
             Object::new()
         };
         let key = JsValue::from_str(seg);
-        let child = Reflect::get(&o, &key).unwrap_or(JsValue::NULL);
-        let _ = Reflect::set(&o, &key, &place(child, rest, &here, leaf, item_default));
+        let child = if Object::has_own(&o, &key) {
+            Reflect::get(&o, &key).unwrap_or(JsValue::NULL)
+        } else {
+            JsValue::NULL
+        };
+        define(&o, &key, &place(child, rest, &here, leaf, item_default));
         o.into()
     }
+}
+
+/// A new plain object with `o`'s own enumerable properties (a shallow copy).
+fn own_copy(o: &Object) -> Object {
+    let copy = Object::new();
+    for k in Object::keys(o).iter() {
+        define(&copy, &k, &Reflect::get(o, &k).unwrap_or(JsValue::NULL));
+    }
+    copy
+}
+
+/// `o[key] = v` as an own, enumerable, writable data property, whatever the key.
+fn define(o: &Object, key: &JsValue, v: &JsValue) {
+    let d = Object::new();
+    let _ = Reflect::set(&d, &"value".into(), v);
+    for flag in ["writable", "enumerable", "configurable"] {
+        let _ = Reflect::set(&d, &flag.into(), &JsValue::TRUE);
+    }
+    let _ = Reflect::define_property(o, key, &d);
 }
 
 /// A deserialization error; its text is what `serde_json` says for the same data.

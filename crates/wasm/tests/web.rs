@@ -295,3 +295,24 @@ fn stepping_seeking_and_series() {
     assert!(d["w_fail"].as_f64().unwrap() > 0.0);
     assert!(d["w_ok"].as_f64().unwrap() < 0.0);
 }
+
+/// Finding the field to blame never writes through a `__proto__` key to `Object.prototype`
+/// (a shared link can carry one) and never writes into the caller's objects.
+#[wasm_bindgen_test]
+fn blame_writes_neither_prototypes_nor_the_callers_objects() {
+    let given = js(r#"{"dependency": [{"start": 0, "__proto__": {"view": [0, 1]}}]}"#);
+    let m = error_message(Playground::new(given));
+    assert!(
+        m.starts_with("dependency.0.__proto__") && m.contains("unknown field `__proto__`"),
+        "{m}"
+    );
+    assert!(Reflect::get(&js("{}"), &"view".into())
+        .unwrap()
+        .is_undefined());
+
+    let given = js(r#"{"traffic": {}, "traffic.calls_per_minute": "x"}"#);
+    let before: String = JSON::stringify(&given).unwrap().into();
+    assert!(Playground::new(given.clone()).is_err());
+    let after: String = JSON::stringify(&given).unwrap().into();
+    assert_eq!(after, before);
+}
