@@ -43,7 +43,13 @@ function fromInput(el, f) {
 // edited control belongs to, on every change (Chromium: about 3.5 ms for one form of all the
 // settings, before the run's reply can be handled), so small forms keep an edit cheap. Enter
 // must not submit any of them.
-const form = (props, ...children) => h('form', { ...props, on: { submit: (e) => e.preventDefault() } }, ...children);
+// novalidate: Enter in a form of one field submits it, and the browser would first show its own
+// bubble for an out-of-range number beside the page's message; the page validates every field.
+const form = (props, ...children) => h('form', {
+  ...props,
+  attrs: { ...(props && props.attrs), novalidate: true },
+  on: { submit: (e) => e.preventDefault() },
+}, ...children);
 
 /**
  * Build the form inside `root`. `onChange(scenario, path)` is called with a fresh copy after every

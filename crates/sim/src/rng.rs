@@ -29,8 +29,9 @@ pub(crate) struct Stream {
 impl Stream {
     /// Stream number `stream` of `seed`.
     pub(crate) fn new(seed: u64, stream: u64) -> Self {
-        // The 256-bit state from a SplitMix64 sequence started at a mix of seed and stream (the
-        // seeding its authors recommend), so nearby seeds and streams give unrelated states.
+        // The 256-bit state from SplitMix64's output function iterated from a mix of seed and
+        // stream (xoshiro's authors recommend SplitMix64 for seeding), so nearby seeds and
+        // streams give unrelated states.
         let mut z = splitmix(seed) ^ splitmix(stream.wrapping_add(0xD1B5_4A32_D192_ED03));
         let mut bytes = [0u8; 32];
         for chunk in bytes.chunks_exact_mut(8) {

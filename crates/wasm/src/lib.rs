@@ -36,9 +36,9 @@ pub fn version() -> String {
 /// The simulator's presets: `[{name, story, scenario}]` in the simulator's order (the first is
 /// the page's default); `scenario` has every field filled in.
 ///
-/// Each preset's JSON is read by the browser's `JSON.parse` (correctly rounded, like the
-/// `serde_json` parse of `sim::Preset::scenario`; the wasm tests check the two agree), which
-/// keeps a JSON parser out of the wasm.
+/// Each preset's JSON is read by the browser's `JSON.parse` (the wasm tests check that it gives
+/// bit for bit what the native `serde_json` parse of `sim::Preset::scenario` gives), which keeps
+/// a JSON parser out of the wasm.
 #[wasm_bindgen]
 pub fn presets() -> Result<JsValue, JsError> {
     let list = Array::new();
