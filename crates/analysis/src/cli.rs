@@ -8,6 +8,7 @@
 use crate::figure::{Figure, Kind};
 use crate::report::{self, Simulation, Statistical, Ways};
 use crate::window::CountWindow;
+use breaker::quote::Quoted;
 use breaker::units::{parse_duration, parse_rate};
 use std::fmt::Write as _;
 
@@ -80,8 +81,10 @@ struct Flags {
     json: bool,
 }
 
+/// Values are quoted with [`Quoted`] rather than `{:?}`, here and below: the same text for any
+/// ordinary value, without Rust's Unicode tables in the page's wasm (`analyze` runs this there).
 fn bad(flag: &str, value: &str, allowed: &str) -> String {
-    format!("--{flag}: {value:?} is not allowed: {allowed}")
+    format!("--{flag}: {} is not allowed: {allowed}", Quoted(value))
 }
 
 fn rate_in(
@@ -174,7 +177,8 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
         "drift" => Command::Drift,
         other => {
             return Err(format!(
-                "breaker analyze: unknown command {other:?}: allowed false-alarms, open-delay, trials, window, drift"
+                "breaker analyze: unknown command {}: allowed false-alarms, open-delay, trials, window, drift",
+                Quoted(other)
             ))
         }
     };
@@ -184,7 +188,8 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
         let arg = &args[i];
         let Some(name) = arg.strip_prefix("--") else {
             return Err(format!(
-                "breaker analyze: unexpected argument {arg:?}: flags start with --"
+                "breaker analyze: unexpected argument {}: flags start with --",
+                Quoted(arg)
             ));
         };
         let (name, inline) = match name.split_once('=') {

@@ -33,6 +33,7 @@ pub mod error;
 pub mod generation;
 pub mod line;
 pub mod outcome;
+pub mod quote;
 pub mod score;
 #[cfg(feature = "sync")]
 pub mod shared;

@@ -138,7 +138,8 @@ impl FromStr for Outcome {
             .ok_or_else(|| {
                 let names: Vec<&str> = Outcome::ALL.iter().map(|o| o.as_str()).collect();
                 format!(
-                    "unknown outcome {t:?}: allowed {}, ok, fail, or an HTTP status",
+                    "unknown outcome {}: allowed {}, ok, fail, or an HTTP status",
+                    crate::quote::Quoted(t),
                     names.join(", ")
                 )
             })

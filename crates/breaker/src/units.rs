@@ -1,12 +1,21 @@
 //! Durations and rates as people write them: `200ms`, `5s`, `1m`, `1h`, `30d`; `0.05` or `5%`.
+//!
+//! The messages quote the text with [`Quoted`] rather than `{:?}`, and the text is split without
+//! slicing (which could panic, and whose panic message formats a `char` with `{:?}`): both keep
+//! Rust's Unicode tables out of the page's wasm (see [`crate::quote`]).
+
+use crate::quote::Quoted;
 
 /// Seconds from `"200ms"`, `"5s"`, `"1.5m"`, `"1h"`, `"30d"`, `"1w"` or a bare number of seconds.
 pub fn parse_duration(s: &str) -> Result<f64, String> {
     let t = s.trim();
     let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
+    let (num, unit) = t.split_at_checked(split).unwrap_or((t, ""));
     let value: f64 = num.trim().parse().map_err(|_| {
-        format!("{s:?} is not a duration: use seconds or a unit (200ms, 5s, 1m, 1h, 30d)")
+        format!(
+            "{} is not a duration: use seconds or a unit (200ms, 5s, 1m, 1h, 30d)",
+            Quoted(s)
+        )
     })?;
     let scale = match unit.trim() {
         "" | "s" | "sec" => 1.0,
@@ -17,7 +26,9 @@ pub fn parse_duration(s: &str) -> Result<f64, String> {
         "w" => 604_800.0,
         other => {
             return Err(format!(
-                "unknown duration unit {other:?} in {s:?}: allowed ms, s, m, h, d, w"
+                "unknown duration unit {} in {}: allowed ms, s, m, h, d, w",
+                Quoted(other),
+                Quoted(s)
             ))
         }
     };
@@ -25,7 +36,7 @@ pub fn parse_duration(s: &str) -> Result<f64, String> {
     if v.is_finite() {
         Ok(v)
     } else {
-        Err(format!("{s:?} is not a finite duration"))
+        Err(format!("{} is not a finite duration", Quoted(s)))
     }
 }
 
@@ -39,11 +50,11 @@ pub fn parse_rate(s: &str) -> Result<f64, String> {
     let v: f64 = num
         .trim()
         .parse()
-        .map_err(|_| format!("{s:?} is not a rate: use 0.05 or 5%"))?;
+        .map_err(|_| format!("{} is not a rate: use 0.05 or 5%", Quoted(s)))?;
     if v.is_finite() {
         Ok(v * scale)
     } else {
-        Err(format!("{s:?} is not a finite rate"))
+        Err(format!("{} is not a finite rate", Quoted(s)))
     }
 }
 

@@ -187,7 +187,11 @@ pub fn preset(name: &str) -> Option<Scenario> {
 pub fn preset_or_err(name: &str) -> Result<Scenario, String> {
     preset(name).ok_or_else(|| {
         let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
-        format!("unknown preset {name:?}: allowed {}", names.join(", "))
+        format!(
+            "unknown preset {}: allowed {}",
+            breaker::quote::Quoted(name),
+            names.join(", ")
+        )
     })
 }
 

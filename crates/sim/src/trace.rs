@@ -24,6 +24,7 @@
 use std::io::BufRead;
 use std::sync::Arc;
 
+use breaker::quote::Quoted;
 use breaker::Outcome;
 
 /// One call of a trace.
@@ -99,19 +100,25 @@ pub(crate) fn parse_line(
     let (Some(f_outcome), Some(f_latency)) = (f_outcome, f_latency) else {
         return Err(err(
             None,
-            format!("expected 3 fields time_s,outcome,latency_s, got {:?}", t),
+            format!(
+                "expected 3 fields time_s,outcome,latency_s, got {}",
+                Quoted(t)
+            ),
         ));
     };
     if it.next().is_some() {
         return Err(err(
             None,
-            format!("expected 3 fields time_s,outcome,latency_s, got more in {t:?}"),
+            format!(
+                "expected 3 fields time_s,outcome,latency_s, got more in {}",
+                Quoted(t)
+            ),
         ));
     }
     let time_s: f64 = f_time.parse().map_err(|_| {
         err(
             Some("time_s"),
-            format!("{f_time:?} is not a number of seconds"),
+            format!("{} is not a number of seconds", Quoted(f_time)),
         )
     })?;
     if !(time_s.is_finite() && time_s >= 0.0) {
@@ -228,10 +235,11 @@ impl TextCursor {
     }
 
     pub(crate) fn next_record(&mut self) -> Result<Option<TraceRecord>, TraceError> {
-        while self.pos < self.text.len() {
-            let rest = &self.text[self.pos..];
-            let (line, adv) = match rest.find('\n') {
-                Some(i) => (&rest[..i], i + 1),
+        // `get` and `split_once` rather than slicing: no panic path (whose message would bring
+        // Rust's Unicode tables into the wasm, see `breaker::quote`).
+        while let Some(rest) = self.text.get(self.pos..).filter(|r| !r.is_empty()) {
+            let (line, adv) = match rest.split_once('\n') {
+                Some((line, _)) => (line, line.len() + 1),
                 None => (rest, rest.len()),
             };
             self.pos += adv;
