@@ -16,6 +16,7 @@
 //! the shape JSON text would have had (non-finite numbers as `null`; object keys sorted where the
 //! value used to be a `serde_json::Value`).
 
+use breaker::quote::Quoted;
 use js_sys::{Array, Number, Object, Reflect, JSON};
 use serde::de::{self, DeserializeOwned, IntoDeserializer};
 use serde::{Deserialize, Serialize};
@@ -380,16 +381,40 @@ impl fmt::Display for DeError {
 impl std::error::Error for DeError {}
 
 /// An unexpected value as `serde_json` names it: the unit value is `null`, floats as
-/// [`float_text`].
+/// [`float_text`]; every other kind as serde's own `Display` of `Unexpected` names it, except
+/// that strings are quoted by [`Quoted`].
+///
+/// Written out in full rather than delegating to serde's `Display`: that one formats strings as
+/// `string {:?}`, and any reachable `{:?}` of a string brings Rust's Unicode tables into the wasm
+/// (several KB). [`Quoted`] gives the same text for every ASCII and ordinary string (it differs
+/// only in rare characters that `{:?}` would escape, see `breaker::quote`). The unit test
+/// `unexpected_as_serde` checks the other kinds against serde's text.
 struct Unexpected<'a>(de::Unexpected<'a>);
 
 impl fmt::Display for Unexpected<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            de::Unexpected::Unit => f.write_str("null"),
-            de::Unexpected::Float(x) => write!(f, "floating point `{}`", float_text(x)),
-            u => fmt::Display::fmt(&u, f),
-        }
+        use de::Unexpected as U;
+        let name = match self.0 {
+            U::Unit => "null",
+            U::Float(x) => return write!(f, "floating point `{}`", float_text(x)),
+            U::Str(s) => return write!(f, "string {}", Quoted(s)),
+            U::Bool(b) => return write!(f, "boolean `{b}`"),
+            U::Unsigned(n) => return write!(f, "integer `{n}`"),
+            U::Signed(n) => return write!(f, "integer `{n}`"),
+            U::Char(c) => return write!(f, "character `{c}`"),
+            U::Bytes(_) => "byte array",
+            U::Option => "Option value",
+            U::NewtypeStruct => "newtype struct",
+            U::Seq => "sequence",
+            U::Map => "map",
+            U::Enum => "enum",
+            U::UnitVariant => "unit variant",
+            U::NewtypeVariant => "newtype variant",
+            U::TupleVariant => "tuple variant",
+            U::StructVariant => "struct variant",
+            U::Other(other) => other,
+        };
+        f.write_str(name)
     }
 }
 
@@ -651,5 +676,43 @@ impl<'de> de::VariantAccess<'de> for JsDe {
         visitor: V,
     ) -> Result<V::Value, DeError> {
         de::Deserializer::deserialize_any(self, visitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Unexpected;
+    use serde::de::Unexpected as U;
+
+    /// Every kind but those named the `serde_json` way (unit, float, string) reads as serde's
+    /// own `Display` of it; strings as `string {:?}` for ordinary text.
+    #[test]
+    fn unexpected_as_serde() {
+        for u in [
+            U::Bool(true),
+            U::Unsigned(7),
+            U::Signed(-7),
+            U::Char('x'),
+            U::Bytes(b"ab"),
+            U::Option,
+            U::NewtypeStruct,
+            U::Seq,
+            U::Map,
+            U::Enum,
+            U::UnitVariant,
+            U::NewtypeVariant,
+            U::TupleVariant,
+            U::StructVariant,
+            U::Other("something else"),
+            U::Str("fast \"x\"\n"),
+            U::Str("déjà 日本 🙂"),
+        ] {
+            assert_eq!(Unexpected(u).to_string(), u.to_string());
+        }
+        assert_eq!(Unexpected(U::Unit).to_string(), "null");
+        assert_eq!(
+            Unexpected(U::Float(0.5)).to_string(),
+            "floating point `0.5`"
+        );
     }
 }
