@@ -83,8 +83,7 @@ fn entries(v: &JsValue, sort: bool) -> Vec<(String, JsValue)> {
         .filter_map(|k| k.as_string())
         .collect();
     if sort {
-        // Not an insertion sort: a pasted object can hold thousands of keys.
-        keys.sort_unstable();
+        heapsort(&mut keys);
     }
     keys.into_iter()
         .map(|k| {
@@ -92,6 +91,38 @@ fn entries(v: &JsValue, sort: bool) -> Vec<(String, JsValue)> {
             (k, x)
         })
         .collect()
+}
+
+/// Sort `v` in place, as `sort_unstable` would: a heapsort, so `n log n` on a pasted object of
+/// thousands of keys (an insertion sort took seconds on 20 000), in a few hundred bytes of wasm
+/// where the standard library's sort brings about 4 KB of code (1.5 KB gzip).
+fn heapsort(v: &mut [String]) {
+    let n = v.len();
+    for root in (0..n / 2).rev() {
+        sift_down(v, root, n);
+    }
+    for end in (1..n).rev() {
+        v.swap(0, end);
+        sift_down(v, 0, end);
+    }
+}
+
+/// Move `v[root]` down the heap `v[..end]` until it is not less than its children.
+fn sift_down(v: &mut [String], mut root: usize, end: usize) {
+    loop {
+        let mut child = 2 * root + 1;
+        if child >= end {
+            return;
+        }
+        if child + 1 < end && v[child] < v[child + 1] {
+            child += 1;
+        }
+        if v[root] >= v[child] {
+            return;
+        }
+        v.swap(root, child);
+        root = child;
+    }
 }
 
 /// A value as compact JSON text, as `serde_json::Value`'s `Display` writes it: object keys
@@ -681,8 +712,37 @@ impl<'de> de::VariantAccess<'de> for JsDe {
 
 #[cfg(test)]
 mod tests {
-    use super::Unexpected;
+    use super::{heapsort, Unexpected};
     use serde::de::Unexpected as U;
+
+    #[test]
+    fn heapsort_sorts_as_sort_unstable() {
+        let mut seed = 12345u64;
+        for n in [0, 1, 2, 3, 4, 5, 7, 8, 16, 31, 100, 1000] {
+            let keys: Vec<String> = (0..n)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    // Few distinct lengths and letters: many ties and shared prefixes.
+                    let len = (seed >> 60) as usize % 4;
+                    (0..len)
+                        .map(|i| char::from(b'a' + ((seed >> (8 * i + 20)) % 3) as u8))
+                        .collect()
+                })
+                .collect();
+            let mut ours = keys.clone();
+            heapsort(&mut ours);
+            let mut std = keys;
+            std.sort_unstable();
+            assert_eq!(ours, std);
+        }
+        let mut mixed: Vec<String> = ["é", "z", "\u{1f600}", "\u{e000}", "A", ""]
+            .map(String::from)
+            .to_vec();
+        heapsort(&mut mixed);
+        assert_eq!(mixed, ["", "A", "z", "é", "\u{e000}", "\u{1f600}"]);
+    }
 
     /// Every kind but those named the `serde_json` way (unit, float, string) reads as serde's
     /// own `Display` of it; strings as `string {:?}` for ordinary text.
