@@ -153,10 +153,14 @@ pub(crate) fn parse_line(
 
 /// Records from any buffered reader, one line at a time, reusing one line buffer: memory does
 /// not grow with the length of the trace.
+///
+/// Lines are read as bytes (`read_until`) and checked as UTF-8 here, with the message
+/// `read_line` gives: reading a byte slice (how the simulator scans a trace held as text) then
+/// cannot fail at all, and the page's wasm needs no `io::Error` text.
 #[derive(Debug)]
 pub struct TraceReader<R> {
     reader: R,
-    buf: String,
+    buf: Vec<u8>,
     line: u64,
     prev_t: f64,
 }
@@ -166,7 +170,7 @@ impl<R: BufRead> TraceReader<R> {
     pub fn new(reader: R) -> Self {
         TraceReader {
             reader,
-            buf: String::with_capacity(128),
+            buf: Vec::with_capacity(128),
             line: 0,
             prev_t: 0.0,
         }
@@ -176,22 +180,31 @@ impl<R: BufRead> TraceReader<R> {
     pub fn next_record(&mut self) -> Result<Option<TraceRecord>, TraceError> {
         loop {
             self.buf.clear();
-            let n = self
-                .reader
-                .read_line(&mut self.buf)
-                .map_err(|e| TraceError {
-                    line: self.line + 1,
-                    field: None,
-                    message: format!("cannot read: {e}"),
-                })?;
+            let read = self.reader.read_until(b'\n', &mut self.buf);
+            let n = read.map_err(|e| self.cannot_read(e.to_string()))?;
             if n == 0 {
                 return Ok(None);
             }
+            let Ok(text) = std::str::from_utf8(&self.buf) else {
+                // `read_line`'s message for the same bytes.
+                return Err(self.cannot_read("stream did not contain valid UTF-8".into()));
+            };
             self.line += 1;
-            if let Some(r) = parse_line(&self.buf, self.line, self.prev_t)? {
+            if let Some(r) = parse_line(text, self.line, self.prev_t)? {
                 self.prev_t = r.time_s;
                 return Ok(Some(r));
             }
+        }
+    }
+}
+
+impl<R> TraceReader<R> {
+    /// The error for a line that could not be read (the next line's number).
+    fn cannot_read(&self, why: String) -> TraceError {
+        TraceError {
+            line: self.line + 1,
+            field: None,
+            message: format!("cannot read: {why}"),
         }
     }
 }
@@ -256,6 +269,18 @@ impl TextCursor {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn invalid_utf8_reads_as_read_line_says() {
+        let bytes: &[u8] = b"0.5,ok,1ms\n1.0,o\xffk,1ms\n";
+        let mut r = TraceReader::new(bytes);
+        assert!(r.next_record().unwrap().is_some());
+        let e = r.next_record().unwrap_err();
+        let io = std::io::BufRead::read_line(&mut &b"\xff"[..], &mut String::new()).unwrap_err();
+        assert_eq!((e.line, e.field), (2, None));
+        assert_eq!(e.message, format!("cannot read: {io}"));
+        assert_eq!(e.message, "cannot read: stream did not contain valid UTF-8");
+    }
 
     #[test]
     fn parses_and_names_errors() {
