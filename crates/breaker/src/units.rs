@@ -87,27 +87,151 @@ mod tests {
 #[cfg(feature = "serde")]
 pub mod serde_units {
     use serde::{de, Deserialize, Deserializer};
+    use std::fmt;
 
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum NumOrStr {
-        Num(f64),
+    /// A number or a string, for fields that were `#[serde(untagged)] enum NumOrStr { Num(..),
+    /// Str(String) }`; anything else is [`NumOrStr::Other`], which the caller turns into
+    /// [`no_match`], the untagged enum's message.
+    ///
+    /// Written by hand: serde's untagged enums first buffer the whole value (its private
+    /// `Content` type, with a visitor and a deserializer for every kind of value), about 4 KB
+    /// of the page's wasm for what is here a choice between a number and a string. The number
+    /// keeps the kind the data gave (`visit_u64`, `visit_i64`, `visit_f64`), so that each
+    /// caller accepts exactly what its untagged `Num(f64)` or `Num(u64)` accepted. Reading never
+    /// fails on well-formed data, and the caller's error comes after the whole value is read, as
+    /// the untagged enum's did: `serde_json` then names the same position.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum NumOrStr {
+        /// A non-negative whole number.
+        U64(u64),
+        /// A negative whole number.
+        I64(i64),
+        /// Any other number.
+        F64(f64),
+        /// A string.
         Str(String),
+        /// Neither (`null`, a boolean, an array, an object, ...).
+        Other,
+    }
+
+    impl NumOrStr {
+        /// The number, as an untagged `Num(f64)` read it; `None` for a string or anything else.
+        pub fn as_f64(&self) -> Option<f64> {
+            match *self {
+                NumOrStr::U64(n) => Some(n as f64),
+                NumOrStr::I64(n) => Some(n as f64),
+                NumOrStr::F64(x) => Some(x),
+                NumOrStr::Str(_) | NumOrStr::Other => None,
+            }
+        }
+    }
+
+    /// The error of an untagged `NumOrStr` given neither a number nor a string.
+    pub fn no_match<E: de::Error>() -> E {
+        E::custom("data did not match any variant of untagged enum NumOrStr")
+    }
+
+    impl<'de> Deserialize<'de> for NumOrStr {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(NumOrStrVisitor)
+        }
+    }
+
+    struct NumOrStrVisitor;
+
+    impl<'de> de::Visitor<'de> for NumOrStrVisitor {
+        type Value = NumOrStr;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a number or a string")
+        }
+
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<NumOrStr, E> {
+            Ok(NumOrStr::U64(v))
+        }
+
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<NumOrStr, E> {
+            Ok(match u64::try_from(v) {
+                Ok(n) => NumOrStr::U64(n),
+                Err(_) => NumOrStr::I64(v),
+            })
+        }
+
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<NumOrStr, E> {
+            Ok(NumOrStr::F64(v))
+        }
+
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<NumOrStr, E> {
+            Ok(NumOrStr::Str(v.to_owned()))
+        }
+
+        fn visit_string<E: de::Error>(self, v: String) -> Result<NumOrStr, E> {
+            Ok(NumOrStr::Str(v))
+        }
+
+        fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<NumOrStr, E> {
+            match std::str::from_utf8(v) {
+                Ok(s) => self.visit_str(s),
+                Err(_) => Ok(NumOrStr::Other),
+            }
+        }
+
+        // Everything else matched neither variant. (A `char` did not either: the untagged
+        // `String` variant took strings and bytes only.)
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<NumOrStr, E> {
+            Ok(NumOrStr::Other)
+        }
+
+        fn visit_char<E: de::Error>(self, _: char) -> Result<NumOrStr, E> {
+            Ok(NumOrStr::Other)
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<NumOrStr, E> {
+            Ok(NumOrStr::Other)
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<NumOrStr, E> {
+            Ok(NumOrStr::Other)
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<NumOrStr, D::Error> {
+            de::IgnoredAny::deserialize(d)?;
+            Ok(NumOrStr::Other)
+        }
+
+        fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<NumOrStr, D::Error> {
+            de::IgnoredAny::deserialize(d)?;
+            Ok(NumOrStr::Other)
+        }
+
+        // The whole sequence or map is read, as the untagged enum did.
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<NumOrStr, A::Error> {
+            while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+            Ok(NumOrStr::Other)
+        }
+
+        fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<NumOrStr, A::Error> {
+            while map
+                .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+                .is_some()
+            {}
+            Ok(NumOrStr::Other)
+        }
     }
 
     /// Deserialize a duration in seconds.
     pub fn duration<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
         match NumOrStr::deserialize(d)? {
-            NumOrStr::Num(v) => Ok(v),
             NumOrStr::Str(s) => super::parse_duration(&s).map_err(de::Error::custom),
+            n => n.as_f64().ok_or_else(no_match),
         }
     }
 
     /// Deserialize a rate as a fraction.
     pub fn rate<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
         match NumOrStr::deserialize(d)? {
-            NumOrStr::Num(v) => Ok(v),
             NumOrStr::Str(s) => super::parse_rate(&s).map_err(de::Error::custom),
+            n => n.as_f64().ok_or_else(no_match),
         }
     }
 }

@@ -234,16 +234,17 @@ impl Default for Callers {
     }
 }
 
+/// An outcome given as a status number or a name. Read through `serde_units::NumOrStr` (not an
+/// untagged enum, see there): what an untagged `Num(u64)` or `Str(String)` accepted, with the
+/// same message for anything else.
 fn de_outcome<'de, D: Deserializer<'de>>(d: D) -> Result<Outcome, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum NumOrStr {
-        Num(u64),
-        Str(String),
-    }
+    use serde_units::NumOrStr;
     let text = match NumOrStr::deserialize(d)? {
-        NumOrStr::Num(n) => n.to_string(),
+        NumOrStr::U64(n) => n.to_string(),
         NumOrStr::Str(s) => s,
+        NumOrStr::I64(_) | NumOrStr::F64(_) | NumOrStr::Other => {
+            return Err(serde_units::no_match())
+        }
     };
     text.parse::<Outcome>().map_err(serde::de::Error::custom)
 }

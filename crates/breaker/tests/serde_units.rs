@@ -1,0 +1,131 @@
+//! `serde_units` reads numbers and strings as the `#[serde(untagged)]` enums it replaced did:
+//! same values, same messages (and, through `serde_json`, the same positions) for everything else.
+#![cfg(feature = "serde")]
+
+use breaker::units::serde_units::{self, NumOrStr};
+use serde::Deserialize;
+
+/// What `serde_units` used before: serde's untagged enums (both named `NumOrStr`, which their
+/// message names).
+mod float {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    #[allow(dead_code)]
+    pub enum NumOrStr {
+        Num(f64),
+        Str(String),
+    }
+}
+
+mod whole {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    #[allow(dead_code)]
+    pub enum NumOrStr {
+        Num(u64),
+        Str(String),
+    }
+}
+
+#[derive(Deserialize)]
+struct Old {
+    #[allow(dead_code)]
+    v: float::NumOrStr,
+}
+
+#[derive(Deserialize)]
+struct OldWhole {
+    #[allow(dead_code)]
+    v: whole::NumOrStr,
+}
+
+#[derive(Deserialize)]
+struct New {
+    #[serde(deserialize_with = "serde_units::rate")]
+    #[allow(dead_code)]
+    v: f64,
+}
+
+#[derive(Deserialize)]
+struct NewWhole {
+    #[serde(deserialize_with = "whole")]
+    #[allow(dead_code)]
+    v: (),
+}
+
+/// What `sim`'s outcome field accepts: a whole number or a string.
+fn whole<'de, D: serde::Deserializer<'de>>(d: D) -> Result<(), D::Error> {
+    match NumOrStr::deserialize(d)? {
+        NumOrStr::U64(_) | NumOrStr::Str(_) => Ok(()),
+        NumOrStr::I64(_) | NumOrStr::F64(_) | NumOrStr::Other => Err(serde_units::no_match()),
+    }
+}
+
+const VALUES: &[&str] = &[
+    "0",
+    "7",
+    "-0",
+    "-3",
+    "0.5",
+    "-2.5",
+    "1e300",
+    "18446744073709551615",
+    "\"5%\"",
+    "\"\"",
+    "true",
+    "false",
+    "null",
+    "[]",
+    "[1, 2]",
+    "{}",
+    "{\"a\": [1, {\"b\": 2}]}",
+];
+
+fn outcome<T>(r: Result<T, serde_json::Error>) -> Result<(), String> {
+    r.map(|_| ()).map_err(|e| e.to_string())
+}
+
+#[test]
+fn same_as_the_untagged_enums_from_text() {
+    for v in VALUES {
+        let text = format!("{{\"v\": {v} }}");
+        let old = outcome(serde_json::from_str::<Old>(&text));
+        let new = outcome(serde_json::from_str::<New>(&text));
+        // A string goes on to `parse_rate`, which the untagged enum did not do.
+        if !v.starts_with('"') {
+            assert_eq!(old, new, "{text}");
+        }
+        let old = outcome(serde_json::from_str::<OldWhole>(&text));
+        let new = outcome(serde_json::from_str::<NewWhole>(&text));
+        assert_eq!(old, new, "{text}");
+    }
+}
+
+#[test]
+fn same_as_the_untagged_enums_from_values() {
+    for v in VALUES {
+        let value: serde_json::Value = serde_json::from_str(&format!("{{\"v\": {v} }}")).unwrap();
+        let old = outcome(serde_json::from_value::<Old>(value.clone()));
+        let new = outcome(serde_json::from_value::<New>(value.clone()));
+        if !v.starts_with('"') {
+            assert_eq!(old, new, "{value}");
+        }
+        let old = outcome(serde_json::from_value::<OldWhole>(value.clone()));
+        let new = outcome(serde_json::from_value::<NewWhole>(value));
+        assert_eq!(old, new, "{v}");
+    }
+}
+
+#[test]
+fn numbers_and_strings() {
+    let read = |t: &str| serde_json::from_str::<NumOrStr>(t).unwrap();
+    assert_eq!(read("5"), NumOrStr::U64(5));
+    assert_eq!(read("-5"), NumOrStr::I64(-5));
+    assert_eq!(read("0.25"), NumOrStr::F64(0.25));
+    assert_eq!(read("\"5s\""), NumOrStr::Str("5s".into()));
+    assert_eq!(read("[true, {}]"), NumOrStr::Other);
+    let new = |t: &str| serde_json::from_str::<New>(t).map(|n| n.v).unwrap();
+    assert_eq!(new("{\"v\": \"5%\"}"), 0.05);
+    assert_eq!(new("{\"v\": 3}"), 3.0);
+    assert_eq!(new("{\"v\": -3}"), -3.0);
+}
