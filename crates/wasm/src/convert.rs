@@ -560,27 +560,121 @@ impl<'de> de::Deserializer<'de> for JsDe {
             Kind::I64(n) => visitor.visit_i64(n),
             Kind::F64(x) => visitor.visit_f64(x),
             Kind::Str(s) => visitor.visit_string(s),
-            Kind::Array(a) => {
-                let len = a.len();
-                let mut seq = Seq(a.into_iter());
-                let out = visitor.visit_seq(&mut seq)?;
-                if seq.0.len() == 0 {
-                    Ok(out)
-                } else {
-                    Err(leftover(len, "fewer elements in array"))
-                }
-            }
-            Kind::Object(es) => {
-                let len = es.len();
-                let mut map = Map(es.into_iter(), None);
-                let out = visitor.visit_map(&mut map)?;
-                if map.0.len() == 0 {
-                    Ok(out)
-                } else {
-                    Err(leftover(len, "fewer elements in map"))
-                }
-            }
+            Kind::Array(a) => visit_array(a, visitor),
+            Kind::Object(es) => visit_object(es, visitor),
         }
+    }
+
+    // The typed entry points below visit only the kinds `serde_json::Value`'s do, and give the
+    // error the visitor's default methods would give for any other kind (`wrong`): the same
+    // results and messages as going through `deserialize_any`, without instantiating all of
+    // its arms for every struct, sequence and number type (several KB of the wasm).
+
+    fn deserialize_struct<V: de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        match kind(&self.0)? {
+            Kind::Array(a) => visit_array(a, visitor),
+            Kind::Object(es) => visit_object(es, visitor),
+            k => Err(wrong(&k, &visitor)),
+        }
+    }
+
+    fn deserialize_map<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match kind(&self.0)? {
+            Kind::Object(es) => visit_object(es, visitor),
+            k => Err(wrong(&k, &visitor)),
+        }
+    }
+
+    fn deserialize_seq<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match kind(&self.0)? {
+            Kind::Array(a) => visit_array(a, visitor),
+            k => Err(wrong(&k, &visitor)),
+        }
+    }
+
+    fn deserialize_tuple<V: de::Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_f64<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match kind(&self.0)? {
+            Kind::U64(n) => visitor.visit_u64(n),
+            Kind::I64(n) => visitor.visit_i64(n),
+            Kind::F64(x) => visitor.visit_f64(x),
+            k => Err(wrong(&k, &visitor)),
+        }
+    }
+
+    fn deserialize_f32<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_f64(visitor)
+    }
+
+    fn deserialize_u64<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_f64(visitor)
+    }
+
+    fn deserialize_u32<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_f64(visitor)
+    }
+
+    fn deserialize_u16<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_f64(visitor)
+    }
+
+    fn deserialize_u8<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_f64(visitor)
+    }
+
+    fn deserialize_i64<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_f64(visitor)
+    }
+
+    fn deserialize_i32<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_f64(visitor)
+    }
+
+    fn deserialize_i16<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_f64(visitor)
+    }
+
+    fn deserialize_i8<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_f64(visitor)
+    }
+
+    fn deserialize_bool<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match kind(&self.0)? {
+            Kind::Bool(b) => visitor.visit_bool(b),
+            k => Err(wrong(&k, &visitor)),
+        }
+    }
+
+    fn deserialize_string<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match kind(&self.0)? {
+            Kind::Str(s) => visitor.visit_string(s),
+            k => Err(wrong(&k, &visitor)),
+        }
+    }
+
+    fn deserialize_str<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_string(visitor)
     }
 
     fn deserialize_option<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
@@ -615,8 +709,34 @@ impl<'de> de::Deserializer<'de> for JsDe {
     }
 
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
+        i128 u128 char bytes byte_buf unit unit_struct identifier ignored_any
+    }
+}
+
+/// `visitor.visit_seq` over the elements, all of which it must take.
+fn visit_array<'de, V: de::Visitor<'de>>(a: Vec<JsValue>, visitor: V) -> Result<V::Value, DeError> {
+    let len = a.len();
+    let mut seq = Seq(a.into_iter());
+    let out = visitor.visit_seq(&mut seq)?;
+    if seq.0.len() == 0 {
+        Ok(out)
+    } else {
+        Err(leftover(len, "fewer elements in array"))
+    }
+}
+
+/// `visitor.visit_map` over the entries, all of which it must take.
+fn visit_object<'de, V: de::Visitor<'de>>(
+    es: Vec<(String, JsValue)>,
+    visitor: V,
+) -> Result<V::Value, DeError> {
+    let len = es.len();
+    let mut map = Map(es.into_iter(), None);
+    let out = visitor.visit_map(&mut map)?;
+    if map.0.len() == 0 {
+        Ok(out)
+    } else {
+        Err(leftover(len, "fewer elements in map"))
     }
 }
 

@@ -180,6 +180,57 @@ fn type_errors_read_as_serde_json_reads_them() {
             "window.sliding_window_size",
             "[1,2]",
         ),
+        // Every kind given to a struct, a list, a number, a string, a boolean and an optional
+        // string, including strings that need escaping.
+        (
+            r#"{"statistical": "fa\"st\n\u00e9"}"#,
+            "statistical",
+            r#""fa\"st\né""#,
+        ),
+        (r#"{"callers": 3}"#, "callers", "3"),
+        (r#"{"traffic": true}"#, "traffic", "true"),
+        (
+            r#"{"statistical": [0.01, "x"]}"#,
+            "statistical",
+            r#"[0.01,"x"]"#,
+        ),
+        (r#"{"dependency": 7}"#, "dependency", "7"),
+        (r#"{"dependency": "all"}"#, "dependency", r#""all""#),
+        (
+            r#"{"window": {"sliding_window_size": 2.5}}"#,
+            "window.sliding_window_size",
+            "2.5",
+        ),
+        (
+            r#"{"window": {"sliding_window_size": "10"}}"#,
+            "window.sliding_window_size",
+            r#""10""#,
+        ),
+        (r#"{"callers": {"count": -1}}"#, "callers.count", "-1"),
+        (r#"{"name": 5}"#, "name", "5"),
+        (r#"{"name": ["a"]}"#, "name", r#"["a"]"#),
+        (r#"{"trace": false}"#, "trace", "false"),
+        (r#"{"duration": {}}"#, "duration", "{}"),
+        (
+            r#"{"callers": {"shared_state": "yes"}}"#,
+            "callers.shared_state",
+            r#""yes""#,
+        ),
+        (
+            r#"{"callers": {"shared_state": 1}}"#,
+            "callers.shared_state",
+            "1",
+        ),
+        (
+            r#"{"dependency": [{"start": 0, "failure": null}]}"#,
+            "dependency.0.failure",
+            "null",
+        ),
+        (
+            r#"{"dependency": [{"start": 0, "failure": [503]}]}"#,
+            "dependency.0.failure",
+            "[503]",
+        ),
     ] {
         let value: serde_json::Value = serde_json::from_str(given).unwrap();
         let native = serde_json::from_value::<sim::Scenario>(value).unwrap_err();
