@@ -5,12 +5,15 @@
 //! `char::escape_debug` (the printable and grapheme-extend tables): several KB of data and code
 //! in the page's wasm, pulled in by any `{:?}` of a `str`, `String` or `char` the wasm can reach.
 //! [`Quoted`] writes what `{:?}` writes for every ASCII character, for ordinary non-ASCII text
-//! (accented letters, `µ`, Greek, Cyrillic, CJK, emoji) and for the invisible characters most
-//! likely to be pasted by accident (no-break and other spaces, soft hyphen, zero-width
-//! characters, direction marks, the byte order mark, variation selectors, combining accents),
-//! using a short list of ranges instead of the tables. The one difference from `{:?}`: rarer
-//! characters that `{:?}` also escapes (combining marks of other scripts, unassigned code points
-//! in the planes below the private-use ones) are written as they are rather than as `\u{...}`.
+//! (accented letters, `µ`, Greek, Cyrillic, CJK, most emoji) and for the invisible characters
+//! most likely to be pasted by accident (no-break and other spaces, soft hyphen, zero-width
+//! characters, the left-to-right and right-to-left marks and embeddings, the byte order mark,
+//! variation selectors, combining accents), using a short list of ranges instead of the tables.
+//! The difference from `{:?}`: the other characters that `{:?}` escapes are written as they are
+//! rather than as `\u{...}`. Among them: combining marks of other scripts (Hebrew and Arabic
+//! vowel marks, Devanagari vowel signs), the combining keycap of keycap emoji (`1️⃣`), the Arabic
+//! letter mark U+061C, the Mongolian vowel separator U+180E, and unassigned code points in the
+//! planes below the private-use ones. Only message text is affected.
 
 use std::fmt::{self, Write};
 

@@ -195,27 +195,95 @@ pub mod serde_units {
         }
 
         fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<NumOrStr, D::Error> {
-            de::IgnoredAny::deserialize(d)?;
+            Read::deserialize(d)?;
             Ok(NumOrStr::Other)
         }
 
         fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<NumOrStr, D::Error> {
-            de::IgnoredAny::deserialize(d)?;
+            Read::deserialize(d)?;
             Ok(NumOrStr::Other)
         }
 
         // The whole sequence or map is read, as the untagged enum did.
-        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<NumOrStr, A::Error> {
-            while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+        fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<NumOrStr, A::Error> {
+            ReadVisitor.visit_seq(seq)?;
             Ok(NumOrStr::Other)
         }
 
-        fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<NumOrStr, A::Error> {
-            while map
-                .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
-                .is_some()
-            {}
+        fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<NumOrStr, A::Error> {
+            ReadVisitor.visit_map(map)?;
             Ok(NumOrStr::Other)
+        }
+    }
+
+    /// A value read whole and dropped, every number and string in it parsed, as the untagged
+    /// enum's buffering did: an invalid nested value (`[1e400]`) fails with its own error and
+    /// position, as before. (`IgnoredAny` skips nested values without parsing them.)
+    struct Read;
+
+    impl<'de> Deserialize<'de> for Read {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(ReadVisitor)
+        }
+    }
+
+    struct ReadVisitor;
+
+    impl<'de> de::Visitor<'de> for ReadVisitor {
+        type Value = Read;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("any value")
+        }
+
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Read, E> {
+            Ok(Read)
+        }
+
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Read, E> {
+            Ok(Read)
+        }
+
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Read, E> {
+            Ok(Read)
+        }
+
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Read, E> {
+            Ok(Read)
+        }
+
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Read, E> {
+            Ok(Read)
+        }
+
+        fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<Read, E> {
+            Ok(Read)
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<Read, E> {
+            Ok(Read)
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<Read, E> {
+            Ok(Read)
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Read, D::Error> {
+            Read::deserialize(d)
+        }
+
+        fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Read, D::Error> {
+            Read::deserialize(d)
+        }
+
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Read, A::Error> {
+            while seq.next_element::<Read>()?.is_some() {}
+            Ok(Read)
+        }
+
+        fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Read, A::Error> {
+            while map.next_entry::<Read, Read>()?.is_some() {}
+            Ok(Read)
         }
     }
 
