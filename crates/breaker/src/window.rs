@@ -362,39 +362,72 @@ impl Metrics {
     }
 
     /// Record one outcome at `now` and return the window after it.
+    #[inline]
     fn record(&mut self, failed: bool, slow: bool, now: f64) -> Tally {
-        let one = Tally::one(failed, slow);
         match &mut self.ring {
             Ring::Count { size, ring, oldest } => {
+                // The totals count the ring's entries (at most `size`, 1e6), so plain additions
+                // and subtractions give what saturating ones would, with fewer instructions.
                 let bits = failed as u8 | (slow as u8) << 1;
-                self.total.add(one);
                 if ring.len() < *size {
                     ring.push(bits);
+                    self.total.calls += 1;
                 } else {
                     // The oldest entry leaves the window as the new one comes in.
                     let old = std::mem::replace(&mut ring[*oldest], bits);
                     *oldest = if *oldest + 1 == *size { 0 } else { *oldest + 1 };
-                    self.total.sub(Tally::one(old & 1 != 0, old & 2 != 0));
+                    self.total.failed -= u64::from(old & 1);
+                    self.total.slow -= u64::from(old >> 1);
                 }
+                self.total.failed += u64::from(failed);
+                self.total.slow += u64::from(slow);
             }
-            Ring::Time { size, buckets } => {
-                let cur = Self::current_second(buckets, now);
-                let oldest_kept = cur.saturating_sub(*size - 1);
-                while let Some(&(sec, tally)) = buckets.front() {
-                    if sec >= oldest_kept {
-                        break;
-                    }
-                    self.total.sub(tally);
-                    buckets.pop_front();
-                }
-                match buckets.back_mut() {
-                    Some((sec, tally)) if *sec == cur => tally.add(one),
-                    _ => buckets.push_back((cur, one)),
-                }
-                self.total.add(one);
-            }
+            Ring::Time { size, buckets } => Self::record_time(
+                &mut self.total,
+                *size,
+                buckets,
+                Tally::one(failed, slow),
+                now,
+            ),
         }
         self.total
+    }
+
+    /// [`Metrics::record`] for a time window (out of line: keeps the count window's path small).
+    #[inline(never)]
+    fn record_time(
+        total: &mut Tally,
+        size: i64,
+        buckets: &mut VecDeque<(i64, Tally)>,
+        one: Tally,
+        now: f64,
+    ) {
+        let cur = Self::current_second(buckets, now);
+        let oldest_kept = cur.saturating_sub(size - 1);
+        while let Some(&(sec, tally)) = buckets.front() {
+            if sec >= oldest_kept {
+                break;
+            }
+            total.sub(tally);
+            buckets.pop_front();
+        }
+        match buckets.back_mut() {
+            Some((sec, tally)) if *sec == cur => tally.add(one),
+            _ => buckets.push_back((cur, one)),
+        }
+        total.add(one);
+    }
+
+    /// Whether [`Metrics::check`] would say `Above`: the same comparisons, without building the
+    /// numbers of a `Below` that the closed state throws away. A zero count's rate is 0, below
+    /// either threshold (validated `> 0`), so it needs no division.
+    #[inline]
+    fn reached(&self, t: Tally, s: &WindowSettings) -> bool {
+        if t.calls == 0 || t.calls < self.minimum {
+            return false;
+        }
+        (t.failed != 0 && ratio(t.failed, t.calls) >= s.failure_rate_threshold)
+            || (t.slow != 0 && ratio(t.slow, t.calls) >= s.slow_call_rate_threshold)
     }
 
     /// resilience4j `checkIfThresholdsExceeded`: below the minimum nothing is decided; otherwise
@@ -815,29 +848,10 @@ impl Window {
             _ => Decision::Admit(self.permit_of(PermitKind::Normal, now)),
         }
     }
-}
 
-impl Breaker for Window {
-    #[inline]
-    fn permit(&mut self, now: f64) -> Decision {
-        self.transitions.clear();
-        let now = self.clock(now);
-        if self.state == State::Closed {
-            // No time rule applies while closed (`advance` does nothing): the common case,
-            // kept small enough to inline.
-            return Decision::Admit(self.permit_of(PermitKind::Normal, now));
-        }
-        self.permit_not_closed(now)
-    }
-
-    fn permit_last_option(&mut self, now: f64) -> Permit {
-        self.transitions.clear();
-        let now = self.clock(now);
-        self.advance(now);
-        self.permit_of(PermitKind::LastOption, now)
-    }
-
-    fn record(&mut self, permit: &Permit, outcome: Outcome, now: f64) -> Recorded {
+    /// [`Breaker::record`] in any state (used outside the closed state's common case).
+    #[inline(never)]
+    fn record_any(&mut self, permit: &Permit, outcome: Outcome, now: f64) -> Recorded {
         self.transitions.clear();
         let now = self.clock(now);
         self.advance(now);
@@ -889,6 +903,59 @@ impl Breaker for Window {
                 Recorded::Counted
             }
         }
+    }
+
+    /// CLOSED -> OPEN once [`Metrics::reached`] says a threshold is reached (rare: out of line).
+    #[cold]
+    #[inline(never)]
+    fn open_from_closed(&mut self, tally: Tally, now: f64) {
+        if let Check::Above(reason) = self.metrics.check(tally, &self.settings) {
+            self.go(State::Open, now, reason);
+        }
+    }
+}
+
+impl Breaker for Window {
+    #[inline]
+    fn permit(&mut self, now: f64) -> Decision {
+        self.transitions.clear();
+        let now = self.clock(now);
+        if self.state == State::Closed {
+            // No time rule applies while closed (`advance` does nothing): the common case,
+            // kept small enough to inline.
+            return Decision::Admit(self.permit_of(PermitKind::Normal, now));
+        }
+        self.permit_not_closed(now)
+    }
+
+    fn permit_last_option(&mut self, now: f64) -> Permit {
+        self.transitions.clear();
+        let now = self.clock(now);
+        self.advance(now);
+        self.permit_of(PermitKind::LastOption, now)
+    }
+
+    #[inline]
+    fn record(&mut self, permit: &Permit, outcome: Outcome, now: f64) -> Recorded {
+        if self.state != State::Closed || permit.kind == PermitKind::LastOption {
+            return self.record_any(permit, outcome, now);
+        }
+        // Closed, the common case, kept small: no time rule applies (`advance` does nothing) and
+        // there are no probes (every transition clears them; only half-open adds any).
+        debug_assert!(self.probes.is_empty());
+        self.transitions.clear();
+        let now = self.clock(now);
+        let failed = match outcome.class() {
+            Class::Neutral => return Recorded::Ignored(Ignored::Neutral),
+            Class::Failure => true,
+            Class::Success => false,
+        };
+        let slow = now - permit.issued_at > self.settings.slow_call_duration_threshold;
+        let tally = self.metrics.record(failed, slow, now);
+        if self.metrics.reached(tally, &self.settings) {
+            self.open_from_closed(tally, now);
+        }
+        Recorded::Counted
     }
 
     fn poll(&mut self, now: f64) {
@@ -951,5 +1018,88 @@ impl Breaker for Window {
 
     fn transitions(&self) -> &[Transition] {
         &self.transitions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Breaker::record`]'s closed-state shortcut gives what the general path
+    /// ([`Window::record_any`]) gives, in every state it meets: two copies driven by the same
+    /// random calls (late and neutral results, last-option permits, `NaN` times, both window
+    /// kinds, slow calls) stay identical, their results, transitions and observations too.
+    #[test]
+    fn the_closed_shortcut_records_as_the_general_path() {
+        let mut rng = SplitMix64(7);
+        for case in 0..200 {
+            let mut s = WindowSettings {
+                sliding_window_type: if case % 2 == 0 {
+                    SlidingWindowType::CountBased
+                } else {
+                    SlidingWindowType::TimeBased
+                },
+                sliding_window_size: 1 + (rng.next_u64() % 12) as u32,
+                minimum_number_of_calls: 1 + (rng.next_u64() % 8) as u32,
+                failure_rate_threshold: [0.2, 0.5, 1.0][case % 3],
+                slow_call_rate_threshold: [0.3, 1.0][case % 2],
+                slow_call_duration_threshold: 0.5,
+                wait_duration_in_open_state: 2.0,
+                permitted_number_of_calls_in_half_open_state: 1 + (rng.next_u64() % 4) as u32,
+                max_wait_duration_in_half_open_state: [0.0, 3.0][case % 2],
+                ..WindowSettings::default()
+            };
+            if case % 4 == 1 {
+                s.transition_to_state_after_wait_duration = AfterHalfOpenWait::Closed;
+                s.automatic_transition_from_open_to_half_open_enabled = true;
+            }
+            let mut fast = Window::new(s).unwrap();
+            let mut general = fast.clone();
+            let mut held: Vec<Permit> = Vec::new();
+            let mut now = 0.0;
+            for _ in 0..400 {
+                now += rng.next_f64() * 0.4;
+                let t = if rng.next_u64() % 50 == 0 {
+                    f64::NAN
+                } else {
+                    now
+                };
+                match rng.next_u64() % 8 {
+                    0..=2 => {
+                        let (a, b) = (fast.permit(t), general.permit(t));
+                        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+                        if let Decision::Admit(p) = a {
+                            held.push(p);
+                        }
+                    }
+                    3 => {
+                        let (a, b) = (fast.permit_last_option(t), general.permit_last_option(t));
+                        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+                        held.push(a);
+                    }
+                    4 => {
+                        fast.poll(t);
+                        general.poll(t);
+                    }
+                    _ if !held.is_empty() => {
+                        let p = held.swap_remove((rng.next_u64() % held.len() as u64) as usize);
+                        let o = Outcome::ALL[(rng.next_u64() % 9) as usize];
+                        let a = fast.record(&p, o, t);
+                        let b = general.record_any(&p, o, t);
+                        assert_eq!(a, b, "case {case}");
+                    }
+                    _ => {}
+                }
+                assert_eq!(
+                    format!("{:?}", fast.transitions()),
+                    format!("{:?}", general.transitions())
+                );
+                assert_eq!(format!("{fast:?}"), format!("{general:?}"), "case {case}");
+                assert_eq!(
+                    format!("{:?}", fast.observe(now)),
+                    format!("{:?}", general.observe(now))
+                );
+            }
+        }
     }
 }
