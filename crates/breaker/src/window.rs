@@ -478,8 +478,24 @@ fn ratio(part: u64, calls: u64) -> f64 {
     if part == 0 {
         0.0
     } else {
-        part as f64 / calls as f64
+        to_f64(part) / to_f64(calls)
     }
+}
+
+/// `n as f64`, converted as an `i64` when it fits (always, for a count): one instruction where
+/// `u64` takes seven on x86-64. The rest goes out of line, or the compiler merges both back.
+#[inline]
+fn to_f64(n: u64) -> f64 {
+    match i64::try_from(n) {
+        Ok(i) => i as f64,
+        Err(_) => huge_to_f64(n),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn huge_to_f64(n: u64) -> f64 {
+    n as f64
 }
 
 /// splitmix64 (Steele, Lea, Flood 2014): a tiny deterministic generator for the randomized wait.
@@ -1024,6 +1040,24 @@ impl Breaker for Window {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The conversion through `i64` gives `n as f64` exactly, rounding included, at every edge.
+    #[test]
+    fn counts_convert_as_u64_does() {
+        let edges = [
+            0,
+            1,
+            (1 << 53) + 1,
+            (1 << 62) + 3,
+            i64::MAX as u64,
+            1 << 63,
+            (1 << 63) + (1 << 11) + 1,
+            u64::MAX,
+        ];
+        for n in edges {
+            assert_eq!(to_f64(n).to_bits(), (n as f64).to_bits(), "{n}");
+        }
+    }
 
     /// [`Breaker::record`]'s closed-state shortcut gives what the general path
     /// ([`Window::record_any`]) gives, in every state it meets: two copies driven by the same
