@@ -347,18 +347,23 @@ impl Metrics {
     fn snapshot(&self, now: f64) -> Tally {
         match &self.ring {
             Ring::Count { .. } => self.total,
-            Ring::Time { size, buckets } => {
-                let oldest_kept = Self::current_second(buckets, now).saturating_sub(*size - 1);
-                let mut t = self.total;
-                for &(sec, tally) in buckets.iter() {
-                    if sec >= oldest_kept {
-                        break;
-                    }
-                    t.sub(tally);
-                }
-                t
-            }
+            Ring::Time { size, buckets } => Self::time_snapshot(self.total, *size, buckets, now),
         }
+    }
+
+    /// [`Metrics::snapshot`] of a time window (out of line: keeps the inlined count window's
+    /// path, the series sampling's, small).
+    #[inline(never)]
+    fn time_snapshot(total: Tally, size: i64, buckets: &VecDeque<(i64, Tally)>, now: f64) -> Tally {
+        let oldest_kept = Self::current_second(buckets, now).saturating_sub(size - 1);
+        let mut t = total;
+        for &(sec, tally) in buckets.iter() {
+            if sec >= oldest_kept {
+                break;
+            }
+            t.sub(tally);
+        }
+        t
     }
 
     /// Record one outcome at `now` and return the window after it.
@@ -418,11 +423,12 @@ impl Metrics {
         total.add(one);
     }
 
-    /// Whether [`Metrics::check`] would say `Above`: the same comparisons, without building the
-    /// numbers of a `Below` that the closed state throws away. A zero count's rate is 0, below
-    /// either threshold (validated `> 0`), so it needs no division.
+    /// Whether [`Metrics::check`] of the window as recorded would say `Above`: the same
+    /// comparisons, without building the numbers of a `Below` that the closed state throws away.
+    /// A zero count's rate is 0, below either threshold (validated `> 0`): no division.
     #[inline]
-    fn reached(&self, t: Tally, s: &WindowSettings) -> bool {
+    fn reached(&self, s: &WindowSettings) -> bool {
+        let t = &self.total;
         if t.calls == 0 || t.calls < self.minimum {
             return false;
         }
@@ -924,8 +930,8 @@ impl Window {
     /// CLOSED -> OPEN once [`Metrics::reached`] says a threshold is reached (rare: out of line).
     #[cold]
     #[inline(never)]
-    fn open_from_closed(&mut self, tally: Tally, now: f64) {
-        if let Check::Above(reason) = self.metrics.check(tally, &self.settings) {
+    fn open_from_closed(&mut self, now: f64) {
+        if let Check::Above(reason) = self.metrics.check(self.metrics.total, &self.settings) {
             self.go(State::Open, now, reason);
         }
     }
@@ -967,9 +973,9 @@ impl Breaker for Window {
             Class::Success => false,
         };
         let slow = now - permit.issued_at > self.settings.slow_call_duration_threshold;
-        let tally = self.metrics.record(failed, slow, now);
-        if self.metrics.reached(tally, &self.settings) {
-            self.open_from_closed(tally, now);
+        self.metrics.record(failed, slow, now);
+        if self.metrics.reached(&self.settings) {
+            self.open_from_closed(now);
         }
         Recorded::Counted
     }
