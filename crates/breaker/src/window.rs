@@ -469,7 +469,18 @@ impl Metrics {
     /// `(failure rate, slow-call rate)`, `NaN` below the minimum.
     #[inline]
     fn rates(&self, now: f64) -> (f64, f64) {
-        let t = self.snapshot(now);
+        // Per window kind: a count window's totals are then read in place, not merged with the
+        // time window's snapshot through a copy on the stack.
+        match &self.ring {
+            Ring::Count { .. } => self.rates_of(&self.total),
+            Ring::Time { size, buckets } => {
+                self.rates_of(&Self::time_snapshot(self.total, *size, buckets, now))
+            }
+        }
+    }
+
+    #[inline]
+    fn rates_of(&self, t: &Tally) -> (f64, f64) {
         if t.calls == 0 || t.calls < self.minimum {
             return (f64::NAN, f64::NAN);
         }
