@@ -300,6 +300,7 @@ struct Metrics {
     ring: Ring,
     /// Sum over everything held in `ring` (time window: before expiry at a later `now`).
     total: Tally,
+    /// At least 1 (validated, and kept so here), so `calls < minimum` also covers an empty window.
     minimum: u64,
 }
 
@@ -317,7 +318,7 @@ impl Metrics {
                 oldest: 0,
             },
             total: Tally::default(),
-            minimum: u64::from(minimum.min(size)),
+            minimum: u64::from(minimum.min(size).max(1)),
         }
     }
 
@@ -328,7 +329,7 @@ impl Metrics {
                 buckets: VecDeque::new(),
             },
             total: Tally::default(),
-            minimum: u64::from(minimum),
+            minimum: u64::from(minimum.max(1)),
         }
     }
 
@@ -429,7 +430,7 @@ impl Metrics {
     #[inline]
     fn reached(&self, s: &WindowSettings) -> bool {
         let t = &self.total;
-        if t.calls == 0 || t.calls < self.minimum {
+        if t.calls < self.minimum {
             return false;
         }
         (t.failed != 0 && ratio(t.failed, t.calls) >= s.failure_rate_threshold)
@@ -481,7 +482,7 @@ impl Metrics {
 
     #[inline]
     fn rates_of(&self, t: &Tally) -> (f64, f64) {
-        if t.calls == 0 || t.calls < self.minimum {
+        if t.calls < self.minimum {
             return (f64::NAN, f64::NAN);
         }
         (ratio(t.failed, t.calls), ratio(t.slow, t.calls))
