@@ -375,6 +375,8 @@ impl Metrics {
                 // The totals count the ring's entries (at most `size`, 1e6), so plain additions
                 // and subtractions give what saturating ones would, with fewer instructions.
                 let bits = failed as u8 | (slow as u8) << 1;
+                self.total.failed += u64::from(failed);
+                self.total.slow += u64::from(slow);
                 if ring.len() < *size {
                     ring.push(bits);
                     self.total.calls += 1;
@@ -385,8 +387,6 @@ impl Metrics {
                     self.total.failed -= u64::from(old & 1);
                     self.total.slow -= u64::from(old >> 1);
                 }
-                self.total.failed += u64::from(failed);
-                self.total.slow += u64::from(slow);
             }
             Ring::Time { size, buckets } => Self::record_time(
                 &mut self.total,
