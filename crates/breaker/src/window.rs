@@ -1109,8 +1109,15 @@ mod tests {
             let mut general = fast.clone();
             let mut held: Vec<Permit> = Vec::new();
             let mut now = 0.0;
+            // Every third case moves the clock in steps of 0.25 s, so a call can take exactly
+            // the slow-call threshold (0.5 s): "slower than" must stay strict.
+            let grid = case % 3 == 2;
             for _ in 0..400 {
-                now += rng.next_f64() * 0.4;
+                now += if grid {
+                    0.25 * (rng.next_u64() % 3) as f64
+                } else {
+                    rng.next_f64() * 0.4
+                };
                 let t = if rng.next_u64() % 50 == 0 {
                     f64::NAN
                 } else {
@@ -1147,6 +1154,17 @@ mod tests {
                     format!("{:?}", general.transitions())
                 );
                 assert_eq!(format!("{fast:?}"), format!("{general:?}"), "case {case}");
+                // Both share the window code, so check it against a recount too: a count
+                // window's totals are the sums of its ring's entries.
+                if let Ring::Count { ring, .. } = &fast.metrics.ring {
+                    let count = |bit: u8| ring.iter().filter(|&&b| b & bit != 0).count() as u64;
+                    let t = fast.metrics.total;
+                    assert_eq!(
+                        (t.calls, t.failed, t.slow),
+                        (ring.len() as u64, count(1), count(2)),
+                        "case {case}"
+                    );
+                }
                 assert_eq!(
                     format!("{:?}", fast.observe(now)),
                     format!("{:?}", general.observe(now))
