@@ -9,6 +9,10 @@
 //! preset repeats it until at least 0.2 s has passed. Figures: calls per second, median over the
 //! runs, and the spread (max - min) / median. The last line, `bench-json {...}`, is what
 //! `cargo xtask bench` reads.
+//!
+//! `-- --once full|bare --presets NAME [--hours H]` plays one preset once (cut to its first `H`
+//! hours) and prints `once-calls N`, untimed: `cargo xtask bench` runs it under callgrind to
+//! count instructions per call, a figure without the machine's noise.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -53,9 +57,13 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut runs = 5usize;
     let mut names: Vec<String> = DEFAULT_PRESETS.iter().map(|s| s.to_string()).collect();
+    let mut once: Option<String> = None;
+    let mut hours: Option<f64> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
+            "--once" => once = it.next().cloned(),
+            "--hours" => hours = it.next().and_then(|v| v.parse().ok()),
             "--runs" => {
                 runs = it
                     .next()
@@ -70,6 +78,10 @@ fn main() {
             }
             _ => {} // `--bench` and filters from cargo
         }
+    }
+    if let Some(what) = once {
+        play_once(&what, &names, hours);
+        return;
     }
     let mut json = Vec::new();
     println!(
@@ -111,4 +123,25 @@ fn main() {
         ));
     }
     println!("bench-json [{}]", json.join(","));
+}
+
+/// `--once`: one untimed play of the first preset, for counting instructions under callgrind.
+fn play_once(what: &str, names: &[String], hours: Option<f64>) {
+    let name = names.first().map(String::as_str).unwrap_or("busy-service");
+    let Some(mut s) = sim::preset(name) else {
+        eprintln!("unknown preset {name}");
+        std::process::exit(2);
+    };
+    if let Some(h) = hours {
+        s.duration = s.duration.min(h * 3600.0);
+    }
+    let calls = match what {
+        "full" => sim::run(&s, 600).map(|r| r.calls).unwrap_or(0),
+        "bare" => sim::bare::bare_loop(&s).calls,
+        _ => {
+            eprintln!("--once takes full or bare, not {what}");
+            std::process::exit(2);
+        }
+    };
+    println!("once-calls {}", black_box(calls));
 }
