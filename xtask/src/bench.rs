@@ -11,8 +11,14 @@
 //! bench page (`www/bench.html`) in headless Chromium and Firefox: the same runs in wasm through
 //! the page's worker, and the page's timings.
 //!
-//! `cargo xtask bench [--runs N] [--quick]`: `--runs` native and browser runs per figure
-//! (default 5 natively, 3 in browsers); `--quick` one run each.
+//! The `instructions` step counts instructions per call under callgrind (valgrind): exact for
+//! the build measured, so two commits compare without the machine's noise.
+//!
+//! `cargo xtask bench [--runs N] [--quick] [--steps a,b]`: `--runs` native and browser runs per
+//! figure (default 5 natively, 3 in browsers); `--quick` one run each; `--steps` only those steps.
+//! Each run's JSON is also kept as `target/bench/history/<time>-<commit>.json`.
+//! `cargo xtask bench --compare OLD.json [NEW.json]` measures nothing: it prints the figures of
+//! two such files side by side (NEW defaults to `target/bench/bench.json`).
 
 use crate::util::{self, cargo, fail, run, run_tee, strip_ansi, Res};
 use crate::{dist, serve, setup};
@@ -123,6 +129,10 @@ const STEPS: &[Step] = &[
         run: memory,
     },
     Step {
+        name: "instructions",
+        run: instructions,
+    },
+    Step {
         name: "analysis",
         run: analysis,
     },
@@ -145,6 +155,7 @@ const PRESETS: &[&str] = &["quiet-service", "busy-service", "recovery-warmup"];
 
 pub fn bench(flags: &[&str]) -> Res<()> {
     let mut ctx = Ctx::default();
+    let mut only: Option<Vec<&'static str>> = None;
     let mut it = flags.iter();
     while let Some(f) = it.next() {
         match *f {
@@ -157,13 +168,39 @@ pub fn bench(flags: &[&str]) -> Res<()> {
                         .ok_or("--runs needs a whole number >= 1")?,
                 )
             }
+            "--steps" => only = Some(pick_steps(it.next().copied().unwrap_or(""))?),
+            "--compare" => {
+                let rest: Vec<&str> = it.copied().collect();
+                return match rest.as_slice() {
+                    [old] => compare(
+                        Path::new(old),
+                        &util::target_dir()?.join("bench/bench.json"),
+                    ),
+                    [old, new] => compare(Path::new(old), Path::new(new)),
+                    _ => fail("--compare takes OLD.json [NEW.json] and nothing after them"),
+                };
+            }
             _ => return fail(format!("unexpected option for `bench`: {f}")),
+        }
+    }
+    // The wasm/native ratios need the native figures, and the browsers a fresh dist.
+    if let Some(o) = only.as_mut() {
+        let needs = |o: &[&str], a: &str| o.contains(&a);
+        if (needs(o, "chromium") || needs(o, "firefox")) && !needs(o, "sizes") {
+            println!("(--steps: the browser steps need `sizes` (it builds www/dist): added)");
+            o.push("sizes");
+        }
+        if (needs(o, "chromium") || needs(o, "firefox")) && !needs(o, "native") {
+            println!("(--steps: without `native` the wasm/native ratios are n/a)");
         }
     }
     let start = Instant::now();
     let mut rows = Vec::new();
     let mut failed = Vec::new();
     for step in STEPS {
+        if only.as_ref().is_some_and(|o| !o.contains(&step.name)) {
+            continue;
+        }
         println!("\n== bench step: {}", step.name);
         let t = Instant::now();
         match (step.run)(&mut ctx) {
@@ -281,9 +318,221 @@ fn write_json(rows: &[Row], ctx: &Ctx, failed: &[&str]) -> Res<PathBuf> {
         "commit": commit, "dirty": dirty, "unix_time": secs,
         "failed_steps": failed, "figures": figures, "raw": ctx.raw,
     });
+    let text = serde_json::to_string_pretty(&doc)?;
     let path = dir.join("bench.json");
-    fs::write(&path, serde_json::to_string_pretty(&doc)?)?;
+    fs::write(&path, &text)?;
+    // Kept for later comparisons (`--compare`): one file per run, named by time and commit.
+    let history = dir.join("history");
+    fs::create_dir_all(&history)?;
+    let short = commit.as_deref().map_or("nogit", |c| &c[..c.len().min(10)]);
+    let kept = history.join(format!(
+        "{secs}-{short}{}.json",
+        if dirty == Some(true) { "-dirty" } else { "" }
+    ));
+    fs::write(&kept, &text)?;
+    println!("kept: {}", kept.display());
     Ok(path)
+}
+
+/// The steps named in `--steps a,b` (checked against [`STEPS`]).
+fn pick_steps(list: &str) -> Res<Vec<&'static str>> {
+    let names: Vec<&str> = STEPS.iter().map(|s| s.name).collect();
+    let mut out = Vec::new();
+    for w in list.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+        match STEPS.iter().find(|s| s.name == w) {
+            Some(s) => out.push(s.name),
+            None => {
+                return fail(format!(
+                    "--steps: no step `{w}` (steps: {})",
+                    names.join(", ")
+                ))
+            }
+        }
+    }
+    if out.is_empty() {
+        return fail(format!(
+            "--steps needs a comma-separated list of: {}",
+            names.join(", ")
+        ));
+    }
+    Ok(out)
+}
+
+// ---- comparing two runs ----
+
+/// Figures measured exactly (counted, not timed): any change is a real one.
+const EXACT_STEPS: &[&str] = &["instructions", "sizes"];
+
+/// How a figure moved between two runs.
+#[derive(Debug, PartialEq)]
+enum Moved {
+    Same,
+    Better,
+    Worse,
+    /// Less than the larger spread the two runs recorded for it.
+    WithinSpread(f64),
+    /// Timed, but no spread recorded (one run, or a ratio of two figures): a direction only.
+    Unsure {
+        better: bool,
+    },
+}
+
+/// The spread a note records (`spread 12%`), if any.
+fn note_spread(note: &str) -> Option<f64> {
+    let i = note.find("spread ")?;
+    let rest = &note[i + 7..];
+    rest[..rest.find('%')?].trim().parse().ok()
+}
+
+/// Calls per second are better higher; times, sizes, ratios, frames and instructions lower.
+fn higher_is_better(unit: &str) -> bool {
+    unit == "calls/s"
+}
+
+fn moved(step: &str, unit: &str, old: f64, new: f64, spread: Option<f64>) -> Moved {
+    if old == new {
+        return Moved::Same;
+    }
+    let better = (new > old) == higher_is_better(unit);
+    if EXACT_STEPS.contains(&step) {
+        return if better { Moved::Better } else { Moved::Worse };
+    }
+    match spread {
+        Some(s) if ((new - old) / old * 100.0).abs() <= s => Moved::WithinSpread(s),
+        Some(_) => {
+            if better {
+                Moved::Better
+            } else {
+                Moved::Worse
+            }
+        }
+        None => Moved::Unsure { better },
+    }
+}
+
+/// The cells of the comparison table, one row per figure of `new` (then figures only `old` has).
+fn compare_rows(old: &Value, new: &Value) -> Vec<[String; 6]> {
+    let figures = |v: &Value| v["figures"].as_array().cloned().unwrap_or_default();
+    let key = |f: &Value| {
+        (
+            f["step"].as_str().unwrap_or("").to_string(),
+            f["name"].as_str().unwrap_or("").to_string(),
+        )
+    };
+    let (olds, news) = (figures(old), figures(new));
+    let status = |f: &Value| match f["meets"].as_bool() {
+        Some(true) => "ok",
+        Some(false) => "MISSED",
+        None => "",
+    };
+    let value = |f: &Value| {
+        f["value"].as_f64().map_or("n/a".to_string(), |v| {
+            format!("{} {}", num(v), f["unit"].as_str().unwrap_or(""))
+        })
+    };
+    let mut rows = Vec::new();
+    for n in &news {
+        let k = key(n);
+        let o = olds.iter().find(|o| key(o) == k);
+        let unit = n["unit"].as_str().unwrap_or("");
+        let (change, how) = match (o.and_then(|o| o["value"].as_f64()), n["value"].as_f64()) {
+            (Some(a), Some(b)) if a != 0.0 => {
+                let spread = [o.map(|o| &o["note"]), Some(&n["note"])]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|v| v.as_str().and_then(note_spread))
+                    .reduce(f64::max);
+                let how = match moved(&k.0, unit, a, b, spread) {
+                    Moved::Same => "same".to_string(),
+                    Moved::Better => "better".to_string(),
+                    Moved::Worse => "worse".to_string(),
+                    Moved::WithinSpread(s) => format!("within spread ({s:.0}%)"),
+                    Moved::Unsure { better } => {
+                        format!("{}?", if better { "better" } else { "worse" })
+                    }
+                };
+                (format!("{:+.1}%", (b / a - 1.0) * 100.0), how)
+            }
+            (None, _) if o.is_none() => (String::new(), "new figure".to_string()),
+            _ => (String::new(), String::new()),
+        };
+        let met = match o.map(status) {
+            Some(a) if a != status(n) => format!("{a} -> {}", status(n)),
+            _ => status(n).to_string(),
+        };
+        rows.push([
+            format!("{} / {}", k.0, k.1),
+            o.map(value).unwrap_or_default(),
+            value(n),
+            change,
+            how,
+            met,
+        ]);
+    }
+    for o in &olds {
+        if !news.iter().any(|n| key(n) == key(o)) {
+            let k = key(o);
+            rows.push([
+                format!("{} / {}", k.0, k.1),
+                value(o),
+                String::new(),
+                String::new(),
+                "not in the new run".into(),
+                status(o).to_string(),
+            ]);
+        }
+    }
+    rows
+}
+
+/// `--compare`: the figures of two bench JSON files side by side.
+fn compare(old: &Path, new: &Path) -> Res<()> {
+    let read = |p: &Path| -> Res<Value> {
+        let text = fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        serde_json::from_str(&text)
+            .map_err(|e| format!("{}: not a bench JSON file ({e})", p.display()).into())
+    };
+    let (a, b) = (read(old)?, read(new)?);
+    let id = |v: &Value| {
+        format!(
+            "commit {}{}",
+            v["commit"].as_str().map_or("?", |c| &c[..c.len().min(10)]),
+            if v["dirty"] == true { " (dirty)" } else { "" }
+        )
+    };
+    println!("old: {} ({})", old.display(), id(&a));
+    println!("new: {} ({})", new.display(), id(&b));
+    let head = ["figure", "old", "new", "change", "", "target"].map(String::from);
+    let rows = compare_rows(&a, &b);
+    let mut w = head.clone().map(|h| h.chars().count());
+    for r in &rows {
+        for (i, c) in r.iter().enumerate() {
+            w[i] = w[i].max(c.chars().count());
+        }
+    }
+    for r in std::iter::once(&head).chain(&rows) {
+        println!(
+            "{:<w0$}  {:>w1$}  {:>w2$}  {:>w3$}  {:<w4$}  {}",
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            r[4],
+            r[5],
+            w0 = w[0],
+            w1 = w[1],
+            w2 = w[2],
+            w3 = w[3],
+            w4 = w[4]
+        );
+    }
+    println!(
+        "\nbetter/worse: beyond the larger spread either run recorded, or a counted figure \
+         ({}); `?`: a timed figure with no spread recorded (one run, or a ratio), a direction \
+         only.",
+        EXACT_STEPS.join(", ")
+    );
+    Ok(())
 }
 
 /// The last `bench-json ` line of a tool's output, parsed.
@@ -458,6 +707,125 @@ fn memory(ctx: &mut Ctx) -> Res<Vec<Row>> {
             "s",
         )
         .note("the same process (run + JSON output)"),
+    ])
+}
+
+/// The throughput bench's executable (built if needed).
+fn throughput_exe() -> Res<PathBuf> {
+    let out = cargo()
+        .args([
+            "bench",
+            "-p",
+            "sim",
+            "--bench",
+            "throughput",
+            "--no-run",
+            "--message-format=json",
+        ])
+        .current_dir(util::root())
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()?;
+    if !out.status.success() {
+        return fail("could not build the sim throughput bench");
+    }
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["reason"] == "compiler-artifact" && v["target"]["name"] == "throughput")
+        .find_map(|v| v["executable"].as_str().map(PathBuf::from))
+        .ok_or_else(|| "cargo did not say where the throughput bench is".into())
+}
+
+/// `(instructions, calls)` of one `--once` play of busy-service's first `hours` under callgrind.
+fn callgrind(valgrind: &Path, exe: &Path, what: &str, hours: u32) -> Res<(u64, u64)> {
+    let dir = util::target_dir()?.join("bench");
+    fs::create_dir_all(&dir)?;
+    let out_file = dir.join(format!("callgrind-{what}-{hours}h.out"));
+    let mut c = Command::new(valgrind);
+    c.arg("--tool=callgrind")
+        .arg(format!("--callgrind-out-file={}", out_file.display()))
+        .arg(exe)
+        .args(["--once", what, "--presets", "busy-service", "--hours"])
+        .arg(hours.to_string());
+    println!("$ {}", util::show(&c));
+    let o = c.stdin(Stdio::null()).output()?;
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    if !o.status.success() {
+        return fail(format!("callgrind failed ({}): {stderr}", o.status));
+    }
+    let calls = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("once-calls "))
+        .and_then(|v| v.trim().parse().ok())
+        .ok_or("no `once-calls` line from the throughput bench")?;
+    let instr = stderr
+        .lines()
+        .find_map(|l| {
+            l.split_once("Collected :")
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .and_then(|v| v.parse().ok())
+        .ok_or("no `Collected :` line from callgrind")?;
+    println!("{what}, {hours} h: {calls} calls, {instr} instructions");
+    Ok((instr, calls))
+}
+
+/// Instructions per call, natively, under callgrind: busy-service's full run (as the bench's
+/// full run: 600 buckets of series) and its bare loop. Each is the difference between the first
+/// 24 hours and the first 12 over the difference in calls, so start-up, the output and the
+/// series' finishing cancel out. Exact counts for the build measured (not times): two commits
+/// compare on them without the machine's noise. Callgrind runs about 50x slower than native,
+/// so this step takes a minute or two.
+fn instructions(ctx: &mut Ctx) -> Res<Vec<Row>> {
+    let valgrind = setup::valgrind()?;
+    let exe = throughput_exe()?;
+    let mut per_call = BTreeMap::new();
+    let mut raw = serde_json::Map::new();
+    for what in ["full", "bare"] {
+        let (i1, c1) = callgrind(&valgrind, &exe, what, 12)?;
+        let (i2, c2) = callgrind(&valgrind, &exe, what, 24)?;
+        if c2 <= c1 || i2 < i1 {
+            return fail(format!(
+                "{what}: 24 h gave {c2} calls and {i2} instructions, 12 h {c1} and {i1}"
+            ));
+        }
+        let v = (i2 - i1) as f64 / (c2 - c1) as f64;
+        per_call.insert(what, v);
+        raw.insert(
+            what.into(),
+            json!({"12h": {"instructions": i1, "calls": c1},
+                   "24h": {"instructions": i2, "calls": c2}, "per_call": v}),
+        );
+    }
+    ctx.raw.insert("instructions".into(), Value::Object(raw));
+    let (full, bare) = (per_call["full"], per_call["bare"]);
+    let how = "callgrind, hours 12-24 of busy-service: exact for this build";
+    Ok(vec![
+        Row::new(
+            "instructions",
+            "busy-service: full run",
+            Some(full),
+            "instr/call",
+        )
+        .note(how),
+        Row::new(
+            "instructions",
+            "busy-service: bare loop",
+            Some(bare),
+            "instr/call",
+        )
+        .note(how),
+        Row::new(
+            "instructions",
+            "busy-service: full/bare",
+            Some(full / bare),
+            "x",
+        )
+        .note("instructions, not time: the timed bare/full above is the figure with a target"),
     ])
 }
 
@@ -779,6 +1147,85 @@ mod tests {
         let text = "x\nbench-json [1]\nnoise\n\u{1b}[0mbench-json {\"a\": 2}\n";
         assert_eq!(bench_json(text).unwrap()["a"], 2);
         assert!(bench_json("nothing").is_err());
+    }
+
+    #[test]
+    fn reads_a_notes_spread() {
+        assert_eq!(note_spread("123 calls, spread 16%"), Some(16.0));
+        assert_eq!(note_spread("time of a call; spread 3.5%"), Some(3.5));
+        assert_eq!(note_spread("one run"), None);
+    }
+
+    #[test]
+    fn judges_a_move_by_direction_and_spread() {
+        // Faster calls/s is better; a larger time is worse.
+        assert_eq!(
+            moved("native", "calls/s", 10.0, 12.0, Some(5.0)),
+            Moved::Better
+        );
+        assert_eq!(
+            moved("native", "calls/s", 10.0, 10.4, Some(5.0)),
+            Moved::WithinSpread(5.0)
+        );
+        assert_eq!(
+            moved("chromium", "ms", 100.0, 120.0, Some(10.0)),
+            Moved::Worse
+        );
+        assert_eq!(
+            moved("chromium", "ms", 100.0, 90.0, None),
+            Moved::Unsure { better: true }
+        );
+        // Counted figures: any change counts, whatever the spread.
+        assert_eq!(moved("sizes", "KB", 150.0, 150.1, Some(50.0)), Moved::Worse);
+        assert_eq!(
+            moved("instructions", "instr/call", 1311.0, 1200.0, None),
+            Moved::Better
+        );
+        assert_eq!(moved("instructions", "x", 4.0, 4.0, None), Moved::Same);
+    }
+
+    #[test]
+    fn compares_two_runs_figure_by_figure() {
+        let old = json!({"figures": [
+            {"step": "native", "name": "a: full run", "value": 10.0e6, "unit": "calls/s",
+             "meets": null, "note": "spread 4%"},
+            {"step": "native", "name": "a: bare/full", "value": 2.5, "unit": "x",
+             "meets": false, "note": ""},
+            {"step": "sizes", "name": "gone", "value": 1.0, "unit": "KB", "meets": true, "note": ""},
+        ]});
+        let new = json!({"figures": [
+            {"step": "native", "name": "a: bare/full", "value": 1.9, "unit": "x",
+             "meets": true, "note": ""},
+            {"step": "native", "name": "a: full run", "value": 10.2e6, "unit": "calls/s",
+             "meets": null, "note": "spread 1%"},
+            {"step": "instructions", "name": "added", "value": 7.0, "unit": "x",
+             "meets": null, "note": ""},
+        ]});
+        let rows = compare_rows(&old, &new);
+        assert_eq!(rows.len(), 4);
+        assert_eq!(rows[0][0], "native / a: bare/full");
+        assert_eq!(rows[0][3], "-24.0%");
+        assert_eq!(rows[0][4], "better?");
+        assert_eq!(rows[0][5], "MISSED -> ok");
+        assert_eq!(rows[1][3], "+2.0%");
+        assert_eq!(rows[1][4], "within spread (4%)");
+        assert_eq!(rows[2][4], "new figure");
+        assert_eq!(rows[3][0], "sizes / gone");
+        assert_eq!(rows[3][4], "not in the new run");
+    }
+
+    #[test]
+    fn picks_named_steps_only() {
+        assert_eq!(
+            pick_steps("native, instructions").unwrap(),
+            ["native", "instructions"]
+        );
+        let e = pick_steps("native,chrome").unwrap_err().to_string();
+        assert!(
+            e.contains("no step `chrome`") && e.contains("chromium"),
+            "{e}"
+        );
+        assert!(pick_steps("").is_err());
     }
 
     #[test]

@@ -29,11 +29,15 @@ commands:
                             tests in headless Chromium and Firefox, end-to-end tests;
                             --native: only fmt, clippy, cargo test;
                             --clean-clone: the same in a fresh clone (fresh target dir)
-  bench [--runs N] [--quick]
+  bench [--runs N] [--quick] [--steps a,b]
                             measure every figure of issue 8 (native simulator beside the
-                            bare loop, memory, analysis, sizes, the bench page in headless
-                            Chromium and Firefox) and print them beside their targets;
-                            JSON in target/bench/bench.json (docs/benchmarks.md)
+                            bare loop, memory, instructions per call under callgrind,
+                            analysis, sizes, the bench page in headless Chromium and
+                            Firefox) and print them beside their targets; JSON in
+                            target/bench/bench.json and target/bench/history/
+                            (docs/benchmarks.md)
+  bench --compare OLD.json [NEW.json]
+                            two bench runs' figures side by side (NEW: the latest)
   help                      this text";
 
 fn main() -> ExitCode {

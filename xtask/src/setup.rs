@@ -243,11 +243,28 @@ fn browsers() -> Res<()> {
     if missing.is_empty() {
         return Ok(());
     }
-    let list = missing.join(" ");
+    apt_install("browsers", &missing)?;
+    for need in BROWSERS {
+        if find(need.candidates).is_none() {
+            return fail(format!(
+                "apt-get installed {}, but {} is still missing",
+                missing.join(" "),
+                need.what
+            ));
+        }
+    }
+    println!("ok: browsers installed");
+    Ok(())
+}
+
+/// Install Debian `packages` with apt-get when running as root; otherwise an error that says
+/// the command to run. `what` names them in messages.
+fn apt_install(what: &str, packages: &[&str]) -> Res<()> {
+    let list = packages.join(" ");
     if output("id", ["-u"]).as_deref() != Some("0") {
         return fail(format!(
-            "missing browsers: run `sudo apt-get update && sudo apt-get install -y {list}` \
-             (Debian packages), then `cargo xtask setup` again"
+            "missing {what}: run `sudo apt-get update && sudo apt-get install -y {list}` \
+             (Debian packages), then the command again"
         ));
     }
     println!("installing: {list} (apt-get)");
@@ -256,18 +273,17 @@ fn browsers() -> Res<()> {
         .env("DEBIAN_FRONTEND", "noninteractive"))?;
     run(Command::new("apt-get")
         .args(["install", "-y", "--no-install-recommends"])
-        .args(&missing)
-        .env("DEBIAN_FRONTEND", "noninteractive"))?;
-    for need in BROWSERS {
-        if find(need.candidates).is_none() {
-            return fail(format!(
-                "apt-get installed {list}, but {} is still missing",
-                need.what
-            ));
-        }
+        .args(packages)
+        .env("DEBIAN_FRONTEND", "noninteractive"))
+}
+
+/// valgrind (for `cargo xtask bench`'s instruction counts), installed from Debian if missing.
+pub fn valgrind() -> Res<PathBuf> {
+    if let Some(p) = which("valgrind") {
+        return Ok(p);
     }
-    println!("ok: browsers installed");
-    Ok(())
+    apt_install("valgrind", &["valgrind"])?;
+    which("valgrind").ok_or_else(|| "apt-get installed valgrind, but it is not on PATH".into())
 }
 
 fn mtime(p: &Path) -> Option<SystemTime> {
