@@ -710,6 +710,9 @@ fn text_run_lengths(r: &report::RunLengths) -> String {
                 (Some(p.exact_error * k), p.markov_chain_error.map(|e| e * k))
             )
         );
+        if let Some(n) = &p.simulation_note {
+            let _ = writeln!(out, "  ({n})");
+        }
     }
     out
 }

@@ -139,7 +139,7 @@ impl Ways {
 }
 
 /// The CUSUM's run length at one true rate and line.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunLength {
     /// True failure rate.
     pub true_rate: f64,
@@ -160,6 +160,50 @@ pub struct RunLength {
     pub markov_chain_error: Option<f64>,
     /// Expected score change per call at the true rate (nats).
     pub drift: f64,
+    /// Why a simulation that was asked for is missing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub simulation_note: Option<String>,
+}
+
+/// The CUSUM simulation at `p`, or why there is none: skipped at once when the runs would need
+/// more than [`SIMULATION_MAX_CALLS`] calls by the exact run length `arl`, instead of
+/// simulating until the cap runs out and giving nothing.
+fn simulated_run_length(
+    w: Weights,
+    line: f64,
+    p: f64,
+    arl: f64,
+    o: Simulation,
+) -> (Option<Figure>, Option<String>) {
+    let cap = SIMULATION_MAX_CALLS;
+    if p <= 0.0 {
+        return (
+            None,
+            Some("not simulated: at a true rate of 0 the score never rises".into()),
+        );
+    }
+    let need = arl * o.runs as f64;
+    if need > cap as f64 {
+        return (
+            None,
+            Some(format!(
+                "not simulated: {} runs of about {:.3e} calls each would pass the {:.0e} \
+                 simulated calls allowed; ask for fewer runs or a lower line",
+                o.runs, arl, cap as f64
+            )),
+        );
+    }
+    match cusum::simulate(w, line, p, o.runs, o.seed, cap) {
+        Some(f) => (Some(f), None),
+        None => (
+            None,
+            Some(format!(
+                "not simulated: the {} runs passed the {:.0e} simulated calls allowed; \
+                 ask for fewer runs",
+                o.runs, cap as f64
+            )),
+        ),
+    }
 }
 
 /// Run length of the CUSUM with line `line` at true rate `p`, every way that applies.
@@ -167,8 +211,10 @@ pub fn run_length(s: &Statistical, line: f64, p: f64, sim: Option<Simulation>) -
     let w = s.weights();
     let exact = cusum::arl_exact(w, line, p);
     let chain = cusum::arl_markov_chain(w, line, p);
-    let simulated =
-        sim.and_then(|o| cusum::simulate(w, line, p, o.runs, o.seed, SIMULATION_MAX_CALLS));
+    let (simulated, simulation_note) = match sim {
+        Some(o) => simulated_run_length(w, line, p, exact.arl, o),
+        None => (None, None),
+    };
     let calls = Ways {
         bound: cusum::lorden_bound(line, p, s.fine),
         exact: Some(exact.figure()),
@@ -186,6 +232,7 @@ pub fn run_length(s: &Statistical, line: f64, p: f64, sim: Option<Simulation>) -
         exact_error: exact.error,
         markov_chain_error: chain.and_then(|c| c.error),
         drift: w.drift(p),
+        simulation_note,
     }
 }
 

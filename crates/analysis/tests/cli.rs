@@ -62,6 +62,36 @@ fn every_command_answers_in_text_and_json() {
 }
 
 #[test]
+fn a_simulation_too_long_to_run_is_skipped_at_once_and_says_why() {
+    // 2000 runs of ~1.9e7 calls (the exact run length at ln 1e6) pass the 2e10-call cap: the
+    // figure is left out, with the reason, instead of simulating until the cap runs out.
+    let v = json("false-alarms --line-calls 1e6 --simulate 2000");
+    let p = &v["points"][0];
+    assert!(p["calls"].get("simulated").is_none());
+    let exact = p["calls"]["exact"]["value"].as_f64().unwrap();
+    assert!(exact * 2000.0 > analysis::report::SIMULATION_MAX_CALLS as f64);
+    let note = p["simulation_note"].as_str().unwrap();
+    assert!(
+        note.starts_with("not simulated: 2000 runs") && note.contains("2e10"),
+        "{note}"
+    );
+    let text = run(&args("false-alarms --line-calls 1e6 --simulate 2000")).unwrap();
+    assert!(
+        text.contains("(not simulated: 2000 runs of about 1.901e7 calls each"),
+        "{text}"
+    );
+    // Fewer runs fit: simulated, no note.
+    let v = json("false-alarms --line-calls 1e6 --simulate 20 --seed 2");
+    let p = &v["points"][0];
+    assert_eq!(p["calls"]["simulated"]["n"], 20);
+    assert!(p.get("simulation_note").is_none());
+    // Without --simulate, no note either.
+    assert!(json("false-alarms --line-calls 1e6")["points"][0]
+        .get("simulation_note")
+        .is_none());
+}
+
+#[test]
 fn false_alarms_reports_bound_exact_chain_approximation_and_simulation() {
     let v = json("false-alarms --line-calls 1000 --simulate 300 --seed 3");
     let p = &v["points"][0];
