@@ -180,6 +180,12 @@ for (const browser of BROWSERS) {
       assert.equal(msg.describedBy, true, 'the message describes the input');
       const other = await fieldMessage(s.driver, 'statistical.fine_rate');
       assert.equal(other.text, '', 'not next to another field');
+      // The same value committed again (leaving the field after typing, or Enter) keeps it.
+      await setField(s.driver, 'statistical.broken_rate', Math.round(fine * 100) - 1);
+      await new Promise((ok) => setTimeout(ok, 600));
+      const again = await fieldMessage(s.driver, 'statistical.broken_rate');
+      assert.equal(again.text, msg.text, 'the message stays when the same value is committed again');
+      assert.equal(again.invalid, true);
       const kept = await pageState(s.driver, { hash: true });
       assert.equal(kept.hash, before.hash, 'the run is the last valid one');
       const url = new URL(await s.driver.getCurrentUrl());
@@ -204,6 +210,15 @@ for (const browser of BROWSERS) {
       assert.equal(fixed.text, '');
       assert.equal(fixed.invalid, false);
       assert.equal((await pageState(s.driver, { hash: true })).hash, before.hash, 'the same settings, the same run');
+
+      // A field left empty keeps its message while another change runs (the run shown does not
+      // use what the empty field shows).
+      await setField(s.driver, 'statistical.broken_rate', '');
+      await until(async () => (await fieldMessage(s.driver, 'statistical.broken_rate')).text === 'Enter a number.', '"Enter a number." again');
+      await change(s, 'seed', 5);
+      const empty = await fieldMessage(s.driver, 'statistical.broken_rate');
+      assert.equal(empty.text, 'Enter a number.', 'the empty field\'s message outlives the seed\'s run');
+      assert.equal(empty.invalid, true);
       assert.deepEqual(await pageErrors(s), []);
     });
 

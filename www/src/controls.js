@@ -102,18 +102,26 @@ export function createControls(root, { onChange, onPreset }) {
       label, h('div', { class: 'inputrow' }, input, unit),
       f.help ? h('p', { class: 'help', id: helpId, text: f.help }) : null, msg);
     const commit = () => {
+      const c = fields.get(path);
       const r = fromInput(input, f);
-      if (!r.ok) { setMsg(path, r.message); return; }
+      if (!r.ok) { c.local = true; setMsg(path, r.message); return; }
+      // Typing commits after a pause and leaving the field commits again: run once per value,
+      // and keep the message that value's run gave (only a message of the input's own goes).
+      if (Object.is(getPath(scenario, path), r.value)) {
+        if (c.local) { c.local = false; setMsg(path, ''); }
+        return;
+      }
+      c.local = false;
       setMsg(path, '');
-      // Typing commits after a pause and leaving the field commits again: run once per value.
-      if (Object.is(getPath(scenario, path), r.value)) return;
       setPath(scenario, path, r.value);
       onChange(clone(scenario), path);
     };
     const typed = debounce(commit, 400);
     input.addEventListener('change', commit);
     if (f.type !== 'select' && f.type !== 'checkbox' && f.type !== 'textarea') input.addEventListener('input', typed);
-    fields.set(path, { f, input, msg, wrap });
+    // `local`: the message is the input's own (not a number, ...): it stays until the input is
+    // fixed, whatever runs meanwhile, since the run shown does not use what the field shows.
+    fields.set(path, { f, input, msg, wrap, local: false });
     return wrap;
   }
 
@@ -177,6 +185,7 @@ export function createControls(root, { onChange, onPreset }) {
         }
         c.input.value = s;
       } else c.input.value = toInput(v, c.f);
+      c.local = false;
       setMsg(path, '');
     }
   }
@@ -223,7 +232,7 @@ export function createControls(root, { onChange, onPreset }) {
     },
     clearErrors() {
       general.textContent = '';
-      for (const path of fields.keys()) setMsg(path, '');
+      for (const [path, c] of fields) if (!c.local) setMsg(path, '');
     },
     hasLocalErrors() {
       return [...fields.values()].some((c) => c.msg.textContent && !c.wrap.hidden);
