@@ -5,7 +5,7 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BROWSERS, session, page, until, simulate } from './helpers.mjs';
+import { BROWSERS, session, page, until, simulate, waitSettled } from './helpers.mjs';
 import { DEFAULTS, analyzeNative, evaluate, shownNumber, close } from './learn-helpers.mjs';
 
 const STEPS = 10;
@@ -142,6 +142,21 @@ for (const browser of BROWSERS) {
       });
       await new Promise((ok) => setTimeout(ok, 300));
       assert.match(await page(s.driver, () => location.href), /step=1/);
+    });
+
+    test('"Open this run in the full playground" opens the step\'s run there, with no notice', async () => {
+      await openStep(s, '?step=6&fine=0.02&broken=0.1', 6);
+      const { href, sc } = await page(s.driver, () => ({
+        href: document.querySelector('.learn-open').href, sc: window.__learn.env.sc,
+      }));
+      await s.driver.get(href);
+      await waitSettled(s.driver);
+      const r = await page(s.driver, () => {
+        const n = document.querySelector('#playground .notice');
+        return { notice: n && !n.hidden ? n.textContent : '', scenario: window.playground.state.scenario };
+      });
+      assert.equal(r.notice, '', 'the link is read as it is');
+      assert.deepEqual(r.scenario, sc, 'the playground runs the step\'s scenario');
     });
 
     test('a bad link falls back to the defaults with a notice', async () => {

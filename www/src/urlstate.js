@@ -35,7 +35,9 @@ export function encode(scenario, presetName, base, extra = {}) {
     const v = getPath(scenario, p);
     const b = base ? getPath(base, p) : undefined;
     if (JSON.stringify(v) === JSON.stringify(b)) continue;
-    q.set(p, typeof v === 'object' ? JSON.stringify(v) : String(v));
+    // No value (a scenario without a trace) is what a link without the key gives.
+    if (v === null && (b === undefined || b === null)) continue;
+    q.set(p, v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v));
   }
   for (const [k, v] of Object.entries(extra)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
   return q.toString();
@@ -80,7 +82,8 @@ export function decode(search, presetsByName, defaultName) {
       try { val = JSON.parse(raw); } catch { return fallback(`This link's “${k}” is not readable; showing the default settings.`); }
       if (!Array.isArray(val) && Array.isArray(old)) return fallback(`This link's “${k}” is not a list; showing the default settings.`);
     } else {
-      val = raw;
+      // A text setting that may be absent (the trace): `null` is written for none.
+      val = raw === 'null' && (old === null || typeof old === 'string') ? null : raw;
     }
     setPath(scenario, k, val);
   }
