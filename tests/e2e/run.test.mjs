@@ -100,6 +100,37 @@ for (const browser of BROWSERS) {
       assert.deepEqual(after.statistical, { state: 'open', generation: opening.generation });
       assert.equal(after.shownStates[0], 'open');
       assert.match(after.lastCallText, new RegExp(`^Call #${n + 1} .*statistical sent to the fallback \\(open\\)`));
+
+      // ← goes one call back, to exactly what → showed there: call n, opened by its own result.
+      const back = await newSnap(s, () => s.driver.actions().sendKeys(Key.ARROW_LEFT).perform(), `back to call ${n}`);
+      assert.equal(back.calls, n);
+      assert.equal(back.t, st.t);
+      assert.deepEqual(back.statistical, st.statistical);
+      assert.equal(back.lastCallText, st.lastCallText);
+      const back2 = await newSnap(s, () => s.driver.actions().sendKeys(Key.ARROW_LEFT).perform(), `back to call ${n - 1}`);
+      assert.equal(back2.calls, n - 1);
+      assert.equal(back2.t, before.t);
+      assert.deepEqual(back2.statistical, { state: 'closed', generation: before.statistical.generation });
+
+      // Space on a focused checkbox toggles it (a setting, so a rerun); it does not start playback.
+      const box = 'callers.shared_state';
+      const was = await page(s.driver, (p) => {
+        const w = document.querySelector(`#playground .controls .field[data-path="${p}"]`);
+        const d = w.closest('details');
+        if (d) d.open = true;
+        const i = w.querySelector('input');
+        i.focus();
+        return i.checked;
+      }, box);
+      const runs = await runsShown(s.driver);
+      await s.driver.actions().sendKeys(Key.SPACE).perform();
+      await waitSettled(s.driver, runs);
+      const r = await page(s.driver, (p) => ({
+        checked: document.querySelector(`#playground .controls .field[data-path="${p}"] input`).checked,
+        playing: window.playground.state.playing,
+      }), box);
+      assert.equal(r.checked, !was, 'the checkbox toggled');
+      assert.equal(r.playing, false, 'playback did not start');
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -135,7 +135,7 @@ export function mountPlayground(root, options = {}) {
   const transport = createTransport(transportEl, {
     togglePlay: () => (S.playing ? pause() : play()),
     step: () => cursorOp('stepCall'),
-    back: () => seek(Math.max(0, S.t - Math.max(0.001, (S.view ? S.view[1] - S.view[0] : S.end) / BUCKETS))),
+    back: () => cursorOp('stepBack'),
     nextEvent: () => cursorOp('nextEvent'),
     restart: () => { pause(); seek(0); },
     speed: (v) => { S.speed = v; },

@@ -24,7 +24,7 @@ export function createTransport(root, actions) {
     h('div', { class: 'buttons', attrs: { role: 'group', 'aria-label': 'Playback' } }, play, step, next, restart,
       h('label', { for: sid, class: 'inline', text: 'Speed ' }), speed),
     h('div', { class: 'scrubrow' }, h('label', { for: rid, class: 'sr-only', text: 'Time' }), scrub, time, of),
-    h('p', { class: 'help keys', text: 'Keys: space play/pause · → step one call · ← step back · n next event · r restart' }));
+    h('p', { class: 'help keys', text: 'Keys: space play/pause · → step one call · ← one call back · n next event · r restart' }));
 
   const isTyping = (el) => el && (el.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)) && el.type !== 'range' && el.type !== 'checkbox';
   const onKey = (e) => {
@@ -33,7 +33,9 @@ export function createTransport(root, actions) {
     if (!actions.keysActive()) return;
     const k = e.key;
     if (k === ' ' || k === 'Spacebar') {
-      if (document.activeElement && document.activeElement.tagName === 'BUTTON') return; // let the button act
+      // Let a focused button or checkbox act on its own space.
+      const el = document.activeElement;
+      if (el && (el.tagName === 'BUTTON' || (el.tagName === 'INPUT' && el.type === 'checkbox'))) return;
       actions.togglePlay();
     } else if (k === 'ArrowRight') actions.step();
     else if (k === 'ArrowLeft') actions.back();

@@ -136,6 +136,7 @@ const ops = {
   seek({ t }) { return pg.seek(t); },
   snapshot() { return pg.snapshot(); },
   stepCall() { return pg.stepCall(); },
+  stepBack() { return pg.stepBack(); },
   nextEvent() { return pg.nextEvent(); },
   normalize({ scenario }) { return wasm.normalizeScenario(scenario); },
   series({ t0, t1, buckets }) { return pg.series(t0, t1, buckets); },

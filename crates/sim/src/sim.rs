@@ -163,6 +163,47 @@ impl Sim {
         true
     }
 
+    /// Go to the state [`Sim::step_call`] leaves after call `n` (0: the start, no call yet):
+    /// restore the latest checkpoint from before that call (a checkpoint taken at a call's
+    /// arrival precedes the results due at the same instant) and step calls up to it. Going
+    /// forward from before `n` steps on from here. A collecting copy does not go back.
+    pub fn seek_call(&mut self, n: u64) {
+        if self.engine.stat.series.is_none() {
+            let i = self
+                .checkpoints
+                .iter()
+                .rposition(|c| c.engine.calls < n)
+                .unwrap_or(0);
+            if let Some(c) = self.checkpoints.get(i) {
+                if n <= self.engine.calls || c.engine.calls > self.engine.calls {
+                    self.restore(i);
+                }
+            }
+        }
+        while self.engine.calls < n && self.step_call() {}
+    }
+
+    /// Back to checkpoint `i` (one copy of the clone code for every way back).
+    #[inline(never)]
+    fn restore(&mut self, i: usize) {
+        if let Some(c) = self.checkpoints.get(i) {
+            self.engine = c.engine.clone();
+            self.src = c.src.clone();
+        }
+    }
+
+    /// One call back, the inverse of [`Sim::step_call`]: to the state it left after the last
+    /// call if the clock has moved on since (a seek or an event between calls), else after the
+    /// call before it (the start, before the first).
+    pub fn step_back(&mut self) {
+        let target = match &self.engine.last {
+            Some(c) if self.engine.now > c.t_s => c.index,
+            Some(c) => c.index - 1,
+            None => 0,
+        };
+        self.seek_call(target);
+    }
+
     /// Advance until either breaker changes state; returns the (first) new event, or `None` if
     /// the run ended without one.
     pub fn next_event(&mut self) -> Option<Event> {
@@ -210,8 +251,7 @@ impl Sim {
                 .unwrap_or(0);
             if let Some(c) = self.checkpoints.get(i) {
                 if t < self.engine.now || c.engine.calls > self.engine.calls {
-                    self.engine = c.engine.clone();
-                    self.src = c.src.clone();
+                    self.restore(i);
                 }
             }
         }
@@ -220,10 +260,7 @@ impl Sim {
 
     /// Back to time 0 (keeps the checkpoints).
     pub fn restart(&mut self) {
-        if let Some(c) = self.checkpoints.first() {
-            self.engine = c.engine.clone();
-            self.src = c.src.clone();
-        }
+        self.restore(0);
     }
 
     /// Advance by at most `max_calls` arrivals (and everything between them); returns whether

@@ -60,3 +60,60 @@ fn the_score_moves_on_the_step_of_the_failing_call() {
         "the failure counted in its own step"
     );
 }
+
+#[test]
+fn a_step_back_undoes_a_step_call_for_call() {
+    // Checkpoints every 4 calls (at most 8 kept): stepping back restores one and replays.
+    for name in ["recovery-warmup", "bursty-failures", "late-results"] {
+        let scenario = preset(name).unwrap();
+        let mut s = Sim::new(&scenario).unwrap();
+        s.set_checkpoints(4, 8);
+        let mut seen = vec![format!("{:?}", s.snapshot())];
+        for _ in 0..200 {
+            assert!(s.step_call());
+            seen.push(format!("{:?}", s.snapshot()));
+        }
+        for k in (0..200).rev() {
+            s.step_back();
+            assert_eq!(s.calls(), k as u64, "{name}: back to call {k}");
+            assert_eq!(
+                format!("{:?}", s.snapshot()),
+                seen[k],
+                "{name}: the state after call {k}"
+            );
+        }
+        // At the start there is nothing to go back to.
+        s.step_back();
+        assert_eq!(format!("{:?}", s.snapshot()), seen[0]);
+        // Between calls (after a seek), back lands on the last call, then the one before it.
+        s.seek_call(50);
+        let t50 = s.now_s();
+        s.step_call();
+        let t51 = s.now_s();
+        s.seek((t50 + t51) / 2.0);
+        assert_eq!(
+            s.calls(),
+            50,
+            "{name}: the seek lands between calls 50 and 51"
+        );
+        s.step_back();
+        assert_eq!(
+            format!("{:?}", s.snapshot()),
+            seen[50],
+            "{name}: back to call 50"
+        );
+        s.step_back();
+        assert_eq!(
+            format!("{:?}", s.snapshot()),
+            seen[49],
+            "{name}: then call 49"
+        );
+        // Forward too: from call 49 to call 120 steps on.
+        s.seek_call(120);
+        assert_eq!(
+            format!("{:?}", s.snapshot()),
+            seen[120],
+            "{name}: forward to call 120"
+        );
+    }
+}

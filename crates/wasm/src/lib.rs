@@ -226,6 +226,15 @@ impl Playground {
         self.snapshot()
     }
 
+    /// Move the cursor one call back (`sim::Sim::step_back`, the inverse of `stepCall`) and
+    /// return the snapshot.
+    #[wasm_bindgen(js_name = stepBack)]
+    pub fn step_back(&mut self) -> Result<JsValue, JsError> {
+        self.cursor.adopt_checkpoints(&self.full);
+        self.cursor.step_back();
+        self.snapshot()
+    }
+
     /// Advance the cursor to the next state change of either breaker; returns
     /// `{snapshot, event}` (`event` null when there is none left).
     #[wasm_bindgen(js_name = nextEvent)]
