@@ -301,7 +301,7 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
       syncing = false;
       applyView();
       const text = s && s.bucket
-        ? `${s.t.length} buckets of ${duration(s.bucket)}${group > 1 ? ` (calls counted per ${duration(s.bucket * group)})` : ''}; each bucket shows a score's highest value (the trial score: highest and lowest) and the most open state. Drag to zoom, double-click to zoom out, click to move the cursor. All values simulated.`
+        ? `${s.t.length} buckets of ${duration(s.bucket)}${group > 1 ? ` (calls counted per ${duration(s.bucket * group)})` : ''}; each bucket shows a score's highest value (the trial score: highest and lowest) and the most open state. Drag to zoom, double-click to zoom out, click to move the cursor. Scores, lines at the traffic, rates, states and counts are simulated; Wald's lines A and B are exact constants of the settings, and the window's threshold is a setting.`
         : '';
       // The same text is not written again (a new text node would be laid out again).
       if (note.textContent !== text) note.textContent = text;

@@ -170,8 +170,8 @@ export function renderDerived(root, d, snap) {
       `Logs turn the likelihood ratio's product into a sum: one failure outweighs ${fmt(d.w_fail / d.point, 3)} successes.`),
     item('Line at the current traffic', Number.isFinite(lineNow)
       ? `${fmt(lineNow / d.point, 4)} pt = ${fmt(lineNow, 4)} nats (N = ${fmt(nNow, 4)} calls per ${duration(d.false_alarm_period)})`
-      : '—', 'line = max(ln N, A),  N = rate × false-alarm period', 'bound',
-      `Under p₀ a round from 0 reaches ln N with probability at most 1/N (Ville): at most one false alarm per ${duration(d.false_alarm_period)} at this traffic. The value is exact; the false-alarm rate it guarantees is a bound.`),
+      : '—', 'line = max(ln N, A),  N = rate × false-alarm period', 'simulated',
+      `The rate is the breaker's traffic meter at the cursor in the simulated run. Under p₀ a round from 0 reaches ln N with probability at most 1/N (Ville): at most one false alarm per ${duration(d.false_alarm_period)} at this traffic, a bound.`),
     Number.isFinite(d.nominal_line) ? item('Line at the scenario\'s nominal traffic', `${fmt(d.nominal_line / d.point, 4)} pt = ${fmt(d.nominal_line, 4)} nats`,
       `ln(${fmt(d.nominal_rate * 60, 4)} calls/min × ${duration(d.false_alarm_period)})`, 'exact',
       `From a score of 0 that is ${fmt(Math.ceil(d.nominal_line / d.w_fail), 3)} failures in a row.`) : null,
