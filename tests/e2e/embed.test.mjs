@@ -130,6 +130,29 @@ for (const browser of BROWSERS) {
       const img = await page(s.driver, () => document.getElementById('made').shadowRoot.querySelectorAll('img').length);
       assert.equal(img, 0, 'the scenario name is text, not HTML');
     });
+
+    test('a custom element whose scenario does not validate shows its preset and says why', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      await page(s.driver, () => {
+        const code = `import './embed/breaker-playground.js';
+          const el = document.createElement('breaker-playground');
+          el.id = 'bad';
+          el.setAttribute('preset', 'quiet-service');
+          el.setAttribute('scenario', JSON.stringify({ statistical: { fine_rate: 5 } }));
+          el.setAttribute('panels', 'now');
+          document.body.prepend(el);`;
+        const script = document.createElement('script');
+        script.type = 'module';
+        script.textContent = code;
+        document.head.append(script);
+      });
+      await until(async () => (await element(s, 'bad')).state === 'ready', 'the element to show its preset', 60_000);
+      const bad = await element(s, 'bad');
+      assert.equal(bad.scenario.name, 'quiet-service', 'the preset is shown');
+      const text = await page(s.driver, () => document.getElementById('bad').shadowRoot.querySelector('.banner').textContent);
+      assert.match(text, /statistical\.fine_rate/, 'the notice names the field');
+      assert.match(text, /showing the preset instead/);
+    });
   });
 }
 

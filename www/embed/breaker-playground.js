@@ -103,19 +103,22 @@ export class BreakerPlayground extends HTMLElement {
     root.className = 'playground embed';
     this.shadowRoot.replaceChildren(uplot, style, root);
     const opts = this.options();
+    const notice = (text) => {
+      const banner = document.createElement('p');
+      banner.className = 'banner';
+      banner.setAttribute('role', 'status');
+      banner.textContent = text;
+      root.before(banner);
+    };
     this.playground = mountPlayground(root, {
       ...opts,
+      onNotice: notice,
       onRun: (state) => {
         this.dataset.state = 'ready';
         this.dispatchEvent(new CustomEvent('breaker-playground-ready', { detail: { name: state.info && state.info.name } }));
       },
     });
-    if (opts.error) {
-      const banner = document.createElement('p');
-      banner.className = 'banner';
-      banner.textContent = `${opts.error}; showing the preset instead.`;
-      root.before(banner);
-    }
+    if (opts.error) notice(`${opts.error}; showing the preset instead.`);
   }
 }
 

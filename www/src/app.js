@@ -12,6 +12,8 @@
 //                  (several playgrounds on one page; works inside a shadow root);
 //   onRun(state)   called after each run is computed (state.metrics, state.derived, state.info);
 //   onError(message): where panics and worker failures go (default: a banner in `root`).
+//   onNotice(message): where a notice goes when `scenario` does not validate and the preset is
+//                  shown instead (default: the notice bar).
 //
 // Re-running only what an input touches:
 //   scenario edit  -> validate + rerun (worker), rewind to 0, no autoplay; breaker-setting edits
@@ -188,9 +190,12 @@ export function mountPlayground(root, options = {}) {
     controls.setPresets(S.presets, preset);
     controls.set(scenario, same(scenario, S.byName[preset]) ? preset : '');
     const ok = await setScenario(scenario, !S.rewriteUrl, t);
-    if (!ok && options.url) {
-      // A link whose settings do not validate: defaults and a notice naming the field.
-      showNotice(`This link's settings were not valid (${ok === false ? S.lastError : ''}); showing the default settings.`);
+    if (!ok && (options.url || options.scenario)) {
+      // A link, or a host's scenario (an embed's attribute), whose settings do not validate:
+      // the preset, and a notice naming the field (an embed has no notice bar: its host shows it).
+      const why = S.lastError || '';
+      if (options.url) showNotice(`This link's settings were not valid (${why}); showing the default settings.`);
+      else (options.onNotice || showNotice)(`The scenario's settings are not valid (${why}); showing the preset instead.`);
       S.preset = def;
       controls.set(S.byName[def], def);
       await setScenario(clone(S.byName[def]), false);
