@@ -207,6 +207,7 @@ for (const browser of BROWSERS) {
         return m.text ? m : null;
       }, 'the broken rate\'s message');
       assert.match(msg.text, /broken_rate/, 'the message names the field');
+      assert.match(msg.text, /rates are fractions there: 1 is 100 %/, 'and says the range is in fractions');
       assert.equal(msg.invalid, true, 'the field is marked invalid (aria-invalid)');
       assert.equal(msg.describedBy, true, 'the message describes the input');
       const other = await fieldMessage(s.driver, 'statistical.fine_rate');
@@ -241,6 +242,12 @@ for (const browser of BROWSERS) {
       assert.equal(fixed.text, '');
       assert.equal(fixed.invalid, false);
       assert.equal((await pageState(s.driver, { hash: true })).hash, before.hash, 'the same settings, the same run');
+
+      // A whole number out of its range: the form's own check, with the range.
+      await setField(s.driver, 'seed', -1);
+      await until(async () => (await fieldMessage(s.driver, 'seed')).text === 'Enter a whole number from 0 to 9007199254740991.', 'the seed\'s range');
+      await setField(s.driver, 'seed', before.scenario.seed);
+      assert.equal((await fieldMessage(s.driver, 'seed')).text, '');
 
       // A field left empty keeps its message while another change runs (the run shown does not
       // use what the empty field shows).

@@ -34,7 +34,12 @@ function fromInput(el, f) {
   if (raw === '') return { ok: false, message: 'Enter a number.' };
   const x = Number(raw);
   if (!Number.isFinite(x)) return { ok: false, message: `“${raw}” is not a number.` };
-  if (f.int && !Number.isInteger(x)) return { ok: false, message: 'Enter a whole number.' };
+  if (f.int) {
+    // The simulator reads whole numbers exactly only up to 2^53 - 1 from a page.
+    const lo = f.min ?? -Number.MAX_SAFE_INTEGER;
+    const hi = f.max ?? Number.MAX_SAFE_INTEGER;
+    if (!Number.isInteger(x) || x < lo || x > hi) return { ok: false, message: `Enter a whole number from ${lo} to ${hi}.` };
+  }
   return { ok: true, value: f.scale ? x / f.scale : x };
 }
 
@@ -223,7 +228,9 @@ export function createControls(root, { onChange, onPreset }) {
         }
       }
       if (best && !fields.get(best).wrap.hidden) {
-        setMsg(best, message);
+        // The simulator speaks in fractions where this field is in percent.
+        const inPct = fields.get(best).f.scale === 100;
+        setMsg(best, inPct ? `${message} (rates are fractions there: 1 is 100 %)` : message);
         const d = fields.get(best).wrap.closest('details');
         if (d) d.open = true;
       } else {
