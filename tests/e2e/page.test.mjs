@@ -50,6 +50,31 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('verdict targets: a bad one in a link is named in a notice; a bad entry is named next to its input', async () => {
+      await open(s, '?v=1&goal.max_dead_calls=abc&goal.close_within=-10');
+      const r = await page(s.driver, () => ({
+        notice: document.querySelector('#playground .notice').hidden ? '' : document.querySelector('#playground .notice').textContent,
+        targets: window.playground.state.targets,
+        lines: [...document.querySelectorAll('#playground .panel-verdict li')].map((li) => li.textContent),
+      }));
+      assert.match(r.notice, /“goal\.max_dead_calls”, “goal\.close_within” are not valid/);
+      assert.equal(r.targets.max_dead_calls, 50, 'the default target');
+      assert.equal(r.targets.close_within, 60, 'the default target');
+      assert.ok(r.lines.every((l) => !/—|-10|NaN/.test(l)), r.lines.join(' | '));
+      // Typed in: a negative count is refused next to its input and the target stays.
+      const typed = await page(s.driver, () => {
+        const input = [...document.querySelectorAll('#playground .panel-verdict input[type=number]')][0];
+        input.value = '-5';
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+        const field = input.closest('.field');
+        return { msg: field.querySelector('.msg').textContent, invalid: input.getAttribute('aria-invalid'), target: window.playground.state.targets.max_dead_calls };
+      });
+      assert.match(typed.msg, /whole number ≥ 0/);
+      assert.equal(typed.invalid, 'true');
+      assert.equal(typed.target, 50);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('the embedded form (?embed=1, panels=...) hides the page chrome and shows only the panels asked for', async () => {
       const look = () => page(s.driver, () => {
         const shown = (el) => Boolean(el) && getComputedStyle(el).display !== 'none' && !el.hidden && el.getClientRects().length > 0;

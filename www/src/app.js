@@ -174,14 +174,24 @@ export function mountPlayground(root, options = {}) {
     if (options.url) {
       const d = decode(location.search, S.byName, def);
       scenario = d.scenario; preset = d.preset; t = d.t;
+      const badGoals = [];
       for (const k of Object.keys(DEFAULT_TARGETS)) {
         const raw = d.params[`goal.${k}`];
         if (raw === undefined) continue;
-        S.targets[k] = typeof DEFAULT_TARGETS[k] === 'boolean' ? raw === 'true' : (raw === '' ? null : Number(raw));
+        const x = Number(raw);
+        if (typeof DEFAULT_TARGETS[k] === 'boolean') {
+          if (raw === 'true' || raw === 'false') S.targets[k] = raw === 'true';
+          else badGoals.push(`goal.${k}`);
+        } else if (raw === '') S.targets[k] = null;
+        else if (Number.isFinite(x) && x >= 0 && (k !== 'max_dead_calls' || Number.isInteger(x))) S.targets[k] = x;
+        else badGoals.push(`goal.${k}`);
       }
       verdict.setTargets(S.targets);
       if (d.notice) showNotice(d.notice);
-      S.rewriteUrl = Boolean(d.notice);
+      else if (badGoals.length) {
+        showNotice(`This link's ${badGoals.map((g) => `“${g}”`).join(', ')} ${badGoals.length === 1 ? 'is' : 'are'} not valid (a number ≥ 0, or true/false); using the default ${badGoals.length === 1 ? 'target' : 'targets'}.`);
+      }
+      S.rewriteUrl = Boolean(d.notice) || badGoals.length > 0;
     } else if (options.scenario) {
       scenario = clone(options.scenario);
       preset = null;

@@ -59,13 +59,27 @@ export function createVerdict(root, onTargets) {
     h('div', { class: 'field check' }, h('div', { class: 'inputrow' }, retrip, h('label', { for: retrip.id, text: 'no re-trip after closing' }))));
   replace(root, form, out);
 
+  // A number target: empty is no target; otherwise a number >= 0 (whole for calls). A bad
+  // entry keeps the target in force and says so next to the input.
+  const msgs = new Map([[dead, h('p', { class: 'msg', id: `${id}-dead-msg`, attrs: { 'aria-live': 'polite' } })],
+    [close, h('p', { class: 'msg', id: `${id}-close-msg`, attrs: { 'aria-live': 'polite' } })]]);
+  for (const [el, m] of msgs) { el.setAttribute('aria-describedby', m.id); el.closest('.field').append(m); }
+  const number = (el, key, whole) => {
+    const raw = el.value.trim();
+    const x = Number(raw);
+    const ok = raw === '' || (Number.isFinite(x) && x >= 0 && (!whole || Number.isInteger(x)));
+    const m = msgs.get(el);
+    m.textContent = ok ? '' : `Enter ${whole ? 'a whole number' : 'a number'} ≥ 0, or leave it empty for no target.`;
+    el.setAttribute('aria-invalid', ok ? 'false' : 'true');
+    el.closest('.field').classList.toggle('invalid', !ok);
+    if (!ok) return targets[key];
+    return raw === '' ? null : x;
+  };
   const read = () => {
-    const d = Number(dead.value);
-    const c = Number(close.value);
     targets = {
       no_false_open: fa.checked,
-      max_dead_calls: Number.isFinite(d) && dead.value !== '' ? d : null,
-      close_within: Number.isFinite(c) && close.value !== '' ? c : null,
+      max_dead_calls: number(dead, 'max_dead_calls', true),
+      close_within: number(close, 'close_within', false),
       no_retrip: retrip.checked,
     };
     render();
