@@ -165,6 +165,19 @@ for (const browser of BROWSERS) {
       assert.equal(r.hidden, false);
       assert.match(r.notice, /not valid/);
       checkNumbers(await read(s), { ...DEFAULTS });
+      // A value outside its field's range is named, with the range, in the notice.
+      await openStep(s, '?step=4&fine=-1', 4);
+      const r2 = await page(s.driver, () => document.querySelector('.learn .notice').textContent);
+      assert.match(r2, /“fine” = -1 is not allowed: Fine failure rate p0 goes from 0.001 to 99.9 %/);
+      // The form too: traffic above its range is refused, with the range, and nothing changes.
+      const typed = await page(s.driver, () => {
+        const i = document.getElementById('learn-cpm');
+        i.value = '1e9';
+        i.dispatchEvent(new Event('change', { bubbles: true }));
+        return { msg: document.querySelector('form.learn-settings .msg').textContent, href: location.href };
+      });
+      assert.ok(typed.msg && /Traffic goes from 0.01 to 100000 calls\/min/.test(typed.msg), String(typed.msg));
+      assert.doesNotMatch(typed.href, /cpm=/);
     });
   });
 }

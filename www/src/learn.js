@@ -31,13 +31,23 @@ const FIELDS = [
 export function readSettings(search) {
   const q = new URLSearchParams(search);
   const S = { ...DEFAULTS };
-  for (const k of Object.keys(DEFAULTS)) {
-    const v = Number(q.get(k));
-    if (q.has(k) && Number.isFinite(v) && v > 0) S[k] = v;
+  let problem = null;
+  for (const f of FIELDS) {
+    if (!q.has(f.key)) continue;
+    const raw = q.get(f.key);
+    const v = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(v) || v * f.scale < f.min || v * f.scale > f.max) {
+      problem = problem || outOfRange(f, `“${f.key}” = ${raw}`);
+    } else S[f.key] = v;
   }
   const step = Math.min(STEPS.length, Math.max(1, Math.round(Number(q.get('step')) || 1)));
-  const problem = validate(S);
+  problem = problem || validate(S);
   return { S: problem ? { ...DEFAULTS } : S, step, problem };
+}
+
+/** The message for a setting outside its field's range (in the field's unit). */
+function outOfRange(f, what) {
+  return `${what} is not allowed: ${f.label} goes from ${f.min} to ${f.max} ${f.unit}`;
 }
 
 /** Why settings cannot be used, or null. */
@@ -159,6 +169,7 @@ export function mountLearn(root) {
     for (const f of FIELDS) {
       const v = Number(inputs[f.key].value);
       if (inputs[f.key].value === '' || !Number.isFinite(v)) { formMsg.textContent = `${f.label}: enter a number.`; return; }
+      if (v < f.min || v > f.max) { formMsg.textContent = `${outOfRange(f, `${v} ${f.unit}`)}.`; return; }
       T[f.key] = v / f.scale;
     }
     const bad = validate(T);
