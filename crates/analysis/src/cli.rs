@@ -710,7 +710,7 @@ fn text_run_lengths(r: &report::RunLengths) -> String {
                 (Some(p.exact_error * k), p.markov_chain_error.map(|e| e * k))
             )
         );
-        if let Some(n) = &p.simulation_note {
+        for n in [&p.exact_note, &p.simulation_note].into_iter().flatten() {
             let _ = writeln!(out, "  ({n})");
         }
     }
@@ -744,6 +744,9 @@ fn text_trials(r: &report::TrialsReport) -> String {
             "  expected trials: {}",
             ways(&p.expected_trials, &num, (Some(p.trials_error), None))
         );
+        for n in [&p.exact_note, &p.simulation_note].into_iter().flatten() {
+            let _ = writeln!(out, "  ({n})");
+        }
     }
     out
 }

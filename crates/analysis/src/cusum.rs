@@ -42,18 +42,39 @@ pub struct ExactArl {
     pub iterations: u64,
     /// Whether the truncation tolerance was met.
     pub converged: bool,
+    /// Work done: band cells the dynamic program visited.
+    pub cells: u64,
 }
 
+/// Largest relative error estimate a figure may carry and still be labeled exact when the
+/// dynamic program stopped at its work cap before meeting its tolerance (it prints 4 digits).
+pub const EXACT_MAX_RELATIVE_ERROR: f64 = 1e-6;
+
 impl ExactArl {
-    /// As a labeled figure.
-    pub fn figure(&self) -> Figure {
-        Figure::exact(self.arl)
+    /// Whether the number deserves the label exact: the dynamic program met its tolerance, or
+    /// its error estimate is finite and at most [`EXACT_MAX_RELATIVE_ERROR`] of the value.
+    pub fn is_exact(&self) -> bool {
+        self.converged
+            || (self.error.is_finite() && self.error <= EXACT_MAX_RELATIVE_ERROR * self.arl.abs())
+    }
+
+    /// As a labeled figure: `None` when it is not exact (see [`Self::is_exact`]); the number and
+    /// its error estimate are still in [`Self::arl`] and [`Self::error`].
+    pub fn figure(&self) -> Option<Figure> {
+        self.is_exact().then(|| Figure::exact(self.arl))
     }
 }
 
 /// Exact average run length of the CUSUM with weights `w`, line `line` (nats, > 0), failure
 /// rate `p` (0 <= p <= 1). Infinite when `p = 0` (or when the alarm probability underflows).
+/// The dynamic program's work is capped at [`dp::MAX_CELLS`]; see [`arl_exact_capped`].
 pub fn arl_exact(w: Weights, line: f64, p: f64) -> ExactArl {
+    arl_exact_capped(w, line, p, dp::MAX_CELLS)
+}
+
+/// [`arl_exact`] with the dynamic program's work capped at `max_cells` band cells. When the cap
+/// stops it, `converged` is false and `error` says how much is missing (often infinite).
+pub fn arl_exact_capped(w: Weights, line: f64, p: f64, max_cells: u64) -> ExactArl {
     assert!(
         line > 0.0 && w.fail > 0.0 && w.ok < 0.0,
         "need line > 0, w_fail > 0 > w_ok"
@@ -66,6 +87,7 @@ pub fn arl_exact(w: Weights, line: f64, p: f64) -> ExactArl {
             excursion_calls: 0.0,
             iterations: 0,
             converged: true,
+            cells: 0,
         };
     }
     if w.fail >= line {
@@ -77,9 +99,10 @@ pub fn arl_exact(w: Weights, line: f64, p: f64) -> ExactArl {
             excursion_calls: 0.0,
             iterations: 0,
             converged: true,
+            cells: 0,
         };
     }
-    let a = dp::absorb(w, p, w.fail, 0.0, line);
+    let a = dp::absorb_capped(w, p, w.fail, 0.0, line, max_cells);
     let qa = a.upper;
     let l = a.steps;
     let arl = (1.0 + p * l) / (p * qa);
@@ -94,6 +117,7 @@ pub fn arl_exact(w: Weights, line: f64, p: f64) -> ExactArl {
         excursion_calls: l,
         iterations: a.iterations,
         converged: a.converged,
+        cells: a.cells,
     }
 }
 
@@ -110,6 +134,9 @@ pub struct ChainArl {
     pub ratio: (u64, u64),
     /// Grid states below the line.
     pub states: u64,
+    /// Work done: `states x a x b` multiply-adds over the grids solved (the unit of
+    /// [`CHAIN_BUDGET`]).
+    pub work: f64,
 }
 
 impl ChainArl {
@@ -254,6 +281,13 @@ pub(crate) fn grid_arl(p: f64, a: usize, b: usize, h: usize) -> f64 {
 /// Average run length by the Brook-Evans chain (see the module docs). `None` when `p = 0` or the
 /// grid for even the first convergent exceeds [`CHAIN_BUDGET`] by more than 10x.
 pub fn arl_markov_chain(w: Weights, line: f64, p: f64) -> Option<ChainArl> {
+    arl_markov_chain_capped(w, line, p, f64::INFINITY)
+}
+
+/// [`arl_markov_chain`], or `None` when the grids it would solve (the finest convergent and the
+/// one behind its error estimate) take more than `max_work` multiply-adds in all. The choice of
+/// grids does not depend on `max_work`: within it, the result is [`arl_markov_chain`]'s.
+pub fn arl_markov_chain_capped(w: Weights, line: f64, p: f64, max_work: f64) -> Option<ChainArl> {
     if p <= 0.0 || line.is_nan() || line <= 0.0 {
         return None;
     }
@@ -282,16 +316,14 @@ pub fn arl_markov_chain(w: Weights, line: f64, p: f64) -> Option<ChainArl> {
         let (_, h) = grid(w, line, a, b);
         (grid_arl(p, a as usize, b as usize, h as usize), h)
     };
-    let (arl, states) = run(finest);
     let is_last = conv.last() == Some(&finest);
-    let rounding = arl * 1e-13;
-    let error = if exact && is_last {
-        Some(rounding)
+    // The next-coarser convergent, or, when none fits, the neighbour (a +- 1)/b on the other
+    // side of the true ratio: either differs from the ratio more than a/b does.
+    let other = if exact && is_last {
+        None
     } else {
-        // The next-coarser convergent, or, when none fits, the neighbour (a +- 1)/b on the other
-        // side of the true ratio: either differs from the ratio more than a/b does.
         let (a, b) = finest;
-        let other = if fit.len() >= 2 {
+        if fit.len() >= 2 {
             Some(fit[fit.len() - 2])
         } else if (a as f64 / b as f64) < ratio {
             Some((a + 1, b))
@@ -299,7 +331,17 @@ pub fn arl_markov_chain(w: Weights, line: f64, p: f64) -> Option<ChainArl> {
             Some((a - 1, b))
         } else {
             None
-        };
+        }
+    };
+    let work = cost(&finest) + other.as_ref().map_or(0.0, cost);
+    if work > max_work {
+        return None;
+    }
+    let (arl, states) = run(finest);
+    let rounding = arl * 1e-13;
+    let error = if exact && is_last {
+        Some(rounding)
+    } else {
         other.map(|o| (arl - run(o).0).abs() + rounding)
     };
     Some(ChainArl {
@@ -307,6 +349,7 @@ pub fn arl_markov_chain(w: Weights, line: f64, p: f64) -> Option<ChainArl> {
         error,
         ratio: finest,
         states,
+        work,
     })
 }
 
@@ -350,9 +393,25 @@ pub fn simulate(
     seed: u64,
     max_calls: u64,
 ) -> Option<Figure> {
+    simulate_capped(w, line, p, runs, seed, max_calls, u64::MAX).0
+}
+
+/// [`simulate`] with a second cap, `max_draws`: the work, one geometric draw per failure
+/// simulated (at a failure rate near 20% a cap on calls alone lets billions of draws through).
+/// Returns the figure (`None` when either cap runs out) and the draws made.
+pub fn simulate_capped(
+    w: Weights,
+    line: f64,
+    p: f64,
+    runs: u64,
+    seed: u64,
+    max_calls: u64,
+    max_draws: u64,
+) -> (Option<Figure>, u64) {
     if runs == 0 || p <= 0.0 {
-        return None;
+        return (None, 0);
     }
+    let mut draws: u64 = 0;
     let mut rng = Rng::new(seed);
     let mut stats = Stats::default();
     let step = -w.ok;
@@ -361,6 +420,10 @@ pub fn simulate(
         let mut s = 0.0f64;
         let mut calls: u64 = 0;
         loop {
+            if draws >= max_draws {
+                return (None, draws);
+            }
+            draws += 1;
             let g = rng.geometric(p);
             if s > 0.0 {
                 let to_zero = libm::ceil(s / step);
@@ -379,12 +442,12 @@ pub fn simulate(
                 break;
             }
             if spent.saturating_add(calls) > max_calls {
-                return None;
+                return (None, draws);
             }
         }
         spent += calls;
         stats.push(calls as f64);
     }
     let (mean, ci) = stats.mean_ci95();
-    Some(Figure::simulated(mean, ci, stats.n()))
+    (Some(Figure::simulated(mean, ci, stats.n())), draws)
 }

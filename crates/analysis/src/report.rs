@@ -18,9 +18,67 @@ pub struct Simulation {
     pub seed: u64,
 }
 
-/// Total calls a run-length simulation may spend before it gives up (about a second natively at
-/// a 5% failure rate: the work is per failure).
+/// Total calls a run-length simulation may spend before it gives up.
 pub const SIMULATION_MAX_CALLS: u64 = 20_000_000_000;
+/// Total geometric draws (one per failure simulated: the work) a run-length or half-open
+/// simulation may make: about 2 s natively. The cap on calls alone let a simulation at a 20%
+/// failure rate make 4e9 draws (minutes natively, more in a browser).
+pub const SIMULATION_MAX_DRAWS: u64 = 50_000_000;
+
+/// Work caps of one point (deterministic work units, not time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Budget {
+    /// Band cells of each dynamic program ([`crate::dp::MAX_CELLS`] by default).
+    pub dp_cells: u64,
+    /// Multiply-adds of the Brook-Evans chain (unlimited by default: it has its own budget,
+    /// [`cusum::CHAIN_BUDGET`]).
+    pub chain_work: u64,
+    /// Geometric draws of a simulation ([`SIMULATION_MAX_DRAWS`] by default).
+    pub sim_draws: u64,
+}
+
+impl Budget {
+    /// The command line's caps.
+    pub const DEFAULT: Budget = Budget {
+        dp_cells: crate::dp::MAX_CELLS,
+        chain_work: u64::MAX,
+        sim_draws: SIMULATION_MAX_DRAWS,
+    };
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget::DEFAULT
+    }
+}
+
+/// Work done for one point, in the units of [`Budget`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Work {
+    /// Band cells of the dynamic programs.
+    pub dp_cells: u64,
+    /// Multiply-adds of the Brook-Evans chain.
+    pub chain_work: u64,
+    /// Geometric draws of the simulations.
+    pub sim_draws: u64,
+}
+
+impl std::ops::AddAssign for Work {
+    fn add_assign(&mut self, o: Work) {
+        self.dp_cells += o.dp_cells;
+        self.chain_work += o.chain_work;
+        self.sim_draws += o.sim_draws;
+    }
+}
+
+/// Why an exact figure is left out: the dynamic program stopped at its work cap first.
+fn not_exact_note(cells: u64, value: f64, error: f64) -> String {
+    format!(
+        "no exact figure: the dynamic program stopped at its work cap ({cells:.0e} cells) \
+         before converging (estimate {value:.4e}, error estimate {error:.1e})",
+        cells = cells as f64
+    )
+}
 /// Total calls a window simulation may spend.
 pub const WINDOW_SIMULATION_MAX_CALLS: u64 = 20_000_000;
 
@@ -155,6 +213,9 @@ pub struct RunLength {
     pub seconds: Ways,
     /// Error estimate of `calls.exact` (calls).
     pub exact_error: f64,
+    /// Why `calls.exact` is missing: the dynamic program did not converge within its work cap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_note: Option<String>,
     /// Error estimate of `calls.markov_chain` (calls), when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub markov_chain_error: Option<f64>,
@@ -163,23 +224,29 @@ pub struct RunLength {
     /// Why a simulation that was asked for is missing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub simulation_note: Option<String>,
+    /// The work this point took (not in the JSON).
+    #[serde(skip)]
+    pub work: Work,
 }
 
 /// The CUSUM simulation at `p`, or why there is none: skipped at once when the runs would need
-/// more than [`SIMULATION_MAX_CALLS`] calls by the exact run length `arl`, instead of
-/// simulating until the cap runs out and giving nothing.
+/// more than [`SIMULATION_MAX_CALLS`] calls, or more than `max_draws` draws, by the run length
+/// `arl` (the dynamic program's, exact or not), instead of simulating until a cap runs out and
+/// giving nothing. Returns the draws made too.
 fn simulated_run_length(
     w: Weights,
     line: f64,
     p: f64,
     arl: f64,
     o: Simulation,
-) -> (Option<Figure>, Option<String>) {
+    max_draws: u64,
+) -> (Option<Figure>, Option<String>, u64) {
     let cap = SIMULATION_MAX_CALLS;
     if p <= 0.0 {
         return (
             None,
             Some("not simulated: at a true rate of 0 the score never rises".into()),
+            0,
         );
     }
     let need = arl * o.runs as f64;
@@ -191,33 +258,62 @@ fn simulated_run_length(
                  simulated calls allowed; ask for fewer runs or a lower line",
                 o.runs, arl, cap as f64
             )),
+            0,
         );
     }
-    match cusum::simulate(w, line, p, o.runs, o.seed, cap) {
-        Some(f) => (Some(f), None),
-        None => (
+    // One draw per failure: about p calls in each.
+    let draws = need * p;
+    if draws > max_draws as f64 {
+        return (
             None,
             Some(format!(
-                "not simulated: the {} runs passed the {:.0e} simulated calls allowed; \
-                 ask for fewer runs",
-                o.runs, cap as f64
+                "not simulated: {} runs of about {:.3e} calls each would take about {:.1e} \
+                 draws (one per failure), past the {:.0e} allowed; ask for fewer runs or a \
+                 lower line",
+                o.runs, arl, draws, max_draws as f64
             )),
+            0,
+        );
+    }
+    match cusum::simulate_capped(w, line, p, o.runs, o.seed, cap, max_draws) {
+        (Some(f), d) => (Some(f), None, d),
+        (None, d) => (
+            None,
+            Some(format!(
+                "not simulated: the {} runs passed the {:.0e} simulated calls or the {:.0e} \
+                 draws allowed; ask for fewer runs",
+                o.runs, cap as f64, max_draws as f64
+            )),
+            d,
         ),
     }
 }
 
-/// Run length of the CUSUM with line `line` at true rate `p`, every way that applies.
+/// Run length of the CUSUM with line `line` at true rate `p`, every way that applies, within
+/// [`Budget::DEFAULT`].
 pub fn run_length(s: &Statistical, line: f64, p: f64, sim: Option<Simulation>) -> RunLength {
+    run_length_capped(s, line, p, sim, Budget::DEFAULT)
+}
+
+/// [`run_length`] within `budget`: a way that does not fit is left out (the exact figure with
+/// [`RunLength::exact_note`], the simulation with [`RunLength::simulation_note`]).
+pub fn run_length_capped(
+    s: &Statistical,
+    line: f64,
+    p: f64,
+    sim: Option<Simulation>,
+    budget: Budget,
+) -> RunLength {
     let w = s.weights();
-    let exact = cusum::arl_exact(w, line, p);
-    let chain = cusum::arl_markov_chain(w, line, p);
-    let (simulated, simulation_note) = match sim {
-        Some(o) => simulated_run_length(w, line, p, exact.arl, o),
-        None => (None, None),
+    let exact = cusum::arl_exact_capped(w, line, p, budget.dp_cells);
+    let chain = cusum::arl_markov_chain_capped(w, line, p, budget.chain_work as f64);
+    let (simulated, simulation_note, draws) = match sim {
+        Some(o) => simulated_run_length(w, line, p, exact.arl, o, budget.sim_draws),
+        None => (None, None, 0),
     };
     let calls = Ways {
         bound: cusum::lorden_bound(line, p, s.fine),
-        exact: Some(exact.figure()),
+        exact: exact.figure(),
         markov_chain: chain.map(|c| c.figure()),
         approximation: Some(cusum::arl_wald(w, line, p)),
         simulated,
@@ -230,9 +326,16 @@ pub fn run_length(s: &Statistical, line: f64, p: f64, sim: Option<Simulation>) -
         seconds: calls.scaled(1.0 / s.calls_per_second),
         calls,
         exact_error: exact.error,
+        exact_note: (!exact.is_exact())
+            .then(|| not_exact_note(exact.cells, exact.arl, exact.error)),
         markov_chain_error: chain.and_then(|c| c.error),
         drift: w.drift(p),
         simulation_note,
+        work: Work {
+            dp_cells: exact.cells,
+            chain_work: chain.map_or(0, |c| c.work as u64),
+            sim_draws: draws,
+        },
     }
 }
 
@@ -250,7 +353,7 @@ pub struct RunLengths {
 }
 
 /// Half-open OC and ASN at one true rate.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Trials {
     /// True failure rate of the recovering service.
     pub true_rate: f64,
@@ -262,30 +365,94 @@ pub struct Trials {
     pub close_error: f64,
     /// Error estimate of the exact ASN.
     pub trials_error: f64,
+    /// Why an exact figure is missing: the dynamic program did not converge within its cap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_note: Option<String>,
+    /// Why a simulation that was asked for is missing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub simulation_note: Option<String>,
+    /// The work this point took (not in the JSON).
+    #[serde(skip)]
+    pub work: Work,
 }
 
-/// OC and ASN at true rate `p`: exact, Wald, and simulated when asked.
+/// OC and ASN at true rate `p`: exact, Wald, and simulated when asked, within
+/// [`Budget::DEFAULT`].
 pub fn trials(s: &Statistical, p: f64, sim: Option<Simulation>) -> Trials {
+    trials_capped(s, p, sim, Budget::DEFAULT)
+}
+
+/// [`trials`] within `budget`: a way that does not fit is left out, with a note.
+pub fn trials_capped(s: &Statistical, p: f64, sim: Option<Simulation>, budget: Budget) -> Trials {
     let (w, l) = (s.weights(), s.wald());
-    let e = sprt::exact(w, l, p);
+    let e = sprt::exact_capped(w, l, p, budget.dp_cells);
     let a = sprt::wald(w, l, p);
-    let m = sim.and_then(|o| sprt::simulate(w, l, p, o.runs, o.seed));
+    let (close_ok, trials_ok) = (e.close_is_exact(), e.trials_is_exact());
+    // Draws the runs would take, about (one per failure, one more per run), by the exact ASN, or
+    // the larger of its estimate and Wald's when it is not exact: skipped at once past the cap.
+    let asn = if trials_ok {
+        e.expected_trials
+    } else {
+        e.expected_trials.max(a.expected_trials)
+    };
+    let (m, draws, simulation_note) = match sim {
+        None => (None, 0, None),
+        Some(o) if o.runs as f64 * (asn * p + 1.0) > budget.sim_draws as f64 => (
+            None,
+            0,
+            Some(format!(
+                "not simulated: {} runs of about {:.3e} trials each would take about {:.1e} \
+                 draws (one per failure), past the {:.0e} allowed; ask for fewer runs",
+                o.runs,
+                asn,
+                o.runs as f64 * (asn * p + 1.0),
+                budget.sim_draws as f64
+            )),
+        ),
+        Some(o) => match sprt::simulate_capped(w, l, p, o.runs, o.seed, budget.sim_draws) {
+            (Some(m), d) => (Some(m), d, None),
+            (None, d) => (
+                None,
+                d,
+                Some(format!(
+                    "not simulated: the runs passed the {:.0e} draws (one per failure) \
+                     allowed; ask for fewer runs",
+                    budget.sim_draws as f64
+                )),
+            ),
+        },
+    };
+    let exact_note = (!(close_ok && trials_ok)).then(|| {
+        format!(
+            "no exact figure: the dynamic program stopped at its work cap ({:.0e} cells) \
+             before converging (estimates {:.4e} to close, error {:.1e}; {:.4e} trials, error \
+             {:.1e})",
+            e.cells as f64, e.close_probability, e.close_error, e.expected_trials, e.trials_error
+        )
+    });
     Trials {
         true_rate: p,
         close_probability: Ways {
-            exact: Some(Figure::exact(e.close_probability)),
+            exact: close_ok.then(|| Figure::exact(e.close_probability)),
             approximation: Some(Figure::approximation(a.close_probability)),
             simulated: m.map(|m| m.0),
             ..Ways::default()
         },
         expected_trials: Ways {
-            exact: Some(Figure::exact(e.expected_trials)),
+            exact: trials_ok.then(|| Figure::exact(e.expected_trials)),
             approximation: Some(Figure::approximation(a.expected_trials)),
             simulated: m.map(|m| m.1),
             ..Ways::default()
         },
         close_error: e.close_error,
         trials_error: e.trials_error,
+        exact_note,
+        simulation_note,
+        work: Work {
+            dp_cells: e.cells,
+            chain_work: 0,
+            sim_draws: draws,
+        },
     }
 }
 

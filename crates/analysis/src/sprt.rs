@@ -32,12 +32,42 @@ pub struct ExactSprt {
     pub trials_error: f64,
     /// Steps carried.
     pub iterations: u64,
+    /// Whether the dynamic program met its tolerance (false: its work cap stopped it).
+    pub converged: bool,
+    /// Work done: band cells the dynamic program visited.
+    pub cells: u64,
 }
 
-/// Exact OC and ASN at failure rate `p` (0 <= p <= 1). Requires `B < 0 < A`.
+impl ExactSprt {
+    /// Whether the chance to close deserves the label exact: the program converged, or the
+    /// error is at most [`crate::cusum::EXACT_MAX_RELATIVE_ERROR`] of the smaller of the chance
+    /// and its complement.
+    pub fn close_is_exact(&self) -> bool {
+        let c = self.close_probability;
+        self.converged
+            || (self.close_error.is_finite()
+                && self.close_error <= crate::cusum::EXACT_MAX_RELATIVE_ERROR * c.min(1.0 - c))
+    }
+
+    /// Whether the expected trials deserve the label exact (as [`Self::close_is_exact`]).
+    pub fn trials_is_exact(&self) -> bool {
+        self.converged
+            || (self.trials_error.is_finite()
+                && self.trials_error
+                    <= crate::cusum::EXACT_MAX_RELATIVE_ERROR * self.expected_trials.abs())
+    }
+}
+
+/// Exact OC and ASN at failure rate `p` (0 <= p <= 1). Requires `B < 0 < A`. The dynamic
+/// program's work is capped at [`dp::MAX_CELLS`]; see [`exact_capped`].
 pub fn exact(w: Weights, lines: WaldLines, p: f64) -> ExactSprt {
+    exact_capped(w, lines, p, dp::MAX_CELLS)
+}
+
+/// [`exact`] with the dynamic program's work capped at `max_cells` band cells.
+pub fn exact_capped(w: Weights, lines: WaldLines, p: f64, max_cells: u64) -> ExactSprt {
     assert!(lines.lower < 0.0 && lines.upper > 0.0, "need B < 0 < A");
-    let a = dp::absorb(w, p, 0.0, lines.lower, lines.upper);
+    let a = dp::absorb_capped(w, p, 0.0, lines.lower, lines.upper, max_cells);
     // The smaller of the two probabilities carries a relative error bound; the other is its
     // complement (so an OC near 1 keeps its last digits and stays monotone).
     let (close, close_error) = if a.upper < a.lower {
@@ -51,6 +81,8 @@ pub fn exact(w: Weights, lines: WaldLines, p: f64) -> ExactSprt {
         close_error,
         trials_error: a.tail_steps + a.steps * 4.0 * f64::EPSILON * (a.iterations as f64).sqrt(),
         iterations: a.iterations,
+        converged: a.converged,
+        cells: a.cells,
     }
 }
 
@@ -148,9 +180,23 @@ pub fn simulate(
     runs: u64,
     seed: u64,
 ) -> Option<(Figure, Figure)> {
+    simulate_capped(w, lines, p, runs, seed, u64::MAX).0
+}
+
+/// [`simulate`] with its work capped at `max_draws` geometric draws (one per failure
+/// simulated): `None` when the cap runs out. Returns the figures and the draws made.
+pub fn simulate_capped(
+    w: Weights,
+    lines: WaldLines,
+    p: f64,
+    runs: u64,
+    seed: u64,
+    max_draws: u64,
+) -> (Option<(Figure, Figure)>, u64) {
     if runs == 0 {
-        return None;
+        return (None, 0);
     }
+    let mut draws: u64 = 0;
     let mut rng = Rng::new(seed);
     let mut stats = Stats::default();
     let mut closes = 0u64;
@@ -159,6 +205,10 @@ pub fn simulate(
         let mut s = 0.0f64;
         let mut trials: u64 = 0;
         let closed = loop {
+            if draws >= max_draws {
+                return (None, draws);
+            }
+            draws += 1;
             let g = if p > 0.0 {
                 rng.geometric(p)
             } else {
@@ -195,12 +245,15 @@ pub fn simulate(
     let den = 1.0 + z * z / n;
     let centre = (ph + z * z / (2.0 * n)) / den;
     let half = z * libm::sqrt(ph * (1.0 - ph) / n + z * z / (4.0 * n * n)) / den;
-    Some((
-        Figure::simulated(
-            ph,
-            ((centre - half).max(0.0), (centre + half).min(1.0)),
-            runs,
-        ),
-        Figure::simulated(mean, ci, stats.n()),
-    ))
+    (
+        Some((
+            Figure::simulated(
+                ph,
+                ((centre - half).max(0.0), (centre + half).min(1.0)),
+                runs,
+            ),
+            Figure::simulated(mean, ci, stats.n()),
+        )),
+        draws,
+    )
 }

@@ -4,8 +4,12 @@
 //! Simulated points are kept small enough for a browser worker (a few million calls per curve):
 //! the false-alarm curve simulates only lines up to [`SIM_MAX_LINE_CALLS`] calls, and the window's
 //! sliding trips simulate [`WINDOW_SIM_RUNS`] x 10,000 calls per window size.
+//!
+//! Every point's work is capped, and the curves together draw on [`PAGE_BUDGET`] (deterministic
+//! work units, not time): when the rates are close the exact dynamic programs and the simulations
+//! would otherwise take minutes. A point left out for its budget is a gap (NaN) in its line.
 
-use analysis::report::{self, Simulation, Ways};
+use analysis::report::{self, Budget, Simulation, Ways, Work};
 use analysis::window::CountWindow;
 use analysis::Kind;
 use breaker::{StatisticalSettings, WindowSettings};
@@ -17,6 +21,41 @@ pub const SIM_MAX_LINE_CALLS: f64 = 3.0e3;
 pub const SIM_RUNS: u64 = 200;
 /// Runs (x 10,000 calls) per simulated window size.
 pub const WINDOW_SIM_RUNS: u64 = 20;
+
+/// Work all the curves of one [`page_curves`] call may take together: about 0.3 s natively in
+/// dynamic-program cells, 0.25 s in chain multiply-adds, 0.5 s in simulation draws (a browser
+/// takes about 5x longer). The defaults and the presets take far less.
+pub const PAGE_BUDGET: Work = Work {
+    dp_cells: 1_000_000_000,
+    chain_work: 500_000_000,
+    sim_draws: 16_000_000,
+};
+
+/// Simulation draws one point of the false-alarm curve may take.
+pub const PAGE_POINT_SIM_DRAWS: u64 = 4_000_000;
+
+/// What is left of [`PAGE_BUDGET`], and what was used.
+struct Meter {
+    left: Work,
+    used: Work,
+}
+
+impl Meter {
+    fn budget(&self) -> Budget {
+        Budget {
+            dp_cells: self.left.dp_cells.min(analysis::dp::MAX_CELLS),
+            chain_work: self.left.chain_work,
+            sim_draws: self.left.sim_draws.min(PAGE_POINT_SIM_DRAWS),
+        }
+    }
+
+    fn spend(&mut self, w: Work) {
+        self.used += w;
+        self.left.dp_cells = self.left.dp_cells.saturating_sub(w.dp_cells);
+        self.left.chain_work = self.left.chain_work.saturating_sub(w.chain_work);
+        self.left.sim_draws = self.left.sim_draws.saturating_sub(w.sim_draws);
+    }
+}
 
 /// One curve: a small chart.
 #[derive(Debug, Clone, Serialize)]
@@ -86,6 +125,20 @@ pub fn page_curves(
     win: &WindowSettings,
     calls_per_second: f64,
 ) -> Vec<Curve> {
+    page_curves_metered(st, win, calls_per_second).0
+}
+
+/// [`page_curves`] and the work they took (within [`PAGE_BUDGET`], plus the window curve's fixed
+/// work, which is not counted).
+pub fn page_curves_metered(
+    st: &StatisticalSettings,
+    win: &WindowSettings,
+    calls_per_second: f64,
+) -> (Vec<Curve>, Work) {
+    let mut meter = Meter {
+        left: PAGE_BUDGET,
+        used: Work::default(),
+    };
     let s = report::Statistical {
         fine: st.fine_rate,
         broken: st.broken_rate,
@@ -105,10 +158,33 @@ pub fn page_curves(
     // 1. Calls between false alarms (at p0) against the line.
     let lo = d.upper.exp().max(10.0);
     let ns = report::sweep_values(lo, lo.max(1e7), 9, true);
+    // Higher lines take more work at the same rate: past the first line whose exact figure
+    // (or simulation) did not fit, the others are not tried.
+    let (mut exact_fits, mut sim_fits) = (true, true);
     let rows: Vec<_> = ns
         .iter()
-        .map(|&n| report::run_length(&s, s.line_for_calls(n), s.fine, sim(n)))
+        .map(|&n| {
+            let mut b = meter.budget();
+            if !exact_fits {
+                b.dp_cells = 0;
+            }
+            let o = sim(n).filter(|_| sim_fits);
+            let r = report::run_length_capped(&s, s.line_for_calls(n), s.fine, o, b);
+            meter.spend(r.work);
+            exact_fits &= r.calls.exact.is_some();
+            sim_fits &= o.is_none() || r.calls.simulated.is_some();
+            r
+        })
         .collect();
+    let gaps = |rows: &[&report::RunLength]| {
+        if rows.iter().any(|r| r.calls.exact.is_none()) {
+            " Exact values are left out where the dynamic program did not converge within its \
+             work budget (the rates are close)."
+        } else {
+            ""
+        }
+    };
+    let gap_note = gaps(&rows.iter().collect::<Vec<_>>());
     out.push(Curve {
         id: "false_alarms",
         title: "Calls between false alarms vs the line".into(),
@@ -117,7 +193,7 @@ pub fn page_curves(
         log_x: true,
         log_y: true,
         note: format!(
-            "At the fine rate p0 = {}: the bound N is guaranteed (Ville); the exact value is larger.",
+            "At the fine rate p0 = {}: the bound N is guaranteed (Ville); the exact value is larger.{gap_note}",
             pct(s.fine)
         ),
         series: ways_lines(&ns, &rows.iter().map(|r| r.calls).collect::<Vec<_>>()),
@@ -129,8 +205,13 @@ pub fn page_curves(
     let ps = report::sweep_values(((s.fine + s.broken) / 2.0).min(0.99), 1.0, 10, false);
     let rows: Vec<_> = ps
         .iter()
-        .map(|&p| report::run_length(&s, line, p, None))
+        .map(|&p| {
+            let r = report::run_length_capped(&s, line, p, None, meter.budget());
+            meter.spend(r.work);
+            r
+        })
         .collect();
+    let gap_note = gaps(&rows.iter().collect::<Vec<_>>());
     let mut ways: Vec<Ways> = rows.iter().map(|r| r.calls).collect();
     for w in &mut ways {
         w.bound = None; // the bound speaks of false alarms at p0 only
@@ -143,7 +224,7 @@ pub fn page_curves(
         log_x: false,
         log_y: true,
         note: format!(
-            "At the line for {} calls per false-alarm period ({:.2} nats = {:.1} points).",
+            "At the line for {} calls per false-alarm period ({:.2} nats = {:.1} points).{gap_note}",
             fmt_calls(n_now),
             line,
             line / d.point
@@ -154,7 +235,20 @@ pub fn page_curves(
     // 3-4. Half-open: chance to close (OC) and expected trials (ASN).
     let top = (s.broken * 2.0).clamp(s.broken, 1.0);
     let ps = report::sweep_values(0.0, top, 15, false);
-    let rows: Vec<_> = ps.iter().map(|&p| report::trials(&s, p, None)).collect();
+    let rows: Vec<_> = ps
+        .iter()
+        .map(|&p| {
+            let r = report::trials_capped(&s, p, None, meter.budget());
+            meter.spend(r.work);
+            r
+        })
+        .collect();
+    let gap_note = if rows.iter().any(|r| r.exact_note.is_some()) {
+        " Exact values are left out where the dynamic program did not converge within its work \
+         budget (the rates are close)."
+    } else {
+        ""
+    };
     out.push(Curve {
         id: "trials_oc",
         title: "Half-open: chance to close (OC)".into(),
@@ -163,7 +257,7 @@ pub fn page_curves(
         log_x: false,
         log_y: false,
         note: format!(
-            "Wald: about 1 - a = {} at p0, about b = {} at p1.",
+            "Wald: about 1 - a = {} at p0, about b = {} at p1.{gap_note}",
             pct(1.0 - s.a),
             pct(s.b)
         ),
@@ -180,7 +274,7 @@ pub fn page_curves(
         log_x: false,
         log_y: false,
         note: format!(
-            "{} successes in a row close from 0; the most trials are needed near the zero-drift rate {}.",
+            "{} successes in a row close from 0; the most trials are needed near the zero-drift rate {}.{gap_note}",
             d.trials_to_close,
             pct(d.zero_drift_rate)
         ),
@@ -254,7 +348,7 @@ pub fn page_curves(
         ),
         series,
     });
-    out
+    (out, meter.used)
 }
 
 fn pct(x: f64) -> String {
@@ -277,6 +371,68 @@ fn fmt_calls(n: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn curves_for_close_rates_stay_within_the_page_budget() {
+        // p0 = 0.19999 kept a browser worker busy for over 6 minutes, 0.19 for ~10 s, 0.199 for
+        // minutes: simulated points of thousands of draws each and a capped dynamic program at
+        // every point of every curve.
+        let win = WindowSettings::default();
+        for fine in [0.19, 0.199, 0.19999] {
+            let st = StatisticalSettings {
+                fine_rate: fine,
+                broken_rate: 0.2,
+                ..StatisticalSettings::default()
+            };
+            let (curves, work) = page_curves_metered(&st, &win, 1.0);
+            assert_eq!(curves.len(), 5);
+            // Each program may pass what is left by one band width (at most ~2e5 cells here).
+            assert!(
+                work.dp_cells <= PAGE_BUDGET.dp_cells + 1_000_000,
+                "{fine}: {work:?}"
+            );
+            assert!(
+                work.chain_work <= PAGE_BUDGET.chain_work,
+                "{fine}: {work:?}"
+            );
+            assert!(work.sim_draws <= PAGE_BUDGET.sim_draws, "{fine}: {work:?}");
+            // A line labeled exact holds only exact points; the left-out ones are gaps.
+            for c in &curves {
+                for l in &c.series {
+                    assert_eq!(l.x.len(), l.y.len(), "{} {}", c.id, l.label);
+                }
+            }
+            if fine > 0.199 - 1e-12 {
+                let fa = curves.iter().find(|c| c.id == "false_alarms").unwrap();
+                assert!(fa.note.contains("left out"), "{}", fa.note);
+            }
+        }
+    }
+
+    #[test]
+    fn curves_for_the_defaults_and_presets_use_a_small_part_of_the_budget() {
+        let mut cases = vec![(
+            StatisticalSettings::default(),
+            WindowSettings::default(),
+            1.0,
+        )];
+        for p in sim::presets() {
+            let sc = p.scenario();
+            cases.push((
+                sc.statistical,
+                sc.window,
+                sc.traffic.calls_per_minute / 60.0,
+            ));
+        }
+        for (st, win, cps) in cases {
+            let (curves, work) = page_curves_metered(&st, &win, cps);
+            assert!(work.dp_cells * 100 < PAGE_BUDGET.dp_cells, "{work:?}");
+            assert!(work.chain_work * 3 < PAGE_BUDGET.chain_work, "{work:?}");
+            assert!(work.sim_draws * 10 < PAGE_BUDGET.sim_draws, "{work:?}");
+            let fa = curves.iter().find(|c| c.id == "false_alarms").unwrap();
+            assert!(!fa.note.contains("left out"), "{}", fa.note);
+        }
+    }
 
     #[test]
     fn curves_for_the_defaults_are_quick_and_labeled() {

@@ -1,0 +1,108 @@
+//! Close fine and broken rates: every figure has a bounded cost (work units, not time), and a
+//! number whose error estimate is not small is not labeled exact.
+
+use analysis::cli::run;
+use analysis::report::{self, Budget, Simulation, Statistical, SIMULATION_MAX_DRAWS};
+use analysis::{cusum, dp};
+
+fn json(cmd: &str) -> serde_json::Value {
+    let mut args: Vec<String> = cmd.split_whitespace().map(String::from).collect();
+    args.extend(["--format".into(), "json".into()]);
+    serde_json::from_str(&run(&args).unwrap()).unwrap()
+}
+
+fn close(fine: f64) -> Statistical {
+    Statistical {
+        fine,
+        broken: 0.2,
+        a: 0.01,
+        b: 0.05,
+        calls_per_second: 1.0,
+    }
+}
+
+#[test]
+fn a_dynamic_program_stopped_by_its_cap_is_not_labeled_exact() {
+    // At p0 = 0.199 the program stops at its cap with an error estimate of 8e6 on 3.2e7 (the
+    // chain and a simulation disagree with it by far more); at 0.19999, with an infinite one.
+    for (fine, n) in [(0.199, 95.0), (0.199, 86_400.0), (0.19999, 1000.0)] {
+        let s = close(fine);
+        let line = s.line_for_calls(n);
+        let e = cusum::arl_exact(s.weights(), line, fine);
+        assert!(!e.converged && !e.is_exact(), "{fine} {n}: {e:?}");
+        assert!(e.figure().is_none());
+        let r = report::run_length(&s, line, fine, None);
+        assert!(
+            r.calls.exact.is_none() && r.seconds.exact.is_none(),
+            "{fine} {n}"
+        );
+        let note = r.exact_note.as_deref().unwrap();
+        assert!(note.starts_with("no exact figure"), "{note}");
+        assert!(r.work.dp_cells <= dp::MAX_CELLS + 1_000_000, "{:?}", r.work);
+    }
+    // The half-open test too.
+    let t = report::trials(&close(0.199), 0.199, None);
+    assert!(t.close_probability.exact.is_none() && t.expected_trials.exact.is_none());
+    assert!(t.exact_note.is_some());
+    // Ordinary settings: exact, with an error far below the printed digits, and no note.
+    let s = close(0.05);
+    let r = report::run_length(&s, s.line_for_calls(1e6), 0.05, None);
+    assert_eq!(r.calls.exact.unwrap().kind, analysis::Kind::Exact);
+    assert!(r.exact_error < 1e-9 * r.calls.exact.unwrap().value);
+    assert!(r.exact_note.is_none());
+}
+
+#[test]
+fn every_exact_figure_in_a_report_has_a_small_error() {
+    for cmd in [
+        "false-alarms --fine 0.199 --broken 0.2 --sweep 10:1e7:5",
+        "false-alarms --fine 0.19999 --broken 0.2 --line-calls 1000",
+        "open-delay --fine 0.199 --broken 0.2 --sweep 0.1995:1:4",
+        "false-alarms --fine 0.05 --broken 0.2 --sweep 10:1e9:5",
+    ] {
+        let v = json(cmd);
+        for p in v["points"].as_array().unwrap() {
+            if let Some(x) = p["calls"].get("exact") {
+                let (x, e) = (x["value"].as_f64(), p["exact_error"].as_f64());
+                match (x, e) {
+                    (Some(x), Some(e)) => assert!(e <= 1e-6 * x, "{cmd}: {x} +- {e}"),
+                    _ => panic!("{cmd}: exact {x:?} with error {e:?}"),
+                }
+            } else {
+                assert!(p["exact_note"].is_string(), "{cmd}: {p}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_simulation_at_close_rates_is_capped_in_draws() {
+    // 200 runs at p0 = 0.199, line ln 95: about 1.3e9 draws (30 s natively, minutes in a
+    // browser) before; now skipped at once, with the reason.
+    let s = close(0.199);
+    let sim = Some(Simulation { runs: 200, seed: 1 });
+    let r = report::run_length(&s, s.line_for_calls(95.0), 0.199, sim);
+    assert!(r.calls.simulated.is_none());
+    assert_eq!(r.work.sim_draws, 0);
+    let note = r.simulation_note.as_deref().unwrap();
+    assert!(note.contains("draws") && note.contains("5e7"), "{note}");
+    // When the estimate lets it start, the cap still stops it.
+    let b = Budget {
+        sim_draws: 1000,
+        ..Budget::DEFAULT
+    };
+    let r = report::run_length_capped(&close(0.19), s.line_for_calls(95.0), 0.19, sim, b);
+    assert!(
+        r.calls.simulated.is_none() && r.work.sim_draws <= 1000,
+        "{:?}",
+        r.work
+    );
+    // The half-open test's simulation too.
+    let t = report::trials(&close(0.199), 0.2, sim);
+    assert!(t.expected_trials.simulated.is_none() && t.work.sim_draws <= SIMULATION_MAX_DRAWS);
+    assert!(t.simulation_note.is_some());
+    // Ordinary settings simulate as before.
+    let t = report::trials(&close(0.05), 0.1, sim);
+    assert_eq!(t.expected_trials.simulated.unwrap().n, Some(200));
+    assert!(t.simulation_note.is_none());
+}
