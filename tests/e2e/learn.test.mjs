@@ -159,6 +159,19 @@ for (const browser of BROWSERS) {
       assert.deepEqual(r.scenario, sc, 'the playground runs the step\'s scenario');
     });
 
+    test('close fine and broken rates: a figure the analysis could not compute exactly is shown as not computed, not as exact', async () => {
+      await openStep(s, '?step=6&fine=0.199&broken=0.2', 6);
+      const shown = await read(s);
+      const fig = shown.figs.find((f) => JSON.stringify(f.expr) === '"c0:points.0.calls.exact"');
+      assert.equal(fig.text, '—');
+      assert.equal(fig.kind, 'none');
+      assert.equal(fig.badge, 'not computed');
+      // The command line leaves it out too, and says why.
+      const native = analyzeNative(shown.cmds[0]);
+      assert.equal(native.points[0].calls.exact, undefined);
+      assert.match(native.points[0].exact_note, /work cap/);
+    });
+
     test('a bad link falls back to the defaults with a notice', async () => {
       await openStep(s, '?step=4&fine=0.5&broken=0.2', 4);
       const r = await page(s.driver, () => ({ notice: document.querySelector('.learn .notice').textContent, hidden: document.querySelector('.learn .notice').hidden }));

@@ -319,8 +319,15 @@ export function mountLearn(root) {
       try {
         r = evaluate(f.expr, env);
       } catch (e) {
-        f.num.textContent = '?';
+        // Not in the report (e.g. an exact figure left out at its work cap, with a note in
+        // the command's JSON): say so, and drop a kind badge left from a step before.
+        f.num.textContent = '—';
         f.el.title = e.message;
+        f.el.dataset.kind = 'none';
+        const old = f.el.querySelector('.kind');
+        const b = h('span', { class: 'kind', text: 'not computed', title: 'Not in this report: see the notes in the command\'s JSON output.' });
+        b.dataset.kind = 'none';
+        if (old) old.replaceWith(b); else f.el.append(' ', b);
         continue;
       }
       if (r.pending) continue;
