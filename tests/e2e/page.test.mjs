@@ -111,6 +111,18 @@ for (const browser of BROWSERS) {
       assert.ok(r.chart > 0, 'the chart draws');
       assert.ok(r.rows > 0, 'the trace lists events');
       assert.deepEqual(await pageErrors(s), []);
+
+      // An unknown panel name is named in a notice; with no known one left, every panel shows.
+      await open(s, '?embed=1&panels=charts');
+      r = await look();
+      const notice = await page(s.driver, () => document.querySelector('#playground .notice').textContent);
+      assert.match(notice, /Unknown panel “charts” left out; the panels are now, chart,/);
+      assert.ok(Object.values(r.panels).every(Boolean), 'the default panels');
+      await open(s, '?embed=1&panels=chart,bogus');
+      r = await look();
+      assert.equal(r.panels.chart, true);
+      assert.equal(r.panels.now, false);
+      assert.match(await page(s.driver, () => document.querySelector('#playground .notice').textContent), /“bogus”/);
     });
   });
 }

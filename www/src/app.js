@@ -65,7 +65,14 @@ function section(id, title, panels, open = true) {
 }
 
 export function mountPlayground(root, options = {}) {
-  const panels = options.panels || ALL_PANELS;
+  // Panel names asked for that do not exist are named in a notice; with none left, the defaults.
+  const asked = options.panels || null;
+  const unknownPanels = asked ? asked.filter((p) => p !== 'controls' && !ALL_PANELS.includes(p)) : [];
+  let panels = asked ? asked.filter((p) => ALL_PANELS.includes(p)) : ALL_PANELS;
+  if (asked && !panels.length && !asked.includes('controls')) panels = options.embedded ? ['now', 'chart'] : ALL_PANELS;
+  const panelNotice = unknownPanels.length
+    ? `Unknown panel${unknownPanels.length > 1 ? 's' : ''} ${unknownPanels.map((p) => `“${p}”`).join(', ')} left out; the panels are ${[...ALL_PANELS, 'controls'].join(', ')}.`
+    : null;
   const showControls = options.controls ?? (!options.panels || options.panels.includes('controls'));
   const bannerEl = h('div', { class: 'banner' });
   const banner = createBanner(bannerEl);
@@ -196,6 +203,7 @@ export function mountPlayground(root, options = {}) {
       scenario = clone(options.scenario);
       preset = null;
     }
+    if (panelNotice) (options.url ? showNotice : (options.onNotice || showNotice))(panelNotice);
     S.preset = preset;
     controls.setPresets(S.presets, preset);
     controls.set(scenario, same(scenario, S.byName[preset]) ? preset : '');
@@ -213,7 +221,8 @@ export function mountPlayground(root, options = {}) {
   }
 
   function showNotice(text) {
-    notice.textContent = text;
+    // A second notice (a bad panel name and a bad setting in one link) is added to the first.
+    notice.textContent = notice.hidden || !notice.textContent ? text : `${notice.textContent} ${text}`;
     notice.hidden = false;
   }
 
