@@ -257,6 +257,19 @@ for (const browser of BROWSERS) {
       const empty = await fieldMessage(s.driver, 'statistical.broken_rate');
       assert.equal(empty.text, 'Enter a number.', 'the empty field\'s message outlives the seed\'s run');
       assert.equal(empty.invalid, true);
+
+      // A bad trace: the message goes next to the trace's text, not to the top of the form.
+      await page(s.driver, () => {
+        const d = document.querySelector('#playground .controls .field[data-path="trace"]').closest('details');
+        if (d) d.open = true;
+      });
+      await setField(s.driver, 'trace', '0.0,teapot,0.1');
+      const tr = await until(async () => {
+        const m = await fieldMessage(s.driver, 'trace');
+        return m.text ? m : null;
+      }, 'the trace\'s message');
+      assert.match(tr.text, /^trace line 1, field outcome: unknown outcome/);
+      assert.equal(tr.invalid, true);
       assert.deepEqual(await pageErrors(s), []);
     });
 

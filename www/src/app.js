@@ -256,7 +256,8 @@ export function mountPlayground(root, options = {}) {
       S.scenario = previous;
       progressRow.hidden = true;
       S.lastError = e.message;
-      controls.showError(e.field, e.message);
+      // A trace's error ("trace line 3, field outcome: ...") goes next to the trace's text.
+      controls.showError(e.field || (/^trace line \d+/.test(e.message) ? 'trace' : undefined), e.message);
       S.errorShown = true;
       runInfo.textContent = 'The settings are not valid: the run shown is the last valid one.';
       root.classList.add('stale');
