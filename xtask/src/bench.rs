@@ -250,32 +250,32 @@ fn print_table(rows: &[Row]) {
             ]
         })
         .collect();
-    let head = ["step", "figure", "value", "target", "", "note"];
-    let mut w = head.map(str::len);
-    for c in &cells {
-        for (i, s) in c.iter().enumerate() {
-            w[i] = w[i].max(s.chars().count());
+    let head = ["step", "figure", "value", "target", "", "note"].map(String::from);
+    print_aligned(&head, &cells, [false, false, true, false, false, false]);
+}
+
+/// Print `head` and `rows` as columns: each as wide as its widest cell, right-aligned where
+/// `right` says so (the last column is not padded).
+fn print_aligned(head: &[String; 6], rows: &[[String; 6]], right: [bool; 6]) {
+    let mut w = head.clone().map(|h| h.chars().count());
+    for r in rows {
+        for (i, c) in r.iter().enumerate() {
+            w[i] = w[i].max(c.chars().count());
         }
     }
-    let line = |c: &[String; 6]| {
-        println!(
-            "{:<w0$}  {:<w1$}  {:>w2$}  {:<w3$}  {:<w4$}  {}",
-            c[0],
-            c[1],
-            c[2],
-            c[3],
-            c[4],
-            c[5],
-            w0 = w[0],
-            w1 = w[1],
-            w2 = w[2],
-            w3 = w[3],
-            w4 = w[4]
-        )
-    };
-    line(&head.map(String::from));
-    for c in &cells {
-        line(c);
+    for r in std::iter::once(head).chain(rows) {
+        let mut line = String::new();
+        for (i, c) in r.iter().enumerate() {
+            let pad = " ".repeat(w[i] - c.chars().count());
+            if i == 5 {
+                line.push_str(c);
+            } else if right[i] {
+                line.push_str(&format!("{pad}{c}  "));
+            } else {
+                line.push_str(&format!("{c}{pad}  "));
+            }
+        }
+        println!("{}", line.trim_end());
     }
 }
 
@@ -504,28 +504,7 @@ fn compare(old: &Path, new: &Path) -> Res<()> {
     println!("new: {} ({})", new.display(), id(&b));
     let head = ["figure", "old", "new", "change", "", "target"].map(String::from);
     let rows = compare_rows(&a, &b);
-    let mut w = head.clone().map(|h| h.chars().count());
-    for r in &rows {
-        for (i, c) in r.iter().enumerate() {
-            w[i] = w[i].max(c.chars().count());
-        }
-    }
-    for r in std::iter::once(&head).chain(&rows) {
-        println!(
-            "{:<w0$}  {:>w1$}  {:>w2$}  {:>w3$}  {:<w4$}  {}",
-            r[0],
-            r[1],
-            r[2],
-            r[3],
-            r[4],
-            r[5],
-            w0 = w[0],
-            w1 = w[1],
-            w2 = w[2],
-            w3 = w[3],
-            w4 = w[4]
-        );
-    }
+    print_aligned(&head, &rows, [false, true, true, true, false, false]);
     println!(
         "\nbetter/worse: beyond the larger spread either run recorded, or a counted figure \
          ({}); `?`: a timed figure with no spread recorded (one run, or a ratio), a direction \
