@@ -46,12 +46,28 @@ impl fmt::Display for SettingsError {
 
 impl std::error::Error for SettingsError {}
 
+/// A number as an error message shows it: as Rust prints it, except that very large or very
+/// small magnitudes are written with an exponent (`1e308`, not 309 digits).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Num(pub f64);
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let a = self.0.abs();
+        if a.is_finite() && (a >= 1e16 || (a > 0.0 && a < 1e-9)) {
+            write!(f, "{:e}", self.0)
+        } else {
+            write!(f, "{}", self.0)
+        }
+    }
+}
+
 /// `0 < v < 1`.
 pub(crate) fn open_unit(field: &str, v: f64) -> Result<(), SettingsError> {
     if v.is_finite() && v > 0.0 && v < 1.0 {
         Ok(())
     } else {
-        Err(SettingsError::new(field, v, "0 < x < 1"))
+        Err(SettingsError::new(field, Num(v), "0 < x < 1"))
     }
 }
 
@@ -60,7 +76,11 @@ pub(crate) fn within(field: &str, v: f64, lo: f64, hi: f64) -> Result<(), Settin
     if v.is_finite() && v >= lo && v <= hi {
         Ok(())
     } else {
-        Err(SettingsError::new(field, v, format!("{lo} <= x <= {hi}")))
+        Err(SettingsError::new(
+            field,
+            Num(v),
+            format!("{lo} <= x <= {hi}"),
+        ))
     }
 }
 
@@ -69,6 +89,28 @@ pub(crate) fn non_negative(field: &str, v: f64) -> Result<(), SettingsError> {
     if v.is_finite() && v >= 0.0 {
         Ok(())
     } else {
-        Err(SettingsError::new(field, v, "a finite number >= 0"))
+        Err(SettingsError::new(field, Num(v), "a finite number >= 0"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{open_unit, within, Num};
+
+    #[test]
+    fn messages_write_huge_and_tiny_numbers_with_an_exponent() {
+        let e = within("period", 1e308, 1e-3, 1e12).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "period = 1e308 is invalid: allowed 0.001 <= x <= 1000000000000"
+        );
+        let e = open_unit("rate", -1e-300).unwrap_err().to_string();
+        assert_eq!(e, "rate = -1e-300 is invalid: allowed 0 < x < 1");
+        // Ordinary numbers as before.
+        assert_eq!(Num(1.5).to_string(), "1.5");
+        assert_eq!(Num(1e15).to_string(), "1000000000000000");
+        assert_eq!(Num(0.0001).to_string(), "0.0001");
+        assert_eq!(Num(f64::NAN).to_string(), "NaN");
+        assert_eq!(Num(f64::INFINITY).to_string(), "inf");
     }
 }

@@ -119,7 +119,7 @@ impl StatisticalSettings {
         if self.broken_rate <= self.fine_rate {
             return Err(SettingsError::new(
                 "broken_rate",
-                self.broken_rate,
+                error::Num(self.broken_rate),
                 format!("fine_rate ({}) < x < 1", self.fine_rate),
             ));
         }
@@ -129,7 +129,7 @@ impl StatisticalSettings {
         if self.trial_wrongly_opens + self.trial_wrongly_closes >= 1.0 {
             return Err(SettingsError::new(
                 "trial_wrongly_closes",
-                self.trial_wrongly_closes,
+                error::Num(self.trial_wrongly_closes),
                 format!(
                     "0 < x < 1 - trial_wrongly_opens ({})",
                     1.0 - self.trial_wrongly_opens
@@ -147,7 +147,7 @@ impl StatisticalSettings {
         {
             return Err(SettingsError::new(
                 "wait_cap",
-                self.wait_cap,
+                error::Num(self.wait_cap),
                 format!("first_wait ({}) <= x <= 1e9", self.first_wait),
             ));
         }

@@ -159,7 +159,11 @@ impl WindowSettings {
             if v.is_finite() && v > 0.0 && v <= 1.0 {
                 Ok(())
             } else {
-                Err(SettingsError::new(field, v, "0 < x <= 1 (0% < x <= 100%)"))
+                Err(SettingsError::new(
+                    field,
+                    crate::error::Num(v),
+                    "0 < x <= 1 (0% < x <= 100%)",
+                ))
             }
         };
         rate("failure_rate_threshold", self.failure_rate_threshold)?;
@@ -193,7 +197,7 @@ impl WindowSettings {
         {
             return Err(SettingsError::new(
                 "max_wait_duration_in_open_state",
-                self.max_wait_duration_in_open_state,
+                crate::error::Num(self.max_wait_duration_in_open_state),
                 format!(
                     "0 (no cap) or >= wait_duration_in_open_state ({})",
                     self.wait_duration_in_open_state
@@ -206,7 +210,7 @@ impl WindowSettings {
         {
             return Err(SettingsError::new(
                 "wait_randomization_factor",
-                self.wait_randomization_factor,
+                crate::error::Num(self.wait_randomization_factor),
                 "0 <= x < 1",
             ));
         }

@@ -262,7 +262,7 @@ fn check(field: impl Into<String>, v: f64, ok: bool, allowed: &str) -> Result<()
     if ok && v.is_finite() {
         Ok(())
     } else {
-        Err(SettingsError::new(field, v, allowed))
+        Err(SettingsError::new(field, breaker::error::Num(v), allowed))
     }
 }
 
@@ -319,7 +319,7 @@ impl Scenario {
             } else if !(p.start > prev && p.start <= 1e9) {
                 return Err(SettingsError::new(
                     f("start"),
-                    p.start,
+                    breaker::error::Num(p.start),
                     format!("the previous phase's start ({prev}) < x <= 1e9"),
                 ));
             }
