@@ -31,7 +31,7 @@ import { createTransport } from './transport.js';
 import { createChart } from './chart.js';
 import { renderNow, createTrace, renderMetrics, renderDerived } from './panels.js';
 import { createAnalysis } from './analysis.js';
-import { createVerdict, DEFAULT_TARGETS } from './verdict.js';
+import { createVerdict, DEFAULT_TARGETS, readTarget } from './verdict.js';
 import { encode, decode, copyText } from './urlstate.js';
 import { createBanner, catchUncaught } from './banner.js';
 import { duration, clock } from './format.js';
@@ -185,12 +185,8 @@ export function mountPlayground(root, options = {}) {
       for (const k of Object.keys(DEFAULT_TARGETS)) {
         const raw = d.params[`goal.${k}`];
         if (raw === undefined) continue;
-        const x = Number(raw);
-        if (typeof DEFAULT_TARGETS[k] === 'boolean') {
-          if (raw === 'true' || raw === 'false') S.targets[k] = raw === 'true';
-          else badGoals.push(`goal.${k}`);
-        } else if (raw === '') S.targets[k] = null;
-        else if (Number.isFinite(x) && x >= 0 && (k !== 'max_dead_calls' || Number.isInteger(x))) S.targets[k] = x;
+        const r = readTarget(k, raw);
+        if (r.ok) S.targets[k] = r.value;
         else badGoals.push(`goal.${k}`);
       }
       verdict.setTargets(S.targets);

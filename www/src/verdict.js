@@ -7,6 +7,21 @@ import { fmt, duration, kindBadge } from './format.js';
 
 export const DEFAULT_TARGETS = { no_false_open: true, max_dead_calls: 50, close_within: 60, no_retrip: true };
 
+/**
+ * A target read from text (an input or a link): `{ok, value}`. A yes/no target is "true" or
+ * "false"; a number target is empty (no target, null) or a number >= 0, whole for calls.
+ */
+export function readTarget(key, raw) {
+  if (typeof DEFAULT_TARGETS[key] === 'boolean') {
+    return raw === 'true' || raw === 'false' ? { ok: true, value: raw === 'true' } : { ok: false };
+  }
+  const text = String(raw).trim();
+  if (text === '') return { ok: true, value: null };
+  const x = Number(text);
+  const ok = Number.isFinite(x) && x >= 0 && (key !== 'max_dead_calls' || Number.isInteger(x));
+  return ok ? { ok, value: x } : { ok: false };
+}
+
 /** When the dependency is fully healthy for good: the start of the fine phase after the last
  * phase that is not fine (null if the run ends unhealthy; 0 if it is never unhealthy). */
 export function fullHealthAt(scenario) {
@@ -65,15 +80,12 @@ export function createVerdict(root, onTargets) {
     [close, h('p', { class: 'msg', id: `${id}-close-msg`, attrs: { 'aria-live': 'polite' } })]]);
   for (const [el, m] of msgs) { el.setAttribute('aria-describedby', m.id); el.closest('.field').append(m); }
   const number = (el, key, whole) => {
-    const raw = el.value.trim();
-    const x = Number(raw);
-    const ok = raw === '' || (Number.isFinite(x) && x >= 0 && (!whole || Number.isInteger(x)));
+    const { ok, value } = readTarget(key, el.value);
     const m = msgs.get(el);
     m.textContent = ok ? '' : `Enter ${whole ? 'a whole number' : 'a number'} ≥ 0, or leave it empty for no target.`;
     el.setAttribute('aria-invalid', ok ? 'false' : 'true');
     el.closest('.field').classList.toggle('invalid', !ok);
-    if (!ok) return targets[key];
-    return raw === '' ? null : x;
+    return ok ? value : targets[key];
   };
   const read = () => {
     targets = {
