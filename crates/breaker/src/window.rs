@@ -1,7 +1,7 @@
 //! The window breaker: failure rate (and slow-call rate) over a sliding window, with
 //! resilience4j 2.x semantics. Each setting names its `CircuitBreakerConfig` counterpart.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 use crate::error::{self, SettingsError};
 use crate::generation::Generation;
@@ -600,11 +600,53 @@ pub struct Window {
     /// Half-open slots left (resilience4j `permittedNumberOfCalls`).
     slots: u32,
     /// The current half-open's probes whose result has not arrived.
-    probes: BTreeSet<u64>,
+    probes: Probes,
     rng: SplitMix64,
     last_now: f64,
     next_id: u64,
     transitions: Vec<Transition>,
+}
+
+/// The current half-open's probes, in the order they were let in, each marked once its result
+/// arrives. Ids only grow, so an id's place is a binary search: O(log n) for the up to 10^6
+/// probes of a half-open, with no per-probe allocation. Offsets from the first probe's id keep
+/// the order even if the id counter wraps.
+#[derive(Debug, Clone, Default)]
+struct Probes {
+    first: u64,
+    /// (id - first, answered)
+    issued: Vec<(u64, bool)>,
+    in_flight: u32,
+}
+
+impl Probes {
+    fn insert(&mut self, id: u64) {
+        if self.issued.is_empty() {
+            self.first = id;
+        }
+        let offset = id.wrapping_sub(self.first);
+        debug_assert!(self.issued.last().is_none_or(|&(last, _)| last < offset));
+        self.issued.push((offset, false));
+        self.in_flight += 1;
+    }
+
+    /// Marks the probe `id` answered; whether it was one of these probes, not answered before.
+    fn remove(&mut self, id: u64) -> bool {
+        let offset = id.wrapping_sub(self.first);
+        match self.issued.binary_search_by_key(&offset, |&(o, _)| o) {
+            Ok(i) if !self.issued[i].1 => {
+                self.issued[i].1 = true;
+                self.in_flight -= 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.issued.clear();
+        self.in_flight = 0;
+    }
 }
 
 impl Window {
@@ -623,7 +665,7 @@ impl Window {
             half_open_since: f64::NAN,
             half_open_until: f64::INFINITY,
             slots: 0,
-            probes: BTreeSet::new(),
+            probes: Probes::default(),
             rng: SplitMix64(settings.random_seed),
             last_now: 0.0,
             next_id: 0,
@@ -731,7 +773,7 @@ impl Window {
 
     /// Probes of the current half-open whose result has not arrived (0 outside half-open).
     pub fn probes_in_flight(&self) -> u32 {
-        u32::try_from(self.probes.len()).unwrap_or(u32::MAX)
+        self.probes.in_flight
     }
 
     /// The minimum number of calls in force for the current window: the (capped) setting while
@@ -899,7 +941,7 @@ impl Window {
         let failed = match outcome.class() {
             Class::Neutral => {
                 // resilience4j `releasePermission`: an ignored result frees its half-open slot.
-                if self.state == State::HalfOpen && self.probes.remove(&permit.id) {
+                if self.state == State::HalfOpen && self.probes.remove(permit.id) {
                     self.slots = self.slots.saturating_add(1);
                 }
                 return Recorded::Ignored(Ignored::Neutral);
@@ -908,8 +950,8 @@ impl Window {
             Class::Success => false,
         };
         let slow = now - permit.issued_at > self.settings.slow_call_duration_threshold;
-        if !self.probes.is_empty() {
-            self.probes.remove(&permit.id);
+        if self.probes.in_flight > 0 {
+            self.probes.remove(permit.id);
         }
         let tally = self.metrics.record(failed, slow, now);
         match self.state {
@@ -980,7 +1022,7 @@ impl Breaker for Window {
         }
         // Closed, the common case, kept small: no time rule applies (`advance` does nothing) and
         // there are no probes (every transition clears them; only half-open adds any).
-        debug_assert!(self.probes.is_empty());
+        debug_assert_eq!(self.probes.in_flight, 0);
         self.transitions.clear();
         let now = self.clock(now);
         let failed = match outcome.class() {
@@ -1079,6 +1121,47 @@ mod tests {
         for n in edges {
             assert_eq!(to_f64(n).to_bits(), (n as f64).to_bits(), "{n}");
         }
+    }
+
+    /// [`Probes`] answers as the ordered set it replaces: random half-opens of growing ids
+    /// (starting near `u64::MAX`, so some wrap), answered in random order, some twice, with ids
+    /// from earlier half-opens and never-issued ids mixed in; every `remove` and the count agree
+    /// with a `BTreeSet` model.
+    #[test]
+    fn probes_match_an_ordered_set() {
+        use std::collections::BTreeSet;
+        let mut rng = SplitMix64(11);
+        let mut probes = Probes::default();
+        let mut model = BTreeSet::new();
+        let mut next = u64::MAX - 5_000;
+        let mut earlier = Vec::new();
+        let mut checked = 0;
+        for _ in 0..400 {
+            probes.clear();
+            model.clear();
+            let n = 1 + rng.next_u64() % 40;
+            let mut ids = Vec::new();
+            for _ in 0..n {
+                next = next.wrapping_add(1 + rng.next_u64() % 3);
+                probes.insert(next);
+                model.insert(next);
+                ids.push(next);
+            }
+            for _ in 0..2 * n {
+                let id = match rng.next_u64() % 4 {
+                    0 if !earlier.is_empty() => {
+                        earlier[(rng.next_u64() % earlier.len() as u64) as usize]
+                    }
+                    1 => next.wrapping_add(1 + rng.next_u64() % 5),
+                    _ => ids[(rng.next_u64() % n) as usize],
+                };
+                assert_eq!(probes.remove(id), model.remove(&id), "id {id}");
+                assert_eq!(probes.in_flight as usize, model.len());
+                checked += 1;
+            }
+            earlier.extend(ids);
+        }
+        assert!(checked > 10_000);
     }
 
     /// [`Breaker::record`]'s closed-state shortcut gives what the general path
