@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { BROWSERS, ROOT, session, open, page, pageErrors, pageState, simulate } from './helpers.mjs';
+import { BROWSERS, ROOT, session, open, page, pageErrors, pageState, simulate, until } from './helpers.mjs';
 
 /** Names of the simulator's presets, from its command line. */
 function cliPresets() {
@@ -72,6 +72,38 @@ for (const browser of BROWSERS) {
       assert.match(typed.msg, /whole number ≥ 0/);
       assert.equal(typed.invalid, 'true');
       assert.equal(typed.target, 50);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('the analysis curves: five charts, every line and caption labelled with its kind, simulated ones with their 95% band and sample size', async () => {
+      await open(s);
+      await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });
+      const look = () => page(s.driver, () => [...document.querySelectorAll('#playground .analysis-grid figure')].map((f) => ({
+        caption: f.querySelector('figcaption').textContent,
+        badges: [...f.querySelectorAll('figcaption .kind')].map((b) => b.textContent),
+        canvas: Boolean(f.querySelector('canvas')),
+        legend: [...f.querySelectorAll('.u-legend .u-series .u-label')].map((l) => l.textContent),
+        note: (f.querySelector('p.help') || {}).textContent || '',
+      })));
+      const figs = await until(async () => { const r = await look(); return r.length === 5 && r.every((f) => f.canvas) && r; }, 'five analysis charts', 60_000);
+      const kinds = ['exact', 'bound', 'approx.', 'simulated'];
+      for (const f of figs) {
+        assert.ok(f.badges.length > 0 && f.badges.every((b) => kinds.includes(b)), `${f.caption}: kind badges ${f.badges}`);
+        // Every legend entry after the x axis names its kind.
+        for (const l of f.legend.slice(1)) assert.match(l, /\((exact|bound|approx\.|simulated)\)$/, `${f.caption}: ${l}`);
+      }
+      const byTitle = (t) => figs.find((f) => f.caption.startsWith(t));
+      const fa = byTitle('Calls between false alarms');
+      // The interval's two lines follow their line in the legend.
+      const at = fa.legend.indexOf('simulated (simulated)');
+      assert.deepEqual(fa.legend.slice(at, at + 3), ['simulated (simulated)', '95% interval, high (simulated)', '95% interval, low (simulated)'], fa.legend.join(' | '));
+      assert.match(fa.note, /Simulated points: 200 runs each; the band is their 95% interval\./);
+      const win = byTitle('Window breaker');
+      const wat = win.legend.indexOf('sliding window, simulated (simulated)');
+      assert.equal(win.legend[wat + 1], '95% interval, high (simulated)', win.legend.join(' | '));
+      assert.match(win.note, /Simulated points: 200000 calls each;/);
+      const oc = byTitle('Half-open: chance to close');
+      assert.ok(!oc.legend.some((l) => l.includes('95%')), 'no band on a curve with nothing simulated');
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -18,6 +18,9 @@ const KIND_STYLE = {
 
 const COLOURS = ['--c-score', '--c-line', '--c-score', '--c-upper', '--c-trial', '--c-lower', '--c-rate'];
 
+/** `#rrggbb` with an alpha, for a band's fill (other colour forms are returned as they are). */
+const alpha = (hex, a) => (/^#[0-9a-f]{6}$/i.test(hex) ? hex + Math.round(a * 255).toString(16).padStart(2, '0') : hex);
+
 export function createAnalysis(root) {
   let plots = [];
   const status = h('p', { class: 'help', attrs: { 'aria-live': 'polite' } });
@@ -28,7 +31,7 @@ export function createAnalysis(root) {
 
   return {
     busy(text) { status.textContent = text; },
-    /** `curves` = [{id, title, x_label, y_label, log_x, log_y, note, series: [{label, kind, x, y}]}]. */
+    /** `curves` = [{id, title, x_label, y_label, log_x, log_y, note, series: [{label, kind, x, y, ci95_lo?, ci95_hi?, n?}]}]. */
     set(curves) {
       destroy();
       status.textContent = '';
@@ -46,7 +49,13 @@ export function createAnalysis(root) {
         const okY = (v) => Number.isFinite(v) && (!c.log_y || (v > 0 && v >= maxY * 1e-12));
         const logY = c.log_y && c.series.some((s) => s.y.some((v) => Number.isFinite(v) && v > 0));
         const logX = c.log_x && c.series.every((s) => s.x.every((v) => v > 0));
-        const data = uPlot.join(c.series.map((s) => [Array.from(s.x), Array.from(s.y, (v) => (okY(v) || (!logY && Number.isFinite(v)) ? v : null))]));
+        // Dash by kind (so the kind shows in the line itself), colour by line.
+        const colourOf = (s, i) => css(i === 0 ? (KIND_STYLE[s.kind] || KIND_STYLE.exact).color : COLOURS[i % COLOURS.length], '#333');
+        const keep = (ys) => Array.from(ys, (v) => (okY(v) || (!logY && Number.isFinite(v)) ? v : null));
+        // A simulated line brings its 95% interval: two thin lines after it, the band between them shaded.
+        const lines = c.series.flatMap((s, i) => [{ s, i, ys: s.y },
+          ...(s.ci95_lo && s.ci95_lo.length ? [{ s, i, ys: s.ci95_hi, end: 'high' }, { s, i, ys: s.ci95_lo, end: 'low' }] : [])]);
+        const data = uPlot.join(lines.map((l) => [Array.from(l.s.x), keep(l.ys)]));
         const width = Math.max(240, fig.clientWidth || 300);
         const ax = { stroke: muted, grid: { stroke: gridc }, ticks: { stroke: gridc } };
         const opts = {
@@ -54,17 +63,25 @@ export function createAnalysis(root) {
           scales: { x: { time: false, distr: logX ? 3 : 1 }, y: { distr: logY ? 3 : 1 } },
           axes: [{ ...ax, label: c.x_label, labelSize: 18, values: (u, s) => s.map((v) => (v == null ? '' : fmt(v, 2))) },
             { ...ax, label: c.y_label, labelSize: 18, size: 64, values: (u, s) => s.map((v) => (v == null ? '' : fmt(v, 2))) }],
-          series: [{ label: c.x_label, value: (u, v) => fmt(v, 4) }, ...c.series.map((s, i) => {
+          series: [{ label: c.x_label, value: (u, v) => fmt(v, 4) }, ...lines.map(({ s, i, end }) => {
             const st = KIND_STYLE[s.kind] || KIND_STYLE.exact;
-            // Dash by kind (so the kind shows in the line itself), colour by line.
-            const colour = i === 0 ? css(st.color, '#333') : css(COLOURS[i % COLOURS.length], '#333');
+            const colour = colourOf(s, i);
+            const kind = (KINDS[s.kind] || { label: s.kind }).label;
+            if (end) {
+              return {
+                label: `95% interval, ${end} (${kind})`, stroke: colour, width: 1, dash: [1, 3],
+                spanGaps: true, points: { show: false }, value: (u, v) => fmt(v, 4),
+              };
+            }
             return {
-              label: `${s.label} (${(KINDS[s.kind] || { label: s.kind }).label})`,
+              label: `${s.label} (${kind})`,
               stroke: colour, width: 2, dash: st.dash, spanGaps: true,
               points: { show: Boolean(st.points), size: 5 },
               value: (u, v) => fmt(v, 4),
             };
           })],
+          // Shade between each interval's high and low line (series indices count the x axis as 0).
+          bands: lines.flatMap((l, k) => (l.end === 'high' ? [{ series: [k + 1, k + 2], fill: alpha(colourOf(l.s, l.i), 0.15) }] : [])),
           legend: { live: true },
         };
         const p = new uPlot(opts, data, fig);

@@ -89,6 +89,17 @@ pub struct Line {
     pub x: Vec<f64>,
     /// Y values (NaN where the way does not apply).
     pub y: Vec<f64>,
+    /// A simulated line's 95% confidence interval at each point, low and high ends (NaN where
+    /// the point is absent); empty for the other kinds.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ci95_lo: Vec<f64>,
+    /// See [`Line::ci95_lo`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ci95_hi: Vec<f64>,
+    /// Sample size behind each simulated point (runs, or calls for the window's trips); the
+    /// same at every point.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub n: Option<u64>,
 }
 
 /// The lines of a swept [`Ways`]: one per way present at any point.
@@ -105,15 +116,26 @@ fn ways_lines(xs: &[f64], ways: &[Ways]) -> Vec<Line> {
         .iter()
         .filter_map(|(label, pick)| {
             let figs: Vec<_> = ways.iter().map(pick).collect();
-            let kind = figs.iter().flatten().next()?.kind;
+            let first = figs.iter().flatten().next()?;
+            let ci = |end: fn((f64, f64)) -> f64| -> Vec<f64> {
+                if first.ci95.is_none() {
+                    return Vec::new();
+                }
+                figs.iter()
+                    .map(|f| f.and_then(|f| f.ci95).map_or(f64::NAN, end))
+                    .collect()
+            };
             Some(Line {
                 label,
-                kind,
+                kind: first.kind,
                 x: xs.to_vec(),
                 y: figs
                     .iter()
                     .map(|f| f.map_or(f64::NAN, |f| f.value))
                     .collect(),
+                ci95_lo: ci(|(lo, _)| lo),
+                ci95_hi: ci(|(_, hi)| hi),
+                n: first.n,
             })
         })
         .collect()
@@ -193,8 +215,9 @@ pub fn page_curves_metered(
         log_x: true,
         log_y: true,
         note: format!(
-            "At the fine rate p0 = {}: the bound N is guaranteed (Ville); the exact value is larger.{gap_note}",
-            pct(s.fine)
+            "At the fine rate p0 = {}: the bound N is guaranteed (Ville); the exact value is larger.{gap_note}{}",
+            pct(s.fine),
+            sim_note(&rows.iter().map(|r| r.calls).collect::<Vec<_>>(), "runs")
         ),
         series: ways_lines(&ns, &rows.iter().map(|r| r.calls).collect::<Vec<_>>()),
     });
@@ -319,6 +342,9 @@ pub fn page_curves_metered(
             .iter()
             .map(|r| r.trips_per_day_back_to_back.value)
             .collect(),
+        ci95_lo: Vec::new(),
+        ci95_hi: Vec::new(),
+        n: None,
     }];
     for mut l in ways_lines(
         &sizes,
@@ -341,14 +367,33 @@ pub fn page_curves_metered(
         log_x: true,
         log_y: true,
         note: format!(
-            "At the fine rate {} and threshold {}, {} calls/min; small windows trip on noise.",
+            "At the fine rate {} and threshold {}, {} calls/min; small windows trip on noise.{}",
             pct(s.fine),
             pct(win.failure_rate_threshold),
-            fmt_calls(calls_per_second * 60.0)
+            fmt_calls(calls_per_second * 60.0),
+            sim_note(
+                &rows
+                    .iter()
+                    .map(|r| r.trips_per_day_sliding)
+                    .collect::<Vec<_>>(),
+                "calls"
+            )
         ),
         series,
     });
     (out, meter.used)
+}
+
+/// What a curve's simulated points rest on, for its note: " Simulated points: N runs each; the
+/// band is their 95% interval." (empty when nothing was simulated).
+fn sim_note(ways: &[Ways], unit: &str) -> String {
+    match ways.iter().find_map(|w| w.simulated).and_then(|f| f.n) {
+        Some(n) => format!(
+            " Simulated points: {} {unit} each; the band is their 95% interval.",
+            fmt_calls(n as f64)
+        ),
+        None => String::new(),
+    }
 }
 
 fn pct(x: f64) -> String {
@@ -432,6 +477,53 @@ mod tests {
             let fa = curves.iter().find(|c| c.id == "false_alarms").unwrap();
             assert!(!fa.note.contains("left out"), "{}", fa.note);
         }
+    }
+
+    /// A simulated line carries its sample size and a 95% interval around every point it has;
+    /// no other line does, and the curve's note says how many runs or calls a point rests on.
+    #[test]
+    fn simulated_lines_carry_their_interval_and_size() {
+        let curves = page_curves(
+            &StatisticalSettings::default(),
+            &WindowSettings::default(),
+            1.0,
+        );
+        let mut seen = Vec::new();
+        for c in &curves {
+            for l in &c.series {
+                if l.kind != Kind::Simulated {
+                    assert!(l.ci95_lo.is_empty() && l.ci95_hi.is_empty() && l.n.is_none());
+                    continue;
+                }
+                assert_eq!((l.ci95_lo.len(), l.ci95_hi.len()), (l.y.len(), l.y.len()));
+                let mut points = 0;
+                for i in 0..l.y.len() {
+                    let (lo, y, hi) = (l.ci95_lo[i], l.y[i], l.ci95_hi[i]);
+                    assert_eq!(y.is_nan(), lo.is_nan(), "{} point {i}", c.id);
+                    if !y.is_nan() {
+                        assert!(lo <= y && y <= hi && lo < hi, "{}: {lo} {y} {hi}", c.id);
+                        points += 1;
+                    }
+                }
+                assert!(points >= 2, "{}", c.id);
+                seen.push((c.id, l.n));
+            }
+        }
+        assert_eq!(
+            seen,
+            [
+                ("false_alarms", Some(SIM_RUNS)),
+                ("window_trips", Some(WINDOW_SIM_RUNS * 10_000))
+            ]
+        );
+        let note = |id| &curves.iter().find(|c| c.id == id).unwrap().note;
+        assert!(note("false_alarms").contains(" 200 runs each; the band is their 95% interval."));
+        assert!(
+            note("window_trips").contains(" 200000 calls each;"),
+            "{}",
+            note("window_trips")
+        );
+        assert!(!note("open_delay").contains("Simulated"));
     }
 
     #[test]
