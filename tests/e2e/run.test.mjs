@@ -59,6 +59,30 @@ for (const browser of BROWSERS) {
       assert.equal(last.t, cli.result.end_s, 'past the last change: the end of the run');
       assert.equal(last.calls, cli.result.calls);
       assert.match(last.runInfo, /No more state changes/);
+
+      // The trace's reasons: the window's as the command line says them; the statistical
+      // breaker's scores in points (as the chart draws them) with the command line's nats beside.
+      const reasons = await page(s.driver, () => [...document.querySelectorAll('#playground .panel-trace tbody tr')]
+        .map((tr) => tr.lastElementChild.textContent));
+      assert.equal(reasons.length, cli.events.length);
+      const { fine_rate: p0, broken_rate: p1 } = start.scenario.statistical;
+      const point = Math.abs(Math.log((1 - p1) / (1 - p0)));
+      const near = (shown, x) => Math.abs(Number(shown.replace('−', '-')) - x) <= Math.abs(x) * 5e-3 + 1e-12;
+      let scored = 0;
+      cli.events.forEach((e, i) => {
+        const d = e.detail;
+        const shown = reasons[i];
+        if (d.kind === 'score_reached_line' || d.kind === 'trial_reached_upper' || d.kind === 'trial_reached_lower') {
+          const m = shown.match(/^(?:trial )?score (\S+) pt \((\S+) nats\) reached the (?:upper |lower )?line (\S+) pt \((\S+) nats\)$/);
+          assert.ok(m, `event ${i + 1}: ${shown}`);
+          const [score, line] = d.kind === 'score_reached_line' ? [d.score, d.line] : [d.trial, d.kind === 'trial_reached_upper' ? d.upper : d.lower];
+          assert.ok(near(m[1], score / point) && near(m[2], score) && near(m[3], line / point) && near(m[4], line), `event ${i + 1}: ${shown} vs ${JSON.stringify(d)}`);
+          scored++;
+        } else if (e.breaker === 'window') {
+          assert.equal(shown, e.reason, `event ${i + 1}`);
+        }
+      });
+      assert.ok(scored >= 2, 'the default preset opens and closes the statistical breaker on its scores');
       assert.deepEqual(await pageErrors(s), []);
     });
 

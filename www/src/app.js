@@ -286,7 +286,7 @@ export function mountPlayground(root, options = {}) {
     setText(runInfo, res.complete
       ? `${info.name || 'Custom scenario'}: ${duration(info.duration)} simulated, ${metrics.calls} calls, seed ${sc.seed ?? '—'}. The chart, trace, metrics and verdict are simulated.`
       : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${metrics.calls} calls); the panels show that part.`);
-    trace.set(events.list, events.total);
+    trace.set(events.list, events.total, derived && derived.point);
     shown.events = Math.min(events.list.length, TRACE_ROWS);
     patch(P.metrics.body, (el) => renderMetrics(el, metrics));
     verdict.setRun(metrics, events.list, sc);

@@ -44,6 +44,25 @@ export function renderNow(root, snap, point) {
           row('generation', String(w.generation ?? '—'))))));
 }
 
+/**
+ * A state change's reason as the page says it: the statistical breaker's scores and lines in
+ * points, as the chart draws them, with nats (the command line's unit) beside. `point` is the
+ * weight of one success in nats (derived `point`); without it, the command line's sentence.
+ */
+export function reasonText(e, point) {
+  const d = e.detail || {};
+  if (!(point > 0) || !d.kind) return e.reason || '';
+  const pt = (x) => `${fmt(x / point, 3)} pt (${fmt(x, 3)} nats)`;
+  switch (d.kind) {
+    case 'score_reached_line': return `score ${pt(d.score)} reached the line ${pt(d.line)}`;
+    case 'trial_reached_upper': return `trial score ${pt(d.trial)} reached the upper line ${pt(d.upper)}`;
+    case 'trial_reached_lower': return `trial score ${pt(d.trial)} reached the lower line ${pt(d.lower)}`;
+    case 'half_open_time_limit': return `half-open limit of ${duration(d.limit)} ran out with the trial score at ${pt(d.trial)}`
+      + ` (${d.trial < 0 ? 'below 0: closes' : 'at or above 0: opens again'})`;
+    default: return e.reason || '';
+  }
+}
+
 /** The event trace; `onJump(t)` when a row is chosen. `now` highlights the latest event <= now. */
 export function createTrace(root, onJump) {
   const summary = h('p', { class: 'help' });
@@ -65,7 +84,8 @@ export function createTrace(root, onJump) {
   let cur = -1;
   const LIMIT = 2000;
   return {
-    set(list, total) {
+    /** `point`: one success's weight in nats, to give the scores in points (see `reasonText`). */
+    set(list, total, point) {
       events = list || [];
       cur = -1;
       const n = total ?? events.length;
@@ -79,7 +99,7 @@ export function createTrace(root, onJump) {
           h('td', {}, h('span', { class: `state state-${String(e.from).replace('_', '-')}`, text: stateName(e.from) }), ' → ',
             h('span', { class: `state state-${String(e.to).replace('_', '-')}`, text: stateName(e.to) })),
           h('td', { text: String(e.generation ?? '') }),
-          h('td', { text: e.reason || '' }));
+          h('td', { text: reasonText(e, point) }));
       })));
     },
     highlight(t) {
