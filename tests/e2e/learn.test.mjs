@@ -191,6 +191,12 @@ for (const browser of BROWSERS) {
       });
       assert.ok(typed.msg && /Traffic goes from 0.01 to 100000 calls\/min/.test(typed.msg), String(typed.msg));
       assert.doesNotMatch(typed.href, /cpm=/);
+      // A step that is not one is named too (it used to be read silently as step 1, or 10 for 20).
+      for (const bad of ['abc', '20', '2.5']) {
+        await openStep(s, `?step=${bad}&fine=0.02`, 1);
+        const r3 = await page(s.driver, () => document.querySelector('.learn .notice').textContent);
+        assert.equal(r3, `This link’s “step” = ${bad} is not a step (a whole number from 1 to 10); showing step 1.`);
+      }
     });
   });
 }

@@ -40,9 +40,16 @@ export function readSettings(search) {
       problem = problem || outOfRange(f, `“${f.key}” = ${raw}`);
     } else S[f.key] = v;
   }
-  const step = Math.min(STEPS.length, Math.max(1, Math.round(Number(q.get('step')) || 1)));
+  const rawStep = q.get('step');
+  const n = Number(rawStep);
+  const stepOk = rawStep === null || (rawStep.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= STEPS.length);
   problem = problem || validate(S);
-  return { S: problem ? { ...DEFAULTS } : S, step, problem };
+  return {
+    S: problem ? { ...DEFAULTS } : S,
+    step: stepOk && rawStep !== null ? n : 1,
+    problem,
+    stepProblem: stepOk ? null : `This link’s “step” = ${rawStep} is not a step (a whole number from 1 to ${STEPS.length}); showing step 1.`,
+  };
 }
 
 /** The message for a setting outside its field's range (in the field's unit). */
@@ -109,7 +116,7 @@ function badge(kind) {
 }
 
 export function mountLearn(root) {
-  let { S, step, problem } = readSettings(location.search);
+  let { S, step, problem, stepProblem } = readSettings(location.search);
   const presets = { list: null };
   let figs = [];
   let env = {};
@@ -125,7 +132,8 @@ export function mountLearn(root) {
   const look = h('p', { class: 'learn-look' });
   const cmds = h('details', { class: 'learn-cmds' });
   const status = h('p', { class: 'learn-status muted', attrs: { role: 'status' } });
-  const notice = h('p', { class: 'notice', hidden: !problem, text: problem ? `This link’s settings were not valid (${problem}); showing the defaults.` : '' });
+  const noticeText = [problem && `This link’s settings were not valid (${problem}); showing the defaults.`, stepProblem].filter(Boolean).join(' ');
+  const notice = h('p', { class: 'notice', hidden: !noticeText, text: noticeText });
   const prev = h('button', { type: 'button', text: '← Previous', on: { click: () => go(step - 1) } });
   const next = h('button', { type: 'button', class: 'primary', text: 'Next →', on: { click: () => go(step + 1) } });
   const openFull = h('a', { class: 'learn-open', text: 'Open this run in the full playground' });

@@ -87,8 +87,13 @@ export function decode(search, presetsByName, defaultName) {
     }
     setPath(scenario, k, val);
   }
-  const t = Number(q.get('t') || 0);
-  return { scenario, preset: q.get('preset') ? name : defaultName, t: Number.isFinite(t) && t >= 0 ? t : 0, notice: null, params };
+  const rawT = q.get('t');
+  const t = Number(rawT);
+  const tOk = rawT === null || (rawT.trim() !== '' && Number.isFinite(t) && t >= 0);
+  return {
+    scenario, preset: q.get('preset') ? name : defaultName, t: tOk && rawT !== null ? t : 0, params,
+    notice: tOk ? null : `This link's time “t” = ${rawT} is not a time in seconds (a number ≥ 0); starting at the beginning of the run.`,
+  };
 }
 
 /** Copy text to the clipboard; falls back to selecting it in a prompt-free way. */
