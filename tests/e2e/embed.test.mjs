@@ -127,6 +127,8 @@ for (const browser of BROWSERS) {
       const made = await element(s, 'made');
       assert.deepEqual(made.panels, ['now', 'metrics']);
       assert.equal(made.calls, simulate(made.scenario).result.calls);
+      // A scenario with no seed runs with the simulator's default, and says which (not "seed —").
+      assert.match(made.runInfo, /, seed 1\. /, made.runInfo);
       const img = await page(s.driver, () => document.getElementById('made').shadowRoot.querySelectorAll('img').length);
       assert.equal(img, 0, 'the scenario name is text, not HTML');
     });

@@ -284,7 +284,7 @@ export function mountPlayground(root, options = {}) {
       if (id !== S.runId) return true;
     }
     setText(runInfo, res.complete
-      ? `${info.name || 'Custom scenario'}: ${duration(info.duration)} simulated, ${metrics.calls} calls, seed ${sc.seed ?? '—'}. The chart, trace, metrics and verdict are simulated.`
+      ? `${info.name || 'Custom scenario'}: ${duration(info.duration)} simulated, ${metrics.calls} calls, seed ${info.seed}. The chart, trace, metrics and verdict are simulated.`
       : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${metrics.calls} calls); the panels show that part.`);
     trace.set(events.list, events.total, derived && derived.point);
     shown.events = Math.min(events.list.length, TRACE_ROWS);
