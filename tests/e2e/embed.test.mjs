@@ -44,6 +44,7 @@ for (const browser of BROWSERS) {
       assert.equal(first.shadow, true);
       assert.equal(first.lightChildren, 0, 'nothing in the page\'s own DOM');
       assert.match(first.runInfo, /quiet-service/);
+      assert.ok(first.calls > 1000 && first.runInfo.includes(`${first.calls.toLocaleString('en-US')} calls`), `calls grouped: ${first.runInfo}`);
       assert.deepEqual(first.panels, ['now', 'chart'], 'compact: now and chart');
       assert.equal(first.controls, false);
       assert.ok(first.buttons >= 4 && first.canvases >= 3, 'transport and chart drawn');

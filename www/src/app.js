@@ -34,7 +34,7 @@ import { createAnalysis } from './analysis.js';
 import { createVerdict, DEFAULT_TARGETS, readTarget } from './verdict.js';
 import { encode, decode, copyText } from './urlstate.js';
 import { createBanner, catchUncaught } from './banner.js';
-import { duration, clock } from './format.js';
+import { duration, clock, fmt } from './format.js';
 
 const ALL_PANELS = ['now', 'chart', 'verdict', 'trace', 'metrics', 'derived', 'analysis'];
 const BUCKETS = 600;
@@ -284,8 +284,8 @@ export function mountPlayground(root, options = {}) {
       if (id !== S.runId) return true;
     }
     setText(runInfo, res.complete
-      ? `${info.name || 'Custom scenario'}: ${duration(info.duration)} simulated, ${metrics.calls} calls, seed ${info.seed}. The chart, trace, metrics and verdict are simulated.`
-      : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${metrics.calls} calls); the panels show that part.`);
+      ? `${info.name || 'Custom scenario'}: ${duration(info.duration)} simulated, ${fmt(metrics.calls)} calls, seed ${info.seed}. The chart, trace, metrics and verdict are simulated.`
+      : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${fmt(metrics.calls)} calls); the panels show that part.`);
     trace.set(events.list, events.total, derived && derived.point);
     shown.events = Math.min(events.list.length, TRACE_ROWS);
     patch(P.metrics.body, (el) => renderMetrics(el, metrics));
