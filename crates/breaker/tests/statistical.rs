@@ -552,3 +552,50 @@ fn settings_deserialize_with_units_and_reject_unknown_keys() {
     let e = serde_json::from_str::<StatisticalSettings>(r#"{"fine_rte": 0.1}"#).unwrap_err();
     assert!(e.to_string().contains("unknown field `fine_rte`"), "{e}");
 }
+
+/// A time that is not finite (a broken clock, a `0.0 / 0.0`) is read as the latest finite time
+/// given before it, as the window breaker does. Before, one `NaN` turned the traffic meter's
+/// count into `NaN` for good (the line sank to its floor, so 4 failures opened instead of 11),
+/// ended an open wait at once, and admitted a trial that could never be lost in a half-open
+/// with no time limit; an infinite time stopped the meter's decay for good.
+#[test]
+fn a_time_that_is_not_finite_is_read_as_the_latest_finite_one() {
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let mut b = breaker();
+        let mut reference = breaker();
+        call(&mut b, 5.0, OK);
+        call(&mut reference, 5.0, OK);
+        // Read as 5.0.
+        let p = b.permit(bad).permit().expect("admitted");
+        assert_eq!(p.issued_at, 5.0, "{bad}");
+        b.record(&p, OK, bad);
+        call(&mut reference, 5.0, OK);
+        assert_eq!(b.line(10.0), reference.line(10.0), "{bad}");
+        assert_eq!(b.line(bad), reference.line(5.0), "{bad}");
+        assert_eq!(
+            format!("{:?}", b.observe(bad)),
+            format!("{:?}", reference.observe(5.0)),
+            "{bad}"
+        );
+        let opened = open(&mut b, 6.0);
+        assert_eq!(opened, open(&mut reference, 6.0), "{bad}");
+        assert_eq!(opened, 16.0, "11 failures at one call per second");
+        // Not past the wait.
+        assert_eq!(
+            b.permit(bad),
+            Decision::Reject(Rejection::Open {
+                until: opened + 60.0
+            })
+        );
+        // A trial admitted at a bad time is lost at the call timeout after the latest time.
+        let t = opened + 60.0;
+        b.poll(t);
+        let trial = b.permit(bad).permit().expect("first trial");
+        assert_eq!((trial.issued_at, b.state()), (t, State::HalfOpen), "{bad}");
+        assert_eq!(b.next_deadline(), Some(t + 30.0), "{bad}");
+        assert!(b.permit(t + 30.0).permit().is_some(), "{bad}: slot freed");
+    }
+    // A start that is not finite is read as 0.
+    let b = Statistical::starting_at(settings(), f64::NAN).unwrap();
+    assert_eq!(b.line(0.0), breaker().line(0.0));
+}
