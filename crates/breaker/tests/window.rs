@@ -962,6 +962,49 @@ fn no_panic_on_odd_input() {
     }
 }
 
+/// A time that is not finite is read as the latest finite time given before it, the infinities
+/// as `NaN` was. Before, a result at `+inf` pinned a time window at the last representable
+/// second, so every later result joined it and none aged out (a 10 s window held 1000 s of
+/// calls), and a permit at `+inf` ended the open wait and began a half-open at `+inf` that its
+/// maximum wait could never end.
+#[test]
+fn a_time_that_is_not_finite_is_read_as_the_latest_finite_one() {
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let mut b = Window::new(time(10, 5)).unwrap();
+        call(&mut b, OK, 100.0);
+        let p = admit(&mut b, bad);
+        assert_eq!(p.issued_at, 100.0, "{bad}");
+        b.record(&p, FAIL, bad);
+        for i in 1..=20 {
+            call(&mut b, OK, 100.0 + f64::from(i));
+        }
+        assert_eq!(
+            (b.calls_in_window(120.0), b.failed_calls_in_window(120.0)),
+            (10, 0),
+            "{bad}"
+        );
+        assert_eq!(b.calls_in_window(bad), 10, "{bad}");
+
+        let mut b = Window::new(stuck(AfterHalfOpenWait::Open)).unwrap();
+        trip(&mut b, 0.0);
+        assert_eq!(
+            b.permit(bad),
+            Decision::Reject(Rejection::Open { until: 5.0 }),
+            "{bad}"
+        );
+        admit(&mut b, 10.0);
+        let probe = admit(&mut b, bad);
+        assert_eq!(probe.issued_at, 10.0, "{bad}");
+        assert_eq!(b.half_open_until(), 15.0, "{bad}");
+        b.poll(15.0);
+        assert_eq!(
+            b.state(),
+            State::Open,
+            "{bad}: the maximum wait ends half-open"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The published experiment: reproduced call for call by a direct reading of its description.
 
