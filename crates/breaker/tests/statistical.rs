@@ -553,6 +553,49 @@ fn settings_deserialize_with_units_and_reject_unknown_keys() {
     assert!(e.to_string().contains("unknown field `fine_rte`"), "{e}");
 }
 
+/// What the crate serializes it reads back. An observation's fields that do not apply are `NaN`,
+/// which JSON has not: `serde_json` writes `null`, which did not read back as an `f64`. (Values
+/// are compared to 1e-15: `serde_json` without its `float_roundtrip` feature may read a float
+/// back 1 ulp off.)
+#[test]
+fn observations_and_transitions_round_trip_through_json() {
+    fn fields(o: &breaker::Observation) -> [f64; 8] {
+        [
+            o.level,
+            o.threshold,
+            o.trial,
+            o.trial_upper,
+            o.trial_lower,
+            o.wait,
+            o.rate,
+            o.count,
+        ]
+    }
+    let mut b = breaker();
+    let (_, t) = half_open(&mut b);
+    let transition = b.transitions()[0];
+    let s = serde_json::to_string(&transition).unwrap();
+    assert_eq!(
+        serde_json::from_str::<breaker::Transition>(&s).unwrap(),
+        transition
+    );
+    let mut w = breaker::Window::new(breaker::WindowSettings::default()).unwrap();
+    let _ = w.permit(0.0);
+    for o in [breaker().observe(0.0), b.observe(t), w.observe(0.0)] {
+        let s = serde_json::to_string(&o).unwrap();
+        assert_eq!(s.contains("null"), o.trial.is_nan(), "{s}");
+        let back: breaker::Observation =
+            serde_json::from_str(&s).unwrap_or_else(|e| panic!("{e}: {s}"));
+        assert_eq!((back.state, back.generation), (o.state, o.generation));
+        for (x, y) in fields(&back).into_iter().zip(fields(&o)) {
+            assert!(
+                (x.is_nan() && y.is_nan()) || (x - y).abs() <= 1e-15 * y.abs(),
+                "{x} read back for {y} in {s}"
+            );
+        }
+    }
+}
+
 /// A time that is not finite (a broken clock, a `0.0 / 0.0`) is read as the latest finite time
 /// given before it, as the window breaker does. Before, one `NaN` turned the traffic meter's
 /// count into `NaN` for good (the line sank to its floor, so 4 failures opened instead of 11),
