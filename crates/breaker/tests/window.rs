@@ -911,6 +911,28 @@ fn observation_fields() {
     assert_eq!(o.count, 1.0);
 }
 
+/// After a long pause, automatic transitions and the half-open maximum catch up one deadline at a
+/// time, each reported: many transitions from one call (the trait's docs said at most two), at
+/// most 64 from the time rules and one from the call itself.
+#[test]
+fn a_long_pause_reports_every_transition_caught_up() {
+    let s = WindowSettings {
+        automatic_transition_from_open_to_half_open_enabled: true,
+        max_wait_duration_in_half_open_state: 1.0,
+        wait_duration_in_open_state: 1.0,
+        ..count(1, 1)
+    };
+    let mut b = Window::new(s).unwrap();
+    call(&mut b, FAIL, 0.0);
+    let _ = b.permit(1000.0);
+    let t = b.transitions();
+    assert_eq!(t.len(), 65);
+    assert!(t
+        .windows(2)
+        .all(|w| w[0].to == w[1].from && w[0].at <= w[1].at));
+    assert_eq!((t[0].at, t[1].at), (1.0, 2.0));
+}
+
 #[test]
 fn transitions_are_cleared_by_every_mutating_call() {
     let mut b = Window::new(count(1, 1)).unwrap();
