@@ -127,6 +127,17 @@ impl StatisticalSettings {
                 format!("fine_rate ({}) < x < 1", self.fine_rate),
             ));
         }
+        // Otherwise a success weighs ln(1) = 0: no trial score could go below 0 to close.
+        if 1.0 - self.broken_rate >= 1.0 - self.fine_rate {
+            return Err(SettingsError::new(
+                "broken_rate",
+                error::Num(self.broken_rate),
+                format!(
+                    "fine_rate ({}) < x < 1 with 1 - x < 1 - fine_rate in f64 (a success must weigh something)",
+                    self.fine_rate
+                ),
+            ));
+        }
         error::within("false_alarm_period", self.false_alarm_period, 1e-3, 1e12)?;
         error::open_unit("trial_wrongly_opens", self.trial_wrongly_opens)?;
         error::open_unit("trial_wrongly_closes", self.trial_wrongly_closes)?;

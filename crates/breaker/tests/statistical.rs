@@ -538,6 +538,30 @@ fn invalid_settings_name_the_field_and_the_range() {
     );
 }
 
+/// Rates so small, or so close, that `1 - p1` and `1 - p0` are the same `f64` give a success a
+/// weight of 0: before, such settings validated, and the breaker could never close again (no
+/// trial score goes below 0; the half-open limit, 0 trials long, reopened it every time).
+#[test]
+fn rates_whose_success_weighs_nothing_are_invalid() {
+    for (p0, p1) in [(1e-18, 1e-17), (0.3, 0.30000000000000004)] {
+        let s = StatisticalSettings {
+            fine_rate: p0,
+            broken_rate: p1,
+            ..Default::default()
+        };
+        let e = s.validate().unwrap_err();
+        assert_eq!(e.field, "broken_rate", "{p0} {p1}");
+        assert!(e.allowed.contains("1 - x < 1 - fine_rate"), "{e}");
+    }
+    let s = StatisticalSettings {
+        fine_rate: 1e-12,
+        broken_rate: 1e-11,
+        ..Default::default()
+    };
+    assert!(s.validate().is_ok());
+    assert!(s.derived().weights.ok < 0.0);
+}
+
 #[test]
 fn settings_deserialize_with_units_and_reject_unknown_keys() {
     let s: StatisticalSettings = serde_json::from_str(
