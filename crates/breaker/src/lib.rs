@@ -70,6 +70,10 @@ pub trait Breaker {
     fn permit_last_option(&mut self, now: f64) -> Permit;
 
     /// Report the outcome of an admitted call at `now` (its duration is `now - permit.issued_at`).
+    ///
+    /// Report each permit once: neither breaker remembers which closed-state permits it has
+    /// heard from, so a second report of one counts again (a statistical trial counts once;
+    /// a window probe, as in resilience4j, again).
     fn record(&mut self, permit: &Permit, outcome: Outcome, now: f64) -> Recorded;
 
     /// Let time-driven rules act at `now` (lost trials, time limits, automatic transitions).

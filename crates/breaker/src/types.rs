@@ -121,7 +121,8 @@ pub enum Ignored {
     Neutral,
     /// A last-option call: tried while open, moves nothing.
     LastOption,
-    /// A trial whose result came after the call timeout; its slot had already been freed.
+    /// A trial whose result came after the call timeout (its slot had already been freed), or
+    /// that was already reported.
     Lost,
     /// The breaker records nothing in this state (window breaker while open: recorded, no effect).
     NoEffect,

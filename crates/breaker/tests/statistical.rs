@@ -666,3 +666,19 @@ fn a_time_that_is_not_finite_is_read_as_the_latest_finite_one() {
     let b = Statistical::starting_at(settings(), f64::NAN).unwrap();
     assert_eq!(b.line(0.0), breaker().line(0.0));
 }
+
+/// What `Breaker::record` says of a permit reported twice: a closed-state one counts again, a
+/// trial once.
+#[test]
+fn a_permit_reported_twice() {
+    let mut b = breaker();
+    let p = b.permit(0.0).permit().unwrap();
+    b.record(&p, FAIL, 0.0);
+    assert_eq!(b.record(&p, FAIL, 0.0), Recorded::Counted);
+    assert!((b.score() - 2.0 * w_fail()).abs() < 1e-12);
+    let mut b = breaker();
+    let (trial, t) = half_open(&mut b);
+    assert_eq!(b.record(&trial, OK, t), Recorded::Counted);
+    assert_eq!(b.record(&trial, OK, t), Recorded::Ignored(Ignored::Lost));
+    assert!((b.trial_score() - w_ok()).abs() < 1e-12);
+}
