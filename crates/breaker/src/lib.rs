@@ -56,10 +56,11 @@ pub use window::{SlidingWindowType, Window, WindowSettings};
 
 /// What the simulator, the wasm layer and a service drive: ask, call, report.
 ///
-/// Transitions happen only inside these methods, at the `now` they are given. The transitions
-/// caused by the most recent `permit`, `permit_last_option`, `record` or `poll` are available from
-/// [`Breaker::transitions`] until the next such call (so nothing accumulates in a long-lived
-/// breaker).
+/// Transitions happen only inside these methods, at the `now` they are given (except that
+/// [`Window`] dates a time rule applied late at its deadline, as a scheduler would have). The
+/// transitions caused by the most recent `permit`, `permit_last_option`, `record` or `poll` are
+/// available from [`Breaker::transitions`] until the next such call (so nothing accumulates in a
+/// long-lived breaker).
 pub trait Breaker {
     /// Ask to make a call at `now`. The call counts as traffic whether or not it is admitted.
     fn permit(&mut self, now: f64) -> Decision;
@@ -69,6 +70,10 @@ pub trait Breaker {
     fn permit_last_option(&mut self, now: f64) -> Permit;
 
     /// Report the outcome of an admitted call at `now` (its duration is `now - permit.issued_at`).
+    ///
+    /// Report each permit once: neither breaker remembers which closed-state permits it has
+    /// heard from, so a second report of one counts again (a statistical trial counts once;
+    /// a window probe, as in resilience4j, again).
     fn record(&mut self, permit: &Permit, outcome: Outcome, now: f64) -> Recorded;
 
     /// Let time-driven rules act at `now` (lost trials, time limits, automatic transitions).
@@ -87,7 +92,10 @@ pub trait Breaker {
     /// The numbers a chart shows, at `now`.
     fn observe(&self, now: f64) -> Observation;
 
-    /// The transitions caused by the most recent mutating call (usually empty, at most two).
+    /// The transitions caused by the most recent mutating call, in order: usually none, at most
+    /// two for [`Statistical`]. [`Window`] with automatic transitions and a half-open maximum,
+    /// called after a long pause, reports every deadline it catches up on (at most 64 per call),
+    /// then the call's own.
     fn transitions(&self) -> &[Transition];
 }
 

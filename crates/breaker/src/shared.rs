@@ -2,8 +2,11 @@
 //!
 //! Design §2: a change that cannot take the lock within the lock timeout (default 2 s) is dropped,
 //! since one lost result does less harm than a held-up call. A permit request that cannot take the
-//! lock is answered by admitting the call without counting it (a [`PermitKind::LastOption`]
-//! permit), so a stuck lock never blocks traffic.
+//! lock gets [`Locked::Dropped`] and no permit: make the call anyway and report nothing (as
+//! [`Shared::call`] does), so a stuck lock holds a call up for at most the lock timeout.
+//!
+//! `now` is read from the wrapper's [`Clock`]: for a permit once the lock is taken (the call is
+//! admitted then), for a result before the wait for the lock (the call ended then).
 
 use std::time::{Duration, Instant};
 
@@ -75,17 +78,18 @@ impl<B: Breaker> Shared<B> {
         self.clock
     }
 
-    /// Ask for a permit now. If the lock cannot be taken in time the call is let through
-    /// uncounted (a last-option permit whose result moves nothing).
+    /// Ask for a permit, at the time the lock is taken. If the lock cannot be taken in time the
+    /// answer is [`Locked::Dropped`], with no permit: make the call anyway, uncounted (as
+    /// [`Shared::call`] does).
     pub fn permit(&self) -> Locked<Decision> {
-        let now = self.clock.now();
         match self.inner.try_lock_for(self.lock_timeout) {
-            Some(mut b) => Locked::Done(b.permit(now)),
+            Some(mut b) => Locked::Done(b.permit(self.clock.now())),
             None => Locked::Dropped,
         }
     }
 
-    /// Report an outcome now; dropped if the lock cannot be taken in time.
+    /// Report an outcome now (read before the wait for the lock); dropped if the lock cannot be
+    /// taken in time.
     pub fn record(&self, permit: &Permit, outcome: Outcome) -> Locked<Recorded> {
         let now = self.clock.now();
         match self.inner.try_lock_for(self.lock_timeout) {

@@ -7,6 +7,10 @@
 //! without floor, open again at `A`, close at `B`; a trial not answered within the call timeout is
 //! lost; half-open lasts at most `half_open_time_factor x trials-to-close / rate`, then closes if
 //! the trial score is below 0 and opens again otherwise.
+//!
+//! A `now` that is not finite (`NaN`, an infinity: a broken clock) is read as the latest finite
+//! `now` given before it (the start, at first), as the window breaker does: one bad reading
+//! must not poison the traffic meter, end an open wait or start a trial that is never lost.
 
 use crate::backoff::Backoff;
 use crate::error::{self, SettingsError};
@@ -123,6 +127,17 @@ impl StatisticalSettings {
                 format!("fine_rate ({}) < x < 1", self.fine_rate),
             ));
         }
+        // Otherwise a success weighs ln(1) = 0: no trial score could go below 0 to close.
+        if 1.0 - self.broken_rate >= 1.0 - self.fine_rate {
+            return Err(SettingsError::new(
+                "broken_rate",
+                error::Num(self.broken_rate),
+                format!(
+                    "fine_rate ({}) < x < 1 with 1 - x < 1 - fine_rate in f64 (a success must weigh something)",
+                    self.fine_rate
+                ),
+            ));
+        }
         error::within("false_alarm_period", self.false_alarm_period, 1e-3, 1e12)?;
         error::open_unit("trial_wrongly_opens", self.trial_wrongly_opens)?;
         error::open_unit("trial_wrongly_closes", self.trial_wrongly_closes)?;
@@ -229,6 +244,8 @@ pub struct Statistical {
     half_open_until: f64,
     half_open_limit: f64,
     next_id: u64,
+    /// The latest finite `now` given (the start, at first): what a non-finite `now` is read as.
+    last_now: f64,
     transitions: Vec<Transition>,
 }
 
@@ -238,9 +255,10 @@ impl Statistical {
         Self::starting_at(settings, 0.0)
     }
 
-    /// A closed breaker whose traffic meter starts at `now`.
+    /// A closed breaker whose traffic meter starts at `now` (read as 0 if not finite).
     pub fn starting_at(settings: StatisticalSettings, now: f64) -> Result<Self, SettingsError> {
         settings.validate()?;
+        let now = if now.is_finite() { now } else { 0.0 };
         let derived = settings.derived();
         Ok(Statistical {
             wald: WaldLines {
@@ -267,6 +285,7 @@ impl Statistical {
             half_open_until: f64::INFINITY,
             half_open_limit: f64::INFINITY,
             next_id: 0,
+            last_now: now,
             transitions: Vec::with_capacity(2),
         })
     }
@@ -294,12 +313,12 @@ impl Statistical {
     /// The closed line at `now` (nats).
     pub fn line(&self, now: f64) -> f64 {
         self.derived
-            .line(self.traffic.rate(now), self.settings.false_alarm_period)
+            .line(self.rate(now), self.settings.false_alarm_period)
     }
 
     /// The traffic estimate at `now` (calls/s).
     pub fn rate(&self, now: f64) -> f64 {
-        self.traffic.rate(now)
+        self.traffic.rate(self.at(now))
     }
 
     /// The open-state wait in force, or the next one when closed (seconds).
@@ -315,6 +334,27 @@ impl Statistical {
     /// Whether a trial is in flight.
     pub fn trial_in_flight(&self) -> bool {
         self.trial.in_flight().is_some()
+    }
+
+    /// `now` for a mutating call: a finite `now` becomes the latest; any other is read as it.
+    #[inline]
+    fn clock(&mut self, now: f64) -> f64 {
+        if now.is_finite() {
+            self.last_now = now;
+            now
+        } else {
+            self.last_now
+        }
+    }
+
+    /// `now` for a reading: a `now` that is not finite is read as the latest finite one.
+    #[inline]
+    fn at(&self, now: f64) -> f64 {
+        if now.is_finite() {
+            now
+        } else {
+            self.last_now
+        }
     }
 
     fn id(&mut self) -> u64 {
@@ -398,6 +438,7 @@ impl Breaker for Statistical {
     #[inline]
     fn permit(&mut self, now: f64) -> Decision {
         self.transitions.clear();
+        let now = self.clock(now);
         self.traffic.tick(now);
         self.advance(now);
         if self.state == State::Open {
@@ -426,6 +467,7 @@ impl Breaker for Statistical {
 
     fn permit_last_option(&mut self, now: f64) -> Permit {
         self.transitions.clear();
+        let now = self.clock(now);
         self.traffic.tick(now);
         self.advance(now);
         self.permit_of(PermitKind::LastOption, now)
@@ -433,6 +475,7 @@ impl Breaker for Statistical {
 
     fn record(&mut self, permit: &Permit, outcome: Outcome, now: f64) -> Recorded {
         self.transitions.clear();
+        let now = self.clock(now);
         self.advance(now);
         if permit.kind == PermitKind::LastOption {
             return Recorded::Ignored(Ignored::LastOption);
@@ -496,6 +539,7 @@ impl Breaker for Statistical {
 
     fn poll(&mut self, now: f64) {
         self.transitions.clear();
+        let now = self.clock(now);
         self.advance(now);
     }
 
@@ -521,6 +565,7 @@ impl Breaker for Statistical {
     }
 
     fn observe(&self, now: f64) -> Observation {
+        let now = self.at(now);
         let half = self.state == State::HalfOpen;
         let rate = self.traffic.rate(now);
         Observation {

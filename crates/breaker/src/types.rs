@@ -121,7 +121,8 @@ pub enum Ignored {
     Neutral,
     /// A last-option call: tried while open, moves nothing.
     LastOption,
-    /// A trial whose result came after the call timeout; its slot had already been freed.
+    /// A trial whose result came after the call timeout (its slot had already been freed), or
+    /// that was already reported.
     Lost,
     /// The breaker records nothing in this state (window breaker while open: recorded, no effect).
     NoEffect,
@@ -292,6 +293,9 @@ pub struct Transition {
 }
 
 /// The numbers a chart shows. Fields that do not apply to a breaker or state are `NaN`.
+///
+/// With `serde`: JSON has no `NaN`, so `serde_json` writes a `NaN` (or infinite) field as `null`;
+/// a `null` field reads back as `NaN`, so an observation written as JSON reads back.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Observation {
@@ -301,19 +305,33 @@ pub struct Observation {
     pub generation: u64,
     /// Statistical: the closed CUSUM score (nats). Window: failure rate in the current window
     /// (0..1), `NaN` until the minimum number of calls is reached.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "nan_if_null"))]
     pub level: f64,
     /// Statistical: the line (nats). Window: `failure_rate_threshold`.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "nan_if_null"))]
     pub threshold: f64,
     /// Statistical: the trial score in half-open (nats). Window: the probes' failure rate.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "nan_if_null"))]
     pub trial: f64,
     /// Statistical: Wald's upper line A. Window: `NaN`.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "nan_if_null"))]
     pub trial_upper: f64,
     /// Statistical: Wald's lower line B. Window: `NaN`.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "nan_if_null"))]
     pub trial_lower: f64,
     /// The open-state wait in force (open/half-open) or the next one (closed), seconds.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "nan_if_null"))]
     pub wait: f64,
     /// Statistical: the traffic estimate (calls/s). Window: slow-call rate in the window.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "nan_if_null"))]
     pub rate: f64,
     /// Results counted in the current window (window) or calls per false-alarm period (statistical).
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "nan_if_null"))]
     pub count: f64,
+}
+
+/// An `f64` that may be `null` (how `serde_json` writes `NaN` and the infinities): `null` is `NaN`.
+#[cfg(feature = "serde")]
+fn nan_if_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
 }

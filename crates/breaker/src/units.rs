@@ -6,10 +6,12 @@
 
 use crate::quote::Quoted;
 
-/// Seconds from `"200ms"`, `"5s"`, `"1.5m"`, `"1h"`, `"30d"`, `"1w"` or a bare number of seconds.
+/// Seconds from `"200ms"`, `"5s"`, `"1.5m"`, `"1h"`, `"30d"`, `"1w"` or a bare number of seconds
+/// (`"12.5"`, `"1e3"`).
 pub fn parse_duration(s: &str) -> Result<f64, String> {
     let t = s.trim();
-    let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
+    // The unit is the letters at the end, so that the `e` of `1e3` stays in the number.
+    let split = t.trim_end_matches(|c: char| c.is_ascii_alphabetic()).len();
     let (num, unit) = t.split_at_checked(split).unwrap_or((t, ""));
     let value: f64 = num.trim().parse().map_err(|_| {
         format!(
@@ -72,6 +74,30 @@ mod tests {
         assert_eq!(parse_duration("12.5").unwrap(), 12.5);
         assert!(parse_duration("5 parsecs").is_err());
         assert!(parse_duration("abc").is_err());
+    }
+
+    /// A bare number of seconds is any number Rust reads, an exponent included; the unit is the
+    /// letters at the end (before, the first letter began the unit, so the `e` of `1e3` did).
+    #[test]
+    fn numbers_with_an_exponent() {
+        assert_eq!(parse_duration("1e3").unwrap(), 1000.0);
+        assert_eq!(parse_duration("2.5E-1").unwrap(), 0.25);
+        assert_eq!(parse_duration("1e3ms").unwrap(), 1.0);
+        assert_eq!(parse_duration(" 1.5e1 min ").unwrap(), 900.0);
+        assert_eq!(
+            parse_duration("5e").unwrap_err(),
+            "unknown duration unit \"e\" in \"5e\": allowed ms, s, m, h, d, w"
+        );
+        assert_eq!(
+            parse_duration("1e400s").unwrap_err(),
+            "\"1e400s\" is not a finite duration"
+        );
+        for s in ["inf", "NaN", "e3", "5s5"] {
+            assert!(
+                parse_duration(s).unwrap_err().contains("is not a duration"),
+                "{s}"
+            );
+        }
     }
 
     #[test]

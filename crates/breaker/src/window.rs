@@ -583,7 +583,8 @@ const MAX_CATCH_UP: usize = 64;
 /// * time rules (automatic OPEN -> HALF_OPEN, the half-open maximum) take effect at their
 ///   deadline even when applied lazily by a later call, as resilience4j's scheduler would: the
 ///   transition's `at` is the deadline and the next wait is timed from it;
-/// * a `NaN` time is read as the latest time given before it (0 at first).
+/// * a time that is not finite (`NaN`, an infinity) is read as the latest finite time given
+///   before it (0 at first).
 #[derive(Debug, Clone)]
 pub struct Window {
     settings: WindowSettings,
@@ -785,38 +786,49 @@ impl Window {
     /// Results in the current window at `now` (time windows drop seconds older than the window).
     #[inline]
     pub fn calls_in_window(&self, now: f64) -> u32 {
-        u32::try_from(self.metrics.snapshot(now).calls).unwrap_or(u32::MAX)
+        u32::try_from(self.metrics.snapshot(self.at(now)).calls).unwrap_or(u32::MAX)
     }
 
     /// Failed results in the current window at `now`.
     #[inline]
     pub fn failed_calls_in_window(&self, now: f64) -> u32 {
-        u32::try_from(self.metrics.snapshot(now).failed).unwrap_or(u32::MAX)
+        u32::try_from(self.metrics.snapshot(self.at(now)).failed).unwrap_or(u32::MAX)
     }
 
     /// Slow results in the current window at `now`.
     pub fn slow_calls_in_window(&self, now: f64) -> u32 {
-        u32::try_from(self.metrics.snapshot(now).slow).unwrap_or(u32::MAX)
+        u32::try_from(self.metrics.snapshot(self.at(now)).slow).unwrap_or(u32::MAX)
     }
 
     /// `failed / calls` in the current window at `now`; `NaN` below the minimum number of calls
     /// (resilience4j `getFailureRate` returns -1 there).
     #[inline]
     pub fn failure_rate(&self, now: f64) -> f64 {
-        self.metrics.rates(now).0
+        self.metrics.rates(self.at(now)).0
     }
 
     /// `slow / calls` in the current window at `now`; `NaN` below the minimum number of calls.
     pub fn slow_call_rate(&self, now: f64) -> f64 {
-        self.metrics.rates(now).1
+        self.metrics.rates(self.at(now)).1
     }
 
+    /// `now` for a mutating call: a finite `now` becomes the latest; any other is read as it.
     fn clock(&mut self, now: f64) -> f64 {
-        if now.is_nan() {
-            self.last_now
-        } else {
+        if now.is_finite() {
             self.last_now = now;
             now
+        } else {
+            self.last_now
+        }
+    }
+
+    /// `now` for a reading: a `now` that is not finite is read as the latest finite one.
+    #[inline]
+    fn at(&self, now: f64) -> f64 {
+        if now.is_finite() {
+            now
+        } else {
+            self.last_now
         }
     }
 
@@ -1074,7 +1086,7 @@ impl Breaker for Window {
     /// minimum); `count`: results in the current window. While open, "the current window" is the
     /// one that opened the breaker.
     fn observe(&self, now: f64) -> Observation {
-        let now = if now.is_nan() { self.last_now } else { now };
+        let now = self.at(now);
         let (level, slow) = self.metrics.rates(now);
         let t = self.metrics.snapshot(now);
         let trial = if self.state == State::HalfOpen && t.calls > 0 {

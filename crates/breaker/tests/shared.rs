@@ -56,3 +56,38 @@ fn a_change_that_cannot_take_the_lock_in_time_is_dropped() {
         "the dropped failure moved nothing"
     );
 }
+
+/// A permit is issued when the breaker admits the call, after the wait for the lock: before,
+/// `issued_at` was read before the wait, so a call that waited on the lock looked that much
+/// longer (slow, to the window breaker) and a half-open trial that much closer to being lost.
+#[test]
+fn a_permit_is_issued_after_the_wait_for_the_lock() {
+    let shared = Arc::new(Shared::new(
+        Statistical::new(StatisticalSettings::default()).unwrap(),
+    ));
+    let (locked, release) = (
+        Arc::new(std::sync::Barrier::new(2)),
+        Duration::from_millis(300),
+    );
+    let holder = {
+        let (shared, locked) = (shared.clone(), locked.clone());
+        thread::spawn(move || {
+            shared.with(|_| {
+                locked.wait();
+                thread::sleep(release);
+            })
+        })
+    };
+    locked.wait();
+    let asked = shared.clock().now();
+    let permit = match shared.permit() {
+        Locked::Done(Decision::Admit(p)) => p,
+        other => panic!("{other:?}"),
+    };
+    holder.join().unwrap();
+    assert!(
+        permit.issued_at >= asked + 0.25,
+        "asked at {asked}, issued at {}",
+        permit.issued_at
+    );
+}

@@ -538,6 +538,30 @@ fn invalid_settings_name_the_field_and_the_range() {
     );
 }
 
+/// Rates so small, or so close, that `1 - p1` and `1 - p0` are the same `f64` give a success a
+/// weight of 0: before, such settings validated, and the breaker could never close again (no
+/// trial score goes below 0; the half-open limit, 0 trials long, reopened it every time).
+#[test]
+fn rates_whose_success_weighs_nothing_are_invalid() {
+    for (p0, p1) in [(1e-18, 1e-17), (0.3, 0.30000000000000004)] {
+        let s = StatisticalSettings {
+            fine_rate: p0,
+            broken_rate: p1,
+            ..Default::default()
+        };
+        let e = s.validate().unwrap_err();
+        assert_eq!(e.field, "broken_rate", "{p0} {p1}");
+        assert!(e.allowed.contains("1 - x < 1 - fine_rate"), "{e}");
+    }
+    let s = StatisticalSettings {
+        fine_rate: 1e-12,
+        broken_rate: 1e-11,
+        ..Default::default()
+    };
+    assert!(s.validate().is_ok());
+    assert!(s.derived().weights.ok < 0.0);
+}
+
 #[test]
 fn settings_deserialize_with_units_and_reject_unknown_keys() {
     let s: StatisticalSettings = serde_json::from_str(
@@ -551,4 +575,110 @@ fn settings_deserialize_with_units_and_reject_unknown_keys() {
     assert_eq!(s.broken_rate, 0.20, "missing keys take defaults");
     let e = serde_json::from_str::<StatisticalSettings>(r#"{"fine_rte": 0.1}"#).unwrap_err();
     assert!(e.to_string().contains("unknown field `fine_rte`"), "{e}");
+}
+
+/// What the crate serializes it reads back. An observation's fields that do not apply are `NaN`,
+/// which JSON has not: `serde_json` writes `null`, which did not read back as an `f64`. (Values
+/// are compared to 1e-15: `serde_json` without its `float_roundtrip` feature may read a float
+/// back 1 ulp off.)
+#[test]
+fn observations_and_transitions_round_trip_through_json() {
+    fn fields(o: &breaker::Observation) -> [f64; 8] {
+        [
+            o.level,
+            o.threshold,
+            o.trial,
+            o.trial_upper,
+            o.trial_lower,
+            o.wait,
+            o.rate,
+            o.count,
+        ]
+    }
+    let mut b = breaker();
+    let (_, t) = half_open(&mut b);
+    let transition = b.transitions()[0];
+    let s = serde_json::to_string(&transition).unwrap();
+    assert_eq!(
+        serde_json::from_str::<breaker::Transition>(&s).unwrap(),
+        transition
+    );
+    let mut w = breaker::Window::new(breaker::WindowSettings::default()).unwrap();
+    let _ = w.permit(0.0);
+    for o in [breaker().observe(0.0), b.observe(t), w.observe(0.0)] {
+        let s = serde_json::to_string(&o).unwrap();
+        assert_eq!(s.contains("null"), o.trial.is_nan(), "{s}");
+        let back: breaker::Observation =
+            serde_json::from_str(&s).unwrap_or_else(|e| panic!("{e}: {s}"));
+        assert_eq!((back.state, back.generation), (o.state, o.generation));
+        for (x, y) in fields(&back).into_iter().zip(fields(&o)) {
+            assert!(
+                (x.is_nan() && y.is_nan()) || (x - y).abs() <= 1e-15 * y.abs(),
+                "{x} read back for {y} in {s}"
+            );
+        }
+    }
+}
+
+/// A time that is not finite (a broken clock, a `0.0 / 0.0`) is read as the latest finite time
+/// given before it, as the window breaker does. Before, one `NaN` turned the traffic meter's
+/// count into `NaN` for good (the line sank to its floor, so 4 failures opened instead of 11),
+/// ended an open wait at once, and admitted a trial that could never be lost in a half-open
+/// with no time limit; an infinite time stopped the meter's decay for good.
+#[test]
+fn a_time_that_is_not_finite_is_read_as_the_latest_finite_one() {
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let mut b = breaker();
+        let mut reference = breaker();
+        call(&mut b, 5.0, OK);
+        call(&mut reference, 5.0, OK);
+        // Read as 5.0.
+        let p = b.permit(bad).permit().expect("admitted");
+        assert_eq!(p.issued_at, 5.0, "{bad}");
+        b.record(&p, OK, bad);
+        call(&mut reference, 5.0, OK);
+        assert_eq!(b.line(10.0), reference.line(10.0), "{bad}");
+        assert_eq!(b.line(bad), reference.line(5.0), "{bad}");
+        assert_eq!(
+            format!("{:?}", b.observe(bad)),
+            format!("{:?}", reference.observe(5.0)),
+            "{bad}"
+        );
+        let opened = open(&mut b, 6.0);
+        assert_eq!(opened, open(&mut reference, 6.0), "{bad}");
+        assert_eq!(opened, 16.0, "11 failures at one call per second");
+        // Not past the wait.
+        assert_eq!(
+            b.permit(bad),
+            Decision::Reject(Rejection::Open {
+                until: opened + 60.0
+            })
+        );
+        // A trial admitted at a bad time is lost at the call timeout after the latest time.
+        let t = opened + 60.0;
+        b.poll(t);
+        let trial = b.permit(bad).permit().expect("first trial");
+        assert_eq!((trial.issued_at, b.state()), (t, State::HalfOpen), "{bad}");
+        assert_eq!(b.next_deadline(), Some(t + 30.0), "{bad}");
+        assert!(b.permit(t + 30.0).permit().is_some(), "{bad}: slot freed");
+    }
+    // A start that is not finite is read as 0.
+    let b = Statistical::starting_at(settings(), f64::NAN).unwrap();
+    assert_eq!(b.line(0.0), breaker().line(0.0));
+}
+
+/// What `Breaker::record` says of a permit reported twice: a closed-state one counts again, a
+/// trial once.
+#[test]
+fn a_permit_reported_twice() {
+    let mut b = breaker();
+    let p = b.permit(0.0).permit().unwrap();
+    b.record(&p, FAIL, 0.0);
+    assert_eq!(b.record(&p, FAIL, 0.0), Recorded::Counted);
+    assert!((b.score() - 2.0 * w_fail()).abs() < 1e-12);
+    let mut b = breaker();
+    let (trial, t) = half_open(&mut b);
+    assert_eq!(b.record(&trial, OK, t), Recorded::Counted);
+    assert_eq!(b.record(&trial, OK, t), Recorded::Ignored(Ignored::Lost));
+    assert!((b.trial_score() - w_ok()).abs() < 1e-12);
 }

@@ -911,6 +911,28 @@ fn observation_fields() {
     assert_eq!(o.count, 1.0);
 }
 
+/// After a long pause, automatic transitions and the half-open maximum catch up one deadline at a
+/// time, each reported: many transitions from one call (the trait's docs said at most two), at
+/// most 64 from the time rules and one from the call itself.
+#[test]
+fn a_long_pause_reports_every_transition_caught_up() {
+    let s = WindowSettings {
+        automatic_transition_from_open_to_half_open_enabled: true,
+        max_wait_duration_in_half_open_state: 1.0,
+        wait_duration_in_open_state: 1.0,
+        ..count(1, 1)
+    };
+    let mut b = Window::new(s).unwrap();
+    call(&mut b, FAIL, 0.0);
+    let _ = b.permit(1000.0);
+    let t = b.transitions();
+    assert_eq!(t.len(), 65);
+    assert!(t
+        .windows(2)
+        .all(|w| w[0].to == w[1].from && w[0].at <= w[1].at));
+    assert_eq!((t[0].at, t[1].at), (1.0, 2.0));
+}
+
 #[test]
 fn transitions_are_cleared_by_every_mutating_call() {
     let mut b = Window::new(count(1, 1)).unwrap();
@@ -959,6 +981,49 @@ fn no_panic_on_odd_input() {
             let _ = b.calls_in_window(now);
             let _ = b.failure_rate(now);
         }
+    }
+}
+
+/// A time that is not finite is read as the latest finite time given before it, the infinities
+/// as `NaN` was. Before, a result at `+inf` pinned a time window at the last representable
+/// second, so every later result joined it and none aged out (a 10 s window held 1000 s of
+/// calls), and a permit at `+inf` ended the open wait and began a half-open at `+inf` that its
+/// maximum wait could never end.
+#[test]
+fn a_time_that_is_not_finite_is_read_as_the_latest_finite_one() {
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let mut b = Window::new(time(10, 5)).unwrap();
+        call(&mut b, OK, 100.0);
+        let p = admit(&mut b, bad);
+        assert_eq!(p.issued_at, 100.0, "{bad}");
+        b.record(&p, FAIL, bad);
+        for i in 1..=20 {
+            call(&mut b, OK, 100.0 + f64::from(i));
+        }
+        assert_eq!(
+            (b.calls_in_window(120.0), b.failed_calls_in_window(120.0)),
+            (10, 0),
+            "{bad}"
+        );
+        assert_eq!(b.calls_in_window(bad), 10, "{bad}");
+
+        let mut b = Window::new(stuck(AfterHalfOpenWait::Open)).unwrap();
+        trip(&mut b, 0.0);
+        assert_eq!(
+            b.permit(bad),
+            Decision::Reject(Rejection::Open { until: 5.0 }),
+            "{bad}"
+        );
+        admit(&mut b, 10.0);
+        let probe = admit(&mut b, bad);
+        assert_eq!(probe.issued_at, 10.0, "{bad}");
+        assert_eq!(b.half_open_until(), 15.0, "{bad}");
+        b.poll(15.0);
+        assert_eq!(
+            b.state(),
+            State::Open,
+            "{bad}: the maximum wait ends half-open"
+        );
     }
 }
 
