@@ -81,6 +81,9 @@ fn dispatch(args: Vec<std::ffi::OsString>) -> Result<String, String> {
     let rest: Vec<std::ffi::OsString> = it.collect();
     match cmd.as_str() {
         "presets" => {
+            if matches!(rest.first().and_then(|a| a.to_str()), Some("--help" | "-h")) {
+                return Ok(USAGE.to_string());
+            }
             if let Some(a) = rest.first() {
                 return Err(format!("presets takes no arguments, got {a:?}"));
             }

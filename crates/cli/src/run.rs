@@ -22,6 +22,8 @@ struct Opts {
     sets: Vec<String>,
     format: Option<Format>,
     buckets: Option<usize>,
+    /// `--help` or `-h`: print the usage and run nothing.
+    help: bool,
 }
 
 fn parse(args: Vec<OsString>) -> Result<Opts, String> {
@@ -72,6 +74,7 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
                 }
                 o.buckets = Some(n);
             }
+            Long("help") | Short('h') => o.help = true,
             Value(v) => {
                 return Err(format!(
                     "unexpected argument {:?}: run takes options only (breaker --help)",
@@ -96,6 +99,9 @@ fn open(path: &str) -> Result<BufReader<std::fs::File>, String> {
 
 pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
     let o = parse(args)?;
+    if o.help {
+        return Ok(crate::USAGE.to_string());
+    }
     let base: Scenario = match (&o.preset, &o.scenario) {
         (Some(_), Some(_)) => return Err("use --preset or --scenario, not both".into()),
         (Some(name), None) => sim::preset_or_err(name)?,

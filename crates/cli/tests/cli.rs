@@ -281,3 +281,29 @@ fn analyze_dispatches_to_the_analysis_crate() {
     assert!(!out.stdout.is_empty());
     fails(&["analyze", "--no-such-flag-anywhere"]);
 }
+
+/// `--help` / `-h` after a command prints the usage (status 0), as `breaker --help` does.
+#[test]
+fn help_after_a_command_prints_the_usage() {
+    for args in [
+        &["--help"][..],
+        &["run", "--help"],
+        &["run", "-h"],
+        &["run", "--preset", "recovery-warmup", "--help"],
+        &["presets", "--help"],
+        &["presets", "-h"],
+    ] {
+        let out = breaker(args);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            text.starts_with("usage: breaker presets"),
+            "{args:?}: {text}"
+        );
+        assert!(text.contains("--set key=value"), "{args:?}: {text}");
+    }
+}
