@@ -307,12 +307,11 @@ pub fn run(args: &[String]) -> Result<String, String> {
     })
 }
 
-/// Whether the arguments ask for the usage text.
+/// Whether the arguments ask for the usage text: `help` as the command, or `--help` / `-h`
+/// anywhere (`breaker analyze trials --help`; no flag takes either as its value).
 pub fn is_help(args: &[String]) -> bool {
-    matches!(
-        args.first().map(String::as_str),
-        Some("help" | "--help" | "-h")
-    )
+    args.first().map(String::as_str) == Some("help")
+        || args.iter().any(|a| a == "--help" || a == "-h")
 }
 
 /// The report that `breaker analyze <args> --format json` prints, as data (for callers that

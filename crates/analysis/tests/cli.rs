@@ -243,3 +243,22 @@ fn bad_flags_give_one_line_naming_the_flag() {
         .unwrap()
         .contains("usage: breaker analyze"));
 }
+
+/// `--help` / `-h` after a command is a request for the usage, not a flag missing its value.
+#[test]
+fn help_after_a_command_prints_the_usage() {
+    for a in [
+        "help",
+        "-h",
+        "trials --help",
+        "false-alarms -h",
+        "window --window 12 --help",
+    ] {
+        let out = run(&args(a)).unwrap_or_else(|e| panic!("{a}: {e}"));
+        assert!(out.starts_with("usage: breaker analyze"), "{a}: {out}");
+        assert!(
+            analysis::cli::report(&args(a)).is_err(),
+            "{a}: help has no report"
+        );
+    }
+}
