@@ -26,7 +26,7 @@ run options:
   --scenario FILE.json  start from a scenario file (the page's settings JSON; unknown keys
                         are an error)
   --trace FILE.csv      replay a recorded trace (time_s,outcome,latency_s) instead of the
-                        generated traffic
+                        generated traffic (a pipe, such as /dev/stdin, works too)
   --seed N              the run's seed
   --set key=value       edit a dotted path of the scenario JSON, e.g.
                         --set window.permitted_number_of_calls_in_half_open_state=4

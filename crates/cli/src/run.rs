@@ -2,7 +2,7 @@
 
 use std::ffi::OsString;
 use std::fmt::Write as _;
-use std::io::BufReader;
+use std::io::{BufReader, Read as _};
 
 use sim::{BreakerKind, RunResult, Scenario};
 
@@ -97,6 +97,28 @@ fn open(path: &str) -> Result<BufReader<std::fs::File>, String> {
         .map_err(|e| format!("--trace {path}: {e}"))
 }
 
+/// Replay the trace at `path`. A regular file is read twice, streaming (once for its span, once
+/// to replay), so memory stays bounded whatever its length. Anything else (a pipe, `/dev/stdin`,
+/// `<(...)`) can be read only once: it is read into memory first, since a second open would find
+/// it drained and replay no calls.
+fn replay(scenario: &Scenario, path: &str, buckets: usize) -> Result<RunResult, String> {
+    let named = |e: &dyn std::fmt::Display| format!("{path}: {e}");
+    let regular = std::fs::metadata(path)
+        .map_err(|e| format!("--trace {path}: {e}"))?
+        .is_file();
+    if regular {
+        let span = sim::scan_trace(open(path)?).map_err(|e| named(&e))?;
+        sim::replay(scenario, open(path)?, span.last_s, buckets).map_err(|e| named(&e))
+    } else {
+        let mut bytes = Vec::new();
+        open(path)?
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("--trace {path}: {e}"))?;
+        let span = sim::scan_trace(&bytes[..]).map_err(|e| named(&e))?;
+        sim::replay(scenario, &bytes[..], span.last_s, buckets).map_err(|e| named(&e))
+    }
+}
+
 pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
     let o = parse(args)?;
     if o.help {
@@ -122,11 +144,7 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
     let scenario = base.with_sets(sets.iter().map(String::as_str))?;
     let buckets = o.buckets.unwrap_or(100);
     let result = match &o.trace {
-        Some(path) => {
-            let span = sim::scan_trace(open(path)?).map_err(|e| format!("{path}: {e}"))?;
-            sim::replay(&scenario, open(path)?, span.last_s, buckets)
-                .map_err(|e| format!("{path}: {e}"))?
-        }
+        Some(path) => replay(&scenario, path, buckets)?,
         None => sim::run(&scenario, buckets).map_err(|e| e.to_string())?,
     };
     Ok(match o.format.unwrap_or(Format::Text) {

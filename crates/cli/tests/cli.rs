@@ -307,3 +307,45 @@ fn help_after_a_command_prints_the_usage() {
         assert!(text.contains("--set key=value"), "{args:?}: {text}");
     }
 }
+
+/// A trace that can be read only once (a pipe: `--trace /dev/stdin`, `--trace <(...)`) replays
+/// the same calls as the same trace in a file, not an empty run.
+#[cfg(unix)]
+#[test]
+fn a_trace_from_a_pipe_replays_like_a_file() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut trace = String::from("time_s,outcome,latency_s\n");
+    for i in 1..=300 {
+        let o = if (100..160).contains(&i) { "503" } else { "ok" };
+        trace.push_str(&format!("{},{o},0.01\n", i as f64 * 0.5));
+    }
+    let file = temp("pipe.csv", &trace);
+    let from_file = breaker(&["run", "--trace", file.to_str().unwrap(), "--format", "json"]);
+    assert!(from_file.status.success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_breaker"))
+        .args(["run", "--trace", "/dev/stdin", "--format", "json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(trace.as_bytes())
+        .unwrap();
+    let from_pipe = child.wait_with_output().unwrap();
+    assert!(
+        from_pipe.status.success(),
+        "{}",
+        String::from_utf8_lossy(&from_pipe.stderr)
+    );
+    let (a, b): (serde_json::Value, serde_json::Value) = (
+        serde_json::from_slice(&from_file.stdout).unwrap(),
+        serde_json::from_slice(&from_pipe.stdout).unwrap(),
+    );
+    assert_eq!(b["calls"], 300);
+    assert_eq!(a, b);
+}
