@@ -178,6 +178,12 @@ fn text(r: &RunResult) -> String {
         r.end_s,
         &sim::trace_hash(r)[..16]
     );
+    // The project's rule: every number says what it is. Here all are one run's.
+    let _ = writeln!(
+        out,
+        "every number below is simulated: measured on this one run (the same scenario and seed \
+         give the same run); scores and lines in the events are in nats"
+    );
     let _ = writeln!(out);
     let _ = writeln!(
         out,

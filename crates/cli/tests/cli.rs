@@ -349,3 +349,21 @@ fn a_trace_from_a_pipe_replays_like_a_file() {
     assert_eq!(b["calls"], 300);
     assert_eq!(a, b);
 }
+
+/// The text output says what its numbers are (the project's rule): simulated, on one run.
+#[test]
+fn text_output_says_its_numbers_are_simulated() {
+    let out = breaker(&["run", "--preset", "recovery-warmup"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0]
+            .starts_with("recovery-warmup: seed 1, 300 calls over 60 s, trace 06f0736797fcfc5e"),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with("every number below is simulated") && lines[1].contains("nats"),
+        "{text}"
+    );
+}
