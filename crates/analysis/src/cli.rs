@@ -87,15 +87,17 @@ fn bad(flag: &str, value: &str, allowed: &str) -> String {
     format!("--{flag}: {} is not allowed: {allowed}", Quoted(value))
 }
 
+/// A rate `lo_open < x < hi` (`x <= hi` when `hi_included`).
 fn rate_in(
     flag: &str,
     v: &str,
     lo_open: f64,
-    hi_closed: f64,
+    hi: f64,
+    hi_included: bool,
     allowed: &str,
 ) -> Result<f64, String> {
     let x = parse_rate(v).map_err(|e| format!("--{flag}: {e}"))?;
-    if x > lo_open && x <= hi_closed {
+    if x > lo_open && (x < hi || (hi_included && x == hi)) {
         Ok(x)
     } else {
         Err(bad(flag, v, allowed))
@@ -207,18 +209,28 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
         };
         let v = value.as_str();
         match name.as_str() {
-            "fine" => f.fine = Some(rate_in("fine", v, 0.0, 1.0, "0 < fine < 1 (e.g. 5%)")?),
+            "fine" => {
+                f.fine = Some(rate_in(
+                    "fine",
+                    v,
+                    0.0,
+                    1.0,
+                    false,
+                    "0 < fine < 1 (e.g. 5%)",
+                )?)
+            }
             "broken" => {
                 f.broken = Some(rate_in(
                     "broken",
                     v,
                     0.0,
                     1.0,
+                    false,
                     "fine < broken < 1 (e.g. 20%)",
                 )?)
             }
-            "a" => f.a = Some(rate_in("a", v, 0.0, 1.0, "0 < a < 1 - b (e.g. 1%)")?),
-            "b" => f.b = Some(rate_in("b", v, 0.0, 1.0, "0 < b < 1 - a (e.g. 5%)")?),
+            "a" => f.a = Some(rate_in("a", v, 0.0, 1.0, false, "0 < a < 1 - b (e.g. 1%)")?),
+            "b" => f.b = Some(rate_in("b", v, 0.0, 1.0, false, "0 < b < 1 - a (e.g. 5%)")?),
             "line-calls" => {
                 f.line_calls = Some(number_in("line-calls", v, 1.0, 1e15, "1 < N <= 1e15")?)
             }
@@ -243,7 +255,7 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
             "period" => {
                 let p = parse_duration(v).map_err(|e| format!("--period: {e}"))?;
                 if !(p > 0.0 && p <= 1e12) {
-                    return Err(bad("period", v, "a duration > 0 (e.g. 30d)"));
+                    return Err(bad("period", v, "0 < period <= 1e12 s (e.g. 30d)"));
                 }
                 f.period = Some(p);
             }
@@ -253,15 +265,25 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
                     v,
                     0.0,
                     1.0,
+                    true,
                     "0 < true rate <= 1 (e.g. 20%)",
                 )?)
             }
             "window" => f.window = Some(integer_in("window", v, 1, 1_000_000)? as u32),
             "threshold" => {
-                f.threshold = Some(rate_in("threshold", v, 0.0, 1.0, "0 < threshold <= 100%")?)
+                f.threshold = Some(rate_in(
+                    "threshold",
+                    v,
+                    0.0,
+                    1.0,
+                    true,
+                    "0 < threshold <= 100%",
+                )?)
             }
             "min-calls" => f.min_calls = Some(integer_in("min-calls", v, 1, 1_000_000)? as u32),
-            "baseline" => f.baseline = Some(rate_in("baseline", v, 0.0, 1.0, "0 < baseline < 1")?),
+            "baseline" => {
+                f.baseline = Some(rate_in("baseline", v, 0.0, 1.0, false, "0 < baseline < 1")?)
+            }
             "simulate" => f.simulate = Some(integer_in("simulate", v, 1, 10_000_000)?),
             "seed" => {
                 f.seed = Some(

@@ -262,3 +262,26 @@ fn help_after_a_command_prints_the_usage() {
         );
     }
 }
+
+/// A rate whose range excludes 1 is refused at 1 by its own flag (not accepted, and not blamed
+/// on another flag), and an out-of-range period names its whole range.
+#[test]
+fn rates_at_one_and_long_periods_are_refused_by_their_own_flag() {
+    for (a, flag, allowed) in [
+        ("trials --a 1", "--a:", "0 < a < 1 - b"),
+        ("trials --b 100%", "--b:", "0 < b < 1 - a"),
+        ("window --baseline 1", "--baseline:", "0 < baseline < 1"),
+        ("false-alarms --fine 1", "--fine:", "0 < fine < 1 (e.g. 5%)"),
+        (
+            "false-alarms --period 100000000000000",
+            "--period:",
+            "0 < period <= 1e12 s",
+        ),
+    ] {
+        let e = run(&args(a)).expect_err(a);
+        assert!(e.starts_with(flag) && e.contains(allowed), "{a}: {e}");
+    }
+    // 100% stays allowed where the help says so.
+    run(&args("open-delay --true-rate 1")).unwrap();
+    run(&args("window --window 12 --threshold 100%")).unwrap();
+}
