@@ -712,7 +712,7 @@ fn text_run_lengths(r: &report::RunLengths) -> String {
     for p in &r.points {
         let _ = writeln!(
             out,
-            "\ntrue rate {}  line {} nats = ln({}) = {} points  drift {} nats/call",
+            "\ntrue rate {}  line {} nats = ln({}) = {} points  drift {} nats/call (exact)",
             pct(p.true_rate),
             num(p.line),
             num(p.line_calls),
@@ -785,13 +785,13 @@ fn text_drift(r: &report::DriftReport) -> String {
     );
     let _ = writeln!(
         out,
-        "\n{:>12}  {:>14}  {:>14}",
-        "true rate", "nats/call", "points/call"
+        "\n{:>12}  {:>19}  {:>19}",
+        "true rate", "nats/call (exact)", "points/call (exact)"
     );
     for p in &r.points {
         let _ = writeln!(
             out,
-            "{:>12}  {:>14}  {:>14}",
+            "{:>12}  {:>19}  {:>19}",
             pct(p.true_rate),
             num(p.nats_per_call.value),
             num(p.points_per_call.value)

@@ -285,3 +285,21 @@ fn rates_at_one_and_long_periods_are_refused_by_their_own_flag() {
     run(&args("open-delay --true-rate 1")).unwrap();
     run(&args("window --window 12 --threshold 100%")).unwrap();
 }
+
+/// The drift figures say that they are exact in text too, as every number must.
+#[test]
+fn drift_in_text_says_it_is_exact() {
+    let text = run(&args("drift")).unwrap();
+    let header = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("true rate"))
+        .unwrap();
+    assert!(
+        header.contains("nats/call (exact)") && header.contains("points/call (exact)"),
+        "{text}"
+    );
+    for cmd in ["false-alarms", "open-delay"] {
+        let text = run(&args(cmd)).unwrap();
+        assert!(text.contains(" nats/call (exact)"), "{cmd}: {text}");
+    }
+}
