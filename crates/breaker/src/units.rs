@@ -6,10 +6,13 @@
 
 use crate::quote::Quoted;
 
-/// Seconds from `"200ms"`, `"5s"`, `"1.5m"`, `"1h"`, `"30d"`, `"1w"` or a bare number of seconds.
+/// Seconds from `"200ms"`, `"5s"`, `"1.5m"`, `"1h"`, `"30d"`, `"1w"` or a bare number of seconds;
+/// the number may have an exponent (`"5e-05"`, `"1e6"`, `"1.2e3ms"`), as tools write them.
 pub fn parse_duration(s: &str) -> Result<f64, String> {
     let t = s.trim();
-    let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
+    // The unit is the trailing run of letters (not everything from the first letter, which
+    // would take the `e` of an exponent for a unit).
+    let split = t.trim_end_matches(|c: char| c.is_ascii_alphabetic()).len();
     let (num, unit) = t.split_at_checked(split).unwrap_or((t, ""));
     let value: f64 = num.trim().parse().map_err(|_| {
         format!(
@@ -72,6 +75,17 @@ mod tests {
         assert_eq!(parse_duration("12.5").unwrap(), 12.5);
         assert!(parse_duration("5 parsecs").is_err());
         assert!(parse_duration("abc").is_err());
+    }
+
+    #[test]
+    fn durations_with_an_exponent() {
+        assert_eq!(parse_duration("5e-05").unwrap(), 5e-5);
+        assert_eq!(parse_duration("1e6").unwrap(), 1e6);
+        assert_eq!(parse_duration("1.2e3ms").unwrap(), 1.2);
+        assert_eq!(parse_duration("2E1 s").unwrap(), 20.0);
+        assert!(parse_duration("1e").is_err());
+        assert!(parse_duration("1e400").is_err());
+        assert!(parse_duration("inf").is_err());
     }
 
     #[test]

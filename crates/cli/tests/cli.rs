@@ -367,3 +367,58 @@ fn text_output_says_its_numbers_are_simulated() {
         "{text}"
     );
 }
+
+/// A duration written with an exponent, as tools print small and large numbers: a trace's
+/// latency (`5e-05`), `analyze --period 1e6`, a scenario's `"duration": "1e3"`.
+#[test]
+fn durations_with_an_exponent_are_read() {
+    let trace = temp("exp.csv", "0.5,ok,5e-05\n1,503,1.2e-1\n1.5,ok,1e0\n");
+    let out = breaker(&[
+        "run",
+        "--trace",
+        trace.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["calls"], 3);
+    let scenario = temp(
+        "exp.json",
+        r#"{"duration": "1.2e2", "traffic": {"arrivals": "even"}}"#,
+    );
+    let out = breaker(&[
+        "run",
+        "--scenario",
+        scenario.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["end_s"], 120.0);
+    let out = breaker(&[
+        "analyze",
+        "false-alarms",
+        "--period",
+        "6.048e5",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let n = v["points"][0]["line_calls"].as_f64().unwrap();
+    assert!((n - 604_800.0).abs() < 1e-6, "{n}");
+}
