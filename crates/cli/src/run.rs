@@ -129,7 +129,7 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
         (Some(name), None) => sim::preset_or_err(name)?,
         (None, Some(path)) => {
             let text = read_file(path, "--scenario")?;
-            serde_json::from_str(&text).map_err(|e| format!("--scenario {path}: {e}"))?
+            Scenario::read_json(&text).map_err(|e| format!("--scenario {path}: {e}"))?
         }
         (None, None) if o.trace.is_some() => Scenario::default(),
         (None, None) => {

@@ -262,6 +262,15 @@ fn bad_input_is_one_line_and_status_two() {
     let bad = temp("bad.json", r#"{"window": {"sliding_window_sise": 5}}"#);
     let e = fails(&["run", "--scenario", bad.to_str().unwrap()]);
     assert!(e.contains("unknown field `sliding_window_sise`"), "{e}");
+    let typo = temp("typo.json", r#"{"traffic": {"calls_per_minute": "fast"}}"#);
+    let e = fails(&["run", "--scenario", typo.to_str().unwrap()]);
+    assert!(
+        e.contains(": traffic.calls_per_minute = \"fast\" is invalid: "),
+        "{e}"
+    );
+    let list = temp("list.json", r#"["x", 3, 100]"#);
+    let e = fails(&["run", "--scenario", list.to_str().unwrap()]);
+    assert!(e.contains("allowed an object of settings"), "{e}");
     let malformed = temp("malformed.json", "{ not json");
     fails(&["run", "--scenario", malformed.to_str().unwrap()]);
     let trace = temp("bad.csv", "time_s,outcome,latency_s\n1,ok,0.1\n2,ok,fast\n");
