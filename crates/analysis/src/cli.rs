@@ -36,7 +36,8 @@ flags (rates as 0.05 or 5%, durations as 30d, 1h, 5s):
   --threshold RATE        window breaker: failureRateThreshold (default 50%)
   --min-calls N           window breaker: minimumNumberOfCalls (default: the window size)
   --baseline RATE         window breaker: baseline failure rate (default: fine)
-  --simulate N            add Monte Carlo with N runs (window trips: N x 10,000 calls)
+  --simulate N            add Monte Carlo with N runs (window trips: N x 10,000 calls, at
+                          most 2e7 in all; n says how many were simulated)
   --seed S                simulation seed (default 1)
   --sweep FROM:TO:STEPS[:log|:lin]
                           sweep the line calls N (false-alarms, log by default), the

@@ -303,3 +303,15 @@ fn drift_in_text_says_it_is_exact() {
         assert!(text.contains(" nats/call (exact)"), "{cmd}: {text}");
     }
 }
+
+/// The window's sliding-trips simulation stops at its cap instead of leaving the figure out; the
+/// help says so, and `n` gives the calls simulated.
+#[test]
+fn window_trips_simulation_cap_is_documented_and_reported() {
+    let v = json("window --window 30 --simulate 5000");
+    let n = v["points"][0]["trips_per_day_sliding"]["simulated"]["n"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(n, analysis::report::WINDOW_SIMULATION_MAX_CALLS);
+    assert!(analysis::cli::USAGE.contains("most 2e7 in all"));
+}
