@@ -159,6 +159,16 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
     })
 }
 
+/// Seconds as Rust's shortest form (`60`, `0.25`), with an exponent outside 1e-3..1e15: `{}`
+/// alone never uses one, so a valid duration of 1e-300 s printed 300 zeros.
+fn seconds(x: f64) -> String {
+    if x == 0.0 || (1e-3..1e15).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
 fn opt(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.2}")).unwrap_or_else(|| "-".into())
 }
@@ -175,7 +185,7 @@ fn text(r: &RunResult) -> String {
         "{name}: seed {}, {} calls over {} s, trace {}",
         r.seed,
         r.calls,
-        r.end_s,
+        seconds(r.end_s),
         &sim::trace_hash(r)[..16]
     );
     // The project's rule: every number says what it is. Here all are one run's.

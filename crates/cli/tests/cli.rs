@@ -431,3 +431,26 @@ fn durations_with_an_exponent_are_read() {
     let n = v["points"][0]["line_calls"].as_f64().unwrap();
     assert!((n - 604_800.0).abs() < 1e-6, "{n}");
 }
+
+/// The header's run length stays short for any valid duration (`{}` would print 1e-300 with
+/// 300 zeros).
+#[test]
+fn the_header_prints_tiny_and_huge_lengths_with_an_exponent() {
+    for (set, want) in [
+        ("duration=1e-300", " calls over 1e-300 s, trace "),
+        ("duration=0.5", " calls over 0.5 s, trace "),
+    ] {
+        let out = breaker(&["run", "--preset", "late-results", "--set", set]);
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        let first = text.lines().next().unwrap();
+        assert!(first.contains(want) && first.len() < 100, "{first}");
+    }
+    let trace = temp("far.csv", "1e16,ok,0.1\n");
+    let out = breaker(&["run", "--trace", trace.to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("scenario: seed 1, 1 calls over 1e16 s,"),
+        "{text}"
+    );
+}
