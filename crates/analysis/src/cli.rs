@@ -36,7 +36,8 @@ flags (rates as 0.05 or 5%, durations as 30d, 1h, 5s):
   --threshold RATE        window breaker: failureRateThreshold (default 50%)
   --min-calls N           window breaker: minimumNumberOfCalls (default: the window size)
   --baseline RATE         window breaker: baseline failure rate (default: fine)
-  --simulate N            add Monte Carlo with N runs (window trips: N x 10,000 calls)
+  --simulate N            add Monte Carlo with N runs (window trips: N x 10,000 calls, at
+                          most 2e7 in all; n says how many were simulated)
   --seed S                simulation seed (default 1)
   --sweep FROM:TO:STEPS[:log|:lin]
                           sweep the line calls N (false-alarms, log by default), the
@@ -87,15 +88,17 @@ fn bad(flag: &str, value: &str, allowed: &str) -> String {
     format!("--{flag}: {} is not allowed: {allowed}", Quoted(value))
 }
 
+/// A rate `lo_open < x < hi` (`x <= hi` when `hi_included`).
 fn rate_in(
     flag: &str,
     v: &str,
     lo_open: f64,
-    hi_closed: f64,
+    hi: f64,
+    hi_included: bool,
     allowed: &str,
 ) -> Result<f64, String> {
     let x = parse_rate(v).map_err(|e| format!("--{flag}: {e}"))?;
-    if x > lo_open && x <= hi_closed {
+    if x > lo_open && (x < hi || (hi_included && x == hi)) {
         Ok(x)
     } else {
         Err(bad(flag, v, allowed))
@@ -207,18 +210,28 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
         };
         let v = value.as_str();
         match name.as_str() {
-            "fine" => f.fine = Some(rate_in("fine", v, 0.0, 1.0, "0 < fine < 1 (e.g. 5%)")?),
+            "fine" => {
+                f.fine = Some(rate_in(
+                    "fine",
+                    v,
+                    0.0,
+                    1.0,
+                    false,
+                    "0 < fine < 1 (e.g. 5%)",
+                )?)
+            }
             "broken" => {
                 f.broken = Some(rate_in(
                     "broken",
                     v,
                     0.0,
                     1.0,
+                    false,
                     "fine < broken < 1 (e.g. 20%)",
                 )?)
             }
-            "a" => f.a = Some(rate_in("a", v, 0.0, 1.0, "0 < a < 1 - b (e.g. 1%)")?),
-            "b" => f.b = Some(rate_in("b", v, 0.0, 1.0, "0 < b < 1 - a (e.g. 5%)")?),
+            "a" => f.a = Some(rate_in("a", v, 0.0, 1.0, false, "0 < a < 1 - b (e.g. 1%)")?),
+            "b" => f.b = Some(rate_in("b", v, 0.0, 1.0, false, "0 < b < 1 - a (e.g. 5%)")?),
             "line-calls" => {
                 f.line_calls = Some(number_in("line-calls", v, 1.0, 1e15, "1 < N <= 1e15")?)
             }
@@ -243,7 +256,7 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
             "period" => {
                 let p = parse_duration(v).map_err(|e| format!("--period: {e}"))?;
                 if !(p > 0.0 && p <= 1e12) {
-                    return Err(bad("period", v, "a duration > 0 (e.g. 30d)"));
+                    return Err(bad("period", v, "0 < period <= 1e12 s (e.g. 30d)"));
                 }
                 f.period = Some(p);
             }
@@ -253,15 +266,25 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
                     v,
                     0.0,
                     1.0,
+                    true,
                     "0 < true rate <= 1 (e.g. 20%)",
                 )?)
             }
             "window" => f.window = Some(integer_in("window", v, 1, 1_000_000)? as u32),
             "threshold" => {
-                f.threshold = Some(rate_in("threshold", v, 0.0, 1.0, "0 < threshold <= 100%")?)
+                f.threshold = Some(rate_in(
+                    "threshold",
+                    v,
+                    0.0,
+                    1.0,
+                    true,
+                    "0 < threshold <= 100%",
+                )?)
             }
             "min-calls" => f.min_calls = Some(integer_in("min-calls", v, 1, 1_000_000)? as u32),
-            "baseline" => f.baseline = Some(rate_in("baseline", v, 0.0, 1.0, "0 < baseline < 1")?),
+            "baseline" => {
+                f.baseline = Some(rate_in("baseline", v, 0.0, 1.0, false, "0 < baseline < 1")?)
+            }
             "simulate" => f.simulate = Some(integer_in("simulate", v, 1, 10_000_000)?),
             "seed" => {
                 f.seed = Some(
@@ -307,12 +330,11 @@ pub fn run(args: &[String]) -> Result<String, String> {
     })
 }
 
-/// Whether the arguments ask for the usage text.
+/// Whether the arguments ask for the usage text: `help` as the command, or `--help` / `-h`
+/// anywhere (`breaker analyze trials --help`; no flag takes either as its value).
 pub fn is_help(args: &[String]) -> bool {
-    matches!(
-        args.first().map(String::as_str),
-        Some("help" | "--help" | "-h")
-    )
+    args.first().map(String::as_str) == Some("help")
+        || args.iter().any(|a| a == "--help" || a == "-h")
 }
 
 /// The report that `breaker analyze <args> --format json` prints, as data (for callers that
@@ -691,7 +713,7 @@ fn text_run_lengths(r: &report::RunLengths) -> String {
     for p in &r.points {
         let _ = writeln!(
             out,
-            "\ntrue rate {}  line {} nats = ln({}) = {} points  drift {} nats/call",
+            "\ntrue rate {}  line {} nats = ln({}) = {} points  drift {} nats/call (exact)",
             pct(p.true_rate),
             num(p.line),
             num(p.line_calls),
@@ -764,13 +786,13 @@ fn text_drift(r: &report::DriftReport) -> String {
     );
     let _ = writeln!(
         out,
-        "\n{:>12}  {:>14}  {:>14}",
-        "true rate", "nats/call", "points/call"
+        "\n{:>12}  {:>19}  {:>19}",
+        "true rate", "nats/call (exact)", "points/call (exact)"
     );
     for p in &r.points {
         let _ = writeln!(
             out,
-            "{:>12}  {:>14}  {:>14}",
+            "{:>12}  {:>19}  {:>19}",
             pct(p.true_rate),
             num(p.nats_per_call.value),
             num(p.points_per_call.value)

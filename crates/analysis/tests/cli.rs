@@ -243,3 +243,75 @@ fn bad_flags_give_one_line_naming_the_flag() {
         .unwrap()
         .contains("usage: breaker analyze"));
 }
+
+/// `--help` / `-h` after a command is a request for the usage, not a flag missing its value.
+#[test]
+fn help_after_a_command_prints_the_usage() {
+    for a in [
+        "help",
+        "-h",
+        "trials --help",
+        "false-alarms -h",
+        "window --window 12 --help",
+    ] {
+        let out = run(&args(a)).unwrap_or_else(|e| panic!("{a}: {e}"));
+        assert!(out.starts_with("usage: breaker analyze"), "{a}: {out}");
+        assert!(
+            analysis::cli::report(&args(a)).is_err(),
+            "{a}: help has no report"
+        );
+    }
+}
+
+/// A rate whose range excludes 1 is refused at 1 by its own flag (not accepted, and not blamed
+/// on another flag), and an out-of-range period names its whole range.
+#[test]
+fn rates_at_one_and_long_periods_are_refused_by_their_own_flag() {
+    for (a, flag, allowed) in [
+        ("trials --a 1", "--a:", "0 < a < 1 - b"),
+        ("trials --b 100%", "--b:", "0 < b < 1 - a"),
+        ("window --baseline 1", "--baseline:", "0 < baseline < 1"),
+        ("false-alarms --fine 1", "--fine:", "0 < fine < 1 (e.g. 5%)"),
+        (
+            "false-alarms --period 100000000000000",
+            "--period:",
+            "0 < period <= 1e12 s",
+        ),
+    ] {
+        let e = run(&args(a)).expect_err(a);
+        assert!(e.starts_with(flag) && e.contains(allowed), "{a}: {e}");
+    }
+    // 100% stays allowed where the help says so.
+    run(&args("open-delay --true-rate 1")).unwrap();
+    run(&args("window --window 12 --threshold 100%")).unwrap();
+}
+
+/// The drift figures say that they are exact in text too, as every number must.
+#[test]
+fn drift_in_text_says_it_is_exact() {
+    let text = run(&args("drift")).unwrap();
+    let header = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("true rate"))
+        .unwrap();
+    assert!(
+        header.contains("nats/call (exact)") && header.contains("points/call (exact)"),
+        "{text}"
+    );
+    for cmd in ["false-alarms", "open-delay"] {
+        let text = run(&args(cmd)).unwrap();
+        assert!(text.contains(" nats/call (exact)"), "{cmd}: {text}");
+    }
+}
+
+/// The window's sliding-trips simulation stops at its cap instead of leaving the figure out; the
+/// help says so, and `n` gives the calls simulated.
+#[test]
+fn window_trips_simulation_cap_is_documented_and_reported() {
+    let v = json("window --window 30 --simulate 5000");
+    let n = v["points"][0]["trips_per_day_sliding"]["simulated"]["n"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(n, analysis::report::WINDOW_SIMULATION_MAX_CALLS);
+    assert!(analysis::cli::USAGE.contains("most 2e7 in all"));
+}

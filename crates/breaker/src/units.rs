@@ -81,6 +81,7 @@ mod tests {
     #[test]
     fn numbers_with_an_exponent() {
         assert_eq!(parse_duration("1e3").unwrap(), 1000.0);
+        assert_eq!(parse_duration("5e-05").unwrap(), 5e-5);
         assert_eq!(parse_duration("2.5E-1").unwrap(), 0.25);
         assert_eq!(parse_duration("1e3ms").unwrap(), 1.0);
         assert_eq!(parse_duration(" 1.5e1 min ").unwrap(), 900.0);

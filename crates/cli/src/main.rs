@@ -26,7 +26,7 @@ run options:
   --scenario FILE.json  start from a scenario file (the page's settings JSON; unknown keys
                         are an error)
   --trace FILE.csv      replay a recorded trace (time_s,outcome,latency_s) instead of the
-                        generated traffic
+                        generated traffic (a pipe, such as /dev/stdin, works too)
   --seed N              the run's seed
   --set key=value       edit a dotted path of the scenario JSON, e.g.
                         --set window.permitted_number_of_calls_in_half_open_state=4
@@ -81,6 +81,9 @@ fn dispatch(args: Vec<std::ffi::OsString>) -> Result<String, String> {
     let rest: Vec<std::ffi::OsString> = it.collect();
     match cmd.as_str() {
         "presets" => {
+            if matches!(rest.first().and_then(|a| a.to_str()), Some("--help" | "-h")) {
+                return Ok(USAGE.to_string());
+            }
             if let Some(a) = rest.first() {
                 return Err(format!("presets takes no arguments, got {a:?}"));
             }

@@ -2,7 +2,7 @@
 
 use std::ffi::OsString;
 use std::fmt::Write as _;
-use std::io::BufReader;
+use std::io::{BufReader, Read as _};
 
 use sim::{BreakerKind, RunResult, Scenario};
 
@@ -22,6 +22,8 @@ struct Opts {
     sets: Vec<String>,
     format: Option<Format>,
     buckets: Option<usize>,
+    /// `--help` or `-h`: print the usage and run nothing.
+    help: bool,
 }
 
 fn parse(args: Vec<OsString>) -> Result<Opts, String> {
@@ -72,6 +74,7 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
                 }
                 o.buckets = Some(n);
             }
+            Long("help") | Short('h') => o.help = true,
             Value(v) => {
                 return Err(format!(
                     "unexpected argument {:?}: run takes options only (breaker --help)",
@@ -94,14 +97,39 @@ fn open(path: &str) -> Result<BufReader<std::fs::File>, String> {
         .map_err(|e| format!("--trace {path}: {e}"))
 }
 
+/// Replay the trace at `path`. A regular file is read twice, streaming (once for its span, once
+/// to replay), so memory stays bounded whatever its length. Anything else (a pipe, `/dev/stdin`,
+/// `<(...)`) can be read only once: it is read into memory first, since a second open would find
+/// it drained and replay no calls.
+fn replay(scenario: &Scenario, path: &str, buckets: usize) -> Result<RunResult, String> {
+    let named = |e: &dyn std::fmt::Display| format!("{path}: {e}");
+    let regular = std::fs::metadata(path)
+        .map_err(|e| format!("--trace {path}: {e}"))?
+        .is_file();
+    if regular {
+        let span = sim::scan_trace(open(path)?).map_err(|e| named(&e))?;
+        sim::replay(scenario, open(path)?, span.last_s, buckets).map_err(|e| named(&e))
+    } else {
+        let mut bytes = Vec::new();
+        open(path)?
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("--trace {path}: {e}"))?;
+        let span = sim::scan_trace(&bytes[..]).map_err(|e| named(&e))?;
+        sim::replay(scenario, &bytes[..], span.last_s, buckets).map_err(|e| named(&e))
+    }
+}
+
 pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
     let o = parse(args)?;
+    if o.help {
+        return Ok(crate::USAGE.to_string());
+    }
     let base: Scenario = match (&o.preset, &o.scenario) {
         (Some(_), Some(_)) => return Err("use --preset or --scenario, not both".into()),
         (Some(name), None) => sim::preset_or_err(name)?,
         (None, Some(path)) => {
             let text = read_file(path, "--scenario")?;
-            serde_json::from_str(&text).map_err(|e| format!("--scenario {path}: {e}"))?
+            Scenario::read_json(&text).map_err(|e| format!("--scenario {path}: {e}"))?
         }
         (None, None) if o.trace.is_some() => Scenario::default(),
         (None, None) => {
@@ -116,11 +144,7 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
     let scenario = base.with_sets(sets.iter().map(String::as_str))?;
     let buckets = o.buckets.unwrap_or(100);
     let result = match &o.trace {
-        Some(path) => {
-            let span = sim::scan_trace(open(path)?).map_err(|e| format!("{path}: {e}"))?;
-            sim::replay(&scenario, open(path)?, span.last_s, buckets)
-                .map_err(|e| format!("{path}: {e}"))?
-        }
+        Some(path) => replay(&scenario, path, buckets)?,
         None => sim::run(&scenario, buckets).map_err(|e| e.to_string())?,
     };
     Ok(match o.format.unwrap_or(Format::Text) {
@@ -133,6 +157,16 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
         }
         Format::Csv => csv(&result),
     })
+}
+
+/// Seconds as Rust's shortest form (`60`, `0.25`), with an exponent outside 1e-3..1e15: `{}`
+/// alone never uses one, so a valid duration of 1e-300 s printed 300 zeros.
+fn seconds(x: f64) -> String {
+    if x == 0.0 || (1e-3..1e15).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
 }
 
 fn opt(v: Option<f64>) -> String {
@@ -151,8 +185,14 @@ fn text(r: &RunResult) -> String {
         "{name}: seed {}, {} calls over {} s, trace {}",
         r.seed,
         r.calls,
-        r.end_s,
+        seconds(r.end_s),
         &sim::trace_hash(r)[..16]
+    );
+    // The project's rule: every number says what it is. Here all are one run's.
+    let _ = writeln!(
+        out,
+        "every number below is simulated: measured on this one run (the same scenario and seed \
+         give the same run); scores and lines in the events are in nats"
     );
     let _ = writeln!(out);
     let _ = writeln!(

@@ -262,6 +262,15 @@ fn bad_input_is_one_line_and_status_two() {
     let bad = temp("bad.json", r#"{"window": {"sliding_window_sise": 5}}"#);
     let e = fails(&["run", "--scenario", bad.to_str().unwrap()]);
     assert!(e.contains("unknown field `sliding_window_sise`"), "{e}");
+    let typo = temp("typo.json", r#"{"traffic": {"calls_per_minute": "fast"}}"#);
+    let e = fails(&["run", "--scenario", typo.to_str().unwrap()]);
+    assert!(
+        e.contains(": traffic.calls_per_minute = \"fast\" is invalid: "),
+        "{e}"
+    );
+    let list = temp("list.json", r#"["x", 3, 100]"#);
+    let e = fails(&["run", "--scenario", list.to_str().unwrap()]);
+    assert!(e.contains("allowed an object of settings"), "{e}");
     let malformed = temp("malformed.json", "{ not json");
     fails(&["run", "--scenario", malformed.to_str().unwrap()]);
     let trace = temp("bad.csv", "time_s,outcome,latency_s\n1,ok,0.1\n2,ok,fast\n");
@@ -280,4 +289,168 @@ fn analyze_dispatches_to_the_analysis_crate() {
     );
     assert!(!out.stdout.is_empty());
     fails(&["analyze", "--no-such-flag-anywhere"]);
+}
+
+/// `--help` / `-h` after a command prints the usage (status 0), as `breaker --help` does.
+#[test]
+fn help_after_a_command_prints_the_usage() {
+    for args in [
+        &["--help"][..],
+        &["run", "--help"],
+        &["run", "-h"],
+        &["run", "--preset", "recovery-warmup", "--help"],
+        &["presets", "--help"],
+        &["presets", "-h"],
+    ] {
+        let out = breaker(args);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            text.starts_with("usage: breaker presets"),
+            "{args:?}: {text}"
+        );
+        assert!(text.contains("--set key=value"), "{args:?}: {text}");
+    }
+}
+
+/// A trace that can be read only once (a pipe: `--trace /dev/stdin`, `--trace <(...)`) replays
+/// the same calls as the same trace in a file, not an empty run.
+#[cfg(unix)]
+#[test]
+fn a_trace_from_a_pipe_replays_like_a_file() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut trace = String::from("time_s,outcome,latency_s\n");
+    for i in 1..=300 {
+        let o = if (100..160).contains(&i) { "503" } else { "ok" };
+        trace.push_str(&format!("{},{o},0.01\n", i as f64 * 0.5));
+    }
+    let file = temp("pipe.csv", &trace);
+    let from_file = breaker(&["run", "--trace", file.to_str().unwrap(), "--format", "json"]);
+    assert!(from_file.status.success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_breaker"))
+        .args(["run", "--trace", "/dev/stdin", "--format", "json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(trace.as_bytes())
+        .unwrap();
+    let from_pipe = child.wait_with_output().unwrap();
+    assert!(
+        from_pipe.status.success(),
+        "{}",
+        String::from_utf8_lossy(&from_pipe.stderr)
+    );
+    let (a, b): (serde_json::Value, serde_json::Value) = (
+        serde_json::from_slice(&from_file.stdout).unwrap(),
+        serde_json::from_slice(&from_pipe.stdout).unwrap(),
+    );
+    assert_eq!(b["calls"], 300);
+    assert_eq!(a, b);
+}
+
+/// The text output says what its numbers are (the project's rule): simulated, on one run.
+#[test]
+fn text_output_says_its_numbers_are_simulated() {
+    let out = breaker(&["run", "--preset", "recovery-warmup"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0]
+            .starts_with("recovery-warmup: seed 1, 300 calls over 60 s, trace 06f0736797fcfc5e"),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with("every number below is simulated") && lines[1].contains("nats"),
+        "{text}"
+    );
+}
+
+/// A duration written with an exponent, as tools print small and large numbers: a trace's
+/// latency (`5e-05`), `analyze --period 1e6`, a scenario's `"duration": "1e3"`.
+#[test]
+fn durations_with_an_exponent_are_read() {
+    let trace = temp("exp.csv", "0.5,ok,5e-05\n1,503,1.2e-1\n1.5,ok,1e0\n");
+    let out = breaker(&[
+        "run",
+        "--trace",
+        trace.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["calls"], 3);
+    let scenario = temp(
+        "exp.json",
+        r#"{"duration": "1.2e2", "traffic": {"arrivals": "even"}}"#,
+    );
+    let out = breaker(&[
+        "run",
+        "--scenario",
+        scenario.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["end_s"], 120.0);
+    let out = breaker(&[
+        "analyze",
+        "false-alarms",
+        "--period",
+        "6.048e5",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let n = v["points"][0]["line_calls"].as_f64().unwrap();
+    assert!((n - 604_800.0).abs() < 1e-6, "{n}");
+}
+
+/// The header's run length stays short for any valid duration (`{}` would print 1e-300 with
+/// 300 zeros).
+#[test]
+fn the_header_prints_tiny_and_huge_lengths_with_an_exponent() {
+    for (set, want) in [
+        ("duration=1e-300", " calls over 1e-300 s, trace "),
+        ("duration=0.5", " calls over 0.5 s, trace "),
+    ] {
+        let out = breaker(&["run", "--preset", "late-results", "--set", set]);
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        let first = text.lines().next().unwrap();
+        assert!(first.contains(want) && first.len() < 100, "{first}");
+    }
+    let trace = temp("far.csv", "1e16,ok,0.1\n");
+    let out = breaker(&["run", "--trace", trace.to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("scenario: seed 1, 1 calls over 1e16 s,"),
+        "{text}"
+    );
 }

@@ -381,9 +381,29 @@ impl Scenario {
 
     /// Read a scenario from JSON text (unknown keys are an error), then validate it.
     pub fn from_json(text: &str) -> Result<Scenario, String> {
-        let s: Scenario = serde_json::from_str(text).map_err(|e| format!("scenario: {e}"))?;
+        let s = Scenario::read_json(text)?;
         s.validate().map_err(|e| e.to_string())?;
         Ok(s)
+    }
+
+    /// Read a scenario from JSON text without checking ranges ([`Scenario::validate`] does):
+    /// `breaker run --scenario` reads the file with this, applies `--set`, then validates.
+    ///
+    /// The text must be a JSON object (the page refuses anything else the same way). An error in
+    /// a value names its dotted field as `--set` takes it, as the page's does:
+    /// `traffic.calls_per_minute = "fast" is invalid: invalid type: string "fast", expected f64`.
+    /// Malformed JSON gives serde_json's message with its line and column.
+    pub fn read_json(text: &str) -> Result<Scenario, String> {
+        use serde_json::Value;
+        let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if !v.is_object() {
+            return Err(format!(
+                "scenario = {} is invalid: allowed an object of settings",
+                short_json(&v)
+            ));
+        }
+        serde_json::from_value::<Scenario>(v.clone())
+            .map_err(|e| blame(&v).unwrap_or_else(|| format!("scenario is invalid: {e}")))
     }
 
     /// The scenario as a JSON value (all fields, defaults included).
@@ -434,6 +454,94 @@ impl Scenario {
             out.push((s, f64::INFINITY));
         }
         out
+    }
+}
+
+/// `v` as compact JSON, cut to about 80 characters (a value in an error message).
+fn short_json(v: &serde_json::Value) -> String {
+    let t = v.to_string();
+    match t.char_indices().nth(80) {
+        Some((i, _)) => format!("{}...", &t[..i]),
+        None => t,
+    }
+}
+
+/// Place the leaves of `given` (a scenario object that does not deserialize) one at a time over
+/// the default scenario, and name the first that breaks it: `path = value is invalid: why`.
+/// Leaves are the values below objects and below lists of objects (the dependency's phases,
+/// which start from the default phase); `None` if no single leaf is to blame.
+fn blame(given: &serde_json::Value) -> Option<String> {
+    let mut leaves = Vec::new();
+    collect_leaves(given, String::new(), &mut leaves);
+    let phase = serde_json::to_value(Phase::default()).ok()?;
+    let mut cur = Scenario::default().to_value();
+    for (path, leaf) in leaves {
+        let segs: Vec<&str> = path.split('.').collect();
+        place(&mut cur, &segs, leaf, &phase);
+        if let Err(e) = serde_json::from_value::<Scenario>(cur.clone()) {
+            return Some(format!("{path} = {} is invalid: {e}", short_json(leaf)));
+        }
+    }
+    None
+}
+
+fn collect_leaves<'a>(
+    v: &'a serde_json::Value,
+    prefix: String,
+    out: &mut Vec<(String, &'a serde_json::Value)>,
+) {
+    use serde_json::Value;
+    let join = |k: &str| {
+        if prefix.is_empty() {
+            k.to_string()
+        } else {
+            format!("{prefix}.{k}")
+        }
+    };
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            for (k, x) in m {
+                collect_leaves(x, join(k), out);
+            }
+        }
+        Value::Array(a) if !a.is_empty() && a.iter().all(Value::is_object) => {
+            for (i, x) in a.iter().enumerate() {
+                collect_leaves(x, join(&i.to_string()), out);
+            }
+        }
+        _ => out.push((prefix, v)),
+    }
+}
+
+/// Put `leaf` at `segs` inside `cur`, making objects (and list entries, from `item`) on the way.
+fn place(
+    cur: &mut serde_json::Value,
+    segs: &[&str],
+    leaf: &serde_json::Value,
+    item: &serde_json::Value,
+) {
+    use serde_json::Value;
+    let Some((seg, rest)) = segs.split_first() else {
+        *cur = leaf.clone();
+        return;
+    };
+    if let (Value::Array(a), Ok(i)) = (&mut *cur, seg.parse::<usize>()) {
+        while a.len() <= i {
+            a.push(item.clone());
+        }
+        place(&mut a[i], rest, leaf, item);
+        return;
+    }
+    if !cur.is_object() {
+        *cur = Value::Object(serde_json::Map::new());
+    }
+    if let Value::Object(m) = cur {
+        place(
+            m.entry(seg.to_string()).or_insert(Value::Null),
+            rest,
+            leaf,
+            item,
+        );
     }
 }
 

@@ -117,3 +117,58 @@ fn outages_are_runs_of_outage_phases() {
     assert_eq!(s.outages(), vec![(8.0, 30.0)]);
     assert_eq!(s.condition_at(35.0), sim::Condition::Degraded);
 }
+
+#[test]
+fn json_errors_name_the_dotted_field() {
+    for (text, start) in [
+        (
+            r#"{"traffic": {"calls_per_minute": "fast"}}"#,
+            r#"traffic.calls_per_minute = "fast" is invalid: "#,
+        ),
+        (
+            r#"{"dependency": [{"start": 0}, {"start": "8s", "latency": "quick"}]}"#,
+            r#"dependency.1.latency = "quick" is invalid: "#,
+        ),
+        (r#"{"seed": 1.5}"#, "seed = 1.5 is invalid: "),
+        (
+            r#"{"statistical": {"fine_rate": "5%%"}}"#,
+            r#"statistical.fine_rate = "5%%" is invalid: "#,
+        ),
+        (
+            r#"{"window": {"sliding_window_sise": 20}}"#,
+            "window.sliding_window_sise = 20 is invalid: unknown field `sliding_window_sise`",
+        ),
+        (r#"{"trace": 5}"#, "trace = 5 is invalid: "),
+    ] {
+        let e = Scenario::read_json(text).unwrap_err();
+        assert!(e.starts_with(start), "{text}: {e}");
+        assert_eq!(Scenario::from_json(text).unwrap_err(), e);
+    }
+    // Malformed JSON keeps serde_json's line and column.
+    let e = Scenario::read_json("{\n  \"seed\": }").unwrap_err();
+    assert!(e.contains("line 2"), "{e}");
+}
+
+#[test]
+fn a_scenario_is_an_object() {
+    // Serde would read a list as the fields in order (name, seed, duration, ...); the page
+    // refuses anything but an object, and so does the file reader.
+    for text in [
+        "[]",
+        r#"["x", 3, 100]"#,
+        "5",
+        "null",
+        r#""recovery-warmup""#,
+    ] {
+        let e = Scenario::read_json(text).unwrap_err();
+        assert!(
+            e.starts_with("scenario = ")
+                && e.ends_with("is invalid: allowed an object of settings"),
+            "{text}: {e}"
+        );
+    }
+    // No range checks here: validation comes after `--set`.
+    let s = Scenario::read_json(r#"{"duration": -1}"#).unwrap();
+    assert_eq!(s.duration, -1.0);
+    assert!(Scenario::from_json(r#"{"duration": -1}"#).is_err());
+}
