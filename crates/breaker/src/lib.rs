@@ -66,7 +66,9 @@ pub trait Breaker {
     fn permit(&mut self, now: f64) -> Decision;
 
     /// Admit a call that has no other option left (the last target): it is tried even while the
-    /// breaker is open, and its result moves nothing.
+    /// breaker is open, and its result moves nothing. Ask with this *instead of*
+    /// [`Breaker::permit`], not after one was refused: like `permit`, it counts the call as
+    /// traffic (the statistical breaker's line), so asking both would count the call twice.
     fn permit_last_option(&mut self, now: f64) -> Permit;
 
     /// Report the outcome of an admitted call at `now` (its duration is `now - permit.issued_at`).
