@@ -421,9 +421,14 @@ impl Scenario {
             let (path, value) = s.split_once('=').ok_or_else(|| {
                 format!("--set {s:?}: expected key=value, e.g. window.sliding_window_size=20")
             })?;
+            let before = v.clone();
             set_path(&mut v, path.trim(), value)?;
             // Deserialize after each edit so that the error names the edit that broke it.
-            serde_json::from_value::<Scenario>(v.clone()).map_err(|e| format!("--set {s}: {e}"))?;
+            serde_json::from_value::<Scenario>(v.clone()).map_err(|e| {
+                let given = serde_json::from_str(value).unwrap_or(serde_json::Value::Null);
+                whole_number_range(&before, path.trim(), &given, value.trim())
+                    .unwrap_or_else(|| format!("--set {s}: {e}"))
+            })?;
         }
         let out: Scenario = serde_json::from_value(v).map_err(|e| format!("--set: {e}"))?;
         out.validate().map_err(|e| e.to_string())?;
@@ -477,12 +482,51 @@ fn blame(given: &serde_json::Value) -> Option<String> {
     let mut cur = Scenario::default().to_value();
     for (path, leaf) in leaves {
         let segs: Vec<&str> = path.split('.').collect();
+        let before = cur.clone();
         place(&mut cur, &segs, leaf, &phase);
         if let Err(e) = serde_json::from_value::<Scenario>(cur.clone()) {
-            return Some(format!("{path} = {} is invalid: {e}", short_json(leaf)));
+            return Some(
+                whole_number_range(&before, &path, leaf, &short_json(leaf))
+                    .unwrap_or_else(|| format!("{path} = {} is invalid: {e}", short_json(leaf))),
+            );
         }
     }
     None
+}
+
+/// For a number a count setting's type refuses (negative, fractional or too large, where serde
+/// says only "expected u32"): the message with the field's allowed range. The range is the one
+/// [`Scenario::validate`] gives at the type's smallest or largest value, or the type's own
+/// (`0 <= x <= u32::MAX` or `u64::MAX`) when both validate. `None` when `given` is not a number
+/// or the field takes no whole number. `shown` is the value as the user wrote it.
+fn whole_number_range(
+    before: &serde_json::Value,
+    path: &str,
+    given: &serde_json::Value,
+    shown: &str,
+) -> Option<String> {
+    given.as_f64()?;
+    let segs: Vec<&str> = path.split('.').collect();
+    let phase = serde_json::to_value(Phase::default()).ok()?;
+    let with = |n: u64| {
+        let mut v = before.clone();
+        place(&mut v, &segs, &serde_json::Value::from(n), &phase);
+        serde_json::from_value::<Scenario>(v).ok()
+    };
+    let max = [u64::MAX, u64::from(u32::MAX)]
+        .into_iter()
+        .find(|&m| with(m).is_some())?;
+    let allowed = [0, max]
+        .into_iter()
+        .filter_map(|n| match with(n)?.validate() {
+            Err(e) if e.field == path => Some(e.allowed),
+            _ => None,
+        })
+        .next()
+        .unwrap_or_else(|| format!("0 <= x <= {max}"));
+    Some(format!(
+        "{path} = {shown} is invalid: allowed a whole number {allowed}"
+    ))
 }
 
 fn collect_leaves<'a>(

@@ -111,6 +111,44 @@ fn validation_names_the_full_dotted_field() {
     );
 }
 
+/// A number a count's type refuses (negative, fractional, too large) is named with the field's
+/// own range, as a number out of range is: serde alone said only "expected u32".
+#[test]
+fn counts_name_their_range_for_numbers_their_type_refuses() {
+    let s = Scenario::default();
+    let cases = [
+        ("callers.count=-3", "callers.count = -3 is invalid: allowed a whole number 1 <= x <= 1000"),
+        ("callers.count=1e12", "callers.count = 1e12 is invalid: allowed a whole number 1 <= x <= 1000"),
+        (
+            "window.minimum_number_of_calls=2.5",
+            "window.minimum_number_of_calls = 2.5 is invalid: allowed a whole number 1 <= x <= 1000000",
+        ),
+        (
+            "window.random_seed=-1",
+            "window.random_seed = -1 is invalid: allowed a whole number 0 <= x <= 18446744073709551615",
+        ),
+        (
+            "dependency.0.one_in=-1",
+            "dependency.0.one_in = -1 is invalid: allowed a whole number 0 <= x <= 4294967295",
+        ),
+    ];
+    for (set, want) in cases {
+        assert_eq!(s.with_sets([set]).unwrap_err(), want);
+    }
+    // Not a number: serde's own message, still naming the edit.
+    let e = s.with_sets([r#"callers.count="abc""#]).unwrap_err();
+    assert!(
+        e.starts_with(r#"--set callers.count="abc": invalid type: string"#),
+        "{e}"
+    );
+    // The same in a scenario file.
+    let e = Scenario::read_json(r#"{"window": {"sliding_window_size": -4}}"#).unwrap_err();
+    assert_eq!(
+        e,
+        "window.sliding_window_size = -4 is invalid: allowed a whole number 1 <= x <= 1000000"
+    );
+}
+
 #[test]
 fn outages_are_runs_of_outage_phases() {
     let s = sim::preset("recovery-warmup").unwrap();
