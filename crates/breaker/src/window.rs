@@ -609,9 +609,11 @@ pub struct Window {
 }
 
 /// The current half-open's probes, in the order they were let in, each marked once its result
-/// arrives. Ids only grow, so an id's place is a binary search: O(log n) for the up to 10^6
-/// probes of a half-open, with no per-probe allocation. Offsets from the first probe's id keep
-/// the order even if the id counter wraps.
+/// arrives. Ids only grow, so an id's place is a binary search. Answered entries are dropped
+/// once they are more than half of the list (a neutral result frees its slot, so a half-open can
+/// let in any number of probes over time): the list holds at most `2 x in flight + 16` entries,
+/// in flight at most `permitted` (10^6). Offsets from the first probe's id keep the order even
+/// if the id counter wraps.
 #[derive(Debug, Clone, Default)]
 struct Probes {
     first: u64,
@@ -638,6 +640,10 @@ impl Probes {
             Ok(i) if !self.issued[i].1 => {
                 self.issued[i].1 = true;
                 self.in_flight -= 1;
+                if self.issued.len() > 2 * self.in_flight as usize + 16 {
+                    // Amortized O(1): at least half the entries go.
+                    self.issued.retain(|&(_, answered)| !answered);
+                }
                 true
             }
             _ => false,
@@ -1174,6 +1180,24 @@ mod tests {
             earlier.extend(ids);
         }
         assert!(checked > 10_000);
+
+        // One long half-open where every probe is answered (a neutral result frees its slot):
+        // the list stays short however many probes pass through it.
+        probes.clear();
+        let mut longest = 0;
+        for k in 0..1_000_000u64 {
+            probes.insert(k);
+            if k >= 5 {
+                assert!(probes.remove(k - 5));
+            }
+            longest = longest.max(probes.issued.len());
+        }
+        assert_eq!(probes.in_flight, 5);
+        assert!(longest <= 2 * 6 + 17, "{longest}");
+        for k in 1_000_000 - 5..1_000_000 {
+            assert!(probes.remove(k) && !probes.remove(k));
+        }
+        assert_eq!(probes.in_flight, 0);
     }
 
     /// [`Breaker::record`]'s closed-state shortcut gives what the general path
