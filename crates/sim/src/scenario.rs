@@ -395,6 +395,13 @@ impl Scenario {
     /// Malformed JSON gives serde_json's message with its line and column.
     pub fn read_json(text: &str) -> Result<Scenario, String> {
         use serde_json::Value;
+        // Typed first: it refuses duplicate keys and holds no copy of the text's values.
+        let first = match serde_json::from_str::<Scenario>(text) {
+            Ok(s) if text.trim_start().starts_with('{') => return Ok(s),
+            Ok(_) => None,
+            Err(e) => Some(e),
+        };
+        // Only for the message: which field, or that it is not an object.
         let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
         if !v.is_object() {
             return Err(format!(
@@ -402,8 +409,8 @@ impl Scenario {
                 short_json(&v)
             ));
         }
-        serde_json::from_value::<Scenario>(v.clone())
-            .map_err(|e| blame(&v).unwrap_or_else(|| format!("scenario is invalid: {e}")))
+        let e = first.map_or_else(|| "not an object".to_string(), |e| e.to_string());
+        Err(blame(&v).unwrap_or_else(|| format!("scenario is invalid: {e}")))
     }
 
     /// The scenario as a JSON value (all fields, defaults included).
@@ -477,9 +484,9 @@ fn short_json(v: &serde_json::Value) -> String {
 /// which start from the default phase); `None` if no single leaf is to blame.
 fn blame(given: &serde_json::Value) -> Option<String> {
     let mut leaves = Vec::new();
-    collect_leaves(given, String::new(), &mut leaves);
     let phase = serde_json::to_value(Phase::default()).ok()?;
     let mut cur = Scenario::default().to_value();
+    collect_leaves(given, String::new(), Some(&cur), &phase, &mut leaves);
     for (path, leaf) in leaves {
         let segs: Vec<&str> = path.split('.').collect();
         let before = cur.clone();
@@ -505,7 +512,7 @@ fn whole_number_range(
     given: &serde_json::Value,
     shown: &str,
 ) -> Option<String> {
-    given.as_f64()?;
+    let x = given.as_f64()?;
     let segs: Vec<&str> = path.split('.').collect();
     let phase = serde_json::to_value(Phase::default()).ok()?;
     let with = |n: u64| {
@@ -516,6 +523,20 @@ fn whole_number_range(
     let max = [u64::MAX, u64::from(u32::MAX)]
         .into_iter()
         .find(|&m| with(m).is_some())?;
+    // A whole number in range, spelt as a float (1e2, 100.0): only the spelling is refused.
+    if x.fract() == 0.0 && (0.0..=max as f64).contains(&x) {
+        let fits = with(x as u64).is_some_and(|sc| match sc.validate() {
+            Err(e) => e.field != path,
+            Ok(()) => true,
+        });
+        if fits {
+            return Some(format!(
+                "{path} = {shown} is invalid: a count is written as a whole number, without a \
+                 fraction or exponent ({}, not {shown})",
+                x as u64
+            ));
+        }
+    }
     let allowed = [0, max]
         .into_iter()
         .filter_map(|n| match with(n)?.validate() {
@@ -529,9 +550,14 @@ fn whole_number_range(
     ))
 }
 
+/// The leaves of `v` with their dotted paths. A node is gone into only where the default
+/// scenario (`shape`, the same path in it; `item` for list entries) has an object or a list of
+/// objects: a list given where an object belongs is one leaf, named as the field it replaces.
 fn collect_leaves<'a>(
     v: &'a serde_json::Value,
     prefix: String,
+    shape: Option<&serde_json::Value>,
+    item: &serde_json::Value,
     out: &mut Vec<(String, &'a serde_json::Value)>,
 ) {
     use serde_json::Value;
@@ -542,15 +568,17 @@ fn collect_leaves<'a>(
             format!("{prefix}.{k}")
         }
     };
-    match v {
-        Value::Object(m) if !m.is_empty() => {
+    match (v, shape) {
+        (Value::Object(m), Some(Value::Object(sm))) if !m.is_empty() => {
             for (k, x) in m {
-                collect_leaves(x, join(k), out);
+                collect_leaves(x, join(k), sm.get(k), item, out);
             }
         }
-        Value::Array(a) if !a.is_empty() && a.iter().all(Value::is_object) => {
+        (Value::Array(a), Some(Value::Array(_)))
+            if !a.is_empty() && a.iter().all(Value::is_object) =>
+        {
             for (i, x) in a.iter().enumerate() {
-                collect_leaves(x, join(&i.to_string()), out);
+                collect_leaves(x, join(&i.to_string()), Some(item), item, out);
             }
         }
         _ => out.push((prefix, v)),

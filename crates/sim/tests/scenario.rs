@@ -135,12 +135,27 @@ fn counts_name_their_range_for_numbers_their_type_refuses() {
     for (set, want) in cases {
         assert_eq!(s.with_sets([set]).unwrap_err(), want);
     }
+    // In range but spelt as a float: the message says so, not that the value is out of range.
+    assert_eq!(
+        s.with_sets(["callers.count=1e2"]).unwrap_err(),
+        "callers.count = 1e2 is invalid: a count is written as a whole number, without a \
+         fraction or exponent (100, not 1e2)"
+    );
     // Not a number: serde's own message, still naming the edit.
     let e = s.with_sets([r#"callers.count="abc""#]).unwrap_err();
     assert!(
         e.starts_with(r#"--set callers.count="abc": invalid type: string"#),
         "{e}"
     );
+    // Shapes: a list where an object belongs is named as the field, and duplicate keys are
+    // refused, as before (the file is read typed first).
+    let e = Scenario::read_json(r#"{"dependency": {"0": {"start": 0}}}"#).unwrap_err();
+    assert!(
+        e.starts_with(r#"dependency = {"0":{"start":0}} is invalid: invalid type: map"#),
+        "{e}"
+    );
+    let e = Scenario::read_json(r#"{"seed": 1, "seed": 7}"#).unwrap_err();
+    assert!(e.contains("duplicate field `seed`"), "{e}");
     // The same in a scenario file.
     let e = Scenario::read_json(r#"{"window": {"sliding_window_size": -4}}"#).unwrap_err();
     assert_eq!(
