@@ -49,13 +49,15 @@ for (const browser of BROWSERS) {
       assert.doesNotMatch(r.href, /v=99/, 'the URL is rewritten to what the page shows');
 
       // A time that is not one: the link's settings stay, the run starts at 0, and the notice says why.
-      await open(s, '?v=1&preset=recovery-warmup&statistical.broken_rate=0.3&t=abc');
+      await open(s, '?v=1&preset=recovery-warmup&statistical.broken_rate=0.3&t=abc&goal.max_dead_calls=-1');
       const r2 = await page(s.driver, () => ({
         notice: document.querySelector('#playground .notice').textContent,
         broken: window.playground.state.scenario.statistical.broken_rate,
         t: window.playground.state.snap.t_s,
       }));
-      assert.equal(r2.notice, 'This link\'s time “t” = abc is not a time in seconds (a number ≥ 0); starting at the beginning of the run.');
+      // Both notices: the time's and the target's (the second used to be dropped).
+      assert.equal(r2.notice, 'This link\'s time “t” = abc is not a time in seconds (a number ≥ 0); starting at the beginning of the run. '
+        + 'This link\'s “goal.max_dead_calls” is not valid (a number ≥ 0, or true/false); using the default target.');
       assert.equal(r2.broken, 0.3, 'the link\'s settings are kept');
       assert.equal(r2.t, 0);
       assert.deepEqual(await pageErrors(s), []);

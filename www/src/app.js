@@ -191,7 +191,7 @@ export function mountPlayground(root, options = {}) {
       }
       verdict.setTargets(S.targets);
       if (d.notice) showNotice(d.notice);
-      else if (badGoals.length) {
+      if (badGoals.length) {
         showNotice(`This link's ${badGoals.map((g) => `“${g}”`).join(', ')} ${badGoals.length === 1 ? 'is' : 'are'} not valid (a number ≥ 0, or true/false); using the default ${badGoals.length === 1 ? 'target' : 'targets'}.`);
       }
       S.rewriteUrl = Boolean(d.notice) || badGoals.length > 0;

@@ -376,6 +376,17 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
             "--broken: {broken} is not allowed: fine ({fine}) < broken < 1"
         ));
     }
+    // The breaker's own rule for the pair (a success must weigh something in f64).
+    let pair = breaker::StatisticalSettings {
+        fine_rate: fine,
+        broken_rate: broken,
+        ..breaker::StatisticalSettings::default()
+    };
+    if let Err(e) = pair.validate() {
+        if e.field == "broken_rate" {
+            return Err(format!("--broken: {broken} is not allowed: {}", e.allowed));
+        }
+    }
     let a = f.a.unwrap_or(0.01);
     let b = f.b.unwrap_or(0.05);
     if a + b >= 1.0 {

@@ -315,3 +315,20 @@ fn window_trips_simulation_cap_is_documented_and_reported() {
     assert_eq!(n, analysis::report::WINDOW_SIMULATION_MAX_CALLS);
     assert!(analysis::cli::USAGE.contains("most 2e7 in all"));
 }
+
+/// Rates so close that a success weighs nothing in f64 are refused on `--broken`, with the
+/// breaker's own rule, instead of an internal error or "0 successes in a row close".
+#[test]
+fn rates_where_a_success_weighs_nothing_are_refused() {
+    for cmd in ["false-alarms", "trials", "drift"] {
+        let e = run(&args(&format!(
+            "{cmd} --fine 0.3 --broken 0.30000000000000004"
+        )))
+        .unwrap_err();
+        assert!(
+            e.starts_with("--broken: 0.30000000000000004 is not allowed:")
+                && e.contains("a success must weigh something"),
+            "{cmd}: {e}"
+        );
+    }
+}

@@ -191,8 +191,10 @@ fn text(r: &RunResult) -> String {
     // The project's rule: every number says what it is. Here all are one run's.
     let _ = writeln!(
         out,
-        "every number below is simulated: measured on this one run (the same scenario and seed \
-         give the same run); scores and lines in the events are in nats"
+        "simulated below: every count, time, rate, score and the closed line (it follows the \
+         run's traffic), measured on this one run (the same scenario and seed give the same \
+         run); exact: the window's thresholds and Wald's upper and lower lines, from the \
+         settings; scores and lines in nats"
     );
     let _ = writeln!(out);
     let _ = writeln!(

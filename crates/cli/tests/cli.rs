@@ -372,7 +372,9 @@ fn text_output_says_its_numbers_are_simulated() {
         "{text}"
     );
     assert!(
-        lines[1].starts_with("every number below is simulated") && lines[1].contains("nats"),
+        lines[1].starts_with("simulated below: every count")
+            && lines[1].contains("exact: the window's thresholds")
+            && lines[1].contains("nats"),
         "{text}"
     );
 }
