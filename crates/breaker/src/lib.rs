@@ -43,6 +43,7 @@ pub mod trial;
 pub mod units;
 pub mod window;
 
+mod latest;
 mod types;
 
 pub use error::SettingsError;

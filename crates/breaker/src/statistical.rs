@@ -15,6 +15,7 @@
 use crate::backoff::Backoff;
 use crate::error::{self, SettingsError};
 use crate::generation::Generation;
+use crate::latest::Latest;
 use crate::line;
 use crate::outcome::{Class, Outcome};
 use crate::score::{Score, Weights};
@@ -245,7 +246,7 @@ pub struct Statistical {
     half_open_limit: f64,
     next_id: u64,
     /// The latest finite `now` given (the start, at first): what a non-finite `now` is read as.
-    last_now: f64,
+    last_now: Latest,
     transitions: Vec<Transition>,
 }
 
@@ -285,7 +286,7 @@ impl Statistical {
             half_open_until: f64::INFINITY,
             half_open_limit: f64::INFINITY,
             next_id: 0,
-            last_now: now,
+            last_now: Latest::starting_at(now),
             transitions: Vec::with_capacity(2),
         })
     }
@@ -318,7 +319,7 @@ impl Statistical {
 
     /// The traffic estimate at `now` (calls/s).
     pub fn rate(&self, now: f64) -> f64 {
-        self.traffic.rate(self.at(now))
+        self.traffic.rate(self.last_now.read(now))
     }
 
     /// The open-state wait in force, or the next one when closed (seconds).
@@ -334,27 +335,6 @@ impl Statistical {
     /// Whether a trial is in flight.
     pub fn trial_in_flight(&self) -> bool {
         self.trial.in_flight().is_some()
-    }
-
-    /// `now` for a mutating call: a finite `now` becomes the latest; any other is read as it.
-    #[inline]
-    fn clock(&mut self, now: f64) -> f64 {
-        if now.is_finite() {
-            self.last_now = now;
-            now
-        } else {
-            self.last_now
-        }
-    }
-
-    /// `now` for a reading: a `now` that is not finite is read as the latest finite one.
-    #[inline]
-    fn at(&self, now: f64) -> f64 {
-        if now.is_finite() {
-            now
-        } else {
-            self.last_now
-        }
     }
 
     fn id(&mut self) -> u64 {
@@ -440,7 +420,7 @@ impl Breaker for Statistical {
     #[inline(always)]
     fn permit(&mut self, now: f64) -> Decision {
         self.transitions.clear();
-        let now = self.clock(now);
+        let now = self.last_now.take(now);
         self.traffic.tick(now);
         self.advance(now);
         if self.state == State::Open {
@@ -469,7 +449,7 @@ impl Breaker for Statistical {
 
     fn permit_last_option(&mut self, now: f64) -> Permit {
         self.transitions.clear();
-        let now = self.clock(now);
+        let now = self.last_now.take(now);
         self.traffic.tick(now);
         self.advance(now);
         self.permit_of(PermitKind::LastOption, now)
@@ -477,7 +457,7 @@ impl Breaker for Statistical {
 
     fn record(&mut self, permit: &Permit, outcome: Outcome, now: f64) -> Recorded {
         self.transitions.clear();
-        let now = self.clock(now);
+        let now = self.last_now.take(now);
         self.advance(now);
         if permit.kind == PermitKind::LastOption {
             return Recorded::Ignored(Ignored::LastOption);
@@ -541,7 +521,7 @@ impl Breaker for Statistical {
 
     fn poll(&mut self, now: f64) {
         self.transitions.clear();
-        let now = self.clock(now);
+        let now = self.last_now.take(now);
         self.advance(now);
     }
 
@@ -567,7 +547,7 @@ impl Breaker for Statistical {
     }
 
     fn observe(&self, now: f64) -> Observation {
-        let now = self.at(now);
+        let now = self.last_now.read(now);
         let half = self.state == State::HalfOpen;
         let rate = self.traffic.rate(now);
         Observation {

@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 
 use crate::error::{self, SettingsError};
 use crate::generation::Generation;
+use crate::latest::Latest;
 use crate::outcome::{Class, Outcome};
 use crate::types::*;
 use crate::Breaker;
@@ -603,7 +604,7 @@ pub struct Window {
     /// The current half-open's probes whose result has not arrived.
     probes: Probes,
     rng: SplitMix64,
-    last_now: f64,
+    last_now: Latest,
     next_id: u64,
     transitions: Vec<Transition>,
 }
@@ -674,7 +675,7 @@ impl Window {
             slots: 0,
             probes: Probes::default(),
             rng: SplitMix64(settings.random_seed),
-            last_now: 0.0,
+            last_now: Latest::starting_at(0.0),
             next_id: 0,
             transitions: Vec::with_capacity(2),
             settings,
@@ -792,50 +793,30 @@ impl Window {
     /// Results in the current window at `now` (time windows drop seconds older than the window).
     #[inline]
     pub fn calls_in_window(&self, now: f64) -> u32 {
-        u32::try_from(self.metrics.snapshot(self.at(now)).calls).unwrap_or(u32::MAX)
+        u32::try_from(self.metrics.snapshot(self.last_now.read(now)).calls).unwrap_or(u32::MAX)
     }
 
     /// Failed results in the current window at `now`.
     #[inline]
     pub fn failed_calls_in_window(&self, now: f64) -> u32 {
-        u32::try_from(self.metrics.snapshot(self.at(now)).failed).unwrap_or(u32::MAX)
+        u32::try_from(self.metrics.snapshot(self.last_now.read(now)).failed).unwrap_or(u32::MAX)
     }
 
     /// Slow results in the current window at `now`.
     pub fn slow_calls_in_window(&self, now: f64) -> u32 {
-        u32::try_from(self.metrics.snapshot(self.at(now)).slow).unwrap_or(u32::MAX)
+        u32::try_from(self.metrics.snapshot(self.last_now.read(now)).slow).unwrap_or(u32::MAX)
     }
 
     /// `failed / calls` in the current window at `now`; `NaN` below the minimum number of calls
     /// (resilience4j `getFailureRate` returns -1 there).
     #[inline]
     pub fn failure_rate(&self, now: f64) -> f64 {
-        self.metrics.rates(self.at(now)).0
+        self.metrics.rates(self.last_now.read(now)).0
     }
 
     /// `slow / calls` in the current window at `now`; `NaN` below the minimum number of calls.
     pub fn slow_call_rate(&self, now: f64) -> f64 {
-        self.metrics.rates(self.at(now)).1
-    }
-
-    /// `now` for a mutating call: a finite `now` becomes the latest; any other is read as it.
-    fn clock(&mut self, now: f64) -> f64 {
-        if now.is_finite() {
-            self.last_now = now;
-            now
-        } else {
-            self.last_now
-        }
-    }
-
-    /// `now` for a reading: a `now` that is not finite is read as the latest finite one.
-    #[inline]
-    fn at(&self, now: f64) -> f64 {
-        if now.is_finite() {
-            now
-        } else {
-            self.last_now
-        }
+        self.metrics.rates(self.last_now.read(now)).1
     }
 
     fn id(&mut self) -> u64 {
@@ -951,7 +932,7 @@ impl Window {
     #[inline(never)]
     fn record_any(&mut self, permit: &Permit, outcome: Outcome, now: f64) -> Recorded {
         self.transitions.clear();
-        let now = self.clock(now);
+        let now = self.last_now.take(now);
         self.advance(now);
         if permit.kind == PermitKind::LastOption {
             return Recorded::Ignored(Ignored::LastOption);
@@ -1017,7 +998,7 @@ impl Breaker for Window {
     #[inline]
     fn permit(&mut self, now: f64) -> Decision {
         self.transitions.clear();
-        let now = self.clock(now);
+        let now = self.last_now.take(now);
         if self.state == State::Closed {
             // No time rule applies while closed (`advance` does nothing): the common case,
             // kept small enough to inline.
@@ -1028,7 +1009,7 @@ impl Breaker for Window {
 
     fn permit_last_option(&mut self, now: f64) -> Permit {
         self.transitions.clear();
-        let now = self.clock(now);
+        let now = self.last_now.take(now);
         self.advance(now);
         self.permit_of(PermitKind::LastOption, now)
     }
@@ -1042,7 +1023,7 @@ impl Breaker for Window {
         // there are no probes (every transition clears them; only half-open adds any).
         debug_assert_eq!(self.probes.in_flight, 0);
         self.transitions.clear();
-        let now = self.clock(now);
+        let now = self.last_now.take(now);
         let failed = match outcome.class() {
             Class::Neutral => return Recorded::Ignored(Ignored::Neutral),
             Class::Failure => true,
@@ -1058,7 +1039,7 @@ impl Breaker for Window {
 
     fn poll(&mut self, now: f64) {
         self.transitions.clear();
-        let now = self.clock(now);
+        let now = self.last_now.take(now);
         self.advance(now);
     }
 
@@ -1092,7 +1073,7 @@ impl Breaker for Window {
     /// minimum); `count`: results in the current window. While open, "the current window" is the
     /// one that opened the breaker.
     fn observe(&self, now: f64) -> Observation {
-        let now = self.at(now);
+        let now = self.last_now.read(now);
         let (level, slow) = self.metrics.rates(now);
         let t = self.metrics.snapshot(now);
         let trial = if self.state == State::HalfOpen && t.calls > 0 {

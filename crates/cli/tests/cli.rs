@@ -10,6 +10,17 @@ fn breaker(args: &[&str]) -> Output {
         .expect("runs")
 }
 
+/// A successful run's standard output, read as JSON.
+fn json_of(args: &[&str]) -> serde_json::Value {
+    let out = breaker(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
 /// A bad-input run: status 2, exactly one line on stderr starting with `breaker: `, no panic.
 fn fails(args: &[&str]) -> String {
     let out = breaker(args);
@@ -49,7 +60,7 @@ fn presets_lists_every_preset_with_its_story() {
 
 #[test]
 fn json_output_has_the_documented_keys() {
-    let out = breaker(&[
+    let v = json_of(&[
         "run",
         "--preset",
         "recovery-warmup",
@@ -58,12 +69,6 @@ fn json_output_has_the_documented_keys() {
         "--buckets",
         "12",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for kind in ["statistical", "window"] {
         let b = &v["breakers"][kind];
         let m = b["metrics"].as_object().unwrap();
@@ -173,19 +178,13 @@ fn scenario_and_trace_files() {
         r#"{"duration": "2m", "traffic": {"calls_per_minute": 120, "arrivals": "even"},
             "window": {"sliding_window_size": 10, "minimum_number_of_calls": 10}}"#,
     );
-    let out = breaker(&[
+    let v = json_of(&[
         "run",
         "--scenario",
         scenario.to_str().unwrap(),
         "--format",
         "json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["calls"], 240);
 
     let mut trace = String::from("time_s,outcome,latency_s\n");
@@ -198,7 +197,7 @@ fn scenario_and_trace_files() {
         trace.push_str(&format!("{},{o},0.01\n", i as f64 * 0.5));
     }
     let trace = temp("t.csv", &trace);
-    let out = breaker(&[
+    let v = json_of(&[
         "run",
         "--scenario",
         scenario.to_str().unwrap(),
@@ -207,12 +206,6 @@ fn scenario_and_trace_files() {
         "--format",
         "json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["calls"], 400);
     assert_eq!(v["end_s"], 200.0);
     assert!(
@@ -384,39 +377,27 @@ fn text_output_says_its_numbers_are_simulated() {
 #[test]
 fn durations_with_an_exponent_are_read() {
     let trace = temp("exp.csv", "0.5,ok,5e-05\n1,503,1.2e-1\n1.5,ok,1e0\n");
-    let out = breaker(&[
+    let v = json_of(&[
         "run",
         "--trace",
         trace.to_str().unwrap(),
         "--format",
         "json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["calls"], 3);
     let scenario = temp(
         "exp.json",
         r#"{"duration": "1.2e2", "traffic": {"arrivals": "even"}}"#,
     );
-    let out = breaker(&[
+    let v = json_of(&[
         "run",
         "--scenario",
         scenario.to_str().unwrap(),
         "--format",
         "json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["end_s"], 120.0);
-    let out = breaker(&[
+    let v = json_of(&[
         "analyze",
         "false-alarms",
         "--period",
@@ -424,12 +405,6 @@ fn durations_with_an_exponent_are_read() {
         "--format",
         "json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let n = v["points"][0]["line_calls"].as_f64().unwrap();
     assert!((n - 604_800.0).abs() < 1e-6, "{n}");
 }
