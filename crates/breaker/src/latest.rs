@@ -15,12 +15,8 @@ impl Latest {
     /// `now` for a mutating call: a finite `now` becomes the latest; any other is read as it.
     #[inline]
     pub(crate) fn take(&mut self, now: f64) -> f64 {
-        if now.is_finite() {
-            self.0 = now;
-            now
-        } else {
-            self.0
-        }
+        self.0 = self.read(now);
+        self.0
     }
 
     /// `now` for a reading: a `now` that is not finite is read as the latest finite one.

@@ -259,7 +259,8 @@ impl Statistical {
     /// A closed breaker whose traffic meter starts at `now` (read as 0 if not finite).
     pub fn starting_at(settings: StatisticalSettings, now: f64) -> Result<Self, SettingsError> {
         settings.validate()?;
-        let now = if now.is_finite() { now } else { 0.0 };
+        let last_now = Latest::starting_at(now);
+        let now = last_now.read(now);
         let derived = settings.derived();
         Ok(Statistical {
             wald: WaldLines {
@@ -286,7 +287,7 @@ impl Statistical {
             half_open_until: f64::INFINITY,
             half_open_limit: f64::INFINITY,
             next_id: 0,
-            last_now: Latest::starting_at(now),
+            last_now,
             transitions: Vec::with_capacity(2),
         })
     }

@@ -428,12 +428,11 @@ impl Scenario {
             let (path, value) = s.split_once('=').ok_or_else(|| {
                 format!("--set {s:?}: expected key=value, e.g. window.sliding_window_size=20")
             })?;
-            let before = v.clone();
             set_path(&mut v, path.trim(), value)?;
             // Deserialize after each edit so that the error names the edit that broke it.
             serde_json::from_value::<Scenario>(v.clone()).map_err(|e| {
                 let given = serde_json::from_str(value).unwrap_or(serde_json::Value::Null);
-                whole_number_range(&before, path.trim(), &given, value.trim())
+                whole_number_range(&v, path.trim(), &given, value.trim())
                     .unwrap_or_else(|| format!("--set {s}: {e}"))
             })?;
         }
@@ -489,11 +488,10 @@ fn blame(given: &serde_json::Value) -> Option<String> {
     collect_leaves(given, String::new(), Some(&cur), &phase, &mut leaves);
     for (path, leaf) in leaves {
         let segs: Vec<&str> = path.split('.').collect();
-        let before = cur.clone();
         place(&mut cur, &segs, leaf, &phase);
         if let Err(e) = serde_json::from_value::<Scenario>(cur.clone()) {
             return Some(
-                whole_number_range(&before, &path, leaf, &short_json(leaf))
+                whole_number_range(&cur, &path, leaf, &short_json(leaf))
                     .unwrap_or_else(|| format!("{path} = {} is invalid: {e}", short_json(leaf))),
             );
         }
@@ -505,9 +503,10 @@ fn blame(given: &serde_json::Value) -> Option<String> {
 /// says only "expected u32"): the message with the field's allowed range. The range is the one
 /// [`Scenario::validate`] gives at the type's smallest or largest value, or the type's own
 /// (`0 <= x <= u32::MAX` or `u64::MAX`) when both validate. `None` when `given` is not a number
-/// or the field takes no whole number. `shown` is the value as the user wrote it.
+/// or the field takes no whole number. `scenario` is the settings with `given` at `path` (each
+/// trial value replaces it); `shown` is the value as the user wrote it.
 fn whole_number_range(
-    before: &serde_json::Value,
+    scenario: &serde_json::Value,
     path: &str,
     given: &serde_json::Value,
     shown: &str,
@@ -516,7 +515,7 @@ fn whole_number_range(
     let segs: Vec<&str> = path.split('.').collect();
     let phase = serde_json::to_value(Phase::default()).ok()?;
     let with = |n: u64| {
-        let mut v = before.clone();
+        let mut v = scenario.clone();
         place(&mut v, &segs, &serde_json::Value::from(n), &phase);
         serde_json::from_value::<Scenario>(v).ok()
     };

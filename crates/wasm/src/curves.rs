@@ -198,7 +198,7 @@ pub fn page_curves_metered(
             r
         })
         .collect();
-    let gaps = |rows: &[&report::RunLength]| {
+    let gaps = |rows: &[report::RunLength]| {
         if rows.iter().any(|r| r.calls.exact.is_none()) {
             " Exact values are left out where the dynamic program did not converge within its \
              work budget (the rates are close)."
@@ -206,7 +206,8 @@ pub fn page_curves_metered(
             ""
         }
     };
-    let gap_note = gaps(&rows.iter().collect::<Vec<_>>());
+    let gap_note = gaps(&rows);
+    let calls: Vec<Ways> = rows.iter().map(|r| r.calls).collect();
     out.push(Curve {
         id: "false_alarms",
         title: "Calls between false alarms vs the line".into(),
@@ -217,9 +218,9 @@ pub fn page_curves_metered(
         note: format!(
             "At the fine rate p0 = {}: the bound N is guaranteed (Ville); the exact value is larger.{gap_note}{}",
             pct(s.fine),
-            sim_note(&rows.iter().map(|r| r.calls).collect::<Vec<_>>(), "runs")
+            sim_note(&calls, "runs")
         ),
-        series: ways_lines(&ns, &rows.iter().map(|r| r.calls).collect::<Vec<_>>()),
+        series: ways_lines(&ns, &calls),
     });
 
     // 2. Calls to open against the true failure rate, at the line for the given traffic.
@@ -234,7 +235,7 @@ pub fn page_curves_metered(
             r
         })
         .collect();
-    let gap_note = gaps(&rows.iter().collect::<Vec<_>>());
+    let gap_note = gaps(&rows);
     let mut ways: Vec<Ways> = rows.iter().map(|r| r.calls).collect();
     for w in &mut ways {
         w.bound = None; // the bound speaks of false alarms at p0 only
@@ -346,13 +347,8 @@ pub fn page_curves_metered(
         ci95_hi: Vec::new(),
         n: None,
     }];
-    for mut l in ways_lines(
-        &sizes,
-        &rows
-            .iter()
-            .map(|r| r.trips_per_day_sliding)
-            .collect::<Vec<_>>(),
-    ) {
+    let sliding: Vec<Ways> = rows.iter().map(|r| r.trips_per_day_sliding).collect();
+    for mut l in ways_lines(&sizes, &sliding) {
         l.label = match l.kind {
             Kind::Simulated => "sliding window, simulated",
             _ => "sliding window (exact chain)",
@@ -371,13 +367,7 @@ pub fn page_curves_metered(
             pct(s.fine),
             pct(win.failure_rate_threshold),
             fmt_calls(calls_per_second * 60.0),
-            sim_note(
-                &rows
-                    .iter()
-                    .map(|r| r.trips_per_day_sliding)
-                    .collect::<Vec<_>>(),
-                "calls"
-            )
+            sim_note(&sliding, "calls")
         ),
         series,
     });
