@@ -32,7 +32,9 @@ run options:
                         --set window.permitted_number_of_calls_in_half_open_state=4
                         --set statistical.fine_rate=2% --set dependency.1.latency=200ms
   --format FMT          text (default), json, or csv (the downsampled series)
-  --buckets N           buckets of the series (default 100)";
+  --buckets N           buckets of the series (default 100)
+
+A run longer than a second shows its progress on stderr when that is a terminal.";
 
 fn main() -> ExitCode {
     // Safety net: whatever happens, one line and status 2, never a backtrace.

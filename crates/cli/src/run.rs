@@ -145,7 +145,7 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
     let buckets = o.buckets.unwrap_or(100);
     let result = match &o.trace {
         Some(path) => replay(&scenario, path, buckets)?,
-        None => sim::run(&scenario, buckets).map_err(|e| e.to_string())?,
+        None => play(&scenario, buckets)?,
     };
     Ok(match o.format.unwrap_or(Format::Text) {
         Format::Text => text(&result),
@@ -157,6 +157,43 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
         }
         Format::Csv => csv(&result),
     })
+}
+
+/// Run `scenario` to the end. When stderr is a terminal and the run takes more than a second,
+/// a progress line there says how far it is (it is cleared at the end; stdout is untouched), so
+/// a long run (a year of heavy traffic is billions of calls) is not silent.
+fn play(scenario: &Scenario, buckets: usize) -> Result<RunResult, String> {
+    use std::io::{IsTerminal as _, Write as _};
+    let sim = sim::Sim::new(scenario).map_err(|e| e.to_string())?;
+    if !std::io::stderr().is_terminal() {
+        return Ok(sim.run_to_end(buckets));
+    }
+    let start = std::time::Instant::now();
+    let mut shown = false;
+    let result = sim.run_to_end_reporting(buckets, 1 << 22, |s| {
+        let secs = start.elapsed().as_secs_f64();
+        if secs >= 1.0 {
+            shown = true;
+            let done = s.progress();
+            let left = if done > 0.0 {
+                format!(", about {:.0} s left", secs * (1.0 - done) / done)
+            } else {
+                String::new()
+            };
+            let mut e = std::io::stderr().lock();
+            let _ = write!(
+                e,
+                "\r\x1b[Kbreaker run: {:.1}% of the run's time, {:.1}M calls, {secs:.0} s{left}",
+                100.0 * done,
+                s.calls() as f64 / 1e6
+            );
+            let _ = e.flush();
+        }
+    });
+    if shown {
+        eprint!("\r\x1b[K");
+    }
+    Ok(result)
 }
 
 /// Seconds as Rust's shortest form (`60`, `0.25`), with an exponent outside 1e-3..1e15: `{}`

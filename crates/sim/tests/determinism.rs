@@ -50,6 +50,32 @@ fn chunked_advance_equals_one_run() {
     assert_eq!(json(&c.result()), json(&whole));
 }
 
+/// The CLI's progress display plays the run in chunks through `run_to_end_reporting`: the
+/// result is the one run's, and the reports come every `every` calls, in order.
+#[test]
+fn reporting_run_equals_one_run() {
+    let s = small();
+    let whole = sim::run(&s, 40).unwrap();
+    let sim0 = Sim::new(&s).unwrap();
+    let mut seen: Vec<(u64, f64)> = Vec::new();
+    let r = sim0.run_to_end_reporting(40, 1000, |c| seen.push((c.calls(), c.progress())));
+    assert_eq!(json(&r), json(&whole));
+    assert_eq!(
+        seen.len() as u64,
+        (whole.calls - 1) / 1000,
+        "{} calls",
+        whole.calls
+    );
+    for (i, &(calls, progress)) in seen.iter().enumerate() {
+        assert_eq!(calls, 1000 * (i as u64 + 1));
+        assert!(0.0 < progress && progress < 1.0, "{progress}");
+    }
+    assert!(seen.windows(2).all(|w| w[0].1 <= w[1].1));
+    // Every 0 is taken as every 1, not as a loop that never advances.
+    let r0 = Sim::new(&s).unwrap().run_to_end_reporting(40, 0, |_| {});
+    assert_eq!(json(&r0), json(&whole));
+}
+
 #[test]
 fn stepping_and_seeking_agree_with_a_straight_run() {
     let s = small();
