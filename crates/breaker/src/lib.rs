@@ -106,3 +106,25 @@ pub trait Breaker {
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
+
+/// `Serialize` and `Deserialize` for a settings struct whose derives carry
+/// `#[serde(remote = "Self")]` (so they are inherent functions): serialized as derived, read from
+/// an object only ([`units::serde_units::ObjectOnly`]). Needs `serde` among the caller's
+/// dependencies.
+#[cfg(feature = "serde")]
+#[macro_export]
+macro_rules! object_only_serde {
+    ($t:ty) => {
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                <$t>::serialize(self, s)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                <$t>::deserialize($crate::units::serde_units::ObjectOnly(d))
+            }
+        }
+    };
+}

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 #[cfg_attr(
     feature = "serde",
     derive(Serialize, Deserialize),
-    serde(default, deny_unknown_fields)
+    serde(remote = "Self", default, deny_unknown_fields)
 )]
 pub struct StatisticalSettings {
     /// p0, the fine failure rate: a rate we can live with. Default 5%.
@@ -96,6 +96,9 @@ pub struct StatisticalSettings {
     /// Traffic assumed at start, calls per minute (0 = a cold meter). Default 0.
     pub expected_calls_per_minute: f64,
 }
+
+#[cfg(feature = "serde")]
+crate::object_only_serde!(StatisticalSettings);
 
 impl Default for StatisticalSettings {
     fn default() -> Self {

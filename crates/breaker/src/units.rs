@@ -118,7 +118,7 @@ pub mod serde_units {
 
     /// A number or a string, for fields that were `#[serde(untagged)] enum NumOrStr { Num(..),
     /// Str(String) }`; anything else is [`NumOrStr::Other`], which the caller turns into
-    /// [`no_match`], the untagged enum's message.
+    /// [`no_match`], saying what the field takes.
     ///
     /// Written by hand: serde's untagged enums first buffer the whole value (its private
     /// `Content` type, with a visitor and a deserializer for every kind of value), about 4 KB
@@ -153,9 +153,17 @@ pub mod serde_units {
         }
     }
 
-    /// The error of an untagged `NumOrStr` given neither a number nor a string.
-    pub fn no_match<E: de::Error>() -> E {
-        E::custom("data did not match any variant of untagged enum NumOrStr")
+    /// What a rate field takes, for [`no_match`].
+    pub const RATE: &str = "a fraction (0.05) or a percentage (\"5%\")";
+    /// What a duration field takes, for [`no_match`].
+    pub const DURATION: &str =
+        "seconds (5) or a duration (\"200ms\", \"5s\", \"1m\", \"1h\", \"30d\")";
+
+    /// The error for a value a field's `NumOrStr` cannot take: `allowed <what the field takes>`
+    /// ([`RATE`], [`DURATION`]), the words the settings' range errors use. (The untagged enum
+    /// this replaced said only "data did not match any variant of untagged enum NumOrStr".)
+    pub fn no_match<E: de::Error>(allowed: &str) -> E {
+        E::custom(format_args!("allowed {allowed}"))
     }
 
     impl<'de> Deserialize<'de> for NumOrStr {
@@ -314,11 +322,52 @@ pub mod serde_units {
         }
     }
 
+    /// A deserializer that reads a struct from an object only, in human-readable formats.
+    ///
+    /// serde's derived structs also accept a sequence, field by field in order, so
+    /// `{"traffic": [60]}` would silently set `traffic.calls_per_minute` to 60. Settings are
+    /// written by people, by name: a list where a struct belongs is refused ("invalid type:
+    /// sequence, expected struct ..."). Binary formats, which write structs as tuples, read them
+    /// as before. Used through [`object_only_serde!`](crate::object_only_serde).
+    pub struct ObjectOnly<D>(pub D);
+
+    impl<'de, D: Deserializer<'de>> Deserializer<'de> for ObjectOnly<D> {
+        type Error = D::Error;
+
+        fn deserialize_struct<V: de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            fields: &'static [&'static str],
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
+            if self.0.is_human_readable() {
+                self.0.deserialize_map(visitor)
+            } else {
+                self.0.deserialize_struct(name, fields, visitor)
+            }
+        }
+
+        fn deserialize_any<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+            self.0.deserialize_any(visitor)
+        }
+
+        fn is_human_readable(&self) -> bool {
+            self.0.is_human_readable()
+        }
+
+        // A derived struct asks only for a struct; the rest are here for completeness.
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+            option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
+            ignored_any
+        }
+    }
+
     /// Deserialize a duration in seconds.
     pub fn duration<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
         match NumOrStr::deserialize(d)? {
             NumOrStr::Str(s) => super::parse_duration(&s).map_err(de::Error::custom),
-            n => n.as_f64().ok_or_else(no_match),
+            n => n.as_f64().ok_or_else(|| no_match(DURATION)),
         }
     }
 
@@ -326,7 +375,7 @@ pub mod serde_units {
     pub fn rate<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
         match NumOrStr::deserialize(d)? {
             NumOrStr::Str(s) => super::parse_rate(&s).map_err(de::Error::custom),
-            n => n.as_f64().ok_or_else(no_match),
+            n => n.as_f64().ok_or_else(|| no_match(RATE)),
         }
     }
 }

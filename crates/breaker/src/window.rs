@@ -48,7 +48,7 @@ pub enum AfterHalfOpenWait {
 #[cfg_attr(
     feature = "serde",
     derive(Serialize, Deserialize),
-    serde(default, deny_unknown_fields)
+    serde(remote = "Self", default, deny_unknown_fields)
 )]
 pub struct WindowSettings {
     /// `slidingWindowType`. Default count based.
@@ -111,6 +111,9 @@ pub struct WindowSettings {
     /// than on the first call after it. Default false.
     pub automatic_transition_from_open_to_half_open_enabled: bool,
 }
+
+#[cfg(feature = "serde")]
+crate::object_only_serde!(WindowSettings);
 
 impl Default for WindowSettings {
     fn default() -> Self {

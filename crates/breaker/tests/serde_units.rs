@@ -1,5 +1,6 @@
 //! `serde_units` reads numbers and strings as the `#[serde(untagged)]` enums it replaced did:
-//! same values, same messages (and, through `serde_json`, the same positions) for everything else.
+//! same values, same messages (and, through `serde_json`, the same positions) for everything
+//! else, except that a value neither a number nor a string is told what the field takes.
 #![cfg(feature = "serde")]
 
 use breaker::units::serde_units::{self, NumOrStr};
@@ -57,8 +58,18 @@ struct NewWhole {
 fn whole<'de, D: serde::Deserializer<'de>>(d: D) -> Result<(), D::Error> {
     match NumOrStr::deserialize(d)? {
         NumOrStr::U64(_) | NumOrStr::Str(_) => Ok(()),
-        NumOrStr::I64(_) | NumOrStr::F64(_) | NumOrStr::Other => Err(serde_units::no_match()),
+        NumOrStr::I64(_) | NumOrStr::F64(_) | NumOrStr::Other => Err(serde_units::no_match(WHOLE)),
     }
+}
+
+const WHOLE: &str = "a whole number or a string";
+
+/// The untagged enums' message for a value of neither kind.
+const UNTAGGED: &str = "data did not match any variant of untagged enum NumOrStr";
+
+/// The old message with the untagged enum's words replaced by `allowed <what>`.
+fn now(old: Result<(), String>, what: &str) -> Result<(), String> {
+    old.map_err(|e| e.replace(UNTAGGED, &format!("allowed {what}")))
 }
 
 const VALUES: &[&str] = &[
@@ -100,11 +111,11 @@ fn same_as_the_untagged_enums_from_text() {
         let new = outcome(serde_json::from_str::<New>(&text));
         // A string goes on to `parse_rate`, which the untagged enum did not do.
         if !v.starts_with('"') {
-            assert_eq!(old, new, "{text}");
+            assert_eq!(now(old, serde_units::RATE), new, "{text}");
         }
         let old = outcome(serde_json::from_str::<OldWhole>(&text));
         let new = outcome(serde_json::from_str::<NewWhole>(&text));
-        assert_eq!(old, new, "{text}");
+        assert_eq!(now(old, WHOLE), new, "{text}");
     }
 }
 
@@ -119,11 +130,11 @@ fn same_as_the_untagged_enums_from_values() {
         let old = outcome(serde_json::from_value::<Old>(value.clone()));
         let new = outcome(serde_json::from_value::<New>(value.clone()));
         if !v.starts_with('"') {
-            assert_eq!(old, new, "{value}");
+            assert_eq!(now(old, serde_units::RATE), new, "{value}");
         }
         let old = outcome(serde_json::from_value::<OldWhole>(value.clone()));
         let new = outcome(serde_json::from_value::<NewWhole>(value));
-        assert_eq!(old, new, "{v}");
+        assert_eq!(now(old, WHOLE), new, "{v}");
     }
 }
 
@@ -139,4 +150,41 @@ fn numbers_and_strings() {
     assert_eq!(new("{\"v\": \"5%\"}"), 0.05);
     assert_eq!(new("{\"v\": 3}"), 3.0);
     assert_eq!(new("{\"v\": -3}"), -3.0);
+    let err = |t: &str| serde_json::from_str::<New>(t).err().unwrap().to_string();
+    assert_eq!(
+        err("{\"v\": [0.1]}"),
+        "allowed a fraction (0.05) or a percentage (\"5%\") at line 1 column 12"
+    );
+    assert_eq!(
+        err("{\"v\": null}"),
+        "allowed a fraction (0.05) or a percentage (\"5%\") at line 1 column 11"
+    );
+}
+
+/// Settings structs are read from an object only (`ObjectOnly`): serde's derive would take a
+/// list as the fields in order, so `[0.05, 0.2]` would be a fine and a broken rate.
+#[test]
+fn settings_are_read_from_objects_only() {
+    use breaker::{StatisticalSettings, WindowSettings};
+    let e = serde_json::from_str::<StatisticalSettings>("[0.05, 0.2]")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "invalid type: sequence, expected struct StatisticalSettings at line 1 column 0"
+    );
+    let v = serde_json::json!(["count_based", 20]);
+    let e = serde_json::from_value::<WindowSettings>(v)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(e, "invalid type: sequence, expected struct WindowSettings");
+    // Objects as before, and both go to JSON and back.
+    let s: StatisticalSettings = serde_json::from_str(r#"{"fine_rate": "2%"}"#).unwrap();
+    assert_eq!(s.fine_rate, 0.02);
+    let back: StatisticalSettings =
+        serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
+    assert_eq!(back, s);
+    let w = WindowSettings::default();
+    let back: WindowSettings = serde_json::from_value(serde_json::to_value(&w).unwrap()).unwrap();
+    assert_eq!(back, w);
 }

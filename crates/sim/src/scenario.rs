@@ -11,7 +11,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 /// A whole run: traffic, the dependency's phases, the callers, both breakers' settings, how long,
 /// the seed, and optionally a recorded trace that replaces the generated traffic and dependency.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(remote = "Self", default, deny_unknown_fields)]
 pub struct Scenario {
     /// A label for people (presets put their name here). Not used by the run.
     pub name: String,
@@ -35,6 +35,8 @@ pub struct Scenario {
     /// dependency's outcomes (phases still say when the dependency was fine, for the metrics).
     pub trace: Option<String>,
 }
+
+breaker::object_only_serde!(Scenario);
 
 impl Default for Scenario {
     fn default() -> Self {
@@ -64,7 +66,7 @@ pub enum Arrivals {
 
 /// Calls arriving.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(remote = "Self", default, deny_unknown_fields)]
 pub struct Traffic {
     /// Mean calls per minute. Default 60.
     pub calls_per_minute: f64,
@@ -75,6 +77,8 @@ pub struct Traffic {
     /// `poisson` (default) or `even`.
     pub arrivals: Arrivals,
 }
+
+breaker::object_only_serde!(Traffic);
 
 impl Default for Traffic {
     fn default() -> Self {
@@ -104,7 +108,7 @@ pub enum Condition {
 /// burst a call fails with probability `failure_rate` instead of the phase's. Mean burst length
 /// `1 / leave` calls. The state carries over between phases.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(remote = "Self", default, deny_unknown_fields)]
 pub struct Burst {
     /// Chance per call of a burst starting (0 = no bursts). Default 0.
     #[serde(deserialize_with = "serde_units::rate")]
@@ -116,6 +120,8 @@ pub struct Burst {
     #[serde(deserialize_with = "serde_units::rate")]
     pub failure_rate: f64,
 }
+
+breaker::object_only_serde!(Burst);
 
 impl Default for Burst {
     fn default() -> Self {
@@ -129,7 +135,7 @@ impl Default for Burst {
 
 /// One phase of the dependency, in force from `start` until the next phase's start.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(remote = "Self", default, deny_unknown_fields)]
 pub struct Phase {
     /// When the phase starts (seconds from the start of the run).
     #[serde(deserialize_with = "serde_units::duration")]
@@ -177,6 +183,8 @@ pub struct Phase {
     pub capacity: f64,
 }
 
+breaker::object_only_serde!(Phase);
+
 impl Default for Phase {
     fn default() -> Self {
         Phase {
@@ -200,7 +208,7 @@ impl Default for Phase {
 
 /// The callers: how many caller instances, and whether they share one breaker state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(remote = "Self", default, deny_unknown_fields)]
 pub struct Callers {
     /// Caller instances; calls go to them in turn (call n to caller n mod count). Default 1.
     pub count: u32,
@@ -222,6 +230,8 @@ pub struct Callers {
     pub call_timeout: f64,
 }
 
+breaker::object_only_serde!(Callers);
+
 impl Default for Callers {
     fn default() -> Self {
         Callers {
@@ -235,15 +245,18 @@ impl Default for Callers {
 }
 
 /// An outcome given as a status number or a name. Read through `serde_units::NumOrStr` (not an
-/// untagged enum, see there): what an untagged `Num(u64)` or `Str(String)` accepted, with the
-/// same message for anything else.
+/// untagged enum, see there): what an untagged `Num(u64)` or `Str(String)` accepted; anything
+/// else is told what is allowed.
+const OUTCOME: &str =
+    "an HTTP status (503) or an outcome name (\"timeout\", \"server_error\", ...)";
+
 fn de_outcome<'de, D: Deserializer<'de>>(d: D) -> Result<Outcome, D::Error> {
     use serde_units::NumOrStr;
     let text = match NumOrStr::deserialize(d)? {
         NumOrStr::U64(n) => n.to_string(),
         NumOrStr::Str(s) => s,
         NumOrStr::I64(_) | NumOrStr::F64(_) | NumOrStr::Other => {
-            return Err(serde_units::no_match())
+            return Err(serde_units::no_match(OUTCOME))
         }
     };
     text.parse::<Outcome>().map_err(serde::de::Error::custom)

@@ -225,3 +225,44 @@ fn a_scenario_is_an_object() {
     assert_eq!(s.duration, -1.0);
     assert!(Scenario::from_json(r#"{"duration": -1}"#).is_err());
 }
+
+/// The same inside: serde's derived structs read a list as their fields in order, so
+/// `{"traffic": [60]}` was taken as 60 calls per minute. Every settings struct is read from an
+/// object only.
+#[test]
+fn settings_inside_are_objects_too() {
+    for (text, path) in [
+        (r#"{"traffic": [60]}"#, "traffic = [60]"),
+        (r#"{"callers": [3]}"#, "callers = [3]"),
+        (
+            r#"{"statistical": [0.05, 0.2]}"#,
+            "statistical = [0.05,0.2]",
+        ),
+        (
+            r#"{"window": ["count_based", 20]}"#,
+            r#"window = ["count_based",20]"#,
+        ),
+        (r#"{"dependency": [[0, 0.1]]}"#, "dependency = [[0,0.1]]"),
+        (
+            r#"{"dependency": [{"start": 0, "burst": [0.1, 0.5]}]}"#,
+            "dependency.0.burst = [0.1,0.5]",
+        ),
+    ] {
+        let e = Scenario::read_json(text).unwrap_err();
+        assert!(
+            e.starts_with(&format!("{path} is invalid: ")),
+            "{text}: {e}"
+        );
+        assert!(e.contains("sequence"), "{text}: {e}");
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert!(serde_json::from_value::<Scenario>(v).is_err(), "{text}");
+    }
+    // Objects read as before, and a scenario goes to JSON and back unchanged.
+    let s =
+        Scenario::read_json(r#"{"traffic": {"calls_per_minute": 60}, "callers": {"count": 3}}"#)
+            .unwrap();
+    assert_eq!((s.traffic.calls_per_minute, s.callers.count), (60.0, 3));
+    let p = sim::preset("recovery-warmup").unwrap();
+    let back: Scenario = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
+    assert_eq!(back, p);
+}
