@@ -153,9 +153,12 @@ pub mod serde_units {
         }
     }
 
+    /// The text of [`no_match`] (callers that explain it to people look for it).
+    pub const NO_MATCH: &str = "data did not match any variant of untagged enum NumOrStr";
+
     /// The error of an untagged `NumOrStr` given neither a number nor a string.
     pub fn no_match<E: de::Error>() -> E {
-        E::custom("data did not match any variant of untagged enum NumOrStr")
+        E::custom(NO_MATCH)
     }
 
     impl<'de> Deserialize<'de> for NumOrStr {

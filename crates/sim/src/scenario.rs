@@ -4,6 +4,7 @@
 //! names only what differs. Durations accept seconds (`5`) or a string with a unit (`"200ms"`,
 //! `"5s"`, `"1m"`, `"1h"`, `"30d"`); rates accept a fraction (`0.05`) or a percentage (`"5%"`).
 
+use crate::allowed::{explain, Reading, Trial};
 use breaker::units::serde_units;
 use breaker::{Outcome, SettingsError, StatisticalSettings, WindowSettings};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -432,7 +433,7 @@ impl Scenario {
             // Deserialize after each edit so that the error names the edit that broke it.
             serde_json::from_value::<Scenario>(v.clone()).map_err(|e| {
                 let given = serde_json::from_str(value).unwrap_or(serde_json::Value::Null);
-                whole_number_range(&v, path.trim(), &given, value.trim())
+                explain_at(&v, path.trim(), &given, value.trim(), &e.to_string())
                     .unwrap_or_else(|| format!("--set {s}: {e}"))
             })?;
         }
@@ -490,63 +491,45 @@ fn blame(given: &serde_json::Value) -> Option<String> {
         let segs: Vec<&str> = path.split('.').collect();
         place(&mut cur, &segs, leaf, &phase);
         if let Err(e) = serde_json::from_value::<Scenario>(cur.clone()) {
+            let shown = short_json(leaf);
             return Some(
-                whole_number_range(&cur, &path, leaf, &short_json(leaf))
-                    .unwrap_or_else(|| format!("{path} = {} is invalid: {e}", short_json(leaf))),
+                explain_at(&cur, &path, leaf, &shown, &e.to_string())
+                    .unwrap_or_else(|| format!("{path} = {shown} is invalid: {e}")),
             );
         }
     }
     None
 }
 
-/// For a number a count setting's type refuses (negative, fractional or too large, where serde
-/// says only "expected u32"): the message with the field's allowed range. The range is the one
-/// [`Scenario::validate`] gives at the type's smallest or largest value, or the type's own
-/// (`0 <= x <= u32::MAX` or `u64::MAX`) when both validate. `None` when `given` is not a number
-/// or the field takes no whole number. `scenario` is the settings with `given` at `path` (each
-/// trial value replaces it); `shown` is the value as the user wrote it.
-fn whole_number_range(
+/// [`explain`] for the value `given` (`shown` as the user wrote it) at `path` in `scenario` (the
+/// settings as JSON, `given` in place: each trial replaces it), which the settings refused with
+/// `error`: `path = value is invalid: allowed <what the field takes>`. `None` when `error` is not
+/// a type mismatch or no trial finds what the field takes.
+fn explain_at(
     scenario: &serde_json::Value,
     path: &str,
     given: &serde_json::Value,
     shown: &str,
+    error: &str,
 ) -> Option<String> {
-    let x = given.as_f64()?;
+    use serde_json::Value;
     let segs: Vec<&str> = path.split('.').collect();
     let phase = serde_json::to_value(Phase::default()).ok()?;
-    let with = |n: u64| {
+    let probe = |t: Trial| -> Reading {
+        let trial = match t {
+            Trial::Whole(n) => Value::from(n),
+            Trial::Number(x) => Value::from(x),
+            Trial::Text(s) => Value::from(s),
+            Trial::Flag => Value::Bool(true),
+            Trial::Object => Value::Object(serde_json::Map::new()),
+            Trial::List => Value::Array(vec![Value::Object(serde_json::Map::new())]),
+        };
         let mut v = scenario.clone();
-        place(&mut v, &segs, &serde_json::Value::from(n), &phase);
-        serde_json::from_value::<Scenario>(v).ok()
+        place(&mut v, &segs, &trial, &phase);
+        let s = serde_json::from_value::<Scenario>(v).map_err(|e| e.to_string())?;
+        Ok(s.validate())
     };
-    let max = [u64::MAX, u64::from(u32::MAX)]
-        .into_iter()
-        .find(|&m| with(m).is_some())?;
-    // A whole number in range, spelt as a float (1e2, 100.0): only the spelling is refused.
-    if x.fract() == 0.0 && (0.0..=max as f64).contains(&x) {
-        let fits = with(x as u64).is_some_and(|sc| match sc.validate() {
-            Err(e) => e.field != path,
-            Ok(()) => true,
-        });
-        if fits {
-            return Some(format!(
-                "{path} = {shown} is invalid: a count is written as a whole number, without a \
-                 fraction or exponent ({}, not {shown})",
-                x as u64
-            ));
-        }
-    }
-    let allowed = [0, max]
-        .into_iter()
-        .filter_map(|n| match with(n)?.validate() {
-            Err(e) if e.field == path => Some(e.allowed),
-            _ => None,
-        })
-        .next()
-        .unwrap_or_else(|| format!("0 <= x <= {max}"));
-    Some(format!(
-        "{path} = {shown} is invalid: allowed a whole number {allowed}"
-    ))
+    explain(path, shown, given.as_f64(), error, u64::MAX, &probe)
 }
 
 /// The leaves of `v` with their dotted paths. A node is gone into only where the default
