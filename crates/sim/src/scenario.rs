@@ -392,7 +392,8 @@ impl Scenario {
     ///
     /// The text must be a JSON object (the page refuses anything else the same way). An error in
     /// a value names its dotted field as `--set` takes it, as the page's does:
-    /// `traffic.calls_per_minute = "fast" is invalid: invalid type: string "fast", expected f64`.
+    /// `traffic.calls_per_minute = "fast" is invalid: allowed a number 0 < x <= 1e7` (a value of a
+    /// type the field does not take says what is allowed, see [`crate::allowed::explain`]).
     /// Malformed JSON gives serde_json's message with its line and column.
     pub fn read_json(text: &str) -> Result<Scenario, String> {
         use serde_json::Value;
@@ -433,7 +434,9 @@ impl Scenario {
             // Deserialize after each edit so that the error names the edit that broke it.
             serde_json::from_value::<Scenario>(v.clone()).map_err(|e| {
                 let given = serde_json::from_str(value).unwrap_or(serde_json::Value::Null);
-                explain_at(&v, path.trim(), &given, value.trim(), &e.to_string())
+                let (path, shown) = (path.trim(), value.trim());
+                explain_at(&v, path, &given, shown, &e.to_string())
+                    .map(|why| format!("{path} = {shown} is invalid: {why}"))
                     .unwrap_or_else(|| format!("--set {s}: {e}"))
             })?;
         }
@@ -482,29 +485,35 @@ fn short_json(v: &serde_json::Value) -> String {
 /// the default scenario, and name the first that breaks it: `path = value is invalid: why`.
 /// Leaves are the values below objects and below lists of objects (the dependency's phases,
 /// which start from the default phase); `None` if no single leaf is to blame.
+///
+/// What the field allows is found among all the other leaves that read (a later phase's range
+/// depends on its `start`, which sorts after most of its fields).
 fn blame(given: &serde_json::Value) -> Option<String> {
     let mut leaves = Vec::new();
     let phase = serde_json::to_value(Phase::default()).ok()?;
     let mut cur = Scenario::default().to_value();
     collect_leaves(given, String::new(), Some(&cur), &phase, &mut leaves);
+    let mut bad = None;
     for (path, leaf) in leaves {
         let segs: Vec<&str> = path.split('.').collect();
-        place(&mut cur, &segs, leaf, &phase);
-        if let Err(e) = serde_json::from_value::<Scenario>(cur.clone()) {
-            let shown = short_json(leaf);
-            return Some(
-                explain_at(&cur, &path, leaf, &shown, &e.to_string())
-                    .unwrap_or_else(|| format!("{path} = {shown} is invalid: {e}")),
-            );
+        let mut next = cur.clone();
+        place(&mut next, &segs, leaf, &phase);
+        match serde_json::from_value::<Scenario>(next.clone()) {
+            Ok(_) => cur = next,
+            Err(e) if bad.is_none() => bad = Some((path, leaf, e.to_string())),
+            Err(_) => {}
         }
     }
-    None
+    let (path, leaf, e) = bad?;
+    let shown = short_json(leaf);
+    let why = explain_at(&cur, &path, leaf, &shown, &e).unwrap_or(e);
+    Some(format!("{path} = {shown} is invalid: {why}"))
 }
 
 /// [`explain`] for the value `given` (`shown` as the user wrote it) at `path` in `scenario` (the
-/// settings as JSON, `given` in place: each trial replaces it), which the settings refused with
-/// `error`: `path = value is invalid: allowed <what the field takes>`. `None` when `error` is not
-/// a type mismatch or no trial finds what the field takes.
+/// settings as JSON; each trial is placed at `path`), which the settings refused with
+/// `error`: `allowed <what the field takes>`. `None` when `error` is not a type mismatch or no
+/// trial finds what the field takes.
 fn explain_at(
     scenario: &serde_json::Value,
     path: &str,
@@ -529,7 +538,7 @@ fn explain_at(
         let s = serde_json::from_value::<Scenario>(v).map_err(|e| e.to_string())?;
         Ok(s.validate())
     };
-    explain(path, shown, given.as_f64(), error, u64::MAX, &probe)
+    explain(path, shown, given.as_f64(), error, u64::MAX, probe)
 }
 
 /// The leaves of `v` with their dotted paths. A node is gone into only where the default

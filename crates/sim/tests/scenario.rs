@@ -201,6 +201,12 @@ fn type_mismatches_say_what_is_allowed() {
             "callers.call_timeout = [1] is invalid: allowed a number of seconds or a string with a \
              unit (200ms, 5s, 1m, 1h, 30d), 0 < x <= 1e9",
         ),
+        // A later phase's range is found with its own start in place (it sorts after latency).
+        (
+            r#"{"dependency": [{"start": 0}, {"start": 10, "latency": []}]}"#,
+            "dependency.1.latency = [] is invalid: allowed a number of seconds or a string with a \
+             unit (200ms, 5s, 1m, 1h, 30d), 0 <= x <= 1e9",
+        ),
         (
             r#"{"callers": {"shared_state": "yes"}}"#,
             r#"callers.shared_state = "yes" is invalid: allowed true or false"#,
