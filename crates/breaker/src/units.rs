@@ -161,7 +161,9 @@ pub mod serde_units {
 
     /// The error for a value a field's `NumOrStr` cannot take: `allowed <what the field takes>`
     /// ([`RATE`], [`DURATION`]), the words the settings' range errors use. (The untagged enum
-    /// this replaced said only "data did not match any variant of untagged enum NumOrStr".)
+    /// this replaced said only "data did not match any variant of untagged enum NumOrStr".) The
+    /// only deserializer message here that starts with `allowed `: callers that explain a
+    /// mismatch further (with the field's range) look for that.
     pub fn no_match<E: de::Error>(allowed: &str) -> E {
         E::custom(format_args!("allowed {allowed}"))
     }

@@ -19,6 +19,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod allowed;
 #[doc(hidden)]
 pub mod bare;
 mod engine;

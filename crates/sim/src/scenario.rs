@@ -4,6 +4,7 @@
 //! names only what differs. Durations accept seconds (`5`) or a string with a unit (`"200ms"`,
 //! `"5s"`, `"1m"`, `"1h"`, `"30d"`); rates accept a fraction (`0.05`) or a percentage (`"5%"`).
 
+use crate::allowed::{explain, Reading, Trial};
 use breaker::units::serde_units;
 use breaker::{Outcome, SettingsError, StatisticalSettings, WindowSettings};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -404,7 +405,8 @@ impl Scenario {
     ///
     /// The text must be a JSON object (the page refuses anything else the same way). An error in
     /// a value names its dotted field as `--set` takes it, as the page's does:
-    /// `traffic.calls_per_minute = "fast" is invalid: invalid type: string "fast", expected f64`.
+    /// `traffic.calls_per_minute = "fast" is invalid: allowed a number 0 < x <= 1e7` (a value of a
+    /// type the field does not take says what is allowed, see [`crate::allowed::explain`]).
     /// Malformed JSON gives serde_json's message with its line and column.
     pub fn read_json(text: &str) -> Result<Scenario, String> {
         use serde_json::Value;
@@ -445,7 +447,9 @@ impl Scenario {
             // Deserialize after each edit so that the error names the edit that broke it.
             serde_json::from_value::<Scenario>(v.clone()).map_err(|e| {
                 let given = serde_json::from_str(value).unwrap_or(serde_json::Value::Null);
-                whole_number_range(&v, path.trim(), &given, value.trim())
+                let (path, shown) = (path.trim(), value.trim());
+                explain_at(&v, path, &given, shown, &e.to_string())
+                    .map(|why| format!("{path} = {shown} is invalid: {why}"))
                     .unwrap_or_else(|| format!("--set {s}: {e}"))
             })?;
         }
@@ -494,72 +498,60 @@ fn short_json(v: &serde_json::Value) -> String {
 /// the default scenario, and name the first that breaks it: `path = value is invalid: why`.
 /// Leaves are the values below objects and below lists of objects (the dependency's phases,
 /// which start from the default phase); `None` if no single leaf is to blame.
+///
+/// What the field allows is found among all the other leaves that read (a later phase's range
+/// depends on its `start`, which sorts after most of its fields).
 fn blame(given: &serde_json::Value) -> Option<String> {
     let mut leaves = Vec::new();
     let phase = serde_json::to_value(Phase::default()).ok()?;
     let mut cur = Scenario::default().to_value();
     collect_leaves(given, String::new(), Some(&cur), &phase, &mut leaves);
+    let mut bad = None;
     for (path, leaf) in leaves {
         let segs: Vec<&str> = path.split('.').collect();
-        place(&mut cur, &segs, leaf, &phase);
-        if let Err(e) = serde_json::from_value::<Scenario>(cur.clone()) {
-            return Some(
-                whole_number_range(&cur, &path, leaf, &short_json(leaf))
-                    .unwrap_or_else(|| format!("{path} = {} is invalid: {e}", short_json(leaf))),
-            );
+        let mut next = cur.clone();
+        place(&mut next, &segs, leaf, &phase);
+        match serde_json::from_value::<Scenario>(next.clone()) {
+            Ok(_) => cur = next,
+            Err(e) if bad.is_none() => bad = Some((path, leaf, e.to_string())),
+            Err(_) => {}
         }
     }
-    None
+    let (path, leaf, e) = bad?;
+    let shown = short_json(leaf);
+    let why = explain_at(&cur, &path, leaf, &shown, &e).unwrap_or(e);
+    Some(format!("{path} = {shown} is invalid: {why}"))
 }
 
-/// For a number a count setting's type refuses (negative, fractional or too large, where serde
-/// says only "expected u32"): the message with the field's allowed range. The range is the one
-/// [`Scenario::validate`] gives at the type's smallest or largest value, or the type's own
-/// (`0 <= x <= u32::MAX` or `u64::MAX`) when both validate. `None` when `given` is not a number
-/// or the field takes no whole number. `scenario` is the settings with `given` at `path` (each
-/// trial value replaces it); `shown` is the value as the user wrote it.
-fn whole_number_range(
+/// [`explain`] for the value `given` (`shown` as the user wrote it) at `path` in `scenario` (the
+/// settings as JSON; each trial is placed at `path`), which the settings refused with
+/// `error`: `allowed <what the field takes>`. `None` when `error` is not a type mismatch or no
+/// trial finds what the field takes.
+fn explain_at(
     scenario: &serde_json::Value,
     path: &str,
     given: &serde_json::Value,
     shown: &str,
+    error: &str,
 ) -> Option<String> {
-    let x = given.as_f64()?;
+    use serde_json::Value;
     let segs: Vec<&str> = path.split('.').collect();
     let phase = serde_json::to_value(Phase::default()).ok()?;
-    let with = |n: u64| {
+    let probe = |t: Trial| -> Reading {
+        let trial = match t {
+            Trial::Whole(n) => Value::from(n),
+            Trial::Number(x) => Value::from(x),
+            Trial::Text(s) => Value::from(s),
+            Trial::Flag => Value::Bool(true),
+            Trial::Object => Value::Object(serde_json::Map::new()),
+            Trial::List => Value::Array(vec![Value::Object(serde_json::Map::new())]),
+        };
         let mut v = scenario.clone();
-        place(&mut v, &segs, &serde_json::Value::from(n), &phase);
-        serde_json::from_value::<Scenario>(v).ok()
+        place(&mut v, &segs, &trial, &phase);
+        let s = serde_json::from_value::<Scenario>(v).map_err(|e| e.to_string())?;
+        Ok(s.validate())
     };
-    let max = [u64::MAX, u64::from(u32::MAX)]
-        .into_iter()
-        .find(|&m| with(m).is_some())?;
-    // A whole number in range, spelt as a float (1e2, 100.0): only the spelling is refused.
-    if x.fract() == 0.0 && (0.0..=max as f64).contains(&x) {
-        let fits = with(x as u64).is_some_and(|sc| match sc.validate() {
-            Err(e) => e.field != path,
-            Ok(()) => true,
-        });
-        if fits {
-            return Some(format!(
-                "{path} = {shown} is invalid: a count is written as a whole number, without a \
-                 fraction or exponent ({}, not {shown})",
-                x as u64
-            ));
-        }
-    }
-    let allowed = [0, max]
-        .into_iter()
-        .filter_map(|n| match with(n)?.validate() {
-            Err(e) if e.field == path => Some(e.allowed),
-            _ => None,
-        })
-        .next()
-        .unwrap_or_else(|| format!("0 <= x <= {max}"));
-    Some(format!(
-        "{path} = {shown} is invalid: allowed a whole number {allowed}"
-    ))
+    explain(path, shown, given.as_f64(), error, u64::MAX, probe)
 }
 
 /// The leaves of `v` with their dotted paths. A node is gone into only where the default

@@ -10,16 +10,23 @@
 //!
 //! When an object does not deserialize, the error names the first field that breaks it (found by
 //! placing the given fields one by one over the defaults), in the same
-//! `<field> = <value> is invalid: ...` form as the simulator's validation.
+//! `<field> = <value> is invalid: ...` form as the simulator's validation; for a value of a type
+//! the field does not take it says what is allowed, in the CLI's words: `sim::allowed::explain`,
+//! shared with the CLI, tries values at the field through a probe that places them in the JS
+//! object and reads it with [`JsDe`]. (Converting the object to a `serde_json::Value` and reusing
+//! the CLI's reader whole made the wasm 47.6 KiB gzip larger, measured.) A count's range from JS
+//! ends at 2^53 - 1, the largest whole number a JS number holds exactly.
 //!
 //! Results go to JS through `serde_wasm_bindgen`; [`to_js_json`] and [`to_js_sorted`] give them
 //! the shape JSON text would have had (non-finite numbers as `null`; object keys sorted where the
 //! value used to be a `serde_json::Value`).
 
 use breaker::quote::Quoted;
+use breaker::SettingsError;
 use js_sys::{Array, Number, Object, Reflect, JSON};
 use serde::de::{self, DeserializeOwned, IntoDeserializer};
 use serde::{Deserialize, Serialize};
+use sim::allowed::{explain, Reading, Trial};
 use sim::Scenario;
 use std::fmt;
 use wasm_bindgen::prelude::*;
@@ -228,37 +235,72 @@ pub fn scenario_from_js(v: &JsValue) -> Result<Scenario, JsError> {
 
 /// Read a scenario from a JS object and validate it; the error names the field.
 fn scenario_from(v: &JsValue) -> Result<Scenario, String> {
-    if !is_object(v) {
-        return Err(format!(
-            "scenario = {} is invalid: allowed an object of settings",
-            json_text(v)
-        ));
-    }
-    match from_js::<Scenario>(v) {
-        Ok(s) => {
-            s.validate().map_err(|e| e.to_string())?;
-            Ok(s)
-        }
-        Err(e) => {
-            let base = to_js_sorted(&Scenario::default()).unwrap_or(JsValue::NULL);
-            Err(blame::<Scenario>(v, base, phase_default)
-                .unwrap_or_else(|| format!("scenario is invalid: {e}")))
-        }
-    }
+    read(v, "", phase, Scenario::validate)
 }
 
-/// Read a settings object of type `T`; the error names `what.field`.
+/// Read a settings object of type `T` (`what` in a scenario) and validate it; the error names
+/// `what.field`.
 pub fn from_js_named<T: DeserializeOwned + Serialize + Default>(
     v: &JsValue,
     what: &str,
+    validate: fn(&T) -> Result<(), SettingsError>,
 ) -> Result<T, JsError> {
-    from_js::<T>(v).map_err(|e| {
-        let base = to_js_sorted(&T::default()).unwrap_or(JsValue::NULL);
-        let msg = blame::<T>(v, base, |_| JsValue::NULL)
-            .map(|m| format!("{what}.{m}"))
-            .unwrap_or_else(|| format!("{what} is invalid: {e}"));
-        JsError::new(&msg)
-    })
+    read(v, what, || JsValue::NULL, validate).map_err(|m| JsError::new(&m))
+}
+
+/// Read settings of type `T` from a JS object and validate them. An error names the field as
+/// the CLI does (`statistical.broken_rate = 0.01 is invalid: allowed ...`, with `what.` before
+/// the field when `what` is not empty), and a value of the wrong kind says what the field allows,
+/// in the CLI's words ([`sim::allowed::explain`]). `item` gives the value a new list entry starts
+/// from (the default phase).
+///
+/// Only the reading and the validation are generic: the rest is [`refused`], one copy for every
+/// settings type.
+fn read<T: DeserializeOwned + Serialize + Default>(
+    v: &JsValue,
+    what: &str,
+    item: fn() -> JsValue,
+    validate: fn(&T) -> Result<(), SettingsError>,
+) -> Result<T, String> {
+    let e = match is_object(v).then(|| from_js::<T>(v)) {
+        Some(Ok(t)) => return validate(&t).map(|()| t).map_err(|e| within(e, what)),
+        Some(Err(e)) => Some(e),
+        None => None,
+    };
+    let base = to_js_sorted(&T::default()).unwrap_or(JsValue::NULL);
+    let reading =
+        |x: &JsValue| -> Reading { from_js::<T>(x).map(|t| validate(&t)).map_err(|e| e.0) };
+    Err(refused(v, what, e, base, &item(), &reading))
+}
+
+/// A validation error, with `what.` before the field when `what` is not empty.
+fn within(e: SettingsError, what: &str) -> String {
+    if what.is_empty() {
+        e.to_string()
+    } else {
+        e.within(what).to_string()
+    }
+}
+
+/// The message for settings `v` that are not an object (`e` is `None`) or do not read (`e`):
+/// see [`read`]. `base` is the default settings, `reading` reads and validates settings.
+#[inline(never)]
+fn refused(
+    v: &JsValue,
+    what: &str,
+    e: Option<DeError>,
+    base: JsValue,
+    item: &JsValue,
+    reading: &dyn Fn(&JsValue) -> Reading,
+) -> String {
+    let name = if what.is_empty() { "scenario" } else { what };
+    let Some(e) = e else {
+        return format!(
+            "{name} = {} is invalid: allowed an object of settings",
+            json_text(v)
+        );
+    };
+    blame(v, what, base, item, reading).unwrap_or_else(|| format!("{name} is invalid: {e}"))
 }
 
 /// The analysis options the page sends.
@@ -277,33 +319,69 @@ impl Default for AnalysisOptions {
     }
 }
 
-fn phase_default(path: &str) -> JsValue {
-    if path == "dependency" {
-        to_js_sorted(&sim::Phase::default()).unwrap_or(JsValue::NULL)
-    } else {
-        JsValue::NULL
-    }
+/// The default phase, which a new entry of `dependency` starts from.
+fn phase() -> JsValue {
+    to_js_sorted(&sim::Phase::default()).unwrap_or(JsValue::NULL)
 }
 
-/// Place the leaves of `given` one at a time over `base` and return a message naming the first
-/// that makes `T` fail to deserialize. `item_default(array_path)` gives the value a new array
-/// element starts from.
-fn blame<T: DeserializeOwned>(
+/// The largest whole number a JS number gives exactly (`Number.MAX_SAFE_INTEGER`): larger ones
+/// are read as floats, which no count takes.
+const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// Place the leaves of `given` one at a time over `base` (the default settings) and return a
+/// message naming the first that makes the settings fail to read (`reading`; `what.` before the
+/// field when `what` is not empty), as the CLI's
+/// (`sim`'s) does: the leaves are the values below objects and lists of objects where the
+/// default has one (a list entry starts as `item`), and a value of the wrong kind is explained by
+/// trying values in its place, among all the other leaves that read (a later phase's range
+/// depends on its `start`, which sorts after most of its fields).
+fn blame(
     given: &JsValue,
+    what: &str,
     base: JsValue,
-    item_default: impl Fn(&str) -> JsValue,
+    item: &JsValue,
+    reading: &dyn Fn(&JsValue) -> Reading,
 ) -> Option<String> {
     let mut leaves = Vec::new();
-    collect(given, String::new(), &mut leaves);
+    collect(given, String::new(), Some(&base), item, &mut leaves);
     let mut cur = base;
+    let mut bad = None;
     for (path, leaf) in leaves {
-        let segs: Vec<&str> = path.split('.').collect();
-        cur = place(cur, &segs, "", &leaf, &item_default);
-        if let Err(e) = from_js::<T>(&cur) {
-            return Some(format!("{path} = {} is invalid: {e}", json_text(&leaf)));
+        let next = place(cur.clone(), &split(&path), &leaf, item);
+        match reading(&next) {
+            Ok(_) => cur = next,
+            Err(e) if bad.is_none() => bad = Some((path, leaf, e)),
+            Err(_) => {}
         }
     }
-    None
+    let (path, leaf, e) = bad?;
+    let segs = split(&path);
+    let shown = json_text(&leaf);
+    let probe = |t: Trial| reading(&place(cur.clone(), &segs, &trial_js(t), item));
+    let given = leaf.as_f64().filter(|x| x.is_finite());
+    let why = explain(&path, &shown, given, &e, MAX_SAFE_INTEGER, probe).unwrap_or(e);
+    let dot = if what.is_empty() { "" } else { "." };
+    Some(format!("{what}{dot}{path} = {shown} is invalid: {why}"))
+}
+
+fn split(path: &str) -> Vec<&str> {
+    path.split('.').collect()
+}
+
+/// A trial value as a JS value (whole numbers of at most `MAX_SAFE_INTEGER` read as integers).
+fn trial_js(t: Trial) -> JsValue {
+    match t {
+        Trial::Whole(n) => JsValue::from_f64(n as f64),
+        Trial::Number(x) => JsValue::from_f64(x),
+        Trial::Text(s) => JsValue::from_str(s),
+        Trial::Flag => JsValue::TRUE,
+        Trial::Object => Object::new().into(),
+        Trial::List => {
+            let a = Array::new();
+            a.push(&Object::new());
+            a.into()
+        }
+    }
 }
 
 fn join(prefix: &str, k: &str) -> String {
@@ -314,54 +392,60 @@ fn join(prefix: &str, k: &str) -> String {
     }
 }
 
-/// The leaves of `v` with their dotted paths: objects' keys in sorted order, arrays of objects
-/// by index; anything else (arrays of other values, empty objects) is one leaf.
-fn collect(v: &JsValue, prefix: String, out: &mut Vec<(String, JsValue)>) {
-    if is_object(v) {
-        let es = entries(v, true);
-        if !es.is_empty() {
-            for (k, x) in es {
-                collect(&x, join(&prefix, &k), out);
+/// The leaves of `v` with their dotted paths (objects' keys in sorted order). A node is gone
+/// into only where `shape` (the default at the same path; `item` for list entries) has an object
+/// or a list: a value given where a number or a string belongs is one leaf, named as that field.
+fn collect(
+    v: &JsValue,
+    prefix: String,
+    shape: Option<&JsValue>,
+    item: &JsValue,
+    out: &mut Vec<(String, JsValue)>,
+) {
+    if let Some(s) = shape {
+        if is_object(v) && is_object(s) {
+            let es = entries(v, true);
+            if !es.is_empty() {
+                for (k, x) in es {
+                    let key = JsValue::from_str(&k);
+                    let sub = Object::has_own(s.unchecked_ref::<Object>(), &key)
+                        .then(|| Reflect::get(s, &key).ok())
+                        .flatten();
+                    collect(&x, join(&prefix, &k), sub.as_ref(), item, out);
+                }
+                return;
             }
-            return;
-        }
-    } else if Array::is_array(v) {
-        let a: &Array = v.unchecked_ref();
-        if a.length() > 0 && a.iter().all(|x| is_object(&x)) {
-            for (i, x) in a.iter().enumerate() {
-                collect(&x, join(&prefix, &i.to_string()), out);
+        } else if Array::is_array(v) && Array::is_array(s) {
+            let a: &Array = v.unchecked_ref();
+            if a.length() > 0 && a.iter().all(|x| is_object(&x)) {
+                for (i, x) in a.iter().enumerate() {
+                    collect(&x, join(&prefix, &i.to_string()), Some(item), item, out);
+                }
+                return;
             }
-            return;
         }
     }
     out.push((prefix, v.clone()));
 }
 
-/// `cur` with `leaf` placed at the path `segs` (below `walked`); what is in the way becomes an
-/// object, and a missing array element starts as `item_default(array path)`.
+/// `cur` with `leaf` placed at the path `segs`; what is in the way becomes an object, and a
+/// missing list entry starts as `item`.
 ///
 /// Every object and array on the path is a fresh copy, and keys are defined as own data
-/// properties: the caller's objects are never written, and a key named `__proto__` is an
-/// ordinary (unknown) field, never the prototype (`Reflect.set` on it would write through to
-/// `Object.prototype`).
-fn place(
-    cur: JsValue,
-    segs: &[&str],
-    walked: &str,
-    leaf: &JsValue,
-    item_default: &impl Fn(&str) -> JsValue,
-) -> JsValue {
+/// properties: the caller's objects (and `item`) are never written, and a key named `__proto__`
+/// is an ordinary (unknown) field, never the prototype (`Reflect.set` on it would write through
+/// to `Object.prototype`).
+fn place(cur: JsValue, segs: &[&str], leaf: &JsValue, item: &JsValue) -> JsValue {
     let Some((seg, rest)) = segs.split_first() else {
         return leaf.clone();
     };
-    let here = join(walked, seg);
     if Array::is_array(&cur) {
         let a = Array::from(&cur);
         let i: u32 = seg.parse().unwrap_or(0);
         while a.length() <= i {
-            a.push(&item_default(walked));
+            a.push(item);
         }
-        a.set(i, place(a.get(i), rest, &here, leaf, item_default));
+        a.set(i, place(a.get(i), rest, leaf, item));
         a.into()
     } else {
         let o = if is_object(&cur) {
@@ -375,7 +459,7 @@ fn place(
         } else {
             JsValue::NULL
         };
-        define(&o, &key, &place(child, rest, &here, leaf, item_default));
+        define(&o, &key, &place(child, rest, leaf, item));
         o.into()
     }
 }

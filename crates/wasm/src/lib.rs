@@ -12,6 +12,7 @@
 //! A panic is written to the console by `console_error_panic_hook` (installed at start); the page
 //! forwards it to a visible banner.
 
+use breaker::{StatisticalSettings, WindowSettings};
 use js_sys::{Array, Float64Array, Object, Reflect, JSON};
 use serde::Serialize;
 use sim::{BreakerKind, Scenario};
@@ -80,16 +81,12 @@ pub fn analysis(
     window: JsValue,
     options: JsValue,
 ) -> Result<JsValue, JsError> {
-    let st: breaker::StatisticalSettings = convert::from_js_named(&statistical, "statistical")?;
-    st.validate()
-        .map_err(|e| JsError::new(&e.within("statistical").to_string()))?;
-    let win: breaker::WindowSettings = convert::from_js_named(&window, "window")?;
-    win.validate()
-        .map_err(|e| JsError::new(&e.within("window").to_string()))?;
+    let st = convert::from_js_named(&statistical, "statistical", StatisticalSettings::validate)?;
+    let win = convert::from_js_named(&window, "window", WindowSettings::validate)?;
     let opts: convert::AnalysisOptions = if options.is_undefined() || options.is_null() {
         convert::AnalysisOptions::default()
     } else {
-        convert::from_js_named(&options, "options")?
+        convert::from_js_named(&options, "options", |_| Ok(()))?
     };
     let curves = curves::page_curves(&st, &win, opts.calls_per_minute / 60.0);
     to_js(&curves)

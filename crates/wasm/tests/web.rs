@@ -3,7 +3,7 @@
 //! every preset's trace hash in wasm equals the native one (both pinned in `sim::GOLDEN_TRACE_HASHES`).
 #![cfg(target_arch = "wasm32")]
 
-use breaker_wasm::{default_scenario, normalize_scenario, presets, Playground};
+use breaker_wasm::{analysis, default_scenario, normalize_scenario, presets, Playground};
 use js_sys::{Float64Array, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -148,8 +148,10 @@ fn presets_and_defaults_read_as_natively() {
 }
 
 #[wasm_bindgen_test]
-fn type_errors_read_as_serde_json_reads_them() {
-    // The wasm reads settings from JS values itself; its messages are serde_json's.
+fn type_errors_read_as_the_cli_reads_them() {
+    // The wasm reads settings from JS values itself; its messages are the CLI's for the same
+    // JSON (`sim::Scenario::read_json`): serde_json's words where they say what is allowed, and
+    // `allowed ...` (`sim::allowed::explain`) for a value of a type the field does not take.
     for (given, path, leaf) in [
         (
             r#"{"statistical": {"fine_rate": "lots"}}"#,
@@ -232,15 +234,178 @@ fn type_errors_read_as_serde_json_reads_them() {
             "[503]",
         ),
     ] {
-        let value: serde_json::Value = serde_json::from_str(given).unwrap();
-        let native = serde_json::from_value::<sim::Scenario>(value).unwrap_err();
+        // A JS number gives whole numbers exactly up to 2^53 - 1 only, so that is the largest
+        // seed the page can give (JSON text can give any u64).
+        let native = sim::Scenario::read_json(given)
+            .unwrap_err()
+            .replace("18446744073709551615", "9007199254740991");
         let m = error_message(Playground::new(js(given)));
-        assert_eq!(
-            m,
-            format!("{path} = {leaf} is invalid: {native}"),
-            "{given}"
+        assert_eq!(m, native, "{given}");
+        assert!(
+            m.starts_with(&format!("{path} = {leaf} is invalid: ")),
+            "{m}"
         );
     }
+}
+
+fn analysis_error(statistical: &str, window: &str, options: &str) -> String {
+    let e = match analysis(js(statistical), js(window), js(options)) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => JsValue::from(e),
+    };
+    get(&e, "message").as_string().expect("message")
+}
+
+/// A value of a type the field does not take is named with what the field allows, in the CLI's
+/// words: a count with its range from validation.
+#[wasm_bindgen_test]
+fn wrong_kinds_say_what_is_allowed() {
+    for (given, want) in [
+        (
+            js(r#"{"callers": {"count": -3}}"#),
+            "callers.count = -3 is invalid: allowed a whole number 1 <= x <= 1000",
+        ),
+        (
+            js(r#"{"callers": {"count": 2.5}}"#),
+            "callers.count = 2.5 is invalid: allowed a whole number 1 <= x <= 1000",
+        ),
+        (
+            js(r#"{"window": {"sliding_window_size": 1e12}}"#),
+            "window.sliding_window_size = 1000000000000 is invalid: allowed a whole number \
+             1 <= x <= 1000000",
+        ),
+        (
+            js(r#"{"window": {"random_seed": -1}}"#),
+            "window.random_seed = -1 is invalid: allowed a whole number 0 <= x <= 9007199254740991",
+        ),
+        // Whole, but beyond what a JS number holds exactly (read as a float, as serde_json reads
+        // `1e17`): the range a JS number can give, not the CLI's hint to write it without the
+        // exponent (in JS, 100000000000000000 is the same number).
+        (
+            js(r#"{"seed": 1e17}"#),
+            "seed = 1e+17 is invalid: allowed a whole number 0 <= x <= 9007199254740991",
+        ),
+        (
+            js(r#"{"callers": {"count": "abc"}}"#),
+            r#"callers.count = "abc" is invalid: allowed a whole number 1 <= x <= 1000"#,
+        ),
+        (
+            js(r#"{"callers": {"count": {"a": 1}}}"#),
+            r#"callers.count = {"a":1} is invalid: allowed a whole number 1 <= x <= 1000"#,
+        ),
+        (
+            js(r#"{"traffic": {"calls_per_minute": "fast"}}"#),
+            r#"traffic.calls_per_minute = "fast" is invalid: allowed a number 0 < x <= 1e7"#,
+        ),
+        (
+            js(r#"{"traffic": {"calls_per_minute": {"per": "hour"}}}"#),
+            r#"traffic.calls_per_minute = {"per":"hour"} is invalid: allowed a number 0 < x <= 1e7"#,
+        ),
+        (
+            js(r#"{"dependency": [{"start": 0}, {"start": 10, "latency": []}]}"#),
+            "dependency.1.latency = [] is invalid: allowed a number of seconds or a string with a \
+             unit (200ms, 5s, 1m, 1h, 30d), 0 <= x <= 1e9",
+        ),
+        (
+            js(r#"{"traffic": {"arrivals": 3}}"#),
+            "traffic.arrivals = 3 is invalid: allowed `poisson` or `even`",
+        ),
+    ] {
+        assert_eq!(error_message(Playground::new(given)), want);
+    }
+    // NaN (and Infinity, undefined) read as null, as JSON.stringify writes them.
+    let o = js(r#"{"callers": {}}"#);
+    Reflect::set(
+        &get(&o, "callers"),
+        &"count".into(),
+        &JsValue::from_f64(f64::NAN),
+    )
+    .unwrap();
+    assert_eq!(
+        error_message(Playground::new(o)),
+        "callers.count = null is invalid: allowed a whole number 1 <= x <= 1000"
+    );
+    // A whole number is a whole number however it was written: 1e2 === 100.0 === 100 in JS
+    // (the CLI's hint about the spelling cannot apply), and -0 is 0.
+    for (given, path, want) in [
+        (r#"{"callers": {"count": 1e2}}"#, "/callers/count", 100u64),
+        (r#"{"callers": {"count": 100.0}}"#, "/callers/count", 100),
+        (r#"{"seed": 9007199254740991}"#, "/seed", 9007199254740991),
+        (
+            r#"{"window": {"random_seed": -0}}"#,
+            "/window/random_seed",
+            0,
+        ),
+    ] {
+        let s = json_of(&normalize_scenario(js(given)).expect("a whole number in range"));
+        assert_eq!(s.pointer(path), Some(&want.into()), "{given}");
+    }
+}
+
+/// The breaker settings and the analysis options passed alone (the page's curves) are named
+/// and explained the same way, under their own name.
+#[wasm_bindgen_test]
+fn settings_passed_alone_say_what_is_allowed() {
+    for (st, win, opts, want) in [
+        (
+            "{}",
+            r#"{"sliding_window_size": -4}"#,
+            "null",
+            "window.sliding_window_size = -4 is invalid: allowed a whole number 1 <= x <= 1000000",
+        ),
+        (
+            "{}",
+            r#"{"minimum_number_of_calls": 2.5}"#,
+            "null",
+            "window.minimum_number_of_calls = 2.5 is invalid: allowed a whole number \
+             1 <= x <= 1000000",
+        ),
+        (
+            "{}",
+            r#"{"permitted_number_of_calls_in_half_open_state": "ten"}"#,
+            "null",
+            r#"window.permitted_number_of_calls_in_half_open_state = "ten" is invalid: allowed a whole number 1 <= x <= 1000000"#,
+        ),
+        (
+            "{}",
+            r#"{"random_seed": -1}"#,
+            "null",
+            "window.random_seed = -1 is invalid: allowed a whole number 0 <= x <= 9007199254740991",
+        ),
+        (
+            r#"{"fine_rate": true}"#,
+            "{}",
+            "null",
+            r#"statistical.fine_rate = true is invalid: allowed a fraction or a percentage (0.05 or "5%"), 0 < x < 1"#,
+        ),
+        (
+            r#"{"backoff_factor": "x"}"#,
+            "{}",
+            "null",
+            r#"statistical.backoff_factor = "x" is invalid: allowed a number 1 <= x <= 1000"#,
+        ),
+        (
+            r#"{"fine_rate": 0.5, "broken_rate": 0.1}"#,
+            "{}",
+            "null",
+            "statistical.broken_rate = 0.1 is invalid: allowed fine_rate (0.5) < x < 1",
+        ),
+        (
+            "{}",
+            "{}",
+            r#"{"calls_per_minute": "x"}"#,
+            r#"options.calls_per_minute = "x" is invalid: allowed a number"#,
+        ),
+        (
+            "{}",
+            "5",
+            "null",
+            "window = 5 is invalid: allowed an object of settings",
+        ),
+    ] {
+        assert_eq!(analysis_error(st, win, opts), want, "{st} {win} {opts}");
+    }
+    assert!(analysis(js("{}"), js("{}"), js(r#"{"calls_per_minute": 60}"#)).is_ok());
 }
 
 /// Run preset `name` in wasm, in chunks as the worker does, and compare its trace hash with the

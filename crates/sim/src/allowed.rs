@@ -1,0 +1,153 @@
+//! What a settings field allows, said when it refuses a value of the wrong kind.
+//!
+//! Serde's own words for a value a field's type refuses name the Rust type (`invalid value:
+//! integer `-3`, expected u32`); the project's standard is `field = value is invalid: allowed
+//! ...` with the kind of value and the range. [`explain`] finds both by trying values at the
+//! field, through a probe that reads the settings with the trial value in place and validates
+//! them. It knows nothing of how the settings are held: the CLI probes a `serde_json::Value`, the
+//! page's wasm a JS object (so the wasm needs no `serde_json` and no second copy of every settings
+//! type's deserializer, and both say the same words).
+
+use breaker::SettingsError;
+
+/// A value tried at the field to learn what it takes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Trial {
+    /// A whole number (read as an integer, never as a float).
+    Whole(u64),
+    /// A number that is not whole, or too large to be read as an integer.
+    Number(f64),
+    /// A string.
+    Text(&'static str),
+    /// `true`.
+    Flag,
+    /// An empty object, `{}`.
+    Object,
+    /// A list of one empty object, `[{}]`.
+    List,
+}
+
+/// What the settings are with a trial value at the field: `Err` with the deserializer's message
+/// when they do not read, else their validation.
+pub type Reading = Result<Result<(), SettingsError>, String>;
+
+/// Why the value at `path` is invalid, when the settings refused it with `error` (the
+/// deserializer's message) for being of a type the field does not take: `allowed <what>`, for
+/// the message `path = value is invalid: allowed <what>`. `None` for other errors (a custom
+/// message that already says what is allowed, an unknown field) and for a field whose kind no
+/// trial finds.
+///
+/// `shown` is the value as the user wrote it, `given` the value when it is a number. `exact` is
+/// the largest whole number the settings' representation holds exactly (`u64::MAX` in JSON text,
+/// `2^53 - 1` in a JS number): the largest a count can be given as. `probe` reads the settings
+/// with a [`Trial`] at the field.
+///
+/// * a count: `a whole number 1 <= x <= 1000`, the range [`crate::Scenario::validate`] (or the
+///   settings' own validation) gives at the type's smallest or largest value, or the type's own
+///   (`0 <= x <= 4294967295`) when both validate; a number that is whole and in range but spelt
+///   as a float (`1e2`) gets a hint to write it as a whole number instead;
+/// * a number: `a number 0 < x <= 1e7`, the range validation gives at `-f64::MAX` or
+///   `f64::MAX`; a duration or a rate says the forms it also takes as a string;
+/// * `true or false`, `a string`, `an object of settings`, `a list of objects`;
+/// * otherwise (a name from a list) what the field's own message for an unknown name allows.
+///
+/// (`probe` is generic, not `&dyn Fn`, so that the page's wasm compiles this function in its own
+/// crate, at the size-optimizing level: 0.9 KiB gzip less than this crate's level, measured.)
+pub fn explain(
+    path: &str,
+    shown: &str,
+    given: Option<f64>,
+    error: &str,
+    exact: u64,
+    probe: impl Fn(Trial) -> Reading,
+) -> Option<String> {
+    let mismatch = error.starts_with("invalid type: ")
+        || error.starts_with("invalid value: ")
+        // `serde_units::no_match`: a rate, duration or outcome given as neither number nor string.
+        || error.starts_with("allowed ");
+    if !mismatch {
+        return None;
+    }
+    let reads = |t: Trial| probe(t).is_ok();
+    // The range validation gives where it refuses a trial there.
+    let refused_at = |t: Trial| match probe(t) {
+        Ok(Err(e)) if e.field == path => Some(e.allowed),
+        _ => None,
+    };
+    let mut out = String::from("allowed ");
+    let fraction = reads(Trial::Number(0.5));
+    let u32_max = u64::from(u32::MAX);
+    let count_max = if reads(Trial::Whole(exact)) {
+        Some(exact)
+    } else if reads(Trial::Whole(u32_max)) {
+        Some(u32_max)
+    } else {
+        None
+    };
+    match count_max {
+        Some(max) if !fraction => {
+            // A whole number in range, spelt as a float (1e2, 100.0): only the spelling is refused.
+            if let Some(x) = given.filter(|x| x.fract() == 0.0 && (0.0..=max as f64).contains(x)) {
+                let fits = match probe(Trial::Whole(x as u64)) {
+                    Ok(Err(e)) => e.field != path,
+                    Ok(Ok(())) => true,
+                    Err(_) => false,
+                };
+                if fits {
+                    return Some(format!(
+                        "a count is written as a whole number, without a fraction or exponent \
+                         ({}, not {shown})",
+                        x as u64
+                    ));
+                }
+            }
+            out.push_str("a whole number ");
+            match refused_at(Trial::Whole(0)).or_else(|| refused_at(Trial::Whole(max))) {
+                Some(r) => out.push_str(&r),
+                None => {
+                    out.push_str("0 <= x <= ");
+                    out.push_str(&max.to_string());
+                }
+            }
+        }
+        _ if fraction => {
+            let (kind, sep) = if reads(Trial::Text("1s")) {
+                (
+                    "a number of seconds or a string with a unit (200ms, 5s, 1m, 1h, 30d)",
+                    ", ",
+                )
+            } else if reads(Trial::Text("1%")) {
+                ("a fraction or a percentage (0.05 or \"5%\")", ", ")
+            } else {
+                ("a number", " ")
+            };
+            out.push_str(kind);
+            if let Some(r) =
+                refused_at(Trial::Number(-f64::MAX)).or_else(|| refused_at(Trial::Number(f64::MAX)))
+            {
+                out.push_str(sep);
+                out.push_str(&r);
+            }
+        }
+        _ if reads(Trial::Flag) => out.push_str("true or false"),
+        _ if reads(Trial::Text("")) => out.push_str("a string"),
+        _ if reads(Trial::Object) => out.push_str("an object of settings"),
+        _ if reads(Trial::List) => out.push_str("a list of objects"),
+        // A name from a list: what the field's message for an unknown name allows
+        // (`unknown variant ``, expected `poisson` or `even``, `unknown outcome "": allowed ...`).
+        _ => {
+            let e = probe(Trial::Text("")).err()?;
+            out.push_str(after(&e, ": allowed ").or_else(|| after(&e, ", expected "))?);
+        }
+    }
+    Some(out)
+}
+
+/// The text after the first `marker` in `s`. Found without `str::split_once` and without
+/// slicing that can panic: the page's wasm would carry a substring searcher and, for the slice
+/// panic's message, Rust's Unicode tables (about 2 KB gzip in all).
+fn after<'a>(s: &'a str, marker: &str) -> Option<&'a str> {
+    let m = marker.as_bytes();
+    let i = s.as_bytes().windows(m.len()).position(|w| w == m)?;
+    s.get(i + m.len()..)
+}
