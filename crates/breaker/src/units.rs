@@ -154,10 +154,10 @@ pub mod serde_units {
     }
 
     /// What a rate field takes, for [`no_match`].
-    pub const RATE: &str = "a fraction (0.05) or a percentage (\"5%\")";
+    pub const RATE: &str = "a fraction or a percentage (0.05 or \"5%\")";
     /// What a duration field takes, for [`no_match`].
     pub const DURATION: &str =
-        "seconds (5) or a duration (\"200ms\", \"5s\", \"1m\", \"1h\", \"30d\")";
+        "a number of seconds or a string with a unit (200ms, 5s, 1m, 1h, 30d)";
 
     /// The error for a value a field's `NumOrStr` cannot take: `allowed <what the field takes>`
     /// ([`RATE`], [`DURATION`]), the words the settings' range errors use. (The untagged enum

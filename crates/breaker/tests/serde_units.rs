@@ -153,11 +153,11 @@ fn numbers_and_strings() {
     let err = |t: &str| serde_json::from_str::<New>(t).err().unwrap().to_string();
     assert_eq!(
         err("{\"v\": [0.1]}"),
-        "allowed a fraction (0.05) or a percentage (\"5%\") at line 1 column 12"
+        "allowed a fraction or a percentage (0.05 or \"5%\") at line 1 column 12"
     );
     assert_eq!(
         err("{\"v\": null}"),
-        "allowed a fraction (0.05) or a percentage (\"5%\") at line 1 column 11"
+        "allowed a fraction or a percentage (0.05 or \"5%\") at line 1 column 11"
     );
 }
 

@@ -112,12 +112,9 @@ pub fn explain(
         }
         _ if fraction => {
             let (kind, sep) = if reads(Trial::Text("1s")) {
-                (
-                    "a number of seconds or a string with a unit (200ms, 5s, 1m, 1h, 30d)",
-                    ", ",
-                )
+                (breaker::units::serde_units::DURATION, ", ")
             } else if reads(Trial::Text("1%")) {
-                ("a fraction or a percentage (0.05 or \"5%\")", ", ")
+                (breaker::units::serde_units::RATE, ", ")
             } else {
                 ("a number", " ")
             };
