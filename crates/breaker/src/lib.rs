@@ -102,7 +102,8 @@ pub trait Breaker {
     fn transitions(&self) -> &[Transition];
 }
 
-/// The README's Rust examples, compiled and run as doc tests so they stay true.
-#[cfg(doctest)]
+/// The README's Rust examples, compiled and run as doc tests so they stay true (its one example
+/// is the `Shared` wrapper's, so only with `sync`).
+#[cfg(all(doctest, feature = "sync"))]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
