@@ -25,9 +25,10 @@ commands:
                             setup + dist, then serve www/dist on http://127.0.0.1:N
                             (default 8000, or the next free port)
   test [--native] [--clean-clone]
-                            setup, then every suite: fmt, clippy, cargo test, wasm-pack
-                            tests in headless Chromium and Firefox, end-to-end tests;
-                            --native: only fmt, clippy, cargo test;
+                            setup, then every suite: fmt, clippy, cargo test, breaker
+                            features, doc, wasm-pack tests in headless Chromium and
+                            Firefox, end-to-end tests;
+                            --native: only fmt, clippy, cargo test, breaker features, doc;
                             --clean-clone: the same in a fresh clone (fresh target dir)
   bench [--runs N] [--quick] [--steps a,b]
                             measure every figure of issue 8 (native simulator beside the

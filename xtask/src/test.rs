@@ -4,16 +4,20 @@
 //! 1. `fmt`     — `cargo fmt --all -- --check`
 //! 2. `clippy`  — `cargo clippy --workspace --all-targets -- -D warnings`
 //! 3. `cargo test` — `cargo test --workspace --no-fail-fast` (unit, integration and doc tests)
-//! 4. `wasm <crate> <browser>` — `wasm-pack test --headless --chrome|--firefox` for
+//! 4. `breaker features` — `cargo test -p breaker` with `--no-default-features`, then
+//!    `--no-default-features --features serde`, then `--no-default-features --features sync`
+//!    (default features are in `cargo test`); all three run even when one fails
+//! 5. `doc` — `cargo doc --no-deps --workspace` with `RUSTDOCFLAGS="-D warnings"`
+//! 6. `wasm <crate> <browser>` — `wasm-pack test --headless --chrome|--firefox` for
 //!    `crates/wasm` and `crates/breaker`, each when it has `tests/*.rs` and a
 //!    `wasm-bindgen-test` dev-dependency
-//! 5. `dist` and `e2e` — when `tests/e2e/package.json` exists: build `www/dist/`, serve it
+//! 7. `dist` and `e2e` — when `tests/e2e/package.json` exists: build `www/dist/`, serve it
 //!    in-process on a free port and run `npm test` in `tests/e2e` with `PLAYGROUND_URL`.
 //!
 //! Counts: for test runners, the individual tests their output reports (`test result:` lines
 //! from libtest and wasm-bindgen-test; `N passed`/`# pass N`/`N passing` from JS runners).
-//! `fmt`, `clippy` and `dist` count as one check when they pass, and as the number of
-//! diagnostics (files to reformat, lint errors) when they fail. A runner that fails
+//! `fmt`, `clippy`, `doc` and `dist` count as one check when they pass, and as the number of
+//! diagnostics (files to reformat, lint or rustdoc errors) when they fail. A runner that fails
 //! without reporting a failed test (a build error) counts one failure.
 
 use crate::setup::{self, Scope};
@@ -26,7 +30,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 #[derive(Default)]
 pub struct Opts {
-    /// Only the native suites (fmt, clippy, cargo test).
+    /// Only the native suites (fmt, clippy, cargo test, breaker features, doc).
     pub native: bool,
     /// Run the whole thing in a fresh clone of the repository.
     pub clean_clone: bool,
@@ -50,9 +54,9 @@ struct Outcome {
 
 #[derive(Clone, Copy)]
 enum Count {
-    /// One check; its diagnostics on failure.
+    /// One check; its diagnostics on failure (files to reformat; lint or rustdoc errors).
     Fmt,
-    Clippy,
+    Lints,
     /// libtest-style `test result:` lines.
     Libtest,
     /// JS test runners.
@@ -86,12 +90,36 @@ pub fn test(opts: &Opts) -> Res<()> {
         "warnings",
     ])
     .current_dir(&root);
-    results.push(suite("clippy", Count::Clippy, &mut c));
+    results.push(suite("clippy", Count::Lints, &mut c));
 
     let mut c = cargo();
     c.args(["test", "--workspace", "--no-fail-fast"])
         .current_dir(&root);
     results.push(suite("cargo test", Count::Libtest, &mut c));
+
+    // The library for native users under each feature set (default features are tested above).
+    let mut cmds: Vec<Command> = [&[][..], &["--features", "serde"], &["--features", "sync"]]
+        .into_iter()
+        .map(|features| {
+            let mut c = cargo();
+            c.args(["test", "-p", "breaker", "--no-default-features"])
+                .args(features)
+                .current_dir(&root);
+            c
+        })
+        .collect();
+    results.push(suite_all(
+        "breaker features",
+        Count::Libtest,
+        &mut cmds,
+        None,
+    ));
+
+    let mut c = cargo();
+    c.args(["doc", "--no-deps", "--workspace"])
+        .env("RUSTDOCFLAGS", "-D warnings")
+        .current_dir(&root);
+    results.push(suite("doc", Count::Lints, &mut c));
 
     if !opts.native {
         wasm_suites(&root, &mut results);
@@ -109,12 +137,28 @@ fn suite(name: &str, count: Count, cmd: &mut Command) -> Outcome {
 /// wasm-bindgen-test-runner must name that browser (it picks the driver from
 /// the environment, so a stray GECKODRIVER would silently run Firefox).
 fn suite_in(name: &str, count: Count, cmd: &mut Command, browser: Option<&str>) -> Outcome {
+    suite_all(name, count, std::slice::from_mut(cmd), browser)
+}
+
+/// A suite of several commands, run in order (all of them, even after one fails), their
+/// outputs counted together; it passes when every command succeeds.
+fn suite_all(name: &str, count: Count, cmds: &mut [Command], browser: Option<&str>) -> Outcome {
     println!("\n== suite {name}");
     let t = Instant::now();
-    let (mut ok, text) = match run_tee(cmd) {
-        Ok((status, text)) => (status.success(), text),
-        Err(e) => (false, e.to_string()),
-    };
+    let (mut ok, mut text) = (true, String::new());
+    for cmd in cmds {
+        match run_tee(cmd) {
+            Ok((status, out)) => {
+                ok &= status.success();
+                text.push_str(&out);
+            }
+            Err(e) => {
+                ok = false;
+                text.push_str(&e.to_string());
+            }
+        }
+        text.push('\n');
+    }
     let text = strip_ansi(&text);
     if let Some(b) = browser {
         let wrong: Vec<&str> = text
@@ -131,7 +175,7 @@ fn suite_in(name: &str, count: Count, cmd: &mut Command, browser: Option<&str>) 
     if !ok && failed == 0 {
         failed = 1;
     }
-    if ok && passed == 0 && failed == 0 && matches!(count, Count::Fmt | Count::Clippy) {
+    if ok && passed == 0 && failed == 0 && matches!(count, Count::Fmt | Count::Lints) {
         passed = 1;
     }
     let o = Outcome {
@@ -230,7 +274,7 @@ fn num_after(line: &str, prefix: &str) -> Option<u64> {
 fn skipped_count(count: Count, text: &str) -> u64 {
     let lines = text.lines().map(str::trim);
     match count {
-        Count::Fmt | Count::Clippy => 0,
+        Count::Fmt | Count::Lints => 0,
         Count::Libtest => lines
             .filter(|l| l.starts_with("test result:"))
             .filter_map(|l| num_before(l, "ignored"))
@@ -263,11 +307,12 @@ fn counts(count: Count, ok: bool, text: &str) -> (u64, u64) {
                 (0, files.len() as u64)
             }
         }
-        Count::Clippy => {
+        Count::Lints => {
             let n = lines
                 .filter(|l| {
                     (l.starts_with("error:") || l.starts_with("error["))
                         && !l.starts_with("error: could not compile")
+                        && !l.starts_with("error: could not document")
                         && !l.starts_with("error: aborting")
                 })
                 .count() as u64;
@@ -579,12 +624,32 @@ mod tests {
     }
 
     #[test]
-    fn fmt_and_clippy_counts() {
+    fn fmt_clippy_and_doc_counts() {
         let fmt = "Diff in /a/x.rs:3:\nDiff in /a/x.rs:9:\nDiff in /a/y.rs:1:\n";
         assert_eq!(counts(Count::Fmt, false, fmt), (0, 2));
         assert_eq!(counts(Count::Fmt, true, ""), (1, 0));
         let clippy =
             "error: unused variable\nerror[E0308]: mismatched\nerror: could not compile `x`\n";
-        assert_eq!(counts(Count::Clippy, false, clippy), (0, 2));
+        assert_eq!(counts(Count::Lints, false, clippy), (0, 2));
+        let doc =
+            "error: `report` is both a function and a module\nerror: could not document `x`\n";
+        assert_eq!(counts(Count::Lints, false, doc), (0, 1));
+    }
+
+    #[test]
+    fn several_commands_count_together() {
+        // Their output goes to the test's stdout uncaptured: nothing libtest-like in it, or the
+        // `cargo test` suite would count it.
+        let mut cmds: Vec<Command> = ["echo '# pass 2'", "exit 1"]
+            .into_iter()
+            .map(|script| {
+                let mut c = Command::new("sh");
+                c.args(["-c", script]);
+                c
+            })
+            .collect();
+        let o = suite_all("two", Count::Js, &mut cmds, None);
+        assert!(matches!(o.status, Status::Failed));
+        assert_eq!((o.passed, o.failed), (2, 1));
     }
 }

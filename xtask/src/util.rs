@@ -67,9 +67,15 @@ fn is_executable(p: &Path) -> bool {
         .unwrap_or(false)
 }
 
-/// The command line as text, for logs.
+/// The command line as text, for logs, with the variables set for it (`RUSTDOCFLAGS=..`).
 pub fn show(cmd: &Command) -> String {
-    let mut s = cmd.get_program().to_string_lossy().into_owned();
+    let mut s = String::new();
+    for (k, v) in cmd.get_envs() {
+        if let Some(v) = v {
+            s.push_str(&format!("{}={} ", k.to_string_lossy(), quote(v)));
+        }
+    }
+    s.push_str(&cmd.get_program().to_string_lossy());
     for a in cmd.get_args() {
         s.push(' ');
         s.push_str(&quote(a));

@@ -2,7 +2,7 @@
 //!
 //! [`run`] takes the arguments after `analyze` and returns the report (text or JSON) or one line
 //! naming the bad flag and what it allows. The `breaker` binary prints `Ok` to stdout and `Err`
-//! to stderr with exit status 2. [`report`] gives the JSON report as data, for callers that hand
+//! to stderr with exit status 2. [`report()`] gives the JSON report as data, for callers that hand
 //! it on without JSON text (the wasm layer).
 
 use crate::figure::{Figure, Kind};

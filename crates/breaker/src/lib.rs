@@ -13,7 +13,12 @@
 //!
 //! Every method takes `now`, the current time in seconds (`f64`) on any monotonic clock the caller
 //! chooses: a fake clock in a simulator, `performance.now() / 1000` in a browser, or
-//! `Instant::elapsed` in a service (see [`shared::Clock`]).
+//! `Instant::elapsed` in a service
+#![cfg_attr(feature = "sync", doc = "(see [`shared::Clock`]).")]
+#![cfg_attr(
+    not(feature = "sync"),
+    doc = "(see `shared::Clock`, with the `sync` feature)."
+)]
 //!
 //! ```
 //! use breaker::{Breaker, Decision, Outcome, Statistical, StatisticalSettings};
@@ -25,6 +30,11 @@
 //! }
 //! assert_eq!(b.state(), breaker::State::Closed);
 //! ```
+//!
+//! Features, both on by default: `serde` (`Serialize`/`Deserialize` for the settings, states,
+//! outcomes, reasons, transitions and observations; settings also read durations such as `"5s"`
+//! and rates such as `"5%"`) and `sync` (the thread-safe `shared::Shared` wrapper, on
+//! `parking_lot`). With `default-features = false` the crate depends on `libm` alone.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -102,8 +112,9 @@ pub trait Breaker {
     fn transitions(&self) -> &[Transition];
 }
 
-/// The README's Rust examples, compiled and run as doc tests so they stay true.
-#[cfg(doctest)]
+/// The README's Rust examples, compiled and run as doc tests so they stay true (its one example
+/// is the `Shared` wrapper's, so only with `sync`).
+#[cfg(all(doctest, feature = "sync"))]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
 

@@ -562,60 +562,69 @@ fn rates_whose_success_weighs_nothing_are_invalid() {
     assert!(s.derived().weights.ok < 0.0);
 }
 
-#[test]
-fn settings_deserialize_with_units_and_reject_unknown_keys() {
-    let s: StatisticalSettings = serde_json::from_str(
-        r#"{"fine_rate": "2%", "false_alarm_period": "7d", "first_wait": "30s", "call_timeout": 5}"#,
-    )
-    .unwrap();
-    assert_eq!(s.fine_rate, 0.02);
-    assert_eq!(s.false_alarm_period, 7.0 * 86_400.0);
-    assert_eq!(s.first_wait, 30.0);
-    assert_eq!(s.call_timeout, 5.0);
-    assert_eq!(s.broken_rate, 0.20, "missing keys take defaults");
-    let e = serde_json::from_str::<StatisticalSettings>(r#"{"fine_rte": 0.1}"#).unwrap_err();
-    assert!(e.to_string().contains("unknown field `fine_rte`"), "{e}");
-}
+/// Settings, observations and transitions through JSON (the `serde` feature).
+#[cfg(feature = "serde")]
+mod json {
+    use super::*;
+    // Named here: the glob's `test` would be ambiguous with the prelude's.
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
-/// What the crate serializes it reads back. An observation's fields that do not apply are `NaN`,
-/// which JSON has not: `serde_json` writes `null`, which did not read back as an `f64`. (Values
-/// are compared to 1e-15: `serde_json` without its `float_roundtrip` feature may read a float
-/// back 1 ulp off.)
-#[test]
-fn observations_and_transitions_round_trip_through_json() {
-    fn fields(o: &breaker::Observation) -> [f64; 8] {
-        [
-            o.level,
-            o.threshold,
-            o.trial,
-            o.trial_upper,
-            o.trial_lower,
-            o.wait,
-            o.rate,
-            o.count,
-        ]
+    #[test]
+    fn settings_deserialize_with_units_and_reject_unknown_keys() {
+        let s: StatisticalSettings = serde_json::from_str(
+            r#"{"fine_rate": "2%", "false_alarm_period": "7d", "first_wait": "30s", "call_timeout": 5}"#,
+        )
+        .unwrap();
+        assert_eq!(s.fine_rate, 0.02);
+        assert_eq!(s.false_alarm_period, 7.0 * 86_400.0);
+        assert_eq!(s.first_wait, 30.0);
+        assert_eq!(s.call_timeout, 5.0);
+        assert_eq!(s.broken_rate, 0.20, "missing keys take defaults");
+        let e = serde_json::from_str::<StatisticalSettings>(r#"{"fine_rte": 0.1}"#).unwrap_err();
+        assert!(e.to_string().contains("unknown field `fine_rte`"), "{e}");
     }
-    let mut b = breaker();
-    let (_, t) = half_open(&mut b);
-    let transition = b.transitions()[0];
-    let s = serde_json::to_string(&transition).unwrap();
-    assert_eq!(
-        serde_json::from_str::<breaker::Transition>(&s).unwrap(),
-        transition
-    );
-    let mut w = breaker::Window::new(breaker::WindowSettings::default()).unwrap();
-    let _ = w.permit(0.0);
-    for o in [breaker().observe(0.0), b.observe(t), w.observe(0.0)] {
-        let s = serde_json::to_string(&o).unwrap();
-        assert_eq!(s.contains("null"), o.trial.is_nan(), "{s}");
-        let back: breaker::Observation =
-            serde_json::from_str(&s).unwrap_or_else(|e| panic!("{e}: {s}"));
-        assert_eq!((back.state, back.generation), (o.state, o.generation));
-        for (x, y) in fields(&back).into_iter().zip(fields(&o)) {
-            assert!(
-                (x.is_nan() && y.is_nan()) || (x - y).abs() <= 1e-15 * y.abs(),
-                "{x} read back for {y} in {s}"
-            );
+
+    /// What the crate serializes it reads back. An observation's fields that do not apply are `NaN`,
+    /// which JSON has not: `serde_json` writes `null`, which did not read back as an `f64`. (Values
+    /// are compared to 1e-15: `serde_json` without its `float_roundtrip` feature may read a float
+    /// back 1 ulp off.)
+    #[test]
+    fn observations_and_transitions_round_trip_through_json() {
+        fn fields(o: &breaker::Observation) -> [f64; 8] {
+            [
+                o.level,
+                o.threshold,
+                o.trial,
+                o.trial_upper,
+                o.trial_lower,
+                o.wait,
+                o.rate,
+                o.count,
+            ]
+        }
+        let mut b = breaker();
+        let (_, t) = half_open(&mut b);
+        let transition = b.transitions()[0];
+        let s = serde_json::to_string(&transition).unwrap();
+        assert_eq!(
+            serde_json::from_str::<breaker::Transition>(&s).unwrap(),
+            transition
+        );
+        let mut w = breaker::Window::new(breaker::WindowSettings::default()).unwrap();
+        let _ = w.permit(0.0);
+        for o in [breaker().observe(0.0), b.observe(t), w.observe(0.0)] {
+            let s = serde_json::to_string(&o).unwrap();
+            assert_eq!(s.contains("null"), o.trial.is_nan(), "{s}");
+            let back: breaker::Observation =
+                serde_json::from_str(&s).unwrap_or_else(|e| panic!("{e}: {s}"));
+            assert_eq!((back.state, back.generation), (o.state, o.generation));
+            for (x, y) in fields(&back).into_iter().zip(fields(&o)) {
+                assert!(
+                    (x.is_nan() && y.is_nan()) || (x - y).abs() <= 1e-15 * y.abs(),
+                    "{x} read back for {y} in {s}"
+                );
+            }
         }
     }
 }

@@ -10,7 +10,7 @@
 //! * [`Sim`]: step one call, to the next transition, to a time; scrub back through checkpoints;
 //!   run in chunks with progress; [`Sim::snapshot`] for the page.
 //! * [`run`]: a whole run with downsampled series; [`replay`]: stream a trace from any reader.
-//! * [`presets`]: named scenarios; [`trace_hash`]: SHA-256 of a run's event trace.
+//! * [`presets()`]: named scenarios; [`trace_hash`]: SHA-256 of a run's event trace.
 //!
 //! Determinism: xoshiro256++ streams seeded from the scenario's seed, uniforms built from raw bits,
 //! `libm` for every transcendental function, no hash-map iteration, and ties on the clock broken
