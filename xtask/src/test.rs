@@ -4,9 +4,10 @@
 //! 1. `fmt`     — `cargo fmt --all -- --check`
 //! 2. `clippy`  — `cargo clippy --workspace --all-targets -- -D warnings`
 //! 3. `cargo test` — `cargo test --workspace --no-fail-fast` (unit, integration and doc tests)
-//! 4. `breaker features` — `cargo test -p breaker` with `--no-default-features`, then
-//!    `--no-default-features --features serde`, then `--no-default-features --features sync`
-//!    (default features are in `cargo test`); all three run even when one fails
+//! 4. `breaker features` — for `--no-default-features`, then with `--features serde`, then
+//!    `--features sync` (default features are in `cargo test`): `cargo clippy -p breaker
+//!    --all-targets -- -D warnings`, and `cargo test -p breaker` of the tests a feature can
+//!    change (lib, doc, `statistical`, `shared`, `serde_units`); all run even when one fails
 //! 5. `doc` — `cargo doc --no-deps --workspace` with `RUSTDOCFLAGS="-D warnings"`
 //! 6. `wasm <crate> <browser>` — `wasm-pack test --headless --chrome|--firefox` for
 //!    `crates/wasm` and `crates/breaker`, each when it has `tests/*.rs` and a
@@ -97,17 +98,40 @@ pub fn test(opts: &Opts) -> Res<()> {
         .current_dir(&root);
     results.push(suite("cargo test", Count::Libtest, &mut c));
 
-    // The library for native users under each feature set (default features are tested above).
-    let mut cmds: Vec<Command> = [&[][..], &["--features", "serde"], &["--features", "sync"]]
-        .into_iter()
-        .map(|features| {
+    // The library for native users under each feature set (default features are tested above):
+    // every target must build and pass clippy; the tests that a feature can change run (the
+    // library's own, the doc tests, and the files that use serde or `Shared`). The feature-blind
+    // suites (`window`, `statistical_props`: 20 s each time) ran above.
+    let mut cmds: Vec<Command> = Vec::new();
+    for features in [&[][..], &["--features", "serde"], &["--features", "sync"]] {
+        let mut c = cargo();
+        c.args(["clippy", "-p", "breaker", "--no-default-features"])
+            .args(features)
+            .args(["--all-targets", "--", "-D", "warnings"])
+            .current_dir(&root);
+        cmds.push(c);
+        // (Cargo runs doc tests apart from other targets.)
+        let targets: [&[&str]; 2] = [
+            &[
+                "--lib",
+                "--test",
+                "statistical",
+                "--test",
+                "shared",
+                "--test",
+                "serde_units",
+            ],
+            &["--doc"],
+        ];
+        for targets in targets {
             let mut c = cargo();
             c.args(["test", "-p", "breaker", "--no-default-features"])
                 .args(features)
+                .args(targets)
                 .current_dir(&root);
-            c
-        })
-        .collect();
+            cmds.push(c);
+        }
+    }
     results.push(suite_all(
         "breaker features",
         Count::Libtest,
