@@ -330,7 +330,10 @@ pub mod serde_units {
     /// `{"traffic": [60]}` would silently set `traffic.calls_per_minute` to 60. Settings are
     /// written by people, by name: a list where a struct belongs is refused ("invalid type:
     /// sequence, expected struct ..."). Binary formats, which write structs as tuples, read them
-    /// as before. Used through [`object_only_serde!`](crate::object_only_serde).
+    /// as before. The format is still asked for a struct (so `#[serde(flatten)]`, which hands a
+    /// struct only its own keys, and formats with a struct syntax of their own work as before);
+    /// only the visitor's sequence path is closed. Used through
+    /// [`object_only_serde!`](crate::object_only_serde).
     pub struct ObjectOnly<D>(pub D);
 
     impl<'de, D: Deserializer<'de>> Deserializer<'de> for ObjectOnly<D> {
@@ -342,11 +345,9 @@ pub mod serde_units {
             fields: &'static [&'static str],
             visitor: V,
         ) -> Result<V::Value, D::Error> {
-            if self.0.is_human_readable() {
-                self.0.deserialize_map(visitor)
-            } else {
-                self.0.deserialize_struct(name, fields, visitor)
-            }
+            let human = self.0.is_human_readable();
+            self.0
+                .deserialize_struct(name, fields, NoSeq { visitor, human })
         }
 
         fn deserialize_any<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
@@ -362,6 +363,33 @@ pub mod serde_units {
             bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
             option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
             ignored_any
+        }
+    }
+
+    /// A struct's visitor with its sequence path closed in human-readable formats
+    /// ([`ObjectOnly`]).
+    struct NoSeq<V> {
+        visitor: V,
+        human: bool,
+    }
+
+    impl<'de, V: de::Visitor<'de>> de::Visitor<'de> for NoSeq<V> {
+        type Value = V::Value;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            self.visitor.expecting(f)
+        }
+
+        fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+            self.visitor.visit_map(map)
+        }
+
+        fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+            if self.human {
+                Err(de::Error::invalid_type(de::Unexpected::Seq, &self))
+            } else {
+                self.visitor.visit_seq(seq)
+            }
         }
     }
 

@@ -171,7 +171,7 @@ fn settings_are_read_from_objects_only() {
         .to_string();
     assert_eq!(
         e,
-        "invalid type: sequence, expected struct StatisticalSettings at line 1 column 0"
+        "invalid type: sequence, expected struct StatisticalSettings at line 1 column 1"
     );
     let v = serde_json::json!(["count_based", 20]);
     let e = serde_json::from_value::<WindowSettings>(v)
@@ -187,4 +187,22 @@ fn settings_are_read_from_objects_only() {
     let w = WindowSettings::default();
     let back: WindowSettings = serde_json::from_value(serde_json::to_value(&w).unwrap()).unwrap();
     assert_eq!(back, w);
+}
+
+/// `ObjectOnly` still asks the format for a struct: serde's `flatten` hands a flattened struct
+/// only the keys it declares that way (asked for a map, each would see the other's keys as
+/// unknown, and `deny_unknown_fields` would refuse them).
+#[test]
+fn flattened_settings_read_as_before() {
+    use breaker::{StatisticalSettings, WindowSettings};
+    #[derive(serde::Deserialize)]
+    struct Both {
+        #[serde(flatten)]
+        st: StatisticalSettings,
+        #[serde(flatten)]
+        win: WindowSettings,
+    }
+    let b: Both = serde_json::from_str(r#"{"fine_rate": 0.02, "sliding_window_size": 20}"#)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((b.st.fine_rate, b.win.sliding_window_size), (0.02, 20));
 }
