@@ -6,8 +6,9 @@
 //! 3. `cargo test` — `cargo test --workspace --no-fail-fast` (unit, integration and doc tests)
 //! 4. `breaker features` — for `--no-default-features`, then with `--features serde`, then
 //!    `--features sync` (default features are in `cargo test`): `cargo clippy -p breaker
-//!    --all-targets -- -D warnings`, and `cargo test -p breaker` of the tests a feature can
-//!    change (lib, doc, `statistical`, `shared`, `serde_units`); all run even when one fails
+//!    --all-targets -- -D warnings`, `cargo doc -p breaker` with `RUSTDOCFLAGS="-D warnings"`,
+//!    and `cargo test -p breaker` of the tests a feature can change (lib, doc, `statistical`,
+//!    `shared`, `serde_units`); all run even when one fails
 //! 5. `doc` — `cargo doc --no-deps --workspace` with `RUSTDOCFLAGS="-D warnings"`
 //! 6. `wasm <crate> <browser>` — `wasm-pack test --headless --chrome|--firefox` for
 //!    `crates/wasm` and `crates/breaker`, each when it has `tests/*.rs` and a
@@ -108,6 +109,12 @@ pub fn test(opts: &Opts) -> Res<()> {
         c.args(["clippy", "-p", "breaker", "--no-default-features"])
             .args(features)
             .args(["--all-targets", "--", "-D", "warnings"])
+            .current_dir(&root);
+        cmds.push(c);
+        let mut c = cargo();
+        c.args(["doc", "--no-deps", "-p", "breaker", "--no-default-features"])
+            .args(features)
+            .env("RUSTDOCFLAGS", "-D warnings")
             .current_dir(&root);
         cmds.push(c);
         // (Cargo runs doc tests apart from other targets.)

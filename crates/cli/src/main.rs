@@ -34,7 +34,8 @@ run options:
   --format FMT          text (default), json, or csv (the downsampled series)
   --buckets N           buckets of the series (default 100)
 
-A run longer than a second shows its progress on stderr when that is a terminal.";
+A generated run (not a --trace replay) longer than a second shows its progress on stderr
+when that is a terminal.";
 
 fn main() -> ExitCode {
     // Safety net: whatever happens, one line and status 2, never a backtrace.

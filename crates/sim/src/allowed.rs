@@ -87,12 +87,11 @@ pub fn explain(
     match count_max {
         Some(max) if !fraction => {
             // A whole number in range, spelt as a float (1e2, 100.0): only the spelling is refused.
-            if let Some(x) = given.filter(|x| x.fract() == 0.0 && (0.0..=max as f64).contains(x)) {
-                let fits = match probe(Trial::Whole(x as u64)) {
-                    Ok(Err(e)) => e.field != path,
-                    Ok(Ok(())) => true,
-                    Err(_) => false,
-                };
+            if let Some(x) = given.filter(|&x| {
+                // (`max as f64` may round up to 2^64, which no count holds.)
+                x.fract() == 0.0 && (0.0..18446744073709551616.0).contains(&x) && x as u64 <= max
+            }) {
+                let fits = matches!(probe(Trial::Whole(x as u64)), Ok(Ok(())));
                 if fits {
                     return Some(format!(
                         "a count is written as a whole number, without a fraction or exponent \
@@ -138,6 +137,73 @@ pub fn explain(
         }
     }
     Some(out)
+}
+
+/// The leaf to blame among `paths` (the dotted paths of the leaves a user gave, in order), and
+/// the settings to explain it in. `build(included)` gives the defaults with the leaves at those
+/// indices placed over them; `reading` reads and validates settings.
+///
+/// The leaf blamed is the first whose placing (after the ones before it) makes the settings
+/// fail to read: found by bisection, since a leaf that fails to read still fails with more
+/// leaves placed, so a thousand phases take a few dozen readings, not a million. The settings
+/// to explain it in hold every other leaf that reads and keeps validation passing, so that a
+/// range depends on the user's other values (a later phase's `start`), but not on another
+/// invalid one: a leaf that does not read is left out, and so is one that validation refuses
+/// (by its `field`), a few times over; past that, only the leaves before the blamed one.
+///
+/// Returns the blamed leaf's index, its context and the reading's error; `None` when the
+/// settings with every leaf read.
+pub fn locate<V>(
+    paths: &[&str],
+    build: impl Fn(&[usize]) -> V,
+    reading: impl Fn(&V) -> Reading,
+) -> Option<(usize, V, String)> {
+    let fails = |set: &[usize]| reading(&build(set)).err();
+    let all: Vec<usize> = (0..paths.len()).collect();
+    // The first leaf, within `set`, whose prefix fails to read.
+    let first_bad = |set: &[usize]| -> Option<(usize, String)> {
+        let e = fails(set)?;
+        let (mut lo, mut hi, mut err) = (0, set.len(), e);
+        // Invariant: set[..lo] reads, set[..hi] fails with `err`.
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            match fails(&set[..mid]) {
+                Some(e) => (hi, err) = (mid, e),
+                None => lo = mid,
+            }
+        }
+        Some((hi - 1, err))
+    };
+    let (bad, error) = first_bad(&all)?;
+    const TRIES: usize = 8;
+    let mut others: Vec<usize> = all.iter().copied().filter(|&i| i != bad).collect();
+    let mut settled = false;
+    for _ in 0..TRIES {
+        match first_bad(&others) {
+            None => {
+                settled = true;
+                break;
+            }
+            Some((k, _)) => {
+                others.remove(k);
+            }
+        }
+    }
+    if !settled {
+        others = (0..bad).collect();
+    }
+    for _ in 0..TRIES {
+        match reading(&build(&others)) {
+            Ok(Err(e)) => match others.iter().position(|&i| paths[i] == e.field) {
+                Some(k) => {
+                    others.remove(k);
+                }
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    Some((bad, build(&others), error))
 }
 
 /// The text after the first `marker` in `s`. Found without `str::split_once` and without

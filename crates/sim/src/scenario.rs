@@ -4,7 +4,7 @@
 //! names only what differs. Durations accept seconds (`5`) or a string with a unit (`"200ms"`,
 //! `"5s"`, `"1m"`, `"1h"`, `"30d"`); rates accept a fraction (`0.05`) or a percentage (`"5%"`).
 
-use crate::allowed::{explain, Reading, Trial};
+use crate::allowed::{explain, locate, Reading, Trial};
 use breaker::units::serde_units;
 use breaker::{Outcome, SettingsError, StatisticalSettings, WindowSettings};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -494,33 +494,36 @@ fn short_json(v: &serde_json::Value) -> String {
     }
 }
 
-/// Place the leaves of `given` (a scenario object that does not deserialize) one at a time over
-/// the default scenario, and name the first that breaks it: `path = value is invalid: why`.
-/// Leaves are the values below objects and below lists of objects (the dependency's phases,
-/// which start from the default phase); `None` if no single leaf is to blame.
-///
-/// What the field allows is found among all the other leaves that read (a later phase's range
-/// depends on its `start`, which sorts after most of its fields).
+/// Place the leaves of `given` (a scenario object that does not deserialize) over the default
+/// scenario, and name the first that breaks it: `path = value is invalid: why`. Leaves are the
+/// values below objects and below lists of objects (the dependency's phases, which start from
+/// the default phase); `None` if no single leaf is to blame. The leaf, and the other leaves to
+/// explain it among, come from [`locate`]: a few dozen readings however many phases.
 fn blame(given: &serde_json::Value) -> Option<String> {
     let mut leaves = Vec::new();
     let phase = serde_json::to_value(Phase::default()).ok()?;
-    let mut cur = Scenario::default().to_value();
-    collect_leaves(given, String::new(), Some(&cur), &phase, &mut leaves);
-    let mut bad = None;
-    for (path, leaf) in leaves {
-        let segs: Vec<&str> = path.split('.').collect();
-        let mut next = cur.clone();
-        place(&mut next, &segs, leaf, &phase);
-        match serde_json::from_value::<Scenario>(next.clone()) {
-            Ok(_) => cur = next,
-            Err(e) if bad.is_none() => bad = Some((path, leaf, e.to_string())),
-            Err(_) => {}
+    let base = Scenario::default().to_value();
+    collect_leaves(given, String::new(), Some(&base), &phase, &mut leaves);
+    let paths: Vec<&str> = leaves.iter().map(|(p, _)| p.as_str()).collect();
+    let build = |set: &[usize]| {
+        let mut v = base.clone();
+        for &i in set {
+            let (path, leaf) = &leaves[i];
+            place(&mut v, &path.split('.').collect::<Vec<_>>(), leaf, &phase);
         }
-    }
-    let (path, leaf, e) = bad?;
+        v
+    };
+    let (bad, cur, e) = locate(&paths, build, read_value)?;
+    let (path, leaf) = &leaves[bad];
     let shown = short_json(leaf);
-    let why = explain_at(&cur, &path, leaf, &shown, &e).unwrap_or(e);
+    let why = explain_at(&cur, path, leaf, &shown, &e).unwrap_or(e);
     Some(format!("{path} = {shown} is invalid: {why}"))
+}
+
+/// Read and validate a scenario given as JSON (for [`locate`] and [`explain`]).
+fn read_value(v: &serde_json::Value) -> Reading {
+    let s = Scenario::deserialize(v).map_err(|e| e.to_string())?;
+    Ok(s.validate())
 }
 
 /// [`explain`] for the value `given` (`shown` as the user wrote it) at `path` in `scenario` (the
@@ -548,8 +551,7 @@ fn explain_at(
         };
         let mut v = scenario.clone();
         place(&mut v, &segs, &trial, &phase);
-        let s = serde_json::from_value::<Scenario>(v).map_err(|e| e.to_string())?;
-        Ok(s.validate())
+        read_value(&v)
     };
     explain(path, shown, given.as_f64(), error, u64::MAX, probe)
 }

@@ -226,6 +226,31 @@ fn type_mismatches_say_what_is_allowed() {
              server_error, overload, service_rate_limited, auth_rejected, input_rejected, \
              user_rate_limited, ok, fail, or an HTTP status",
         ),
+        // Another invalid field does not hide the range, nor pass an out-of-range count as
+        // only misspelt (review: these said `0 <= x <= 4294967295`, "write 5000", no range).
+        (
+            r#"{"callers": {"count": -3}, "duration": -5}"#,
+            "callers.count = -3 is invalid: allowed a whole number 1 <= x <= 1000",
+        ),
+        (
+            r#"{"callers": {"count": 5000.0}, "duration": -5}"#,
+            "callers.count = 5000.0 is invalid: allowed a whole number 1 <= x <= 1000",
+        ),
+        (
+            r#"{"traffic": {"calls_per_minute": "fast"}, "duration": -5}"#,
+            r#"traffic.calls_per_minute = "fast" is invalid: allowed a number 0 < x <= 1e7"#,
+        ),
+        (
+            r#"{"dependency": [{"start": 0}, {"start": 10, "latency": [], "failure_rate": 2}]}"#,
+            "dependency.1.latency = [] is invalid: allowed a number of seconds or a string with a \
+             unit (200ms, 5s, 1m, 1h, 30d), 0 <= x <= 1e9",
+        ),
+        // 2^64 is one past the largest seed (`u64::MAX as f64` rounds up to it).
+        (
+            r#"{"seed": 18446744073709551616}"#,
+            "seed = 1.8446744073709552e+19 is invalid: allowed a whole number 0 <= x <= \
+             18446744073709551615",
+        ),
         // Messages that already say what is allowed are kept.
         (
             r#"{"dependency": [{"latency": "quick"}]}"#,
@@ -338,4 +363,34 @@ fn settings_inside_are_objects_too() {
     let p = sim::preset("recovery-warmup").unwrap();
     let back: Scenario = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
     assert_eq!(back, p);
+}
+
+/// An error in a long scenario is found by bisection, not by reading the scenario again after
+/// each of its values (review: 10,000 phases took over 15 minutes to explain). Counted in
+/// readings, not timed: `sim::allowed::locate` is what both the CLI and the page use.
+#[test]
+fn an_error_among_many_values_takes_few_readings() {
+    use std::cell::Cell;
+    let n = 20_000;
+    let paths: Vec<String> = (0..n).map(|i| format!("dependency.{i}.latency")).collect();
+    let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+    for bad in [0, 1, n / 2, n - 1] {
+        let readings = Cell::new(0);
+        let (i, ctx, e) = sim::allowed::locate(
+            &refs,
+            |set: &[usize]| set.to_vec(),
+            |set: &Vec<usize>| {
+                readings.set(readings.get() + 1);
+                if set.contains(&bad) {
+                    Err("bad".to_string())
+                } else {
+                    Ok(Ok(()))
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!((i, e.as_str()), (bad, "bad"));
+        assert_eq!(ctx.len(), n - 1, "every other value is kept");
+        assert!(readings.get() <= 40, "{} readings", readings.get());
+    }
 }

@@ -26,7 +26,7 @@ use breaker::SettingsError;
 use js_sys::{Array, Number, Object, Reflect, JSON};
 use serde::de::{self, DeserializeOwned, IntoDeserializer};
 use serde::{Deserialize, Serialize};
-use sim::allowed::{explain, Reading, Trial};
+use sim::allowed::{explain, locate, Reading, Trial};
 use sim::Scenario;
 use std::fmt;
 use wasm_bindgen::prelude::*;
@@ -328,13 +328,12 @@ fn phase() -> JsValue {
 /// are read as floats, which no count takes.
 const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
-/// Place the leaves of `given` one at a time over `base` (the default settings) and return a
-/// message naming the first that makes the settings fail to read (`reading`; `what.` before the
-/// field when `what` is not empty), as the CLI's
-/// (`sim`'s) does: the leaves are the values below objects and lists of objects where the
-/// default has one (a list entry starts as `item`), and a value of the wrong kind is explained by
-/// trying values in its place, among all the other leaves that read (a later phase's range
-/// depends on its `start`, which sorts after most of its fields).
+/// Place the leaves of `given` over `base` (the default settings) and return a message naming
+/// the first that makes the settings fail to read (`reading`; `what.` before the field when
+/// `what` is not empty), as the CLI's (`sim`'s) does: the leaves are the values below objects
+/// and lists of objects where the default has one (a list entry starts as `item`); the leaf and
+/// the settings to explain it in come from [`locate`] (a few dozen readings, however many
+/// leaves), and a value of the wrong kind is explained by trying values in its place.
 fn blame(
     given: &JsValue,
     what: &str,
@@ -344,22 +343,20 @@ fn blame(
 ) -> Option<String> {
     let mut leaves = Vec::new();
     collect(given, String::new(), Some(&base), item, &mut leaves);
-    let mut cur = base;
-    let mut bad = None;
-    for (path, leaf) in leaves {
-        let next = place(cur.clone(), &split(&path), &leaf, item);
-        match reading(&next) {
-            Ok(_) => cur = next,
-            Err(e) if bad.is_none() => bad = Some((path, leaf, e)),
-            Err(_) => {}
-        }
-    }
-    let (path, leaf, e) = bad?;
-    let segs = split(&path);
-    let shown = json_text(&leaf);
-    let probe = |t: Trial| reading(&place(cur.clone(), &segs, &trial_js(t), item));
+    let paths: Vec<&str> = leaves.iter().map(|(p, _)| p.as_str()).collect();
+    let build = |set: &[usize]| {
+        set.iter().fold(fresh(&base), |cur, &i| {
+            let (path, leaf) = &leaves[i];
+            place(cur, &split(path), leaf, item)
+        })
+    };
+    let (bad, cur, e) = locate(&paths, build, reading)?;
+    let (path, leaf) = &leaves[bad];
+    let segs = split(path);
+    let shown = json_text(leaf);
+    let probe = |t: Trial| reading(&place(fresh(&cur), &segs, &trial_js(t), item));
     let given = leaf.as_f64().filter(|x| x.is_finite());
-    let why = explain(&path, &shown, given, &e, MAX_SAFE_INTEGER, probe).unwrap_or(e);
+    let why = explain(path, &shown, given, &e, MAX_SAFE_INTEGER, probe).unwrap_or(e);
     let dot = if what.is_empty() { "" } else { "." };
     Some(format!("{what}{dot}{path} = {shown} is invalid: {why}"))
 }
@@ -429,27 +426,29 @@ fn collect(
 }
 
 /// `cur` with `leaf` placed at the path `segs`; what is in the way becomes an object, and a
-/// missing list entry starts as `item`.
+/// missing list entry starts as a copy of `item`, and `leaf` goes in as a copy.
 ///
-/// Every object and array on the path is a fresh copy, and keys are defined as own data
-/// properties: the caller's objects (and `item`) are never written, and a key named `__proto__`
-/// is an ordinary (unknown) field, never the prototype (`Reflect.set` on it would write through
-/// to `Object.prototype`).
+/// Writes into `cur`'s objects and arrays on the path, which must be the caller's own
+/// ([`fresh`] copies): one placing costs the depth of its path, so settings with thousands of
+/// phases are built in linear time. Keys are defined as own data properties: a key named
+/// `__proto__` is an ordinary (unknown) field, never the prototype (`Reflect.set` on it would
+/// write through to `Object.prototype`).
 fn place(cur: JsValue, segs: &[&str], leaf: &JsValue, item: &JsValue) -> JsValue {
     let Some((seg, rest)) = segs.split_first() else {
-        return leaf.clone();
+        // A copy: a later path may go through it (a key `"a.b"` beside `"a": {}`).
+        return fresh(leaf);
     };
     if Array::is_array(&cur) {
-        let a = Array::from(&cur);
+        let a: Array = cur.unchecked_into();
         let i: u32 = seg.parse().unwrap_or(0);
         while a.length() <= i {
-            a.push(item);
+            a.push(&fresh(item));
         }
         a.set(i, place(a.get(i), rest, leaf, item));
         a.into()
     } else {
-        let o = if is_object(&cur) {
-            own_copy(cur.unchecked_ref())
+        let o: Object = if is_object(&cur) {
+            cur.unchecked_into()
         } else {
             Object::new()
         };
@@ -464,13 +463,26 @@ fn place(cur: JsValue, segs: &[&str], leaf: &JsValue, item: &JsValue) -> JsValue
     }
 }
 
-/// A new plain object with `o`'s own enumerable properties (a shallow copy).
-fn own_copy(o: &Object) -> Object {
-    let copy = Object::new();
-    for k in Object::keys(o).iter() {
-        define(&copy, &k, &Reflect::get(o, &k).unwrap_or(JsValue::NULL));
+/// A deep copy of `v`'s arrays and plain objects (own enumerable properties), sharing nothing
+/// with `v` that [`place`] could write.
+fn fresh(v: &JsValue) -> JsValue {
+    if Array::is_array(v) {
+        let a: &Array = v.unchecked_ref();
+        a.iter().map(|x| fresh(&x)).collect::<Array>().into()
+    } else if is_object(v) {
+        let o: &Object = v.unchecked_ref();
+        let copy = Object::new();
+        for k in Object::keys(o).iter() {
+            define(
+                &copy,
+                &k,
+                &fresh(&Reflect::get(o, &k).unwrap_or(JsValue::NULL)),
+            );
+        }
+        copy.into()
+    } else {
+        v.clone()
     }
-    copy
 }
 
 /// `o[key] = v` as an own, enumerable, writable data property, whatever the key.

@@ -233,6 +233,17 @@ fn type_errors_read_as_the_cli_reads_them() {
             "dependency.0.failure",
             "[503]",
         ),
+        // Another invalid field (a negative duration) does not hide the range.
+        (
+            r#"{"callers": {"count": -3}, "duration": -5}"#,
+            "callers.count",
+            "-3",
+        ),
+        (
+            r#"{"traffic": {"calls_per_minute": "fast"}, "duration": -5}"#,
+            "traffic.calls_per_minute",
+            "\"fast\"",
+        ),
     ] {
         // A JS number gives whole numbers exactly up to 2^53 - 1 only, so that is the largest
         // seed the page can give (JSON text can give any u64).
