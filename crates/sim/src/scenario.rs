@@ -245,12 +245,13 @@ impl Default for Callers {
     }
 }
 
-/// An outcome given as a status number or a name. Read through `serde_units::NumOrStr` (not an
-/// untagged enum, see there): what an untagged `Num(u64)` or `Str(String)` accepted; anything
-/// else is told what is allowed.
+/// What an outcome field takes, for `serde_units::no_match`.
 const OUTCOME: &str =
     "an HTTP status (503) or an outcome name (\"timeout\", \"server_error\", ...)";
 
+/// An outcome given as a status number or a name. Read through `serde_units::NumOrStr` (not an
+/// untagged enum, see there): what an untagged `Num(u64)` or `Str(String)` accepted; anything
+/// else is told what is allowed.
 fn de_outcome<'de, D: Deserializer<'de>>(d: D) -> Result<Outcome, D::Error> {
     use serde_units::NumOrStr;
     let text = match NumOrStr::deserialize(d)? {
@@ -445,7 +446,7 @@ impl Scenario {
             })?;
             set_path(&mut v, path.trim(), value)?;
             // Deserialize after each edit so that the error names the edit that broke it.
-            serde_json::from_value::<Scenario>(v.clone()).map_err(|e| {
+            Scenario::deserialize(&v).map_err(|e| {
                 let given = serde_json::from_str(value).unwrap_or(serde_json::Value::Null);
                 let (path, shown) = (path.trim(), value.trim());
                 explain_at(&v, path, &given, shown, &e.to_string())
