@@ -12,13 +12,13 @@ use breaker::SettingsError;
 
 /// A value tried at the field to learn what it takes.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Trial {
+pub enum Trial<'a> {
     /// A whole number (read as an integer, never as a float).
     Whole(u64),
     /// A number that is not whole, or too large to be read as an integer.
     Number(f64),
     /// A string.
-    Text(&'static str),
+    Text(&'a str),
     /// `true`.
     Flag,
     /// An empty object, `{}`.
@@ -59,7 +59,7 @@ pub fn explain(
     given: Option<f64>,
     error: &str,
     exact: u64,
-    probe: impl Fn(Trial) -> Reading,
+    probe: impl Fn(Trial<'_>) -> Reading,
 ) -> Option<String> {
     let mismatch = error.starts_with("invalid type: ")
         || error.starts_with("invalid value: ")
@@ -130,10 +130,19 @@ pub fn explain(
         _ if reads(Trial::Object) => out.push_str("an object of settings"),
         _ if reads(Trial::List) => out.push_str("a list of objects"),
         // A name from a list: what the field's message for an unknown name allows
-        // (`unknown variant ``, expected `poisson` or `even``, `unknown outcome "": allowed ...`).
+        // (`unknown variant ``, expected `poisson` or `even``, `unknown outcome "": allowed ...`),
+        // or, when validation refuses one of those names here (a phase's `failure` reads
+        // `success` and then refuses it), the narrower set validation gives.
         _ => {
             let e = probe(Trial::Text("")).err()?;
-            out.push_str(after(&e, ": allowed ").or_else(|| after(&e, ", expected "))?);
+            let names = after(&e, ": allowed ").or_else(|| after(&e, ", expected "))?;
+            let narrower = names
+                .split(", ")
+                .flat_map(|n| n.split(" or "))
+                .map(|n| n.trim_matches('`'))
+                .filter(|n| !n.is_empty())
+                .find_map(|n| refused_at(Trial::Text(n)));
+            out.push_str(narrower.as_deref().unwrap_or(names));
         }
     }
     Some(out)

@@ -355,7 +355,8 @@ impl Scenario {
                     f("failure"),
                     p.failure,
                     "a failure or neutral outcome (timeout, refused, server_error, overload, \
-                     service_rate_limited, auth_rejected, input_rejected, user_rate_limited)",
+                     service_rate_limited, auth_rejected, input_rejected, user_rate_limited, \
+                     fail, or an HTTP status of 400 or more)",
                 ));
             }
             unit(f("hang_rate"), p.hang_rate)?;
