@@ -35,7 +35,7 @@ run options:
   --buckets N           buckets of the series (default 100)
 
 A generated run (not a --trace replay) longer than a second shows its progress on stderr
-when that is a terminal.";
+when that is a terminal (BREAKER_PROGRESS_AFTER=S: after S seconds instead of 1).";
 
 fn main() -> ExitCode {
     // Safety net: whatever happens, one line and status 2, never a backtrace.

@@ -168,11 +168,18 @@ fn play(scenario: &Scenario, buckets: usize) -> Result<RunResult, String> {
     if !std::io::stderr().is_terminal() {
         return Ok(sim.run_to_end(buckets));
     }
+    // After how many seconds a run shows progress (an environment knob, so a test can see the
+    // line without depending on how fast the machine is).
+    let after = std::env::var("BREAKER_PROGRESS_AFTER")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .filter(|s| *s >= 0.0)
+        .unwrap_or(1.0);
     let start = std::time::Instant::now();
     let mut shown = false;
     let result = sim.run_to_end_reporting(buckets, 1 << 22, |s| {
         let secs = start.elapsed().as_secs_f64();
-        if secs >= 1.0 {
+        if secs >= after {
             shown = true;
             let done = s.progress();
             let left = if done > 0.0 {

@@ -431,3 +431,54 @@ fn the_header_prints_tiny_and_huge_lengths_with_an_exponent() {
         "{text}"
     );
 }
+
+/// A long run shows its progress on stderr when stderr is a terminal (here a pseudo-terminal
+/// made by util-linux's `script`), clears it at the end, and writes the same stdout as without
+/// a terminal, where stderr stays empty.
+#[test]
+fn progress_on_a_terminal_only() {
+    let bin = env!("CARGO_BIN_EXE_breaker");
+    // 10 days of busy-service: 8.6M calls, so progress is looked at twice (every 2^22 calls).
+    let args = [
+        "run",
+        "--preset",
+        "busy-service",
+        "--set",
+        "duration=10d",
+        "--format",
+        "text",
+    ];
+    let plain = breaker(&args);
+    assert!(plain.status.success());
+    assert!(plain.stderr.is_empty(), "no terminal, no progress");
+
+    let out = temp("progress-stdout.txt", "");
+    let quote = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
+    let command = format!(
+        "{} {} > {}",
+        quote(bin),
+        args.join(" "),
+        quote(out.to_str().unwrap())
+    );
+    let term = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        // From the first look on, so the test does not depend on the machine's speed.
+        .env("BREAKER_PROGRESS_AFTER", "0")
+        .output()
+        .expect("util-linux `script` runs (Debian: bsdutils)");
+    assert!(term.status.success(), "{term:?}");
+    let screen = String::from_utf8_lossy(&term.stdout);
+    assert!(
+        screen.contains("\r\x1b[Kbreaker run: ") && screen.contains("% of the run's time, "),
+        "{screen:?}"
+    );
+    assert!(
+        screen.ends_with("\r\x1b[K"),
+        "cleared at the end: {screen:?}"
+    );
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        plain.stdout,
+        "stdout untouched"
+    );
+}
