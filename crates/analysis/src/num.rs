@@ -41,8 +41,15 @@ pub fn wald_exponent(w: Weights, p: f64) -> Option<f64> {
         return Some(0.0);
     }
     let sign = if mu < 0.0 { 1.0 } else { -1.0 };
-    // g(t) = log_mgf(sign * t) is convex, 0 at 0, decreasing at 0: bracket its positive root.
-    let g = |t: f64| log_mgf(w, p, sign * t);
+    // E[e^{x w}] - 1 = p expm1(x w_fail) + (1-p) expm1(x w_ok), with x = sign * t: convex, 0 at
+    // 0, decreasing at 0, positive past the root. Not `log_mgf`: its absolute rounding (~1e-16)
+    // swamps the function near 0, where it is ~ drift x + var x^2 / 2, and hid a root near 0 (close
+    // to the zero-drift rate) to within ~1e-6. This form's rounding is relative to its terms, which
+    // shrink with x. Terms never overflow to opposite infinities (one is at least -1).
+    let g = |t: f64| {
+        let x = sign * t;
+        p * libm::expm1(x * w.fail) + (1.0 - p) * libm::expm1(x * w.ok)
+    };
     let mut hi = 1.0;
     let mut guard = 0;
     while g(hi) < 0.0 {

@@ -630,9 +630,14 @@ pub fn window_outage(
         }),
         ..Ways::default()
     };
+    // The simulation gives up when its runs together pass the cap (or a full window at the
+    // baseline keeps tripping): runs may well have tripped, so the note does not say none did.
     let note = (calls.exact.is_none() && calls.simulated.is_none()).then(|| {
         format!(
-            "no trip within {WINDOW_SIMULATION_MAX_CALLS} simulated calls (the exact chain takes windows up to {})",
+            "not simulated: the {} runs needed more than the {WINDOW_SIMULATION_MAX_CALLS} \
+             simulated calls allowed (or a full window at the baseline kept tripping); ask for \
+             fewer runs (the exact chain takes windows up to {})",
+            sim.map_or(0, |o| o.runs),
             window::MAX_EXACT
         )
     });

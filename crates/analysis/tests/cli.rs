@@ -332,3 +332,35 @@ fn rates_where_a_success_weighs_nothing_are_refused() {
         );
     }
 }
+
+/// A percentage threshold means the same as its fraction: resilience4j trips a window of 20 at
+/// 7 failures with `failureRateThreshold = 35` (7 * 100f / 20 = 35f >= 35f), and so does
+/// `--threshold 0.35`. `35%` used to be read as 35 * 0.01 = 0.35000000000000003, one ulp above
+/// 0.35, so 7/20 fell short and the window needed 8 failures (likewise 57% of 100 needed 58,
+/// 70% of 10 needed 8): every figure of the window report was for the wrong breaker. Checked
+/// for every whole percentage against windows 1..=200 by integer arithmetic
+/// (smallest k with 100 k >= pct n).
+#[test]
+fn percentage_threshold_trips_at_the_same_count_as_its_fraction() {
+    for (n, pct, want) in [(20, 35, 7), (100, 57, 57), (10, 70, 7), (100, 41, 41)] {
+        let v = json(&format!("window --window {n} --threshold {pct}%"));
+        assert_eq!(v["failures_to_trip"], want, "window {n} at {pct}%");
+        let f = json(&format!("window --window {n} --threshold 0.{pct}"));
+        assert_eq!(v["failures_to_trip"], f["failures_to_trip"]);
+        assert_eq!(
+            v["points"][0]["trip_probability_per_window"],
+            f["points"][0]["trip_probability_per_window"]
+        );
+    }
+    for pct in 1..=100u32 {
+        for n in 1..=200u32 {
+            let want = (1..=n).find(|&k| 100 * k >= pct * n).unwrap();
+            let t = breaker::units::parse_rate(&format!("{pct}%")).unwrap();
+            assert_eq!(
+                analysis::window::failures_to_trip(n, t),
+                want,
+                "window {n} at {pct}%"
+            );
+        }
+    }
+}

@@ -53,10 +53,22 @@ pub fn parse_rate(s: &str) -> Result<f64, String> {
         .trim()
         .parse()
         .map_err(|_| format!("{} is not a rate: use 0.05 or 5%", Quoted(s)))?;
-    if v.is_finite() {
-        Ok(v * scale)
-    } else {
+    if !v.is_finite() {
         Err(format!("{} is not a finite rate", Quoted(s)))
+    } else if scale == 1.0 {
+        Ok(v)
+    } else {
+        // "35%" is the fraction 0.35 to the last bit, as "0.35" is: the decimal read with its
+        // point moved (correctly rounded once). `v * 0.01` gave 0.35000000000000003, so a window
+        // of 20 at "35%" needed 8 failures where resilience4j (and "0.35") trips at 7. A number
+        // that already has an exponent is divided by 100 (one more rounding at most).
+        let n = num.trim();
+        let shifted = if n.contains(['e', 'E']) {
+            None
+        } else {
+            format!("{n}e-2").parse::<f64>().ok()
+        };
+        Ok(shifted.unwrap_or(v / 100.0))
     }
 }
 
@@ -106,6 +118,18 @@ mod tests {
         assert_eq!(parse_rate("5%").unwrap(), 0.05);
         assert_eq!(parse_rate("0.05").unwrap(), 0.05);
         assert!(parse_rate("five").is_err());
+        // A percentage is its fraction to the last bit (35 * 0.01 is one ulp above 0.35).
+        for pct in 0..=1000 {
+            let frac: f64 = format!("{}.{:03}", pct / 1000, pct % 1000).parse().unwrap();
+            assert_eq!(
+                parse_rate(&format!("{}%", pct as f64 / 10.0)).unwrap(),
+                frac,
+                "{pct}"
+            );
+        }
+        assert_eq!(parse_rate("35%").unwrap(), 0.35);
+        assert_eq!(parse_rate("3.5e1%").unwrap(), 0.35);
+        assert!(parse_rate("inf%").is_err());
     }
 }
 
