@@ -169,5 +169,23 @@ for (const browser of BROWSERS) {
       assert.equal(r.panels.now, false);
       assert.match(await page(s.driver, () => document.querySelector('#playground .notice').textContent), /“bogus”/);
     });
+
+    test('panels= is read as the custom element reads its attribute: names trimmed, empty ones skipped', async () => {
+      const look = () => page(s.driver, () => ({
+        panels: [...document.querySelectorAll('#playground section.panel')].filter((p) => !p.hidden).map((p) => p.className.match(/panel-(\w+)/)[1]),
+        notice: document.querySelector('#playground .notice').hidden ? '' : document.querySelector('#playground .notice').textContent,
+      }));
+      // "now, chart" as a docs author writes a list: the space is not part of the name.
+      await open(s, '?embed=1&panels=now,%20chart');
+      assert.deepEqual(await look(), { panels: ['now', 'chart'], notice: '' });
+      await open(s, '?embed=1&panels=now,,chart,');
+      assert.deepEqual(await look(), { panels: ['now', 'chart'], notice: '' });
+      // Only commas and spaces: nothing named, the same as no panels= (every panel, no notice).
+      await open(s, '?embed=1&panels=,%20,');
+      const r = await look();
+      assert.equal(r.notice, '');
+      assert.deepEqual(r.panels, ['now', 'chart', 'verdict', 'derived', 'trace', 'metrics', 'analysis']);
+      assert.deepEqual(await pageErrors(s), []);
+    });
   });
 }
