@@ -86,6 +86,32 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('"No more state changes" stays only while the cursor is where next event found none', async () => {
+      await open(s);
+      const first = (await pageState(s.driver)).runInfo;
+      assert.match(first, /calls, seed \d+\./);
+      const cli = simulate((await pageState(s.driver)).scenario);
+      const next = button(s, 'Next event');
+      for (let i = 0; i <= cli.events.length; i++) await newSnap(s, () => next.click(), `next event ${i + 1}`);
+      assert.match((await pageState(s.driver)).runInfo, /No more state changes/);
+      // Restart: the run's state changes are all ahead again.
+      let st = await newSnap(s, () => button(s, 'Restart').click(), 'restart');
+      assert.equal(st.t, 0);
+      assert.equal(st.runInfo, first, 'restart shows the run\'s own line again');
+      // Past the last change again, then a trace row and one call back.
+      await newSnap(s, () => page(s.driver, () => { window.playground.seek(window.playground.state.end); }), 'the end');
+      await newSnap(s, () => next.click(), 'next event at the end');
+      assert.match((await pageState(s.driver)).runInfo, /No more state changes/);
+      st = await newSnap(s, () => s.driver.findElement({ css: '#playground .panel-trace tbody tr:first-child button' }).click(), 'a trace row');
+      assert.equal(st.t, cli.events[0].t_s);
+      assert.equal(st.runInfo, first, 'a trace row shows the run\'s own line again');
+      await newSnap(s, () => page(s.driver, () => { window.playground.seek(window.playground.state.end); }), 'the end');
+      await newSnap(s, () => next.click(), 'next event at the end');
+      st = await newSnap(s, () => s.driver.findElement({ css: 'body' }).sendKeys(Key.ARROW_LEFT), 'one call back');
+      assert.equal(st.runInfo, first, 'one call back shows the run\'s own line again');
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('step one call lands on the call the command line counts, and the opening shows with that call\'s result', async () => {
       await open(s);
       const st0 = await pageState(s.driver);

@@ -255,6 +255,7 @@ export function mountPlayground(root, options = {}) {
       // A trace's error ("trace line 3, field outcome: ...") goes next to the trace's text.
       controls.showError(e.field || (/^trace line \d+/.test(e.message) ? 'trace' : undefined), e.message);
       S.errorShown = true;
+      S.pastLastEvent = false;
       runInfo.textContent = 'The settings are not valid: the run shown is the last valid one.';
       root.classList.add('stale');
       // The worker keeps the last valid run.
@@ -283,9 +284,11 @@ export function mountPlayground(root, options = {}) {
       await nextTask();
       if (id !== S.runId) return true;
     }
-    setText(runInfo, res.complete
+    S.runText = res.complete
       ? `${info.name || 'Custom scenario'}: ${duration(info.duration)} simulated, ${fmt(metrics.calls)} calls, seed ${info.seed}. The chart, trace, metrics and verdict are simulated.`
-      : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${fmt(metrics.calls)} calls); the panels show that part.`);
+      : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${fmt(metrics.calls)} calls); the panels show that part.`;
+    S.pastLastEvent = false;
+    setText(runInfo, S.runText);
     trace.set(events.list, events.total, derived && derived.point);
     shown.events = Math.min(events.list.length, TRACE_ROWS);
     patch(P.metrics.body, (el) => renderMetrics(el, metrics));
@@ -345,6 +348,7 @@ export function mountPlayground(root, options = {}) {
         const target = seekNext;
         seekNext = null;
         showSnap(await engine.call('seek', { t: target }));
+        leftLastEvent();
       }
     } finally {
       seekBusy = false;
@@ -355,12 +359,22 @@ export function mountPlayground(root, options = {}) {
     if (!S.loaded) return;
     pause();
     const res = await engine.call(op);
-    if (op === 'nextEvent') {
+    if (op === 'nextEvent' && !res.event) {
       showSnap(res.snapshot);
-      if (!res.event) runInfo.textContent = 'No more state changes in this run.';
+      S.pastLastEvent = true;
+      setText(runInfo, 'No more state changes in this run.');
     } else {
-      showSnap(res);
+      showSnap(op === 'nextEvent' ? res.snapshot : res);
+      leftLastEvent();
     }
+  }
+
+  // "No more state changes" holds only where "Next event" found none: any other move of the
+  // cursor (restart, a seek, a step, a trace row) shows the run's own line again.
+  function leftLastEvent() {
+    if (!S.pastLastEvent) return;
+    S.pastLastEvent = false;
+    if (S.runText) setText(runInfo, S.runText);
   }
 
   let raf = 0;
