@@ -66,6 +66,26 @@ function checkNumbers(shown, settings) {
   return env;
 }
 
+/**
+ * The prose around the numbers: a number's unit is not said again by the words after it
+ * ("9 successes exact successes", "0 trips per day simulated spurious trips").
+ */
+async function checkProse(s) {
+  const pairs = await page(s.driver, () => [...document.querySelectorAll('.learn-text .fig')].map((f) => {
+    let next = f.nextSibling;
+    let after = '';
+    while (next && after.length < 40) { after += next.textContent; next = next.nextSibling; }
+    return { text: f.querySelector('.num').textContent, after };
+  }));
+  for (const { text, after } of pairs) {
+    const unit = text.replace(/^[^A-Za-z]*/, '').split(/\s+/)[0];
+    if (!/^[a-z]{3,}$/i.test(unit)) continue;
+    // The words up to the next number or punctuation (a list, "1 nat, 2 nats", is fine).
+    const words = after.split(/[\d,.;:()—]/)[0].toLowerCase().match(/[a-z]+/g) || [];
+    assert.ok(!words.slice(0, 2).includes(unit.toLowerCase()), `"${text}" is followed by "${after.trim()}": the unit said twice`);
+  }
+}
+
 for (const browser of BROWSERS) {
   describe(`walkthrough in ${browser}`, () => {
     const s = session(browser);
@@ -82,8 +102,24 @@ for (const browser of BROWSERS) {
         assert.ok(shown.cmds.length >= 1, 'the step shows its commands');
         for (const [i, c] of shown.cmds.entries()) assert.equal(shown.cmdText[i], `breaker analyze ${c.join(' ')}`);
         checkNumbers(shown, { ...DEFAULTS });
+        await checkProse(s);
       });
     }
+
+    test('step 2: the successes it takes to undo one failure, said right when a failure weighs little', async () => {
+      // p0 = 40%, p1 = 45%: a failure is +1.354 points, so 2 successes undo it (2 successes
+      // outweigh it, not the other way round).
+      await openStep(s, '?step=2&fine=0.4&broken=0.45', 2);
+      const r = await page(s.driver, () => {
+        const p = [...document.querySelectorAll('.learn-text p')].find((x) => /a success −1 point/.test(x.textContent));
+        return p ? p.textContent : '';
+      });
+      const m = /a failure is \+([\d.]+) points .*?it takes (\d+) successes .*?to undo one failure/.exec(r);
+      assert.ok(m, r);
+      const [weight, n] = [Number(m[1]), Number(m[2])];
+      assert.ok(n - 1 < weight && weight <= n, `${n} successes undo a failure of ${weight} points: ${r}`);
+      await checkProse(s);
+    });
 
     test('changing the rates (link or form) changes the numbers, still the command line\'s', async () => {
       // From a link: p0 = 2%, p1 = 10%.
