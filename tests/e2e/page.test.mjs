@@ -2,6 +2,7 @@
 // (?embed=1 here; the <breaker-playground> custom element and the docs example: embed.test.mjs).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Key } from 'selenium-webdriver';
 import { execFileSync } from 'node:child_process';
 import { BROWSERS, ROOT, session, open, page, pageErrors, pageState, simulate, until } from './helpers.mjs';
 
@@ -168,6 +169,30 @@ for (const browser of BROWSERS) {
       assert.equal(r.panels.chart, true);
       assert.equal(r.panels.now, false);
       assert.match(await page(s.driver, () => document.querySelector('#playground .notice').textContent), /“bogus”/);
+    });
+
+    test('keyboard focus never lands under the sticky transport bar (Shift+Tab up through the trace)', async () => {
+      await open(s);
+      await page(s.driver, () => { window.scrollTo(0, document.documentElement.scrollHeight); document.querySelector('#playground .analysis-details summary').focus(); });
+      const covered = [];
+      let traceButtons = 0;
+      for (let i = 0; i < 40; i++) {
+        await s.driver.actions().keyDown(Key.SHIFT).sendKeys(Key.TAB).keyUp(Key.SHIFT).perform();
+        const r = await page(s.driver, () => {
+          const a = document.activeElement;
+          const bar = document.querySelector('#playground .sticky').getBoundingClientRect();
+          const r = a.getBoundingClientRect();
+          return {
+            what: `${a.tagName} ${(a.getAttribute('aria-label') || a.textContent || '').slice(0, 30)}`,
+            trace: Boolean(a.closest('.panel-trace')),
+            under: !a.closest('.sticky') && a !== document.body && r.top < bar.bottom - 1 && r.bottom > bar.top && r.left < bar.right && r.right > bar.left,
+          };
+        });
+        if (r.trace) traceButtons++;
+        if (r.under) covered.push(r.what);
+      }
+      assert.ok(traceButtons >= 10, 'the walk went through the trace');
+      assert.deepEqual(covered, [], 'focused elements hidden under the transport bar');
     });
 
     test('panels= is read as the custom element reads its attribute: names trimmed, empty ones skipped', async () => {

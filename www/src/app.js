@@ -114,6 +114,18 @@ export function mountPlayground(root, options = {}) {
         h('div', { class: 'sticky' }, transportEl, progressRow, runInfo),
         P.now.el, P.chart.el, P.verdict.el, P.derived.el, P.trace.el, P.metrics.el, P.analysis.el)));
 
+  // Keyboard focus must not land under the sticky transport bar (WCAG 2.4.11): the document
+  // scrolls a focused element into view below the bar, whose height changes with the width.
+  // Only where the bar sticks to the document's viewport (not in a custom element's shadow root,
+  // where it is static).
+  const stickyEl = root.querySelector('.sticky');
+  const stickyRo = new ResizeObserver(() => {
+    if (root.getRootNode() !== document || getComputedStyle(stickyEl).position !== 'sticky') return;
+    const px = `${Math.ceil(stickyEl.getBoundingClientRect().height)}px`;
+    if (document.documentElement.style.scrollPaddingTop !== px) document.documentElement.style.scrollPaddingTop = px;
+  });
+  stickyRo.observe(stickyEl);
+
   // What the page shows now, to skip writing the same again (see setText, showSnap).
   const shown = { end: null, t: null, now: null, derived: null, events: 0, playing: false };
 
@@ -449,6 +461,6 @@ export function mountPlayground(root, options = {}) {
       controls.set(scenario, '');
       return setScenario(clone(scenario), false, t);
     },
-    destroy() { pause(); transport.destroy(); chart.destroy(); analysis.destroy(); engine.terminate(); },
+    destroy() { pause(); stickyRo.disconnect(); transport.destroy(); chart.destroy(); analysis.destroy(); engine.terminate(); },
   };
 }
