@@ -118,6 +118,30 @@ for (const browser of BROWSERS) {
       assert.match(win.note, /Simulated points: 200000 calls each;/);
       const oc = byTitle('Half-open: chance to close');
       assert.ok(!oc.legend.some((l) => l.includes('95%')), 'no band on a curve with nothing simulated');
+
+      // Each line of a chart has a colour of its own (its 95% interval takes its colour): the
+      // window chart drew the binomial tail and the simulated sliding window both solid blue,
+      // the false-alarm chart the bound and the exact value both red.
+      const colours = await page(s.driver, () => [...document.querySelectorAll('#playground .analysis-grid figure')].map((f) => ({
+        caption: f.querySelector('figcaption').textContent,
+        lines: [...f.querySelectorAll('.u-legend .u-series')].slice(1)
+          .map((r) => ({ label: r.querySelector('.u-label').textContent, colour: getComputedStyle(r.querySelector('.u-marker')).borderColor }))
+          .filter((l) => !l.label.startsWith('95% interval')),
+      })));
+      for (const f of colours) {
+        const seen = new Map();
+        for (const l of f.lines) {
+          assert.ok(!seen.has(l.colour), `${f.caption}: “${l.label}” has the colour of “${seen.get(l.colour)}” (${l.colour})`);
+          seen.set(l.colour, l.label);
+        }
+      }
+      // Large ticks of a log axis are short enough for the axis (a grouped 100,000,000 was cut to
+      // "00,000,000" on the 64 px y axis).
+      const ticks = await page(s.driver, async () => {
+        const { tick } = await import(new URL('src/analysis.js', location.href).href);
+        return [1, 100, 1e4, 1e5, 1e6, 1e8, 2.5e7, 1e12, 1e-6].map(tick);
+      });
+      assert.deepEqual(ticks, ['1', '100', '10,000', '1e5', '1e6', '1e8', '2.5e7', '1e12', '1.0e−6']);
       assert.deepEqual(await pageErrors(s), []);
     });
 
