@@ -86,6 +86,27 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('derived numbers: the line at the nominal traffic says when it is the floor A, not ln N', async () => {
+      await open(s);
+      const nominal = () => page(s.driver, () => {
+        const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /nominal traffic/.test(x.querySelector('h4').textContent));
+        return { value: it.querySelector('.value').textContent, formula: it.querySelector('.formula').textContent, help: (it.querySelector('.help') || {}).textContent || '', d: window.playground.state.derived };
+      });
+      // 300 calls/min for 30 days: ln N is above A, the line is ln N.
+      let r = await nominal();
+      assert.ok(Math.abs(r.d.nominal_line - Math.log(r.d.nominal_rate * r.d.false_alarm_period)) < 1e-9);
+      assert.match(r.formula, /^max\(ln\(300 calls\/min × 30 d\), A\)$/);
+      assert.doesNotMatch(r.help, /floor/);
+      // 0.01 calls/min for a day: N = 14.4, ln N = 2.67 nats is below A = ln 95: the line is A.
+      await change(s, 'traffic.calls_per_minute', '0.01');
+      await change(s, 'statistical.false_alarm_period', '86400');
+      r = await nominal();
+      assert.ok(Math.abs(r.d.nominal_line - r.d.upper) < 1e-12, `the line is A: ${r.d.nominal_line} vs ${r.d.upper}`);
+      assert.match(r.formula, /^max\(ln\(0\.01 calls\/min × 24 h\), A\)$/, r.formula);
+      assert.match(r.help, /ln N = 2\.667 nats is below the floor A = 4\.554 nats, so the line is A\./, r.help);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('"No more state changes" stays only while the cursor is where next event found none', async () => {
       await open(s);
       const first = (await pageState(s.driver)).runInfo;

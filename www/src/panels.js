@@ -193,8 +193,10 @@ export function renderDerived(root, d, snap) {
       : '—', 'line = max(ln N, A),  N = rate × false-alarm period', 'simulated',
       `The rate is the breaker's traffic meter at the cursor in the simulated run. Under p₀ a round from 0 reaches ln N with probability at most 1/N (Ville): at most one false alarm per ${duration(d.false_alarm_period)} at this traffic, a bound.`),
     Number.isFinite(d.nominal_line) ? item('Line at the scenario\'s nominal traffic', `${fmt(d.nominal_line / d.point, 4)} pt = ${fmt(d.nominal_line, 4)} nats`,
-      `ln(${fmt(d.nominal_rate * 60, 4)} calls/min × ${duration(d.false_alarm_period)})`, 'exact',
-      `From a score of 0 that is ${fmt(Math.ceil(d.nominal_line / d.w_fail), 3)} failures in a row.`) : null,
+      `max(ln(${fmt(d.nominal_rate * 60, 4)} calls/min × ${duration(d.false_alarm_period)}), A)`, 'exact',
+      `${Math.log(d.nominal_rate * d.false_alarm_period) < d.line_floor
+        ? `At this traffic ln N = ${fmt(Math.log(d.nominal_rate * d.false_alarm_period), 4)} nats is below the floor A = ${fmt(d.line_floor, 4)} nats, so the line is A. `
+        : ''}From a score of 0 that is ${fmt(Math.ceil(d.nominal_line / d.w_fail), 3)} failures in a row.`) : null,
     item('Wald\'s two lines (half-open)', `open again at A = ${signed(d.upper / d.point, 4)} pt (${fmt(d.upper, 4)} nats); close at B = ${signed(d.lower / d.point, 4)} pt (${fmt(d.lower, 4)} nats)`,
       'A = ln((1−b)/a),  B = ln(b/(1−a))', 'exact',
       'The trial score starts at 0 with no floor; Wald\'s error chances a and b hold approximately (overshoot ignored).'),
