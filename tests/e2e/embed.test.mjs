@@ -159,6 +159,37 @@ for (const browser of BROWSERS) {
   });
 }
 
+for (const browser of BROWSERS) {
+  describe(`embedding attributes in ${browser}`, () => {
+    const s = session(browser);
+
+    test('a custom element with an unknown preset, or the scenario null, says so instead of running another silently', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      await page(s.driver, () => {
+        const code = `import './embed/breaker-playground.js';
+          for (const [id, name, value] of [['typo', 'preset', 'quiet_service'], ['nul', 'scenario', 'null']]) {
+            const el = document.createElement('breaker-playground');
+            el.id = id;
+            el.setAttribute(name, value);
+            document.body.prepend(el);
+          }`;
+        const script = document.createElement('script');
+        script.type = 'module';
+        script.textContent = code;
+        document.head.append(script);
+      });
+      for (const id of ['typo', 'nul']) await until(async () => (await element(s, id)).state === 'ready', `element ${id}`, 60_000);
+      const notice = (id) => page(s.driver, (i) => [...document.getElementById(i).shadowRoot.querySelectorAll('p.banner')].map((b) => b.textContent).join(' '), id);
+      const typo = await element(s, 'typo');
+      assert.equal(typo.scenario.name, 'recovery-warmup');
+      assert.match(await notice('typo'), /^Unknown preset “quiet_service”; showing recovery-warmup\. The presets are recovery-warmup, normal-week, .*quiet-service/);
+      const nul = await element(s, 'nul');
+      assert.equal(nul.scenario.name, 'recovery-warmup');
+      assert.match(await notice('nul'), /The scenario attribute is null, not an object of settings; showing the preset instead\./);
+    });
+  });
+}
+
 test('the wasm package in www/dist/pkg is publishable to npm', () => {
   const pkg = join(ROOT, 'www/dist/pkg');
   const json = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));

@@ -212,6 +212,11 @@ export function mountPlayground(root, options = {}) {
       preset = null;
     }
     if (panelNotice) (options.url ? showNotice : (options.onNotice || showNotice))(panelNotice);
+    // A host's preset that is not one (a typo in an embed's attribute) is named, not run silently
+    // as another.
+    if (options.preset && !S.byName[options.preset]) {
+      (options.onNotice || showNotice)(`Unknown preset “${options.preset}”; showing ${def}. The presets are ${S.presets.map((p) => p.name).join(', ')}.`);
+    }
     S.preset = preset;
     controls.setPresets(S.presets, preset);
     controls.set(scenario, same(scenario, S.byName[preset]) ? preset : '');
