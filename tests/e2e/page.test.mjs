@@ -219,6 +219,27 @@ for (const browser of BROWSERS) {
       assert.deepEqual(covered, [], 'focused elements hidden under the transport bar');
     });
 
+    test('the error banner shows an error again after it was dismissed', async () => {
+      await open(s);
+      const r = await page(s.driver, async () => {
+        const { createBanner } = await import(new URL('src/banner.js', location.href).href);
+        const el = document.createElement('div');
+        document.body.append(el);
+        const banner = createBanner(el);
+        banner.show('the worker stopped');
+        const first = { hidden: el.hidden, items: el.querySelectorAll('li').length };
+        el.querySelector('button').click();
+        const dismissed = el.hidden;
+        banner.show('the worker stopped');
+        const again = { hidden: el.hidden, items: el.querySelectorAll('li').length };
+        banner.show('the worker stopped');
+        const twice = el.querySelectorAll('li').length;
+        el.remove();
+        return { first, dismissed, again, twice };
+      });
+      assert.deepEqual(r, { first: { hidden: false, items: 1 }, dismissed: true, again: { hidden: false, items: 1 }, twice: 1 });
+    });
+
     test('panels= is read as the custom element reads its attribute: names trimmed, empty ones skipped', async () => {
       const look = () => page(s.driver, () => ({
         panels: [...document.querySelectorAll('#playground section.panel')].filter((p) => !p.hidden).map((p) => p.className.match(/panel-(\w+)/)[1]),
