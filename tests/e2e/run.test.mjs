@@ -86,6 +86,19 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('the run line says when the preset named in it was edited', async () => {
+      await open(s);
+      assert.match((await pageState(s.driver)).runInfo, /^recovery-warmup: 60 s simulated/);
+      await change(s, 'statistical.broken_rate', '30');
+      assert.match((await pageState(s.driver)).runInfo, /^recovery-warmup \(edited\): 60 s simulated/);
+      // Edited back to the preset's value: the preset's run again.
+      await change(s, 'statistical.broken_rate', '40');
+      assert.match((await pageState(s.driver)).runInfo, /^recovery-warmup: 60 s simulated/);
+      // A link with an edit.
+      await open(s, '?v=1&preset=quiet-service&seed=7');
+      assert.match((await pageState(s.driver)).runInfo, /^quiet-service \(edited\): 30 d simulated, [\d,]+ calls, seed 7\./);
+    });
+
     test('derived numbers: the line at the nominal traffic says when it is the floor A, not ln N', async () => {
       await open(s);
       const nominal = () => page(s.driver, () => {

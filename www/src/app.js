@@ -301,8 +301,10 @@ export function mountPlayground(root, options = {}) {
       await nextTask();
       if (id !== S.runId) return true;
     }
+    // A preset's name stays in the settings when they are edited: say the run is not the preset's.
+    const edited = Boolean(S.preset && S.byName[S.preset] && info.name === S.preset && !same(sc, S.byName[S.preset]));
     S.runText = res.complete
-      ? `${info.name || 'Custom scenario'}: ${duration(info.duration)} simulated, ${fmt(metrics.calls)} calls, seed ${info.seed}. The chart, trace, metrics and verdict are simulated.`
+      ? `${info.name || 'Custom scenario'}${edited ? ' (edited)' : ''}: ${duration(info.duration)} simulated, ${fmt(metrics.calls)} calls, seed ${info.seed}. The chart, trace, metrics and verdict are simulated.`
       : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${fmt(metrics.calls)} calls); the panels show that part.`;
     S.pastLastEvent = false;
     setText(runInfo, S.runText);
