@@ -219,6 +219,23 @@ for (const browser of BROWSERS) {
       assert.deepEqual(covered, [], 'focused elements hidden under the transport bar');
     });
 
+    test('on a narrow screen the scrubber keeps a usable width for a month-long run', async () => {
+      const rect = await s.driver.manage().window().getRect();
+      await s.driver.manage().window().setRect({ width: 480, height: 900 });
+      try {
+        await open(s, '?v=1&preset=quiet-service&t=1000000');
+        const r = await page(s.driver, () => ({
+          scrub: document.querySelector('#playground .scrubrow input[type=range]').getBoundingClientRect().width,
+          row: document.querySelector('#playground .scrubrow').getBoundingClientRect().width,
+          overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        }));
+        assert.ok(r.scrub >= Math.min(192, r.row), `scrubber ${r.scrub} px wide in a row of ${r.row} px`);
+        assert.ok(r.overflow <= 0, 'no sideways scrolling');
+      } finally {
+        await s.driver.manage().window().setRect({ width: rect.width, height: rect.height });
+      }
+    });
+
     test('the error banner shows an error again after it was dismissed', async () => {
       await open(s);
       const r = await page(s.driver, async () => {
