@@ -86,6 +86,26 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('space on a focused section heading (summary) opens it and does not start playing', async () => {
+      await open(s);
+      const summary = await s.driver.findElement({ css: '#playground .analysis-details > summary' });
+      await s.driver.executeScript('arguments[0].scrollIntoView({block: "center"}); arguments[0].focus()', summary);
+      await summary.sendKeys(Key.SPACE);
+      await new Promise((ok) => setTimeout(ok, 300));
+      const r = await page(s.driver, () => ({
+        open: document.querySelector('#playground .analysis-details').open,
+        playing: window.playground.state.playing,
+        t: window.playground.state.t,
+      }));
+      assert.deepEqual(r, { open: true, playing: false, t: 0 });
+      // Away from any control, space still plays.
+      await page(s.driver, () => document.activeElement.blur());
+      await s.driver.findElement({ css: 'body' }).sendKeys(Key.SPACE);
+      await until(() => page(s.driver, () => window.playground.state.playing), 'playing');
+      await s.driver.findElement({ css: 'body' }).sendKeys(Key.SPACE);
+      await until(() => page(s.driver, () => !window.playground.state.playing), 'paused');
+    });
+
     test('the run line says when the preset named in it was edited', async () => {
       await open(s);
       assert.match((await pageState(s.driver)).runInfo, /^recovery-warmup: 60 s simulated/);

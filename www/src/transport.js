@@ -33,9 +33,11 @@ export function createTransport(root, actions) {
     if (!actions.keysActive()) return;
     const k = e.key;
     if (k === ' ' || k === 'Spacebar') {
-      // Let a focused button or checkbox act on its own space.
+      // Let a focused control act on its own space: a button, a checkbox, a <summary> (which
+      // opens its section), a link.
       const el = document.activeElement;
-      if (el && (el.tagName === 'BUTTON' || (el.tagName === 'INPUT' && el.type === 'checkbox'))) return;
+      if (el && (['BUTTON', 'SUMMARY', 'A'].includes(el.tagName) || el.getAttribute('role') === 'button'
+        || (el.tagName === 'INPUT' && el.type === 'checkbox'))) return;
       actions.togglePlay();
     } else if (k === 'ArrowRight') actions.step();
     else if (k === 'ArrowLeft') actions.back();
