@@ -86,6 +86,32 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('a trace longer than the rows drawn: the summary counts the rows drawn, and no row is highlighted past them', async () => {
+      // A 2-call window that waits 1 s: about 8000 state changes in a day.
+      await open(s, '?v=1&preset=bad-day&window.sliding_window_size=2&window.minimum_number_of_calls=2&window.wait_duration_in_open_state=1&window.permitted_number_of_calls_in_half_open_state=1');
+      const look = () => page(s.driver, () => {
+        const rows = [...document.querySelectorAll('#playground .panel-trace tbody tr')];
+        return {
+          summary: document.querySelector('#playground .panel-trace .help').textContent,
+          rows: rows.length,
+          current: rows.findIndex((r) => r.classList.contains('current')),
+          lastRowT: window.playground.state && rows.length ? rows[rows.length - 1].querySelector('button').textContent : '',
+        };
+      });
+      let r = await look();
+      const m = /^(\d+) state changes \(simulated\); the first (\d+) are listed\./.exec(r.summary);
+      assert.ok(m && Number(m[1]) > 2000, r.summary);
+      assert.equal(Number(m[2]), r.rows, `the summary counts the rows drawn: ${r.summary} (${r.rows} rows)`);
+      // At the end of the run the latest change is not drawn: no row is the current one.
+      await newSnap(s, () => page(s.driver, () => { window.playground.seek(window.playground.state.end); }), 'the end');
+      r = await look();
+      assert.equal(r.current, -1, 'the last row drawn is not the change at the cursor');
+      // At the last drawn row's time it is.
+      const tLast = await page(s.driver, () => { const b = [...document.querySelectorAll('#playground .panel-trace tbody tr')].pop().querySelector('button'); b.click(); return true; });
+      assert.ok(tLast);
+      await until(async () => (await look()).current === r.rows - 1, 'the last drawn row highlighted');
+    });
+
     test('space on a focused section heading (summary) opens it and does not start playing', async () => {
       await open(s);
       const summary = await s.driver.findElement({ css: '#playground .analysis-details > summary' });

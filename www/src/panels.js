@@ -89,8 +89,9 @@ export function createTrace(root, onJump) {
       events = list || [];
       cur = -1;
       const n = total ?? events.length;
-      summary.textContent = n > events.length
-        ? `${n} state changes (simulated); the first ${events.length} are listed. Choose one to jump there.`
+      const listed = Math.min(events.length, LIMIT);
+      summary.textContent = n > listed
+        ? `${n} state changes (simulated); the first ${listed} are listed. Choose one to jump there.`
         : `${n} state change${n === 1 ? '' : 's'} (simulated). Choose one to jump there.`;
       patch(body, (el) => replace(el, events.slice(0, LIMIT).map((e, i) => {
         const b = h('button', { type: 'button', class: 'link', text: clock(e.t_s), attrs: { 'aria-label': `Jump to ${clock(e.t_s)}` } });
@@ -103,14 +104,15 @@ export function createTrace(root, onJump) {
       })));
     },
     highlight(t) {
-      // Events are in time order: the latest at or before t, found by bisection.
+      // Events are in time order: the latest at or before t, found by bisection; none when that
+      // one is past the rows drawn (the last row drawn is not the state change at the cursor).
       let lo = 0;
-      let hi = Math.min(events.length, LIMIT);
+      let hi = events.length;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
         if (events[mid].t_s <= t + 1e-9) lo = mid + 1; else hi = mid;
       }
-      const next = lo - 1;
+      const next = lo - 1 < LIMIT ? lo - 1 : -1;
       if (next === cur) return;
       const rows = body.children;
       if (cur >= 0 && rows[cur]) rows[cur].classList.remove('current');
