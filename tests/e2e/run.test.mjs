@@ -112,6 +112,28 @@ for (const browser of BROWSERS) {
       await until(async () => (await look()).current === r.rows - 1, 'the last drawn row highlighted');
     });
 
+    test('the verdict reads every state change of the run, not only the ones listed', async () => {
+      // About 8000 state changes: the page lists the first 5000 (by time); the statistical
+      // breaker's last close and re-trips come after them.
+      await open(s, '?v=1&preset=bad-day&window.sliding_window_size=2&window.minimum_number_of_calls=2&window.wait_duration_in_open_state=1&window.permitted_number_of_calls_in_half_open_state=1');
+      const { scenario } = await pageState(s.driver);
+      const cli = simulate(scenario);
+      assert.ok(cli.events.length > 5000, `${cli.events.length} state changes`);
+      const lines = await page(s.driver, () => [...document.querySelectorAll('#playground .panel-verdict .verdict')].map((v) => [...v.querySelectorAll('li')].map((l) => l.textContent)));
+      ['statistical', 'window'].forEach((b, i) => {
+        const ev = cli.result.breakers[b].events.filter((e) => !e.caller);
+        const firstClose = ev.find((e) => e.to === 'closed');
+        const retrips = firstClose ? ev.filter((e) => e.from === 'closed' && e.to === 'open' && e.t_s > firstClose.t_s).length : 0;
+        const last = ev[ev.length - 1];
+        const retripLine = lines[i].find((l) => l.includes('no re-trip after closing'));
+        assert.match(retripLine, new RegExp(`: ${retrips.toLocaleString('en-US')} re-trips?$`), `${b}: ${retripLine}`);
+        const closeLine = lines[i].find((l) => l.includes('closed for good'));
+        if (last.to === 'closed') assert.doesNotMatch(closeLine, /not closed at the end/, `${b} ends closed (${last.t_s} s): ${closeLine}`);
+        else assert.match(closeLine, /not closed at the end/, `${b} ends ${last.to}: ${closeLine}`);
+      });
+      assert.doesNotMatch(await page(s.driver, () => document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent), /Read from the first/);
+    });
+
     test('space on a focused section heading (summary) opens it and does not start playing', async () => {
       await open(s);
       const summary = await s.driver.findElement({ css: '#playground .analysis-details > summary' });
