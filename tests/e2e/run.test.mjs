@@ -112,6 +112,25 @@ for (const browser of BROWSERS) {
       await until(async () => (await look()).current === r.rows - 1, 'the last drawn row highlighted');
     });
 
+    test('Now: the statistical wait is "in force" only while open', async () => {
+      await open(s);
+      const cli = simulate((await pageState(s.driver)).scenario);
+      const wait = () => page(s.driver, () => {
+        const tr = [...document.querySelectorAll('#playground .panel-now table')][0].querySelectorAll('tbody tr');
+        const row = [...tr].find((r) => r.querySelector('th').textContent === 'wait');
+        return { state: window.playground.state.snap.statistical.state, value: row.children[1].textContent, detail: row.children[2].textContent };
+      });
+      const seen = new Set();
+      for (const e of cli.result.breakers.statistical.events) {
+        await newSnap(s, () => page(s.driver, (t) => { window.playground.seek(t + 0.05); }, e.t_s), `after ${e.t_s}`);
+        const w = await wait();
+        seen.add(w.state);
+        const want = { closed: 'next opening', open: 'in force', half_open: 'served; longer if the trials open again' }[w.state];
+        assert.equal(w.detail, want, `${w.state} at ${e.t_s + 0.05} s: wait ${w.value} “${w.detail}”`);
+      }
+      assert.deepEqual([...seen].sort(), ['closed', 'half_open', 'open']);
+    });
+
     test('the verdict reads every state change of the run, not only the ones listed', async () => {
       // About 8000 state changes: the page lists the first 5000 (by time); the statistical
       // breaker's last close and re-trips come after them.

@@ -31,7 +31,10 @@ export function renderNow(root, snap, point) {
           row('closed score', pt(s.level, point), nat(s.level)),
           row('line', pt(s.threshold, point), `${nat(s.threshold)}; N = ${fmt(s.count, 4)} calls per period`),
           row('trial score', pt(s.trial, point), nat(s.trial)),
-          row('wait', duration(s.wait), s.state === 'closed' ? 'next opening' : 'in force'),
+          // Half-open, no wait is in force: the one shown was served, and the next (if the
+          // trials open it again) is longer by the backoff factor, up to the cap.
+          row('wait', duration(s.wait), s.state === 'closed' ? 'next opening'
+            : s.state === 'half_open' ? 'served; longer if the trials open again' : 'in force'),
           row('traffic estimate', Number.isFinite(s.rate) ? `${fmt(s.rate * 60, 4)} calls/min` : '—', 'damped count / τ'),
           row('generation', String(s.generation ?? '—')))),
       h('table', { class: 'kv' }, h('caption', {}, 'Window ', badge(w.state)),
