@@ -31,7 +31,7 @@ function read(s) {
     counter: document.querySelector('.learn-counter').textContent,
     live: document.querySelector('.learn-text').getAttribute('aria-live'),
     figs: [...document.querySelectorAll('.learn-text .fig')].map((f) => ({
-      expr: JSON.parse(f.dataset.expr), value: f.dataset.value, kind: f.dataset.kind, fmt: f.dataset.fmt,
+      expr: JSON.parse(f.dataset.expr), value: f.dataset.value, kind: f.dataset.kind, fmt: f.dataset.fmt, none: f.dataset.none,
       text: f.querySelector('.num').textContent, badge: (f.querySelector('.kind') || {}).textContent,
     })),
     cmds: [...document.querySelectorAll('.learn-cmds code.cmd')].map((c) => JSON.parse(c.dataset.args)),
@@ -58,7 +58,9 @@ function checkNumbers(shown, settings) {
     if (want.kind) assert.equal(f.kind, want.kind, `${where}: kind`);
     assert.ok(['exact', 'bound', 'approximation', 'simulated', 'setting'].includes(f.kind), `${where}: says what it is`);
     assert.ok(f.badge && f.badge.trim(), `${where}: a kind badge`);
-    if (want.value === null) { assert.equal(f.text, '∞', where); continue; }
+    // No value: what the step says for none (a time to open of a breaker that did not open is
+    // not infinite: the outage ended), else ∞.
+    if (want.value === null) { assert.equal(f.text, f.none || '∞', where); continue; }
     if (f.fmt === 'dur') { assert.match(f.text, /\d/, where); continue; }
     const scale = f.fmt === 'pct' ? 100 : 1;
     assert.ok(close(shownNumber(f.text), want.value * scale, 6e-4) || Math.abs(shownNumber(f.text) - want.value * scale) < 1e-3, `${where}: the text shows ${want.value * scale}`);
@@ -119,6 +121,15 @@ for (const browser of BROWSERS) {
       const [weight, n] = [Number(m[1]), Number(m[2])];
       assert.ok(n - 1 < weight && weight <= n, `${n} successes undo a failure of ${weight} points: ${r}`);
       await checkProse(s);
+    });
+
+    test('step 10: a breaker that did not open in the outage is said so, not given an infinite time', async () => {
+      await openStep(s, '?step=10&fine=0.4&broken=0.45&cpm=0.5&a=0.2&b=0.3', 10);
+      const shown = await read(s);
+      const fig = shown.figs.find((f) => JSON.stringify(f.expr) === '"run:statistical.metrics.time_to_open_s"');
+      assert.equal(fig.value, 'null', 'the statistical breaker does not open in this run\'s outage');
+      assert.equal(fig.text, 'did not open in the outage');
+      checkNumbers(shown, { ...DEFAULTS, fine: 0.4, broken: 0.45, cpm: 0.5, a: 0.2, b: 0.3 });
     });
 
     test('changing the rates (link or form) changes the numbers, still the command line\'s', async () => {

@@ -9,7 +9,9 @@
 //                  worker fills the defaults);
 //   look           which panel the step points at, and what to look for in it;
 //   seek           where to put the cursor after the run: 'first-opening', 'first-close', or seconds;
-//   body(t)        the prose: `t.p(...)` paragraphs, `t.f(expr, opts)` live numbers.
+//   body(t)        the prose: `t.p(...)` paragraphs, `t.f(expr, opts)` live numbers (opts: kind,
+//                  unit, fmt, and `none`: what to say for a figure with no value, e.g. a time
+//                  to open of a breaker that did not open; without it, no value reads ∞).
 //
 // A number's `expr` is evaluated against the results: a reference "c0:points.0.calls.exact" (command
 // 0's JSON at that path; a figure object gives its value and its kind), "s:fine" (a setting),
@@ -355,8 +357,8 @@ export const STEPS = [
         ' — a rate a full window with this threshold hardly ever trips on — with at most one false alarm per ', t.f('s:period', { fmt: 'dur', ...setting }), ' (bound).'),
       t.p('This two-day run plays both on the same calls with a 10-call window and a 30-minute total outage. Openings while the service was fine: window ',
         t.f('run:window.metrics.false_openings', { kind: 'simulated' }), ', statistical ', t.f('run:statistical.metrics.false_openings', { kind: 'simulated' }),
-        '. Time to open after the outage starts: window ', t.f('run:window.metrics.time_to_open_s', { kind: 'simulated', fmt: 'dur' }),
-        ', statistical ', t.f('run:statistical.metrics.time_to_open_s', { kind: 'simulated', fmt: 'dur' }), '.'),
+        '. Time to open after the outage starts: window ', t.f('run:window.metrics.time_to_open_s', { kind: 'simulated', fmt: 'dur', none: 'did not open in the outage' }),
+        ', statistical ', t.f('run:statistical.metrics.time_to_open_s', { kind: 'simulated', fmt: 'dur', none: 'did not open in the outage' }), '.'),
     ],
   },
 ];
