@@ -4,6 +4,7 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Key } from 'selenium-webdriver';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BROWSERS, ROOT, session, page, until, simulate } from './helpers.mjs';
@@ -162,6 +163,39 @@ for (const browser of BROWSERS) {
 for (const browser of BROWSERS) {
   describe(`embedding attributes in ${browser}`, () => {
     const s = session(browser);
+
+    test('typing in a custom element\'s settings keeps its keys: space, n, r and the arrows are not playback shortcuts there', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      await page(s.driver, () => {
+        const code = `import './embed/breaker-playground.js';
+          const el = document.createElement('breaker-playground');
+          el.id = 'ctl';
+          el.setAttribute('panels', 'now,controls');
+          document.body.prepend(el);`;
+        const script = document.createElement('script');
+        script.type = 'module';
+        script.textContent = code;
+        document.head.append(script);
+      });
+      await until(async () => (await element(s, 'ctl')).state === 'ready', 'the element with its settings', 60_000);
+      const host = await s.driver.findElement({ css: '#ctl' });
+      const root = await host.getShadowRoot();
+      const area = await root.findElement({ css: '.field[data-path="trace"] textarea' });
+      await s.driver.executeScript('arguments[0].scrollIntoView({block: "center"})', area);
+      await area.click();
+      await area.sendKeys('0 run,success,0.1', Key.ARROW_LEFT, Key.ARROW_LEFT, 'x');
+      const r = await page(s.driver, () => {
+        const el = document.getElementById('ctl');
+        return { value: el.shadowRoot.querySelector('.field[data-path="trace"] textarea').value, t: el.playground.state.t, playing: el.playground.state.playing };
+      });
+      assert.deepEqual(r, { value: '0 run,success,0x.1', t: 0, playing: false });
+      // Space on a button inside the element presses that button (Step one call), not play.
+      const stepBtn = (await root.findElements({ css: '.transport button' }))[1];
+      await s.driver.executeScript('arguments[0].focus()', stepBtn);
+      await stepBtn.sendKeys(Key.SPACE);
+      await until(() => page(s.driver, () => document.getElementById('ctl').playground.state.t > 0), 'one call stepped');
+      assert.equal(await page(s.driver, () => document.getElementById('ctl').playground.state.playing), false);
+    });
 
     test('a custom element with an unknown preset, or the scenario null, says so instead of running another silently', async () => {
       await s.driver.get(`${s.url}docs-example.html`);

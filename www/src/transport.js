@@ -29,13 +29,17 @@ export function createTransport(root, actions) {
   const isTyping = (el) => el && (el.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)) && el.type !== 'range' && el.type !== 'checkbox';
   const onKey = (e) => {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
-    if (isTyping(document.activeElement)) return;
+    // The element the key went to: inside a custom element's shadow root, document.activeElement
+    // is only the host, and a field of an embedded playground's settings lost its typing (space,
+    // n, r, the arrows) to the shortcuts.
+    const target = (e.composedPath && e.composedPath()[0]) || document.activeElement;
+    const el = target && target.nodeType === 1 ? target : document.activeElement;
+    if (isTyping(el)) return;
     if (!actions.keysActive()) return;
     const k = e.key;
     if (k === ' ' || k === 'Spacebar') {
       // Let a focused control act on its own space: a button, a checkbox, a <summary> (which
       // opens its section), a link.
-      const el = document.activeElement;
       if (el && (['BUTTON', 'SUMMARY', 'A'].includes(el.tagName) || el.getAttribute('role') === 'button'
         || (el.tagName === 'INPUT' && el.type === 'checkbox'))) return;
       actions.togglePlay();
