@@ -131,6 +131,25 @@ for (const browser of BROWSERS) {
       assert.deepEqual([...seen].sort(), ['closed', 'half_open', 'open']);
     });
 
+    test('the verdict says which of its numbers are summed over several callers\' breakers', async () => {
+      await open(s, '?v=1&preset=bursty-failures&callers.count=3');
+      const { scenario } = await pageState(s.driver);
+      assert.equal(scenario.callers.shared_state, false);
+      const cli = simulate(scenario);
+      const r = await page(s.driver, () => ({
+        note: document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent,
+        lines: [...document.querySelectorAll('#playground .panel-verdict .verdict')].map((v) => [...v.querySelectorAll('li')].map((l) => l.textContent)),
+      }));
+      assert.match(r.note, /false openings and failed calls are summed over the 3 callers' breakers \(as in the metrics\), closing and re-trips are caller 0's\./, r.note);
+      ['statistical', 'window'].forEach((b, i) => {
+        const fo = cli.result.breakers[b].metrics.false_openings;
+        assert.ok(r.lines[i][0].endsWith(`: ${fo.toLocaleString('en-US')} false opening${fo === 1 ? '' : 's'}`), `${b}: ${r.lines[i][0]} (metrics: ${fo})`);
+      });
+      // One caller: the breaker.
+      await open(s, '?v=1&preset=bursty-failures');
+      assert.match(await page(s.driver, () => document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent), /caller 0's breaker\.$/);
+    });
+
     test('the verdict reads every state change of the run, not only the ones listed', async () => {
       // About 8000 state changes: the page lists the first 5000 (by time); the statistical
       // breaker's last close and re-trips come after them.

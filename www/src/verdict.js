@@ -152,7 +152,9 @@ export function createVerdict(root, onTargets) {
         h('ul', {}, c.map((x) => h('li', { class: x.ok ? 'ok' : 'bad' }, `${x.ok ? '✓' : '✗'} ${x.label}: ${x.measured}`))));
     });
     const ok = ['statistical', 'window'].filter((b) => checks(metrics.verdict[b]).every((x) => x.ok));
-    const note = h('p', { class: 'help', text: `Full health from ${healthAt === null ? '— (the run ends unhealthy)' : duration(healthAt)}; re-trips are openings after the first close; caller 0's breaker.${metrics.partial
+    const note = h('p', { class: 'help', text: `Full health from ${healthAt === null ? '— (the run ends unhealthy)' : duration(healthAt)}; re-trips are openings after the first close; ${metrics.callers > 1
+      ? `false openings and failed calls are summed over the ${metrics.callers} callers' breakers (as in the metrics), closing and re-trips are caller 0's.`
+      : 'caller 0\'s breaker.'}${metrics.partial
       ? ` Read from the first ${fmt(metrics.partial.counted)} of ${fmt(metrics.partial.total)} state changes.` : ''}` });
     const summary = ok.length === 2 ? 'Both breakers meet the targets on this run.'
       : ok.length === 0 ? 'Neither breaker meets the targets on this run.'
@@ -169,7 +171,9 @@ export function createVerdict(root, onTargets) {
      */
     setRun(m, summary, scenario) {
       healthAt = fullHealthAt(scenario);
+      const callers = scenario && scenario.callers && !scenario.callers.shared_state ? scenario.callers.count || 1 : 1;
       metrics = {
+        callers,
         partial: summary && summary.total > summary.counted ? summary : null,
         verdict: Object.fromEntries(['statistical', 'window'].map((b) => [b, verdictNumbers(m, summary || summarizeEvents([]), b, healthAt)])),
       };
