@@ -89,6 +89,27 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('verdict targets: a target emptied (no target) is kept by the link', async () => {
+      await open(s);
+      const href = await page(s.driver, () => {
+        const input = [...document.querySelectorAll('#playground .panel-verdict input[type=number]')][0];
+        input.value = '';
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+        return location.href;
+      });
+      assert.match(href, /[?&]goal\.max_dead_calls=(&|$)/, href);
+      await s.driver.get(href);
+      await until(() => page(s.driver, () => Boolean(window.__playground && window.__playground.ready)), 'the linked page');
+      const r = await page(s.driver, () => ({
+        target: window.playground.state.targets.max_dead_calls,
+        input: [...document.querySelectorAll('#playground .panel-verdict input[type=number]')][0].value,
+        lines: [...document.querySelectorAll('#playground .panel-verdict li')].map((li) => li.textContent),
+        notice: document.querySelector('#playground .notice').hidden ? '' : document.querySelector('#playground .notice').textContent,
+      }));
+      assert.deepEqual({ target: r.target, input: r.input, notice: r.notice }, { target: null, input: '', notice: '' });
+      assert.ok(!r.lines.some((l) => /failed calls let through/.test(l)), r.lines.join(' | '));
+    });
+
     test('the analysis curves: five charts, every line and caption labelled with its kind, simulated ones with their 95% band and sample size', async () => {
       await open(s);
       await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });
