@@ -384,6 +384,21 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('a field marked invalid still shows the focus ring when it has the focus', async () => {
+      await open(s);
+      await setField(s.driver, 'statistical.broken_rate', '1');
+      await until(async () => (await fieldMessage(s.driver, 'statistical.broken_rate')).invalid, 'the field marked invalid');
+      const input = await s.driver.findElement({ css: '#playground .field[data-path="statistical.broken_rate"] input' });
+      await s.driver.executeScript('arguments[0].scrollIntoView({block: "center"})', input);
+      await input.click();
+      const r = await page(s.driver, () => {
+        const el = document.activeElement;
+        const cs = getComputedStyle(el);
+        return { path: el.closest('.field').dataset.path, invalid: el.getAttribute('aria-invalid'), width: cs.outlineWidth, style: cs.outlineStyle };
+      });
+      assert.deepEqual(r, { path: 'statistical.broken_rate', invalid: 'true', width: '3px', style: 'solid' });
+    });
+
     test('invalid input shows the error next to its field, and the last valid run stays', async () => {
       await open(s);
       await newSnap(s, () => button(s, 'Next event').click(), 'next event');
