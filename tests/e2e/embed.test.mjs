@@ -164,6 +164,37 @@ for (const browser of BROWSERS) {
   describe(`embedding attributes in ${browser}`, () => {
     const s = session(browser);
 
+    test('a custom element\'s analysis curves take the element\'s colours, not the host page\'s', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      await page(s.driver, () => {
+        const code = `import './embed/breaker-playground.js';
+          const el = document.createElement('breaker-playground');
+          el.id = 'an';
+          el.setAttribute('panels', 'analysis');
+          document.body.prepend(el);`;
+        const script = document.createElement('script');
+        script.type = 'module';
+        script.textContent = code;
+        document.head.append(script);
+      });
+      await until(async () => (await element(s, 'an')).state === 'ready', 'the element', 60_000);
+      await page(s.driver, () => { document.getElementById('an').shadowRoot.querySelector('.analysis-details').open = true; });
+      const figs = await until(() => page(s.driver, () => {
+        const r = document.getElementById('an').shadowRoot;
+        const f = [...r.querySelectorAll('.analysis-grid figure')];
+        if (f.length < 5 || r.querySelectorAll('.analysis-grid canvas').length < 5) return null;
+        const host = getComputedStyle(document.getElementById('an'));
+        return {
+          score: host.getPropertyValue('--c-score').trim(),
+          lines: f.map((x) => [...x.querySelectorAll('.u-legend .u-series')].slice(1)
+            .filter((row) => !row.querySelector('.u-label').textContent.startsWith('95% interval'))
+            .map((row) => getComputedStyle(row.querySelector('.u-marker')).borderColor)),
+        };
+      }), 'the analysis curves', 120_000);
+      assert.ok(figs.score, 'the element defines the colours');
+      for (const colours of figs.lines) assert.equal(new Set(colours).size, colours.length, `one colour a line: ${colours.join(', ')}`);
+    });
+
     test('typing in a custom element\'s settings keeps its keys: space, n, r and the arrows are not playback shortcuts there', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
       await page(s.driver, () => {

@@ -8,7 +8,13 @@ import uPlot from '../vendor/uPlot.esm.js';
 import { h, replace } from './dom.js';
 import { fmt, kindBadge, KINDS } from './format.js';
 
-const css = (name, fb) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fb;
+// Colours from CSS variables as seen from the panel's own element: inside a custom element's
+// shadow root they are defined on the host, not on the document (whose root has none of them on
+// a documentation page, and every line came out the same fallback grey).
+const cssOf = (el) => {
+  const style = getComputedStyle(el && el.isConnected ? el : document.documentElement);
+  return (name, fb) => style.getPropertyValue(name).trim() || fb;
+};
 const KIND_STYLE = {
   bound: { dash: [6, 4], color: '--c-line' },
   exact: { dash: undefined, color: '--c-score' },
@@ -60,6 +66,7 @@ export function createAnalysis(root) {
     set(curves) {
       destroy();
       status.textContent = '';
+      const css = cssOf(root);
       const muted = css('--muted', '#666');
       const gridc = css('--grid', 'rgba(0,0,0,.1)');
       const figs = (curves || []).map((c) => [c, h('figure', { class: 'plot small' })]);
