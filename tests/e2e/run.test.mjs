@@ -384,6 +384,20 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('after a click on the scrubber, its thumb follows step, next event and restart', async () => {
+      await open(s);
+      const scrub = await s.driver.findElement({ css: '#playground .transport input[type=range]' });
+      let st = await newSnap(s, () => scrub.click(), 'a click on the scrubber');
+      assert.ok(st.t > 0, 'the click moved the cursor');
+      st = await newSnap(s, () => scrub.sendKeys(Key.ARROW_RIGHT), 'one call');
+      assert.equal(st.scrub, st.t, `step: thumb at ${st.scrub}, cursor at ${st.t}`);
+      st = await newSnap(s, () => scrub.sendKeys('n'), 'next event');
+      assert.equal(st.scrub, st.t, `next event: thumb at ${st.scrub}, cursor at ${st.t}`);
+      st = await newSnap(s, () => scrub.sendKeys('r'), 'restart');
+      assert.equal(st.t, 0);
+      assert.equal(st.scrub, 0, `restart: thumb at ${st.scrub}`);
+    });
+
     test('a field marked invalid still shows the focus ring when it has the focus', async () => {
       await open(s);
       await setField(s.driver, 'statistical.broken_rate', '1');

@@ -18,6 +18,14 @@ export function createTransport(root, actions) {
     SPEEDS.map(([v, l]) => h('option', { value: String(v), text: l })));
   const scrub = h('input', { id: rid, type: 'range', min: '0', max: '1', step: 'any', value: '0', attrs: { 'aria-valuetext': '0:00.00' } });
   scrub.addEventListener('input', () => actions.seek(Number(scrub.value)));
+  // While the thumb is held, the cursor's replies (one behind the pointer) must not move it back;
+  // otherwise the thumb follows the cursor, focused or not (a step, a restart, the next event
+  // after a click on the scrubber used to leave the thumb where it was clicked).
+  let held = false;
+  scrub.addEventListener('pointerdown', () => { held = true; });
+  const release = () => { held = false; };
+  window.addEventListener('pointerup', release);
+  window.addEventListener('pointercancel', release);
   const time = h('output', { class: 'time', attrs: { for: rid, 'aria-live': 'off' }, text: '0:00.00' });
   const of = h('span', { class: 'time muted' });
   root.replaceChildren(
@@ -62,7 +70,7 @@ export function createTransport(root, actions) {
       of.textContent = `of ${clock(end)}`;
     },
     setTime(t) {
-      if (document.activeElement !== scrub) scrub.value = String(t);
+      if (!held) scrub.value = String(t);
       const c = clock(t);
       time.textContent = c;
       scrub.setAttribute('aria-valuetext', c);
@@ -71,6 +79,10 @@ export function createTransport(root, actions) {
     setEnabled(on) {
       for (const el of [play, step, next, restart, scrub]) el.disabled = !on;
     },
-    destroy() { document.removeEventListener('keydown', onKey); },
+    destroy() {
+      document.removeEventListener('keydown', onKey);
+      window.removeEventListener('pointerup', release);
+      window.removeEventListener('pointercancel', release);
+    },
   };
 }
