@@ -105,6 +105,15 @@ for (const browser of BROWSERS) {
         for (const [i, c] of shown.cmds.entries()) assert.equal(shown.cmdText[i], `breaker analyze ${c.join(' ')}`);
         checkNumbers(shown, { ...DEFAULTS });
         await checkProse(s);
+        // A button or panel the step names in quotes is one the reader can find.
+        const names = await page(s.driver, () => ({
+          look: document.querySelector('.learn-look').textContent,
+          buttons: [...document.querySelectorAll('button')].map((b) => b.textContent.trim()),
+          headings: [...document.querySelectorAll('.learn-playground section.panel:not([hidden]) h2')].map((x) => x.textContent.trim()),
+        }));
+        for (const [, name] of names.look.matchAll(/“([^”]+)”/g)) {
+          assert.ok(names.buttons.includes(name) || names.headings.some((x) => x.startsWith(name)), `step ${n} names “${name}”: no such button or panel`);
+        }
       });
     }
 

@@ -97,7 +97,7 @@ export const STEPS = [
       dependency: [{ start: 0, condition: 'fine', one_in: Math.max(2, Math.round(1 / S.fine)), label: `1 call in ${Math.max(2, Math.round(1 / S.fine))} fails` }],
       statistical: statistical(S),
     }),
-    look: { panel: 'chart', text: 'the score (blue) in the top chart: a jump up at each failure, a small step down at each success. Press “Step” to go call by call, and read the score in “Now”.' },
+    look: { panel: 'chart', text: 'the score (blue) in the top chart: a jump up at each failure, a small step down at each success. Press “Step one call” to go call by call, and read the score in “Now”.' },
     seek: 0,
     body: (t) => [
       t.p('How much more likely is a failure in the broken world than in the fine one? p1 / p0 = ',
@@ -124,7 +124,7 @@ export const STEPS = [
       dependency: [fine(S, 0)],
       statistical: statistical(S),
     }),
-    look: { panel: 'chart', text: 'the score (blue) resting on 0 between failures: it never goes below the floor. Step through a few calls with “Step” or the → key while hovering the run.' },
+    look: { panel: 'chart', text: 'the score (blue) resting on 0 between failures: it never goes below the floor. Step through a few calls with “Step one call” or the → key while hovering the run.' },
     seek: 0,
     body: (t) => [
       t.p('Wald’s sequential test adds the weights until the sum crosses one of two lines. A service that is fine for hours would drive that sum ever lower: at p0 it sinks by ',
