@@ -38,6 +38,48 @@ for (const browser of BROWSERS) {
       assert.equal(r.formless, 0, 'every setting is in one of the forms');
     });
 
+    test('removing or adding a phase from the keyboard keeps its section open and the focus in the list (narrow screen)', async () => {
+      // Narrow: every section starts folded, the user opens the one with the phases.
+      const rect = await s.driver.manage().window().getRect();
+      await s.driver.manage().window().setRect({ width: 600, height: 900 });
+      try {
+        await open(s);
+        const look = () => page(s.driver, () => {
+          const d = document.querySelector('#playground details[data-section="scenario"]');
+          const a = document.activeElement;
+          return {
+            open: d.open,
+            phases: d.querySelectorAll('fieldset.phase').length,
+            focus: a ? `${a.tagName} ${a.textContent}`.trim() : '',
+            inLastPhase: Boolean(a && a.closest('fieldset.phase') === [...d.querySelectorAll('fieldset.phase')].pop()),
+          };
+        });
+        assert.equal((await look()).open, false, 'folded at first on a narrow screen');
+        await s.driver.findElement({ css: '#playground details[data-section="scenario"] > summary' }).click();
+        const before = await look();
+        assert.equal(before.open, true);
+        let n = await runsShown(s.driver);
+        const remove = await s.driver.findElement({ xpath: "//div[@id='playground']//button[normalize-space(.)='Remove phase 2']" });
+        await s.driver.executeScript('arguments[0].focus()', remove);
+        await remove.sendKeys(Key.ENTER);
+        await waitSettled(s.driver, n);
+        let r = await look();
+        assert.equal(r.phases, before.phases - 1);
+        assert.equal(r.open, true, 'the section stays open');
+        assert.equal(r.focus, 'BUTTON Remove phase 2', 'the focus on the phase now in its place');
+        n = await runsShown(s.driver);
+        await s.driver.findElement({ css: '#playground button.add-phase' }).sendKeys(Key.ENTER);
+        await waitSettled(s.driver, n);
+        r = await look();
+        assert.equal(r.phases, before.phases);
+        assert.equal(r.open, true, 'the section stays open');
+        assert.equal(r.inLastPhase, true, `the focus in the new phase (${r.focus})`);
+        assert.deepEqual(await pageErrors(s), []);
+      } finally {
+        await s.driver.manage().window().setRect({ width: rect.width, height: rect.height });
+      }
+    });
+
     test('typing a seed and pressing Enter reruns that seed (the command line\'s run) in place: no submit, no reload', async () => {
       await open(s);
       await page(s.driver, () => { window.__e2eSamePage = true; });

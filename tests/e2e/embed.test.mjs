@@ -4,6 +4,7 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Key } from 'selenium-webdriver';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BROWSERS, ROOT, session, page, until, simulate } from './helpers.mjs';
@@ -155,6 +156,101 @@ for (const browser of BROWSERS) {
       const text = await page(s.driver, () => document.getElementById('bad').shadowRoot.querySelector('.banner').textContent);
       assert.match(text, /statistical\.fine_rate/, 'the notice names the field');
       assert.match(text, /showing the preset instead/);
+    });
+  });
+}
+
+for (const browser of BROWSERS) {
+  describe(`embedding attributes in ${browser}`, () => {
+    const s = session(browser);
+
+    test('a custom element\'s analysis curves take the element\'s colours, not the host page\'s', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      await page(s.driver, () => {
+        const code = `import './embed/breaker-playground.js';
+          const el = document.createElement('breaker-playground');
+          el.id = 'an';
+          el.setAttribute('panels', 'analysis');
+          document.body.prepend(el);`;
+        const script = document.createElement('script');
+        script.type = 'module';
+        script.textContent = code;
+        document.head.append(script);
+      });
+      await until(async () => (await element(s, 'an')).state === 'ready', 'the element', 60_000);
+      await page(s.driver, () => { document.getElementById('an').shadowRoot.querySelector('.analysis-details').open = true; });
+      const figs = await until(() => page(s.driver, () => {
+        const r = document.getElementById('an').shadowRoot;
+        const f = [...r.querySelectorAll('.analysis-grid figure')];
+        if (f.length < 5 || r.querySelectorAll('.analysis-grid canvas').length < 5) return null;
+        const host = getComputedStyle(document.getElementById('an'));
+        return {
+          score: host.getPropertyValue('--c-score').trim(),
+          lines: f.map((x) => [...x.querySelectorAll('.u-legend .u-series')].slice(1)
+            .filter((row) => !row.querySelector('.u-label').textContent.startsWith('95% interval'))
+            .map((row) => getComputedStyle(row.querySelector('.u-marker')).borderColor)),
+        };
+      }), 'the analysis curves', 120_000);
+      assert.ok(figs.score, 'the element defines the colours');
+      for (const colours of figs.lines) assert.equal(new Set(colours).size, colours.length, `one colour a line: ${colours.join(', ')}`);
+    });
+
+    test('typing in a custom element\'s settings keeps its keys: space, n, r and the arrows are not playback shortcuts there', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      await page(s.driver, () => {
+        const code = `import './embed/breaker-playground.js';
+          const el = document.createElement('breaker-playground');
+          el.id = 'ctl';
+          el.setAttribute('panels', 'now,controls');
+          document.body.prepend(el);`;
+        const script = document.createElement('script');
+        script.type = 'module';
+        script.textContent = code;
+        document.head.append(script);
+      });
+      await until(async () => (await element(s, 'ctl')).state === 'ready', 'the element with its settings', 60_000);
+      const host = await s.driver.findElement({ css: '#ctl' });
+      const root = await host.getShadowRoot();
+      const area = await root.findElement({ css: '.field[data-path="trace"] textarea' });
+      await s.driver.executeScript('arguments[0].scrollIntoView({block: "center"})', area);
+      await area.click();
+      await area.sendKeys('0 run,success,0.1', Key.ARROW_LEFT, Key.ARROW_LEFT, 'x');
+      const r = await page(s.driver, () => {
+        const el = document.getElementById('ctl');
+        return { value: el.shadowRoot.querySelector('.field[data-path="trace"] textarea').value, t: el.playground.state.t, playing: el.playground.state.playing };
+      });
+      assert.deepEqual(r, { value: '0 run,success,0x.1', t: 0, playing: false });
+      // Space on a button inside the element presses that button (Step one call), not play.
+      const stepBtn = (await root.findElements({ css: '.transport button' }))[1];
+      await s.driver.executeScript('arguments[0].focus()', stepBtn);
+      await stepBtn.sendKeys(Key.SPACE);
+      await until(() => page(s.driver, () => document.getElementById('ctl').playground.state.t > 0), 'one call stepped');
+      assert.equal(await page(s.driver, () => document.getElementById('ctl').playground.state.playing), false);
+    });
+
+    test('a custom element with an unknown preset, or the scenario null, says so instead of running another silently', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      await page(s.driver, () => {
+        const code = `import './embed/breaker-playground.js';
+          for (const [id, name, value] of [['typo', 'preset', 'quiet_service'], ['nul', 'scenario', 'null']]) {
+            const el = document.createElement('breaker-playground');
+            el.id = id;
+            el.setAttribute(name, value);
+            document.body.prepend(el);
+          }`;
+        const script = document.createElement('script');
+        script.type = 'module';
+        script.textContent = code;
+        document.head.append(script);
+      });
+      for (const id of ['typo', 'nul']) await until(async () => (await element(s, id)).state === 'ready', `element ${id}`, 60_000);
+      const notice = (id) => page(s.driver, (i) => [...document.getElementById(i).shadowRoot.querySelectorAll('p.banner')].map((b) => b.textContent).join(' '), id);
+      const typo = await element(s, 'typo');
+      assert.equal(typo.scenario.name, 'recovery-warmup');
+      assert.match(await notice('typo'), /^Unknown preset “quiet_service”; showing recovery-warmup\. The presets are recovery-warmup, normal-week, .*quiet-service/);
+      const nul = await element(s, 'nul');
+      assert.equal(nul.scenario.name, 'recovery-warmup');
+      assert.match(await notice('nul'), /The scenario attribute is null, not an object of settings; showing the preset instead\./);
     });
   });
 }

@@ -31,7 +31,7 @@ function read(s) {
     counter: document.querySelector('.learn-counter').textContent,
     live: document.querySelector('.learn-text').getAttribute('aria-live'),
     figs: [...document.querySelectorAll('.learn-text .fig')].map((f) => ({
-      expr: JSON.parse(f.dataset.expr), value: f.dataset.value, kind: f.dataset.kind, fmt: f.dataset.fmt,
+      expr: JSON.parse(f.dataset.expr), value: f.dataset.value, kind: f.dataset.kind, fmt: f.dataset.fmt, none: f.dataset.none,
       text: f.querySelector('.num').textContent, badge: (f.querySelector('.kind') || {}).textContent,
     })),
     cmds: [...document.querySelectorAll('.learn-cmds code.cmd')].map((c) => JSON.parse(c.dataset.args)),
@@ -58,12 +58,34 @@ function checkNumbers(shown, settings) {
     if (want.kind) assert.equal(f.kind, want.kind, `${where}: kind`);
     assert.ok(['exact', 'bound', 'approximation', 'simulated', 'setting'].includes(f.kind), `${where}: says what it is`);
     assert.ok(f.badge && f.badge.trim(), `${where}: a kind badge`);
-    if (want.value === null) { assert.equal(f.text, '∞', where); continue; }
+    // No value: what the step says for none (a time to open of a breaker that did not open is
+    // not infinite: the outage ended), else ∞.
+    if (want.value === null) { assert.equal(f.text, f.none || '∞', where); continue; }
     if (f.fmt === 'dur') { assert.match(f.text, /\d/, where); continue; }
     const scale = f.fmt === 'pct' ? 100 : 1;
     assert.ok(close(shownNumber(f.text), want.value * scale, 6e-4) || Math.abs(shownNumber(f.text) - want.value * scale) < 1e-3, `${where}: the text shows ${want.value * scale}`);
   }
   return env;
+}
+
+/**
+ * The prose around the numbers: a number's unit is not said again by the words after it
+ * ("9 successes exact successes", "0 trips per day simulated spurious trips").
+ */
+async function checkProse(s) {
+  const pairs = await page(s.driver, () => [...document.querySelectorAll('.learn-text .fig')].map((f) => {
+    let next = f.nextSibling;
+    let after = '';
+    while (next && after.length < 40) { after += next.textContent; next = next.nextSibling; }
+    return { text: f.querySelector('.num').textContent, after };
+  }));
+  for (const { text, after } of pairs) {
+    const unit = text.replace(/^[^A-Za-z]*/, '').split(/\s+/)[0];
+    if (!/^[a-z]{3,}$/i.test(unit)) continue;
+    // The words up to the next number or punctuation (a list, "1 nat, 2 nats", is fine).
+    const words = after.split(/[\d,.;:()—]/)[0].toLowerCase().match(/[a-z]+/g) || [];
+    assert.ok(!words.slice(0, 2).includes(unit.toLowerCase()), `"${text}" is followed by "${after.trim()}": the unit said twice`);
+  }
 }
 
 for (const browser of BROWSERS) {
@@ -82,8 +104,42 @@ for (const browser of BROWSERS) {
         assert.ok(shown.cmds.length >= 1, 'the step shows its commands');
         for (const [i, c] of shown.cmds.entries()) assert.equal(shown.cmdText[i], `breaker analyze ${c.join(' ')}`);
         checkNumbers(shown, { ...DEFAULTS });
+        await checkProse(s);
+        // A button or panel the step names in quotes is one the reader can find.
+        const names = await page(s.driver, () => ({
+          look: document.querySelector('.learn-look').textContent,
+          buttons: [...document.querySelectorAll('button')].map((b) => b.textContent.trim()),
+          headings: [...document.querySelectorAll('.learn-playground section.panel:not([hidden]) h2')].map((x) => x.textContent.trim()),
+        }));
+        for (const [, name] of names.look.matchAll(/“([^”]+)”/g)) {
+          assert.ok(names.buttons.includes(name) || names.headings.some((x) => x.startsWith(name)), `step ${n} names “${name}”: no such button or panel`);
+        }
       });
     }
+
+    test('step 2: the successes it takes to undo one failure, said right when a failure weighs little', async () => {
+      // p0 = 40%, p1 = 45%: a failure is +1.354 points, so 2 successes undo it (2 successes
+      // outweigh it, not the other way round).
+      await openStep(s, '?step=2&fine=0.4&broken=0.45', 2);
+      const r = await page(s.driver, () => {
+        const p = [...document.querySelectorAll('.learn-text p')].find((x) => /a success −1 point/.test(x.textContent));
+        return p ? p.textContent : '';
+      });
+      const m = /a failure is \+([\d.]+) points .*?it takes (\d+) successes .*?to undo one failure/.exec(r);
+      assert.ok(m, r);
+      const [weight, n] = [Number(m[1]), Number(m[2])];
+      assert.ok(n - 1 < weight && weight <= n, `${n} successes undo a failure of ${weight} points: ${r}`);
+      await checkProse(s);
+    });
+
+    test('step 10: a breaker that did not open in the outage is said so, not given an infinite time', async () => {
+      await openStep(s, '?step=10&fine=0.4&broken=0.45&cpm=0.5&a=0.2&b=0.3', 10);
+      const shown = await read(s);
+      const fig = shown.figs.find((f) => JSON.stringify(f.expr) === '"run:statistical.metrics.time_to_open_s"');
+      assert.equal(fig.value, 'null', 'the statistical breaker does not open in this run\'s outage');
+      assert.equal(fig.text, 'did not open in the outage');
+      checkNumbers(shown, { ...DEFAULTS, fine: 0.4, broken: 0.45, cpm: 0.5, a: 0.2, b: 0.3 });
+    });
 
     test('changing the rates (link or form) changes the numbers, still the command line\'s', async () => {
       // From a link: p0 = 2%, p1 = 10%.

@@ -2,6 +2,7 @@
 // (?embed=1 here; the <breaker-playground> custom element and the docs example: embed.test.mjs).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Key } from 'selenium-webdriver';
 import { execFileSync } from 'node:child_process';
 import { BROWSERS, ROOT, session, open, page, pageErrors, pageState, simulate, until } from './helpers.mjs';
 
@@ -88,6 +89,27 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('verdict targets: a target emptied (no target) is kept by the link', async () => {
+      await open(s);
+      const href = await page(s.driver, () => {
+        const input = [...document.querySelectorAll('#playground .panel-verdict input[type=number]')][0];
+        input.value = '';
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+        return location.href;
+      });
+      assert.match(href, /[?&]goal\.max_dead_calls=(&|$)/, href);
+      await s.driver.get(href);
+      await until(() => page(s.driver, () => Boolean(window.__playground && window.__playground.ready)), 'the linked page');
+      const r = await page(s.driver, () => ({
+        target: window.playground.state.targets.max_dead_calls,
+        input: [...document.querySelectorAll('#playground .panel-verdict input[type=number]')][0].value,
+        lines: [...document.querySelectorAll('#playground .panel-verdict li')].map((li) => li.textContent),
+        notice: document.querySelector('#playground .notice').hidden ? '' : document.querySelector('#playground .notice').textContent,
+      }));
+      assert.deepEqual({ target: r.target, input: r.input, notice: r.notice }, { target: null, input: '', notice: '' });
+      assert.ok(!r.lines.some((l) => /failed calls let through/.test(l)), r.lines.join(' | '));
+    });
+
     test('the analysis curves: five charts, every line and caption labelled with its kind, simulated ones with their 95% band and sample size', async () => {
       await open(s);
       await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });
@@ -117,6 +139,30 @@ for (const browser of BROWSERS) {
       assert.match(win.note, /Simulated points: 200000 calls each;/);
       const oc = byTitle('Half-open: chance to close');
       assert.ok(!oc.legend.some((l) => l.includes('95%')), 'no band on a curve with nothing simulated');
+
+      // Each line of a chart has a colour of its own (its 95% interval takes its colour): the
+      // window chart drew the binomial tail and the simulated sliding window both solid blue,
+      // the false-alarm chart the bound and the exact value both red.
+      const colours = await page(s.driver, () => [...document.querySelectorAll('#playground .analysis-grid figure')].map((f) => ({
+        caption: f.querySelector('figcaption').textContent,
+        lines: [...f.querySelectorAll('.u-legend .u-series')].slice(1)
+          .map((r) => ({ label: r.querySelector('.u-label').textContent, colour: getComputedStyle(r.querySelector('.u-marker')).borderColor }))
+          .filter((l) => !l.label.startsWith('95% interval')),
+      })));
+      for (const f of colours) {
+        const seen = new Map();
+        for (const l of f.lines) {
+          assert.ok(!seen.has(l.colour), `${f.caption}: “${l.label}” has the colour of “${seen.get(l.colour)}” (${l.colour})`);
+          seen.set(l.colour, l.label);
+        }
+      }
+      // Large ticks of a log axis are short enough for the axis (a grouped 100,000,000 was cut to
+      // "00,000,000" on the 64 px y axis).
+      const ticks = await page(s.driver, async () => {
+        const { tick } = await import(new URL('src/analysis.js', location.href).href);
+        return [1, 100, 1e4, 1e5, 1e6, 1e8, 2.5e7, 1e12, 1e-6].map(tick);
+      });
+      assert.deepEqual(ticks, ['1', '100', '10,000', '1e5', '1e6', '1e8', '2.5e7', '1e12', '1.0e−6']);
       assert.deepEqual(await pageErrors(s), []);
     });
 
@@ -168,6 +214,86 @@ for (const browser of BROWSERS) {
       assert.equal(r.panels.chart, true);
       assert.equal(r.panels.now, false);
       assert.match(await page(s.driver, () => document.querySelector('#playground .notice').textContent), /“bogus”/);
+    });
+
+    test('keyboard focus never lands under the sticky transport bar (Shift+Tab up through the trace)', async () => {
+      await open(s);
+      await page(s.driver, () => { window.scrollTo(0, document.documentElement.scrollHeight); document.querySelector('#playground .analysis-details summary').focus(); });
+      const covered = [];
+      let traceButtons = 0;
+      for (let i = 0; i < 40; i++) {
+        await s.driver.actions().keyDown(Key.SHIFT).sendKeys(Key.TAB).keyUp(Key.SHIFT).perform();
+        const r = await page(s.driver, () => {
+          const a = document.activeElement;
+          const bar = document.querySelector('#playground .sticky').getBoundingClientRect();
+          const r = a.getBoundingClientRect();
+          return {
+            what: `${a.tagName} ${(a.getAttribute('aria-label') || a.textContent || '').slice(0, 30)}`,
+            trace: Boolean(a.closest('.panel-trace')),
+            under: !a.closest('.sticky') && a !== document.body && r.top < bar.bottom - 1 && r.bottom > bar.top && r.left < bar.right && r.right > bar.left,
+          };
+        });
+        if (r.trace) traceButtons++;
+        if (r.under) covered.push(r.what);
+      }
+      assert.ok(traceButtons >= 10, 'the walk went through the trace');
+      assert.deepEqual(covered, [], 'focused elements hidden under the transport bar');
+    });
+
+    test('on a narrow screen the scrubber keeps a usable width for a month-long run', async () => {
+      const rect = await s.driver.manage().window().getRect();
+      await s.driver.manage().window().setRect({ width: 480, height: 900 });
+      try {
+        await open(s, '?v=1&preset=quiet-service&t=1000000');
+        const r = await page(s.driver, () => ({
+          scrub: document.querySelector('#playground .scrubrow input[type=range]').getBoundingClientRect().width,
+          row: document.querySelector('#playground .scrubrow').getBoundingClientRect().width,
+          overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        }));
+        assert.ok(r.scrub >= Math.min(192, r.row), `scrubber ${r.scrub} px wide in a row of ${r.row} px`);
+        assert.ok(r.overflow <= 0, 'no sideways scrolling');
+      } finally {
+        await s.driver.manage().window().setRect({ width: rect.width, height: rect.height });
+      }
+    });
+
+    test('the error banner shows an error again after it was dismissed', async () => {
+      await open(s);
+      const r = await page(s.driver, async () => {
+        const { createBanner } = await import(new URL('src/banner.js', location.href).href);
+        const el = document.createElement('div');
+        document.body.append(el);
+        const banner = createBanner(el);
+        banner.show('the worker stopped');
+        const first = { hidden: el.hidden, items: el.querySelectorAll('li').length };
+        el.querySelector('button').click();
+        const dismissed = el.hidden;
+        banner.show('the worker stopped');
+        const again = { hidden: el.hidden, items: el.querySelectorAll('li').length };
+        banner.show('the worker stopped');
+        const twice = el.querySelectorAll('li').length;
+        el.remove();
+        return { first, dismissed, again, twice };
+      });
+      assert.deepEqual(r, { first: { hidden: false, items: 1 }, dismissed: true, again: { hidden: false, items: 1 }, twice: 1 });
+    });
+
+    test('panels= is read as the custom element reads its attribute: names trimmed, empty ones skipped', async () => {
+      const look = () => page(s.driver, () => ({
+        panels: [...document.querySelectorAll('#playground section.panel')].filter((p) => !p.hidden).map((p) => p.className.match(/panel-(\w+)/)[1]),
+        notice: document.querySelector('#playground .notice').hidden ? '' : document.querySelector('#playground .notice').textContent,
+      }));
+      // "now, chart" as a docs author writes a list: the space is not part of the name.
+      await open(s, '?embed=1&panels=now,%20chart');
+      assert.deepEqual(await look(), { panels: ['now', 'chart'], notice: '' });
+      await open(s, '?embed=1&panels=now,,chart,');
+      assert.deepEqual(await look(), { panels: ['now', 'chart'], notice: '' });
+      // Only commas and spaces: nothing named, the same as no panels= (every panel, no notice).
+      await open(s, '?embed=1&panels=,%20,');
+      const r = await look();
+      assert.equal(r.notice, '');
+      assert.deepEqual(r.panels, ['now', 'chart', 'verdict', 'derived', 'trace', 'metrics', 'analysis']);
+      assert.deepEqual(await pageErrors(s), []);
     });
   });
 }

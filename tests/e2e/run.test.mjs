@@ -86,6 +86,172 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('a trace longer than the rows drawn: the summary counts the rows drawn, and no row is highlighted past them', async () => {
+      // A 2-call window that waits 1 s: about 8000 state changes in a day.
+      await open(s, '?v=1&preset=bad-day&window.sliding_window_size=2&window.minimum_number_of_calls=2&window.wait_duration_in_open_state=1&window.permitted_number_of_calls_in_half_open_state=1');
+      const look = () => page(s.driver, () => {
+        const rows = [...document.querySelectorAll('#playground .panel-trace tbody tr')];
+        return {
+          summary: document.querySelector('#playground .panel-trace .help').textContent,
+          rows: rows.length,
+          current: rows.findIndex((r) => r.classList.contains('current')),
+          lastRowT: window.playground.state && rows.length ? rows[rows.length - 1].querySelector('button').textContent : '',
+        };
+      });
+      let r = await look();
+      const m = /^(\d+) state changes \(simulated\); the first (\d+) are listed\./.exec(r.summary);
+      assert.ok(m && Number(m[1]) > 2000, r.summary);
+      assert.equal(Number(m[2]), r.rows, `the summary counts the rows drawn: ${r.summary} (${r.rows} rows)`);
+      // At the end of the run the latest change is not drawn: no row is the current one.
+      await newSnap(s, () => page(s.driver, () => { window.playground.seek(window.playground.state.end); }), 'the end');
+      r = await look();
+      assert.equal(r.current, -1, 'the last row drawn is not the change at the cursor');
+      // At the last drawn row's time it is.
+      const tLast = await page(s.driver, () => { const b = [...document.querySelectorAll('#playground .panel-trace tbody tr')].pop().querySelector('button'); b.click(); return true; });
+      assert.ok(tLast);
+      await until(async () => (await look()).current === r.rows - 1, 'the last drawn row highlighted');
+    });
+
+    test('Now: the statistical wait is "in force" only while open', async () => {
+      await open(s);
+      const cli = simulate((await pageState(s.driver)).scenario);
+      const wait = () => page(s.driver, () => {
+        const tr = [...document.querySelectorAll('#playground .panel-now table')][0].querySelectorAll('tbody tr');
+        const row = [...tr].find((r) => r.querySelector('th').textContent === 'wait');
+        return { state: window.playground.state.snap.statistical.state, value: row.children[1].textContent, detail: row.children[2].textContent };
+      });
+      const seen = new Set();
+      for (const e of cli.result.breakers.statistical.events) {
+        await newSnap(s, () => page(s.driver, (t) => { window.playground.seek(t + 0.05); }, e.t_s), `after ${e.t_s}`);
+        const w = await wait();
+        seen.add(w.state);
+        const want = { closed: 'next opening', open: 'in force', half_open: 'served; longer if the trials open again' }[w.state];
+        assert.equal(w.detail, want, `${w.state} at ${e.t_s + 0.05} s: wait ${w.value} “${w.detail}”`);
+      }
+      assert.deepEqual([...seen].sort(), ['closed', 'half_open', 'open']);
+    });
+
+    test('the verdict says which of its numbers are summed over several callers\' breakers', async () => {
+      await open(s, '?v=1&preset=bursty-failures&callers.count=3');
+      const { scenario } = await pageState(s.driver);
+      assert.equal(scenario.callers.shared_state, false);
+      const cli = simulate(scenario);
+      const r = await page(s.driver, () => ({
+        note: document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent,
+        lines: [...document.querySelectorAll('#playground .panel-verdict .verdict')].map((v) => [...v.querySelectorAll('li')].map((l) => l.textContent)),
+      }));
+      assert.match(r.note, /false openings and failed calls are summed over the 3 callers' breakers \(as in the metrics\), closing and re-trips are caller 0's\./, r.note);
+      ['statistical', 'window'].forEach((b, i) => {
+        const fo = cli.result.breakers[b].metrics.false_openings;
+        assert.ok(r.lines[i][0].endsWith(`: ${fo.toLocaleString('en-US')} false opening${fo === 1 ? '' : 's'}`), `${b}: ${r.lines[i][0]} (metrics: ${fo})`);
+      });
+      // One caller: the breaker.
+      await open(s, '?v=1&preset=bursty-failures');
+      assert.match(await page(s.driver, () => document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent), /caller 0's breaker\.$/);
+    });
+
+    test('the verdict reads every state change of the run, not only the ones listed', async () => {
+      // About 8000 state changes: the page lists the first 5000 (by time); the statistical
+      // breaker's last close and re-trips come after them.
+      await open(s, '?v=1&preset=bad-day&window.sliding_window_size=2&window.minimum_number_of_calls=2&window.wait_duration_in_open_state=1&window.permitted_number_of_calls_in_half_open_state=1');
+      const { scenario } = await pageState(s.driver);
+      const cli = simulate(scenario);
+      assert.ok(cli.events.length > 5000, `${cli.events.length} state changes`);
+      const lines = await page(s.driver, () => [...document.querySelectorAll('#playground .panel-verdict .verdict')].map((v) => [...v.querySelectorAll('li')].map((l) => l.textContent)));
+      ['statistical', 'window'].forEach((b, i) => {
+        const ev = cli.result.breakers[b].events.filter((e) => !e.caller);
+        const firstClose = ev.find((e) => e.to === 'closed');
+        const retrips = firstClose ? ev.filter((e) => e.from === 'closed' && e.to === 'open' && e.t_s > firstClose.t_s).length : 0;
+        const last = ev[ev.length - 1];
+        const retripLine = lines[i].find((l) => l.includes('no re-trip after closing'));
+        assert.match(retripLine, new RegExp(`: ${retrips.toLocaleString('en-US')} re-trips?$`), `${b}: ${retripLine}`);
+        const closeLine = lines[i].find((l) => l.includes('closed for good'));
+        if (last.to === 'closed') assert.doesNotMatch(closeLine, /not closed at the end/, `${b} ends closed (${last.t_s} s): ${closeLine}`);
+        else assert.match(closeLine, /not closed at the end/, `${b} ends ${last.to}: ${closeLine}`);
+      });
+      assert.doesNotMatch(await page(s.driver, () => document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent), /Read from the first/);
+    });
+
+    test('space on a focused section heading (summary) opens it and does not start playing', async () => {
+      await open(s);
+      const summary = await s.driver.findElement({ css: '#playground .analysis-details > summary' });
+      await s.driver.executeScript('arguments[0].scrollIntoView({block: "center"}); arguments[0].focus()', summary);
+      await summary.sendKeys(Key.SPACE);
+      await new Promise((ok) => setTimeout(ok, 300));
+      const r = await page(s.driver, () => ({
+        open: document.querySelector('#playground .analysis-details').open,
+        playing: window.playground.state.playing,
+        t: window.playground.state.t,
+      }));
+      assert.deepEqual(r, { open: true, playing: false, t: 0 });
+      // Away from any control, space still plays.
+      await page(s.driver, () => document.activeElement.blur());
+      await s.driver.findElement({ css: 'body' }).sendKeys(Key.SPACE);
+      await until(() => page(s.driver, () => window.playground.state.playing), 'playing');
+      await s.driver.findElement({ css: 'body' }).sendKeys(Key.SPACE);
+      await until(() => page(s.driver, () => !window.playground.state.playing), 'paused');
+    });
+
+    test('the run line says when the preset named in it was edited', async () => {
+      await open(s);
+      assert.match((await pageState(s.driver)).runInfo, /^recovery-warmup: 60 s simulated/);
+      await change(s, 'statistical.broken_rate', '30');
+      assert.match((await pageState(s.driver)).runInfo, /^recovery-warmup \(edited\): 60 s simulated/);
+      // Edited back to the preset's value: the preset's run again.
+      await change(s, 'statistical.broken_rate', '40');
+      assert.match((await pageState(s.driver)).runInfo, /^recovery-warmup: 60 s simulated/);
+      // A link with an edit.
+      await open(s, '?v=1&preset=quiet-service&seed=7');
+      assert.match((await pageState(s.driver)).runInfo, /^quiet-service \(edited\): 30 d simulated, [\d,]+ calls, seed 7\./);
+    });
+
+    test('derived numbers: the line at the nominal traffic says when it is the floor A, not ln N', async () => {
+      await open(s);
+      const nominal = () => page(s.driver, () => {
+        const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /nominal traffic/.test(x.querySelector('h4').textContent));
+        return { value: it.querySelector('.value').textContent, formula: it.querySelector('.formula').textContent, help: (it.querySelector('.help') || {}).textContent || '', d: window.playground.state.derived };
+      });
+      // 300 calls/min for 30 days: ln N is above A, the line is ln N.
+      let r = await nominal();
+      assert.ok(Math.abs(r.d.nominal_line - Math.log(r.d.nominal_rate * r.d.false_alarm_period)) < 1e-9);
+      assert.match(r.formula, /^max\(ln\(300 calls\/min × 30 d\), A\)$/);
+      assert.doesNotMatch(r.help, /floor/);
+      // 0.01 calls/min for a day: N = 14.4, ln N = 2.67 nats is below A = ln 95: the line is A.
+      await change(s, 'traffic.calls_per_minute', '0.01');
+      await change(s, 'statistical.false_alarm_period', '86400');
+      r = await nominal();
+      assert.ok(Math.abs(r.d.nominal_line - r.d.upper) < 1e-12, `the line is A: ${r.d.nominal_line} vs ${r.d.upper}`);
+      assert.match(r.formula, /^max\(ln\(0\.01 calls\/min × 24 h\), A\)$/, r.formula);
+      assert.match(r.help, /ln N = 2\.667 nats is below the floor A = 4\.554 nats, so the line is A\./, r.help);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('"No more state changes" stays only while the cursor is where next event found none', async () => {
+      await open(s);
+      const first = (await pageState(s.driver)).runInfo;
+      assert.match(first, /calls, seed \d+\./);
+      const cli = simulate((await pageState(s.driver)).scenario);
+      const next = button(s, 'Next event');
+      for (let i = 0; i <= cli.events.length; i++) await newSnap(s, () => next.click(), `next event ${i + 1}`);
+      assert.match((await pageState(s.driver)).runInfo, /No more state changes/);
+      // Restart: the run's state changes are all ahead again.
+      let st = await newSnap(s, () => button(s, 'Restart').click(), 'restart');
+      assert.equal(st.t, 0);
+      assert.equal(st.runInfo, first, 'restart shows the run\'s own line again');
+      // Past the last change again, then a trace row and one call back.
+      await newSnap(s, () => page(s.driver, () => { window.playground.seek(window.playground.state.end); }), 'the end');
+      await newSnap(s, () => next.click(), 'next event at the end');
+      assert.match((await pageState(s.driver)).runInfo, /No more state changes/);
+      st = await newSnap(s, () => s.driver.findElement({ css: '#playground .panel-trace tbody tr:first-child button' }).click(), 'a trace row');
+      assert.equal(st.t, cli.events[0].t_s);
+      assert.equal(st.runInfo, first, 'a trace row shows the run\'s own line again');
+      await newSnap(s, () => page(s.driver, () => { window.playground.seek(window.playground.state.end); }), 'the end');
+      await newSnap(s, () => next.click(), 'next event at the end');
+      st = await newSnap(s, () => s.driver.findElement({ css: 'body' }).sendKeys(Key.ARROW_LEFT), 'one call back');
+      assert.equal(st.runInfo, first, 'one call back shows the run\'s own line again');
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('step one call lands on the call the command line counts, and the opening shows with that call\'s result', async () => {
       await open(s);
       const st0 = await pageState(s.driver);
@@ -216,6 +382,35 @@ for (const browser of BROWSERS) {
       assert.equal(still.t, 0, 'no autoplay');
       assert.equal(await button(s, '▶ Play').isDisplayed(), true, 'paused');
       assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('after a click on the scrubber, its thumb follows step, next event and restart', async () => {
+      await open(s);
+      const scrub = await s.driver.findElement({ css: '#playground .transport input[type=range]' });
+      let st = await newSnap(s, () => scrub.click(), 'a click on the scrubber');
+      assert.ok(st.t > 0, 'the click moved the cursor');
+      st = await newSnap(s, () => scrub.sendKeys(Key.ARROW_RIGHT), 'one call');
+      assert.equal(st.scrub, st.t, `step: thumb at ${st.scrub}, cursor at ${st.t}`);
+      st = await newSnap(s, () => scrub.sendKeys('n'), 'next event');
+      assert.equal(st.scrub, st.t, `next event: thumb at ${st.scrub}, cursor at ${st.t}`);
+      st = await newSnap(s, () => scrub.sendKeys('r'), 'restart');
+      assert.equal(st.t, 0);
+      assert.equal(st.scrub, 0, `restart: thumb at ${st.scrub}`);
+    });
+
+    test('a field marked invalid still shows the focus ring when it has the focus', async () => {
+      await open(s);
+      await setField(s.driver, 'statistical.broken_rate', '1');
+      await until(async () => (await fieldMessage(s.driver, 'statistical.broken_rate')).invalid, 'the field marked invalid');
+      const input = await s.driver.findElement({ css: '#playground .field[data-path="statistical.broken_rate"] input' });
+      await s.driver.executeScript('arguments[0].scrollIntoView({block: "center"})', input);
+      await input.click();
+      const r = await page(s.driver, () => {
+        const el = document.activeElement;
+        const cs = getComputedStyle(el);
+        return { path: el.closest('.field').dataset.path, invalid: el.getAttribute('aria-invalid'), width: cs.outlineWidth, style: cs.outlineStyle };
+      });
+      assert.deepEqual(r, { path: 'statistical.broken_rate', invalid: 'true', width: '3px', style: 'solid' });
     });
 
     test('invalid input shows the error next to its field, and the last valid run stays', async () => {

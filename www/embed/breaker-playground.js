@@ -83,6 +83,8 @@ export class BreakerPlayground extends HTMLElement {
     if (sc) {
       try {
         opts.scenario = JSON.parse(sc);
+        // JSON's null would read as no scenario at all: say so, as for text that is not JSON.
+        if (opts.scenario === null) { delete opts.scenario; opts.error = 'The scenario attribute is null, not an object of settings'; }
       } catch (e) {
         opts.error = `The scenario attribute is not JSON: ${e.message}`;
       }

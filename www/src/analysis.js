@@ -8,7 +8,13 @@ import uPlot from '../vendor/uPlot.esm.js';
 import { h, replace } from './dom.js';
 import { fmt, kindBadge, KINDS } from './format.js';
 
-const css = (name, fb) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fb;
+// Colours from CSS variables as seen from the panel's own element: inside a custom element's
+// shadow root they are defined on the host, not on the document (whose root has none of them on
+// a documentation page, and every line came out the same fallback grey).
+const cssOf = (el) => {
+  const style = getComputedStyle(el && el.isConnected ? el : document.documentElement);
+  return (name, fb) => style.getPropertyValue(name).trim() || fb;
+};
 const KIND_STYLE = {
   bound: { dash: [6, 4], color: '--c-line' },
   exact: { dash: undefined, color: '--c-score' },
@@ -16,7 +22,32 @@ const KIND_STYLE = {
   simulated: { dash: undefined, color: '--c-trial', points: true },
 };
 
-const COLOURS = ['--c-score', '--c-line', '--c-score', '--c-upper', '--c-trial', '--c-lower', '--c-rate'];
+// Each line of a chart gets its own colour (a line's 95% interval takes its line's): the first
+// line its kind's colour, the others the first of these not yet used in that chart.
+const COLOURS = ['--c-score', '--c-line', '--c-upper', '--c-trial', '--c-lower', '--c-rate', '--c-wait'];
+
+/** The colour variable of each of `series`, none used twice. */
+function colourVars(series) {
+  const used = new Set();
+  return series.map((s, i) => {
+    let v = i === 0 ? (KIND_STYLE[s.kind] || KIND_STYLE.exact).color : null;
+    if (!v || used.has(v)) v = COLOURS.find((c) => !used.has(c)) || COLOURS[i % COLOURS.length];
+    used.add(v);
+    return v;
+  });
+}
+
+/**
+ * An axis tick: grouped digits below 10^5, else a power of ten's short form ("1e6", "2.5e7"),
+ * so a log axis's large ticks fit the axis (a grouped "100,000,000" was cut to "00,000,000").
+ */
+export function tick(v) {
+  if (v == null) return '';
+  const a = Math.abs(v);
+  if (a < 1e5) return fmt(v, 2);
+  const [m, e] = v.toExponential(1).split('e');
+  return `${m.replace(/\.0$/, '')}e${Number(e)}`.replace('-', '−');
+}
 
 /** `#rrggbb` with an alpha, for a band's fill (other colour forms are returned as they are). */
 const alpha = (hex, a) => (/^#[0-9a-f]{6}$/i.test(hex) ? hex + Math.round(a * 255).toString(16).padStart(2, '0') : hex);
@@ -35,6 +66,7 @@ export function createAnalysis(root) {
     set(curves) {
       destroy();
       status.textContent = '';
+      const css = cssOf(root);
       const muted = css('--muted', '#666');
       const gridc = css('--grid', 'rgba(0,0,0,.1)');
       const figs = (curves || []).map((c) => [c, h('figure', { class: 'plot small' })]);
@@ -50,7 +82,8 @@ export function createAnalysis(root) {
         const logY = c.log_y && c.series.some((s) => s.y.some((v) => Number.isFinite(v) && v > 0));
         const logX = c.log_x && c.series.every((s) => s.x.every((v) => v > 0));
         // Dash by kind (so the kind shows in the line itself), colour by line.
-        const colourOf = (s, i) => css(i === 0 ? (KIND_STYLE[s.kind] || KIND_STYLE.exact).color : COLOURS[i % COLOURS.length], '#333');
+        const vars = colourVars(c.series);
+        const colourOf = (s, i) => css(vars[i], '#333');
         const keep = (ys) => Array.from(ys, (v) => (okY(v) || (!logY && Number.isFinite(v)) ? v : null));
         // A simulated line brings its 95% interval: two thin lines after it, the band between them shaded.
         const lines = c.series.flatMap((s, i) => [{ s, i, ys: s.y },
@@ -61,8 +94,8 @@ export function createAnalysis(root) {
         const opts = {
           width, height: 220,
           scales: { x: { time: false, distr: logX ? 3 : 1 }, y: { distr: logY ? 3 : 1 } },
-          axes: [{ ...ax, label: c.x_label, labelSize: 18, values: (u, s) => s.map((v) => (v == null ? '' : fmt(v, 2))) },
-            { ...ax, label: c.y_label, labelSize: 18, size: 64, values: (u, s) => s.map((v) => (v == null ? '' : fmt(v, 2))) }],
+          axes: [{ ...ax, label: c.x_label, labelSize: 18, values: (u, s) => s.map(tick) },
+            { ...ax, label: c.y_label, labelSize: 18, size: 64, values: (u, s) => s.map(tick) }],
           series: [{ label: c.x_label, value: (u, v) => fmt(v, 4) }, ...lines.map(({ s, i, end }) => {
             const st = KIND_STYLE[s.kind] || KIND_STYLE.exact;
             const colour = colourOf(s, i);

@@ -114,6 +114,18 @@ export function mountPlayground(root, options = {}) {
         h('div', { class: 'sticky' }, transportEl, progressRow, runInfo),
         P.now.el, P.chart.el, P.verdict.el, P.derived.el, P.trace.el, P.metrics.el, P.analysis.el)));
 
+  // Keyboard focus must not land under the sticky transport bar (WCAG 2.4.11): the document
+  // scrolls a focused element into view below the bar, whose height changes with the width.
+  // Only where the bar sticks to the document's viewport (not in a custom element's shadow root,
+  // where it is static).
+  const stickyEl = root.querySelector('.sticky');
+  const stickyRo = new ResizeObserver(() => {
+    if (root.getRootNode() !== document || getComputedStyle(stickyEl).position !== 'sticky') return;
+    const px = `${Math.ceil(stickyEl.getBoundingClientRect().height)}px`;
+    if (document.documentElement.style.scrollPaddingTop !== px) document.documentElement.style.scrollPaddingTop = px;
+  });
+  stickyRo.observe(stickyEl);
+
   // What the page shows now, to skip writing the same again (see setText, showSnap).
   const shown = { end: null, t: null, now: null, derived: null, events: 0, playing: false };
 
@@ -200,6 +212,11 @@ export function mountPlayground(root, options = {}) {
       preset = null;
     }
     if (panelNotice) (options.url ? showNotice : (options.onNotice || showNotice))(panelNotice);
+    // A host's preset that is not one (a typo in an embed's attribute) is named, not run silently
+    // as another.
+    if (options.preset && !S.byName[options.preset]) {
+      (options.onNotice || showNotice)(`Unknown preset “${options.preset}”; showing ${def}. The presets are ${S.presets.map((p) => p.name).join(', ')}.`);
+    }
     S.preset = preset;
     controls.setPresets(S.presets, preset);
     controls.set(scenario, same(scenario, S.byName[preset]) ? preset : '');
@@ -255,6 +272,7 @@ export function mountPlayground(root, options = {}) {
       // A trace's error ("trace line 3, field outcome: ...") goes next to the trace's text.
       controls.showError(e.field || (/^trace line \d+/.test(e.message) ? 'trace' : undefined), e.message);
       S.errorShown = true;
+      S.pastLastEvent = false;
       runInfo.textContent = 'The settings are not valid: the run shown is the last valid one.';
       root.classList.add('stale');
       // The worker keeps the last valid run.
@@ -283,13 +301,17 @@ export function mountPlayground(root, options = {}) {
       await nextTask();
       if (id !== S.runId) return true;
     }
-    setText(runInfo, res.complete
-      ? `${info.name || 'Custom scenario'}: ${duration(info.duration)} simulated, ${fmt(metrics.calls)} calls, seed ${info.seed}. The chart, trace, metrics and verdict are simulated.`
-      : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${fmt(metrics.calls)} calls); the panels show that part.`);
+    // A preset's name stays in the settings when they are edited: say the run is not the preset's.
+    const edited = Boolean(S.preset && S.byName[S.preset] && info.name === S.preset && !same(sc, S.byName[S.preset]));
+    S.runText = res.complete
+      ? `${info.name || 'Custom scenario'}${edited ? ' (edited)' : ''}: ${duration(info.duration)} simulated, ${fmt(metrics.calls)} calls, seed ${info.seed}. The chart, trace, metrics and verdict are simulated.`
+      : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${fmt(metrics.calls)} calls); the panels show that part.`;
+    S.pastLastEvent = false;
+    setText(runInfo, S.runText);
     trace.set(events.list, events.total, derived && derived.point);
     shown.events = Math.min(events.list.length, TRACE_ROWS);
     patch(P.metrics.body, (el) => renderMetrics(el, metrics));
-    verdict.setRun(metrics, events.list, sc);
+    verdict.setRun(metrics, res.verdictEvents, sc);
     transport.setEnabled(true);
     S.loaded = true;
     seekNext = null;
@@ -345,6 +367,7 @@ export function mountPlayground(root, options = {}) {
         const target = seekNext;
         seekNext = null;
         showSnap(await engine.call('seek', { t: target }));
+        leftLastEvent();
       }
     } finally {
       seekBusy = false;
@@ -355,12 +378,22 @@ export function mountPlayground(root, options = {}) {
     if (!S.loaded) return;
     pause();
     const res = await engine.call(op);
-    if (op === 'nextEvent') {
+    if (op === 'nextEvent' && !res.event) {
       showSnap(res.snapshot);
-      if (!res.event) runInfo.textContent = 'No more state changes in this run.';
+      S.pastLastEvent = true;
+      setText(runInfo, 'No more state changes in this run.');
     } else {
-      showSnap(res);
+      showSnap(op === 'nextEvent' ? res.snapshot : res);
+      leftLastEvent();
     }
+  }
+
+  // "No more state changes" holds only where "Next event" found none: any other move of the
+  // cursor (restart, a seek, a step, a trace row) shows the run's own line again.
+  function leftLastEvent() {
+    if (!S.pastLastEvent) return;
+    S.pastLastEvent = false;
+    if (S.runText) setText(runInfo, S.runText);
   }
 
   let raf = 0;
@@ -435,6 +468,6 @@ export function mountPlayground(root, options = {}) {
       controls.set(scenario, '');
       return setScenario(clone(scenario), false, t);
     },
-    destroy() { pause(); transport.destroy(); chart.destroy(); analysis.destroy(); engine.terminate(); },
+    destroy() { pause(); stickyRo.disconnect(); transport.destroy(); chart.destroy(); analysis.destroy(); engine.terminate(); },
   };
 }

@@ -5,11 +5,13 @@ import { h } from './dom.js';
 /** The error banner: shows every distinct message, with a close button. */
 export function createBanner(root) {
   const list = h('ul');
-  const close = h('button', { type: 'button', class: 'small', text: 'Dismiss', on: { click: () => { root.hidden = true; list.replaceChildren(); } } });
+  // `seen`: the messages listed now (one line each); a dismissed message shows again if it
+  // happens again.
+  const seen = new Set();
+  const close = h('button', { type: 'button', class: 'small', text: 'Dismiss', on: { click: () => { root.hidden = true; list.replaceChildren(); seen.clear(); } } });
   root.replaceChildren(h('strong', { text: 'Something went wrong. ' }), list, close);
   root.hidden = true;
   root.setAttribute('role', 'alert');
-  const seen = new Set();
   return {
     show(message) {
       const text = String(message || 'unknown error');

@@ -138,7 +138,13 @@ export function createControls(root, { onChange, onPreset }) {
     c.input.setAttribute('aria-invalid', text ? 'true' : 'false');
   }
 
-  function buildSections() {
+  /**
+   * Build the sections from the scenario. `keepOpen`: a section open now stays open (an edit of
+   * the phase list rebuilds them: the section the user is working in must not fold up, as it
+   * would on a narrow screen where every section starts folded).
+   */
+  function buildSections(keepOpen = false) {
+    const openNow = keepOpen ? new Set([...sections.querySelectorAll(':scope > details[open]')].map((d) => d.dataset.section)) : null;
     for (const path of [...fields.keys()]) {
       if (path !== 'seed' && !PROMINENT.some((p) => p.path === path)) fields.delete(path);
     }
@@ -149,7 +155,8 @@ export function createControls(root, { onChange, onPreset }) {
       if (s.list && Array.isArray(items)) list = listEditor(s.list, items);
       if (!shown.length && !list) return null;
       const wide = !window.matchMedia || window.matchMedia('(min-width: 861px)').matches;
-      const d = h('details', { class: 'section', open: (s.open && wide) || undefined, dataset: { section: s.id } },
+      const open = openNow ? openNow.has(s.id) : s.open && wide;
+      const d = h('details', { class: 'section', open: open || undefined, dataset: { section: s.id } },
         h('summary', { text: s.title }), shown.length ? form({}, h('div', { class: 'grid' }, shown.map((f) => field(f)))) : null, list);
       return d;
     });
@@ -161,19 +168,30 @@ export function createControls(root, { onChange, onPreset }) {
     const rows = items.map((it, i) => form({}, h('fieldset', { class: 'phase' },
       h('legend', { text: `Phase ${i + 1}${it.label ? `: ${it.label}` : ''}` }),
       h('div', { class: 'grid' }, keys.filter((f) => getPath(it, f.key) !== undefined).map((f) => field(f, `${spec.path}.${i}.${f.key}`))),
-      items.length > 1 ? h('button', { type: 'button', class: 'small', text: `Remove phase ${i + 1}`, on: { click: () => {
-        items.splice(i, 1); rebuild(); onChange(clone(scenario), spec.path);
+      items.length > 1 ? h('button', { type: 'button', class: 'small remove-phase', text: `Remove phase ${i + 1}`, on: { click: () => {
+        items.splice(i, 1); rebuild(true); onChange(clone(scenario), spec.path);
+        // The focus was on the button just removed: the next phase's (now at this place), the
+        // last one's, or "Add a phase".
+        const list = sections.querySelector(`.list[data-list="${spec.path}"]`);
+        const removes = list ? list.querySelectorAll('button.remove-phase') : [];
+        const to = removes[Math.min(i, removes.length - 1)] || (list && list.querySelector('button.add-phase'));
+        if (to) to.focus();
       } } }) : null)));
-    const add = h('button', { type: 'button', class: 'small', text: 'Add a phase', on: { click: () => {
+    const add = h('button', { type: 'button', class: 'small add-phase', text: 'Add a phase', on: { click: () => {
       const last = clone(items[items.length - 1]) || {};
       if (typeof last.start === 'number') last.start += 10;
-      items.push(last); rebuild(); onChange(clone(scenario), spec.path);
+      items.push(last); rebuild(true); onChange(clone(scenario), spec.path);
+      // The new phase's first field, where its start is set.
+      const list = sections.querySelector(`.list[data-list="${spec.path}"]`);
+      const phases = list ? list.querySelectorAll('fieldset.phase') : [];
+      const to = phases.length ? phases[phases.length - 1].querySelector('input, select, textarea') : null;
+      if (to) to.focus();
     } } });
-    return h('div', { class: 'list' }, h('h4', { text: spec.title }), rows, add);
+    return h('div', { class: 'list', dataset: { list: spec.path } }, h('h4', { text: spec.title }), rows, add);
   }
 
-  function rebuild() {
-    buildSections();
+  function rebuild(keepOpen = false) {
+    buildSections(keepOpen);
     fill();
   }
 

@@ -9,7 +9,9 @@
 //                  worker fills the defaults);
 //   look           which panel the step points at, and what to look for in it;
 //   seek           where to put the cursor after the run: 'first-opening', 'first-close', or seconds;
-//   body(t)        the prose: `t.p(...)` paragraphs, `t.f(expr, opts)` live numbers.
+//   body(t)        the prose: `t.p(...)` paragraphs, `t.f(expr, opts)` live numbers (opts: kind,
+//                  unit, fmt, and `none`: what to say for a figure with no value, e.g. a time
+//                  to open of a breaker that did not open; without it, no value reads ∞).
 //
 // A number's `expr` is evaluated against the results: a reference "c0:points.0.calls.exact" (command
 // 0's JSON at that path; a figure object gives its value and its kind), "s:fine" (a setting),
@@ -95,7 +97,7 @@ export const STEPS = [
       dependency: [{ start: 0, condition: 'fine', one_in: Math.max(2, Math.round(1 / S.fine)), label: `1 call in ${Math.max(2, Math.round(1 / S.fine))} fails` }],
       statistical: statistical(S),
     }),
-    look: { panel: 'chart', text: 'the score (blue) in the top chart: a jump up at each failure, a small step down at each success. Press “Step” to go call by call, and read the score in “Now”.' },
+    look: { panel: 'chart', text: 'the score (blue) in the top chart: a jump up at each failure, a small step down at each success. Press “Step one call” to go call by call, and read the score in “Now”.' },
     seek: 0,
     body: (t) => [
       t.p('How much more likely is a failure in the broken world than in the fine one? p1 / p0 = ',
@@ -106,8 +108,8 @@ export const STEPS = [
         ' to a score, every success adds w_ok = ln((1−p1)/(1−p0)) = ', t.f('c0:settings.w_ok', { kind: 'exact', unit: 'nats', fmt: 'signed' }), '.'),
       t.p('Counting in units of one success (a point = |w_ok| = ', t.f('c0:settings.point', { kind: 'exact', unit: 'nats' }),
         '), a failure is ', t.f(['div', 'c0:settings.w_fail', 'c0:settings.point'], { kind: 'exact', unit: 'points', fmt: 'signed' }),
-        ' and a success −1 point: one failure outweighs ', t.f(['ceil', ['div', 'c0:settings.w_fail', 'c0:settings.point']], { kind: 'exact', unit: 'successes' }),
-        ' successes. The breaker keeps the real logs; points are only for reading.'),
+        ' and a success −1 point: it takes ', t.f(['ceil', ['div', 'c0:settings.w_fail', 'c0:settings.point']], { kind: 'exact', unit: 'successes' }),
+        ' to undo one failure. The breaker keeps the real logs; points are only for reading.'),
       t.p('In this run one call in ', t.f('sc:dependency.0.one_in', { kind: 'setting' }),
         ' fails, evenly: watch the score jump and slide back.'),
     ],
@@ -122,7 +124,7 @@ export const STEPS = [
       dependency: [fine(S, 0)],
       statistical: statistical(S),
     }),
-    look: { panel: 'chart', text: 'the score (blue) resting on 0 between failures: it never goes below the floor. Step through a few calls with “Step” or the → key while hovering the run.' },
+    look: { panel: 'chart', text: 'the score (blue) resting on 0 between failures: it never goes below the floor. Step through a few calls with “Step one call” or the → key while hovering the run.' },
     seek: 0,
     body: (t) => [
       t.p('Wald’s sequential test adds the weights until the sum crosses one of two lines. A service that is fine for hours would drive that sum ever lower: at p0 it sinks by ',
@@ -132,7 +134,7 @@ export const STEPS = [
       t.p('So the closed breaker floors the score: score = max(0, score + w). This is Page’s CUSUM: a Wald test that restarts whenever the evidence says “fine” more strongly than at the start. After a failure the score is ',
         t.f(['div', 'c0:settings.w_fail', 'c0:settings.point'], { kind: 'exact', unit: 'points' }), ' and ',
         t.f(['ceil', ['div', 'c0:settings.w_fail', 'c0:settings.point']], { kind: 'exact', unit: 'successes' }),
-        ' successes bring it back to the floor; a failure arriving before that stacks on what is left.'),
+        ' bring it back to the floor; a failure arriving before that stacks on what is left.'),
       t.p('Only a run of failures closer together than the fine rate explains can climb far. How far is far enough is the line (step 6).'),
     ],
   },
@@ -344,7 +346,10 @@ export const STEPS = [
         t.f('c0:points.0.trips_per_day_sliding.exact', { unit: 'trips per day' }), ' (',
         t.f(['div', 'c0:points.0.trips_per_day_sliding.exact', 'c0:points.0.trips_per_day_back_to_back'], { kind: 'exact', unit: '×' }), ').'),
       t.p('A large window is quiet but slow. With n = ', t.f('c1:window', { kind: 'setting' }), ': ',
-        t.f('c1:points.0.trips_per_day_sliding.simulated', { unit: 'trips per day' }), ' spurious trips, but in a total outage it needs ',
+        t.f('c1:points.0.trips_per_day_sliding.simulated', { unit: 'spurious trips per day' }), ' (95% interval ',
+        t.f('c1:points.0.trips_per_day_sliding.simulated.ci95.0', { kind: 'simulated' }), ' to ',
+        t.f('c1:points.0.trips_per_day_sliding.simulated.ci95.1', { kind: 'simulated' }), ', ',
+        t.f('c1:points.0.trips_per_day_sliding.simulated.n', { kind: 'simulated', unit: 'calls' }), '), but in a total outage it needs ',
         t.f('c1:outage.calls_to_open.simulated', { unit: 'calls' }), ' (', t.f('c1:outage.seconds_to_open.simulated', { fmt: 'dur' }), ') to open; n = ',
         t.f('c0:window', { kind: 'setting' }), ' needs ', t.f('c0:outage.calls_to_open.exact', { unit: 'calls' }),
         '. The statistical breaker needs ', t.f('c2:points.0.calls.exact', { unit: 'calls' }), ' in a total outage and ',
@@ -352,8 +357,8 @@ export const STEPS = [
         ' — a rate a full window with this threshold hardly ever trips on — with at most one false alarm per ', t.f('s:period', { fmt: 'dur', ...setting }), ' (bound).'),
       t.p('This two-day run plays both on the same calls with a 10-call window and a 30-minute total outage. Openings while the service was fine: window ',
         t.f('run:window.metrics.false_openings', { kind: 'simulated' }), ', statistical ', t.f('run:statistical.metrics.false_openings', { kind: 'simulated' }),
-        '. Time to open after the outage starts: window ', t.f('run:window.metrics.time_to_open_s', { kind: 'simulated', fmt: 'dur' }),
-        ', statistical ', t.f('run:statistical.metrics.time_to_open_s', { kind: 'simulated', fmt: 'dur' }), '.'),
+        '. Time to open after the outage starts: window ', t.f('run:window.metrics.time_to_open_s', { kind: 'simulated', fmt: 'dur', none: 'did not open in the outage' }),
+        ', statistical ', t.f('run:statistical.metrics.time_to_open_s', { kind: 'simulated', fmt: 'dur', none: 'did not open in the outage' }), '.'),
     ],
   },
 ];

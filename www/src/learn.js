@@ -98,7 +98,7 @@ export function evaluate(expr, env) {
 }
 
 function format(value, opts) {
-  if (value === null || value === undefined) return '∞';
+  if (value === null || value === undefined) return opts.none || '∞';
   switch (opts.fmt) {
     case 'pct': return pct(value, 4);
     case 'dur': return duration(value);
@@ -247,7 +247,7 @@ export function mountLearn(root) {
       em: (x) => h('em', { text: x }),
       f: (expr, opts = {}) => {
         const num = h('span', { class: 'num', text: '…' });
-        const el = h('span', { class: 'fig', dataset: { expr: JSON.stringify(expr), fmt: opts.fmt || 'num' } }, num);
+        const el = h('span', { class: 'fig', dataset: { expr: JSON.stringify(expr), fmt: opts.fmt || 'num', ...(opts.none ? { none: opts.none } : {}) } }, num);
         figs.push({ el, num, expr, opts });
         return el;
       },

@@ -31,7 +31,10 @@ export function renderNow(root, snap, point) {
           row('closed score', pt(s.level, point), nat(s.level)),
           row('line', pt(s.threshold, point), `${nat(s.threshold)}; N = ${fmt(s.count, 4)} calls per period`),
           row('trial score', pt(s.trial, point), nat(s.trial)),
-          row('wait', duration(s.wait), s.state === 'closed' ? 'next opening' : 'in force'),
+          // Half-open, no wait is in force: the one shown was served, and the next (if the
+          // trials open it again) is longer by the backoff factor, up to the cap.
+          row('wait', duration(s.wait), s.state === 'closed' ? 'next opening'
+            : s.state === 'half_open' ? 'served; longer if the trials open again' : 'in force'),
           row('traffic estimate', Number.isFinite(s.rate) ? `${fmt(s.rate * 60, 4)} calls/min` : '—', 'damped count / τ'),
           row('generation', String(s.generation ?? '—')))),
       h('table', { class: 'kv' }, h('caption', {}, 'Window ', badge(w.state)),
@@ -89,8 +92,9 @@ export function createTrace(root, onJump) {
       events = list || [];
       cur = -1;
       const n = total ?? events.length;
-      summary.textContent = n > events.length
-        ? `${n} state changes (simulated); the first ${events.length} are listed. Choose one to jump there.`
+      const listed = Math.min(events.length, LIMIT);
+      summary.textContent = n > listed
+        ? `${n} state changes (simulated); the first ${listed} are listed. Choose one to jump there.`
         : `${n} state change${n === 1 ? '' : 's'} (simulated). Choose one to jump there.`;
       patch(body, (el) => replace(el, events.slice(0, LIMIT).map((e, i) => {
         const b = h('button', { type: 'button', class: 'link', text: clock(e.t_s), attrs: { 'aria-label': `Jump to ${clock(e.t_s)}` } });
@@ -103,14 +107,15 @@ export function createTrace(root, onJump) {
       })));
     },
     highlight(t) {
-      // Events are in time order: the latest at or before t, found by bisection.
+      // Events are in time order: the latest at or before t, found by bisection; none when that
+      // one is past the rows drawn (the last row drawn is not the state change at the cursor).
       let lo = 0;
-      let hi = Math.min(events.length, LIMIT);
+      let hi = events.length;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
         if (events[mid].t_s <= t + 1e-9) lo = mid + 1; else hi = mid;
       }
-      const next = lo - 1;
+      const next = lo - 1 < LIMIT ? lo - 1 : -1;
       if (next === cur) return;
       const rows = body.children;
       if (cur >= 0 && rows[cur]) rows[cur].classList.remove('current');
@@ -193,8 +198,10 @@ export function renderDerived(root, d, snap) {
       : '—', 'line = max(ln N, A),  N = rate × false-alarm period', 'simulated',
       `The rate is the breaker's traffic meter at the cursor in the simulated run. Under p₀ a round from 0 reaches ln N with probability at most 1/N (Ville): at most one false alarm per ${duration(d.false_alarm_period)} at this traffic, a bound.`),
     Number.isFinite(d.nominal_line) ? item('Line at the scenario\'s nominal traffic', `${fmt(d.nominal_line / d.point, 4)} pt = ${fmt(d.nominal_line, 4)} nats`,
-      `ln(${fmt(d.nominal_rate * 60, 4)} calls/min × ${duration(d.false_alarm_period)})`, 'exact',
-      `From a score of 0 that is ${fmt(Math.ceil(d.nominal_line / d.w_fail), 3)} failures in a row.`) : null,
+      `max(ln(${fmt(d.nominal_rate * 60, 4)} calls/min × ${duration(d.false_alarm_period)}), A)`, 'exact',
+      `${Math.log(d.nominal_rate * d.false_alarm_period) < d.line_floor
+        ? `At this traffic ln N = ${fmt(Math.log(d.nominal_rate * d.false_alarm_period), 4)} nats is below the floor A = ${fmt(d.line_floor, 4)} nats, so the line is A. `
+        : ''}From a score of 0 that is ${fmt(Math.ceil(d.nominal_line / d.w_fail), 3)} failures in a row.`) : null,
     item('Wald\'s two lines (half-open)', `open again at A = ${signed(d.upper / d.point, 4)} pt (${fmt(d.upper, 4)} nats); close at B = ${signed(d.lower / d.point, 4)} pt (${fmt(d.lower, 4)} nats)`,
       'A = ln((1−b)/a),  B = ln(b/(1−a))', 'exact',
       'The trial score starts at 0 with no floor; Wald\'s error chances a and b hold approximately (overshoot ignored).'),

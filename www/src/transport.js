@@ -18,6 +18,14 @@ export function createTransport(root, actions) {
     SPEEDS.map(([v, l]) => h('option', { value: String(v), text: l })));
   const scrub = h('input', { id: rid, type: 'range', min: '0', max: '1', step: 'any', value: '0', attrs: { 'aria-valuetext': '0:00.00' } });
   scrub.addEventListener('input', () => actions.seek(Number(scrub.value)));
+  // While the thumb is held, the cursor's replies (one behind the pointer) must not move it back;
+  // otherwise the thumb follows the cursor, focused or not (a step, a restart, the next event
+  // after a click on the scrubber used to leave the thumb where it was clicked).
+  let held = false;
+  scrub.addEventListener('pointerdown', () => { held = true; });
+  const release = () => { held = false; };
+  window.addEventListener('pointerup', release);
+  window.addEventListener('pointercancel', release);
   const time = h('output', { class: 'time', attrs: { for: rid, 'aria-live': 'off' }, text: '0:00.00' });
   const of = h('span', { class: 'time muted' });
   root.replaceChildren(
@@ -29,13 +37,19 @@ export function createTransport(root, actions) {
   const isTyping = (el) => el && (el.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)) && el.type !== 'range' && el.type !== 'checkbox';
   const onKey = (e) => {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
-    if (isTyping(document.activeElement)) return;
+    // The element the key went to: inside a custom element's shadow root, document.activeElement
+    // is only the host, and a field of an embedded playground's settings lost its typing (space,
+    // n, r, the arrows) to the shortcuts.
+    const target = (e.composedPath && e.composedPath()[0]) || document.activeElement;
+    const el = target && target.nodeType === 1 ? target : document.activeElement;
+    if (isTyping(el)) return;
     if (!actions.keysActive()) return;
     const k = e.key;
     if (k === ' ' || k === 'Spacebar') {
-      // Let a focused button or checkbox act on its own space.
-      const el = document.activeElement;
-      if (el && (el.tagName === 'BUTTON' || (el.tagName === 'INPUT' && el.type === 'checkbox'))) return;
+      // Let a focused control act on its own space: a button, a checkbox, a <summary> (which
+      // opens its section), a link.
+      if (el && (['BUTTON', 'SUMMARY', 'A'].includes(el.tagName) || el.getAttribute('role') === 'button'
+        || (el.tagName === 'INPUT' && el.type === 'checkbox'))) return;
       actions.togglePlay();
     } else if (k === 'ArrowRight') actions.step();
     else if (k === 'ArrowLeft') actions.back();
@@ -56,7 +70,7 @@ export function createTransport(root, actions) {
       of.textContent = `of ${clock(end)}`;
     },
     setTime(t) {
-      if (document.activeElement !== scrub) scrub.value = String(t);
+      if (!held) scrub.value = String(t);
       const c = clock(t);
       time.textContent = c;
       scrub.setAttribute('aria-valuetext', c);
@@ -65,6 +79,10 @@ export function createTransport(root, actions) {
     setEnabled(on) {
       for (const el of [play, step, next, restart, scrub]) el.disabled = !on;
     },
-    destroy() { document.removeEventListener('keydown', onKey); },
+    destroy() {
+      document.removeEventListener('keydown', onKey);
+      window.removeEventListener('pointerup', release);
+      window.removeEventListener('pointercancel', release);
+    },
   };
 }

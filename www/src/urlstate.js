@@ -39,7 +39,8 @@ export function encode(scenario, presetName, base, extra = {}) {
     if (v === null && (b === undefined || b === null)) continue;
     q.set(p, v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v));
   }
-  for (const [k, v] of Object.entries(extra)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  // An empty value is written (`goal.max_dead_calls=`: no target), as a link must say it.
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined && v !== null) q.set(k, String(v));
   return q.toString();
 }
 

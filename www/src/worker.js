@@ -8,6 +8,7 @@
 // current view (Float64Arrays, transferred) and the snapshot at the cursor.
 
 import init, * as wasm from '../pkg/breaker_wasm.js';
+import { summarizeEvents } from './verdict.js';
 
 let pg = null;
 let cancelled = false;
@@ -35,6 +36,7 @@ const yieldToMessages = () => new Promise((r) => { wakers.push(r); channel.port2
 const SLICE_MS = 10;
 const PROGRESS_MS = 50;
 let rate = 0; // calls per ms measured on the last run (a first guess for the next one)
+const VERDICT_EVENTS = 1_000_000; // the most state changes read for the verdict
 
 /** Compute the run in slices; progress at most every `progressMs` (Infinity: none). */
 function run({ progressMs = PROGRESS_MS } = {}) {
@@ -119,12 +121,17 @@ const ops = {
     if (gen !== generation) return { superseded: true };
     const end = info.duration;
     const [t0, t1] = view ? [Math.max(0, view[0]), Math.min(end, view[1])] : [0, end];
+    const events = pg.events(limit);
+    // The verdict reads every state change (up to a cap far above any run's in the presets),
+    // not only the ones listed.
+    const all = events.total > events.list.length ? pg.events(Math.min(events.total, VERDICT_EVENTS)) : events;
     return {
       info,
       complete: res.complete,
       reached: res.reached,
       derived: pg.derived(),
-      events: pg.events(limit),
+      events,
+      verdictEvents: { ...summarizeEvents(all.list), counted: all.list.length, total: events.total },
       metrics: pg.metrics(),
       series: pg.series(t0, t1, buckets),
       view: [t0, t1],
