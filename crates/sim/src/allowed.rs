@@ -136,10 +136,10 @@ pub fn explain(
         _ => {
             let e = probe(Trial::Text("")).err()?;
             let names = after(&e, ": allowed ").or_else(|| after(&e, ", expected "))?;
+            // Each word of the list tried (`or`, `an` and the like do not read): split on
+            // characters, not on `", "`, which would put a substring searcher in the wasm.
             let narrower = names
-                .split(", ")
-                .flat_map(|n| n.split(" or "))
-                .map(|n| n.trim_matches('`'))
+                .split([',', ' ', '`'])
                 .filter(|n| !n.is_empty())
                 .find_map(|n| refused_at(Trial::Text(n)));
             out.push_str(narrower.as_deref().unwrap_or(names));
