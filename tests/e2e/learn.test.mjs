@@ -86,6 +86,9 @@ async function checkProse(s) {
     const words = after.split(/[\d,.;:()—]/)[0].toLowerCase().match(/[a-z]+/g) || [];
     assert.ok(!words.slice(0, 2).includes(unit.toLowerCase()), `"${text}" is followed by "${after.trim()}": the unit said twice`);
   }
+  // A kind label ending in a period ("approx.") is not followed by a sentence's period.
+  const prose = await page(s.driver, () => [...document.querySelectorAll('.learn-text p')].map((p) => p.textContent));
+  for (const p of prose) assert.ok(!/[^.]\.\.(?!\.)/.test(p), `two periods in: ${p}`);
 }
 
 for (const browser of BROWSERS) {

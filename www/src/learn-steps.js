@@ -220,7 +220,7 @@ export const STEPS = [
         '. Ville’s inequality for the whole run (Lorden 1971): at least ', t.f('c0:points.0.calls.bound', { unit: 'calls' }),
         ' between false alarms. The exact average run length at p0 is ', t.f('c0:points.0.calls.exact', { unit: 'calls' }),
         ' (', t.f('c0:points.0.seconds.exact', { fmt: 'dur' }), '); the Brook–Evans chain gives ', t.f('c0:points.0.calls.markov_chain', { unit: 'calls' }),
-        ', Wald’s formula ', t.f('c0:points.0.calls.approximation', { unit: 'calls' }), '.'),
+        ', Wald’s formula ', t.f('c0:points.0.calls.approximation', { unit: 'calls' }), ' (it ignores how far the score overshoots the line).'),
       t.p('Too rare to simulate in a browser, so take a short line, N = 1000 calls: bound ', t.f('c1:points.0.calls.bound', { unit: 'calls' }),
         ', exact ', t.f('c1:points.0.calls.exact', { unit: 'calls' }), ', simulated ', t.f('c1:points.0.calls.simulated', { unit: 'calls' }),
         ' (95% interval ', t.f('c1:points.0.calls.simulated.ci95.0', { kind: 'simulated' }), ' to ', t.f('c1:points.0.calls.simulated.ci95.1', { kind: 'simulated' }),
