@@ -34,7 +34,7 @@ import { createAnalysis } from './analysis.js';
 import { createVerdict, DEFAULT_TARGETS, readTarget } from './verdict.js';
 import { encode, decode, copyText } from './urlstate.js';
 import { createBanner, catchUncaught } from './banner.js';
-import { duration, clock, fmt } from './format.js';
+import { duration, clock, fmt, count } from './format.js';
 
 const ALL_PANELS = ['now', 'chart', 'verdict', 'trace', 'metrics', 'derived', 'analysis'];
 const BUCKETS = 600;
@@ -304,8 +304,8 @@ export function mountPlayground(root, options = {}) {
     // A preset's name stays in the settings when they are edited: say the run is not the preset's.
     const edited = Boolean(S.preset && S.byName[S.preset] && info.name === S.preset && !same(sc, S.byName[S.preset]));
     S.runText = res.complete
-      ? `${info.name || 'Custom scenario'}${edited ? ' (edited)' : ''}: ${duration(info.duration)} simulated, ${fmt(metrics.calls)} calls, seed ${info.seed}. The chart, trace, metrics and verdict are simulated.`
-      : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${fmt(metrics.calls)} calls); the panels show that part.`;
+      ? `${info.name || 'Custom scenario'}${edited ? ' (edited)' : ''}: ${duration(info.duration)} simulated, ${count(metrics.calls, 'call', 'calls')}, seed ${info.seed}. The chart, trace, metrics and verdict are simulated.`
+      : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${count(metrics.calls, 'call', 'calls')}); the panels show that part.`;
     S.pastLastEvent = false;
     setText(runInfo, S.runText);
     trace.set(events.list, events.total, derived && derived.point);

@@ -50,6 +50,11 @@ export function fmt(v, digits = 3) {
 }
 
 /** Signed, for weights: +8, −1. */
+/** `n` with its noun, singular for exactly 1: `count(1, 'call', 'calls')` is "1 call". */
+export function count(n, one, many, digits = 3) {
+  return `${fmt(n, digits)} ${n === 1 ? one : many}`;
+}
+
 export function signed(v, digits = 3) {
   const s = fmt(v, digits);
   return v > 0 ? `+${s}` : s;

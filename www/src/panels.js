@@ -3,7 +3,7 @@
 
 import { h, replace } from './dom.js';
 import { patch } from './morph.js';
-import { fmt, signed, pct, duration, clock, stateName, kindBadge } from './format.js';
+import { fmt, count, signed, pct, duration, clock, stateName, kindBadge } from './format.js';
 
 const pt = (nats, point) => (Number.isFinite(nats) ? `${fmt(nats / point, 3)} pt` : '—');
 const nat = (nats) => (Number.isFinite(nats) ? `${fmt(nats, 4)} nats` : '—');
@@ -201,11 +201,11 @@ export function renderDerived(root, d, snap) {
       `max(ln(${fmt(d.nominal_rate * 60, 4)} calls/min × ${duration(d.false_alarm_period)}), A)`, 'exact',
       `${Math.log(d.nominal_rate * d.false_alarm_period) < d.line_floor
         ? `At this traffic ln N = ${fmt(Math.log(d.nominal_rate * d.false_alarm_period), 4)} nats is below the floor A = ${fmt(d.line_floor, 4)} nats, so the line is A. `
-        : ''}From a score of 0 that is ${fmt(Math.ceil(d.nominal_line / d.w_fail), 3)} failures in a row.`) : null,
+        : ''}From a score of 0 that is ${count(Math.ceil(d.nominal_line / d.w_fail), 'failure', 'failures')} in a row.`) : null,
     item('Wald\'s two lines (half-open)', `open again at A = ${signed(d.upper / d.point, 4)} pt (${fmt(d.upper, 4)} nats); close at B = ${signed(d.lower / d.point, 4)} pt (${fmt(d.lower, 4)} nats)`,
       'A = ln((1−b)/a),  B = ln(b/(1−a))', 'exact',
       'The trial score starts at 0 with no floor; Wald\'s error chances a and b hold approximately (overshoot ignored).'),
-    item('Trials to close / to open again', `${d.trials_to_close} successes in a row close; ${d.trials_to_open} failures in a row open again`,
+    item('Trials to close / to open again', `${count(d.trials_to_close, 'success', 'successes')} in a row close${d.trials_to_close === 1 ? 's' : ''}; ${count(d.trials_to_open, 'failure', 'failures')} in a row open${d.trials_to_open === 1 ? 's' : ''} again`,
       'ceil(B / w_ok),  ceil(A / w_fail)', 'exact'),
     item('Rate of zero drift', pct(d.zero_drift_rate, 4),
       'p* = −w_ok / (w_fail − w_ok)', 'exact',

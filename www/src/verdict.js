@@ -3,7 +3,7 @@
 // breaker meets them on this run. Changing a target only re-reads the metrics; nothing is re-run.
 
 import { h, replace, uniqueId } from './dom.js';
-import { fmt, duration, kindBadge } from './format.js';
+import { fmt, count, duration, kindBadge } from './format.js';
 
 export const DEFAULT_TARGETS = { no_false_open: true, max_dead_calls: 50, close_within: 60, no_retrip: true };
 
@@ -131,7 +131,7 @@ export function createVerdict(root, onTargets) {
   function checks(v) {
     const out = [];
     if (targets.no_false_open) out.push({ label: 'no false opening', ok: v.false_openings === 0, measured: `${fmt(v.false_openings)} false opening${v.false_openings === 1 ? '' : 's'}` });
-    if (targets.max_dead_calls != null) out.push({ label: `≤ ${fmt(targets.max_dead_calls)} failed calls let through`, ok: v.dead_calls <= targets.max_dead_calls, measured: `${fmt(v.dead_calls)} calls` });
+    if (targets.max_dead_calls != null) out.push({ label: `≤ ${fmt(targets.max_dead_calls)} failed calls let through`, ok: v.dead_calls <= targets.max_dead_calls, measured: count(v.dead_calls, 'call', 'calls') });
     if (targets.close_within != null) {
       const t = v.closed_for_good_after;
       out.push({ label: `closed for good within ${duration(targets.close_within)}`, ok: t != null && Number.isFinite(t) && t <= targets.close_within,
