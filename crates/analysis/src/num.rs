@@ -176,18 +176,86 @@ impl Stats {
     }
 }
 
-/// 95% interval for a Poisson mean from a count `c` (Wilson-Hilferty approximation of the exact
-/// Garwood interval).
+/// Counts up to this get the exact Garwood interval; above it the Wilson-Hilferty form, within
+/// 3e-5 of it (relative; 1.7e-6 at 1000, against scipy's chi-square quantiles).
+const GARWOOD_EXACT_UP_TO: u64 = 100;
+
+/// 95% interval for a Poisson mean from a count `c`: Garwood's (1936) exact interval, the means
+/// at which `P(X >= c) = 2.5%` and `P(X <= c) = 2.5%`, for `c <= 100`; its Wilson-Hilferty
+/// approximation above that. (Wilson-Hilferty alone put the lower end of `c = 1` at 0.013
+/// instead of 0.0253, and the upper end of `c = 0` at 3.668 instead of 3.689.)
 pub(crate) fn poisson_ci95(c: u64) -> (f64, f64) {
+    if c <= GARWOOD_EXACT_UP_TO {
+        let lo = if c == 0 {
+            0.0
+        } else {
+            poisson_mean_where_cdf(c - 1, 0.975)
+        };
+        return (lo, poisson_mean_where_cdf(c, 0.025));
+    }
     let z = 1.96;
-    let lo = if c == 0 {
-        0.0
-    } else {
-        let c = c as f64;
-        let t = 1.0 - 1.0 / (9.0 * c) - z / (3.0 * libm::sqrt(c));
-        c * t * t * t
-    };
-    let c1 = c as f64 + 1.0;
-    let t = 1.0 - 1.0 / (9.0 * c1) + z / (3.0 * libm::sqrt(c1));
-    (lo.max(0.0), c1 * t * t * t)
+    let t = |c: f64, sign: f64| 1.0 - 1.0 / (9.0 * c) + sign * z / (3.0 * libm::sqrt(c));
+    let (c0, c1) = (c as f64, c as f64 + 1.0);
+    let cube = |x: f64| x * x * x;
+    (c0 * cube(t(c0, -1.0)), c1 * cube(t(c1, 1.0)))
+}
+
+/// `P(X <= k)` for `X ~ Poisson(m)`, summed term by term (`m` below a few hundred, so
+/// `e^-m` does not underflow).
+fn poisson_cdf(k: u64, m: f64) -> f64 {
+    let mut term = libm::exp(-m);
+    let mut sum = term;
+    for i in 1..=k {
+        term *= m / i as f64;
+        sum += term;
+    }
+    sum
+}
+
+/// The mean `m` at which `P(X <= k) = q`, by bisection (the CDF falls as `m` grows).
+fn poisson_mean_where_cdf(k: u64, q: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0, k as f64 + 10.0 * libm::sqrt(k as f64 + 1.0) + 10.0);
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if poisson_cdf(k, mid) > q {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::poisson_ci95;
+
+    /// Against scipy: `chi2.ppf(0.025, 2c) / 2` and `chi2.ppf(0.975, 2c + 2) / 2` (Garwood), and
+    /// past the exact range within the Wilson-Hilferty error stated.
+    #[test]
+    fn poisson_interval_is_garwoods() {
+        let scipy: [(u64, f64, f64); 6] = [
+            (0, 0.0, 3.6888794541139354),
+            (1, 0.025317807984289876, 5.571643390938898),
+            (2, 0.24220927854396496, 7.22468766772396),
+            (5, 1.6234863901184207, 11.66833207932267),
+            (20, 12.216519585403944, 30.8883779026746),
+            (100, 81.36399125092314, 121.62679379242638),
+        ];
+        for (c, lo, hi) in scipy {
+            let (l, h) = poisson_ci95(c);
+            assert!((l - lo).abs() <= 1e-9 * lo.max(1e-300), "{c}: {l} vs {lo}");
+            assert!((h - hi).abs() <= 1e-9 * hi, "{c}: {h} vs {hi}");
+        }
+        for (c, lo, hi) in [
+            (200, 173.24088268145732, 229.72198166544987),
+            (1000, 938.9730184076952, 1063.952136016302),
+        ] {
+            let (l, h) = poisson_ci95(c);
+            assert!(
+                (l / lo - 1.0).abs() < 3e-5 && (h / hi - 1.0).abs() < 3e-5,
+                "{c}: {l} {h}"
+            );
+        }
+    }
 }
