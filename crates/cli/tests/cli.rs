@@ -423,12 +423,20 @@ fn the_header_prints_tiny_and_huge_lengths_with_an_exponent() {
         let first = text.lines().next().unwrap();
         assert!(first.contains(want) && first.len() < 100, "{first}");
     }
-    let trace = temp("far.csv", "1e16,ok,0.1\n");
+    let trace = temp("far.csv", "1e9,ok,0.1\n");
     let out = breaker(&["run", "--trace", trace.to_str().unwrap()]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.starts_with("scenario: seed 1, 1 calls over 1e16 s,"),
+        text.starts_with("scenario: seed 1, 1 calls over 1000000000 s,"),
         "{text}"
+    );
+    // Past the longest run a trace's time is refused, as a duration is (1e308 made a run of
+    // 1.16e303 days).
+    let trace = temp("too-far.csv", "1e16,ok,0.1\n");
+    let err = fails(&["run", "--trace", trace.to_str().unwrap()]);
+    assert!(
+        err.contains("time_s: 1e16 is invalid: allowed 0 <= x <= 1e9 seconds"),
+        "{err}"
     );
 }
 

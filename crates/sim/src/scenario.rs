@@ -5,6 +5,10 @@
 //! `"5s"`, `"1m"`, `"1h"`, `"30d"`); rates accept a fraction (`0.05`) or a percentage (`"5%"`).
 
 use crate::allowed::{explain, locate, Reading, Trial};
+
+/// The longest run, in seconds (about 31.7 years): a scenario's `duration`, and the latest time
+/// a recorded trace's call may have.
+pub const MAX_DURATION_S: f64 = 1e9;
 use breaker::units::serde_units;
 use breaker::{Outcome, SettingsError, StatisticalSettings, WindowSettings};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -302,7 +306,7 @@ impl Scenario {
         check(
             "duration",
             self.duration,
-            self.duration > 0.0 && self.duration <= 1e9,
+            self.duration > 0.0 && self.duration <= MAX_DURATION_S,
             "0 < x <= 1e9 seconds",
         )?;
         let t = &self.traffic;

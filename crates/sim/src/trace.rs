@@ -8,8 +8,8 @@
 //! 0.60,timeout,30
 //! ```
 //!
-//! * `time_s`: when the call was made, seconds from the start of the run; >= 0 and
-//!   non-decreasing from line to line.
+//! * `time_s`: when the call was made, seconds from the start of the run; from 0 to 1e9 (the
+//!   longest run, [`crate::MAX_DURATION_S`]) and non-decreasing from line to line.
 //! * `outcome`: an outcome class (`success`, `timeout`, `refused`, `server_error`, `overload`,
 //!   `service_rate_limited`, `auth_rejected`, `input_rejected`, `user_rate_limited`, or the
 //!   shorthands `ok`, `fail`) or an HTTP status (`200`, `404`, `503`; see
@@ -26,6 +26,8 @@ use std::sync::Arc;
 
 use breaker::quote::Quoted;
 use breaker::Outcome;
+
+use crate::scenario::MAX_DURATION_S;
 
 /// One call of a trace.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -121,10 +123,10 @@ pub(crate) fn parse_line(
             format!("{} is not a number of seconds", Quoted(f_time)),
         )
     })?;
-    if !(time_s.is_finite() && time_s >= 0.0) {
+    if !(time_s.is_finite() && (0.0..=MAX_DURATION_S).contains(&time_s)) {
         return Err(err(
             Some("time_s"),
-            format!("{f_time} is invalid: allowed x >= 0"),
+            format!("{f_time} is invalid: allowed 0 <= x <= 1e9 seconds (the longest run)"),
         ));
     }
     if time_s < prev_t {
@@ -304,5 +306,21 @@ mod tests {
             e.to_string().starts_with("trace line 11, field time_s:"),
             "{e}"
         );
+    }
+
+    /// A call's time is bounded as a run's duration is: `1e308` made a run of 1.16e303 days.
+    #[test]
+    fn times_stop_at_the_longest_run() {
+        assert_eq!(parse_line("1e9,ok,1", 1, 0.0).unwrap().unwrap().time_s, 1e9);
+        for t in ["1e308", "1000000000.5", "-1", "inf", "NaN"] {
+            let e = parse_line(&format!("{t},ok,1"), 4, 0.0).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "trace line 4, field time_s: {t} is invalid: allowed 0 <= x <= 1e9 seconds \
+                     (the longest run)"
+                )
+            );
+        }
     }
 }
