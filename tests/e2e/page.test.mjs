@@ -209,6 +209,7 @@ for (const browser of BROWSERS) {
       const notice = await page(s.driver, () => document.querySelector('#playground .notice').textContent);
       assert.match(notice, /Unknown panel “charts” left out; the panels are now, chart,/);
       assert.ok(Object.values(r.panels).every(Boolean), 'the default panels');
+      assert.equal(r.controls, true, 'the defaults include the settings form');
       await open(s, '?embed=1&panels=chart,bogus');
       r = await look();
       assert.equal(r.panels.chart, true);
@@ -287,6 +288,9 @@ for (const browser of BROWSERS) {
       await open(s, '?embed=1&panels=now,%20chart');
       assert.deepEqual(await look(), { panels: ['now', 'chart'], notice: '' });
       await open(s, '?embed=1&panels=now,,chart,');
+      assert.deepEqual(await look(), { panels: ['now', 'chart'], notice: '' });
+      // Names in any case, as HTML's own names are.
+      await open(s, '?embed=1&panels=NOW,Chart');
       assert.deepEqual(await look(), { panels: ['now', 'chart'], notice: '' });
       // Only commas and spaces: nothing named, the same as no panels= (every panel, no notice).
       await open(s, '?embed=1&panels=,%20,');

@@ -71,7 +71,7 @@ export class BreakerPlayground extends HTMLElement {
 
   /** The options from the attributes (text only; nothing here becomes HTML). */
   options() {
-    const list = (this.getAttribute('panels') || '').split(',').map((s) => s.trim()).filter(Boolean);
+    const list = (this.getAttribute('panels') || '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
     const panels = list.length ? list : PANELS;
     const opts = {
       panels,

@@ -65,15 +65,17 @@ function section(id, title, panels, open = true) {
 }
 
 export function mountPlayground(root, options = {}) {
-  // Panel names asked for that do not exist are named in a notice; with none left, the defaults.
-  const asked = options.panels || null;
+  // Panel names asked for (in any case: "NOW" is now) that do not exist are named in a notice;
+  // with none left, the defaults, settings form included, as if none had been asked for.
+  const asked = options.panels ? options.panels.map((p) => p.toLowerCase()) : null;
   const unknownPanels = asked ? asked.filter((p) => p !== 'controls' && !ALL_PANELS.includes(p)) : [];
   let panels = asked ? asked.filter((p) => ALL_PANELS.includes(p)) : ALL_PANELS;
-  if (asked && !panels.length && !asked.includes('controls')) panels = options.embedded ? ['now', 'chart'] : ALL_PANELS;
+  const fellBack = Boolean(asked) && !panels.length && !asked.includes('controls');
+  if (fellBack) panels = options.embedded ? ['now', 'chart'] : ALL_PANELS;
   const panelNotice = unknownPanels.length
     ? `Unknown panel${unknownPanels.length > 1 ? 's' : ''} ${unknownPanels.map((p) => `“${p}”`).join(', ')} left out; the panels are ${[...ALL_PANELS, 'controls'].join(', ')}.`
     : null;
-  const showControls = options.controls ?? (!options.panels || options.panels.includes('controls'));
+  const showControls = options.controls ?? (!asked || asked.includes('controls') || fellBack);
   const bannerEl = h('div', { class: 'banner' });
   const banner = createBanner(bannerEl);
   const report = options.onError || ((m) => banner.show(m));
