@@ -62,6 +62,16 @@ for (const browser of BROWSERS) {
       assert.equal(r2.broken, 0.3, 'the link\'s settings are kept');
       assert.equal(r2.t, 0);
       assert.deepEqual(await pageErrors(s), []);
+
+      // A link with only a time is the default settings at that time: no version is needed.
+      await open(s, '?t=20');
+      await until(() => page(s.driver, () => window.playground.state.snap && window.playground.state.snap.t_s === 20), 'the cursor at t = 20');
+      const r3 = await page(s.driver, () => ({
+        notice: document.querySelector('#playground .notice').hidden ? '' : document.querySelector('#playground .notice').textContent,
+        preset: window.playground.state.preset,
+      }));
+      assert.deepEqual(r3, { notice: '', preset: 'recovery-warmup' });
+      assert.deepEqual(await pageErrors(s), []);
     });
 
     test('verdict targets: a bad one in a link is named in a notice; a bad entry is named next to its input', async () => {

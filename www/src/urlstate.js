@@ -55,8 +55,14 @@ export function decode(search, presetsByName, defaultName) {
   const fallback = (notice) => ({
     scenario: clone(presetsByName[defaultName]), preset: defaultName, t: 0, notice, params,
   });
-  const keys = [...q.keys()].filter((k) => !['embed', 'panels', 'step'].includes(k) && !k.startsWith('goal.'));
-  if (keys.length === 0) return fallback(null);
+  const rawT = q.get('t');
+  const t = Number(rawT);
+  const tOk = rawT === null || (rawT.trim() !== '' && Number.isFinite(t) && t >= 0);
+  const tNotice = tOk ? null : `This link's time “t” = ${rawT} is not a time in seconds (a number ≥ 0); starting at the beginning of the run.`;
+  const at = tOk && rawT !== null ? t : 0;
+  // A link with no settings (only a time, say) is the default settings: no version needed.
+  const keys = [...q.keys()].filter((k) => !['embed', 'panels', 'step', 't'].includes(k) && !k.startsWith('goal.'));
+  if (keys.length === 0) return { ...fallback(tNotice), t: at };
   const v = q.get('v');
   if (v !== String(URL_VERSION)) {
     return fallback(v === null
@@ -88,13 +94,7 @@ export function decode(search, presetsByName, defaultName) {
     }
     setPath(scenario, k, val);
   }
-  const rawT = q.get('t');
-  const t = Number(rawT);
-  const tOk = rawT === null || (rawT.trim() !== '' && Number.isFinite(t) && t >= 0);
-  return {
-    scenario, preset: q.get('preset') ? name : defaultName, t: tOk && rawT !== null ? t : 0, params,
-    notice: tOk ? null : `This link's time “t” = ${rawT} is not a time in seconds (a number ≥ 0); starting at the beginning of the run.`,
-  };
+  return { scenario, preset: q.get('preset') ? name : defaultName, t: at, params, notice: tNotice };
 }
 
 /** Copy text to the clipboard; falls back to selecting it in a prompt-free way. */
