@@ -130,14 +130,14 @@ export function createVerdict(root, onTargets) {
   /** One breaker's checks: [{label, ok, measured}] from its verdict numbers. */
   function checks(v) {
     const out = [];
-    if (targets.no_false_open) out.push({ label: 'no false opening', ok: v.false_openings === 0, measured: `${fmt(v.false_openings)} false opening${v.false_openings === 1 ? '' : 's'}` });
+    if (targets.no_false_open) out.push({ label: 'no false opening', ok: v.false_openings === 0, measured: count(v.false_openings, 'false opening', 'false openings') });
     if (targets.max_dead_calls != null) out.push({ label: `≤ ${fmt(targets.max_dead_calls)} failed calls let through`, ok: v.dead_calls <= targets.max_dead_calls, measured: count(v.dead_calls, 'call', 'calls') });
     if (targets.close_within != null) {
       const t = v.closed_for_good_after;
       out.push({ label: `closed for good within ${duration(targets.close_within)}`, ok: t != null && Number.isFinite(t) && t <= targets.close_within,
         measured: t == null || !Number.isFinite(t) ? 'not closed at the end' : t === 0 && !v.opened ? 'never opened' : t < 0 ? `closed ${duration(-t)} before full health` : `${duration(t)} after full health` });
     }
-    if (targets.no_retrip) out.push({ label: 'no re-trip after closing', ok: v.retrips === 0, measured: `${fmt(v.retrips)} re-trip${v.retrips === 1 ? '' : 's'}` });
+    if (targets.no_retrip) out.push({ label: 'no re-trip after closing', ok: v.retrips === 0, measured: count(v.retrips, 're-trip', 're-trips') });
     return out;
   }
 
