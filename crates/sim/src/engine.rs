@@ -615,7 +615,9 @@ impl<B: Probe> Side<B> {
         self.sample(copy, t);
     }
 
-    pub(crate) fn result_of(&self, cfg: &Config, in_flight: u64) -> BreakerResult {
+    /// This side's result so far; `known` is the time up to which the run has been computed
+    /// ([`Engine::known_to`]).
+    pub(crate) fn result_of(&self, cfg: &Config, in_flight: u64, known: f64) -> BreakerResult {
         breaker_result(
             self.metrics.clone(),
             self.totals.clone(),
@@ -623,11 +625,12 @@ impl<B: Probe> Side<B> {
             self.series.clone(),
             cfg,
             in_flight,
+            known,
         )
     }
 
     /// [`Side::result_of`] without copying the events and series.
-    pub(crate) fn into_result(self, cfg: &Config, in_flight: u64) -> BreakerResult {
+    pub(crate) fn into_result(self, cfg: &Config, in_flight: u64, known: f64) -> BreakerResult {
         breaker_result(
             self.metrics,
             self.totals,
@@ -635,6 +638,7 @@ impl<B: Probe> Side<B> {
             self.series,
             cfg,
             in_flight,
+            known,
         )
     }
 }
@@ -646,6 +650,7 @@ fn breaker_result(
     series: Option<SeriesAcc>,
     cfg: &Config,
     in_flight: u64,
+    known: f64,
 ) -> BreakerResult {
     finish_metrics(&mut metrics, &events, &cfg.meta, cfg.end);
     totals.in_flight_at_end = in_flight;
@@ -653,7 +658,7 @@ fn breaker_result(
         metrics,
         totals,
         events,
-        series: series.map(|s| s.finish(cfg.end)).unwrap_or_default(),
+        series: series.map(|s| s.finish(known)).unwrap_or_default(),
     }
 }
 
@@ -783,6 +788,16 @@ impl Engine {
         self.source_done && self.pending.is_none() && self.next_queued_time().is_none()
     }
 
+    /// The time up to which the run is computed: the end once every event is processed, else
+    /// the clock (events are processed in time order, so nothing before it is still to come).
+    pub(crate) fn known_to(&self) -> f64 {
+        if self.is_done() {
+            self.cfg.end
+        } else {
+            self.now.min(self.cfg.end)
+        }
+    }
+
     /// Whether a result or deadline (not an arrival) is due at or before `t`.
     pub(crate) fn queued_due(&self, t: f64) -> bool {
         self.next_queued_time().is_some_and(|q| q <= t)
@@ -910,6 +925,7 @@ impl Engine {
     /// The run's result, taking the events and series rather than copying them.
     pub(crate) fn into_result(self) -> RunResult {
         let in_flight = self.in_flight();
+        let known = self.known_to();
         let Engine {
             cfg,
             calls,
@@ -923,8 +939,8 @@ impl Engine {
             end_s: cfg.end,
             calls,
             breakers: Breakers {
-                statistical: stat.into_result(&cfg, in_flight[0]),
-                window: win.into_result(&cfg, in_flight[1]),
+                statistical: stat.into_result(&cfg, in_flight[0], known),
+                window: win.into_result(&cfg, in_flight[1], known),
             },
         }
     }

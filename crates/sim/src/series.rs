@@ -263,10 +263,22 @@ impl SeriesAcc {
         self.counts[c as usize][i] += 1.0;
     }
 
-    /// Fill the buckets up to the run's end and hand out the series.
-    pub(crate) fn finish(mut self, end: f64) -> Series {
-        if let Some(i) = self.index(end.min(self.t1)) {
-            self.fill_to(i);
+    /// Fill the buckets up to `known` (the time the run is computed to) and hand out the series.
+    /// Buckets that start after `known` (a run stopped before `t1`) get NaN counts as well as
+    /// NaN values: nothing was simulated there, and a count of 0 would say nothing happened.
+    pub(crate) fn finish(mut self, known: f64) -> Series {
+        let known = known.min(self.t1);
+        let first_unknown = match self.index(known) {
+            Some(i) => {
+                self.fill_to(i);
+                i + 1
+            }
+            None => 0,
+        };
+        if known < self.t1 {
+            for c in &mut self.counts {
+                c[first_unknown.min(self.n)..].fill(f64::NAN);
+            }
         }
         let [level_min, threshold_min, trial_min, trial_upper_min, trial_lower_min, state_min, wait_min] =
             self.mins;

@@ -340,14 +340,15 @@ impl Sim {
     pub fn result(&self) -> RunResult {
         let cfg = &self.engine.cfg;
         let in_flight = self.engine.in_flight();
+        let known = self.engine.known_to();
         RunResult {
             name: cfg.name.clone(),
             seed: cfg.seed,
             end_s: cfg.end,
             calls: self.engine.calls,
             breakers: Breakers {
-                statistical: self.engine.stat.result_of(cfg, in_flight[0]),
-                window: self.engine.win.result_of(cfg, in_flight[1]),
+                statistical: self.engine.stat.result_of(cfg, in_flight[0], known),
+                window: self.engine.win.result_of(cfg, in_flight[1], known),
             },
         }
     }
@@ -444,16 +445,23 @@ impl Sim {
             .unwrap_or(0)
     }
 
-    /// One breaker's series so far (empty unless this is a collecting copy), filled up to the
-    /// run's end as [`Sim::result`] gives it, without copying the events.
+    /// One breaker's series so far (empty unless this is a collecting copy) as [`Sim::result`]
+    /// gives it, without copying the events: filled up to [`Sim::known_to`]; after it (a run not
+    /// computed to its end) every value and count is NaN, not a guess.
     pub fn series(&self, kind: BreakerKind) -> crate::Series {
         let side = match kind {
             BreakerKind::Statistical => self.engine.stat.series.as_ref(),
             BreakerKind::Window => self.engine.win.series.as_ref(),
         };
         side.cloned()
-            .map(|s| s.finish(self.engine.cfg.end))
+            .map(|s| s.finish(self.engine.known_to()))
             .unwrap_or_default()
+    }
+
+    /// The time up to which this simulation is computed: the run's end once it is done, else
+    /// its clock ([`Sim::run_until`] moves the clock to its `t`).
+    pub fn known_to(&self) -> f64 {
+        self.engine.known_to()
     }
 
     /// The whole run from time 0 (whatever this simulation's position), with series in

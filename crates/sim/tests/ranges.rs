@@ -161,3 +161,59 @@ fn adopted_checkpoints_seek_the_same() {
         assert_eq!(json(&cursor), json(&plain));
     }
 }
+
+/// A run stopped part way (the page's cancelled or still-computing run) shows what it computed
+/// and nothing more: every bucket before the one holding [`Sim::known_to`] is the finished run's,
+/// bit for bit, and every bucket after it is NaN in every column (values and counts alike), not
+/// the last state carried on or a count of 0.
+#[test]
+fn a_run_stopped_part_way_has_no_series_after_the_time_reached() {
+    for (name, chunk) in [
+        ("recovery-warmup", 37),
+        ("bad-day", 5_000),
+        ("late-results", 900),
+    ] {
+        let sc = sim::preset(name).unwrap();
+        let base = Sim::new(&sc).unwrap();
+        let end = base.end_s();
+        let reference = sim::run(&sc, 600).unwrap();
+        let mut part = base.collecting(600, 0.0, end);
+        let mut stops = 0;
+        while !part.advance(chunk) {
+            stops += 1;
+            let known = part.known_to();
+            assert!(known > 0.0 && known < end, "{name}: known {known} of {end}");
+            for kind in BreakerKind::ALL {
+                let s = part.series(kind);
+                let full = &reference.breakers.get(kind).series;
+                let here = ((known - s.t0_s) / s.bucket_s) as usize;
+                for (c, (col, whole)) in s.columns().iter().zip(full.columns()).enumerate() {
+                    let col_name = Series::COLUMNS[c];
+                    for j in 0..here {
+                        assert_eq!(
+                            col[j].to_bits(),
+                            whole[j].to_bits(),
+                            "{name} {kind:?} at {known} s: {col_name}[{j}] before the time reached"
+                        );
+                    }
+                    for (j, x) in col.iter().enumerate().skip(here + 1) {
+                        assert!(
+                            x.is_nan(),
+                            "{name} {kind:?} at {known} s: {col_name}[{j}] = {x} after the time reached"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(stops >= 3, "{name}: only {stops} stops");
+        // Done: the whole series, as the run gives it.
+        for kind in BreakerKind::ALL {
+            assert_eq!(part.known_to(), end);
+            assert_eq!(
+                bits(&part.series(kind)),
+                bits(&reference.breakers.get(kind).series),
+                "{name}: finished"
+            );
+        }
+    }
+}

@@ -190,11 +190,7 @@ impl Playground {
 
     /// How far the full run has been computed (seconds).
     pub fn reached(&self) -> f64 {
-        if self.full.is_done() {
-            self.full.end_s()
-        } else {
-            self.full.now_s()
-        }
+        self.full.known_to()
     }
 
     /// Whether the full run is complete.
