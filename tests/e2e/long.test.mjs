@@ -36,6 +36,34 @@ for (const browser of BROWSERS) {
         return p.value > first.value ? p : null;
       }, 'the progress to advance', 20_000, 50);
       assert.match(later.text, /\d+%/);
+      // The run is drawn as it goes: the chart holds the part computed so far on the month's time
+      // axis, with every bucket after the time reached empty (NaN), not a state carried on.
+      const partial = await until(() => page(s.driver, () => {
+        const row = document.querySelector('#playground .progress');
+        const sh = window.playground.chart.shown();
+        if (row.hidden || !sh || sh.t1 !== 30 * 86400) return null;
+        const known = (c) => [...sh[c]].map((v) => !Number.isNaN(v));
+        const answered = known('s_answered');
+        const last = answered.lastIndexOf(true);
+        return {
+          last, n: answered.length, bucket: sh.bucket,
+          // Every column: known up to `last` (+1: the bucket reached is part known), none after.
+          after: Object.keys(sh).filter((k) => /^[sw]_/.test(k)).filter((k) => known(k).slice(last + 2).some(Boolean)),
+          levelsBefore: known('s_level_max').slice(0, last).every(Boolean),
+          stillRunning: !row.hidden,
+          runInfo: document.querySelector('#playground .runinfo').textContent,
+          dimmed: getComputedStyle(document.querySelector('#playground .panel-now')).opacity,
+          chartDimmed: getComputedStyle(document.querySelector('#playground .panel-chart')).opacity,
+        };
+      }), 'a partial chart of the month', 20_000, 20);
+      assert.equal(partial.n, 600);
+      assert.ok(partial.last >= 0 && partial.last < 599, `buckets known up to ${partial.last} of 600`);
+      assert.deepEqual(partial.after, [], 'no column has values after the time reached');
+      assert.equal(partial.levelsBefore, true, 'the score is drawn up to the time reached');
+      // The other panels are still the last run's: dimmed, and the run line says so.
+      assert.match(partial.runInfo, /^The chart fills in as the run is computed; the other panels show the last run/);
+      assert.equal(partial.dimmed, '0.55');
+      assert.equal(partial.chartDimmed, '1');
 
       await s.driver.findElement({ xpath: "//div[contains(@class,'progress')]//button[normalize-space(.)='Cancel']" }).click();
       await waitSettled(s.driver, n, 20_000);
@@ -44,17 +72,28 @@ for (const browser of BROWSERS) {
         return {
           runInfo: document.querySelector('#playground .runinfo').textContent,
           progressHidden: document.querySelector('#playground .progress').hidden,
+          dimmed: getComputedStyle(document.querySelector('#playground .panel-now')).opacity,
           reached: S.reached, end: S.end, name: S.info.name, preset: S.preset,
           complete: S.metrics.complete, calls: S.metrics.calls,
           stepEnabled: [...document.querySelectorAll('#playground .transport button')].every((b) => !b.disabled),
           rows: document.querySelectorAll('#playground .panel-trace tbody tr').length,
+          // The chart of the part computed: buckets after the one holding the time reached empty.
+          chartAfter: (() => {
+            const sh = window.playground.chart.shown();
+            const first = Math.floor((S.reached - sh.t0) / sh.bucket) + 1;
+            return { t1: sh.t1, first, known: Object.keys(sh).filter((k) => /^[sw]_/.test(k) && [...sh[k]].slice(first).some((v) => !Number.isNaN(v))) };
+          })(),
         };
       });
       assert.match(r.runInfo, /^Cancelled: computed up to/);
       assert.equal(r.progressHidden, true, 'the progress bar goes');
+      assert.equal(r.dimmed, '1', 'the panels show the part computed, not dimmed');
       assert.equal(r.complete, false);
       assert.ok(r.reached > 0 && r.reached < r.end, `part of the run: ${r.reached} of ${r.end} s`);
       assert.ok(r.calls > 0);
+      assert.equal(r.chartAfter.t1, r.end, 'the chart keeps the whole run\'s time axis');
+      assert.ok(r.chartAfter.first < 600);
+      assert.deepEqual(r.chartAfter.known, [], 'nothing is drawn after the time reached');
       assert.equal(r.stepEnabled, true, 'the computed part can be played');
       // The part computed is viewable: stepping works.
       const before = await page(s.driver, () => window.playground.state.snap.calls);

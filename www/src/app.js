@@ -139,9 +139,13 @@ export function mountPlayground(root, options = {}) {
   };
 
   const engine = new Engine({
-    onProgress: (f, reached) => {
+    onProgress: (f, reached, partial) => {
       progress.value = f;
       progressText.textContent = ` ${Math.round(f * 100)}% (${clock(reached)})`;
+      // A long run is drawn as it goes: the part computed so far over the whole run's time
+      // axis, nothing after it (the series are NaN there). Only while the progress bar is up:
+      // a run quick enough not to show it is drawn once, at its end.
+      if (partial && !progressRow.hidden) chart.setData(partial.series, partial.point, partial.series.t0, partial.series.t1);
     },
     onFatal: report,
   });
@@ -259,6 +263,10 @@ export function mountPlayground(root, options = {}) {
     const timer = setTimeout(() => {
       if (id !== S.runId) return;
       progressRow.hidden = false;
+      // The chart fills in as the run is computed (onProgress); the other panels keep the last
+      // run until this one is done, dimmed, and the run line says so.
+      root.classList.add('computing');
+      setText(runInfo, 'The chart fills in as the run is computed; the other panels show the last run until it is done.');
       S.loaded = false;
       transport.setEnabled(false);
     }, 50);
@@ -270,6 +278,7 @@ export function mountPlayground(root, options = {}) {
       if (id !== S.runId) return false;
       S.scenario = previous;
       progressRow.hidden = true;
+      root.classList.remove('computing');
       S.lastError = e.message;
       // A trace's error ("trace line 3, field outcome: ...") goes next to the trace's text.
       controls.showError(e.field || (/^trace line \d+/.test(e.message) ? 'trace' : undefined), e.message);
@@ -285,6 +294,7 @@ export function mountPlayground(root, options = {}) {
     if (id !== S.runId || res.superseded) return true;
     if (!initial) writeUrl();
     progressRow.hidden = true;
+    root.classList.remove('computing');
     root.classList.remove('stale');
     const { info, metrics, events, derived } = res;
     S.info = info;
@@ -461,6 +471,7 @@ export function mountPlayground(root, options = {}) {
   start();
   return {
     engine,
+    chart,
     state: S,
     seek,
     /** Show `scenario` (validated, run, rewound to `t`); resolves false if it is invalid. */

@@ -306,6 +306,8 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
       // The same text is not written again (a new text node would be laid out again).
       if (note.textContent !== text) note.textContent = text;
     },
+    /** The series last given to setData (for tests). */
+    shown() { return series; },
     /** Move the playback cursor; the same time again draws nothing (setData already drew it). */
     setCursor(t) {
       if (Object.is(t, cursorT)) return;

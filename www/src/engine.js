@@ -10,13 +10,17 @@
 
 export class Engine {
   /**
-   * `onProgress(fraction, reachedSeconds)` during runs; `onFatal(message)` when the worker dies
-   * or the Rust side panics (the message is shown in the page's banner).
+   * `onProgress(fraction, reachedSeconds, partial)` during runs, for the latest run requested
+   * only; `partial` is {series, point} now and then on a `rerun` of the whole run (the series
+   * computed so far, NaN after `reachedSeconds`; `point` one point in nats), else undefined.
+   * `onFatal(message)` when the worker dies or the Rust side panics (the message is shown in
+   * the page's banner).
    */
   constructor({ onProgress = () => {}, onFatal = () => {} } = {}) {
     this.onProgress = onProgress;
     this.onFatal = onFatal;
     this.nextId = 1;
+    this.latestRun = 0; // the id of the latest `rerun`/`run` request: older ones' progress is stale
     this.pending = new Map();
     this.worker = null;
     this.ready = this.start();
@@ -42,7 +46,9 @@ export class Engine {
   receive(msg) {
     if (msg.panic) { this.fail(`The simulator panicked: ${msg.panic}`); return; }
     if (msg.progress) {
-      this.onProgress(msg.progress.fraction, msg.progress.reached);
+      if (msg.id !== this.latestRun) return;
+      const { fraction, reached, series, point } = msg.progress;
+      this.onProgress(fraction, reached, series ? { series, point } : undefined);
       return;
     }
     const p = this.pending.get(msg.id);
@@ -60,6 +66,7 @@ export class Engine {
   /** Call `op` in the worker with `args`; resolves with its result. */
   call(op, args = {}) {
     const id = this.nextId++;
+    if (op === 'rerun' || op === 'run') this.latestRun = id;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ id, op, args });

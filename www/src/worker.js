@@ -35,18 +35,30 @@ const yieldToMessages = () => new Promise((r) => { wakers.push(r); channel.port2
 // is seen at once. Progress goes to the page at most every PROGRESS_MS.
 const SLICE_MS = 10;
 const PROGRESS_MS = 50;
+// The series so far go with a progress message at most this often (a month at 600 calls/min:
+// about a dozen partial charts, each a copy of ~20 columns of 600 buckets and one chart draw).
+const PARTIAL_MS = 250;
+// The buckets of the full run's own series (crates/wasm `FULL_BUCKETS`): a copy of them is cheap.
+const FULL_BUCKETS = 600;
 let rate = 0; // calls per ms measured on the last run (a first guess for the next one)
 const VERDICT_EVENTS = 1_000_000; // the most state changes read for the verdict
 
-/** Compute the run in slices; progress at most every `progressMs` (Infinity: none). */
-function run({ progressMs = PROGRESS_MS } = {}) {
-  running = runChunks(progressMs).finally(() => { running = null; });
+/**
+ * Compute the run in slices; progress at most every `progressMs` (Infinity: none). With
+ * `partialBuckets`, a progress message carries, at most every PARTIAL_MS, the series computed so
+ * far in that many buckets over the whole run (NaN after the time reached), so a long run can be
+ * drawn as it goes.
+ */
+function run({ progressMs = PROGRESS_MS, partialBuckets = 0 } = {}, id = undefined) {
+  const partial = partialBuckets > 0 ? { buckets: partialBuckets, point: pg.derived().point } : null;
+  running = runChunks(progressMs, partial, id).finally(() => { running = null; });
   return running;
 }
 
-async function runChunks(progressMs) {
+async function runChunks(progressMs, partial, id) {
   cancelled = false;
   let lastProgress = performance.now();
+  let lastPartial = lastProgress;
   for (;;) {
     // One slice: advance in steps sized from the measured speed until SLICE_MS have passed.
     const start = performance.now();
@@ -65,7 +77,14 @@ async function runChunks(progressMs) {
     const now = performance.now();
     if (now - lastProgress >= progressMs) {
       lastProgress = now;
-      self.postMessage({ progress: { fraction, reached } });
+      const progress = { fraction, reached };
+      if (partial && now - lastPartial >= PARTIAL_MS) {
+        lastPartial = now;
+        progress.series = pg.series(0, Infinity, partial.buckets);
+        progress.point = partial.point;
+      }
+      // `id`: the request computing (the page drops progress of a request it has replaced).
+      self.postMessage({ id, progress }, progress.series ? transferables(progress.series) : []);
     }
     await yieldToMessages();
     if (cancelled) return { complete: false, reached };
@@ -111,13 +130,15 @@ const ops = {
    * `load`/`rerun` stops this one: it then resolves {superseded: true}. Invalid settings reject
    * (the run shown before stays loaded).
    */
-  async rerun({ scenario, view = null, buckets = 600, t = 0, limit = 5000, progressMs }) {
+  async rerun({ scenario, view = null, buckets = FULL_BUCKETS, t = 0, limit = 5000, progressMs }, id) {
     const gen = ++generation;
     await stopRunning();
     if (gen !== generation) return { superseded: true };
     replacePlayground(scenario);
     const info = pg.info();
-    const res = await run({ progressMs });
+    // Partial series only as the whole run's: other buckets or a range would be a new run
+    // computed from a checkpoint (crates/wasm `Playground::series`), not a copy of this one's.
+    const res = await run({ progressMs, partialBuckets: !view && buckets === FULL_BUCKETS ? buckets : 0 }, id);
     if (gen !== generation) return { superseded: true };
     const end = info.duration;
     const [t0, t1] = view ? [Math.max(0, view[0]), Math.min(end, view[1])] : [0, end];
@@ -175,7 +196,7 @@ self.addEventListener('message', async (e) => {
   try {
     if (!ops[op]) throw new Error(`unknown operation ${op}`);
     if (!NO_PLAYGROUND_NEEDED.has(op) && !pg) throw new Error('no scenario loaded');
-    const result = await ops[op](args || {});
+    const result = await ops[op](args || {}, id);
     self.postMessage({ id, ok: true, result }, transferables(result));
   } catch (err) {
     self.postMessage({ id, ok: false, error: errorOf(err) });
