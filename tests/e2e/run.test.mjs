@@ -169,7 +169,6 @@ for (const browser of BROWSERS) {
         if (last.to === 'closed') assert.doesNotMatch(closeLine, /not closed at the end/, `${b} ends closed (${last.t_s} s): ${closeLine}`);
         else assert.match(closeLine, /not closed at the end/, `${b} ends ${last.to}: ${closeLine}`);
       });
-      assert.doesNotMatch(await page(s.driver, () => document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent), /Read from the first/);
     });
 
     test('space on a focused section heading (summary) opens it and does not start playing', async () => {

@@ -323,7 +323,7 @@ export function mountPlayground(root, options = {}) {
     trace.set(events.list, events.total, derived && derived.point);
     shown.events = Math.min(events.list.length, TRACE_ROWS);
     patch(P.metrics.body, (el) => renderMetrics(el, metrics));
-    verdict.setRun(metrics, res.verdictEvents, sc);
+    verdict.setRun(metrics, sc);
     transport.setEnabled(true);
     S.loaded = true;
     seekNext = null;

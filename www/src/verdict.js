@@ -34,41 +34,16 @@ export function fullHealthAt(scenario) {
 }
 
 /**
- * What a verdict needs from a run's state changes, per breaker (caller 0's copy, the shared one
- * with shared state): whether it opened, its last change, its re-trips (openings after its first
- * close). The worker computes it over every change of the run (the page lists only the first few
- * thousand, and a verdict from those would read a breaker's state at the end of the list as its
- * state at the end of the run). Plain data, no DOM: also imported by the worker.
+ * The numbers a verdict needs for one breaker, from the simulator's metrics (`m`, the worker's
+ * `metrics`): false openings (metrics), failed calls let through to the dependency (totals), and
+ * from `changes` (caller 0's state changes in brief, over the whole run: `sim::Changes`) when it
+ * closed for good relative to full health, and its re-trips.
  */
-export function summarizeEvents(events) {
-  const out = {};
-  for (const breaker of ['statistical', 'window']) {
-    let last = null;
-    let opened = false;
-    let firstClose = null;
-    let retrips = 0;
-    for (const e of events) {
-      if (e.breaker !== breaker || e.caller) continue;
-      last = { t_s: e.t_s, to: e.to };
-      if (e.to === 'open') opened = true;
-      if (firstClose !== null && e.from === 'closed' && e.to === 'open' && e.t_s > firstClose) retrips++;
-      if (firstClose === null && e.to === 'closed') firstClose = e.t_s;
-    }
-    out[breaker] = { last, opened, retrips };
-  }
-  return out;
-}
-
-/**
- * The numbers a verdict needs for one breaker, from the simulator's metrics and the summary of
- * its state changes (`summarizeEvents`): false openings (metrics), failed calls let through to
- * the dependency (totals), when it closed for good relative to full health, re-trips.
- */
-export function verdictNumbers(m, summary, breaker, healthAt) {
-  const { last, opened, retrips } = summary[breaker];
+export function verdictNumbers(m, breaker, healthAt) {
+  const { last_s: lastS, last_to: lastTo, opened, retrips } = m[breaker].changes;
   let closedForGood = null;
   if (!opened) closedForGood = 0;
-  else if (last && last.to === 'closed' && healthAt !== null) closedForGood = last.t_s - healthAt;
+  else if (lastTo === 'closed' && lastS != null && healthAt !== null) closedForGood = lastS - healthAt;
   return {
     false_openings: m[breaker].metrics.false_openings,
     dead_calls: m[breaker].totals.failed,
@@ -154,8 +129,7 @@ export function createVerdict(root, onTargets) {
     const ok = ['statistical', 'window'].filter((b) => checks(metrics.verdict[b]).every((x) => x.ok));
     const note = h('p', { class: 'help', text: `Full health from ${healthAt === null ? '— (the run ends unhealthy)' : duration(healthAt)}; re-trips are openings after the first close; ${metrics.callers > 1
       ? `false openings and failed calls are summed over the ${metrics.callers} callers' breakers (as in the metrics), closing and re-trips are caller 0's.`
-      : 'caller 0\'s breaker.'}${metrics.partial
-      ? ` Read from the first ${fmt(metrics.partial.counted)} of ${fmt(metrics.partial.total)} state changes.` : ''}` });
+      : 'caller 0\'s breaker.'}` });
     const summary = ok.length === 2 ? 'Both breakers meet the targets on this run.'
       : ok.length === 0 ? 'Neither breaker meets the targets on this run.'
         : `Only the ${ok[0]} breaker meets the targets on this run.`;
@@ -165,17 +139,13 @@ export function createVerdict(root, onTargets) {
   fill();
   return {
     setTargets(t) { targets = { ...DEFAULT_TARGETS, ...t }; fill(); render(); },
-    /**
-     * A finished (or cancelled) run: metrics, the summary of all its state changes
-     * (`summarizeEvents`), and the scenario for full health.
-     */
-    setRun(m, summary, scenario) {
+    /** A finished (or cancelled) run: its metrics (with `changes`), and the scenario for full health. */
+    setRun(m, scenario) {
       healthAt = fullHealthAt(scenario);
       const callers = scenario && scenario.callers && !scenario.callers.shared_state ? scenario.callers.count || 1 : 1;
       metrics = {
         callers,
-        partial: summary && summary.total > summary.counted ? summary : null,
-        verdict: Object.fromEntries(['statistical', 'window'].map((b) => [b, verdictNumbers(m, summary || summarizeEvents([]), b, healthAt)])),
+        verdict: Object.fromEntries(['statistical', 'window'].map((b) => [b, verdictNumbers(m, b, healthAt)])),
       };
       render();
     },

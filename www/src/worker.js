@@ -8,7 +8,6 @@
 // current view (Float64Arrays, transferred) and the snapshot at the cursor.
 
 import init, * as wasm from '../pkg/breaker_wasm.js';
-import { summarizeEvents } from './verdict.js';
 
 let pg = null;
 let cancelled = false;
@@ -41,7 +40,6 @@ const PARTIAL_MS = 250;
 // The buckets of the full run's own series (crates/wasm `FULL_BUCKETS`): a copy of them is cheap.
 const FULL_BUCKETS = 600;
 let rate = 0; // calls per ms measured on the last run (a first guess for the next one)
-const VERDICT_EVENTS = 1_000_000; // the most state changes read for the verdict
 
 /**
  * Compute the run in slices; progress at most every `progressMs` (Infinity: none). With
@@ -143,16 +141,12 @@ const ops = {
     const end = info.duration;
     const [t0, t1] = view ? [Math.max(0, view[0]), Math.min(end, view[1])] : [0, end];
     const events = pg.events(limit);
-    // The verdict reads every state change (up to a cap far above any run's in the presets),
-    // not only the ones listed.
-    const all = events.total > events.list.length ? pg.events(Math.min(events.total, VERDICT_EVENTS)) : events;
     return {
       info,
       complete: res.complete,
       reached: res.reached,
       derived: pg.derived(),
       events,
-      verdictEvents: { ...summarizeEvents(all.list), counted: all.list.length, total: events.total },
       metrics: pg.metrics(),
       series: pg.series(t0, t1, buckets),
       view: [t0, t1],

@@ -15,8 +15,8 @@ use breaker::{
 };
 
 use crate::output::{
-    finish_metrics, BreakerKind, BreakerResult, Breakers, CallReport, Decided, Event, Metrics,
-    Phases, RunResult, Totals, Verdict,
+    finish_metrics, BreakerKind, BreakerResult, Breakers, CallReport, Changes, Decided, Event,
+    Metrics, Phases, RunResult, Totals, Verdict,
 };
 use crate::rng::Stream;
 use crate::scenario::{phase_index, Phase, Scenario};
@@ -657,6 +657,7 @@ fn breaker_result(
     BreakerResult {
         metrics,
         totals,
+        changes: Changes::of(&events),
         events,
         series: series.map(|s| s.finish(known)).unwrap_or_default(),
     }

@@ -33,8 +33,8 @@ mod trace;
 mod traffic;
 
 pub use output::{
-    canonical_trace, trace_hash, BreakerKind, BreakerResult, Breakers, CallReport, Decided, Event,
-    Metrics, RunResult, Series, Snapshot, Totals, Verdict,
+    canonical_trace, trace_hash, BreakerKind, BreakerResult, Breakers, CallReport, Changes,
+    Decided, Event, Metrics, RunResult, Series, Snapshot, Totals, Verdict,
 };
 pub use presets::{preset, preset_or_err, presets, Preset, GOLDEN_TRACE_HASHES};
 pub use scenario::{

@@ -231,6 +231,41 @@ impl Series {
     }
 }
 
+/// Caller 0's state changes in brief, what the page's verdict judges (the metrics sum every
+/// caller's copy): whether it opened, its re-trips, and its last change (where the run leaves it).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Changes {
+    /// Whether it ever went to open.
+    pub opened: bool,
+    /// Closed -> open changes after its first close (the first change to closed).
+    pub retrips: u64,
+    /// When it last changed state (s), if it did.
+    pub last_s: Option<f64>,
+    /// The state its last change led to, if it changed.
+    pub last_to: Option<State>,
+}
+
+impl Changes {
+    /// The summary of `events` (one breaker's, in time order) for caller 0.
+    pub fn of(events: &[Event]) -> Changes {
+        let mut c = Changes::default();
+        let mut first_close: Option<f64> = None;
+        for e in events.iter().filter(|e| e.caller == 0) {
+            c.last_s = Some(e.t_s);
+            c.last_to = Some(e.to);
+            c.opened |= e.to == State::Open;
+            match first_close {
+                Some(t) if e.from == State::Closed && e.to == State::Open && e.t_s > t => {
+                    c.retrips += 1;
+                }
+                None if e.to == State::Closed => first_close = Some(e.t_s),
+                _ => {}
+            }
+        }
+        c
+    }
+}
+
 /// Everything about one breaker in a run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BreakerResult {
@@ -238,6 +273,8 @@ pub struct BreakerResult {
     pub metrics: Metrics,
     /// Call and result counts.
     pub totals: Totals,
+    /// Caller 0's state changes in brief (from `events`).
+    pub changes: Changes,
     /// Every transition, in time order.
     pub events: Vec<Event>,
     /// The downsampled series (empty when the run collected none).

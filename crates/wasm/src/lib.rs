@@ -320,13 +320,15 @@ impl Playground {
         Ok(out.into())
     }
 
-    /// The run's metrics and totals per breaker: `{statistical: {metrics, totals}, window: ...}`
-    /// (names as in the CLI's JSON), of the part of the run computed so far.
+    /// The run's metrics, totals and caller 0's changes in brief per breaker:
+    /// `{statistical: {metrics, totals, changes}, window: ...}` (names as in the CLI's JSON), of
+    /// the part of the run computed so far.
     pub fn metrics(&self) -> Result<JsValue, JsError> {
         #[derive(Serialize)]
         struct One<'a> {
             metrics: &'a sim::Metrics,
             totals: &'a sim::Totals,
+            changes: &'a sim::Changes,
         }
         #[derive(Serialize)]
         struct Both<'a> {
@@ -341,6 +343,7 @@ impl Playground {
         let one = |k| One {
             metrics: &r.breakers.get(k).metrics,
             totals: &r.breakers.get(k).totals,
+            changes: &r.breakers.get(k).changes,
         };
         to_js(&Both {
             statistical: one(BreakerKind::Statistical),
