@@ -239,6 +239,88 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('keyboard zoom: Tab to the charts, then + and − zoom around the playback cursor, 0 and Escape show the whole run', async () => {
+      await open(s);
+      const look = () => page(s.driver, () => {
+        const pg = window.playground;
+        const box = document.querySelector('#playground .chart-plots');
+        return {
+          focused: document.activeElement === box,
+          scales: pg.chart.xScales(),
+          view: pg.state.view,
+          end: pg.state.end,
+          t: pg.state.snap.t_s,
+          note: document.querySelector('#playground .chart-note').textContent,
+          said: document.querySelector('#playground .panel-chart [aria-live]').textContent,
+          keys: box.getAttribute('aria-keyshortcuts'),
+          help: document.getElementById(box.getAttribute('aria-describedby')).textContent,
+        };
+      });
+      const press = (k) => s.driver.actions().sendKeys(k).perform();
+      // "600 buckets of 100 ms": the series the chart was given, and the seconds it spans.
+      const bucket = (note) => /^\d+ buckets of [^;(]+/.exec(note)[0].trim();
+      const spanOf = (note) => {
+        const [, n, v, u] = /^(\d+) buckets of ([\d.]+) (ms|s|min)\b/.exec(note);
+        return Number(n) * Number(v) * { ms: 1e-3, s: 1, min: 60 }[u];
+      };
+      // From the scrubber, Tab reaches the charts (one stop for the three).
+      await page(s.driver, () => document.querySelector('#playground .scrubrow input[type=range]').focus());
+      for (let i = 0; i < 30 && !(await look()).focused; i++) await press(Key.TAB);
+      let r = await look();
+      assert.ok(r.focused, 'Tab reaches the charts');
+      assert.equal(r.keys, '+ - 0 Escape');
+      assert.match(r.help, /\+ zoom in, − zoom out \(around the playback cursor\), 0 or Escape the whole run/);
+      const end = r.end;
+      const full = bucket(r.note);
+      for (const sc of r.scales) assert.deepEqual(sc, [0, end]);
+      // The transport's keys still work there: n moves the playback cursor to the next event.
+      await press('n');
+      const c = (await until(async () => { const x = await look(); return x.t > 0 && x; }, 'the cursor at the first event')).t;
+      assert.ok(c > 0 && c < end, `cursor at ${c}`);
+      // + halves the span; the cursor keeps its place on the chart; the range's series is fetched.
+      const zoomed = async (span, what) => {
+        const x = await until(async () => {
+          const y = await look();
+          return y.view && Math.abs(y.view[1] - y.view[0] - span) < 1e-9 && Math.abs(spanOf(y.note) - span) < 1e-6 && y;
+        }, what);
+        for (const [a, b] of x.scales) {
+          assert.ok(Math.abs(b - a - span) < 1e-9, `${what}: x scale ${a}..${b}, span ${span}`);
+          assert.ok(a >= 0 && b <= end && a <= c && c <= b, `${what}: ${a}..${b} holds the cursor ${c}`);
+          assert.ok(Math.abs((c - a) / (b - a) - c / end) < 1e-9, `${what}: the cursor keeps its place`);
+        }
+        assert.deepEqual(x.view, x.scales[0], 'the page fetched the range drawn');
+        assert.equal(x.said, `Showing ${x.view.map((v) => clockOf(v)).join(' to ')} of 1:00.00.`);
+        return x;
+      };
+      const clockOf = (v) => { const m = Math.floor(v / 60); const sec = v - 60 * m; return `${m}:${sec.toFixed(2).padStart(5, '0')}`; };
+      await press('+');
+      const half = await zoomed(end / 2, 'zoomed in once');
+      await press('+');
+      const quarter = await zoomed(end / 4, 'zoomed in twice');
+      assert.notEqual(bucket(quarter.note), bucket(half.note), 'finer buckets');
+      await press('-');
+      await zoomed(end / 2, 'zoomed out once');
+      // 0 shows the whole run again, and so does Escape.
+      const whole = async (what) => {
+        const x = await until(async () => { const y = await look(); return y.view === null && bucket(y.note) === full && y; }, what);
+        for (const sc of x.scales) assert.deepEqual(sc, [0, end], what);
+        assert.equal(x.said, 'Showing the whole run, 1:00.00.');
+        assert.ok(x.focused, 'the charts keep the focus');
+      };
+      await press('0');
+      await whole('0 resets');
+      await press('+');
+      await zoomed(end / 2, 'zoomed in after the reset');
+      await press(Key.ESCAPE);
+      await whole('Escape resets');
+      // Zooming out of the whole run changes nothing.
+      await press('-');
+      r = await look();
+      assert.equal(r.view, null);
+      for (const sc of r.scales) assert.deepEqual(sc, [0, end]);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('the embedded form (?embed=1, panels=...) hides the page chrome and shows only the panels asked for', async () => {
       const look = () => page(s.driver, () => {
         const shown = (el) => Boolean(el) && getComputedStyle(el).display !== 'none' && !el.hidden && el.getClientRects().length > 0;
