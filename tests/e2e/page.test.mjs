@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Key } from 'selenium-webdriver';
 import { execFileSync } from 'node:child_process';
-import { BROWSERS, ROOT, session, open, page, pageErrors, pageState, simulate, until } from './helpers.mjs';
+import { BROWSERS, ROOT, session, open, page, pageErrors, pageState, setField, simulate, until } from './helpers.mjs';
 
 /** Names of the simulator's presets, from its command line. */
 function cliPresets() {
@@ -173,6 +173,151 @@ for (const browser of BROWSERS) {
         return [1, 100, 1e4, 1e5, 1e6, 1e8, 2.5e7, 1e12, 1e-6].map(tick);
       });
       assert.deepEqual(ticks, ['1', '100', '10,000', '1e5', '1e6', '1e8', '2.5e7', '1e12', '1.0e−6']);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('the window curve is of count windows and marks the user\'s window: a time window at about rate × seconds calls (approx.), as the command line says', async () => {
+      // The window chart's note, its mark's text and kind, and the column of the canvas where the
+      // dashed mark is drawn (the one with the most pixels of the text colour, --fg).
+      const look = () => page(s.driver, () => {
+        const f = [...document.querySelectorAll('#playground .analysis-grid figure')]
+          .find((x) => x.querySelector('figcaption').textContent.startsWith('Window breaker'));
+        const mark = f && f.querySelector('p.mark');
+        const canvas = f && f.querySelector('canvas');
+        if (!mark || !canvas) return null;
+        const [r, g, b] = getComputedStyle(f).getPropertyValue('--fg').trim().match(/[0-9a-f]{2}/gi).map((x) => parseInt(x, 16));
+        const img = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+        const dark = new Array(canvas.width).fill(0);
+        for (let y = 0; y < canvas.height; y++) {
+          for (let x = 0; x < canvas.width; x++) {
+            const i = 4 * (y * canvas.width + x);
+            const d = img.data;
+            if (d[i + 3] > 60 && Math.abs(d[i] - r) < 40 && Math.abs(d[i + 1] - g) < 40 && Math.abs(d[i + 2] - b) < 40) dark[x]++;
+          }
+        }
+        const column = dark.indexOf(Math.max(...dark));
+        return {
+          note: f.querySelector('p.help').textContent,
+          mark: mark.textContent,
+          kind: mark.querySelector('.kind').textContent,
+          markX: Number(f.dataset.markX),
+          column, share: dark[column] / canvas.height,
+          cpm: window.playground.state.scenario.traffic.calls_per_minute,
+        };
+      });
+      const cli = (...a) => {
+        const [cmd, pre] = process.env.BREAKER_BIN ? [process.env.BREAKER_BIN, []] : ['cargo', ['run', '-q', '-p', 'breaker-cli', '--']];
+        return execFileSync(cmd, [...pre, 'analyze', 'window', ...a], { cwd: ROOT, encoding: 'utf8' });
+      };
+      await open(s, '?v=1&window.sliding_window_type=time_based&window.sliding_window_size=60');
+      await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });
+      const t60 = await until(look, 'the window chart with its mark', 60_000);
+      const held = t60.cpm; // calls a minute holds at the traffic: the 60 s window's
+      assert.match(t60.note, /^Count-based windows at the fine rate /, t60.note);
+      assert.ok(t60.note.includes(`Yours: time-based, 60 s, which at ${held} calls/min holds about ${held} calls (an approximation: the calls in 60 s vary, and its minimumNumberOfCalls is not capped at them).`), t60.note);
+      assert.equal(t60.markX, held);
+      assert.equal(t60.mark, `Dashed vertical line: your window, about ${held} calls approx.`);
+      assert.equal(t60.kind, 'approx.');
+      assert.ok(t60.share > 0.3, `a dashed vertical line is drawn (darkest column ${t60.column}: ${t60.share} of the height)`);
+      // The command line says the same of a count window of that many calls at this traffic.
+      const text = cli('--window', String(held), '--calls-per-minute', String(t60.cpm));
+      assert.match(text, /^window breaker: count-based window of \d+ calls,/);
+      assert.match(text, /this stands for one of about 60\.00 s \(an approximation: the calls in T s vary/);
+
+      // A shorter time window holds fewer calls: the mark moves left.
+      await setField(s.driver, 'window.sliding_window_size', '20');
+      const t20 = await until(async () => { const r = await look(); return r && r.markX !== held && r; }, 'the mark for 20 s', 60_000);
+      assert.equal(t20.markX, held / 3);
+      assert.ok(t20.share > 0.3 && t20.column < t60.column, `the mark moved left: ${t60.column} -> ${t20.column}`);
+
+      // A count window is marked at its size, exactly.
+      await setField(s.driver, 'window.sliding_window_type', 'count_based');
+      const c20 = await until(async () => { const r = await look(); return r && r.kind === 'exact' && r; }, 'the mark of a count window', 60_000);
+      assert.ok(c20.note.includes(' Yours: 20 calls. '), c20.note);
+      assert.equal(c20.mark, 'Dashed vertical line: your window, 20 calls exact');
+      assert.equal(c20.markX, 20);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('keyboard zoom: Tab to the charts, then + and − zoom around the playback cursor, 0 and Escape show the whole run', async () => {
+      await open(s);
+      const look = () => page(s.driver, () => {
+        const pg = window.playground;
+        const box = document.querySelector('#playground .chart-plots');
+        return {
+          focused: document.activeElement === box,
+          scales: pg.chart.xScales(),
+          view: pg.state.view,
+          end: pg.state.end,
+          t: pg.state.snap.t_s,
+          note: document.querySelector('#playground .chart-note').textContent,
+          said: document.querySelector('#playground .panel-chart [aria-live]').textContent,
+          keys: box.getAttribute('aria-keyshortcuts'),
+          help: document.getElementById(box.getAttribute('aria-describedby')).textContent,
+        };
+      });
+      const press = (k) => s.driver.actions().sendKeys(k).perform();
+      // "600 buckets of 100 ms": the series the chart was given, and the seconds it spans.
+      const bucket = (note) => /^\d+ buckets of [^;(]+/.exec(note)[0].trim();
+      const spanOf = (note) => {
+        const [, n, v, u] = /^(\d+) buckets of ([\d.]+) (ms|s|min)\b/.exec(note);
+        return Number(n) * Number(v) * { ms: 1e-3, s: 1, min: 60 }[u];
+      };
+      // From the scrubber, Tab reaches the charts (one stop for the three).
+      await page(s.driver, () => document.querySelector('#playground .scrubrow input[type=range]').focus());
+      for (let i = 0; i < 30 && !(await look()).focused; i++) await press(Key.TAB);
+      let r = await look();
+      assert.ok(r.focused, 'Tab reaches the charts');
+      assert.equal(r.keys, '+ - 0 Escape');
+      assert.match(r.help, /\+ zoom in, − zoom out \(around the playback cursor\), 0 or Escape the whole run/);
+      const end = r.end;
+      const full = bucket(r.note);
+      for (const sc of r.scales) assert.deepEqual(sc, [0, end]);
+      // The transport's keys still work there: n moves the playback cursor to the next event.
+      await press('n');
+      const c = (await until(async () => { const x = await look(); return x.t > 0 && x; }, 'the cursor at the first event')).t;
+      assert.ok(c > 0 && c < end, `cursor at ${c}`);
+      // + halves the span; the cursor keeps its place on the chart; the range's series is fetched.
+      const zoomed = async (span, what) => {
+        const x = await until(async () => {
+          const y = await look();
+          return y.view && Math.abs(y.view[1] - y.view[0] - span) < 1e-9 && Math.abs(spanOf(y.note) - span) < 1e-6 && y;
+        }, what);
+        for (const [a, b] of x.scales) {
+          assert.ok(Math.abs(b - a - span) < 1e-9, `${what}: x scale ${a}..${b}, span ${span}`);
+          assert.ok(a >= 0 && b <= end && a <= c && c <= b, `${what}: ${a}..${b} holds the cursor ${c}`);
+          assert.ok(Math.abs((c - a) / (b - a) - c / end) < 1e-9, `${what}: the cursor keeps its place`);
+        }
+        assert.deepEqual(x.view, x.scales[0], 'the page fetched the range drawn');
+        assert.equal(x.said, `Showing ${x.view.map((v) => clockOf(v)).join(' to ')} of 1:00.00.`);
+        return x;
+      };
+      const clockOf = (v) => { const m = Math.floor(v / 60); const sec = v - 60 * m; return `${m}:${sec.toFixed(2).padStart(5, '0')}`; };
+      await press('+');
+      const half = await zoomed(end / 2, 'zoomed in once');
+      await press('+');
+      const quarter = await zoomed(end / 4, 'zoomed in twice');
+      assert.notEqual(bucket(quarter.note), bucket(half.note), 'finer buckets');
+      await press('-');
+      await zoomed(end / 2, 'zoomed out once');
+      // 0 shows the whole run again, and so does Escape.
+      const whole = async (what) => {
+        const x = await until(async () => { const y = await look(); return y.view === null && bucket(y.note) === full && y; }, what);
+        for (const sc of x.scales) assert.deepEqual(sc, [0, end], what);
+        assert.equal(x.said, 'Showing the whole run, 1:00.00.');
+        assert.ok(x.focused, 'the charts keep the focus');
+      };
+      await press('0');
+      await whole('0 resets');
+      await press('+');
+      await zoomed(end / 2, 'zoomed in after the reset');
+      await press(Key.ESCAPE);
+      await whole('Escape resets');
+      // Zooming out of the whole run changes nothing.
+      await press('-');
+      r = await look();
+      assert.equal(r.view, null);
+      for (const sc of r.scales) assert.deepEqual(sc, [0, end]);
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -52,6 +52,24 @@ export function tick(v) {
 /** `#rrggbb` with an alpha, for a band's fill (other colour forms are returned as they are). */
 const alpha = (hex, a) => (/^#[0-9a-f]{6}$/i.test(hex) ? hex + Math.round(a * 255).toString(16).padStart(2, '0') : hex);
 
+/** A dashed vertical line at `x` across the plot; false when `x` is off the plot. */
+function markLine(u, x, colour) {
+  const px = u.valToPos(x, 'x', true);
+  const { ctx } = u;
+  const { left, top, width, height } = u.bbox;
+  if (!(px >= left && px <= left + width)) return false;
+  ctx.save();
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = devicePixelRatio;
+  ctx.setLineDash([5 * devicePixelRatio, 4 * devicePixelRatio]);
+  ctx.beginPath();
+  ctx.moveTo(px, top);
+  ctx.lineTo(px, top + height);
+  ctx.stroke();
+  ctx.restore();
+  return true;
+}
+
 export function createAnalysis(root) {
   let plots = [];
   const status = h('p', { class: 'help', attrs: { 'aria-live': 'polite' } });
@@ -62,7 +80,7 @@ export function createAnalysis(root) {
 
   return {
     busy(text) { status.textContent = text; },
-    /** `curves` = [{id, title, x_label, y_label, log_x, log_y, note, series: [{label, kind, x, y, ci95_lo?, ci95_hi?, n?}]}]. */
+    /** `curves` = [{id, title, x_label, y_label, log_x, log_y, note, series: [{label, kind, x, y, ci95_lo?, ci95_hi?, n?}], mark?: {label, kind, x: [x]}}]. */
     set(curves) {
       destroy();
       status.textContent = '';
@@ -117,9 +135,30 @@ export function createAnalysis(root) {
           bands: lines.flatMap((l, k) => (l.end === 'high' ? [{ series: [k + 1, k + 2], fill: alpha(colourOf(l.s, l.i), 0.15) }] : [])),
           legend: { live: true },
         };
-        const p = new uPlot(opts, data, fig);
-        plots.push(p);
+        // A marked place on the x axis (the user's own window on the window curve): a dashed
+        // vertical line, and a line of text under the note saying what it is and its kind.
+        // Each draw says whether the line is on the chart.
+        const mark = c.mark && Number.isFinite(c.mark.x[0]) ? c.mark : null;
+        const where = h('span');
+        if (mark) {
+          opts.hooks = {
+            draw: [(u) => {
+              const on = markLine(u, mark.x[0], css('--fg', '#222'));
+              const text = on ? 'Dashed vertical line: ' : 'Off this chart\'s range: ';
+              if (where.textContent !== text) where.textContent = text;
+            }],
+          };
+        }
+        plots.push(new uPlot(opts, data, fig));
         if (c.note) fig.append(h('p', { class: 'help', text: c.note }));
+        if (mark) {
+          const approx = mark.kind === 'approximation' ? 'about ' : '';
+          fig.dataset.markX = String(mark.x[0]);
+          // The x axis's unit, from its label's last parentheses: "slidingWindowSize (calls)".
+          const unit = (/\(([^()]+)\)$/.exec(c.x_label) || [])[1];
+          fig.append(h('p', { class: 'help mark' }, where,
+            `${mark.label}, ${approx}${fmt(mark.x[0], 3)}${unit ? ` ${unit}` : ''} `, kindBadge(mark.kind)));
+        }
       }
     },
     error(message) { destroy(); status.textContent = message; replace(grid); },

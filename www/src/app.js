@@ -304,7 +304,7 @@ export function mountPlayground(root, options = {}) {
     S.metrics = metrics;
     S.view = null;
     if (shown.end !== S.end) { shown.end = S.end; transport.setRange(S.end); }
-    chart.setData(res.series, derived ? derived.point : 1, res.view[0], res.view[1]);
+    chart.setData(res.series, derived ? derived.point : 1, res.view[0], res.view[1], S.end);
     chart.setCursor(res.snapshot.t_s);
     // A long trace (up to 2000 rows to build and patch) waits for the next task, so no one task
     // holds the page for long; a short one is shown in this task, with the chart: one frame
@@ -338,7 +338,7 @@ export function mountPlayground(root, options = {}) {
     const id = S.runId;
     const s = await engine.call('series', { t0, t1, buckets: BUCKETS });
     if (id !== S.runId) return;
-    chart.setData(s, S.derived ? S.derived.point : 1, t0, t1);
+    chart.setData(s, S.derived ? S.derived.point : 1, t0, t1, S.end);
     chart.setCursor(S.t);
   }
 
@@ -473,6 +473,7 @@ export function mountPlayground(root, options = {}) {
     engine,
     chart,
     state: S,
+    chart,
     seek,
     /** Show `scenario` (validated, run, rewound to `t`); resolves false if it is invalid. */
     async load(scenario, t = 0) {

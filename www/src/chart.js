@@ -5,13 +5,31 @@
 //   3. calls per bucket (answered / failed / sent to the fallback) and each breaker's wait.
 // The playback cursor is drawn on all three; clicking a panel seeks there; dragging zooms, which
 // asks the owner for finer buckets of that range (the run is not recomputed); double-click zooms
-// out. Everything drawn is simulated.
+// out. From the keyboard, with the charts focused (one tab stop for the three): + (or =) zooms
+// in and - zooms out by 2 around the playback cursor, 0 or Escape shows the whole run.
+// Everything drawn is simulated.
 
 import uPlot from '../vendor/uPlot.esm.js';
-import { h, replace } from './dom.js';
+import { h, replace, uniqueId } from './dom.js';
 import { fmt, clock, duration, stateName } from './format.js';
 
 const COUNT_BINS = 60;
+/** The narrowest span the keys zoom to, in seconds. */
+const MIN_SPAN = 0.01;
+
+/**
+ * The view after a key's zoom by `factor` (0.5 in, 2 out) of `view` within [0, end]: the playback
+ * cursor `c` stays where it is on the chart (the view's middle when the cursor is outside it),
+ * and the view is moved back inside the run. `null` when it covers the whole run.
+ */
+export function zoomedView([a, b], c, factor, end) {
+  const at = c >= a && c <= b ? c : (a + b) / 2;
+  const span = Math.max(MIN_SPAN, (b - a) * factor);
+  if (!(end > 0) || span >= end) return null;
+  let lo = b > a ? at - (at - a) * (span / (b - a)) : at - span / 2;
+  lo = Math.min(Math.max(0, lo), end - span);
+  return [lo, lo + span];
+}
 
 // Colours come from CSS variables as seen from the chart's own element, so a chart inside a
 // custom element's shadow root follows that element's styles (and dark mode), not the host page.
@@ -86,7 +104,7 @@ const xAxisValues = (u, splits) => splits.map((v) => (v == null ? '' : clock(v).
 
 /**
  * Create the chart in `root`. Options: onSeek(t), onZoom(t0, t1).
- * Returns {setData(series, point), setCursor(t), setView(t0, t1), destroy}.
+ * Returns {setData(series, point, t0, t1, end), setCursor(t), xScales(), destroy}.
  */
 export function createChart(root, { onSeek, onZoom, syncKey }) {
   let pal = palette(root);
@@ -96,6 +114,7 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
   let series = null;
   let syncing = false;
   let view = [0, 1];
+  let end = 1; // the run's length: the whole view
   let group = 1; // fine buckets per bin in the calls panel
   const bodies = [
     h('figure', { class: 'plot' }, h('figcaption', { text: 'Statistical breaker: score in points (hover for nats)' })),
@@ -106,7 +125,48 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
   const key = h('p', { class: 'band-key help' }, 'State band: ',
     h('span', { class: 'swatch closed' }), ' closed ', h('span', { class: 'swatch half' }), ' half-open ',
     h('span', { class: 'swatch open' }), ' open; the dashed vertical line is the playback cursor.');
-  replace(root, key, bodies, note);
+  const keysHelp = h('p', { id: uniqueId('chart-keys'), class: 'help chart-keys' },
+    'Zoom keys, with the charts focused (Tab to them): + zoom in, − zoom out (around the playback cursor), 0 or Escape the whole run.');
+  // The keys' help sits inside the focusable box, so it shows when the box scrolls into view on
+  // focus. The range shown is read out when the keys (or a drag) change it.
+  const shownRange = h('p', { class: 'sr-only', attrs: { 'aria-live': 'polite' } });
+  const plotsBox = h('div', {
+    class: 'chart-plots',
+    attrs: { tabindex: '0', role: 'group', 'aria-label': 'The run\'s charts', 'aria-describedby': keysHelp.id, 'aria-keyshortcuts': '+ - 0 Escape' },
+  }, keysHelp, bodies);
+  plotsBox.addEventListener('keydown', (e) => {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    const k = e.key;
+    if (k === '+' || k === '=') zoomBy(0.5);
+    else if (k === '-' || k === '_') zoomBy(2);
+    else if (k === '0' || k === 'Escape') setView(null);
+    else return;
+    e.preventDefault();
+  });
+  // Taller than the window below the sticky transport bar, the box came into view from below
+  // (Shift+Tab) with its top, and the keys' help, under the bar: show its top instead. Only the
+  // box's own focus (Tab), not a click on a plot, which focuses the plot.
+  plotsBox.addEventListener('focus', () => {
+    const bar = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+    if (plotsBox.getBoundingClientRect().top < bar) plotsBox.scrollIntoView({ block: 'start' });
+  });
+  replace(root, key, plotsBox, shownRange, note);
+
+  /** Show [t0, t1] (null: the whole run) at once, and ask the owner for its buckets. */
+  function setView(v) {
+    view = v || [0, end];
+    applyView();
+    sayRange();
+    if (v) onZoom(v[0], v[1]);
+    else onZoom(null, null);
+  }
+
+  function zoomBy(factor) {
+    const v = zoomedView(view, cursorT, factor, end);
+    // Out from the whole run, or in past the narrowest span: nothing changes.
+    if (!v ? view[0] <= 0 && view[1] >= end : Math.abs(v[1] - v[0] - (view[1] - view[0])) < 1e-9) return;
+    setView(v);
+  }
 
   const pts = (v) => (v == null || Number.isNaN(v) ? '—' : `${fmt(v, 3)} pt (${fmt(v * point, 4)} nats)`);
   const pctv = (v) => (v == null || Number.isNaN(v) ? '—' : `${fmt(v * 100, 3)}%`);
@@ -137,6 +197,7 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
           for (const p of plots) if (p !== u) p.setScale('x', { min, max });
           syncing = false;
           view = [min, max];
+          sayRange();
           onZoom(min, max);
         }],
       },
@@ -221,6 +282,12 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
     syncing = false;
   }
 
+  // Said only when the user changes the range (not on every new run).
+  function sayRange() {
+    const text = view[0] <= 0 && view[1] >= end ? `Showing the whole run, ${clock(end)}.` : `Showing ${clock(view[0])} to ${clock(view[1])} of ${clock(end)}.`;
+    if (shownRange.textContent !== text) shownRange.textContent = text;
+  }
+
   // uPlot wants plain arrays with null for a gap. Plain loops: this runs on every rerun and zoom
   // (about 20 columns of 600 buckets), and Array.from with a mapping callback was most of its cost.
   function column(a, div = 1) {
@@ -290,10 +357,14 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
   build();
 
   return {
-    /** New series (from the worker) for the range [t0, t1]; `pointNats` = one point in nats. */
-    setData(s, pointNats, t0, t1) {
+    /**
+     * New series (from the worker) for the range [t0, t1] of a run of length `runEnd` (the
+     * whole view; t1 when not given); `pointNats` = one point in nats.
+     */
+    setData(s, pointNats, t0, t1, runEnd = t1) {
       series = s;
       point = pointNats || 1;
+      end = runEnd;
       view = [t0, t1];
       const data = toData(s);
       syncing = true;
@@ -301,7 +372,7 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
       syncing = false;
       applyView();
       const text = s && s.bucket
-        ? `${s.t.length} buckets of ${duration(s.bucket)}${group > 1 ? ` (calls counted per ${duration(s.bucket * group)})` : ''}; each bucket shows a score's highest value (the trial score: highest and lowest) and the most open state. Drag to zoom, double-click to zoom out, click to move the cursor. Scores, lines at the traffic, rates, states and counts are simulated; Wald's lines A and B are exact constants of the settings, and the window's threshold is a setting.`
+        ? `${s.t.length} buckets of ${duration(s.bucket)}${group > 1 ? ` (calls counted per ${duration(s.bucket * group)})` : ''}; each bucket shows a score's highest value (the trial score: highest and lowest) and the most open state. Drag to zoom, double-click to zoom out, click to move the cursor; or zoom with the keys above. Scores, lines at the traffic, rates, states and counts are simulated; Wald's lines A and B are exact constants of the settings, and the window's threshold is a setting.`
         : '';
       // The same text is not written again (a new text node would be laid out again).
       if (note.textContent !== text) note.textContent = text;
@@ -314,6 +385,8 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
       cursorT = t;
       for (const p of plots) p.redraw(false, false);
     },
+    /** Each plot's x scale as drawn: [[min, max], ...]. */
+    xScales() { return plots.map((p) => [p.scales.x.min, p.scales.x.max]); },
     destroy() {
       ro.disconnect();
       mq.removeEventListener('change', onScheme);

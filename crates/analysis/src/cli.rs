@@ -32,7 +32,9 @@ flags (rates as 0.05 or 5%, durations as 30d, 1h, 5s):
   --rps R                 traffic in calls per second (instead of --calls-per-minute)
   --period DURATION       false-alarm period (default 30d)
   --true-rate RATE        true failure rate (default: fine for false-alarms, broken otherwise)
-  --window N              window breaker: slidingWindowSize (default 100)
+  --window N              window breaker: slidingWindowSize of a COUNT_BASED window, in
+                          calls (default 100); a TIME_BASED window of T s at R calls/s holds
+                          about R x T calls: pass that (an approximation)
   --threshold RATE        window breaker: failureRateThreshold (default 50%)
   --min-calls N           window breaker: minimumNumberOfCalls (default: the window size)
   --baseline RATE         window breaker: baseline failure rate (default: fine)
@@ -816,12 +818,20 @@ fn text_window(r: &report::WindowReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "window breaker: window {} calls, threshold {}, minimum calls {} ({} failures in a full window trip), traffic {} calls/s",
+        "window breaker: count-based window of {} calls, threshold {}, minimum calls {} ({} failures in a full window trip), traffic {} calls/s",
         r.window,
         pct(r.threshold),
         r.minimum_calls,
         r.failures_to_trip,
         num(r.calls_per_second)
+    );
+    // The figures are for a count window; a time window of T s holds about r T calls (the page's
+    // window curve marks it so): say which one this stands for.
+    let _ = writeln!(
+        out,
+        "a time-based window of T s holds about {} x T calls at this traffic: this stands for one of about {} (an approximation: the calls in T s vary, and its minimum calls is not capped at them)",
+        num(r.calls_per_second),
+        duration(r.window as f64 / r.calls_per_second)
     );
     let _ = writeln!(
         out,

@@ -364,3 +364,30 @@ fn percentage_threshold_trips_at_the_same_count_as_its_fraction() {
         }
     }
 }
+
+/// The window figures are for a count window, and the text says so and which time window they
+/// stand for at the traffic (about window / rate seconds, an approximation), as the page's window
+/// curve marks a time window at about rate x seconds calls; the usage tells a time-based user what
+/// to pass. They used to say "window 60 calls" only, and `--window` read like any window's size.
+#[test]
+fn window_text_says_count_based_and_the_time_window_it_stands_for() {
+    let text = run(&args("window --window 60 --calls-per-minute 120")).unwrap();
+    let head: Vec<&str> = text.lines().take(2).collect();
+    assert!(
+        head[0].starts_with("window breaker: count-based window of 60 calls, "),
+        "{text}"
+    );
+    assert_eq!(
+        head[1],
+        "a time-based window of T s holds about 2.000 x T calls at this traffic: this stands for \
+         one of about 30.00 s (an approximation: the calls in T s vary, and its minimum calls is \
+         not capped at them)"
+    );
+    let usage = run(&args("help")).unwrap();
+    assert!(
+        usage.contains(
+            "--window N              window breaker: slidingWindowSize of a COUNT_BASED window, in\n                          calls (default 100); a TIME_BASED window of T s at R calls/s holds\n                          about R x T calls: pass that (an approximation)"
+        ),
+        "{usage}"
+    );
+}

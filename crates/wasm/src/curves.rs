@@ -12,7 +12,7 @@
 use analysis::report::{self, Budget, Simulation, Ways, Work};
 use analysis::window::CountWindow;
 use analysis::Kind;
-use breaker::{StatisticalSettings, WindowSettings};
+use breaker::{SlidingWindowType, StatisticalSettings, WindowSettings};
 use serde::Serialize;
 
 /// Lines (in calls per period) above this are not simulated on the page.
@@ -76,6 +76,10 @@ pub struct Curve {
     pub note: String,
     /// The lines.
     pub series: Vec<Line>,
+    /// A place on the x axis to mark, with what it is (one x value, y empty): the user's own
+    /// window on the window curve.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mark: Option<Line>,
 }
 
 /// One line of a curve.
@@ -221,6 +225,7 @@ pub fn page_curves_metered(
             sim_note(&calls, "runs")
         ),
         series: ways_lines(&ns, &calls),
+        mark: None,
     });
 
     // 2. Calls to open against the true failure rate, at the line for the given traffic.
@@ -254,6 +259,7 @@ pub fn page_curves_metered(
             line / d.point
         ),
         series: ways_lines(&ps, &ways),
+        mark: None,
     });
 
     // 3-4. Half-open: chance to close (OC) and expected trials (ASN).
@@ -289,6 +295,7 @@ pub fn page_curves_metered(
             &ps,
             &rows.iter().map(|r| r.close_probability).collect::<Vec<_>>(),
         ),
+        mark: None,
     });
     out.push(Curve {
         id: "trials_asn",
@@ -306,6 +313,7 @@ pub fn page_curves_metered(
             &ps,
             &rows.iter().map(|r| r.expected_trials).collect::<Vec<_>>(),
         ),
+        mark: None,
     });
 
     // 5. The window breaker: spurious trips per day at p0 against the window size.
@@ -355,6 +363,27 @@ pub fn page_curves_metered(
         };
         series.push(l);
     }
+    // The curve is for count windows. The user's window is marked on it: a count window at its
+    // size; a time window of T seconds at its calls on average, r T, an approximation (the calls
+    // in T seconds vary, and its minimum is not capped at them as a count window's is).
+    let size = win.sliding_window_size as f64;
+    let cpm = fmt_calls(calls_per_second * 60.0);
+    let (x, kind, yours) = match win.sliding_window_type {
+        SlidingWindowType::CountBased => (size, Kind::Exact, format!("{size} calls")),
+        SlidingWindowType::TimeBased => {
+            let x = size * calls_per_second;
+            (
+                x,
+                Kind::Approximation,
+                format!(
+                    "time-based, {size} s, which at {cpm} calls/min holds about {} calls \
+                     (an approximation: the calls in {size} s vary, and its minimumNumberOfCalls \
+                     is not capped at them)",
+                    fmt_calls(x)
+                ),
+            )
+        }
+    };
     out.push(Curve {
         id: "window_trips",
         title: "Window breaker: spurious trips per day vs window size".into(),
@@ -363,13 +392,22 @@ pub fn page_curves_metered(
         log_x: true,
         log_y: true,
         note: format!(
-            "At the fine rate {} and threshold {}, {} calls/min; small windows trip on noise.{}",
+            "Count-based windows at the fine rate {} and threshold {}, {cpm} calls/min; small \
+             windows trip on noise. Yours: {yours}.{}",
             pct(s.fine),
             pct(win.failure_rate_threshold),
-            fmt_calls(calls_per_second * 60.0),
             sim_note(&sliding, "calls")
         ),
         series,
+        mark: Some(Line {
+            label: "your window",
+            kind,
+            x: vec![x],
+            y: Vec::new(),
+            ci95_lo: Vec::new(),
+            ci95_hi: Vec::new(),
+            n: None,
+        }),
     });
     (out, meter.used)
 }
@@ -395,9 +433,13 @@ fn pct(x: f64) -> String {
     }
 }
 
+/// Calls (or calls per minute): whole below 1e6 unless a fraction under 10 (0.5 calls/min was
+/// "0"), then in e-notation.
 fn fmt_calls(n: f64) -> String {
     if n >= 1e6 {
         format!("{:.3e}", n)
+    } else if n < 10.0 && n.fract() != 0.0 {
+        format!("{:.2}", n)
     } else {
         format!("{:.0}", n)
     }
@@ -514,6 +556,73 @@ mod tests {
             note("window_trips")
         );
         assert!(!note("open_delay").contains("Simulated"));
+    }
+
+    /// The window curve is of count windows. Its note says so and where the user's window sits:
+    /// a count window at its size (exact), a time window of T s at r calls/s at about r T calls
+    /// (an approximation); the mark says the same. A time window's seconds used to be read as
+    /// calls without a word.
+    #[test]
+    fn the_window_curve_places_the_users_window() {
+        let st = StatisticalSettings::default();
+        let window =
+            |curves: Vec<Curve>| curves.into_iter().find(|c| c.id == "window_trips").unwrap();
+        let count = WindowSettings {
+            sliding_window_size: 40,
+            ..WindowSettings::default()
+        };
+        let c = window(page_curves(&st, &count, 2.0));
+        assert!(
+            c.note
+                .starts_with("Count-based windows at the fine rate 5%"),
+            "{}",
+            c.note
+        );
+        assert!(c.note.contains(" Yours: 40 calls. "), "{}", c.note);
+        let m = c.mark.expect("a mark");
+        assert_eq!((m.x, m.kind), (vec![40.0], Kind::Exact));
+        assert!(m.y.is_empty());
+
+        let time = WindowSettings {
+            sliding_window_type: SlidingWindowType::TimeBased,
+            sliding_window_size: 30,
+            ..WindowSettings::default()
+        };
+        let c = window(page_curves(&st, &time, 2.0));
+        assert!(
+            c.note.contains(
+                " Yours: time-based, 30 s, which at 120 calls/min holds about 60 calls (an \
+                 approximation: the calls in 30 s vary, and its minimumNumberOfCalls is not \
+                 capped at them)."
+            ),
+            "{}",
+            c.note
+        );
+        let m = c.mark.expect("a mark");
+        assert_eq!((m.x.clone(), m.kind), (vec![60.0], Kind::Approximation));
+        // The command line agrees: a count window of that many calls at this traffic stands for
+        // a time window of about 30 s.
+        let cli: Vec<String> = ["window", "--window", &m.x[0].to_string(), "--rps", "2"]
+            .map(String::from)
+            .into();
+        let text = analysis::cli::run(&cli).unwrap();
+        assert!(
+            text.contains("this stands for one of about 30.00 s (an approximation"),
+            "{text}"
+        );
+        // Slow traffic: a fraction of a call, not "0".
+        let c = window(page_curves(&st, &time, 0.5 / 60.0));
+        assert!(c.note.contains(", 0.50 calls/min;"), "{}", c.note);
+        assert!(c.note.contains("holds about 0.25 calls"), "{}", c.note);
+        // Only the window curve has a mark.
+        let all = page_curves(&st, &time, 1.0);
+        assert_eq!(
+            all.iter()
+                .filter(|c| c.mark.is_some())
+                .map(|c| c.id)
+                .collect::<Vec<_>>(),
+            ["window_trips"]
+        );
     }
 
     #[test]
