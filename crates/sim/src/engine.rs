@@ -629,6 +629,16 @@ impl<B: Probe> Side<B> {
         )
     }
 
+    /// This side's metrics, totals (with `in_flight` at the end) and caller 0's changes so far:
+    /// [`Side::result_of`]'s, without copying the events and series.
+    pub(crate) fn summary_of(&self, cfg: &Config, in_flight: u64) -> (Metrics, Totals, Changes) {
+        let mut metrics = self.metrics.clone();
+        finish_metrics(&mut metrics, &self.events, &cfg.meta, cfg.end);
+        let mut totals = self.totals.clone();
+        totals.in_flight_at_end = in_flight;
+        (metrics, totals, Changes::of(&self.events))
+    }
+
     /// [`Side::result_of`] without copying the events and series.
     pub(crate) fn into_result(self, cfg: &Config, in_flight: u64, known: f64) -> BreakerResult {
         breaker_result(

@@ -467,10 +467,15 @@ impl Phases {
 /// window, each `breaker t_s caller from to generation reason-detail`, with floats in Rust's
 /// shortest round-trip form (the same on every platform) and the reason's exact numbers.
 pub fn canonical_trace(r: &RunResult) -> String {
+    canonical_events(BreakerKind::ALL.map(|k| r.breakers.get(k).events.as_slice()))
+}
+
+/// [`canonical_trace`] of each breaker's events (statistical, window).
+fn canonical_events(events: [&[Event]; 2]) -> String {
     use std::fmt::Write;
     let mut out = String::new();
-    for kind in BreakerKind::ALL {
-        for e in &r.breakers.get(kind).events {
+    for (kind, events) in BreakerKind::ALL.into_iter().zip(events) {
+        for e in events {
             let _ = writeln!(
                 out,
                 "{} {:?} {} {} {} {} {:?}",
@@ -489,6 +494,11 @@ pub fn canonical_trace(r: &RunResult) -> String {
 
 /// SHA-256 (lower-case hex) of [`canonical_trace`]: pins a run's events, natively and in wasm.
 pub fn trace_hash(r: &RunResult) -> String {
-    let digest = Sha256::digest(canonical_trace(r).as_bytes());
+    hash_events(BreakerKind::ALL.map(|k| r.breakers.get(k).events.as_slice()))
+}
+
+/// [`trace_hash`] of each breaker's events (statistical, window).
+pub(crate) fn hash_events(events: [&[Event]; 2]) -> String {
+    let digest = Sha256::digest(canonical_events(events).as_bytes());
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }

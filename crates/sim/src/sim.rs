@@ -353,6 +353,24 @@ impl Sim {
         }
     }
 
+    /// One breaker's metrics, totals and caller 0's changes so far: [`Sim::result`]'s, without
+    /// copying the events and series (a month with a flapping window has hundreds of thousands
+    /// of events).
+    pub fn summary(&self, kind: BreakerKind) -> (crate::Metrics, crate::Totals, crate::Changes) {
+        let cfg = &self.engine.cfg;
+        let in_flight = self.engine.in_flight()[kind as usize];
+        match kind {
+            BreakerKind::Statistical => self.engine.stat.summary_of(cfg, in_flight),
+            BreakerKind::Window => self.engine.win.summary_of(cfg, in_flight),
+        }
+    }
+
+    /// The SHA-256 of this simulation's events so far: [`crate::trace_hash`] of its result,
+    /// without copying the result.
+    pub fn trace_hash(&self) -> String {
+        crate::output::hash_events([&self.engine.stat.events, &self.engine.win.events])
+    }
+
     /// A fresh copy from time 0 that collects series in `buckets` buckets over `[t0, t1]`
     /// (and keeps no checkpoints): drive it with [`Sim::advance`], then take [`Sim::result`].
     pub fn collecting(&self, buckets: usize, t0: f64, t1: f64) -> Sim {

@@ -82,3 +82,34 @@ fn recovery_warmup_changes() {
         Some(r.breakers.statistical.events.last().unwrap().t_s)
     );
 }
+
+/// `Sim::summary` and `Sim::trace_hash` (what the page asks for, without copying the events) are
+/// `Sim::result`'s metrics, totals and changes and `sim::trace_hash` of it, part way and at the end.
+#[test]
+fn summary_and_trace_hash_are_the_results() {
+    for name in ["recovery-warmup", "late-results", "bad-day"] {
+        let mut sc = sim::preset(name).unwrap();
+        sc.callers.count = 2;
+        let mut s = sim::Sim::new(&sc).unwrap();
+        let mut stops = 0;
+        loop {
+            let done = s.advance(40);
+            let r = s.result();
+            for kind in BreakerKind::ALL {
+                let b = r.breakers.get(kind);
+                let (m, t, c) = s.summary(kind);
+                assert_eq!(
+                    (&m, &t, &c),
+                    (&b.metrics, &b.totals, &b.changes),
+                    "{name} {kind:?}"
+                );
+            }
+            assert_eq!(s.trace_hash(), sim::trace_hash(&r), "{name}");
+            stops += 1;
+            if done {
+                break;
+            }
+        }
+        assert!(stops > 3, "{name}: {stops}");
+    }
+}

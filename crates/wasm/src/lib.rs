@@ -325,31 +325,33 @@ impl Playground {
     /// the part of the run computed so far.
     pub fn metrics(&self) -> Result<JsValue, JsError> {
         #[derive(Serialize)]
-        struct One<'a> {
-            metrics: &'a sim::Metrics,
-            totals: &'a sim::Totals,
-            changes: &'a sim::Changes,
+        struct One {
+            metrics: sim::Metrics,
+            totals: sim::Totals,
+            changes: sim::Changes,
         }
         #[derive(Serialize)]
-        struct Both<'a> {
-            statistical: One<'a>,
-            window: One<'a>,
+        struct Both {
+            statistical: One,
+            window: One,
             complete: bool,
             calls: u64,
             /// The outages `[start, end]` (end null when it lasts to the end of the run).
             outages: Vec<(f64, Option<f64>)>,
         }
-        let r = self.full.result();
-        let one = |k| One {
-            metrics: &r.breakers.get(k).metrics,
-            totals: &r.breakers.get(k).totals,
-            changes: &r.breakers.get(k).changes,
+        let one = |k| {
+            let (metrics, totals, changes) = self.full.summary(k);
+            One {
+                metrics,
+                totals,
+                changes,
+            }
         };
         to_js(&Both {
             statistical: one(BreakerKind::Statistical),
             window: one(BreakerKind::Window),
             complete: self.full.is_done(),
-            calls: r.calls,
+            calls: self.full.calls(),
             outages: self
                 .scenario
                 .outages()
@@ -372,7 +374,7 @@ impl Playground {
     #[wasm_bindgen(js_name = traceHash)]
     pub fn trace_hash(&mut self) -> String {
         self.full.advance(u64::MAX);
-        sim::trace_hash(&self.full.result())
+        self.full.trace_hash()
     }
 }
 
