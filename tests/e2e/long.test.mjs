@@ -64,6 +64,24 @@ for (const browser of BROWSERS) {
       assert.match(partial.runInfo, /^The chart fills in as the run is computed; the other panels show the last run/);
       assert.equal(partial.dimmed, '0.55');
       assert.equal(partial.chartDimmed, '1');
+      // A zoom key on the chart while the run computes fetches nothing (the range is not computed
+      // yet): the view stays the whole run.
+      const calls = await page(s.driver, () => {
+        const e = window.playground.engine;
+        window.__seriesCalls = 0;
+        if (!e.__counted) {
+          const call = e.call.bind(e);
+          e.call = (op, args) => { if (op === 'series') window.__seriesCalls += 1; return call(op, args); };
+          e.__counted = true;
+        }
+        const box = document.querySelector('#playground .chart-plots');
+        box.focus();
+        box.dispatchEvent(new KeyboardEvent('keydown', { key: '+', bubbles: true, cancelable: true }));
+        return new Promise((ok) => setTimeout(() => ok({
+          n: window.__seriesCalls, view: window.playground.state.view, computing: !document.querySelector('#playground .progress').hidden,
+        }), 400));
+      });
+      if (calls.computing) assert.deepEqual({ n: calls.n, view: calls.view }, { n: 0, view: null });
 
       await s.driver.findElement({ xpath: "//div[contains(@class,'progress')]//button[normalize-space(.)='Cancel']" }).click();
       await waitSettled(s.driver, n, 20_000);

@@ -344,6 +344,9 @@ export function mountPlayground(root, options = {}) {
 
   let zoomTimer = 0;
   function zoom(t0, t1) {
+    // While a long run computes, the chart is its part so far, redrawn whole with each progress:
+    // a zoom would fetch a range of a run not computed yet (from its checkpoints, in one go).
+    if (!S.loaded) return;
     if (t0 === null) S.view = null;
     else S.view = [Math.max(0, t0), Math.min(S.end, t1)];
     clearTimeout(zoomTimer);
