@@ -254,16 +254,31 @@ pub struct Statistical {
 }
 
 impl Statistical {
-    /// A closed breaker at time 0. Invalid settings give an error naming the field.
+    /// A closed breaker whose traffic meter starts at the first `now` it is given: the traffic
+    /// assumed by `expected_calls_per_minute` holds from the first call, whatever the clock's
+    /// zero (seconds since the process started, since the epoch, ...). Invalid settings give an
+    /// error naming the field.
     pub fn new(settings: StatisticalSettings) -> Result<Self, SettingsError> {
-        Self::starting_at(settings, 0.0)
+        Self::build(settings, 0.0, f64::NAN)
     }
 
-    /// A closed breaker whose traffic meter starts at `now` (read as 0 if not finite).
+    /// A closed breaker whose traffic meter starts at `now` (read as 0 if not finite): the
+    /// assumed traffic decays from then until the first call, as if no call had come. (The
+    /// simulator starts its breakers at time 0, before its first call.)
     pub fn starting_at(settings: StatisticalSettings, now: f64) -> Result<Self, SettingsError> {
+        let now = Latest::starting_at(now).read(now);
+        Self::build(settings, now, now)
+    }
+
+    /// A breaker whose non-finite times read as `start` until a finite one is given, and whose
+    /// meter starts at `meter_start` (`NaN`: at the first call).
+    fn build(
+        settings: StatisticalSettings,
+        start: f64,
+        meter_start: f64,
+    ) -> Result<Self, SettingsError> {
         settings.validate()?;
-        let last_now = Latest::starting_at(now);
-        let now = last_now.read(now);
+        let last_now = Latest::starting_at(start);
         let derived = settings.derived();
         Ok(Statistical {
             wald: WaldLines {
@@ -273,7 +288,7 @@ impl Statistical {
             traffic: Traffic::new(
                 settings.traffic_time_constant,
                 settings.expected_calls_per_minute / 60.0,
-                now,
+                meter_start,
             ),
             backoff: Backoff::new(
                 settings.first_wait,

@@ -396,6 +396,41 @@ fn the_line_follows_traffic_with_a_floor_for_cold_starts() {
     assert!((b.rate(t + 3600.0) - r0 / std::f64::consts::E).abs() < 1e-12);
 }
 
+/// The traffic assumed at start holds from the first call, whatever the clock's zero: seconds
+/// since the epoch, since the process started, since boot. Before, `new` started the meter at
+/// time 0, so with an epoch clock the first call at 1.7e9 s found the assumed count decayed to
+/// nothing: the line sank from ln(10/s x 30 days) = 17.07 nats to the line of one call,
+/// ln(720) = 6.58, and 5 failures in a row opened instead of 13.
+#[test]
+fn the_assumed_traffic_holds_from_the_first_call_whatever_the_clock() {
+    let s = StatisticalSettings {
+        expected_calls_per_minute: 600.0,
+        ..Default::default()
+    };
+    let mut at_zero = Statistical::new(s.clone()).unwrap();
+    call(&mut at_zero, 0.0, OK);
+    let line = at_zero.line(0.0);
+    let expect = ((10.0f64 * 3600.0 + 1.0) / 3600.0 * 30.0 * 86_400.0).ln();
+    assert!((line - expect).abs() < 1e-9, "{line} vs {expect}");
+    let before = Statistical::new(s.clone()).unwrap().line(0.0);
+    for start in [1.0, 3600.0, 1.7e9] {
+        let mut b = Statistical::new(s.clone()).unwrap();
+        assert_eq!(b.line(start), before, "before the first call, at {start}");
+        call(&mut b, start, OK);
+        assert_eq!(b.line(start), line, "first call at {start}");
+        assert_eq!(b.rate(start + 3600.0), at_zero.rate(3600.0), "{start}");
+        // So the same 13 failures in a row open it as at time 0.
+        let opened = open(&mut b, start + 1.0);
+        assert_eq!(opened, start + 13.0, "{start}");
+    }
+    // `starting_at` starts the meter at the time given: a first call an hour later finds the
+    // assumed count decayed by e.
+    let mut b = Statistical::starting_at(s, 0.0).unwrap();
+    b.permit(3600.0);
+    let expect = (10.0 * 3600.0 / std::f64::consts::E + 1.0) / 3600.0;
+    assert!((b.rate(3600.0) - expect).abs() < 1e-12);
+}
+
 #[test]
 fn rejected_calls_still_count_as_traffic() {
     let mut b = breaker();
