@@ -112,6 +112,46 @@ pub trait Breaker {
     fn transitions(&self) -> &[Transition];
 }
 
+/// A boxed breaker is a breaker, so that one chosen at run time (from configuration, say) can be
+/// driven or shared as `Box<dyn Breaker + Send>`.
+impl<B: Breaker + ?Sized> Breaker for Box<B> {
+    fn permit(&mut self, now: f64) -> Decision {
+        (**self).permit(now)
+    }
+
+    fn permit_last_option(&mut self, now: f64) -> Permit {
+        (**self).permit_last_option(now)
+    }
+
+    fn record(&mut self, permit: &Permit, outcome: Outcome, now: f64) -> Recorded {
+        (**self).record(permit, outcome, now)
+    }
+
+    fn poll(&mut self, now: f64) {
+        (**self).poll(now)
+    }
+
+    fn next_deadline(&self) -> Option<f64> {
+        (**self).next_deadline()
+    }
+
+    fn state(&self) -> State {
+        (**self).state()
+    }
+
+    fn generation(&self) -> u64 {
+        (**self).generation()
+    }
+
+    fn observe(&self, now: f64) -> Observation {
+        (**self).observe(now)
+    }
+
+    fn transitions(&self) -> &[Transition] {
+        (**self).transitions()
+    }
+}
+
 /// The README's Rust examples, compiled and run as doc tests so they stay true (its one example
 /// is the `Shared` wrapper's, so only with `sync`).
 #[cfg(all(doctest, feature = "sync"))]

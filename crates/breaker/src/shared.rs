@@ -201,7 +201,8 @@ impl<B: Breaker> Shared<B> {
         self.inner.lock().breaker.state()
     }
 
-    /// Run `f` with the breaker locked (for reading observations; waits for the lock). The
+    /// Run `f` with the breaker locked (for reading observations; waits for the lock). Give the
+    /// breaker times from [`Shared::clock`], as every other method here does. The
     /// transitions of the last mutating call `f` makes, if any, go to the listener. If `f`
     /// replaces the breaker by one of a lower generation (a fresh one), the listener has the
     /// replacement's transitions from then on.

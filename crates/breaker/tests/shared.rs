@@ -139,6 +139,30 @@ fn the_listener_hears_each_transition_once() {
     );
 }
 
+/// A service that picks its breaker from configuration shares a `Box<dyn Breaker + Send>`.
+#[test]
+fn a_breaker_chosen_at_run_time_is_shared_boxed() {
+    let from_config = |kind: &str| -> Box<dyn Breaker + Send> {
+        match kind {
+            "window" => Box::new(Window::new(WindowSettings::default()).unwrap()),
+            _ => Box::new(Statistical::new(StatisticalSettings::default()).unwrap()),
+        }
+    };
+    for (kind, to_open) in [("window", 100), ("statistical", 7)] {
+        let shared = Shared::new(from_config(kind));
+        let mut calls = 0;
+        while shared.state() == State::Closed {
+            shared.call(|| ((), Outcome::Refused));
+            calls += 1;
+        }
+        assert_eq!(
+            (calls, shared.with(|b| b.generation())),
+            (to_open, 1),
+            "{kind}"
+        );
+    }
+}
+
 /// A last-option permit and a poll wait for the lock no longer than a permit does.
 #[test]
 fn last_option_and_poll_are_dropped_when_the_lock_is_held() {
