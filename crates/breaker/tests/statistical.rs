@@ -597,6 +597,44 @@ fn rates_whose_success_weighs_nothing_are_invalid() {
     assert!(s.derived().weights.ok < 0.0);
 }
 
+/// Rates so small that a log-likelihood ratio overflows `f64` are invalid: before, they
+/// validated, and `trial_wrongly_opens: 1e-310` made Wald's upper line, and with it the closed
+/// line's floor, infinite (the breaker stayed closed through 10,000 failures in a row), while
+/// `fine_rate: 1e-310` weighed a failure as infinite.
+#[test]
+fn rates_whose_weight_or_line_is_infinite_are_invalid() {
+    let cases = [
+        (
+            StatisticalSettings {
+                trial_wrongly_opens: 1e-310,
+                ..Default::default()
+            },
+            "trial_wrongly_opens",
+        ),
+        (
+            StatisticalSettings {
+                fine_rate: 1e-310,
+                ..Default::default()
+            },
+            "fine_rate",
+        ),
+    ];
+    for (s, field) in cases {
+        let e = s.validate().unwrap_err();
+        assert_eq!(e.field, field, "{e}");
+        assert_eq!(e.allowed, "0 < x < 1", "{e}");
+    }
+    // Small but finite is still allowed.
+    let s = StatisticalSettings {
+        fine_rate: 1e-300,
+        trial_wrongly_opens: 1e-300,
+        ..Default::default()
+    };
+    assert!(s.validate().is_ok());
+    let d = s.derived();
+    assert!(d.weights.fail.is_finite() && d.upper.is_finite());
+}
+
 /// Settings, observations and transitions through JSON (the `serde` feature).
 #[cfg(feature = "serde")]
 mod json {
