@@ -124,7 +124,10 @@ pub enum Ignored {
     /// A trial whose result came after the call timeout (its slot had already been freed), or
     /// that was already reported.
     Lost,
-    /// The breaker records nothing in this state (window breaker while open: recorded, no effect).
+    /// The result arrived while open: the window breaker records it into the window that opened
+    /// it, where it decides nothing (resilience4j). (The statistical breaker says
+    /// [`Ignored::Stale`] instead: every call it admitted before opening is of an earlier
+    /// generation.)
     NoEffect,
 }
 
