@@ -87,7 +87,8 @@ pub struct StatisticalSettings {
     pub backoff_factor: f64,
     /// Half-open lasts at most this many times (trials to close from 0) / current rate. Default 3.
     pub half_open_time_factor: f64,
-    /// A trial not answered within this time is lost. Default 30 s.
+    /// A trial not answered within this time is lost: its slot goes to the next call. Set it to
+    /// the call's own timeout: a trial answered later moves nothing. Default 30 s.
     #[cfg_attr(
         feature = "serde",
         serde(deserialize_with = "crate::units::serde_units::duration")
