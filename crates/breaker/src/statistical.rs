@@ -9,8 +9,9 @@
 //! the trial score is below 0 and opens again otherwise.
 //!
 //! A `now` that is not finite (`NaN`, an infinity: a broken clock) is read as the latest finite
-//! `now` given before it (the start, at first), as the window breaker does: one bad reading
-//! must not poison the traffic meter, end an open wait or start a trial that is never lost.
+//! `now` given before it (at first: 0, or the time given to [`Statistical::starting_at`]), as
+//! the window breaker does: one bad reading must not poison the traffic meter, end an open wait
+//! or start a trial that is never lost.
 
 use crate::backoff::Backoff;
 use crate::error::{self, SettingsError};
