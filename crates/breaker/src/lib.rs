@@ -80,6 +80,7 @@ pub trait Breaker {
     /// breaker is open, and its result moves nothing. Ask with this *instead of*
     /// [`Breaker::permit`], not after one was refused: like `permit`, it counts the call as
     /// traffic (the statistical breaker's line), so asking both would count the call twice.
+    #[must_use = "report the call's outcome with the permit"]
     fn permit_last_option(&mut self, now: f64) -> Permit;
 
     /// Report the outcome of an admitted call at `now` (its duration is `now - permit.issued_at`).
@@ -151,6 +152,37 @@ impl<B: Breaker + ?Sized> Breaker for Box<B> {
         (**self).transitions()
     }
 }
+
+/// A permit asked for and then dropped is a call made without the breaker's answer: the compiler
+/// says so (these must fail to build).
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// use breaker::{Breaker, Statistical, StatisticalSettings};
+/// let mut b = Statistical::new(StatisticalSettings::default()).unwrap();
+/// b.permit(0.0); // admitted or rejected? nobody looked
+/// ```
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// use breaker::{Breaker, Window, WindowSettings};
+/// let mut b = Window::new(WindowSettings::default()).unwrap();
+/// b.permit_last_option(0.0);
+/// ```
+#[cfg_attr(
+    feature = "sync",
+    doc = r#"
+```compile_fail
+#![deny(unused_must_use)]
+use breaker::shared::Shared;
+use breaker::{Statistical, StatisticalSettings};
+let shared = Shared::new(Statistical::new(StatisticalSettings::default()).unwrap());
+shared.permit();
+```
+"#
+)]
+#[cfg(doctest)]
+pub struct MustUseDoctests;
 
 /// The README's Rust examples, compiled and run as doc tests so they stay true (its one example
 /// is the `Shared` wrapper's, so only with `sync`).

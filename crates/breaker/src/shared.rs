@@ -153,6 +153,7 @@ impl<B: Breaker> Shared<B> {
     /// Ask for a permit, at the time the lock is taken. If the lock cannot be taken in time the
     /// answer is [`Locked::Dropped`], with no permit: make the call anyway, uncounted (as
     /// [`Shared::call`] does).
+    #[must_use = "make the call unless rejected, and report its outcome with the permit"]
     pub fn permit(&self) -> Locked<Decision> {
         self.change(|b| b.permit(self.clock.now()))
     }
@@ -161,6 +162,7 @@ impl<B: Breaker> Shared<B> {
     /// target, so it is tried even while open and its result moves nothing), at the time the
     /// lock is taken. Ask with this *instead of* [`Shared::permit`]. If the lock cannot be taken
     /// in time: make the call anyway, with nothing to report.
+    #[must_use = "report the call's outcome with the permit"]
     pub fn permit_last_option(&self) -> Locked<Permit> {
         self.change(|b| b.permit_last_option(self.clock.now()))
     }

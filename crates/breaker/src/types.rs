@@ -90,6 +90,7 @@ pub enum Rejection {
 
 /// The answer to [`crate::Breaker::permit`].
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[must_use = "make the call only if admitted, and report its outcome with the permit"]
 pub enum Decision {
     /// Make the call; report its outcome with this permit.
     Admit(Permit),

@@ -382,7 +382,7 @@ fn the_line_follows_traffic_with_a_floor_for_cold_starts() {
     let mut b = Statistical::new(s.clone()).unwrap();
     let mut t = 0.0;
     while t < 10.0 * 3600.0 {
-        b.permit(t);
+        let _ = b.permit(t);
         t += 0.5;
     }
     let expect = (2.0f64 * 30.0 * 86_400.0).ln();
@@ -426,7 +426,7 @@ fn the_assumed_traffic_holds_from_the_first_call_whatever_the_clock() {
     // `starting_at` starts the meter at the time given: a first call an hour later finds the
     // assumed count decayed by e.
     let mut b = Statistical::starting_at(s, 0.0).unwrap();
-    b.permit(3600.0);
+    let _ = b.permit(3600.0);
     let expect = (10.0 * 3600.0 / std::f64::consts::E + 1.0) / 3600.0;
     assert!((b.rate(3600.0) - expect).abs() < 1e-12);
 }
