@@ -153,6 +153,12 @@ impl<B: Breaker> Shared<B> {
     /// Ask for a permit, at the time the lock is taken. If the lock cannot be taken in time the
     /// answer is [`Locked::Dropped`], with no permit: make the call anyway, uncounted (as
     /// [`Shared::call`] does).
+    ///
+    /// Report every permit admitted, also when the call is abandoned (an error on your side, a
+    /// dropped future): as a neutral outcome ([`Outcome::InputRejected`]) if it says nothing of
+    /// the service. An unreported statistical trial is lost only after `call_timeout`; a window
+    /// half-open waits for every probe's result, for good unless
+    /// `max_wait_duration_in_half_open_state` is set.
     #[must_use = "make the call unless rejected, and report its outcome with the permit"]
     pub fn permit(&self) -> Locked<Decision> {
         self.change(|b| b.permit(self.clock.now()))
@@ -185,14 +191,22 @@ impl<B: Breaker> Shared<B> {
 
     /// Run `f` around a call: ask, call, report. Returns `None` when the breaker rejects the call
     /// (use the fallback). `f` returns its value and the outcome to report.
+    ///
+    /// If `f` panics, the permit is reported as a neutral result ([`Outcome::InputRejected`]:
+    /// it moves nothing and gives back a half-open slot) before the panic goes on, so that a
+    /// bug on the caller's side cannot hold a window breaker's half-open for good.
     pub fn call<T>(&self, f: impl FnOnce() -> (T, Outcome)) -> Option<T> {
         let permit = match self.permit() {
             Locked::Done(Decision::Admit(p)) => Some(p),
             Locked::Done(Decision::Reject(_)) => return None,
             Locked::Dropped => None,
         };
+        let mut unreported = Unreported {
+            shared: self,
+            permit,
+        };
         let (value, outcome) = f();
-        if let Some(p) = permit {
+        if let Some(p) = unreported.permit.take() {
             let _ = self.record(&p, outcome);
         }
         Some(value)
@@ -217,6 +231,20 @@ impl<B: Breaker> Shared<B> {
         }
         self.report(&mut inner);
         value
+    }
+}
+
+/// A permit of [`Shared::call`] not reported yet: reported as neutral if dropped so (a panic).
+struct Unreported<'a, B: Breaker> {
+    shared: &'a Shared<B>,
+    permit: Option<Permit>,
+}
+
+impl<B: Breaker> Drop for Unreported<'_, B> {
+    fn drop(&mut self) {
+        if let Some(p) = self.permit.take() {
+            let _ = self.shared.record(&p, Outcome::InputRejected);
+        }
     }
 }
 

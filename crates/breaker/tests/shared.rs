@@ -163,6 +163,36 @@ fn a_breaker_chosen_at_run_time_is_shared_boxed() {
     }
 }
 
+/// A closure that panics (a bug on our side, caught by the service's framework) gives its
+/// permit back as a neutral result on the way out. Before, the permit was never reported: a
+/// window half-open with one probe was left waiting for it for good, rejecting every call
+/// (with no `max_wait_duration_in_half_open_state`, resilience4j's default).
+#[test]
+fn a_call_that_panics_gives_its_permit_back() {
+    let s = WindowSettings {
+        sliding_window_size: 2,
+        minimum_number_of_calls: 2,
+        wait_duration_in_open_state: 0.001,
+        permitted_number_of_calls_in_half_open_state: 1,
+        ..Default::default()
+    };
+    let shared = Shared::new(Window::new(s).unwrap());
+    while shared.state() == State::Closed {
+        shared.call(|| ((), Outcome::Refused));
+    }
+    thread::sleep(Duration::from_millis(5));
+    let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        shared.call(|| -> ((), Outcome) { panic!("a bug while handling the answer") })
+    }));
+    assert!(panicked.is_err());
+    assert_eq!(shared.state(), State::HalfOpen);
+    assert!(
+        shared.call(|| ((), Outcome::Success)).is_some(),
+        "the probe's slot came back"
+    );
+    assert_eq!(shared.state(), State::Closed);
+}
+
 /// A last-option permit and a poll wait for the lock no longer than a permit does.
 #[test]
 fn last_option_and_poll_are_dropped_when_the_lock_is_held() {
