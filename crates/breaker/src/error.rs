@@ -62,9 +62,12 @@ impl fmt::Display for Num {
     }
 }
 
-/// `0 < v < 1`.
+/// `0 < v < 1`, and not subnormal (below `f64::MIN_POSITIVE`, 2.2e-308): a ratio of such a rate
+/// overflows (`p1/p0`, `(1-b)/a`), so a log-likelihood ratio or a line would be infinite. The
+/// message says `0 < x < 1` all the same: one string, for the page's wasm, and no one means a
+/// rate of 1e-310.
 pub(crate) fn open_unit(field: &str, v: f64) -> Result<(), SettingsError> {
-    if v.is_finite() && v > 0.0 && v < 1.0 {
+    if v.is_normal() && v > 0.0 && v < 1.0 {
         Ok(())
     } else {
         Err(SettingsError::new(field, Num(v), "0 < x < 1"))

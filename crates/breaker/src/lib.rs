@@ -80,6 +80,7 @@ pub trait Breaker {
     /// breaker is open, and its result moves nothing. Ask with this *instead of*
     /// [`Breaker::permit`], not after one was refused: like `permit`, it counts the call as
     /// traffic (the statistical breaker's line), so asking both would count the call twice.
+    #[must_use = "report the call's outcome with the permit"]
     fn permit_last_option(&mut self, now: f64) -> Permit;
 
     /// Report the outcome of an admitted call at `now` (its duration is `now - permit.issued_at`).
@@ -111,6 +112,77 @@ pub trait Breaker {
     /// then the call's own.
     fn transitions(&self) -> &[Transition];
 }
+
+/// A boxed breaker is a breaker, so that one chosen at run time (from configuration, say) can be
+/// driven or shared as `Box<dyn Breaker + Send>`.
+impl<B: Breaker + ?Sized> Breaker for Box<B> {
+    fn permit(&mut self, now: f64) -> Decision {
+        (**self).permit(now)
+    }
+
+    fn permit_last_option(&mut self, now: f64) -> Permit {
+        (**self).permit_last_option(now)
+    }
+
+    fn record(&mut self, permit: &Permit, outcome: Outcome, now: f64) -> Recorded {
+        (**self).record(permit, outcome, now)
+    }
+
+    fn poll(&mut self, now: f64) {
+        (**self).poll(now)
+    }
+
+    fn next_deadline(&self) -> Option<f64> {
+        (**self).next_deadline()
+    }
+
+    fn state(&self) -> State {
+        (**self).state()
+    }
+
+    fn generation(&self) -> u64 {
+        (**self).generation()
+    }
+
+    fn observe(&self, now: f64) -> Observation {
+        (**self).observe(now)
+    }
+
+    fn transitions(&self) -> &[Transition] {
+        (**self).transitions()
+    }
+}
+
+/// A permit asked for and then dropped is a call made without the breaker's answer: the compiler
+/// says so (these must fail to build).
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// use breaker::{Breaker, Statistical, StatisticalSettings};
+/// let mut b = Statistical::new(StatisticalSettings::default()).unwrap();
+/// b.permit(0.0); // admitted or rejected? nobody looked
+/// ```
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// use breaker::{Breaker, Window, WindowSettings};
+/// let mut b = Window::new(WindowSettings::default()).unwrap();
+/// b.permit_last_option(0.0);
+/// ```
+#[cfg_attr(
+    feature = "sync",
+    doc = r#"
+```compile_fail
+#![deny(unused_must_use)]
+use breaker::shared::Shared;
+use breaker::{Statistical, StatisticalSettings};
+let shared = Shared::new(Statistical::new(StatisticalSettings::default()).unwrap());
+shared.permit();
+```
+"#
+)]
+#[cfg(doctest)]
+pub struct MustUseDoctests;
 
 /// The README's Rust examples, compiled and run as doc tests so they stay true (its one example
 /// is the `Shared` wrapper's, so only with `sync`).

@@ -7,12 +7,18 @@
 //!
 //! `now` is read from the wrapper's [`Clock`]: for a permit once the lock is taken (the call is
 //! admitted then), for a result before the wait for the lock (the call ended then).
+//!
+//! [`Breaker::transitions`] holds only what the most recent call changed, so with many threads
+//! another thread's call may clear it before this one can look: to see every state change (for
+//! logs, metrics, alerts), register [`Shared::on_transition`], which is called for each one, in
+//! order, exactly once.
 
+use std::fmt;
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 
-use crate::types::{Decision, Permit, PermitKind, Recorded, State};
+use crate::types::{Decision, Permit, PermitKind, Recorded, State, Transition};
 use crate::{Breaker, Outcome};
 
 /// A monotonic clock in seconds since the clock was made: the `now` every breaker method takes.
@@ -51,11 +57,34 @@ pub enum Locked<T> {
 }
 
 /// A breaker shared between threads, changed under a lock with a bounded wait.
-#[derive(Debug)]
+///
+/// `Send` and `Sync` when the breaker is `Send` (both breakers are): wrap it in an `Arc` and
+/// hand a clone to each thread or task.
 pub struct Shared<B> {
-    inner: Mutex<B>,
+    inner: Mutex<Inner<B>>,
     lock_timeout: Duration,
     clock: Clock,
+    on_transition: Option<Listener>,
+}
+
+type Listener = Box<dyn Fn(&Transition) + Send + Sync>;
+
+/// The breaker and the generation of the last transition passed to the listener.
+#[derive(Debug)]
+struct Inner<B> {
+    breaker: B,
+    reported: u64,
+}
+
+impl<B: fmt::Debug> fmt::Debug for Shared<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Shared")
+            .field("inner", &self.inner)
+            .field("lock_timeout", &self.lock_timeout)
+            .field("clock", &self.clock)
+            .field("on_transition", &self.on_transition.is_some())
+            .finish()
+    }
 }
 
 impl<B: Breaker> Shared<B> {
@@ -67,10 +96,29 @@ impl<B: Breaker> Shared<B> {
     /// Share `breaker` with a custom lock timeout.
     pub fn with_lock_timeout(breaker: B, lock_timeout: Duration) -> Self {
         Shared {
-            inner: Mutex::new(breaker),
+            inner: Mutex::new(Inner {
+                reported: breaker.generation(),
+                breaker,
+            }),
             lock_timeout,
             clock: Clock::new(),
+            on_transition: None,
         }
+    }
+
+    /// Call `listener` with every state change from now on, in order, each exactly once, however
+    /// many threads share the breaker: those caused by [`Shared::permit`], [`Shared::record`],
+    /// [`Shared::permit_last_option`], [`Shared::poll`] and [`Shared::call`], and the last
+    /// mutating call's inside [`Shared::with`] (only the last one's: [`Breaker::transitions`]
+    /// keeps no more).
+    ///
+    /// The listener runs with the lock held, so that the changes arrive in order: keep it short
+    /// (count, log, send to a channel) and do not call this `Shared` from it (the lock is not
+    /// reentrant: that call would wait for the lock timeout, or forever for
+    /// [`Shared::state`] and [`Shared::with`]).
+    pub fn on_transition(mut self, listener: impl Fn(&Transition) + Send + Sync + 'static) -> Self {
+        self.on_transition = Some(Box::new(listener));
+        self
     }
 
     /// The clock this wrapper uses for `now`.
@@ -78,36 +126,87 @@ impl<B: Breaker> Shared<B> {
         self.clock
     }
 
+    /// Pass the transitions of the breaker's last mutating call that the listener has not had.
+    fn report(&self, inner: &mut Inner<B>) {
+        if let Some(listener) = &self.on_transition {
+            for t in inner.breaker.transitions() {
+                if t.generation > inner.reported {
+                    inner.reported = t.generation;
+                    listener(t);
+                }
+            }
+        }
+    }
+
+    /// Run `f` on the breaker if the lock can be taken in time, then report its transitions.
+    fn change<T>(&self, f: impl FnOnce(&mut B) -> T) -> Locked<T> {
+        match self.inner.try_lock_for(self.lock_timeout) {
+            Some(mut inner) => {
+                let value = f(&mut inner.breaker);
+                self.report(&mut inner);
+                Locked::Done(value)
+            }
+            None => Locked::Dropped,
+        }
+    }
+
     /// Ask for a permit, at the time the lock is taken. If the lock cannot be taken in time the
     /// answer is [`Locked::Dropped`], with no permit: make the call anyway, uncounted (as
     /// [`Shared::call`] does).
+    ///
+    /// Report every permit admitted, also when the call is abandoned (an error on your side, a
+    /// dropped future): as a neutral outcome ([`Outcome::InputRejected`]) if it says nothing of
+    /// the service. An unreported statistical trial is lost only after `call_timeout`; a window
+    /// half-open waits for every probe's result, for good unless
+    /// `max_wait_duration_in_half_open_state` is set.
+    #[must_use = "make the call unless rejected, and report its outcome with the permit"]
     pub fn permit(&self) -> Locked<Decision> {
-        match self.inner.try_lock_for(self.lock_timeout) {
-            Some(mut b) => Locked::Done(b.permit(self.clock.now())),
-            None => Locked::Dropped,
-        }
+        self.change(|b| b.permit(self.clock.now()))
+    }
+
+    /// Ask for a last-option permit ([`Breaker::permit_last_option`]: the call has no other
+    /// target, so it is tried even while open and its result moves nothing), at the time the
+    /// lock is taken. Ask with this *instead of* [`Shared::permit`]. If the lock cannot be taken
+    /// in time: make the call anyway, with nothing to report.
+    #[must_use = "report the call's outcome with the permit"]
+    pub fn permit_last_option(&self) -> Locked<Permit> {
+        self.change(|b| b.permit_last_option(self.clock.now()))
     }
 
     /// Report an outcome now (read before the wait for the lock); dropped if the lock cannot be
     /// taken in time.
     pub fn record(&self, permit: &Permit, outcome: Outcome) -> Locked<Recorded> {
         let now = self.clock.now();
-        match self.inner.try_lock_for(self.lock_timeout) {
-            Some(mut b) => Locked::Done(b.record(permit, outcome, now)),
-            None => Locked::Dropped,
-        }
+        self.change(|b| b.record(permit, outcome, now))
+    }
+
+    /// Let time-driven rules act now ([`Breaker::poll`]: lost trials, time limits, automatic
+    /// transitions), at the time the lock is taken; dropped if it cannot be taken in time.
+    /// Optional: the same rules act on the next permit or record. A service that wants a state
+    /// change reported when it is due rather than at the next call polls at
+    /// [`Breaker::next_deadline`] (read through [`Shared::with`]).
+    pub fn poll(&self) -> Locked<()> {
+        self.change(|b| b.poll(self.clock.now()))
     }
 
     /// Run `f` around a call: ask, call, report. Returns `None` when the breaker rejects the call
     /// (use the fallback). `f` returns its value and the outcome to report.
+    ///
+    /// If `f` panics, the permit is reported as a neutral result ([`Outcome::InputRejected`]:
+    /// it moves nothing and gives back a half-open slot) before the panic goes on, so that a
+    /// bug on the caller's side cannot hold a window breaker's half-open for good.
     pub fn call<T>(&self, f: impl FnOnce() -> (T, Outcome)) -> Option<T> {
         let permit = match self.permit() {
             Locked::Done(Decision::Admit(p)) => Some(p),
             Locked::Done(Decision::Reject(_)) => return None,
             Locked::Dropped => None,
         };
+        let mut unreported = Unreported {
+            shared: self,
+            permit,
+        };
         let (value, outcome) = f();
-        if let Some(p) = permit {
+        if let Some(p) = unreported.permit.take() {
             let _ = self.record(&p, outcome);
         }
         Some(value)
@@ -115,12 +214,37 @@ impl<B: Breaker> Shared<B> {
 
     /// The current state (waits for the lock).
     pub fn state(&self) -> State {
-        self.inner.lock().state()
+        self.inner.lock().breaker.state()
     }
 
-    /// Run `f` with the breaker locked (for reading observations).
+    /// Run `f` with the breaker locked (for reading observations; waits for the lock). Give the
+    /// breaker times from [`Shared::clock`], as every other method here does. The
+    /// transitions of the last mutating call `f` makes, if any, go to the listener. If `f`
+    /// replaces the breaker by one of a lower generation (a fresh one), the listener has the
+    /// replacement's transitions from then on.
     pub fn with<T>(&self, f: impl FnOnce(&mut B) -> T) -> T {
-        f(&mut self.inner.lock())
+        let mut inner = self.inner.lock();
+        let value = f(&mut inner.breaker);
+        let generation = inner.breaker.generation();
+        if generation < inner.reported {
+            inner.reported = generation;
+        }
+        self.report(&mut inner);
+        value
+    }
+}
+
+/// A permit of [`Shared::call`] not reported yet: reported as neutral if dropped so (a panic).
+struct Unreported<'a, B: Breaker> {
+    shared: &'a Shared<B>,
+    permit: Option<Permit>,
+}
+
+impl<B: Breaker> Drop for Unreported<'_, B> {
+    fn drop(&mut self) {
+        if let Some(p) = self.permit.take() {
+            let _ = self.shared.record(&p, Outcome::InputRejected);
+        }
     }
 }
 

@@ -9,8 +9,9 @@
 //! the trial score is below 0 and opens again otherwise.
 //!
 //! A `now` that is not finite (`NaN`, an infinity: a broken clock) is read as the latest finite
-//! `now` given before it (the start, at first), as the window breaker does: one bad reading
-//! must not poison the traffic meter, end an open wait or start a trial that is never lost.
+//! `now` given before it (at first: 0, or the time given to [`Statistical::starting_at`]), as
+//! the window breaker does: one bad reading must not poison the traffic meter, end an open wait
+//! or start a trial that is never lost.
 
 use crate::backoff::Backoff;
 use crate::error::{self, SettingsError};
@@ -87,7 +88,8 @@ pub struct StatisticalSettings {
     pub backoff_factor: f64,
     /// Half-open lasts at most this many times (trials to close from 0) / current rate. Default 3.
     pub half_open_time_factor: f64,
-    /// A trial not answered within this time is lost. Default 30 s.
+    /// A trial not answered within this time is lost: its slot goes to the next call. Set it to
+    /// the call's own timeout: a trial answered later moves nothing. Default 30 s.
     #[cfg_attr(
         feature = "serde",
         serde(deserialize_with = "crate::units::serde_units::duration")
@@ -254,16 +256,31 @@ pub struct Statistical {
 }
 
 impl Statistical {
-    /// A closed breaker at time 0. Invalid settings give an error naming the field.
+    /// A closed breaker whose traffic meter starts at the first `now` it is given: the traffic
+    /// assumed by `expected_calls_per_minute` holds from the first call, whatever the clock's
+    /// zero (seconds since the process started, since the epoch, ...). Invalid settings give an
+    /// error naming the field.
     pub fn new(settings: StatisticalSettings) -> Result<Self, SettingsError> {
-        Self::starting_at(settings, 0.0)
+        Self::build(settings, 0.0, f64::NAN)
     }
 
-    /// A closed breaker whose traffic meter starts at `now` (read as 0 if not finite).
+    /// A closed breaker whose traffic meter starts at `now` (read as 0 if not finite): the
+    /// assumed traffic decays from then until the first call, as if no call had come. (The
+    /// simulator starts its breakers at time 0, before its first call.)
     pub fn starting_at(settings: StatisticalSettings, now: f64) -> Result<Self, SettingsError> {
+        let now = Latest::starting_at(now).read(now);
+        Self::build(settings, now, now)
+    }
+
+    /// A breaker whose non-finite times read as `start` until a finite one is given, and whose
+    /// meter starts at `meter_start` (`NaN`: at the first call).
+    fn build(
+        settings: StatisticalSettings,
+        start: f64,
+        meter_start: f64,
+    ) -> Result<Self, SettingsError> {
         settings.validate()?;
-        let last_now = Latest::starting_at(now);
-        let now = last_now.read(now);
+        let last_now = Latest::starting_at(start);
         let derived = settings.derived();
         Ok(Statistical {
             wald: WaldLines {
@@ -273,7 +290,7 @@ impl Statistical {
             traffic: Traffic::new(
                 settings.traffic_time_constant,
                 settings.expected_calls_per_minute / 60.0,
-                now,
+                meter_start,
             ),
             backoff: Backoff::new(
                 settings.first_wait,

@@ -27,7 +27,9 @@ pub struct Traffic {
 
 impl Traffic {
     /// A meter with time constant `tau` seconds, starting as if `initial_rate` calls/s had been
-    /// flowing (count = `initial_rate * tau`) at time `start`.
+    /// flowing (count = `initial_rate * tau`) at time `start`. A `start` that is `NaN` starts
+    /// the meter at its first [`Traffic::tick`] (until then the count does not decay), so the
+    /// clock's zero does not matter.
     pub fn new(tau: f64, initial_rate: f64, start: f64) -> Self {
         Traffic {
             tau,
@@ -37,18 +39,23 @@ impl Traffic {
     }
 
     fn decayed(&self, now: f64) -> f64 {
+        // In this order so that a `NaN` (not started) counts as no time passed.
         let dt = now - self.updated;
-        if dt <= 0.0 {
-            self.count
-        } else {
+        if dt > 0.0 {
             self.count * decay(dt / self.tau)
+        } else {
+            self.count
         }
     }
 
-    /// Count one call at `now`. A `now` earlier than the last update counts without decay.
+    /// Count one call at `now` (finite). A `now` earlier than the last update counts without
+    /// decay.
     pub fn tick(&mut self, now: f64) {
         self.count = self.decayed(now) + 1.0;
         if now > self.updated {
+            self.updated = now;
+        } else if self.updated.is_nan() {
+            // The first tick of a meter not yet started.
             self.updated = now;
         }
     }

@@ -90,6 +90,7 @@ pub enum Rejection {
 
 /// The answer to [`crate::Breaker::permit`].
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[must_use = "make the call only if admitted, and report its outcome with the permit"]
 pub enum Decision {
     /// Make the call; report its outcome with this permit.
     Admit(Permit),
@@ -124,7 +125,10 @@ pub enum Ignored {
     /// A trial whose result came after the call timeout (its slot had already been freed), or
     /// that was already reported.
     Lost,
-    /// The breaker records nothing in this state (window breaker while open: recorded, no effect).
+    /// The result arrived while open: the window breaker records it into the window that opened
+    /// it, where it decides nothing (resilience4j). (The statistical breaker says
+    /// [`Ignored::Stale`] instead: every call it admitted before opening is of an earlier
+    /// generation.)
     NoEffect,
 }
 

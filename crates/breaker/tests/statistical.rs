@@ -382,7 +382,7 @@ fn the_line_follows_traffic_with_a_floor_for_cold_starts() {
     let mut b = Statistical::new(s.clone()).unwrap();
     let mut t = 0.0;
     while t < 10.0 * 3600.0 {
-        b.permit(t);
+        let _ = b.permit(t);
         t += 0.5;
     }
     let expect = (2.0f64 * 30.0 * 86_400.0).ln();
@@ -394,6 +394,41 @@ fn the_line_follows_traffic_with_a_floor_for_cold_starts() {
     // The count decays by e per time constant.
     let r0 = b.rate(t);
     assert!((b.rate(t + 3600.0) - r0 / std::f64::consts::E).abs() < 1e-12);
+}
+
+/// The traffic assumed at start holds from the first call, whatever the clock's zero: seconds
+/// since the epoch, since the process started, since boot. Before, `new` started the meter at
+/// time 0, so with an epoch clock the first call at 1.7e9 s found the assumed count decayed to
+/// nothing: the line sank from ln(10/s x 30 days) = 17.07 nats to the line of one call,
+/// ln(720) = 6.58, and 5 failures in a row opened instead of 13.
+#[test]
+fn the_assumed_traffic_holds_from_the_first_call_whatever_the_clock() {
+    let s = StatisticalSettings {
+        expected_calls_per_minute: 600.0,
+        ..Default::default()
+    };
+    let mut at_zero = Statistical::new(s.clone()).unwrap();
+    call(&mut at_zero, 0.0, OK);
+    let line = at_zero.line(0.0);
+    let expect = ((10.0f64 * 3600.0 + 1.0) / 3600.0 * 30.0 * 86_400.0).ln();
+    assert!((line - expect).abs() < 1e-9, "{line} vs {expect}");
+    let before = Statistical::new(s.clone()).unwrap().line(0.0);
+    for start in [1.0, 3600.0, 1.7e9] {
+        let mut b = Statistical::new(s.clone()).unwrap();
+        assert_eq!(b.line(start), before, "before the first call, at {start}");
+        call(&mut b, start, OK);
+        assert_eq!(b.line(start), line, "first call at {start}");
+        assert_eq!(b.rate(start + 3600.0), at_zero.rate(3600.0), "{start}");
+        // So the same 13 failures in a row open it as at time 0.
+        let opened = open(&mut b, start + 1.0);
+        assert_eq!(opened, start + 13.0, "{start}");
+    }
+    // `starting_at` starts the meter at the time given: a first call an hour later finds the
+    // assumed count decayed by e.
+    let mut b = Statistical::starting_at(s, 0.0).unwrap();
+    let _ = b.permit(3600.0);
+    let expect = (10.0 * 3600.0 / std::f64::consts::E + 1.0) / 3600.0;
+    assert!((b.rate(3600.0) - expect).abs() < 1e-12);
 }
 
 #[test]
@@ -560,6 +595,44 @@ fn rates_whose_success_weighs_nothing_are_invalid() {
     };
     assert!(s.validate().is_ok());
     assert!(s.derived().weights.ok < 0.0);
+}
+
+/// Rates so small that a log-likelihood ratio overflows `f64` are invalid: before, they
+/// validated, and `trial_wrongly_opens: 1e-310` made Wald's upper line, and with it the closed
+/// line's floor, infinite (the breaker stayed closed through 10,000 failures in a row), while
+/// `fine_rate: 1e-310` weighed a failure as infinite.
+#[test]
+fn rates_whose_weight_or_line_is_infinite_are_invalid() {
+    let cases = [
+        (
+            StatisticalSettings {
+                trial_wrongly_opens: 1e-310,
+                ..Default::default()
+            },
+            "trial_wrongly_opens",
+        ),
+        (
+            StatisticalSettings {
+                fine_rate: 1e-310,
+                ..Default::default()
+            },
+            "fine_rate",
+        ),
+    ];
+    for (s, field) in cases {
+        let e = s.validate().unwrap_err();
+        assert_eq!(e.field, field, "{e}");
+        assert_eq!(e.allowed, "0 < x < 1", "{e}");
+    }
+    // Small but finite is still allowed.
+    let s = StatisticalSettings {
+        fine_rate: 1e-300,
+        trial_wrongly_opens: 1e-300,
+        ..Default::default()
+    };
+    assert!(s.validate().is_ok());
+    let d = s.derived();
+    assert!(d.weights.fail.is_finite() && d.upper.is_finite());
 }
 
 /// Settings, observations and transitions through JSON (the `serde` feature).

@@ -732,7 +732,8 @@ impl Engine {
         let n = s.callers.count as usize;
         let copies = if s.callers.shared_state { 1 } else { n };
         let stat = (0..copies)
-            .map(|_| Statistical::new(s.statistical.clone()))
+            // The meter starts with the run, at 0, not at the first call.
+            .map(|_| Statistical::starting_at(s.statistical.clone(), 0.0))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| SimError::Settings(e.within("statistical")))?;
         let win = (0..copies)
