@@ -14,6 +14,7 @@ use breaker::{
     Statistical, Window,
 };
 
+use crate::log::EventLog;
 use crate::output::{
     finish_metrics, BreakerKind, BreakerResult, Breakers, CallReport, Changes, Decided, Event,
     Metrics, Phases, RunResult, Totals, Verdict,
@@ -248,7 +249,7 @@ pub(crate) struct Side<B> {
     lock_free_at: f64,
     pub metrics: Metrics,
     pub totals: Totals,
-    pub events: Vec<Event>,
+    pub events: EventLog,
     pub series: Option<SeriesAcc>,
     /// When caller 0's copy was last sampled (0 before any sample). The copy changes only at
     /// sampled events, so observing it now at this time gives that last sample again: what a
@@ -331,7 +332,7 @@ impl<B: Probe> Side<B> {
             lock_free_at: f64::NEG_INFINITY,
             metrics: Metrics::default(),
             totals: Totals::default(),
-            events: Vec::new(),
+            events: EventLog::default(),
             series: None,
             sampled_at: 0.0,
         }
@@ -621,7 +622,7 @@ impl<B: Probe> Side<B> {
         breaker_result(
             self.metrics.clone(),
             self.totals.clone(),
-            self.events.clone(),
+            self.events.to_vec(),
             self.series.clone(),
             cfg,
             in_flight,
@@ -632,11 +633,7 @@ impl<B: Probe> Side<B> {
     /// This side's metrics, totals (with `in_flight` at the end) and caller 0's changes so far:
     /// [`Side::result_of`]'s, without copying the events and series.
     pub(crate) fn summary_of(&self, cfg: &Config, in_flight: u64) -> (Metrics, Totals, Changes) {
-        let mut metrics = self.metrics.clone();
-        finish_metrics(&mut metrics, &self.events, &cfg.meta, cfg.end);
-        let mut totals = self.totals.clone();
-        totals.in_flight_at_end = in_flight;
-        (metrics, totals, Changes::of(&self.events))
+        summary(&self.metrics, &self.totals, &self.events, cfg, in_flight)
     }
 
     /// [`Side::result_of`] without copying the events and series.
@@ -644,13 +641,29 @@ impl<B: Probe> Side<B> {
         breaker_result(
             self.metrics,
             self.totals,
-            self.events,
+            self.events.to_vec(),
             self.series,
             cfg,
             in_flight,
             known,
         )
     }
+}
+
+/// [`Side::summary_of`], not generic over the breaker (one copy in the wasm, not two).
+fn summary(
+    metrics: &Metrics,
+    totals: &Totals,
+    events: &EventLog,
+    cfg: &Config,
+    in_flight: u64,
+) -> (Metrics, Totals, Changes) {
+    let mut metrics = metrics.clone();
+    let parts = events.parts();
+    finish_metrics(&mut metrics, &parts, &cfg.meta, cfg.end);
+    let mut totals = totals.clone();
+    totals.in_flight_at_end = in_flight;
+    (metrics, totals, Changes::of(&parts))
 }
 
 fn breaker_result(
@@ -662,12 +675,12 @@ fn breaker_result(
     in_flight: u64,
     known: f64,
 ) -> BreakerResult {
-    finish_metrics(&mut metrics, &events, &cfg.meta, cfg.end);
+    finish_metrics(&mut metrics, &[&events], &cfg.meta, cfg.end);
     totals.in_flight_at_end = in_flight;
     BreakerResult {
         metrics,
         totals,
-        changes: Changes::of(&events),
+        changes: Changes::of(&[&events]),
         events,
         series: series.map(|s| s.finish(known)).unwrap_or_default(),
     }

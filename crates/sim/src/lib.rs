@@ -23,6 +23,7 @@ pub mod allowed;
 #[doc(hidden)]
 pub mod bare;
 mod engine;
+mod log;
 mod output;
 mod presets;
 mod rng;
@@ -32,6 +33,7 @@ mod sim;
 mod trace;
 mod traffic;
 
+pub use log::EventLog;
 pub use output::{
     canonical_trace, trace_hash, BreakerKind, BreakerResult, Breakers, CallReport, Changes,
     Decided, Event, Metrics, RunResult, Series, Snapshot, Totals, Verdict,

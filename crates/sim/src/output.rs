@@ -247,10 +247,13 @@ pub struct Changes {
 
 impl Changes {
     /// The summary of `events` (one breaker's, in time order) for caller 0.
-    pub fn of(events: &[Event]) -> Changes {
+    pub fn of(events: &[&[Event]]) -> Changes {
         let mut c = Changes::default();
         let mut first_close: Option<f64> = None;
-        for e in events.iter().filter(|e| e.caller == 0) {
+        for e in events.iter().copied().flatten() {
+            if e.caller != 0 {
+                continue;
+            }
             c.last_s = Some(e.t_s);
             c.last_to = Some(e.to);
             c.opened |= e.to == State::Open;
@@ -401,13 +404,13 @@ pub struct Snapshot {
 /// Compute metrics from counters and the events, given the scenario's phases.
 pub(crate) fn finish_metrics(
     m: &mut Metrics,
-    events: &[Event],
+    events: &[&[Event]],
     scenario_phases: &Phases,
     end: f64,
 ) {
     m.openings = 0;
     m.false_openings = 0;
-    for e in events {
+    for e in events.iter().copied().flatten() {
         if e.from == State::Closed && e.to == State::Open {
             m.openings += 1;
             if scenario_phases.condition_at(e.t_s) == Condition::Fine {
@@ -420,14 +423,20 @@ pub(crate) fn finish_metrics(
     let mut closes = Vec::new();
     for (i, &(s, e)) in outages.iter().enumerate() {
         let seg_end = outages.get(i + 1).map(|o| o.0).unwrap_or(f64::INFINITY);
-        let seg: Vec<&Event> = events
-            .iter()
-            .filter(|ev| ev.t_s >= s && ev.t_s < seg_end && ev.t_s <= end)
-            .collect();
-        if let Some(first) = seg.iter().find(|ev| ev.to == State::Open) {
-            opens.push(first.t_s - s);
+        // The segment's first opening and its last change.
+        let (mut first_open, mut last): (Option<f64>, Option<&Event>) = (None, None);
+        for ev in events.iter().copied().flatten() {
+            if ev.t_s >= s && ev.t_s < seg_end && ev.t_s <= end {
+                if first_open.is_none() && ev.to == State::Open {
+                    first_open = Some(ev.t_s);
+                }
+                last = Some(ev);
+            }
+        }
+        if let Some(first) = first_open {
+            opens.push(first - s);
             if e.is_finite() {
-                if let Some(last) = seg.last() {
+                if let Some(last) = last {
                     if last.to == State::Closed {
                         closes.push(last.t_s - e);
                     }
@@ -467,15 +476,15 @@ impl Phases {
 /// window, each `breaker t_s caller from to generation reason-detail`, with floats in Rust's
 /// shortest round-trip form (the same on every platform) and the reason's exact numbers.
 pub fn canonical_trace(r: &RunResult) -> String {
-    canonical_events(BreakerKind::ALL.map(|k| r.breakers.get(k).events.as_slice()))
+    canonical_events(BreakerKind::ALL.map(|k| vec![r.breakers.get(k).events.as_slice()]))
 }
 
-/// [`canonical_trace`] of each breaker's events (statistical, window).
-fn canonical_events(events: [&[Event]; 2]) -> String {
+/// [`canonical_trace`] of each breaker's events (statistical, window), each in parts.
+fn canonical_events(events: [Vec<&[Event]>; 2]) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     for (kind, events) in BreakerKind::ALL.into_iter().zip(events) {
-        for e in events {
+        for e in events.iter().copied().flatten() {
             let _ = writeln!(
                 out,
                 "{} {:?} {} {} {} {} {:?}",
@@ -494,11 +503,11 @@ fn canonical_events(events: [&[Event]; 2]) -> String {
 
 /// SHA-256 (lower-case hex) of [`canonical_trace`]: pins a run's events, natively and in wasm.
 pub fn trace_hash(r: &RunResult) -> String {
-    hash_events(BreakerKind::ALL.map(|k| r.breakers.get(k).events.as_slice()))
+    hash_events(BreakerKind::ALL.map(|k| vec![r.breakers.get(k).events.as_slice()]))
 }
 
-/// [`trace_hash`] of each breaker's events (statistical, window).
-pub(crate) fn hash_events(events: [&[Event]; 2]) -> String {
+/// [`trace_hash`] of each breaker's events (statistical, window), each in parts.
+pub(crate) fn hash_events(events: [Vec<&[Event]>; 2]) -> String {
     let digest = Sha256::digest(canonical_events(events).as_bytes());
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -305,12 +305,20 @@ impl Playground {
         let list = Array::new();
         let (mut i, mut j) = (0, 0);
         for _ in 0..limit {
-            let e = if i == s.len() || (j < w.len() && w[j].t_s.total_cmp(&s[i].t_s).is_lt()) {
-                j += 1;
-                &w[j - 1]
-            } else {
-                i += 1;
-                &s[i - 1]
+            let e = match (s.get(i), w.get(j)) {
+                (Some(a), Some(b)) if b.t_s.total_cmp(&a.t_s).is_ge() => {
+                    i += 1;
+                    a
+                }
+                (Some(a), None) => {
+                    i += 1;
+                    a
+                }
+                (_, Some(b)) => {
+                    j += 1;
+                    b
+                }
+                (None, None) => break,
             };
             list.push(&to_js(e)?);
         }
