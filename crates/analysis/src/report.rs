@@ -229,6 +229,34 @@ pub struct RunLength {
     pub work: Work,
 }
 
+/// `n` runs of about `each` `what` each, as a note says it: "1 run of about 2e3 calls", "5 runs
+/// of about 2e3 calls each".
+fn runs_of(n: u64, each: f64, what: &str) -> String {
+    if n == 1 {
+        format!("1 run of about {each:.3e} {what}")
+    } else {
+        format!("{n} runs of about {each:.3e} {what} each")
+    }
+}
+
+/// "the run" or "the 5 runs".
+fn the_runs(n: u64) -> String {
+    if n == 1 {
+        "the run".into()
+    } else {
+        format!("the {n} runs")
+    }
+}
+
+/// What a note asks for instead: fewer runs (when there can be fewer) or `other`.
+fn fewer_runs_or(n: u64, other: &str) -> String {
+    if n == 1 {
+        other.into()
+    } else {
+        format!("fewer runs or {other}")
+    }
+}
+
 /// The CUSUM simulation at `p`, or why there is none: skipped at once when the runs would need
 /// more than [`SIMULATION_MAX_CALLS`] calls, or more than `max_draws` draws, by the run length
 /// `arl` (the dynamic program's, exact or not), instead of simulating until a cap runs out and
@@ -254,9 +282,10 @@ fn simulated_run_length(
         return (
             None,
             Some(format!(
-                "not simulated: {} runs of about {:.3e} calls each would pass the {:.0e} \
-                 simulated calls allowed; ask for fewer runs or a lower line",
-                o.runs, arl, cap as f64
+                "not simulated: {} would pass the {:.0e} simulated calls allowed; ask for {}",
+                runs_of(o.runs, arl, "calls"),
+                cap as f64,
+                fewer_runs_or(o.runs, "a lower line")
             )),
             0,
         );
@@ -267,10 +296,12 @@ fn simulated_run_length(
         return (
             None,
             Some(format!(
-                "not simulated: {} runs of about {:.3e} calls each would take about {:.1e} \
-                 draws (one per failure), past the {:.0e} allowed; ask for fewer runs or a \
-                 lower line",
-                o.runs, arl, draws, max_draws as f64
+                "not simulated: {} would take about {:.1e} draws (one per failure), past the \
+                 {:.0e} allowed; ask for {}",
+                runs_of(o.runs, arl, "calls"),
+                draws,
+                max_draws as f64,
+                fewer_runs_or(o.runs, "a lower line")
             )),
             0,
         );
@@ -280,9 +311,16 @@ fn simulated_run_length(
         (None, d) => (
             None,
             Some(format!(
-                "not simulated: the {} runs passed the {:.0e} simulated calls or the {:.0e} \
-                 draws allowed; ask for fewer runs",
-                o.runs, cap as f64, max_draws as f64
+                "not simulated: {} passed the {:.0e} simulated calls or the {:.0e} draws \
+                 allowed; ask for {}",
+                the_runs(o.runs),
+                cap as f64,
+                max_draws as f64,
+                if o.runs == 1 {
+                    "a lower line"
+                } else {
+                    "fewer runs"
+                }
             )),
             d,
         ),
@@ -395,33 +433,36 @@ pub fn trials_capped(s: &Statistical, p: f64, sim: Option<Simulation>, budget: B
     } else {
         e.expected_trials.max(a.expected_trials)
     };
-    let (m, draws, simulation_note) = match sim {
-        None => (None, 0, None),
-        Some(o) if o.runs as f64 * (asn * p + 1.0) > budget.sim_draws as f64 => (
-            None,
-            0,
-            Some(format!(
-                "not simulated: {} runs of about {:.3e} trials each would take about {:.1e} \
-                 draws (one per failure), past the {:.0e} allowed; ask for fewer runs",
-                o.runs,
-                asn,
+    let (m, draws, simulation_note) =
+        match sim {
+            None => (None, 0, None),
+            Some(o) if o.runs as f64 * (asn * p + 1.0) > budget.sim_draws as f64 => {
+                (
+                    None,
+                    0,
+                    Some(format!(
+                "not simulated: {} would take about {:.1e} draws (one per failure), past the \
+                 {:.0e} allowed{}",
+                runs_of(o.runs, asn, "trials"),
                 o.runs as f64 * (asn * p + 1.0),
-                budget.sim_draws as f64
+                budget.sim_draws as f64,
+                if o.runs == 1 { "" } else { "; ask for fewer runs" }
             )),
-        ),
-        Some(o) => match sprt::simulate_capped(w, l, p, o.runs, o.seed, budget.sim_draws) {
-            (Some(m), d) => (Some(m), d, None),
-            (None, d) => (
-                None,
-                d,
-                Some(format!(
-                    "not simulated: the runs passed the {:.0e} draws (one per failure) \
+                )
+            }
+            Some(o) => match sprt::simulate_capped(w, l, p, o.runs, o.seed, budget.sim_draws) {
+                (Some(m), d) => (Some(m), d, None),
+                (None, d) => (
+                    None,
+                    d,
+                    Some(format!(
+                        "not simulated: the runs passed the {:.0e} draws (one per failure) \
                      allowed; ask for fewer runs",
-                    budget.sim_draws as f64
-                )),
-            ),
-        },
-    };
+                        budget.sim_draws as f64
+                    )),
+                ),
+            },
+        };
     let exact_note = (!(close_ok && trials_ok)).then(|| {
         format!(
             "no exact figure: the dynamic program stopped at its work cap ({:.0e} cells) \
@@ -633,12 +674,17 @@ pub fn window_outage(
     // The simulation gives up when its runs together pass the cap (or a full window at the
     // baseline keeps tripping): runs may well have tripped, so the note does not say none did.
     let note = (calls.exact.is_none() && calls.simulated.is_none()).then(|| {
+        let runs = sim.map_or(0, |o| o.runs);
+        let exact = format!("the exact chain takes windows up to {}", window::MAX_EXACT);
         format!(
-            "not simulated: the {} runs needed more than the {WINDOW_SIMULATION_MAX_CALLS} \
-             simulated calls allowed (or a full window at the baseline kept tripping); ask for \
-             fewer runs (the exact chain takes windows up to {})",
-            sim.map_or(0, |o| o.runs),
-            window::MAX_EXACT
+            "not simulated: {} needed more than the {WINDOW_SIMULATION_MAX_CALLS} simulated \
+             calls allowed (or a full window at the baseline kept tripping); {}",
+            the_runs(runs),
+            if runs == 1 {
+                exact
+            } else {
+                format!("ask for fewer runs ({exact})")
+            }
         )
     });
     WindowOutage {

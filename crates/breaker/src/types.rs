@@ -241,8 +241,9 @@ impl fmt::Display for Reason {
                 calls,
             } => write!(
                 f,
-                "failure rate {:.1}% of {calls} calls reached threshold {:.1}%",
+                "failure rate {:.1}% of {calls} {} reached threshold {:.1}%",
                 rate * 100.0,
+                if calls == 1 { "call" } else { "calls" },
                 threshold * 100.0
             ),
             Reason::SlowCallRate {
@@ -251,8 +252,9 @@ impl fmt::Display for Reason {
                 calls,
             } => write!(
                 f,
-                "slow-call rate {:.1}% of {calls} calls reached threshold {:.1}%",
+                "slow-call rate {:.1}% of {calls} {} reached threshold {:.1}%",
                 rate * 100.0,
+                if calls == 1 { "call" } else { "calls" },
                 threshold * 100.0
             ),
             Reason::ProbesPassed {
@@ -261,7 +263,8 @@ impl fmt::Display for Reason {
                 calls,
             } => write!(
                 f,
-                "{calls} probes: failure rate {:.1}%, slow-call rate {:.1}%, below thresholds",
+                "{calls} {}: failure rate {:.1}%, slow-call rate {:.1}%, below thresholds",
+                if calls == 1 { "probe" } else { "probes" },
                 failure_rate * 100.0,
                 slow_rate * 100.0
             ),

@@ -305,8 +305,9 @@ pub fn page_curves_metered(
         log_x: false,
         log_y: false,
         note: format!(
-            "{} successes in a row close from 0; the most trials are needed near the zero-drift rate {}.{gap_note}",
-            d.trials_to_close,
+            "{} in a row {} from 0; the most trials are needed near the zero-drift rate {}.{gap_note}",
+            analysis::cli::count(d.trials_to_close, "success", "successes"),
+            if d.trials_to_close == 1 { "closes" } else { "close" },
             pct(d.zero_drift_rate)
         ),
         series: ways_lines(
