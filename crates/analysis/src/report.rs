@@ -229,31 +229,13 @@ pub struct RunLength {
     pub work: Work,
 }
 
-/// `n` runs of about `each` `what` each, as a note says it: "1 run of about 2e3 calls", "5 runs
-/// of about 2e3 calls each".
-fn runs_of(n: u64, each: f64, what: &str) -> String {
+/// The words a note puts around a number of runs: "1 run of about 2e3 calls", "5 runs of about
+/// 2e3 calls each"; and fewer runs to ask for only when there can be fewer.
+fn runs_words(n: u64) -> (&'static str, &'static str, &'static str) {
     if n == 1 {
-        format!("1 run of about {each:.3e} {what}")
+        ("run", "", "")
     } else {
-        format!("{n} runs of about {each:.3e} {what} each")
-    }
-}
-
-/// "the run" or "the 5 runs".
-fn the_runs(n: u64) -> String {
-    if n == 1 {
-        "the run".into()
-    } else {
-        format!("the {n} runs")
-    }
-}
-
-/// What a note asks for instead: fewer runs (when there can be fewer) or `other`.
-fn fewer_runs_or(n: u64, other: &str) -> String {
-    if n == 1 {
-        other.into()
-    } else {
-        format!("fewer runs or {other}")
+        ("runs", " each", "fewer runs or ")
     }
 }
 
@@ -270,6 +252,7 @@ fn simulated_run_length(
     max_draws: u64,
 ) -> (Option<Figure>, Option<String>, u64) {
     let cap = SIMULATION_MAX_CALLS;
+    let (run, each, fewer) = runs_words(o.runs);
     if p <= 0.0 {
         return (
             None,
@@ -282,10 +265,9 @@ fn simulated_run_length(
         return (
             None,
             Some(format!(
-                "not simulated: {} would pass the {:.0e} simulated calls allowed; ask for {}",
-                runs_of(o.runs, arl, "calls"),
-                cap as f64,
-                fewer_runs_or(o.runs, "a lower line")
+                "not simulated: {} {run} of about {:.3e} calls{each} would pass the {:.0e} \
+                 simulated calls allowed; ask for {fewer}a lower line",
+                o.runs, arl, cap as f64
             )),
             0,
         );
@@ -296,12 +278,9 @@ fn simulated_run_length(
         return (
             None,
             Some(format!(
-                "not simulated: {} would take about {:.1e} draws (one per failure), past the \
-                 {:.0e} allowed; ask for {}",
-                runs_of(o.runs, arl, "calls"),
-                draws,
-                max_draws as f64,
-                fewer_runs_or(o.runs, "a lower line")
+                "not simulated: {} {run} of about {:.3e} calls{each} would take about {:.1e} \
+                 draws (one per failure), past the {:.0e} allowed; ask for {fewer}a lower line",
+                o.runs, arl, draws, max_draws as f64
             )),
             0,
         );
@@ -311,9 +290,9 @@ fn simulated_run_length(
         (None, d) => (
             None,
             Some(format!(
-                "not simulated: {} passed the {:.0e} simulated calls or the {:.0e} draws \
-                 allowed; ask for {}",
-                the_runs(o.runs),
+                "not simulated: the {} {run} passed the {:.0e} simulated calls or the {:.0e} \
+                 draws allowed; ask for {}",
+                o.runs,
                 cap as f64,
                 max_draws as f64,
                 if o.runs == 1 {
@@ -433,36 +412,41 @@ pub fn trials_capped(s: &Statistical, p: f64, sim: Option<Simulation>, budget: B
     } else {
         e.expected_trials.max(a.expected_trials)
     };
-    let (m, draws, simulation_note) =
-        match sim {
-            None => (None, 0, None),
-            Some(o) if o.runs as f64 * (asn * p + 1.0) > budget.sim_draws as f64 => {
-                (
-                    None,
-                    0,
-                    Some(format!(
-                "not simulated: {} would take about {:.1e} draws (one per failure), past the \
-                 {:.0e} allowed{}",
-                runs_of(o.runs, asn, "trials"),
-                o.runs as f64 * (asn * p + 1.0),
-                budget.sim_draws as f64,
-                if o.runs == 1 { "" } else { "; ask for fewer runs" }
-            )),
+    let (m, draws, simulation_note) = match sim {
+        None => (None, 0, None),
+        Some(o) if o.runs as f64 * (asn * p + 1.0) > budget.sim_draws as f64 => (
+            None,
+            0,
+            Some({
+                let (run, each, _) = runs_words(o.runs);
+                format!(
+                    "not simulated: {} {run} of about {:.3e} trials{each} would take about \
+                     {:.1e} draws (one per failure), past the {:.0e} allowed{}",
+                    o.runs,
+                    asn,
+                    o.runs as f64 * (asn * p + 1.0),
+                    budget.sim_draws as f64,
+                    if o.runs == 1 {
+                        ""
+                    } else {
+                        "; ask for fewer runs"
+                    }
                 )
-            }
-            Some(o) => match sprt::simulate_capped(w, l, p, o.runs, o.seed, budget.sim_draws) {
-                (Some(m), d) => (Some(m), d, None),
-                (None, d) => (
-                    None,
-                    d,
-                    Some(format!(
-                        "not simulated: the runs passed the {:.0e} draws (one per failure) \
+            }),
+        ),
+        Some(o) => match sprt::simulate_capped(w, l, p, o.runs, o.seed, budget.sim_draws) {
+            (Some(m), d) => (Some(m), d, None),
+            (None, d) => (
+                None,
+                d,
+                Some(format!(
+                    "not simulated: the runs passed the {:.0e} draws (one per failure) \
                      allowed; ask for fewer runs",
-                        budget.sim_draws as f64
-                    )),
-                ),
-            },
-        };
+                    budget.sim_draws as f64
+                )),
+            ),
+        },
+    };
     let exact_note = (!(close_ok && trials_ok)).then(|| {
         format!(
             "no exact figure: the dynamic program stopped at its work cap ({:.0e} cells) \
@@ -675,16 +659,16 @@ pub fn window_outage(
     // baseline keeps tripping): runs may well have tripped, so the note does not say none did.
     let note = (calls.exact.is_none() && calls.simulated.is_none()).then(|| {
         let runs = sim.map_or(0, |o| o.runs);
-        let exact = format!("the exact chain takes windows up to {}", window::MAX_EXACT);
+        let (run, ask, end) = if runs == 1 {
+            ("run", "", "")
+        } else {
+            ("runs", "ask for fewer runs (", ")")
+        };
         format!(
-            "not simulated: {} needed more than the {WINDOW_SIMULATION_MAX_CALLS} simulated \
-             calls allowed (or a full window at the baseline kept tripping); {}",
-            the_runs(runs),
-            if runs == 1 {
-                exact
-            } else {
-                format!("ask for fewer runs ({exact})")
-            }
+            "not simulated: the {runs} {run} needed more than the {WINDOW_SIMULATION_MAX_CALLS} \
+             simulated calls allowed (or a full window at the baseline kept tripping); {ask}the \
+             exact chain takes windows up to {}{end}",
+            window::MAX_EXACT
         )
     });
     WindowOutage {

@@ -305,9 +305,10 @@ pub fn page_curves_metered(
         log_x: false,
         log_y: false,
         note: format!(
-            "{} in a row {} from 0; the most trials are needed near the zero-drift rate {}.{gap_note}",
-            analysis::cli::count(d.trials_to_close, "success", "successes"),
-            if d.trials_to_close == 1 { "closes" } else { "close" },
+            "{} success{} in a row close{} from 0; the most trials are needed near the zero-drift rate {}.{gap_note}",
+            d.trials_to_close,
+            if d.trials_to_close == 1 { "" } else { "es" },
+            if d.trials_to_close == 1 { "s" } else { "" },
             pct(d.zero_drift_rate)
         ),
         series: ways_lines(
