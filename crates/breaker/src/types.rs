@@ -310,8 +310,9 @@ pub struct Observation {
     pub state: State,
     /// Current generation.
     pub generation: u64,
-    /// Statistical: the closed CUSUM score (nats). Window: failure rate in the current window
-    /// (0..1), `NaN` until the minimum number of calls is reached.
+    /// Statistical: the closed CUSUM score (nats), `NaN` while open or half-open, where it does
+    /// not apply (it is held unused and restarts from 0 at the next close). Window: failure rate
+    /// in the current window (0..1), `NaN` until the minimum number of calls is reached.
     #[cfg_attr(feature = "serde", serde(deserialize_with = "nan_if_null"))]
     pub level: f64,
     /// Statistical: the line (nats). Window: `failure_rate_threshold`.
