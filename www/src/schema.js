@@ -9,10 +9,11 @@ const pct = { unit: '%', scale: 100, step: 'any' };
 /**
  * The run's seed. A u64 for the simulator (the command line takes any up to
  * 18446744073709551615); the page holds it as a JS number, exact only up to 2^53 − 1, so that is
- * its largest here (see whole.js).
+ * its largest here (see whole.js; a larger one is refused with this range). The help stays
+ * short: the seed's column in the form's head is as wide as it.
  */
 export const SEED = { path: 'seed', label: 'Seed', step: 1, min: 0, max: Number.MAX_SAFE_INTEGER, int: true,
-  help: `Same seed, same run, call for call. 0 to ${Number.MAX_SAFE_INTEGER} here.` };
+  help: 'Same seed, same run, call for call.' };
 const secs = { unit: 's', step: 'any' };
 
 /** The five settings that say what the statistical breaker decides. Shown first, large. */
