@@ -120,6 +120,48 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('the preset list\'s "custom" is a state, not a choice: shown and selected exactly while the settings are no preset\'s', async () => {
+      const preset = () => page(s.driver, () => {
+        const sel = document.querySelector('#playground .control-head select');
+        const custom = [...sel.options].find((o) => o.value === '');
+        return {
+          value: sel.value, shown: sel.selectedOptions[0].textContent,
+          customDisabled: custom.disabled, customHidden: custom.hidden,
+          desc: document.querySelector('#playground .preset-desc').textContent,
+          story: window.playground.state.presets.find((p) => p.name === window.playground.state.preset).story,
+        };
+      });
+      await open(s);
+      let p = await preset();
+      assert.equal(p.value, 'recovery-warmup');
+      assert.equal(p.customDisabled, true, 'custom cannot be chosen: choosing it did nothing');
+      assert.equal(p.customHidden, true, 'not listed while the settings are a preset\'s');
+      assert.equal(p.desc, p.story);
+      const seed = async (v) => {
+        const n = await runsShown(s.driver);
+        await setField(s.driver, 'seed', v);
+        await waitSettled(s.driver, n);
+      };
+      await seed(2);
+      p = await preset();
+      assert.deepEqual([p.value, p.shown, p.customDisabled, p.customHidden], ['', 'custom', true, false], 'edited: custom, shown and selected');
+      assert.equal(p.desc, 'Edited: no longer a preset.');
+      // Back to the preset's own value: the preset again, with its story.
+      await seed(1);
+      p = await preset();
+      assert.deepEqual([p.value, p.customHidden], ['recovery-warmup', true], 'the preset\'s settings again');
+      assert.equal(p.desc, p.story);
+      // A link with edits opens as custom, saying so.
+      await open(s, '?v=1&seed=5');
+      p = await preset();
+      assert.deepEqual([p.value, p.shown, p.customHidden], ['', 'custom', false]);
+      assert.equal(p.desc, 'Edited: no longer a preset.');
+      // A preset's own settings in a link are that preset.
+      await open(s, '?v=1&preset=quiet-service');
+      p = await preset();
+      assert.deepEqual([p.value, p.customHidden], ['quiet-service', true]);
+    });
+
     test('a link with a seed past 2^53 - 1, or not whole, is refused naming it as written; the largest runs exactly', async () => {
       const refused = {
         'seed=18446744073709551615': `seed = 18446744073709551615 is invalid: allowed a whole number 0 <= x <= ${MAX}`,

@@ -221,28 +221,42 @@ export function createControls(root, { onChange, onPreset }) {
     }
   }
 
+  // "custom" in the preset list is a state, not a choice: it is listed and selected exactly while
+  // the settings are no preset's, and never choosable (choosing it could only keep the settings
+  // as they are, which is what not choosing does). A preset is chosen; editing its settings
+  // shows "custom"; editing them back shows the preset again.
+  let customOpt = null;
+  /**
+   * Show the preset `name` as the one the settings are, or (`name` '') that they are none:
+   * `edited` says they were a preset's (a link's, or the user's edits), else a host's own.
+   * Writes only what changes (a select's value set from script is a change a browser's autofill
+   * looks at; the same text again is laid out again).
+   */
+  function showPreset(name, edited = true) {
+    if (customOpt && customOpt.hidden !== Boolean(name)) customOpt.hidden = Boolean(name);
+    if (presetSel.value !== name) presetSel.value = name;
+    const p = name && presets.find((x) => x.name === name);
+    const text = p ? p.story || '' : edited ? 'Edited: no longer a preset.' : 'Custom settings: not a preset.';
+    if (presetDesc.textContent !== text) presetDesc.textContent = text;
+  }
+
   return {
-    /** Show `sc` (a scenario object) in the form. */
-    set(sc, presetName) {
+    /**
+     * Show `sc` (a scenario object) in the form; `presetName` is the preset whose settings they
+     * are, or '' when none (`edited`: see showPreset).
+     */
+    set(sc, presetName, edited = true) {
       scenario = clone(sc);
       rebuild();
-      if (presetName !== undefined) presetSel.value = presetName;
-      const p = presets.find((x) => x.name === presetSel.value);
-      presetDesc.textContent = p ? p.story || '' : '';
+      showPreset(presetName ?? presetSel.value, edited);
     },
     setPresets(list, current) {
       presets = list;
-      replace(presetSel, list.map((p) => h('option', { value: p.name, text: p.name.replace(/-/g, ' ') })),
-        h('option', { value: '', text: 'custom' }));
+      customOpt = h('option', { value: '', text: 'custom', disabled: true, hidden: !current });
+      replace(presetSel, list.map((p) => h('option', { value: p.name, text: p.name.replace(/-/g, ' ') })), customOpt);
       presetSel.value = current ?? '';
     },
-    markCustom() {
-      // Every edit marks the form custom: write only what changes (a select's value set from
-      // script is a change a browser's autofill looks at; the same text again is relaid out).
-      if (presetSel.value !== '') presetSel.value = '';
-      const text = 'Edited: no longer a preset.';
-      if (presetDesc.textContent !== text) presetDesc.textContent = text;
-    },
+    showPreset,
     /** Put `message` next to the control of `field` (a dotted path, possibly with [i]). */
     showError(fieldPath, message) {
       general.textContent = '';
