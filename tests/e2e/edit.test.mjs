@@ -2,11 +2,16 @@
 // <form>s (a browser's autofill inspects the whole form of an edited control on every change, so
 // the seed's form holds only the preset list and the seed); typing a seed and pressing Enter
 // reruns that seed's run (the command line's) without submitting or reloading anything, and the
-// chart, the trace and the Now panel show the new run, rewound.
+// chart, the trace and the Now panel show the new run, rewound. Seeds (and every other whole
+// number) are exact or refused: the page holds them as JS numbers, exact only up to 2^53 - 1, so
+// a bigger one in a link, a scenario attribute or the field is refused naming the field, the
+// value as written and the range, never run as the number it rounds to.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Key } from 'selenium-webdriver';
-import { BROWSERS, session, open, page, pageErrors, pageState, simulate, waitSettled, runsShown } from './helpers.mjs';
+import { BROWSERS, session, open, page, pageErrors, pageState, simulate, waitSettled, runsShown, until, setField, fieldMessage } from './helpers.mjs';
+
+const MAX = '9007199254740991';
 
 for (const browser of BROWSERS) {
   describe(`edit [${browser}]`, () => {
@@ -113,6 +118,119 @@ for (const browser of BROWSERS) {
       assert.ok(chart.drawn, 'the chart is there');
       assert.match(chart.note, new RegExp(`^${chart.buckets} buckets`), 'the chart note describes the series shown');
       assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('the preset list\'s "custom" is a state, not a choice: shown and selected exactly while the settings are no preset\'s', async () => {
+      const preset = () => page(s.driver, () => {
+        const sel = document.querySelector('#playground .control-head select');
+        const custom = [...sel.options].find((o) => o.value === '');
+        return {
+          value: sel.value, shown: sel.selectedOptions[0].textContent,
+          customDisabled: custom.disabled, customHidden: custom.hidden,
+          desc: document.querySelector('#playground .preset-desc').textContent,
+          story: window.playground.state.presets.find((p) => p.name === window.playground.state.preset).story,
+        };
+      });
+      await open(s);
+      let p = await preset();
+      assert.equal(p.value, 'recovery-warmup');
+      assert.equal(p.customDisabled, true, 'custom cannot be chosen: choosing it did nothing');
+      assert.equal(p.customHidden, true, 'not listed while the settings are a preset\'s');
+      assert.equal(p.desc, p.story);
+      const seed = async (v) => {
+        const n = await runsShown(s.driver);
+        await setField(s.driver, 'seed', v);
+        await waitSettled(s.driver, n);
+      };
+      await seed(2);
+      p = await preset();
+      assert.deepEqual([p.value, p.shown, p.customDisabled, p.customHidden], ['', 'custom', true, false], 'edited: custom, shown and selected');
+      assert.equal(p.desc, 'Edited: no longer a preset.');
+      // Back to the preset's own value: the preset again, with its story.
+      await seed(1);
+      p = await preset();
+      assert.deepEqual([p.value, p.customHidden], ['recovery-warmup', true], 'the preset\'s settings again');
+      assert.equal(p.desc, p.story);
+      // A link with edits opens as custom, saying so.
+      await open(s, '?v=1&seed=5');
+      p = await preset();
+      assert.deepEqual([p.value, p.shown, p.customHidden], ['', 'custom', false]);
+      assert.equal(p.desc, 'Edited: no longer a preset.');
+      // A preset's own settings in a link are that preset.
+      await open(s, '?v=1&preset=quiet-service');
+      p = await preset();
+      assert.deepEqual([p.value, p.customHidden], ['quiet-service', true]);
+    });
+
+    test('a link with a seed past 2^53 - 1, or not whole, is refused naming it as written; the largest runs exactly', async () => {
+      const refused = {
+        'seed=18446744073709551615': `seed = 18446744073709551615 is invalid: allowed a whole number 0 <= x <= ${MAX}`,
+        'seed=9007199254740993': `seed = 9007199254740993 is invalid: allowed a whole number 0 <= x <= ${MAX}`,
+        'seed=9007199254740990.7': `seed = 9007199254740990.7 is invalid: allowed a whole number 0 <= x <= ${MAX}`,
+        'window.random_seed=18446744073709551615': `window.random_seed = 18446744073709551615 is invalid: allowed a whole number 0 <= x <= ${MAX}`,
+        [`dependency=${encodeURIComponent('[{"start":0,"one_in":18446744073709551615}]')}`]:
+          'dependency.0.one_in = 18446744073709551615 is invalid: allowed a whole number 0 <= x <= 4294967295',
+      };
+      for (const [q, why] of Object.entries(refused)) {
+        await open(s, `?v=1&${q}`);
+        const st = await pageState(s.driver);
+        const notice = await page(s.driver, () => document.querySelector('#playground .notice').textContent);
+        assert.equal(notice, `This link's settings were not valid (${why}); showing the default settings.`, q);
+        assert.equal(st.scenario.seed, 1, `${q}: the default run`);
+        assert.equal(st.scenario.window.random_seed, 0, `${q}: the default run`);
+      }
+      // The largest seed the page holds: the command line's run of it, and the field shows it
+      // digit for digit (not rounded to 12 digits).
+      for (const seed of [MAX, '123456789012345']) {
+        await open(s, `?v=1&seed=${seed}&window.random_seed=${seed}`);
+        const st = await pageState(s.driver, { hash: true });
+        assert.equal(String(st.scenario.seed), seed);
+        assert.equal(st.hash.slice(0, 16), simulate(st.scenario).hash, `seed ${seed}: the command line's run`);
+        assert.match(st.runInfo, new RegExp(`seed ${seed}\\.`));
+        assert.equal((await fieldMessage(s.driver, 'seed')).value, seed, 'the seed field');
+        assert.equal((await fieldMessage(s.driver, 'window.random_seed')).value, seed, 'the random_seed field');
+      }
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('the seed field refuses what it cannot hold exactly, with the range, and runs nothing', async () => {
+      await open(s);
+      const before = await pageState(s.driver);
+      for (const typed of ['18446744073709551615', '9007199254740992', '9007199254740990.7', '1.00000000000000001']) {
+        await setField(s.driver, 'seed', typed);
+        await until(async () => (await fieldMessage(s.driver, 'seed')).text === `Enter a whole number from 0 to ${MAX}.`, `${typed} refused`);
+        const st = await pageState(s.driver);
+        assert.equal(st.scenario.seed, before.scenario.seed, `${typed}: the last valid run stays`);
+      }
+      const n = await runsShown(s.driver);
+      await setField(s.driver, 'seed', '1e1');
+      await waitSettled(s.driver, n);
+      assert.equal((await pageState(s.driver)).scenario.seed, 10, 'a whole number however written');
+    });
+
+    test('a custom element whose scenario has a seed past 2^53 - 1 shows its preset and names the seed as written', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      await page(s.driver, () => {
+        const code = `import './embed/breaker-playground.js';
+          const el = document.createElement('breaker-playground');
+          el.id = 'big-seed';
+          el.setAttribute('preset', 'quiet-service');
+          el.setAttribute('scenario', '{"duration": 60, "seed": 18446744073709551615}');
+          el.setAttribute('panels', 'now');
+          document.body.prepend(el);`;
+        const script = document.createElement('script');
+        script.type = 'module';
+        script.textContent = code;
+        document.head.append(script);
+      });
+      const r = await until(() => page(s.driver, () => {
+        const el = document.getElementById('big-seed');
+        if (!el || el.dataset.state !== 'ready') return null;
+        const b = el.shadowRoot.querySelector('.banner');
+        return { name: el.playground.state.scenario.name, banner: b ? b.textContent : '' };
+      }), 'the element to show its preset', 60_000);
+      assert.equal(r.name, 'quiet-service');
+      assert.equal(r.banner, `The scenario's settings are not valid (seed = 18446744073709551615 is invalid: allowed a whole number 0 <= x <= ${MAX}); showing the preset instead.`);
     });
   });
 }

@@ -131,6 +131,51 @@ for (const browser of BROWSERS) {
       assert.deepEqual([...seen].sort(), ['closed', 'half_open', 'open']);
     });
 
+    test('the closed score shows only while closed: open and half-open hold it unused (Now says so, the chart leaves a gap)', async () => {
+      await open(s);
+      const cli = simulate((await pageState(s.driver)).scenario);
+      const score = () => page(s.driver, () => {
+        const tr = [...document.querySelectorAll('#playground .panel-now table')][0].querySelectorAll('tbody tr');
+        const row = [...tr].find((r) => r.querySelector('th').textContent === 'closed score');
+        return { state: window.playground.state.snap.statistical.state, value: row.children[1].textContent, detail: row.children[2].textContent };
+      });
+      const seen = new Set();
+      for (const e of cli.result.breakers.statistical.events) {
+        await newSnap(s, () => page(s.driver, (t) => { window.playground.seek(t + 0.05); }, e.t_s), `after ${e.t_s}`);
+        const r = await score();
+        seen.add(r.state);
+        const at = `${r.state} at ${e.t_s + 0.05} s: “${r.value}” “${r.detail}”`;
+        if (r.state === 'closed') {
+          assert.match(r.value, /^[\d.,]+ pt$/, at);
+          assert.match(r.detail, /^[\d.,]+ nats$/, at);
+        } else {
+          assert.equal(r.value, 'not in use', at);
+          assert.equal(r.detail, r.state === 'open'
+            ? 'held unused while open; restarts from 0 at the next close'
+            : 'held unused while half-open (the trials have their own score); restarts from 0 if they close', at);
+        }
+      }
+      assert.deepEqual([...seen].sort(), ['closed', 'half_open', 'open']);
+      // The chart's closed score: a value in every bucket where the breaker was closed at some
+      // time, none (a gap) in a bucket spent wholly open or half-open.
+      const buckets = await page(s.driver, async () => {
+        const S = window.playground.state;
+        const d = await window.playground.engine.call('series', { t0: 0, t1: S.end, buckets: 600 });
+        const out = { closed: 0, apart: 0, bad: [] };
+        for (let i = 0; i < d.t.length; i++) {
+          const closedSometime = d.s_state_min[i] === 0;
+          const has = Number.isFinite(d.s_level_max[i]);
+          if (closedSometime) out.closed++; else out.apart++;
+          if (has !== closedSometime) out.bad.push([d.t[i], d.s_state_min[i], d.s_level_max[i]]);
+        }
+        out.note = document.querySelector('#playground .chart-note').textContent;
+        return out;
+      });
+      assert.ok(buckets.closed > 0 && buckets.apart > 0, JSON.stringify(buckets));
+      assert.deepEqual(buckets.bad, [], 'the closed score only where the breaker was closed');
+      assert.match(buckets.note, /the closed score is drawn only where the breaker is closed/);
+    });
+
     test('the verdict says which of its numbers are summed over several callers\' breakers', async () => {
       await open(s, '?v=1&preset=bursty-failures&callers.count=3');
       const { scenario } = await pageState(s.driver);

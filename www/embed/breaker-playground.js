@@ -19,6 +19,7 @@
 // The built files must be served from the page's origin (module workers are same-origin).
 
 import { mountPlayground } from '../src/app.js';
+import { parseExact } from '../src/whole.js';
 
 const BASE = new URL('../', import.meta.url);
 const PANELS = ['now', 'chart'];
@@ -82,9 +83,13 @@ export class BreakerPlayground extends HTMLElement {
     const sc = this.getAttribute('scenario');
     if (sc) {
       try {
-        opts.scenario = JSON.parse(sc);
+        // JSON.parse would round a seed past 2^53 - 1 to another seed: such a number is refused
+        // naming its field, as the simulator refuses a value out of range (whole.js).
+        const r = parseExact(sc);
+        if (!r.ok) opts.error = `The scenario's settings are not valid (${r.message})`;
+        else opts.scenario = r.value;
         // JSON's null would read as no scenario at all: say so, as for text that is not JSON.
-        if (opts.scenario === null) { delete opts.scenario; opts.error = 'The scenario attribute is null, not an object of settings'; }
+        if (r.ok && opts.scenario === null) { delete opts.scenario; opts.error = 'The scenario attribute is null, not an object of settings'; }
       } catch (e) {
         opts.error = `The scenario attribute is not JSON: ${e.message}`;
       }

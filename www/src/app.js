@@ -151,7 +151,8 @@ export function mountPlayground(root, options = {}) {
   });
 
   const controls = createControls(controlsEl, {
-    onChange: (sc) => { controls.markCustom(); setScenario(sc, false); },
+    // An edit shows "custom", or the preset again when it brings back the preset's settings.
+    onChange: (sc) => { controls.showPreset(S.preset && same(sc, S.byName[S.preset]) ? S.preset : '', Boolean(S.preset)); setScenario(sc, false); },
     onPreset: (name) => {
       if (!name || !S.byName[name]) return;
       S.preset = name;
@@ -225,7 +226,7 @@ export function mountPlayground(root, options = {}) {
     }
     S.preset = preset;
     controls.setPresets(S.presets, preset);
-    controls.set(scenario, same(scenario, S.byName[preset]) ? preset : '');
+    controls.set(scenario, preset && same(scenario, S.byName[preset]) ? preset : '', Boolean(preset));
     const ok = await setScenario(scenario, !S.rewriteUrl, t);
     if (!ok && (options.url || options.scenario)) {
       // A link, or a host's scenario (an embed's attribute), whose settings do not validate:
@@ -482,7 +483,7 @@ export function mountPlayground(root, options = {}) {
     async load(scenario, t = 0) {
       await engine.ready;
       S.preset = null;
-      controls.set(scenario, '');
+      controls.set(scenario, '', false);
       return setScenario(clone(scenario), false, t);
     },
     destroy() { pause(); stickyRo.disconnect(); transport.destroy(); chart.destroy(); analysis.destroy(); engine.terminate(); },

@@ -1,6 +1,6 @@
 // The run's chart: three uPlot panels on one time axis with a shared cursor.
-//   1. statistical breaker: closed score and its moving line, trial score and Wald's two lines,
-//      in points (hover shows nats), state as a coloured band;
+//   1. statistical breaker: closed score (drawn only while closed) and its moving line, trial
+//      score and Wald's two lines, in points (hover shows nats), state as a coloured band;
 //   2. window breaker: failure rate in the window, its threshold, state band;
 //   3. calls per bucket (answered / failed / sent to the fallback) and each breaker's wait.
 // The playback cursor is drawn on all three; clicking a panel seeks there; dragging zooms, which
@@ -372,7 +372,7 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
       syncing = false;
       applyView();
       const text = s && s.bucket
-        ? `${s.t.length} buckets of ${duration(s.bucket)}${group > 1 ? ` (calls counted per ${duration(s.bucket * group)})` : ''}; each bucket shows a score's highest value (the trial score: highest and lowest) and the most open state. Drag to zoom, double-click to zoom out, click to move the cursor; or zoom with the keys above. Scores, lines at the traffic, rates, states and counts are simulated; Wald's lines A and B are exact constants of the settings, and the window's threshold is a setting.`
+        ? `${s.t.length} buckets of ${duration(s.bucket)}${group > 1 ? ` (calls counted per ${duration(s.bucket * group)})` : ''}; each bucket shows a score's highest value (the trial score: highest and lowest) and the most open state; the closed score is drawn only where the breaker is closed (open and half-open hold it unused, and a close restarts it from 0), the trial score only where it is half-open. Drag to zoom, double-click to zoom out, click to move the cursor; or zoom with the keys above. Scores, lines at the traffic, rates, states and counts are simulated; Wald's lines A and B are exact constants of the settings, and the window's threshold is a setting.`
         : '';
       // The same text is not written again (a new text node would be laid out again).
       if (note.textContent !== text) note.textContent = text;

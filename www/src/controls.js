@@ -8,7 +8,8 @@
 
 import { h, uniqueId, replace, debounce } from './dom.js';
 import { getPath, setPath, clone } from './paths.js';
-import { PROMINENT, SECTIONS } from './schema.js';
+import { PROMINENT, SECTIONS, SEED } from './schema.js';
+import { wholeOf } from './whole.js';
 
 /** Show a stored value in an input (scale e.g. 100 for percentages), without float noise. */
 function toInput(v, f) {
@@ -17,6 +18,9 @@ function toInput(v, f) {
   if (f.type === 'select') return String(v);
   if (f.type === 'textarea') return v === null || v === undefined ? '' : String(v);
   if (typeof v !== 'number') return String(v);
+  // A whole number digit for digit: 12 significant digits would show seed 123456789012345 as
+  // 123456789012000, and committing the field would run that seed.
+  if (f.int && Number.isSafeInteger(v)) return String(v);
   const x = v * (f.scale || 1);
   return String(Number(x.toPrecision(12)));
 }
@@ -35,10 +39,14 @@ function fromInput(el, f) {
   const x = Number(raw);
   if (!Number.isFinite(x)) return { ok: false, message: `“${raw}” is not a number.` };
   if (f.int) {
-    // The simulator reads whole numbers exactly only up to 2^53 - 1 from a page.
+    // Read from the text exactly (whole.js): a JS number holds whole numbers exactly only up to
+    // 2^53 - 1, and rounds 9007199254740990.7 to a whole number; either would run another value
+    // than the one typed.
     const lo = f.min ?? -Number.MAX_SAFE_INTEGER;
     const hi = f.max ?? Number.MAX_SAFE_INTEGER;
-    if (!Number.isInteger(x) || x < lo || x > hi) return { ok: false, message: `Enter a whole number from ${lo} to ${hi}.` };
+    const n = wholeOf(raw);
+    if (n === null || n < BigInt(lo) || n > BigInt(hi)) return { ok: false, message: `Enter a whole number from ${lo} to ${hi}.` };
+    return { ok: true, value: Number(n) };
   }
   return { ok: true, value: f.scale ? x / f.scale : x };
 }
@@ -69,7 +77,7 @@ export function createControls(root, { onChange, onPreset }) {
   const presetId = uniqueId('preset');
   const presetSel = h('select', { id: presetId, on: { change: () => onPreset(presetSel.value) } });
   const presetDesc = h('p', { class: 'help preset-desc' });
-  const seedF = { path: 'seed', label: 'Seed', step: 1, min: 0, int: true, help: 'Same seed, same run, call for call.' };
+  const seedF = SEED;
 
   const head = form({ class: 'control-head' },
     h('div', { class: 'field' }, h('label', { for: presetId, text: 'Preset' }), presetSel),
@@ -213,28 +221,42 @@ export function createControls(root, { onChange, onPreset }) {
     }
   }
 
+  // "custom" in the preset list is a state, not a choice: it is listed and selected exactly while
+  // the settings are no preset's, and never choosable (choosing it could only keep the settings
+  // as they are, which is what not choosing does). A preset is chosen; editing its settings
+  // shows "custom"; editing them back shows the preset again.
+  let customOpt = null;
+  /**
+   * Show the preset `name` as the one the settings are, or (`name` '') that they are none:
+   * `edited` says they were a preset's (a link's, or the user's edits), else a host's own.
+   * Writes only what changes (a select's value set from script is a change a browser's autofill
+   * looks at; the same text again is laid out again).
+   */
+  function showPreset(name, edited = true) {
+    if (customOpt && customOpt.hidden !== Boolean(name)) customOpt.hidden = Boolean(name);
+    if (presetSel.value !== name) presetSel.value = name;
+    const p = name && presets.find((x) => x.name === name);
+    const text = p ? p.story || '' : edited ? 'Edited: no longer a preset.' : 'Custom settings: not a preset.';
+    if (presetDesc.textContent !== text) presetDesc.textContent = text;
+  }
+
   return {
-    /** Show `sc` (a scenario object) in the form. */
-    set(sc, presetName) {
+    /**
+     * Show `sc` (a scenario object) in the form; `presetName` is the preset whose settings they
+     * are, or '' when none (`edited`: see showPreset).
+     */
+    set(sc, presetName, edited = true) {
       scenario = clone(sc);
       rebuild();
-      if (presetName !== undefined) presetSel.value = presetName;
-      const p = presets.find((x) => x.name === presetSel.value);
-      presetDesc.textContent = p ? p.story || '' : '';
+      showPreset(presetName ?? presetSel.value, edited);
     },
     setPresets(list, current) {
       presets = list;
-      replace(presetSel, list.map((p) => h('option', { value: p.name, text: p.name.replace(/-/g, ' ') })),
-        h('option', { value: '', text: 'custom' }));
+      customOpt = h('option', { value: '', text: 'custom', disabled: true, hidden: !current });
+      replace(presetSel, list.map((p) => h('option', { value: p.name, text: p.name.replace(/-/g, ' ') })), customOpt);
       presetSel.value = current ?? '';
     },
-    markCustom() {
-      // Every edit marks the form custom: write only what changes (a select's value set from
-      // script is a change a browser's autofill looks at; the same text again is relaid out).
-      if (presetSel.value !== '') presetSel.value = '';
-      const text = 'Edited: no longer a preset.';
-      if (presetDesc.textContent !== text) presetDesc.textContent = text;
-    },
+    showPreset,
     /** Put `message` next to the control of `field` (a dotted path, possibly with [i]). */
     showError(fieldPath, message) {
       general.textContent = '';

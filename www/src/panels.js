@@ -28,7 +28,12 @@ export function renderNow(root, snap, point) {
     h('div', { class: 'two' },
       h('table', { class: 'kv' }, h('caption', {}, 'Statistical ', badge(s.state)),
         h('tbody', {},
-          row('closed score', pt(s.level, point), nat(s.level)),
+          // The closed score applies only while closed: open and half-open hold it unused (the
+          // observation gives no value then) until a close restarts it from 0.
+          s.state === 'closed' || !s.state ? row('closed score', pt(s.level, point), nat(s.level))
+            : row('closed score', 'not in use', s.state === 'open'
+              ? 'held unused while open; restarts from 0 at the next close'
+              : 'held unused while half-open (the trials have their own score); restarts from 0 if they close'),
           row('line', pt(s.threshold, point), `${nat(s.threshold)}; N = ${fmt(s.count, 4)} calls per period`),
           row('trial score', pt(s.trial, point), nat(s.trial)),
           // Half-open, no wait is in force: the one shown was served, and the next (if the

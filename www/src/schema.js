@@ -5,6 +5,15 @@
 // allowed ranges are the Rust side's, reported back by name (see controls.js).
 
 const pct = { unit: '%', scale: 100, step: 'any' };
+
+/**
+ * The run's seed. A u64 for the simulator (the command line takes any up to
+ * 18446744073709551615); the page holds it as a JS number, exact only up to 2^53 − 1, so that is
+ * its largest here (see whole.js; a larger one is refused with this range). The help stays
+ * short: the seed's column in the form's head is as wide as it.
+ */
+export const SEED = { path: 'seed', label: 'Seed', step: 1, min: 0, max: Number.MAX_SAFE_INTEGER, int: true,
+  help: 'Same seed, same run, call for call.' };
 const secs = { unit: 's', step: 'any' };
 
 /** The five settings that say what the statistical breaker decides. Shown first, large. */
@@ -44,7 +53,7 @@ export const SECTIONS = [
         { key: 'start', label: 'Starts at', ...secs, min: 0 },
         { key: 'condition', label: 'Condition (for the metrics)', type: 'select', options: [['fine', 'fine (an opening is a false alarm)'], ['degraded', 'degraded (recovering)'], ['outage', 'outage']] },
         { key: 'failure_rate', label: 'Failure chance', ...pct, min: 0, max: 100 },
-        { key: 'one_in', label: 'Instead: 1 call in k fails (0 = off)', unit: 'k', step: 1, min: 0, int: true },
+        { key: 'one_in', label: 'Instead: 1 call in k fails (0 = off)', unit: 'k', step: 1, min: 0, max: 4294967295, int: true },
         { key: 'failure', label: 'A failure is', type: 'select', options: [['server_error', '5xx server error'], ['timeout', 'timeout'], ['refused', 'connection refused'], ['overload', 'overload'], ['service_rate_limited', '429 from the service'], ['auth_rejected', 'our key rejected'], ['input_rejected', '4xx for our input (neutral)'], ['user_rate_limited', 'user\'s own rate limit (neutral)']] },
         { key: 'burst.enter', label: 'Burst starts, per call', ...pct, min: 0, max: 100, help: 'Clustered failures (0 = none).' },
         { key: 'burst.leave', label: 'Burst ends, per call', ...pct, min: 0, max: 100 },
@@ -75,8 +84,8 @@ export const SECTIONS = [
     id: 'window', title: 'Window breaker (resilience4j)',
     fields: [
       { path: 'window.sliding_window_type', label: 'slidingWindowType', type: 'select', options: [['count_based', 'COUNT_BASED (calls)'], ['time_based', 'TIME_BASED (seconds)']] },
-      { path: 'window.sliding_window_size', label: 'slidingWindowSize', unit: 'calls or s', step: 1, min: 1, int: true },
-      { path: 'window.minimum_number_of_calls', label: 'minimumNumberOfCalls', unit: 'calls', step: 1, min: 1, int: true },
+      { path: 'window.sliding_window_size', label: 'slidingWindowSize', unit: 'calls or s', step: 1, min: 1, max: 1000000, int: true },
+      { path: 'window.minimum_number_of_calls', label: 'minimumNumberOfCalls', unit: 'calls', step: 1, min: 1, max: 1000000, int: true },
       { path: 'window.failure_rate_threshold', label: 'failureRateThreshold', ...pct, min: 0.01, max: 100 },
       { path: 'window.slow_call_rate_threshold', label: 'slowCallRateThreshold', ...pct, min: 0.01, max: 100 },
       { path: 'window.slow_call_duration_threshold', label: 'slowCallDurationThreshold', ...secs, min: 0 },
@@ -84,11 +93,19 @@ export const SECTIONS = [
       { path: 'window.wait_interval_multiplier', label: 'backoff multiplier', unit: '×', step: 'any', min: 1 },
       { path: 'window.max_wait_duration_in_open_state', label: 'maxWaitInterval (0 = none)', ...secs, min: 0 },
       { path: 'window.wait_randomization_factor', label: 'randomizationFactor', step: 'any', min: 0, max: 0.999 },
-      { path: 'window.random_seed', label: 'Seed of the randomized wait', step: 1, min: 0, int: true },
-      { path: 'window.permitted_number_of_calls_in_half_open_state', label: 'permittedNumberOfCallsInHalfOpenState', unit: 'calls', step: 1, min: 1, int: true },
+      { path: 'window.random_seed', label: 'Seed of the randomized wait', step: 1, min: 0, max: Number.MAX_SAFE_INTEGER, int: true },
+      { path: 'window.permitted_number_of_calls_in_half_open_state', label: 'permittedNumberOfCallsInHalfOpenState', unit: 'calls', step: 1, min: 1, max: 1000000, int: true },
       { path: 'window.max_wait_duration_in_half_open_state', label: 'maxWaitDurationInHalfOpenState (0 = off)', ...secs, min: 0 },
       { path: 'window.transition_to_state_after_wait_duration', label: 'transitionToStateAfterWaitDuration', type: 'select', options: [['open', 'OPEN'], ['closed', 'CLOSED']] },
       { path: 'window.automatic_transition_from_open_to_half_open_enabled', label: 'automaticTransitionFromOpenToHalfOpenEnabled', type: 'checkbox' },
     ],
   },
 ];
+
+/**
+ * Every whole-number setting's range, by path (`*` for a list's index): the simulator's ranges,
+ * with 2^53 − 1 for the u64 seeds, the most a JS number holds exactly (see whole.js).
+ */
+export const WHOLE = Object.fromEntries([
+  SEED, ...PROMINENT, ...SECTIONS.flatMap((s) => [...s.fields, ...(s.list ? s.list.item.map((f) => ({ ...f, path: `${s.list.path}.*.${f.key}` })) : [])]),
+].filter((f) => f.int).map((f) => [f.path, [f.min ?? 0, f.max ?? Number.MAX_SAFE_INTEGER]]));

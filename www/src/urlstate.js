@@ -6,6 +6,7 @@
 // and a message to show.
 
 import { flatten, getPath, setPath, clone } from './paths.js';
+import { wholeRange, readWhole, parseExact } from './whole.js';
 
 export const URL_VERSION = 1;
 const RESERVED = new Set(['v', 'preset', 't', 'embed', 'panels', 'step']);
@@ -78,15 +79,24 @@ export function decode(search, presetsByName, defaultName) {
     if (RESERVED.has(k) || k.startsWith('goal.')) continue;
     if (!valid.has(k)) return fallback(`This link has a setting “${k}” this page does not know; showing the default settings.`);
     const old = getPath(base, k);
+    // A whole number (a seed, a count) past what a JS number holds exactly, or a fraction one
+    // would round to a whole number, is refused as written (whole.js), not run as another value.
+    const invalid = (why) => fallback(`This link's settings were not valid (${why}); showing the default settings.`);
     let val;
     if (typeof old === 'number') {
-      val = Number(raw);
+      const range = wholeRange(k);
+      const r = range ? readWhole(k, raw, range) : { ok: true, value: Number(raw) };
+      if (!r.ok) return invalid(r.message);
+      val = r.value;
       if (raw.trim() === '' || !Number.isFinite(val)) return fallback(`This link's “${k}” is not a number; showing the default settings.`);
     } else if (typeof old === 'boolean') {
       if (raw !== 'true' && raw !== 'false') return fallback(`This link's “${k}” is not true or false; showing the default settings.`);
       val = raw === 'true';
     } else if (old !== null && typeof old === 'object') {
-      try { val = JSON.parse(raw); } catch { return fallback(`This link's “${k}” is not readable; showing the default settings.`); }
+      let r;
+      try { r = parseExact(raw, k); } catch { return fallback(`This link's “${k}” is not readable; showing the default settings.`); }
+      if (!r.ok) return invalid(r.message);
+      val = r.value;
       if (!Array.isArray(val) && Array.isArray(old)) return fallback(`This link's “${k}” is not a list; showing the default settings.`);
     } else {
       // A text setting that may be absent (the trace): `null` is written for none.

@@ -617,6 +617,13 @@ pub fn num(x: f64) -> String {
     }
 }
 
+/// A whole count with its noun, singular for exactly 1: `count(1, "call", "calls")` is
+/// "1 call", `count(2, "call", "calls")` "2 calls".
+pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// A rate as a percentage.
 pub fn pct(x: f64) -> String {
     let p = x * 100.0;
@@ -759,13 +766,15 @@ fn text_trials(r: &report::TrialsReport) -> String {
     let e = &r.settings;
     let _ = writeln!(
         out,
-        "a {}  b {}  open again at A = {} nats, close at B = {} nats; {} successes in a row close, {} failures in a row open",
+        "a {}  b {}  open again at A = {} nats, close at B = {} nats; {} in a row {}, {} in a row {}",
         pct(e.a),
         pct(e.b),
         num(e.upper),
         num(e.lower),
-        r.trials_to_close,
-        r.trials_to_open
+        count(r.trials_to_close, "success", "successes"),
+        if r.trials_to_close == 1 { "closes" } else { "close" },
+        count(r.trials_to_open, "failure", "failures"),
+        if r.trials_to_open == 1 { "opens" } else { "open" }
     );
     for p in &r.points {
         let _ = writeln!(out, "\ntrue rate {}", pct(p.true_rate));
@@ -818,11 +827,12 @@ fn text_window(r: &report::WindowReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "window breaker: count-based window of {} calls, threshold {}, minimum calls {} ({} failures in a full window trip), traffic {} calls/s",
-        r.window,
+        "window breaker: count-based window of {}, threshold {}, minimum calls {} ({} in a full window {}), traffic {} calls/s",
+        count(r.window, "call", "calls"),
         pct(r.threshold),
         r.minimum_calls,
-        r.failures_to_trip,
+        count(r.failures_to_trip, "failure", "failures"),
+        if r.failures_to_trip == 1 { "trips" } else { "trip" },
         num(r.calls_per_second)
     );
     // The figures are for a count window; a time window of T s holds about r T calls (the page's

@@ -229,6 +229,16 @@ pub struct RunLength {
     pub work: Work,
 }
 
+/// The words a note puts around a number of runs: "1 run of about 2e3 calls", "5 runs of about
+/// 2e3 calls each"; and fewer runs to ask for only when there can be fewer.
+fn runs_words(n: u64) -> (&'static str, &'static str, &'static str) {
+    if n == 1 {
+        ("run", "", "")
+    } else {
+        ("runs", " each", "fewer runs or ")
+    }
+}
+
 /// The CUSUM simulation at `p`, or why there is none: skipped at once when the runs would need
 /// more than [`SIMULATION_MAX_CALLS`] calls, or more than `max_draws` draws, by the run length
 /// `arl` (the dynamic program's, exact or not), instead of simulating until a cap runs out and
@@ -242,6 +252,7 @@ fn simulated_run_length(
     max_draws: u64,
 ) -> (Option<Figure>, Option<String>, u64) {
     let cap = SIMULATION_MAX_CALLS;
+    let (run, each, fewer) = runs_words(o.runs);
     if p <= 0.0 {
         return (
             None,
@@ -254,8 +265,8 @@ fn simulated_run_length(
         return (
             None,
             Some(format!(
-                "not simulated: {} runs of about {:.3e} calls each would pass the {:.0e} \
-                 simulated calls allowed; ask for fewer runs or a lower line",
+                "not simulated: {} {run} of about {:.3e} calls{each} would pass the {:.0e} \
+                 simulated calls allowed; ask for {fewer}a lower line",
                 o.runs, arl, cap as f64
             )),
             0,
@@ -267,9 +278,8 @@ fn simulated_run_length(
         return (
             None,
             Some(format!(
-                "not simulated: {} runs of about {:.3e} calls each would take about {:.1e} \
-                 draws (one per failure), past the {:.0e} allowed; ask for fewer runs or a \
-                 lower line",
+                "not simulated: {} {run} of about {:.3e} calls{each} would take about {:.1e} \
+                 draws (one per failure), past the {:.0e} allowed; ask for {fewer}a lower line",
                 o.runs, arl, draws, max_draws as f64
             )),
             0,
@@ -280,9 +290,16 @@ fn simulated_run_length(
         (None, d) => (
             None,
             Some(format!(
-                "not simulated: the {} runs passed the {:.0e} simulated calls or the {:.0e} \
-                 draws allowed; ask for fewer runs",
-                o.runs, cap as f64, max_draws as f64
+                "not simulated: the {} {run} passed the {:.0e} simulated calls or the {:.0e} \
+                 draws allowed; ask for {}",
+                o.runs,
+                cap as f64,
+                max_draws as f64,
+                if o.runs == 1 {
+                    "a lower line"
+                } else {
+                    "fewer runs"
+                }
             )),
             d,
         ),
@@ -400,14 +417,22 @@ pub fn trials_capped(s: &Statistical, p: f64, sim: Option<Simulation>, budget: B
         Some(o) if o.runs as f64 * (asn * p + 1.0) > budget.sim_draws as f64 => (
             None,
             0,
-            Some(format!(
-                "not simulated: {} runs of about {:.3e} trials each would take about {:.1e} \
-                 draws (one per failure), past the {:.0e} allowed; ask for fewer runs",
-                o.runs,
-                asn,
-                o.runs as f64 * (asn * p + 1.0),
-                budget.sim_draws as f64
-            )),
+            Some({
+                let (run, each, _) = runs_words(o.runs);
+                format!(
+                    "not simulated: {} {run} of about {:.3e} trials{each} would take about \
+                     {:.1e} draws (one per failure), past the {:.0e} allowed{}",
+                    o.runs,
+                    asn,
+                    o.runs as f64 * (asn * p + 1.0),
+                    budget.sim_draws as f64,
+                    if o.runs == 1 {
+                        ""
+                    } else {
+                        "; ask for fewer runs"
+                    }
+                )
+            }),
         ),
         Some(o) => match sprt::simulate_capped(w, l, p, o.runs, o.seed, budget.sim_draws) {
             (Some(m), d) => (Some(m), d, None),
@@ -633,11 +658,16 @@ pub fn window_outage(
     // The simulation gives up when its runs together pass the cap (or a full window at the
     // baseline keeps tripping): runs may well have tripped, so the note does not say none did.
     let note = (calls.exact.is_none() && calls.simulated.is_none()).then(|| {
+        let runs = sim.map_or(0, |o| o.runs);
+        let (run, ask, end) = if runs == 1 {
+            ("run", "", "")
+        } else {
+            ("runs", "ask for fewer runs (", ")")
+        };
         format!(
-            "not simulated: the {} runs needed more than the {WINDOW_SIMULATION_MAX_CALLS} \
-             simulated calls allowed (or a full window at the baseline kept tripping); ask for \
-             fewer runs (the exact chain takes windows up to {})",
-            sim.map_or(0, |o| o.runs),
+            "not simulated: the {runs} {run} needed more than the {WINDOW_SIMULATION_MAX_CALLS} \
+             simulated calls allowed (or a full window at the baseline kept tripping); {ask}the \
+             exact chain takes windows up to {}{end}",
             window::MAX_EXACT
         )
     });

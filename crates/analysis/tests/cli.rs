@@ -391,3 +391,51 @@ fn window_text_says_count_based_and_the_time_window_it_stands_for() {
         "{usage}"
     );
 }
+
+/// Counts in the text agree with their nouns: "1 success in a row closes", "a window of 1
+/// call", "1 run", and the plural for any other count.
+#[test]
+fn text_says_one_call_not_one_calls() {
+    let line = |s: &str, i: usize| -> String {
+        run(&args(s))
+            .unwrap_or_else(|e| panic!("{s}: {e}"))
+            .lines()
+            .nth(i)
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        line(
+            "trials --fine 1% --broken 90% --a 30% --b 30% --true-rate 50%",
+            2
+        ),
+        "a 30.00%  b 30.00%  open again at A = 0.8473 nats, close at B = -0.8473 nats; \
+         1 success in a row closes, 1 failure in a row opens"
+    );
+    assert_eq!(
+        line("trials --true-rate 50%", 2),
+        "a 1.000%  b 5.000%  open again at A = 4.554 nats, close at B = -2.986 nats; \
+         18 successes in a row close, 4 failures in a row open"
+    );
+    assert_eq!(
+        line("window --window 1 --threshold 50%", 0),
+        "window breaker: count-based window of 1 call, threshold 50.00%, minimum calls 1 \
+         (1 failure in a full window trips), traffic 1.000 calls/s"
+    );
+    assert_eq!(
+        line("window --window 4 --threshold 50%", 0),
+        "window breaker: count-based window of 4 calls, threshold 50.00%, minimum calls 4 \
+         (2 failures in a full window trip), traffic 1.000 calls/s"
+    );
+    let last = |s: &str| run(&args(s)).unwrap().lines().last().unwrap().to_string();
+    assert_eq!(
+        last("false-alarms --line-calls 1e15 --simulate 1"),
+        "  (not simulated: 1 run of about 1.875e16 calls would pass the 2e10 simulated calls \
+         allowed; ask for a lower line)"
+    );
+    assert_eq!(
+        last("false-alarms --line-calls 1e15 --simulate 2"),
+        "  (not simulated: 2 runs of about 1.875e16 calls each would pass the 2e10 simulated \
+         calls allowed; ask for fewer runs or a lower line)"
+    );
+}

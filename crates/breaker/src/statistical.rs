@@ -322,7 +322,10 @@ impl Statistical {
         &self.derived
     }
 
-    /// The closed CUSUM score (nats).
+    /// The closed CUSUM score (nats). Open and half-open hold it as it was when the breaker
+    /// opened, unused (results while open move nothing; trials move the trial score), and the
+    /// next close restarts it from 0; [`Observation::level`](crate::Observation::level) is `NaN`
+    /// then.
     pub fn score(&self) -> f64 {
         self.score.value()
     }
@@ -574,7 +577,13 @@ impl Breaker for Statistical {
         Observation {
             state: self.state,
             generation: self.generation.get(),
-            level: self.score.value(),
+            // The closed score applies only while closed: open and half-open hold it unused
+            // (the trials have their own score) until a close restarts it from 0.
+            level: if self.state == State::Closed {
+                self.score.value()
+            } else {
+                f64::NAN
+            },
             threshold: self.line(now),
             trial: if half { self.trial.score() } else { f64::NAN },
             trial_upper: self.wald.upper,

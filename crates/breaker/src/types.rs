@@ -241,8 +241,9 @@ impl fmt::Display for Reason {
                 calls,
             } => write!(
                 f,
-                "failure rate {:.1}% of {calls} calls reached threshold {:.1}%",
+                "failure rate {:.1}% of {calls} {} reached threshold {:.1}%",
                 rate * 100.0,
+                if calls == 1 { "call" } else { "calls" },
                 threshold * 100.0
             ),
             Reason::SlowCallRate {
@@ -251,8 +252,9 @@ impl fmt::Display for Reason {
                 calls,
             } => write!(
                 f,
-                "slow-call rate {:.1}% of {calls} calls reached threshold {:.1}%",
+                "slow-call rate {:.1}% of {calls} {} reached threshold {:.1}%",
                 rate * 100.0,
+                if calls == 1 { "call" } else { "calls" },
                 threshold * 100.0
             ),
             Reason::ProbesPassed {
@@ -261,7 +263,8 @@ impl fmt::Display for Reason {
                 calls,
             } => write!(
                 f,
-                "{calls} probes: failure rate {:.1}%, slow-call rate {:.1}%, below thresholds",
+                "{calls} {}: failure rate {:.1}%, slow-call rate {:.1}%, below thresholds",
+                if calls == 1 { "probe" } else { "probes" },
                 failure_rate * 100.0,
                 slow_rate * 100.0
             ),
@@ -307,8 +310,9 @@ pub struct Observation {
     pub state: State,
     /// Current generation.
     pub generation: u64,
-    /// Statistical: the closed CUSUM score (nats). Window: failure rate in the current window
-    /// (0..1), `NaN` until the minimum number of calls is reached.
+    /// Statistical: the closed CUSUM score (nats), `NaN` while open or half-open, where it does
+    /// not apply (it is held unused and restarts from 0 at the next close). Window: failure rate
+    /// in the current window (0..1), `NaN` until the minimum number of calls is reached.
     #[cfg_attr(feature = "serde", serde(deserialize_with = "nan_if_null"))]
     pub level: f64,
     /// Statistical: the line (nats). Window: `failure_rate_threshold`.

@@ -134,6 +134,31 @@ fn opens_when_the_score_reaches_the_line_with_its_numbers() {
     }
 }
 
+/// While open and half-open the closed score is not in use: the breaker holds it untouched
+/// (results while open move nothing, trials move the trial score) and restarts it from 0 at the
+/// next close. An observation says so with `NaN`, as it does for the trial score outside
+/// half-open, so a chart of it has a gap there rather than a level held flat.
+#[test]
+fn the_closed_score_does_not_apply_while_open_or_half_open() {
+    let mut b = breaker();
+    let p = b.permit(0.0).permit().unwrap();
+    let opened = open(&mut b, 1.0);
+    let held = b.score();
+    assert!(held > 0.0);
+    assert!(b.observe(opened).level.is_nan(), "open");
+    // A late failure from the closed generation is stale: nothing moves.
+    b.record(&p, FAIL, opened + 0.5);
+    assert_eq!(b.score(), held, "held while open");
+    let t = opened + b.wait();
+    let first = b.permit(t).permit().unwrap();
+    assert_eq!(b.state(), State::HalfOpen);
+    assert!(b.observe(t).level.is_nan(), "half-open");
+    let states = run_trials(&mut b, first, t, &[OK; 18]);
+    assert_eq!(states.last(), Some(&State::Closed));
+    assert_eq!(b.score(), 0.0, "restarts from 0 at the close");
+    assert_eq!(b.observe(t + 20.0).level, 0.0, "closed: the score again");
+}
+
 #[test]
 fn open_rejects_until_the_wait_then_the_first_call_is_a_trial() {
     let mut b = breaker();
@@ -688,7 +713,11 @@ mod json {
         let _ = w.permit(0.0);
         for o in [breaker().observe(0.0), b.observe(t), w.observe(0.0)] {
             let s = serde_json::to_string(&o).unwrap();
-            assert_eq!(s.contains("null"), o.trial.is_nan(), "{s}");
+            assert_eq!(
+                s.contains("null"),
+                o.trial.is_nan() || o.level.is_nan(),
+                "{s}"
+            );
             let back: breaker::Observation =
                 serde_json::from_str(&s).unwrap_or_else(|e| panic!("{e}: {s}"));
             assert_eq!((back.state, back.generation), (o.state, o.generation));

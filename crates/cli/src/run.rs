@@ -226,9 +226,10 @@ fn text(r: &RunResult) -> String {
     };
     let _ = writeln!(
         out,
-        "{name}: seed {}, {} calls over {} s, trace {}",
+        "{name}: seed {}, {} {} over {} s, trace {}",
         r.seed,
         r.calls,
+        if r.calls == 1 { "call" } else { "calls" },
         seconds(r.end_s),
         &sim::trace_hash(r)[..16]
     );

@@ -372,6 +372,54 @@ fn text_output_says_its_numbers_are_simulated() {
     );
 }
 
+/// Counts in the text output agree with their nouns: one call, one probe, two calls (the
+/// header, and the window breaker's reasons as the event lines print them).
+#[test]
+fn text_output_says_one_call_not_one_calls() {
+    let lines = |scenario: &str| -> Vec<String> {
+        let file = temp("counts.json", scenario);
+        let out = breaker(&["run", "--scenario", file.to_str().unwrap()]);
+        assert!(out.status.success(), "{scenario}");
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect()
+    };
+    let one =
+        lines(r#"{"duration": 0.3, "traffic": {"calls_per_minute": 200, "arrivals": "even"}}"#);
+    assert_eq!(
+        one[0],
+        "scenario: seed 1, 1 call over 0.3 s, trace e3b0c44298fc1c14"
+    );
+    let two =
+        lines(r#"{"duration": 0.6, "traffic": {"calls_per_minute": 200, "arrivals": "even"}}"#);
+    assert_eq!(
+        two[0],
+        "scenario: seed 1, 2 calls over 0.6 s, trace e3b0c44298fc1c14"
+    );
+    // A window of one call that fails for 2 s: it opens on one call and closes on one probe.
+    let window = lines(
+        r#"{"duration": 4, "traffic": {"calls_per_minute": 60, "arrivals": "even"},
+            "dependency": [{"start": 0, "failure_rate": 1}, {"start": 2, "failure_rate": 0}],
+            "window": {"sliding_window_size": 1, "minimum_number_of_calls": 1,
+                       "permitted_number_of_calls_in_half_open_state": 1,
+                       "wait_duration_in_open_state": 1}}"#,
+    );
+    let at = window
+        .iter()
+        .position(|l| l.starts_with("window events: "))
+        .expect("the window's events");
+    assert_eq!(
+        window[at + 1..at + 4],
+        [
+            "         1.050 s     closed -> open      gen 1    failure rate 100.0% of 1 call reached threshold 50.0%",
+            "         3.000 s       open -> half_open gen 2    wait of 1 s over",
+            "         3.050 s  half_open -> closed    gen 3    1 probe: failure rate 0.0%, slow-call rate 0.0%, below thresholds",
+        ]
+    );
+}
+
 /// A duration written with an exponent, as tools print small and large numbers: a trace's
 /// latency (`5e-05`), `analyze --period 1e6`, a scenario's `"duration": "1e3"`.
 #[test]
@@ -427,7 +475,7 @@ fn the_header_prints_tiny_and_huge_lengths_with_an_exponent() {
     let out = breaker(&["run", "--trace", trace.to_str().unwrap()]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.starts_with("scenario: seed 1, 1 calls over 1000000000 s,"),
+        text.starts_with("scenario: seed 1, 1 call over 1000000000 s,"),
         "{text}"
     );
     // Past the longest run a trace's time is refused, as a duration is (1e308 made a run of

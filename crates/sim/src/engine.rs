@@ -273,23 +273,37 @@ pub(crate) trait Probe: Breaker {
     fn permit_keeps_quick(&self) -> bool {
         false
     }
+
+    /// The level the breaker reached in the instant its last transitions left it, when the
+    /// observation after them no longer gives it: the statistical score that opened it.
+    fn level_left(&self) -> Option<f64> {
+        None
+    }
 }
 
 impl Probe for Statistical {
     #[inline]
     fn quick(&self, _t: f64) -> Option<(f64, f64)> {
-        let trial = if self.state() == breaker::State::HalfOpen {
-            self.trial_score()
-        } else {
-            f64::NAN
-        };
-        Some((self.score(), trial))
+        // As `observe`: the closed score only while closed, the trial score only half-open.
+        Some(match self.state() {
+            breaker::State::Closed => (self.score(), f64::NAN),
+            breaker::State::HalfOpen => (f64::NAN, self.trial_score()),
+            breaker::State::Open => (f64::NAN, f64::NAN),
+        })
     }
 
     /// A permit moves neither score (it only meters traffic and may start a trial).
     #[inline]
     fn permit_keeps_quick(&self) -> bool {
         true
+    }
+
+    /// Leaving closed (for open), the score that reached the line: held as it was, unused.
+    fn level_left(&self) -> Option<f64> {
+        self.transitions()
+            .iter()
+            .any(|tr| tr.from == breaker::State::Closed)
+            .then(|| self.score())
     }
 }
 
@@ -442,6 +456,9 @@ impl<B: Probe> Side<B> {
                 }
             }
             s.sample(t, &b.observe(t));
+            if let Some(x) = b.level_left() {
+                s.reach_level(t, x);
+            }
         }
     }
 

@@ -200,6 +200,18 @@ impl SeriesAcc {
         self.last = v;
     }
 
+    /// A level reached at `t`, the time sampled last, that the observation then did not give
+    /// (the score that opened the statistical breaker): in that bucket's minimum and maximum
+    /// only, not carried into later buckets.
+    pub(crate) fn reach_level(&mut self, t: f64, x: f64) {
+        if let Some(i) = self.index(t) {
+            if i as isize == self.cur {
+                self.mins[0][i] = lo(self.mins[0][i], x);
+                self.maxs[0][i] = hi(self.maxs[0][i], x);
+            }
+        }
+    }
+
     /// Whether `t` falls in the bucket sampled last.
     #[inline]
     pub(crate) fn same_bucket(&mut self, t: f64) -> bool {

@@ -117,3 +117,53 @@ fn a_step_back_undoes_a_step_call_for_call() {
         );
     }
 }
+
+/// The closed score applies only while the breaker is closed: the chart's series has no value
+/// for it in a bucket spent wholly open or half-open (the breaker holds the score that opened it
+/// there, unused), and the bucket where the trials close shows the score restarted from 0, not
+/// the held one, while the bucket where it opened shows the score that reached the line.
+/// recovery-warmup opens at 10.2 s (score 16.64 nats) and closes at 47.8 s.
+#[test]
+fn the_closed_score_has_no_value_while_open_or_half_open() {
+    let scenario = preset("recovery-warmup").unwrap();
+    let r = Sim::new(&scenario).unwrap().run_to_end(600);
+    let s = &r.breakers.statistical.series;
+    let opened = r.breakers.statistical.events[0];
+    let held = match opened.reason {
+        breaker::Reason::ScoreReachedLine { score, .. } => score,
+        other => panic!("{other:?}"),
+    };
+    let mut apart = 0;
+    for i in 0..s.len() {
+        let (lo, hi) = (s.level_min[i], s.level_max[i]);
+        if s.state_min[i] >= 1.0 {
+            apart += 1;
+            assert!(lo.is_nan() && hi.is_nan(), "bucket {i}: {lo} {hi}");
+        } else {
+            assert!(hi.is_finite(), "bucket {i} was closed at some time");
+        }
+    }
+    assert!(
+        apart > 300,
+        "open or half-open from 10.2 s to 47.8 s: {apart}"
+    );
+    // The bucket where it opened shows the score that reached the line (the observation after
+    // the opening has none).
+    let opening = ((opened.t_s - s.t0_s) / s.bucket_s) as usize;
+    assert_eq!(s.level_max[opening], held, "the score that opened it");
+    let closing = ((47.8 - s.t0_s) / s.bucket_s) as usize;
+    assert!(s.state_max[closing] >= 1.0 && s.state_min[closing] == 0.0);
+    assert!(
+        s.level_max[closing] < held / 2.0,
+        "{} vs the held {held}",
+        s.level_max[closing]
+    );
+    let mut sim = Sim::new(&scenario).unwrap();
+    sim.seek(30.0);
+    assert!(sim.snapshot().statistical.level.is_nan(), "open at 30 s");
+    sim.seek(50.0);
+    assert!(
+        sim.snapshot().statistical.level.is_finite(),
+        "closed at 50 s"
+    );
+}

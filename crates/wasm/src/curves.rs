@@ -305,8 +305,10 @@ pub fn page_curves_metered(
         log_x: false,
         log_y: false,
         note: format!(
-            "{} successes in a row close from 0; the most trials are needed near the zero-drift rate {}.{gap_note}",
+            "{} success{} in a row close{} from 0; the most trials are needed near the zero-drift rate {}.{gap_note}",
             d.trials_to_close,
+            if d.trials_to_close == 1 { "" } else { "es" },
+            if d.trials_to_close == 1 { "s" } else { "" },
             pct(d.zero_drift_rate)
         ),
         series: ways_lines(

@@ -1,0 +1,114 @@
+// Whole-number settings read exactly, or refused.
+//
+// The page holds settings as JS numbers, which hold whole numbers exactly only up to 2^53 − 1
+// (Number.MAX_SAFE_INTEGER): Number("9007199254740993") is 9007199254740992, and
+// JSON.parse('{"seed": 18446744073709551615}') gives 18446744073709552000. The simulator's seeds
+// are u64 (the command line takes any up to 18446744073709551615), so a seed read that way would
+// run another seed than the one written, silently. The page does not carry seeds past 2^53 − 1:
+// a whole-number setting (a seed, a count) is read from its text exactly (as a BigInt) and
+// refused when it is past its range, or when its text is not a whole number but a JS number
+// would round it to one (9007199254740990.7), with the message the simulator gives for a value
+// out of range, naming the field and the value as written:
+// `seed = 18446744073709551615 is invalid: allowed a whole number 0 <= x <= 9007199254740991`.
+
+import { WHOLE } from './schema.js';
+
+/** The largest whole number the page carries exactly. */
+export const MAX_WHOLE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The whole number `text` writes (decimal digits, optional sign, fraction and exponent: `12`,
+ * `1e3`, `5.0`), exactly, as a BigInt; null when it writes no number or one with a fraction.
+ */
+export function wholeOf(text) {
+  const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/.exec(String(text));
+  if (!m || (m[2] === '' && !m[3])) return null;
+  const frac = m[3] || '';
+  let digits = (m[2] + frac).replace(/^0+(?=\d)/, '');
+  let exp = Number(m[4] || 0) - frac.length;
+  if (/^0*$/.test(digits)) return 0n;
+  if (exp < 0) {
+    // The digits past the point must all be 0.
+    const keep = digits.length + exp;
+    if (!/^0*$/.test(digits.slice(Math.max(0, keep)))) return null;
+    digits = keep > 0 ? digits.slice(0, keep) : '0';
+    exp = 0;
+  }
+  // Past 10^40 every range here is long passed: the size is enough, not the exact value.
+  const n = BigInt(digits) * 10n ** BigInt(Math.min(exp, 40));
+  return m[1] === '-' ? -n : n;
+}
+
+/** The range of the whole-number setting at `path` (a dotted path), or null if it is not one. */
+export function wholeRange(path) {
+  const key = String(path).replace(/^(\w+)\.\d+\./, '$1.*.');
+  return WHOLE[key] || null;
+}
+
+/** The simulator's message for `path` = `text` out of `[lo, hi]`. */
+export function wholeMessage(path, text, [lo, hi]) {
+  return `${path} = ${String(text).trim()} is invalid: allowed a whole number ${lo} <= x <= ${hi}`;
+}
+
+/**
+ * `text` for the whole-number setting `path`: {ok, value} (a JS number, exact) or {ok: false,
+ * message}. A text that is no number at all is left to the caller (value NaN, ok true): its own
+ * message says so.
+ */
+export function readWhole(path, text, range = wholeRange(path)) {
+  const n = wholeOf(text);
+  if (n === null) {
+    const x = String(text).trim() === '' ? NaN : Number(text);
+    // A fraction that stays one (2.5) is the simulator's to refuse; one a JS number rounds to
+    // a whole number is refused here, as written.
+    if (!Number.isInteger(x)) return { ok: true, value: x };
+    return { ok: false, message: wholeMessage(path, text, range) };
+  }
+  if (n < BigInt(range[0]) || n > BigInt(range[1])) return { ok: false, message: wholeMessage(path, text, range) };
+  return { ok: true, value: Number(n) };
+}
+
+const MARK = '\u0000whole:';
+
+/**
+ * JSON text read as JSON.parse reads it, except that a number JSON.parse would not hold exactly
+ * (a whole number past 2^53 − 1, or a fraction it would round to a whole number) is checked
+ * where it lands: at a whole-number setting it is refused ({ok: false, message} naming its path
+ * under `prefix`, and the value as written); anywhere else it is the number JSON.parse gives.
+ * Throws as JSON.parse does on text that is not JSON.
+ */
+export function parseExact(text, prefix = '') {
+  const plain = JSON.parse(text);
+  let inexact = false;
+  // Strings are matched whole (and kept) so a number inside one is never touched.
+  const marked = text.replace(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, (tok) => {
+    if (tok[0] === '"') return tok;
+    const n = wholeOf(tok);
+    const x = Number(tok);
+    const exact = n === null ? !Number.isInteger(x) || !Number.isFinite(x) : Number.isSafeInteger(x) && BigInt(x) === n;
+    if (exact) return tok;
+    inexact = true;
+    return JSON.stringify(MARK + tok);
+  });
+  if (!inexact) return { ok: true, value: plain };
+  let error = null;
+  const walk = (v, path) => {
+    if (typeof v === 'string' && v.startsWith(MARK)) {
+      const tok = v.slice(MARK.length);
+      const range = wholeRange(path);
+      if (range && !error) {
+        const r = readWhole(path, tok, range);
+        if (!r.ok) error = r.message;
+      }
+      return Number(tok);
+    }
+    // In place: every key is the parsed object's own (a "__proto__" key stays a key).
+    if (Array.isArray(v)) v.forEach((x, i) => { v[i] = walk(x, path ? `${path}.${i}` : String(i)); });
+    else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) v[k] = walk(x, path ? `${path}.${k}` : k);
+    }
+    return v;
+  };
+  const value = walk(JSON.parse(marked), prefix);
+  return error ? { ok: false, message: error } : { ok: true, value };
+}
