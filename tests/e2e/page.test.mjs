@@ -214,7 +214,7 @@ for (const browser of BROWSERS) {
       const t60 = await until(look, 'the window chart with its mark', 60_000);
       const held = t60.cpm; // calls a minute holds at the traffic: the 60 s window's
       assert.match(t60.note, /^Count-based windows at the fine rate /, t60.note);
-      assert.ok(t60.note.includes(`Yours: time-based, 60 s, which at ${held} calls/min holds about ${held} calls (an approximation: the calls in 60 s vary, and its minimumNumberOfCalls is not capped at them).`), t60.note);
+      assert.ok(t60.note.includes(`Yours: time-based, 60 s: about ${held} calls at ${held} calls/min (an approximation: the calls in 60 s vary, and its minimumNumberOfCalls is not capped at them).`), t60.note);
       assert.equal(t60.markX, held);
       assert.equal(t60.mark, `Dashed vertical line: your window, about ${held} calls approx.`);
       assert.equal(t60.kind, 'approx.');

@@ -78,7 +78,7 @@ async function runChunks(progressMs, partial, id) {
       const progress = { fraction, reached };
       if (partial && now - lastPartial >= PARTIAL_MS) {
         lastPartial = now;
-        progress.series = pg.series(0, Infinity, partial.buckets);
+        progress.series = seriesOf(0, Infinity, partial.buckets);
         progress.point = partial.point;
       }
       // `id`: the request computing (the page drops progress of a request it has replaced).
@@ -87,6 +87,19 @@ async function runChunks(progressMs, partial, id) {
     await yieldToMessages();
     if (cancelled) return { complete: false, reached };
   }
+}
+
+/**
+ * The wasm's series (`Playground.series`) with `t`, the bucket starts, added: `t0 + i x bucket`,
+ * the simulator's own arithmetic (the same doubles), made here rather than in the wasm.
+ */
+function seriesOf(t0, t1, buckets) {
+  const s = pg.series(t0, t1, buckets);
+  const n = s.s_level_min.length;
+  const t = new Float64Array(n);
+  for (let i = 0; i < n; i++) t[i] = s.t0 + i * s.bucket;
+  s.t = t;
+  return s;
 }
 
 /** Stop a run in progress (it keeps the part computed) and wait until it has stopped. */
@@ -148,7 +161,7 @@ const ops = {
       derived: pg.derived(),
       events,
       metrics: pg.metrics(),
-      series: pg.series(t0, t1, buckets),
+      series: seriesOf(t0, t1, buckets),
       view: [t0, t1],
       snapshot: pg.seek(Math.min(Math.max(0, t), end)),
     };
@@ -161,7 +174,7 @@ const ops = {
   stepBack() { return pg.stepBack(); },
   nextEvent() { return pg.nextEvent(); },
   normalize({ scenario }) { return wasm.normalizeScenario(scenario); },
-  series({ t0, t1, buckets }) { return pg.series(t0, t1, buckets); },
+  series({ t0, t1, buckets }) { return seriesOf(t0, t1, buckets); },
   events({ limit }) { return pg.events(limit); },
   metrics() { return pg.metrics(); },
   derived() { return pg.derived(); },

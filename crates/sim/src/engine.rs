@@ -677,10 +677,10 @@ fn summary(
 ) -> (Metrics, Totals, Changes) {
     let mut metrics = metrics.clone();
     let parts = events.parts();
-    finish_metrics(&mut metrics, &parts, &cfg.meta, cfg.end);
+    let changes = finish_metrics(&mut metrics, &parts, &cfg.meta, cfg.end);
     let mut totals = totals.clone();
     totals.in_flight_at_end = in_flight;
-    (metrics, totals, Changes::of(&parts))
+    (metrics, totals, changes)
 }
 
 fn breaker_result(
@@ -692,12 +692,12 @@ fn breaker_result(
     in_flight: u64,
     known: f64,
 ) -> BreakerResult {
-    finish_metrics(&mut metrics, &[&events], &cfg.meta, cfg.end);
+    let changes = finish_metrics(&mut metrics, &[&events], &cfg.meta, cfg.end);
     totals.in_flight_at_end = in_flight;
     BreakerResult {
         metrics,
         totals,
-        changes: Changes::of(&[&events]),
+        changes,
         events,
         series: series.map(|s| s.finish(known)).unwrap_or_default(),
     }

@@ -17,7 +17,7 @@ const CHUNK: usize = 1024;
 #[derive(Debug, Clone, Default)]
 pub struct EventLog {
     /// Full chunks, each exactly [`CHUNK`] events.
-    chunks: Vec<Arc<[Event]>>,
+    chunks: Vec<Arc<Vec<Event>>>,
     /// The chunk being filled (fewer than [`CHUNK`] events).
     tail: Vec<Event>,
 }
@@ -26,8 +26,8 @@ impl EventLog {
     pub(crate) fn push(&mut self, e: Event) {
         self.tail.push(e);
         if self.tail.len() == CHUNK {
-            let full = std::mem::replace(&mut self.tail, Vec::with_capacity(CHUNK));
-            self.chunks.push(Arc::from(full));
+            // The Vec moves into the Arc as it is (an `Arc<[Event]>` would copy it: more code).
+            self.chunks.push(Arc::new(std::mem::take(&mut self.tail)));
         }
     }
 
@@ -62,7 +62,10 @@ impl EventLog {
     /// The events as slices, in order: what the simulator's own readers loop over (nested loops
     /// over slices are less code in the page's wasm than a chained iterator, by about 1 KB).
     pub fn parts(&self) -> Vec<&[Event]> {
-        let mut v: Vec<&[Event]> = self.chunks.iter().map(|c| &c[..]).collect();
+        let mut v: Vec<&[Event]> = Vec::with_capacity(self.chunks.len() + 1);
+        for c in &self.chunks {
+            v.push(c);
+        }
         v.push(&self.tail);
         v
     }

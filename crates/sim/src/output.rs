@@ -233,7 +233,7 @@ impl Series {
 
 /// Caller 0's state changes in brief, what the page's verdict judges (the metrics sum every
 /// caller's copy): whether it opened, its re-trips, and its last change (where the run leaves it).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Changes {
     /// Whether it ever went to open.
     pub opened: bool,
@@ -241,8 +241,19 @@ pub struct Changes {
     pub retrips: u64,
     /// When it last changed state (s), if it did.
     pub last_s: Option<f64>,
-    /// The state its last change led to, if it changed.
-    pub last_to: Option<State>,
+    /// The state its last change led to: where the run leaves it (closed if it never changed).
+    pub last_to: State,
+}
+
+impl Default for Changes {
+    fn default() -> Changes {
+        Changes {
+            opened: false,
+            retrips: 0,
+            last_s: None,
+            last_to: State::Closed,
+        }
+    }
 }
 
 impl Changes {
@@ -251,21 +262,27 @@ impl Changes {
         let mut c = Changes::default();
         let mut first_close: Option<f64> = None;
         for e in events.iter().copied().flatten() {
-            if e.caller != 0 {
-                continue;
-            }
-            c.last_s = Some(e.t_s);
-            c.last_to = Some(e.to);
-            c.opened |= e.to == State::Open;
-            match first_close {
-                Some(t) if e.from == State::Closed && e.to == State::Open && e.t_s > t => {
-                    c.retrips += 1;
-                }
-                None if e.to == State::Closed => first_close = Some(e.t_s),
-                _ => {}
-            }
+            c.see(e, &mut first_close);
         }
         c
+    }
+
+    /// Take the next event (of any caller) into account; `first_close` is caller 0's first
+    /// change to closed so far.
+    fn see(&mut self, e: &Event, first_close: &mut Option<f64>) {
+        if e.caller != 0 {
+            return;
+        }
+        self.last_s = Some(e.t_s);
+        self.last_to = e.to;
+        self.opened |= e.to == State::Open;
+        match *first_close {
+            Some(t) if e.from == State::Closed && e.to == State::Open && e.t_s > t => {
+                self.retrips += 1;
+            }
+            None if e.to == State::Closed => *first_close = Some(e.t_s),
+            _ => {}
+        }
     }
 }
 
@@ -401,16 +418,20 @@ pub struct Snapshot {
     pub events: [usize; 2],
 }
 
-/// Compute metrics from counters and the events, given the scenario's phases.
+/// Compute metrics from counters and the events, given the scenario's phases; and caller 0's
+/// [`Changes`] in the same pass.
 pub(crate) fn finish_metrics(
     m: &mut Metrics,
     events: &[&[Event]],
     scenario_phases: &Phases,
     end: f64,
-) {
+) -> Changes {
     m.openings = 0;
     m.false_openings = 0;
+    let mut changes = Changes::default();
+    let mut first_close = None;
     for e in events.iter().copied().flatten() {
+        changes.see(e, &mut first_close);
         if e.from == State::Closed && e.to == State::Open {
             m.openings += 1;
             if scenario_phases.condition_at(e.t_s) == Condition::Fine {
@@ -447,6 +468,7 @@ pub(crate) fn finish_metrics(
     let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
     m.time_to_open_s = mean(&opens);
     m.time_to_close_s = mean(&closes);
+    changes
 }
 
 /// The phases' conditions, as the metrics need them.

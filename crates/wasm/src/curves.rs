@@ -78,7 +78,6 @@ pub struct Curve {
     pub series: Vec<Line>,
     /// A place on the x axis to mark, with what it is (one x value, y empty): the user's own
     /// window on the window curve.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub mark: Option<Line>,
 }
 
@@ -378,9 +377,9 @@ pub fn page_curves_metered(
                 x,
                 Kind::Approximation,
                 format!(
-                    "time-based, {size} s, which at {cpm} calls/min holds about {} calls \
-                     (an approximation: the calls in {size} s vary, and its minimumNumberOfCalls \
-                     is not capped at them)",
+                    "time-based, {size} s: about {} calls at {cpm} calls/min (an \
+                     approximation: the calls in {size} s vary, and its minimumNumberOfCalls is \
+                     not capped at them)",
                     fmt_calls(x)
                 ),
             )
@@ -593,9 +592,8 @@ mod tests {
         let c = window(page_curves(&st, &time, 2.0));
         assert!(
             c.note.contains(
-                " Yours: time-based, 30 s, which at 120 calls/min holds about 60 calls (an \
-                 approximation: the calls in 30 s vary, and its minimumNumberOfCalls is not \
-                 capped at them)."
+                " Yours: time-based, 30 s: about 60 calls at 120 calls/min (an approximation: \
+                 the calls in 30 s vary, and its minimumNumberOfCalls is not capped at them)."
             ),
             "{}",
             c.note
@@ -615,7 +613,11 @@ mod tests {
         // Slow traffic: a fraction of a call, not "0".
         let c = window(page_curves(&st, &time, 0.5 / 60.0));
         assert!(c.note.contains(", 0.50 calls/min;"), "{}", c.note);
-        assert!(c.note.contains("holds about 0.25 calls"), "{}", c.note);
+        assert!(
+            c.note.contains(": about 0.25 calls at 0.50 calls/min"),
+            "{}",
+            c.note
+        );
         // Only the window curve has a mark.
         let all = page_curves(&st, &time, 1.0);
         assert_eq!(

@@ -245,8 +245,9 @@ impl Playground {
         })
     }
 
-    /// Both breakers' series over `[t0, t1]` in `buckets` buckets, as an object of
-    /// `Float64Array`s: `t` (bucket starts), `bucket`, then `s_<column>` and `w_<column>` for
+    /// Both breakers' series over `[t0, t1]` in `buckets` buckets, as an object: `bucket` (the
+    /// width), `t0`, `t1` (bucket `i` starts at `t0 + i x bucket`), then `Float64Array`s
+    /// `s_<column>` and `w_<column>` for
     /// every column of `sim::Series` (`level_min`, `level_max`, ..., `answered`, `failed`,
     /// `fallback`, `late_ignored`). NaN where a value does not apply.
     pub fn series(&mut self, t0: f64, t1: f64, buckets: u32) -> Result<JsValue, JsError> {
@@ -269,10 +270,6 @@ impl Playground {
         for (i, kind) in BreakerKind::ALL.into_iter().enumerate() {
             let s = &range.as_ref().unwrap_or(&self.full).series(kind);
             if i == 0 {
-                let t: Vec<f64> = (0..s.len())
-                    .map(|i| s.t0_s + i as f64 * s.bucket_s)
-                    .collect();
-                set(&out, "t", &Float64Array::from(t.as_slice()).into())?;
                 set(&out, "bucket", &JsValue::from_f64(s.bucket_s))?;
                 set(&out, "t0", &JsValue::from_f64(s.t0_s))?;
                 set(&out, "t1", &JsValue::from_f64(s.t1_s))?;

@@ -504,14 +504,14 @@ fn stepping_seeking_and_series() {
     assert_eq!(json_of(&pg.seek(t_event).unwrap()), at);
 
     let series = pg.series(0.0, end, 50).unwrap();
-    let t: Float64Array = get(&series, "t").dyn_into().unwrap();
-    assert_eq!(t.length(), 50);
     let level: Float64Array = get(&series, "s_level_max").dyn_into().unwrap();
     assert_eq!(level.length(), 50);
+    assert_eq!(get(&series, "bucket").as_f64().unwrap(), end / 50.0);
     let zoom = pg.series(end / 4.0, end / 2.0, 40).unwrap();
     assert_eq!(get(&zoom, "t0").as_f64().unwrap(), end / 4.0);
-    let t: Float64Array = get(&zoom, "t").dyn_into().unwrap();
-    assert_eq!(t.length(), 40);
+    assert_eq!(get(&zoom, "t1").as_f64().unwrap(), end / 2.0);
+    let answered: Float64Array = get(&zoom, "w_answered").dyn_into().unwrap();
+    assert_eq!(answered.length(), 40);
 
     let events = json_of(&pg.events(None).unwrap());
     assert!(events["total"].as_u64().unwrap() >= 1);
