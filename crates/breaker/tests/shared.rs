@@ -254,6 +254,20 @@ struct Tally {
     last_option: u64,
 }
 
+impl Tally {
+    /// Count one `record`'s answer under its kind.
+    fn add(&mut self, r: &Recorded) {
+        match r {
+            Recorded::Counted => self.counted += 1,
+            Recorded::Ignored(Ignored::Stale { .. }) => self.stale += 1,
+            Recorded::Ignored(Ignored::Neutral) => self.neutral += 1,
+            Recorded::Ignored(Ignored::Lost) => self.lost += 1,
+            Recorded::Ignored(Ignored::NoEffect) => self.no_effect += 1,
+            Recorded::Ignored(Ignored::LastOption) => self.last_option += 1,
+        }
+    }
+}
+
 impl<B: Breaker> Checked<B> {
     fn new(b: B, statistical: bool, permitted: u32) -> Self {
         Checked {
@@ -367,15 +381,7 @@ impl<B: Breaker> Breaker for Checked<B> {
         if self.out.remove(&permit.id).is_none() {
             self.fail(format!("{permit:?} reported but not outstanding"));
         }
-        let t = &mut self.tally;
-        match r {
-            Recorded::Counted => t.counted += 1,
-            Recorded::Ignored(Ignored::Stale { .. }) => t.stale += 1,
-            Recorded::Ignored(Ignored::Neutral) => t.neutral += 1,
-            Recorded::Ignored(Ignored::Lost) => t.lost += 1,
-            Recorded::Ignored(Ignored::NoEffect) => t.no_effect += 1,
-            Recorded::Ignored(Ignored::LastOption) => t.last_option += 1,
-        }
+        self.tally.add(&r);
         if self.statistical {
             let stale = matches!(r, Recorded::Ignored(Ignored::Stale { .. }));
             let counts = permit.kind != PermitKind::LastOption;
@@ -497,15 +503,7 @@ fn stress<B: Breaker + Send + 'static>(
                     match shared.record(&p, outcome) {
                         Locked::Done(r) => {
                             seen.reported += 1;
-                            let t = &mut seen.results;
-                            match r {
-                                Recorded::Counted => t.counted += 1,
-                                Recorded::Ignored(Ignored::Stale { .. }) => t.stale += 1,
-                                Recorded::Ignored(Ignored::Neutral) => t.neutral += 1,
-                                Recorded::Ignored(Ignored::Lost) => t.lost += 1,
-                                Recorded::Ignored(Ignored::NoEffect) => t.no_effect += 1,
-                                Recorded::Ignored(Ignored::LastOption) => t.last_option += 1,
-                            }
+                            seen.results.add(&r);
                         }
                         Locked::Dropped => seen.dropped += 1,
                     }
