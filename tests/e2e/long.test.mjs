@@ -2,7 +2,7 @@
 // progress bar, the page stays responsive, and Cancel keeps the part computed so far.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BROWSERS, session, open, page, pageErrors, until, runsShown, waitSettled } from './helpers.mjs';
+import { BROWSERS, session, open, page, pageErrors, until, runsShown, waitSettled, setField, fieldMessage } from './helpers.mjs';
 
 const progress = (driver) => page(driver, () => {
   const row = document.querySelector('#playground .progress');
@@ -81,7 +81,11 @@ for (const browser of BROWSERS) {
           n: window.__seriesCalls, view: window.playground.state.view, computing: !document.querySelector('#playground .progress').hidden,
         }), 400));
       });
-      if (calls.computing) assert.deepEqual({ n: calls.n, view: calls.view }, { n: 0, view: null });
+      assert.equal(calls.computing, true, 'the month is still being computed');
+      assert.deepEqual({ n: calls.n, view: calls.view }, { n: 0, view: null });
+      // The next partial chart puts the whole month back on every plot.
+      await until(() => page(s.driver, () => window.playground.chart.xScales().every(([a, b]) => a === 0 && b === 30 * 86400)),
+        'the whole month on every plot again', 10_000, 50);
 
       await s.driver.findElement({ xpath: "//div[contains(@class,'progress')]//button[normalize-space(.)='Cancel']" }).click();
       await waitSettled(s.driver, n, 20_000);
@@ -117,7 +121,42 @@ for (const browser of BROWSERS) {
       const before = await page(s.driver, () => window.playground.state.snap.calls);
       await s.driver.findElement({ xpath: "//div[@class='transport']//button[normalize-space(.)='Step one call']" }).click();
       await until(() => page(s.driver, (c) => window.playground.state.snap.calls === c + 1, before), 'a step after cancelling');
+      // A seek past the part computed stops at it (the wasm would compute past it, in one go).
+      await page(s.driver, () => window.playground.seek(window.playground.state.end));
+      const at = await until(() => page(s.driver, () => {
+        const S = window.playground.state;
+        return S.snap.t_s > 0.5 * S.reached ? { t: S.snap.t_s, reached: S.reached } : null;
+      }), 'the cursor at the time reached');
+      assert.ok(at.t <= at.reached, `cursor ${at.t} s within the ${at.reached} s computed`);
       assert.ok(Date.now() - t0 < 60_000);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('an invalid edit while a month computes keeps that month: it is computed again, the error stays', async () => {
+      await open(s);
+      await page(s.driver, () => {
+        const sel = [...document.querySelectorAll('#playground .controls select')].find((el) => [...el.options].some((o) => o.value === 'busy-service'));
+        sel.value = 'busy-service';
+        sel.dispatchEvent(new Event('change', { bubbles: true }));
+      });
+      await until(async () => {
+        const p = await progress(s.driver);
+        return p.shown && p.value > 0.05 ? p : null;
+      }, 'the month part computed', 20_000, 20);
+      // The simulator refuses a broken rate under the fine one (5%): the month stopped for it
+      // must not be left cut short behind the last valid run's panels.
+      await setField(s.driver, 'statistical.broken_rate', '1');
+      await until(async () => (await fieldMessage(s.driver, 'statistical.broken_rate')).invalid, 'the field marked invalid');
+      const done = await until(() => page(s.driver, () => {
+        const S = window.playground.state;
+        return S.loaded && S.info && S.info.name === 'busy-service' && S.metrics && S.metrics.complete
+          ? { end: S.end, reached: S.reached, scenarioBroken: S.scenario.statistical.broken_rate } : null;
+      }), 'the month computed again, whole', 60_000, 100);
+      assert.equal(done.reached, done.end, 'the whole month, not the part computed before the edit');
+      assert.equal(done.scenarioBroken, 0.2, 'the settings shown are the last valid ones');
+      const msg = await fieldMessage(s.driver, 'statistical.broken_rate');
+      assert.equal(msg.invalid, true, 'the error stays on its field');
+      assert.match(msg.text, /broken_rate/);
       assert.deepEqual(await pageErrors(s), []);
     });
   });

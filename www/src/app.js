@@ -252,15 +252,19 @@ export function mountPlayground(root, options = {}) {
    * (info, derived, events, metrics, the series, the snapshot at `t0`). A run that takes longer
    * than 50 ms shows the progress bar (and disables the transport) until it is done.
    */
-  async function setScenario(sc, initial, t0 = 0) {
+  async function setScenario(sc, initial, t0 = 0, { keepError = false } = {}) {
     pause();
     const id = ++S.runId;
+    // Nothing reads the worker's run until this one is back: it is replaced at once, and a
+    // seek, step or zoom sent now would be answered from the new run while it is computed.
+    S.loaded = false;
+    clearTimeout(zoomTimer);
     // S.scenario is the last valid run's settings until this one is accepted, so the URL and
     // "Copy link" never carry settings the simulator refused.
     const previous = S.scenario;
     S.scenario = sc;
     // Clearing touches every field: only when a message is shown.
-    if (S.errorShown || controlsEl.querySelector('.invalid')) { controls.clearErrors(); S.errorShown = false; }
+    if (!keepError && (S.errorShown || controlsEl.querySelector('.invalid'))) { controls.clearErrors(); S.errorShown = false; }
     const timer = setTimeout(() => {
       if (id !== S.runId) return;
       progressRow.hidden = false;
@@ -287,6 +291,12 @@ export function mountPlayground(root, options = {}) {
       S.pastLastEvent = false;
       runInfo.textContent = 'The settings are not valid: the run shown is the last valid one.';
       root.classList.add('stale');
+      if (previous && previous !== S.shownScenario) {
+        // The last valid settings were still being computed: the worker stopped that run for
+        // these, so it holds a run cut short. Compute them again, keeping this message.
+        setScenario(previous, false, 0, { keepError: true });
+        return false;
+      }
       // The worker keeps the last valid run.
       if (S.info) { S.loaded = true; transport.setEnabled(true); }
       return false;
@@ -294,9 +304,10 @@ export function mountPlayground(root, options = {}) {
     clearTimeout(timer);
     if (id !== S.runId || res.superseded) return true;
     if (!initial) writeUrl();
+    S.shownScenario = sc;
     progressRow.hidden = true;
     root.classList.remove('computing');
-    root.classList.remove('stale');
+    if (!keepError) root.classList.remove('stale');
     const { info, metrics, events, derived } = res;
     S.info = info;
     S.end = info.duration;
@@ -335,9 +346,11 @@ export function mountPlayground(root, options = {}) {
   }
 
   async function refreshSeries() {
+    if (!S.loaded) return;
     const [t0, t1] = S.view || [0, S.end];
     const id = S.runId;
-    const s = await engine.call('series', { t0, t1, buckets: BUCKETS });
+    // A cancelled run: only the part computed (the wasm would compute a range past it anew).
+    const s = await engine.call('series', { t0, t1: Math.min(t1, S.reached ?? t1), buckets: BUCKETS });
     if (id !== S.runId) return;
     chart.setData(s, S.derived ? S.derived.point : 1, t0, t1, S.end);
     chart.setCursor(S.t);
@@ -375,7 +388,8 @@ export function mountPlayground(root, options = {}) {
   let seekNext = null;
   async function seek(t) {
     if (!S.loaded) return;
-    seekNext = t;
+    // A cancelled run can be played and sought only over the part computed.
+    seekNext = Math.min(t, S.reached ?? t);
     if (seekBusy) return;
     seekBusy = true;
     try {
@@ -475,7 +489,6 @@ export function mountPlayground(root, options = {}) {
   start();
   return {
     engine,
-    chart,
     state: S,
     chart,
     seek,

@@ -336,7 +336,9 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
         let acc = NaN;
         for (let i = j * k, end = Math.min(n, (j + 1) * k); i < end; i++) {
           const v = a[i];
-          if (!Number.isFinite(v)) continue;
+          // A count is NaN only past the time a run reached: a bin with any such bucket would
+          // be a part of a bin drawn as a whole one, so it is left out.
+          if (!Number.isFinite(v)) { if (isSum) { acc = NaN; break; } continue; }
           acc = Number.isFinite(acc) ? (isSum ? acc + v : Math.max(acc, v)) : v;
         }
         o[j] = acc;

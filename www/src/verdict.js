@@ -36,7 +36,7 @@ export function fullHealthAt(scenario) {
 /**
  * The numbers a verdict needs for one breaker, from the simulator's metrics (`m`, the worker's
  * `metrics`): false openings (metrics), failed calls let through to the dependency (totals), and
- * from `changes` (caller 0's state changes in brief, over the whole run: `sim::Changes`) when it
+ * from `changes` (caller 0's state changes in brief, over the run computed: `sim::Changes`) when it
  * closed for good relative to full health, and its re-trips.
  */
 export function verdictNumbers(m, breaker, healthAt) {
@@ -130,9 +130,11 @@ export function createVerdict(root, onTargets) {
     const note = h('p', { class: 'help', text: `Full health from ${healthAt === null ? '— (the run ends unhealthy)' : duration(healthAt)}; re-trips are openings after the first close; ${metrics.callers > 1
       ? `false openings and failed calls are summed over the ${metrics.callers} callers' breakers (as in the metrics), closing and re-trips are caller 0's.`
       : 'caller 0\'s breaker.'}` });
-    const summary = ok.length === 2 ? 'Both breakers meet the targets on this run.'
+    const whole = ok.length === 2 ? 'Both breakers meet the targets on this run.'
       : ok.length === 0 ? 'Neither breaker meets the targets on this run.'
         : `Only the ${ok[0]} breaker meets the targets on this run.`;
+    // A cancelled run is judged on the part computed only, and says so.
+    const summary = metrics.complete ? whole : `The run was cancelled: judged on the part computed only. ${whole.replace('on this run', 'on that part')}`;
     replace(out, h('p', { class: 'verdict-summary', text: summary }), lines, note);
   }
 
@@ -145,6 +147,7 @@ export function createVerdict(root, onTargets) {
       const callers = scenario && scenario.callers && !scenario.callers.shared_state ? scenario.callers.count || 1 : 1;
       metrics = {
         callers,
+        complete: m.complete !== false,
         verdict: Object.fromEntries(['statistical', 'window'].map((b) => [b, verdictNumbers(m, b, healthAt)])),
       };
       render();

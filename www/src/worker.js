@@ -1,5 +1,6 @@
-// The module worker that owns the wasm `Playground`. It answers requests from engine.js one at a
-// time, except that a `cancel` message (or a new `rerun`/`load`) gets through while a run computes.
+// The module worker that owns the wasm `Playground`. It answers requests from engine.js as they
+// come; while a run computes they are answered between its slices (a `cancel` or a new
+// `rerun`/`load` stops it; the page sends nothing else that reads the run until it is back).
 //
 // `rerun` is what an input change costs: one request, one reply. The worker validates and loads
 // the scenario, computes the run (a short one in one go; a long one in chunks of about 10 ms

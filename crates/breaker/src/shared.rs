@@ -11,7 +11,8 @@
 //! [`Breaker::transitions`] holds only what the most recent call changed, so with many threads
 //! another thread's call may clear it before this one can look: to see every state change (for
 //! logs, metrics, alerts), register [`Shared::on_transition`], which is called for each one, in
-//! order, exactly once.
+//! order, exactly once (inside [`Shared::with`], for its last mutating call's only). The
+//! listener must not panic: it runs under the lock, also while a panicking call unwinds.
 
 use std::fmt;
 use std::time::{Duration, Instant};

@@ -256,10 +256,11 @@ pub struct Statistical {
 }
 
 impl Statistical {
-    /// A closed breaker whose traffic meter starts at the first `now` it is given: the traffic
-    /// assumed by `expected_calls_per_minute` holds from the first call, whatever the clock's
-    /// zero (seconds since the process started, since the epoch, ...). Invalid settings give an
-    /// error naming the field.
+    /// A closed breaker whose traffic meter starts at the first call asked for (the `now` of
+    /// the first [`Breaker::permit`] or [`Breaker::permit_last_option`]; read as 0 if not
+    /// finite): the traffic assumed by `expected_calls_per_minute` holds from the first call,
+    /// whatever the clock's zero (seconds since the process started, since the epoch, ...).
+    /// Invalid settings give an error naming the field.
     pub fn new(settings: StatisticalSettings) -> Result<Self, SettingsError> {
         Self::build(settings, 0.0, f64::NAN)
     }

@@ -653,7 +653,8 @@ impl<B: Probe> Side<B> {
         summary(&self.metrics, &self.totals, &self.events, cfg, in_flight)
     }
 
-    /// [`Side::result_of`] without copying the events and series.
+    /// [`Side::result_of`], taking the series rather than copying it (the event log's chunks are
+    /// gathered into one `Vec`).
     pub(crate) fn into_result(self, cfg: &Config, in_flight: u64, known: f64) -> BreakerResult {
         breaker_result(
             self.metrics,
@@ -964,7 +965,8 @@ impl Engine {
         });
     }
 
-    /// The run's result, taking the events and series rather than copying them.
+    /// The run's result, taking the series rather than copying them (the events are gathered
+    /// into one `Vec` per breaker).
     pub(crate) fn into_result(self) -> RunResult {
         let in_flight = self.in_flight();
         let known = self.known_to();

@@ -51,6 +51,13 @@ impl EventLog {
         }
     }
 
+    /// The last event, if any.
+    pub fn last(&self) -> Option<&Event> {
+        self.tail
+            .last()
+            .or_else(|| self.chunks.last().and_then(|c| c.last()))
+    }
+
     /// The events in order.
     pub fn iter(&self) -> impl Iterator<Item = &Event> + Clone {
         self.chunks
@@ -93,6 +100,15 @@ impl EventLog {
     }
 }
 
+impl<'a> IntoIterator for &'a EventLog {
+    type Item = &'a Event;
+    type IntoIter = Box<dyn Iterator<Item = &'a Event> + 'a>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,6 +138,8 @@ mod tests {
             assert_eq!(log.to_vec(), plain);
             if i % 97 == 0 || i % CHUNK < 2 || i % CHUNK > CHUNK - 2 {
                 assert!(log.iter().eq(plain.iter()));
+                assert!((&log).into_iter().eq(plain.iter()));
+                assert_eq!(log.last(), plain.last());
                 for (j, e) in plain.iter().enumerate() {
                     assert_eq!(log.get(j), Some(e));
                 }

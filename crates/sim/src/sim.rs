@@ -468,8 +468,9 @@ impl Sim {
     }
 
     /// One breaker's series so far (empty unless this is a collecting copy) as [`Sim::result`]
-    /// gives it, without copying the events: filled up to [`Sim::known_to`]; after it (a run not
-    /// computed to its end) every value and count is NaN, not a guess.
+    /// gives it, without copying the events: filled up to [`Sim::known_to`]; in the buckets after
+    /// the one holding it (a run not computed to its end) every value and count is NaN, not a
+    /// guess (the bucket holding it has the part computed).
     pub fn series(&self, kind: BreakerKind) -> crate::Series {
         let side = match kind {
             BreakerKind::Statistical => self.engine.stat.series.as_ref(),
@@ -512,7 +513,7 @@ impl Sim {
         s.into_result()
     }
 
-    /// [`Sim::result`], taking the events and series rather than copying them.
+    /// [`Sim::result`], taking the series rather than copying them (see `Engine::into_result`).
     fn into_result(self) -> RunResult {
         self.engine.into_result()
     }
