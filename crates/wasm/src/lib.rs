@@ -249,7 +249,10 @@ impl Playground {
     /// width), `t0`, `t1` (bucket `i` starts at `t0 + i x bucket`), then `Float64Array`s
     /// `s_<column>` and `w_<column>` for
     /// every column of `sim::Series` (`level_min`, `level_max`, ..., `answered`, `failed`,
-    /// `fallback`, `late_ignored`). NaN where a value does not apply.
+    /// `fallback`, `late_ignored`). NaN where a value does not apply, and in every column past
+    /// the bucket holding the time the full run reached, while it is not done. A range is
+    /// computed from a checkpoint up to `t1` whatever the full run reached: the page asks only
+    /// within it.
     pub fn series(&mut self, t0: f64, t1: f64, buckets: u32) -> Result<JsValue, JsError> {
         let end = self.full.end_s();
         let (t0, t1) = if t0.is_finite() && t1.is_finite() && t1 > t0 {
