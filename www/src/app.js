@@ -272,7 +272,6 @@ export function mountPlayground(root, options = {}) {
       // run until this one is done, dimmed, and the run line says so.
       root.classList.add('computing');
       setText(runInfo, 'The chart fills in as the run is computed; the other panels show the last run until it is done.');
-      S.loaded = false;
       transport.setEnabled(false);
     }, 50);
     let res;

@@ -257,16 +257,6 @@ impl Default for Changes {
 }
 
 impl Changes {
-    /// The summary of `events` (one breaker's, in time order) for caller 0.
-    pub fn of(events: &[&[Event]]) -> Changes {
-        let mut c = Changes::default();
-        let mut first_close: Option<f64> = None;
-        for e in events.iter().copied().flatten() {
-            c.see(e, &mut first_close);
-        }
-        c
-    }
-
     /// Take the next event (of any caller) into account; `first_close` is caller 0's first
     /// change to closed so far.
     fn see(&mut self, e: &Event, first_close: &mut Option<f64>) {
