@@ -232,5 +232,32 @@ for (const browser of BROWSERS) {
       assert.equal(r.name, 'quiet-service');
       assert.equal(r.banner, `The scenario's settings are not valid (seed = 18446744073709551615 is invalid: allowed a whole number 0 <= x <= ${MAX}); showing the preset instead.`);
     });
+
+    test('two refused edits in a row end on the run shown, with the error kept, and ask no more', async () => {
+      await open(s);
+      const r = await page(s.driver, async () => {
+        const e = window.playground.engine;
+        let reruns = 0;
+        const call = e.call.bind(e);
+        e.call = (op, a) => { if (op === 'rerun') reruns += 1; return call(op, a); };
+        const set = (path, v) => {
+          const input = document.querySelector(`#playground .controls .field[data-path="${path}"] input`);
+          input.value = v;
+          input.dispatchEvent(new Event('change', { bubbles: true }));
+        };
+        const shown = window.playground.state.shownScenario;
+        // Both under the fine rate (10%): the second is sent before the first is refused.
+        set('statistical.broken_rate', '1');
+        set('statistical.broken_rate', '2');
+        await new Promise((ok) => setTimeout(ok, 2000));
+        const S = window.playground.state;
+        return { reruns, loaded: S.loaded, same: S.scenario === shown && S.shownScenario === shown };
+      });
+      // The two edits, the first again (the second had stopped it), then the run shown: no loop.
+      assert.ok(r.reruns <= 4, `${r.reruns} runs asked for`);
+      assert.deepEqual({ loaded: r.loaded, same: r.same }, { loaded: true, same: true });
+      assert.equal((await fieldMessage(s.driver, 'statistical.broken_rate')).invalid, true);
+      assert.deepEqual(await pageErrors(s), []);
+    });
   });
 }

@@ -291,10 +291,14 @@ export function mountPlayground(root, options = {}) {
       runInfo.textContent = 'The settings are not valid: the run shown is the last valid one.';
       root.classList.add('stale');
       if (previous && previous !== S.shownScenario) {
-        // The last valid settings were still being computed: the worker stopped that run for
-        // these, so it holds a run cut short. Compute them again, keeping this message.
-        setScenario(previous, false, 0, { keepError: true });
-        return false;
+        // The settings before were still being computed: the worker stopped that run for these,
+        // so it holds a run cut short. Compute them again, keeping this message; if they fail
+        // too (they had not been checked yet), the run shown before (checked, so this ends).
+        const again = keepError ? S.shownScenario : previous;
+        if (again) {
+          setScenario(again, false, 0, { keepError: true });
+          return false;
+        }
       }
       // The worker keeps the last valid run.
       if (S.info) { S.loaded = true; transport.setEnabled(true); }

@@ -140,7 +140,8 @@ const ops = {
    * {info, complete, reached, derived, events, metrics, series, snapshot}. `view` [t0, t1] or
    * null (the whole run), `buckets`, `t` the cursor, `limit` the most events listed. A newer
    * `load`/`rerun` stops this one: it then resolves {superseded: true}. Invalid settings reject
-   * (the run shown before stays loaded).
+   * and keep the run loaded before (cut short if it was still being computed: the page then asks
+   * for it again).
    */
   async rerun({ scenario, view = null, buckets = FULL_BUCKETS, t = 0, limit = 5000, progressMs }, id) {
     const gen = ++generation;
