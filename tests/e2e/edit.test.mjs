@@ -9,7 +9,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Key } from 'selenium-webdriver';
-import { BROWSERS, session, open, page, pageErrors, pageState, simulate, waitSettled, runsShown, until, setField, fieldMessage } from './helpers.mjs';
+import { BROWSERS, session, open, page, pageErrors, pageState, simulate, waitSettled, runsShown, until, setField, fieldMessage, addPlaygrounds } from './helpers.mjs';
 
 const MAX = '9007199254740991';
 
@@ -210,19 +210,7 @@ for (const browser of BROWSERS) {
 
     test('a custom element whose scenario has a seed past 2^53 - 1 shows its preset and names the seed as written', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
-      await page(s.driver, () => {
-        const code = `import './embed/breaker-playground.js';
-          const el = document.createElement('breaker-playground');
-          el.id = 'big-seed';
-          el.setAttribute('preset', 'quiet-service');
-          el.setAttribute('scenario', '{"duration": 60, "seed": 18446744073709551615}');
-          el.setAttribute('panels', 'now');
-          document.body.prepend(el);`;
-        const script = document.createElement('script');
-        script.type = 'module';
-        script.textContent = code;
-        document.head.append(script);
-      });
+      await addPlaygrounds(s.driver, [{ id: 'big-seed', attrs: { preset: 'quiet-service', scenario: '{"duration": 60, "seed": 18446744073709551615}', panels: 'now' } }]);
       const r = await until(() => page(s.driver, () => {
         const el = document.getElementById('big-seed');
         if (!el || el.dataset.state !== 'ready') return null;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Key } from 'selenium-webdriver';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { BROWSERS, ROOT, session, page, until, simulate } from './helpers.mjs';
+import { BROWSERS, ROOT, session, page, until, simulate, addPlaygrounds } from './helpers.mjs';
 
 /** One element's state, read through its shadow root. */
 function element(s, id) {
@@ -113,18 +113,7 @@ for (const browser of BROWSERS) {
       assert.equal(await page(s.driver, () => !document.querySelector('#playground aside.side').hidden), true);
       // An element made by a page script (a module script tag, as a docs page would: run in the
       // page itself, not in the WebDriver sandbox), with a scenario given as JSON text.
-      await page(s.driver, () => {
-        const code = `import './embed/breaker-playground.js';
-          const el = document.createElement('breaker-playground');
-          el.id = 'made';
-          el.setAttribute('scenario', JSON.stringify({ name: '<img src=x onerror=alert(1)>', duration: 600, traffic: { calls_per_minute: 120 } }));
-          el.setAttribute('panels', 'now,metrics');
-          document.body.prepend(el);`;
-        const script = document.createElement('script');
-        script.type = 'module';
-        script.textContent = code;
-        document.head.append(script);
-      });
+      await addPlaygrounds(s.driver, [{ id: 'made', attrs: { scenario: JSON.stringify({ name: '<img src=x onerror=alert(1)>', duration: 600, traffic: { calls_per_minute: 120 } }), panels: 'now,metrics' } }]);
       await until(async () => (await element(s, 'made')).state === 'ready', 'the scripted element', 60_000);
       const made = await element(s, 'made');
       assert.deepEqual(made.panels, ['now', 'metrics']);
@@ -137,19 +126,7 @@ for (const browser of BROWSERS) {
 
     test('a custom element whose scenario does not validate shows its preset and says why', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
-      await page(s.driver, () => {
-        const code = `import './embed/breaker-playground.js';
-          const el = document.createElement('breaker-playground');
-          el.id = 'bad';
-          el.setAttribute('preset', 'quiet-service');
-          el.setAttribute('scenario', JSON.stringify({ statistical: { fine_rate: 5 } }));
-          el.setAttribute('panels', 'now');
-          document.body.prepend(el);`;
-        const script = document.createElement('script');
-        script.type = 'module';
-        script.textContent = code;
-        document.head.append(script);
-      });
+      await addPlaygrounds(s.driver, [{ id: 'bad', attrs: { preset: 'quiet-service', scenario: JSON.stringify({ statistical: { fine_rate: 5 } }), panels: 'now' } }]);
       await until(async () => (await element(s, 'bad')).state === 'ready', 'the element to show its preset', 60_000);
       const bad = await element(s, 'bad');
       assert.equal(bad.scenario.name, 'quiet-service', 'the preset is shown');
@@ -166,17 +143,7 @@ for (const browser of BROWSERS) {
 
     test('a custom element\'s analysis curves take the element\'s colours, not the host page\'s', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
-      await page(s.driver, () => {
-        const code = `import './embed/breaker-playground.js';
-          const el = document.createElement('breaker-playground');
-          el.id = 'an';
-          el.setAttribute('panels', 'analysis');
-          document.body.prepend(el);`;
-        const script = document.createElement('script');
-        script.type = 'module';
-        script.textContent = code;
-        document.head.append(script);
-      });
+      await addPlaygrounds(s.driver, [{ id: 'an', attrs: { panels: 'analysis' } }]);
       await until(async () => (await element(s, 'an')).state === 'ready', 'the element', 60_000);
       await page(s.driver, () => { document.getElementById('an').shadowRoot.querySelector('.analysis-details').open = true; });
       const figs = await until(() => page(s.driver, () => {
@@ -197,17 +164,7 @@ for (const browser of BROWSERS) {
 
     test('typing in a custom element\'s settings keeps its keys: space, n, r and the arrows are not playback shortcuts there', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
-      await page(s.driver, () => {
-        const code = `import './embed/breaker-playground.js';
-          const el = document.createElement('breaker-playground');
-          el.id = 'ctl';
-          el.setAttribute('panels', 'now,controls');
-          document.body.prepend(el);`;
-        const script = document.createElement('script');
-        script.type = 'module';
-        script.textContent = code;
-        document.head.append(script);
-      });
+      await addPlaygrounds(s.driver, [{ id: 'ctl', attrs: { panels: 'now,controls' } }]);
       await until(async () => (await element(s, 'ctl')).state === 'ready', 'the element with its settings', 60_000);
       const host = await s.driver.findElement({ css: '#ctl' });
       const root = await host.getShadowRoot();
@@ -230,19 +187,7 @@ for (const browser of BROWSERS) {
 
     test('a custom element with an unknown preset, or the scenario null, says so instead of running another silently', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
-      await page(s.driver, () => {
-        const code = `import './embed/breaker-playground.js';
-          for (const [id, name, value] of [['typo', 'preset', 'quiet_service'], ['nul', 'scenario', 'null']]) {
-            const el = document.createElement('breaker-playground');
-            el.id = id;
-            el.setAttribute(name, value);
-            document.body.prepend(el);
-          }`;
-        const script = document.createElement('script');
-        script.type = 'module';
-        script.textContent = code;
-        document.head.append(script);
-      });
+      await addPlaygrounds(s.driver, [{ id: 'typo', attrs: { preset: 'quiet_service' } }, { id: 'nul', attrs: { scenario: 'null' } }]);
       for (const id of ['typo', 'nul']) await until(async () => (await element(s, id)).state === 'ready', `element ${id}`, 60_000);
       const notice = (id) => page(s.driver, (i) => [...document.getElementById(i).shadowRoot.querySelectorAll('p.banner')].map((b) => b.textContent).join(' '), id);
       const typo = await element(s, 'typo');

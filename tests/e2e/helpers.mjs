@@ -240,6 +240,26 @@ export async function setField(driver, path, value) {
   }, path, String(value));
 }
 
+/**
+ * Add `<breaker-playground>` elements as a docs page's script would (a module script tag, run in
+ * the page itself, not in the WebDriver sandbox): it imports the element and puts each
+ * `{id, attrs}` (attribute name -> value, set in order) at the top of the body, in order.
+ */
+export async function addPlaygrounds(driver, elements) {
+  await page(driver, (list) => {
+    const script = document.createElement('script');
+    script.type = 'module';
+    script.textContent = `import './embed/breaker-playground.js';
+      for (const { id, attrs } of ${JSON.stringify(list)}) {
+        const el = document.createElement('breaker-playground');
+        el.id = id;
+        for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value);
+        document.body.prepend(el);
+      }`;
+    document.head.append(script);
+  }, elements);
+}
+
 /** The field's inline message and whether it is marked invalid. */
 export async function fieldMessage(driver, path) {
   return page(driver, (p) => {
