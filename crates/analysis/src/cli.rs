@@ -658,9 +658,10 @@ fn fig(f: &Figure, fmt: &dyn Fn(f64) -> String) -> String {
     match f.kind {
         Kind::Bound => format!(">= {}", fmt(f.value)),
         Kind::Simulated => match (f.ci95, f.n) {
-            (Some((lo, hi)), Some(n)) => {
+            (Some((lo, hi)), Some(n)) if lo.is_finite() && hi.is_finite() => {
                 format!("{} [{}, {}] n={n}", fmt(f.value), fmt(lo), fmt(hi))
             }
+            (_, Some(n)) => format!("{} n={n} (no interval from one run)", fmt(f.value)),
             _ => fmt(f.value),
         },
         _ => fmt(f.value),

@@ -439,3 +439,18 @@ fn text_says_one_call_not_one_calls() {
          calls allowed; ask for fewer runs or a lower line)"
     );
 }
+
+/// One run gives no interval: the JSON's ends are null and the text says so instead of
+/// "[-inf, inf]". (That the interval is Student's is the `num` module's own test.)
+#[test]
+fn one_simulated_run_has_no_interval() {
+    let one = json("open-delay --simulate 1");
+    let g = &one["points"][0]["calls"]["simulated"];
+    assert_eq!(g["n"], 1);
+    assert!(g["ci95"][0].is_null() && g["ci95"][1].is_null(), "{g}");
+    let text = run(&args("open-delay --simulate 1")).unwrap();
+    assert!(!text.contains("inf"), "{text}");
+    assert!(text.contains("n=1 (no interval from one run)"), "{text}");
+    let two = run(&args("open-delay --simulate 2")).unwrap();
+    assert!(two.contains("] n=2") && !two.contains("inf"), "{two}");
+}
