@@ -124,6 +124,26 @@ for (const browser of BROWSERS) {
       assert.equal(img, 0, 'the scenario name is text, not HTML');
     });
 
+    test('playground.load takes a BigInt seed exactly, and refuses one past 2^53 - 1 on the seed field', async () => {
+      await s.driver.get(`${s.url}index.html?preset=quiet-service`);
+      await until(() => page(s.driver, () => Boolean(window.playground && window.playground.state.metrics)), 'the page\'s run', 60_000);
+      const ok = await page(s.driver, async () => {
+        const pg = window.playground;
+        const loaded = await pg.load({ ...pg.state.scenario, seed: 7n });
+        return { loaded, seed: pg.state.scenario.seed, type: typeof pg.state.scenario.seed };
+      });
+      assert.deepEqual(ok, { loaded: true, seed: 7, type: 'number' });
+      const refused = await page(s.driver, async () => {
+        const pg = window.playground;
+        const loaded = await pg.load({ ...pg.state.scenario, seed: 2n ** 64n - 1n });
+        const field = document.querySelector('.field[data-path="seed"]');
+        return { loaded, seed: pg.state.scenario.seed, error: field ? field.textContent : '' };
+      });
+      assert.equal(refused.loaded, false);
+      assert.equal(refused.seed, 7, 'the run shown is still the last valid one');
+      assert.match(refused.error, /seed = 18446744073709551615 is invalid: allowed a whole number 0 <= x <= 9007199254740991/);
+    });
+
     test('a custom element whose scenario does not validate shows its preset and says why', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
       await addPlaygrounds(s.driver, [{ id: 'bad', attrs: { preset: 'quiet-service', scenario: JSON.stringify({ statistical: { fine_rate: 5 } }), panels: 'now' } }]);

@@ -25,6 +25,7 @@
 import { h, replace, uniqueId } from './dom.js';
 import { patch } from './morph.js';
 import { clone, same } from './paths.js';
+import { exactCopy } from './whole.js';
 import { Engine } from './engine.js';
 import { createControls } from './controls.js';
 import { createTransport } from './transport.js';
@@ -495,12 +496,22 @@ export function mountPlayground(root, options = {}) {
     state: S,
     chart,
     seek,
-    /** Show `scenario` (validated, run, rewound to `t`); resolves false if it is invalid. */
+    /**
+     * Show `scenario` (validated, run, rewound to `t`); resolves false if it is invalid. A seed
+     * or count may be a BigInt: read exactly, or refused on its field like a typed value.
+     */
     async load(scenario, t = 0) {
       await engine.ready;
+      const read = exactCopy(scenario);
+      if (!read.ok) {
+        controls.showError(read.path, read.message);
+        S.errorShown = true;
+        S.lastError = read.message;
+        return false;
+      }
       S.preset = null;
-      controls.set(scenario, '', false);
-      return setScenario(clone(scenario), false, t);
+      controls.set(read.value, '', false);
+      return setScenario(read.value, false, t);
     },
     destroy() { pause(); stickyRo.disconnect(); transport.destroy(); chart.destroy(); analysis.destroy(); engine.terminate(); },
   };

@@ -112,3 +112,28 @@ export function parseExact(text, prefix = '') {
   const value = walk(JSON.parse(marked), prefix);
   return error ? { ok: false, message: error } : { ok: true, value };
 }
+
+/**
+ * A deep copy of `value` (plain data, as `load(scenario)` takes it) in which every BigInt is a
+ * JS number, exactly: {ok: true, value}, or {ok: false, path, message} for the first BigInt a
+ * number cannot hold or its setting does not allow (`seed: 2n ** 64n - 1n`), with the message
+ * the simulator gives. JSON.stringify throws on a BigInt; this is what reads one instead.
+ */
+export function exactCopy(value, prefix = '') {
+  if (typeof value === 'bigint') {
+    const range = wholeRange(prefix) || [-MAX_WHOLE, MAX_WHOLE];
+    if (value < BigInt(range[0]) || value > BigInt(range[1])) {
+      return { ok: false, path: prefix, message: wholeMessage(prefix, String(value), range) };
+    }
+    return { ok: true, value: Number(value) };
+  }
+  if (value === null || typeof value !== 'object') return { ok: true, value };
+  const out = Array.isArray(value) ? [] : {};
+  for (const [k, v] of Object.entries(value)) {
+    if (v === undefined || typeof v === 'function') continue;
+    const r = exactCopy(v, prefix ? `${prefix}.${k}` : k);
+    if (!r.ok) return r;
+    out[k] = r.value;
+  }
+  return { ok: true, value: out };
+}
