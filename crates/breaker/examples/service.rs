@@ -17,15 +17,15 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use breaker::shared::{Clock, Locked, Shared};
-use breaker::{Decision, Outcome, Statistical, StatisticalSettings};
+use breaker::shared::{Clock, Shared};
+use breaker::{Outcome, Statistical, StatisticalSettings};
 
 /// The client's timeout for one call.
 const CLIENT_TIMEOUT: Duration = Duration::from_millis(20);
 
 /// The dependency: a blocking call with a client timeout, as an HTTP client makes it. Down
 /// (hanging) between 0.6 s and 1.2 s of the run; otherwise 1 call in 50 is a 500.
-fn fetch_price(call: u64, clock: Clock) -> Result<u64, Outcome> {
+fn fetch_price(call: u64, clock: &Clock) -> Result<u64, Outcome> {
     if (0.6..1.2).contains(&clock.now()) {
         thread::sleep(CLIENT_TIMEOUT);
         return Err(Outcome::Timeout);
@@ -49,27 +49,21 @@ struct Counts {
 }
 
 /// A price: from the service when the breaker admits the call and it succeeds, else the last
-/// known one. The same shape works in async code: ask, `.await` the call, report.
+/// known one. The same shape works in async code: `admit`, `.await` the call, `finish`; a future
+/// dropped at the `.await` reports a neutral result through its guard.
 fn price(breaker: &Shared<Statistical>, call: u64, last: &mut u64, counts: &Counts) -> u64 {
-    let permit = match breaker.permit() {
-        Locked::Done(Decision::Admit(permit)) => Some(permit),
-        Locked::Done(Decision::Reject(_)) => {
-            // Open, or half-open with its trial in flight: no call, no wait.
-            counts.rejected.fetch_add(1, Ordering::Relaxed);
-            return *last;
-        }
-        // The lock was held for 2 s: make the call anyway, with nothing to report.
-        Locked::Dropped => None,
+    // Rejected: open, or half-open with its trial in flight. No call, no wait. (If the lock was
+    // held for 2 s the guard holds no permit: the call goes ahead with nothing to report.)
+    let Ok(guard) = breaker.admit() else {
+        counts.rejected.fetch_add(1, Ordering::Relaxed);
+        return *last;
     };
-    let result = fetch_price(call, breaker.clock());
-    if let Some(permit) = permit {
-        let outcome = match result {
-            Ok(_) => Outcome::Success,
-            Err(outcome) => outcome,
-        };
-        // Dropped only if the lock is held for 2 s: one lost result does less harm.
-        let _ = breaker.record(&permit, outcome);
-    }
+    let result = fetch_price(call, &breaker.clock());
+    // Dropped only if the lock is held for 2 s: one lost result does less harm.
+    let _ = guard.finish(match result {
+        Ok(_) => Outcome::Success,
+        Err(outcome) => outcome,
+    });
     match result {
         Ok(price) => {
             counts.answered.fetch_add(1, Ordering::Relaxed);
@@ -114,7 +108,7 @@ fn main() {
     println!("{:>6}  state change", "t (s)");
     let workers: Vec<_> = (0..4)
         .map(|_| {
-            let (breaker, counts) = (breaker.clone(), counts.clone());
+            let (breaker, counts, clock) = (breaker.clone(), counts.clone(), clock.clone());
             thread::spawn(move || {
                 let mut last = 100;
                 while clock.now() < 2.0 {

@@ -6,7 +6,12 @@
 //! [`Shared::call`] does), so a stuck lock holds a call up for at most the lock timeout.
 //!
 //! `now` is read from the wrapper's [`Clock`]: for a permit once the lock is taken (the call is
-//! admitted then), for a result before the wait for the lock (the call ended then).
+//! admitted then), for a result before the wait for the lock (the call ended then). Tests can
+//! give it a [`ManualClock`] and move time by hand ([`Shared::with_clock`]).
+//!
+//! A call admitted by [`Shared::admit`] is held in a [`Guard`] until its outcome is reported: a
+//! guard dropped unfinished (an error on your side, a panic, an async call's future dropped at
+//! an `.await`) reports a neutral result, so no abandoned call holds a half-open slot.
 //!
 //! [`Breaker::transitions`] holds only what the most recent call changed, so with many threads
 //! another thread's call may clear it before this one can look: to see every state change (for
@@ -15,23 +20,34 @@
 //! listener must not panic: it runs under the lock, also while a panicking call unwinds.
 
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 
-use crate::types::{Decision, Permit, PermitKind, Recorded, State, Transition};
+use crate::types::{Decision, Permit, PermitKind, Recorded, Rejection, State, Transition};
 use crate::{Breaker, Outcome};
 
-/// A monotonic clock in seconds since the clock was made: the `now` every breaker method takes.
-#[derive(Debug, Clone, Copy)]
+/// A monotonic clock in seconds: the `now` every breaker method takes. [`Clock::new`] reads the
+/// system's monotonic clock from when it was made; a [`ManualClock`]'s moves only when told (for
+/// tests of code that uses [`Shared`]).
+#[derive(Debug, Clone)]
 pub struct Clock {
-    start: Instant,
+    source: Source,
+}
+
+#[derive(Debug, Clone)]
+enum Source {
+    Real(Instant),
+    /// The time in seconds, as `f64` bits, shared with the [`ManualClock`] that moves it.
+    Manual(Arc<AtomicU64>),
 }
 
 impl Default for Clock {
     fn default() -> Self {
         Clock {
-            start: Instant::now(),
+            source: Source::Real(Instant::now()),
         }
     }
 }
@@ -42,9 +58,56 @@ impl Clock {
         Self::default()
     }
 
-    /// Seconds since the clock was made.
+    /// Seconds since the clock was made, or a manual clock's time.
     pub fn now(&self) -> f64 {
-        self.start.elapsed().as_secs_f64()
+        match &self.source {
+            Source::Real(start) => start.elapsed().as_secs_f64(),
+            Source::Manual(t) => f64::from_bits(t.load(AtomicOrdering::Acquire)),
+        }
+    }
+}
+
+/// A clock that stands still until advanced: give its [`ManualClock::clock`] to
+/// [`Shared::with_clock`] to test a service's handling of an open breaker, a half-open trial or
+/// a backoff without waiting for them. Clones move together.
+#[derive(Debug, Clone)]
+pub struct ManualClock {
+    t: Arc<AtomicU64>,
+}
+
+impl ManualClock {
+    /// A clock standing at `start` seconds (finite, at least 0; otherwise 0).
+    pub fn new(start: f64) -> Self {
+        let start = if start.is_finite() {
+            start.max(0.0)
+        } else {
+            0.0
+        };
+        ManualClock {
+            t: Arc::new(AtomicU64::new(start.to_bits())),
+        }
+    }
+
+    /// Move the clock on by `by` (it never goes back).
+    pub fn advance(&self, by: Duration) {
+        let by = by.as_secs_f64();
+        let _ = self
+            .t
+            .fetch_update(AtomicOrdering::AcqRel, AtomicOrdering::Acquire, |bits| {
+                Some((f64::from_bits(bits) + by).to_bits())
+            });
+    }
+
+    /// The time now, in seconds.
+    pub fn now(&self) -> f64 {
+        f64::from_bits(self.t.load(AtomicOrdering::Acquire))
+    }
+
+    /// A [`Clock`] reading this one.
+    pub fn clock(&self) -> Clock {
+        Clock {
+            source: Source::Manual(self.t.clone()),
+        }
     }
 }
 
@@ -122,9 +185,17 @@ impl<B: Breaker> Shared<B> {
         self
     }
 
+    /// Read `now` from `clock` instead of a clock started by [`Shared::new`] (a
+    /// [`ManualClock`]'s in tests). Set it before the first call: the breaker's times must not
+    /// go back.
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
     /// The clock this wrapper uses for `now`.
     pub fn clock(&self) -> Clock {
-        self.clock
+        self.clock.clone()
     }
 
     /// Pass the transitions of the breaker's last mutating call that the listener has not had.
@@ -159,7 +230,7 @@ impl<B: Breaker> Shared<B> {
     /// dropped future): as a neutral outcome ([`Outcome::InputRejected`]) if it says nothing of
     /// the service. An unreported statistical trial is lost only after `call_timeout`; a window
     /// half-open waits for every probe's result, for good unless
-    /// `max_wait_duration_in_half_open_state` is set.
+    /// `max_wait_duration_in_half_open_state` is set. [`Shared::admit`] does this for you.
     #[must_use = "make the call unless rejected, and report its outcome with the permit"]
     pub fn permit(&self) -> Locked<Decision> {
         self.change(|b| b.permit(self.clock.now()))
@@ -190,26 +261,53 @@ impl<B: Breaker> Shared<B> {
         self.change(|b| b.poll(self.clock.now()))
     }
 
-    /// Run `f` around a call: ask, call, report. Returns `None` when the breaker rejects the call
-    /// (use the fallback). `f` returns its value and the outcome to report.
+    /// Ask for a permit and hold it in a [`Guard`], which reports the call's outcome with
+    /// [`Guard::finish`], or a neutral result if it is dropped unfinished: an error on your side,
+    /// a panic, or a future dropped at an `.await` (a client's cancellation, a `select!` that
+    /// took another branch). `Err` is the rejection: use the fallback. If the lock cannot be
+    /// taken in time, the guard holds no permit: make the call anyway, uncounted.
+    ///
+    /// ```
+    /// # use breaker::shared::Shared;
+    /// # use breaker::{Outcome, Window, WindowSettings};
+    /// # let breaker = Shared::new(Window::new(WindowSettings::default())?);
+    /// # async fn fetch() -> Result<u32, u16> { Ok(7) }
+    /// # async {
+    /// let Ok(guard) = breaker.admit() else {
+    ///     return None; // rejected: the fallback
+    /// };
+    /// let answer = fetch().await; // if this future is dropped here, the guard reports neutral
+    /// guard.finish(match answer {
+    ///     Ok(_) => Outcome::Success,
+    ///     Err(status) => Outcome::from_http_status(status),
+    /// });
+    /// answer.ok()
+    /// # };
+    /// # Ok::<(), breaker::SettingsError>(())
+    /// ```
+    pub fn admit(&self) -> Result<Guard<'_, B>, Rejection> {
+        let permit = match self.permit() {
+            Locked::Done(Decision::Admit(p)) => Some(p),
+            Locked::Done(Decision::Reject(r)) => return Err(r),
+            Locked::Dropped => None,
+        };
+        Ok(Guard {
+            shared: self,
+            permit,
+        })
+    }
+
+    /// Run `f` around a call: ask, call, report ([`Shared::admit`] and [`Guard::finish`]).
+    /// Returns `None` when the breaker rejects the call (use the fallback). `f` returns its value
+    /// and the outcome to report.
     ///
     /// If `f` panics, the permit is reported as a neutral result ([`Outcome::InputRejected`]:
     /// it moves nothing and gives back a half-open slot) before the panic goes on, so that a
     /// bug on the caller's side cannot hold a window breaker's half-open for good.
     pub fn call<T>(&self, f: impl FnOnce() -> (T, Outcome)) -> Option<T> {
-        let permit = match self.permit() {
-            Locked::Done(Decision::Admit(p)) => Some(p),
-            Locked::Done(Decision::Reject(_)) => return None,
-            Locked::Dropped => None,
-        };
-        let mut unreported = Unreported {
-            shared: self,
-            permit,
-        };
+        let guard = self.admit().ok()?;
         let (value, outcome) = f();
-        if let Some(p) = unreported.permit.take() {
-            let _ = self.record(&p, outcome);
-        }
+        let _ = guard.finish(outcome);
         Some(value)
     }
 
@@ -235,13 +333,38 @@ impl<B: Breaker> Shared<B> {
     }
 }
 
-/// A permit of [`Shared::call`] not reported yet: reported as neutral if dropped so (a panic).
-struct Unreported<'a, B: Breaker> {
+/// A call [`Shared::admit`] let through, until its outcome is reported. Dropped unfinished, it
+/// reports a neutral result ([`Outcome::InputRejected`]: it moves nothing and gives back a
+/// half-open slot), so that a call abandoned for any reason cannot hold a trial slot for good.
+#[must_use = "make the call, then report its outcome with `finish`"]
+pub struct Guard<'a, B: Breaker> {
     shared: &'a Shared<B>,
     permit: Option<Permit>,
 }
 
-impl<B: Breaker> Drop for Unreported<'_, B> {
+impl<B: Breaker> Guard<'_, B> {
+    /// The permit, or `None` for a call going ahead uncounted (the lock was not had in time).
+    pub fn permit(&self) -> Option<&Permit> {
+        self.permit.as_ref()
+    }
+
+    /// Report the call's outcome now. `None` for an uncounted call (nothing to report);
+    /// otherwise what [`Shared::record`] answers.
+    pub fn finish(mut self, outcome: Outcome) -> Option<Locked<Recorded>> {
+        let p = self.permit.take()?;
+        Some(self.shared.record(&p, outcome))
+    }
+}
+
+impl<B: Breaker> fmt::Debug for Guard<'_, B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Guard")
+            .field("permit", &self.permit)
+            .finish()
+    }
+}
+
+impl<B: Breaker> Drop for Guard<'_, B> {
     fn drop(&mut self) {
         if let Some(p) = self.permit.take() {
             let _ = self.shared.record(&p, Outcome::InputRejected);

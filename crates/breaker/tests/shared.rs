@@ -6,10 +6,10 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use breaker::shared::{Locked, Shared};
+use breaker::shared::{Locked, ManualClock, Shared};
 use breaker::{
-    Breaker, Decision, Ignored, Observation, Outcome, Permit, PermitKind, Reason, Recorded, State,
-    Statistical, StatisticalSettings, Transition, Window, WindowSettings,
+    Breaker, Decision, Ignored, Observation, Outcome, Permit, PermitKind, Reason, Recorded,
+    Rejection, State, Statistical, StatisticalSettings, Transition, Window, WindowSettings,
 };
 
 #[test]
@@ -457,6 +457,7 @@ fn stress<B: Breaker + Send + 'static>(
     let threads: Vec<_> = (0..8u64)
         .map(|k| {
             let shared = shared.clone();
+            let clock = clock.clone();
             thread::spawn(move || {
                 let mut seen = Seen::default();
                 let mut i = 0u64;
@@ -589,4 +590,135 @@ fn window_under_many_threads() {
     assert!(log
         .iter()
         .any(|t| t.from == State::HalfOpen && t.to == State::Closed));
+}
+
+/// A window breaker with one probe in half-open and a 10 s wait, on a manual clock, opened by
+/// two refusals at t = 0.
+fn opened_window_on_a_manual_clock() -> (Shared<Window>, ManualClock) {
+    let s = WindowSettings {
+        sliding_window_size: 2,
+        minimum_number_of_calls: 2,
+        wait_duration_in_open_state: 10.0,
+        permitted_number_of_calls_in_half_open_state: 1,
+        ..Default::default()
+    };
+    let clock = ManualClock::new(0.0);
+    let shared = Shared::new(Window::new(s).unwrap()).with_clock(clock.clock());
+    for _ in 0..2 {
+        assert!(shared.call(|| ((), Outcome::Refused)).is_some());
+    }
+    assert_eq!(shared.state(), State::Open);
+    (shared, clock)
+}
+
+/// On a manual clock, time moves only when told: the open wait is exactly 10 s of it.
+#[test]
+fn a_manual_clock_moves_only_when_advanced() {
+    let (shared, clock) = opened_window_on_a_manual_clock();
+    assert_eq!(
+        shared.admit().err(),
+        Some(Rejection::Open { until: 10.0 }),
+        "opened at 0, waits 10 s"
+    );
+    clock.advance(Duration::from_millis(9_999));
+    assert_eq!(shared.clock().now(), 9.999);
+    assert!(shared.admit().is_err(), "still open at 9.999 s");
+    clock.advance(Duration::from_millis(1));
+    let guard = shared.admit().expect("the probe at 10 s");
+    assert_eq!(guard.permit().map(|p| p.kind), Some(PermitKind::Trial));
+    assert_eq!(guard.permit().map(|p| p.issued_at), Some(10.0));
+    assert_eq!(
+        guard.finish(Outcome::Success),
+        Some(Locked::Done(Recorded::Counted))
+    );
+    assert_eq!(shared.state(), State::Closed);
+}
+
+/// A guard dropped unfinished gives its probe's slot back (a neutral result); a permit asked for
+/// and never reported holds it until the breaker's own limit (here: none, for good).
+#[test]
+fn a_guard_dropped_unfinished_gives_its_slot_back() {
+    let (shared, clock) = opened_window_on_a_manual_clock();
+    clock.advance(Duration::from_secs(10));
+    drop(shared.admit().expect("the probe"));
+    assert_eq!(shared.state(), State::HalfOpen);
+    let guard = shared.admit().expect("the slot came back");
+    assert_eq!(
+        guard.finish(Outcome::Refused),
+        Some(Locked::Done(Recorded::Counted))
+    );
+    assert_eq!(shared.state(), State::Open, "the probe failed");
+
+    clock.advance(Duration::from_secs(10));
+    let Locked::Done(Decision::Admit(_unreported)) = shared.permit() else {
+        panic!("the probe");
+    };
+    clock.advance(Duration::from_secs(3600));
+    assert_eq!(
+        shared.admit().err(),
+        Some(Rejection::HalfOpenBusy),
+        "a bare permit never reported holds the slot"
+    );
+}
+
+/// An async call cancelled at an `.await` (its future dropped, as a client's timeout or a
+/// `select!` does) reports neutral through its guard, so the half-open slot is free again.
+#[test]
+fn a_future_dropped_at_an_await_gives_its_slot_back() {
+    use std::future::Future;
+    use std::pin::pin;
+    use std::task::{Context, Waker};
+
+    let (shared, clock) = opened_window_on_a_manual_clock();
+    clock.advance(Duration::from_secs(10));
+    {
+        let call = pin!(async {
+            let guard = shared.admit().expect("the probe");
+            std::future::pending::<()>().await; // the dependency never answers
+            guard.finish(Outcome::Success)
+        });
+        let mut cx = Context::from_waker(Waker::noop());
+        assert!(call.poll(&mut cx).is_pending());
+        assert_eq!(
+            shared.admit().err(),
+            Some(Rejection::HalfOpenBusy),
+            "the probe is in flight"
+        );
+    } // the future is dropped here, its guard with it
+    assert_eq!(shared.state(), State::HalfOpen);
+    let guard = shared.admit().expect("the slot came back");
+    let _ = guard.finish(Outcome::Success);
+    assert_eq!(shared.state(), State::Closed);
+}
+
+/// `finish` on a call that went ahead uncounted (the lock was held past its timeout) reports
+/// nothing.
+#[test]
+fn an_uncounted_call_has_nothing_to_finish() {
+    let shared = Arc::new(Shared::with_lock_timeout(
+        Window::new(WindowSettings::default()).unwrap(),
+        Duration::from_millis(20),
+    ));
+    let (held, release) = std::sync::mpsc::channel::<()>();
+    let (locked, wait_locked) = std::sync::mpsc::channel::<()>();
+    let holder = {
+        let shared = shared.clone();
+        thread::spawn(move || {
+            shared.with(|_| {
+                locked.send(()).unwrap();
+                release.recv().unwrap();
+            })
+        })
+    };
+    wait_locked.recv().unwrap();
+    let guard = shared.admit().expect("an uncounted call goes ahead");
+    assert!(guard.permit().is_none());
+    assert_eq!(guard.finish(Outcome::Refused), None);
+    held.send(()).unwrap();
+    holder.join().unwrap();
+    assert_eq!(
+        shared.with(|b| b.calls_in_window(0.0)),
+        0,
+        "nothing was recorded"
+    );
 }
