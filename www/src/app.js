@@ -177,6 +177,8 @@ export function mountPlayground(root, options = {}) {
     syncKey: uniqueId('sync'),
     onSeek: (t) => { pause(); seek(t); },
     onZoom: (t0, t1) => zoom(t0, t1),
+    // While a run computes the chart is its part so far: no range of it can be fetched yet.
+    canZoom: () => S.loaded,
   });
   const trace = createTrace(P.trace.body, (t) => { pause(); seek(t); });
   const verdict = createVerdict(P.verdict.body, (t) => { S.targets = t; writeUrl(); });

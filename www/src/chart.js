@@ -103,10 +103,11 @@ function cursorLine(get, pal) {
 const xAxisValues = (u, splits) => splits.map((v) => (v == null ? '' : clock(v).replace(/\.00$/, '')));
 
 /**
- * Create the chart in `root`. Options: onSeek(t), onZoom(t0, t1).
+ * Create the chart in `root`. Options: onSeek(t), onZoom(t0, t1), canZoom() (false while the
+ * owner cannot show a zoomed range: the keys and a drag then leave the view as it is).
  * Returns {setData(series, point, t0, t1, end), setCursor(t), xScales(), destroy}.
  */
-export function createChart(root, { onSeek, onZoom, syncKey }) {
+export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => true }) {
   let pal = palette(root);
   let point = 1;
   let cursorT = 0;
@@ -137,11 +138,16 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
   plotsBox.addEventListener('keydown', (e) => {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     const k = e.key;
+    const zoomKey = ['+', '=', '-', '_', '0', 'Escape'].includes(k);
+    if (!zoomKey) return;
+    e.preventDefault();
+    if (!canZoom()) {
+      shownRange.textContent = 'The run is still being computed: zoom once it is done.';
+      return;
+    }
     if (k === '+' || k === '=') zoomBy(0.5);
     else if (k === '-' || k === '_') zoomBy(2);
-    else if (k === '0' || k === 'Escape') setView(null);
-    else return;
-    e.preventDefault();
+    else setView(null);
   });
   // Taller than the window below the sticky transport bar, the box came into view from below
   // (Shift+Tab) with its top, and the keys' help, under the bar: show its top instead. Only the
@@ -193,6 +199,8 @@ export function createChart(root, { onSeek, onZoom, syncKey }) {
           const { min, max } = u.scales.x;
           if (min == null || max == null) return;
           if (Math.abs(min - view[0]) < 1e-9 && Math.abs(max - view[1]) < 1e-9) return;
+          // A drag while the owner cannot zoom: put the view back (after this hook returns).
+          if (!canZoom()) { queueMicrotask(applyView); return; }
           syncing = true;
           for (const p of plots) if (p !== u) p.setScale('x', { min, max });
           syncing = false;
