@@ -270,6 +270,38 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('derived numbers: half-open\'s time limit beside the least time its trials take, and a warning when it is shorter', async () => {
+      await open(s, '?v=1&preset=late-results');
+      const limit = () => page(s.driver, () => {
+        const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /^Half-open time limit/.test(x.querySelector('h4').textContent));
+        const S = window.playground.state;
+        return {
+          title: it.querySelector('h4').textContent, value: it.querySelector('.value').textContent, help: it.querySelector('.help').textContent,
+          d: S.derived, scenario: S.scenario,
+        };
+      });
+      // 120 calls/min; the least latency set for any phase is the outage's default 50 ms: 18
+      // trials take at least 0.9 s, well within 3 x 18 / 2 per s = 27 s.
+      let r = await limit();
+      const expected = (sc, d) => sc.statistical.half_open_time_factor * d.trials_to_close / (sc.traffic.calls_per_minute / 60);
+      const floor = (sc) => Math.min(...sc.dependency.map((p) => p.latency));
+      assert.equal(r.d.half_open_limit, expected(r.scenario, r.d));
+      assert.equal(r.d.trial_latency_floor, floor(r.scenario));
+      assert.equal(r.d.trial_latency_floor, 0.05);
+      assert.match(r.value, /^27(\.0+)? s at the scenario's nominal traffic$/, r.value);
+      assert.doesNotMatch(r.title, /shorter/);
+      assert.match(r.help, /^18 successes in a row, one trial at a time, each at least 50 ms \(the least latency set for any phase\), take at least 900 ms: within the limit/, r.help);
+      // 6000 calls/min: 5 calls arrive during 50 ms, the limit is 0.54 s, and the 18 trials
+      // cannot fit in it: Wald's lower line is never reached, and the panel says so.
+      await change(s, 'traffic.calls_per_minute', '6000');
+      r = await limit();
+      assert.ok(Math.abs(r.d.half_open_limit - 0.54) < 1e-12, String(r.d.half_open_limit));
+      assert.match(r.title, /^Half-open time limit: shorter than the trials/);
+      assert.match(r.help, /not at Wald's lower line/);
+      assert.match(r.help, /factor above 5 /, r.help);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('"No more state changes" stays only while the cursor is where next event found none', async () => {
       await open(s);
       const first = (await pageState(s.driver)).runInfo;

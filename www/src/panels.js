@@ -212,11 +212,30 @@ export function renderDerived(root, d, snap) {
       'The trial score starts at 0 with no floor; Wald\'s error chances a and b hold approximately (overshoot ignored).'),
     item('Trials to close / to open again', `${count(d.trials_to_close, 'success', 'successes')} in a row close${d.trials_to_close === 1 ? 's' : ''}; ${count(d.trials_to_open, 'failure', 'failures')} in a row open${d.trials_to_open === 1 ? 's' : ''} again`,
       'ceil(B / w_ok),  ceil(A / w_fail)', 'exact'),
+    Number.isFinite(d.half_open_limit) ? halfOpenLimit(item, d) : null,
     item('Rate of zero drift', pct(d.zero_drift_rate, 4),
       'p* = −w_ok / (w_fail − w_ok)', 'exact',
       'At this failure rate the score neither rises nor falls on average: decisions near it are slow (the indifference zone).'),
     Number.isFinite(d.drift_fine) ? item('Drift per call', `at p₀: ${signed(d.drift_fine / d.point, 3)} pt; at p₁: ${signed(d.drift_broken / d.point, 3)} pt`,
       'drift(p) = p·w_fail + (1−p)·w_ok', 'exact') : null);
+}
+
+/**
+ * Half-open's time limit at the nominal traffic, beside the least time the trials to close can
+ * take: one at a time, each at least the least latency set for any phase (a bound). Where
+ * that is longer than the limit, half-open always ends at the limit (closing on the sign of the
+ * trial score), never at Wald's lower line.
+ */
+function halfOpenLimit(item, d) {
+  const n = d.trials_to_close;
+  const need = n * d.trial_latency_floor;
+  const each = `${count(n, 'success', 'successes')} in a row, one trial at a time, each at least ${duration(d.trial_latency_floor)} (the least latency set for any phase), take at least ${duration(need)}`;
+  const text = need >= d.half_open_limit
+    ? `${each}: not less than the limit. Half-open will end at its limit, closing if the trial score is below 0, not at Wald's lower line, so b (a trial wrongly closes) does not hold. A half-open time factor above ${fmt(d.nominal_rate * d.trial_latency_floor, 3)} (the calls that arrive during one trial's least latency) at least lets the trials finish in time.`
+    : `${each}: within the limit at this traffic. The limit shrinks as traffic grows (1/rate); the trials' time does not.`;
+  return item(need >= d.half_open_limit ? 'Half-open time limit: shorter than the trials' : 'Half-open time limit',
+    `${duration(d.half_open_limit)} at the scenario's nominal traffic`,
+    'limit = half-open time factor × trials to close / rate', 'exact', text);
 }
 
 const VERDICTS = {

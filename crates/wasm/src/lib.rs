@@ -405,6 +405,11 @@ fn derived_of(s: &Scenario) -> Result<JsValue, JsError> {
         drift_broken: f64,
         nominal_rate: f64,
         nominal_line: f64,
+        /// Half-open's time limit at the nominal traffic (seconds).
+        half_open_limit: f64,
+        /// The least latency set for an answered call in any phase (seconds): trials go one at a
+        /// time, so `trials_to_close` of them take at least that many times it.
+        trial_latency_floor: f64,
     }
     let st = &s.statistical;
     let d = st.derived();
@@ -427,6 +432,12 @@ fn derived_of(s: &Scenario) -> Result<JsValue, JsError> {
         drift_broken: w.drift(st.broken_rate),
         nominal_rate,
         nominal_line: d.line(nominal_rate, st.false_alarm_period),
+        half_open_limit: st.half_open_time_factor * d.trials_to_close as f64 / nominal_rate,
+        trial_latency_floor: s
+            .dependency
+            .iter()
+            .map(|p| p.latency)
+            .fold(f64::INFINITY, f64::min),
     })
 }
 
