@@ -918,14 +918,20 @@ fn sizes(ctx: &mut Ctx) -> Res<Vec<Row>> {
     }
     ctx.raw.insert("sizes".into(), json!(each));
     Ok(vec![
-        Row::new("sizes", "wasm, gzip", Some(wasm_gz as f64 / 1024.0), "KB")
+        // Issue 8's "150 KB" and "300 KB" read as kB (1000 bytes), the stricter reading (as
+        // KiB they would allow 2.4% more); the notes give the exact bytes.
+        Row::new("sizes", "wasm, gzip", Some(wasm_gz as f64 / 1000.0), "kB")
             .target(Bound::AtMost(150.0))
-            .note(format!("{:.0} KB raw", wasm.len() as f64 / 1024.0)),
-        Row::new("sizes", "whole page, gzip", Some(gz as f64 / 1024.0), "KB")
+            .note(format!(
+                "{wasm_gz} bytes = {:.2} KiB; {} bytes raw",
+                wasm_gz as f64 / 1024.0,
+                wasm.len()
+            )),
+        Row::new("sizes", "whole page, gzip", Some(gz as f64 / 1000.0), "kB")
             .target(Bound::AtMost(300.0))
             .note(format!(
-                "{n} files of www/dist (bench files left out), each gzipped; {:.0} KB raw",
-                raw as f64 / 1024.0
+                "{n} files of www/dist (bench files left out), each gzipped: {gz} bytes; \
+                 {raw} bytes raw"
             )),
     ])
 }
