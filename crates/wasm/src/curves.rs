@@ -370,7 +370,11 @@ pub fn page_curves_metered(
     let size = win.sliding_window_size as f64;
     let cpm = fmt_calls(calls_per_second * 60.0);
     let (x, kind, yours) = match win.sliding_window_type {
-        SlidingWindowType::CountBased => (size, Kind::Exact, format!("{size} calls")),
+        SlidingWindowType::CountBased => (
+            size,
+            Kind::Exact,
+            format!("{size} call{}", if size == 1.0 { "" } else { "s" }),
+        ),
         SlidingWindowType::TimeBased => {
             let x = size * calls_per_second;
             (
@@ -437,7 +441,8 @@ fn pct(x: f64) -> String {
 /// Calls (or calls per minute): whole below 1e6 unless a fraction under 10 (0.5 calls/min was
 /// "0"), then in e-notation.
 fn fmt_calls(n: f64) -> String {
-    if n >= 1e6 {
+    // Past a million, or below 0.01 (which {:.2} would write 0.00): three figures.
+    if n >= 1e6 || (n > 0.0 && n < 0.01) {
         format!("{:.3e}", n)
     } else if n < 10.0 && n.fract() != 0.0 {
         format!("{:.2}", n)
@@ -618,6 +623,17 @@ mod tests {
             "{}",
             c.note
         );
+        // Slower still: three figures, not "0.00 calls/min".
+        let c = window(page_curves(&st, &time, 0.06 / 3600.0));
+        assert!(c.note.contains(", 1.000e-3 calls/min;"), "{}", c.note);
+        // A window of one call, not "1 calls".
+        let one = WindowSettings {
+            sliding_window_size: 1,
+            minimum_number_of_calls: 1,
+            ..WindowSettings::default()
+        };
+        let c = window(page_curves(&st, &one, 2.0));
+        assert!(c.note.contains(" Yours: 1 call. "), "{}", c.note);
         // Only the window curve has a mark.
         let all = page_curves(&st, &time, 1.0);
         assert_eq!(
