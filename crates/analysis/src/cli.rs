@@ -8,6 +8,7 @@
 use crate::figure::{Figure, Kind};
 use crate::report::{self, Simulation, Statistical, Ways};
 use crate::window::CountWindow;
+use breaker::float_parse::parse_f64;
 use breaker::quote::Quoted;
 use breaker::units::{parse_duration, parse_rate};
 use std::fmt::Write as _;
@@ -114,16 +115,16 @@ fn number_in(
     hi_closed: f64,
     allowed: &str,
 ) -> Result<f64, String> {
-    match v.trim().parse::<f64>() {
-        Ok(x) if x > lo_open && x <= hi_closed => Ok(x),
+    match parse_f64(v.trim()) {
+        Some(x) if x > lo_open && x <= hi_closed => Ok(x),
         _ => Err(bad(flag, v, allowed)),
     }
 }
 
 fn integer_in(flag: &str, v: &str, lo: u64, hi: u64) -> Result<u64, String> {
     let allowed = format!("an integer from {lo} to {hi}");
-    match v.trim().parse::<f64>() {
-        Ok(x) if x.fract() == 0.0 && x >= lo as f64 && x <= hi as f64 => Ok(x as u64),
+    match parse_f64(v.trim()) {
+        Some(x) if x.fract() == 0.0 && x >= lo as f64 && x <= hi as f64 => Ok(x as u64),
         _ => Err(bad(flag, v, &allowed)),
     }
 }
@@ -137,12 +138,11 @@ fn parse_sweep(v: &str) -> Result<Sweep, String> {
     let num = |s: &str| -> Result<f64, String> {
         let t = s.trim();
         let x = if t.ends_with('%') {
-            parse_rate(t)
+            parse_rate(t).ok()
         } else {
-            t.parse::<f64>().map_err(|e| e.to_string())
+            parse_f64(t)
         };
-        x.ok()
-            .filter(|x| x.is_finite())
+        x.filter(|x| x.is_finite())
             .ok_or_else(|| bad("sweep", v, allowed))
     };
     let from = num(parts[0])?;

@@ -40,6 +40,7 @@
 
 pub mod backoff;
 pub mod error;
+pub mod float_parse;
 pub mod generation;
 pub mod line;
 pub mod outcome;

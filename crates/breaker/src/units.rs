@@ -4,6 +4,7 @@
 //! slicing (which could panic, and whose panic message formats a `char` with `{:?}`): both keep
 //! Rust's Unicode tables out of the page's wasm (see [`crate::quote`]).
 
+use crate::float_parse::parse_f64;
 use crate::quote::Quoted;
 
 /// Seconds from `"200ms"`, `"5s"`, `"1.5m"`, `"1h"`, `"30d"`, `"1w"` or a bare number of seconds
@@ -13,7 +14,7 @@ pub fn parse_duration(s: &str) -> Result<f64, String> {
     // The unit is the letters at the end, so that the `e` of `1e3` stays in the number.
     let split = t.trim_end_matches(|c: char| c.is_ascii_alphabetic()).len();
     let (num, unit) = t.split_at_checked(split).unwrap_or((t, ""));
-    let value: f64 = num.trim().parse().map_err(|_| {
+    let value = parse_f64(num.trim()).ok_or_else(|| {
         format!(
             "{} is not a duration: use seconds or a unit (200ms, 5s, 1m, 1h, 30d)",
             Quoted(s)
@@ -49,10 +50,8 @@ pub fn parse_rate(s: &str) -> Result<f64, String> {
         Some(n) => (n, 0.01),
         None => (t, 1.0),
     };
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("{} is not a rate: use 0.05 or 5%", Quoted(s)))?;
+    let v = parse_f64(num.trim())
+        .ok_or_else(|| format!("{} is not a rate: use 0.05 or 5%", Quoted(s)))?;
     if !v.is_finite() {
         Err(format!("{} is not a finite rate", Quoted(s)))
     } else if scale == 1.0 {
@@ -66,7 +65,7 @@ pub fn parse_rate(s: &str) -> Result<f64, String> {
         let shifted = if n.contains(['e', 'E']) {
             None
         } else {
-            format!("{n}e-2").parse::<f64>().ok()
+            parse_f64(&format!("{n}e-2"))
         };
         Ok(shifted.unwrap_or(v / 100.0))
     }

@@ -24,6 +24,7 @@
 use std::io::BufRead;
 use std::sync::Arc;
 
+use breaker::float_parse::parse_f64;
 use breaker::quote::Quoted;
 use breaker::Outcome;
 
@@ -117,7 +118,7 @@ pub(crate) fn parse_line(
             ),
         ));
     }
-    let time_s: f64 = f_time.parse().map_err(|_| {
+    let time_s = parse_f64(f_time).ok_or_else(|| {
         err(
             Some("time_s"),
             format!("{} is not a number of seconds", Quoted(f_time)),
