@@ -63,12 +63,17 @@ impl fmt::Display for Num {
 }
 
 /// `0 < v < 1`, and not subnormal (below `f64::MIN_POSITIVE`, 2.2e-308): a ratio of such a rate
-/// overflows (`p1/p0`, `(1-b)/a`), so a log-likelihood ratio or a line would be infinite. The
-/// message says `0 < x < 1` all the same: one string, for the page's wasm, and no one means a
-/// rate of 1e-310.
+/// overflows (`p1/p0`, `(1-b)/a`), so a log-likelihood ratio or a line would be infinite. A
+/// subnormal rate's message says so, since it is inside `0 < x < 1`.
 pub(crate) fn open_unit(field: &str, v: f64) -> Result<(), SettingsError> {
     if v.is_normal() && v > 0.0 && v < 1.0 {
         Ok(())
+    } else if v > 0.0 && v < f64::MIN_POSITIVE {
+        Err(SettingsError::new(
+            field,
+            Num(v),
+            "0 < x < 1, at least 2.2250738585072014e-308 (a smaller rate is subnormal)",
+        ))
     } else {
         Err(SettingsError::new(field, Num(v), "0 < x < 1"))
     }
@@ -109,6 +114,13 @@ mod tests {
         );
         let e = open_unit("rate", -1e-300).unwrap_err().to_string();
         assert_eq!(e, "rate = -1e-300 is invalid: allowed 0 < x < 1");
+        let e = open_unit("rate", 1e-310).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "rate = 1e-310 is invalid: allowed 0 < x < 1, at least 2.2250738585072014e-308 \
+             (a smaller rate is subnormal)"
+        );
+        assert!(open_unit("rate", f64::MIN_POSITIVE).is_ok());
         // Ordinary numbers as before.
         assert_eq!(Num(1.5).to_string(), "1.5");
         assert_eq!(Num(1e15).to_string(), "1000000000000000");

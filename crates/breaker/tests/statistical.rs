@@ -647,7 +647,10 @@ fn rates_whose_weight_or_line_is_infinite_are_invalid() {
     for (s, field) in cases {
         let e = s.validate().unwrap_err();
         assert_eq!(e.field, field, "{e}");
-        assert_eq!(e.allowed, "0 < x < 1", "{e}");
+        assert_eq!(
+            e.allowed, "0 < x < 1, at least 2.2250738585072014e-308 (a smaller rate is subnormal)",
+            "{e}"
+        );
     }
     // Small but finite is still allowed.
     let s = StatisticalSettings {
