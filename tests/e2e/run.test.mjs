@@ -270,8 +270,7 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
-    test('derived numbers: half-open\'s time limit beside the least time its trials take, and a warning when it is shorter', async () => {
-      await open(s, '?v=1&preset=late-results');
+    test('derived numbers: half-open\'s time limit beside the least time its trials take, as the run bears out', async () => {
       const limit = () => page(s.driver, () => {
         const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /^Half-open time limit/.test(x.querySelector('h4').textContent));
         const S = window.playground.state;
@@ -280,25 +279,43 @@ for (const browser of BROWSERS) {
           d: S.derived, scenario: S.scenario,
         };
       });
-      // 120 calls/min; the least latency set for any phase is the outage's default 50 ms: 18
-      // trials take at least 0.9 s, well within 3 x 18 / 2 per s = 27 s.
+      // How each half-open of the statistical breaker ended in the command line's run of the
+      // same settings.
+      const ends = (sc) => {
+        const out = {};
+        for (const e of simulate(sc).result.breakers.statistical.events) {
+          if (e.from === 'half_open') out[e.detail.kind] = (out[e.detail.kind] || 0) + 1;
+        }
+        return out;
+      };
+      // late-results at 6000 calls/min, the meter starting there: the limit is 3 x 18 / 100 per
+      // s = 0.54 s; answers take 100 ms (the outage's phase answers nothing and is left out), so
+      // 18 trials take at least 1.8 s. The panel says half-open cannot close at the lower line,
+      // and in the run every half-open ends at its limit.
+      await open(s, '?v=1&preset=late-results&traffic.calls_per_minute=6000&statistical.expected_calls_per_minute=6000');
       let r = await limit();
-      const expected = (sc, d) => sc.statistical.half_open_time_factor * d.trials_to_close / (sc.traffic.calls_per_minute / 60);
-      const floor = (sc) => Math.min(...sc.dependency.map((p) => p.latency));
-      assert.equal(r.d.half_open_limit, expected(r.scenario, r.d));
-      assert.equal(r.d.trial_latency_floor, floor(r.scenario));
-      assert.equal(r.d.trial_latency_floor, 0.05);
-      assert.match(r.value, /^27(\.0+)? s at the scenario's nominal traffic$/, r.value);
-      assert.doesNotMatch(r.title, /shorter/);
-      assert.match(r.help, /^18 successes in a row, one trial at a time, each at least 50 ms \(the least latency set for any phase\), take at least 900 ms: within the limit/, r.help);
-      // 6000 calls/min: 5 calls arrive during 50 ms, the limit is 0.54 s, and the 18 trials
-      // cannot fit in it: Wald's lower line is never reached, and the panel says so.
-      await change(s, 'traffic.calls_per_minute', '6000');
-      r = await limit();
       assert.ok(Math.abs(r.d.half_open_limit - 0.54) < 1e-12, String(r.d.half_open_limit));
+      assert.equal(r.d.trial_latency_floor, 0.1);
       assert.match(r.title, /^Half-open time limit: shorter than the trials/);
-      assert.match(r.help, /not at Wald's lower line/);
-      assert.match(r.help, /factor above 5 /, r.help);
+      assert.match(r.value, /^540 ms when the breaker's traffic meter reads 6,000 calls\/min$/, r.value);
+      assert.match(r.help, /^18 successes in a row, one trial at a time, each answered in at least 100 ms .*take at least 1\.8 s \(a bound\), about 1\.98 s .*\(an approximation\)\. Half-open cannot close at Wald's lower line/, r.help);
+      assert.match(r.help, /factor above 10 lets the trials fit \(needed, from the bound\); about 11 lets them finish/, r.help);
+      let run = ends(r.scenario);
+      assert.ok(run.half_open_time_limit >= 3 && !run.trial_reached_lower, JSON.stringify(run));
+      // A factor of 12: a 2.16 s limit, longer than the trials' 1.98 s (approx.): the panel has no
+      // warning, and the run closes at Wald's lower line once the service is back.
+      await change(s, 'statistical.half_open_time_factor', '12');
+      r = await limit();
+      assert.equal(r.title.startsWith('Half-open time limit:'), false, r.title);
+      assert.match(r.help, /: within the limit\./, r.help);
+      run = ends(r.scenario);
+      assert.ok(run.trial_reached_lower >= 1, JSON.stringify(run));
+      // Ten callers without shared state: each breaker sees a tenth of the traffic, and the limit
+      // is ten times longer.
+      await change(s, 'callers.count', '10');
+      r = await limit();
+      assert.equal(r.d.half_open_rate, 10);
+      assert.match(r.value, /^21\.6 s when the breaker's traffic meter reads 600 calls\/min \(its share of the traffic\)$/, r.value);
       assert.deepEqual(await pageErrors(s), []);
     });
 

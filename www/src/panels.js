@@ -212,7 +212,7 @@ export function renderDerived(root, d, snap) {
       'The trial score starts at 0 with no floor; Wald\'s error chances a and b hold approximately (overshoot ignored).'),
     item('Trials to close / to open again', `${count(d.trials_to_close, 'success', 'successes')} in a row close${d.trials_to_close === 1 ? 's' : ''}; ${count(d.trials_to_open, 'failure', 'failures')} in a row open${d.trials_to_open === 1 ? 's' : ''} again`,
       'ceil(B / w_ok),  ceil(A / w_fail)', 'exact'),
-    Number.isFinite(d.half_open_limit) ? halfOpenLimit(item, d) : null,
+    Number.isFinite(d.half_open_limit) && Number.isFinite(d.trial_latency_floor) ? halfOpenLimit(item, d) : null,
     item('Rate of zero drift', pct(d.zero_drift_rate, 4),
       'p* = −w_ok / (w_fail − w_ok)', 'exact',
       'At this failure rate the score neither rises nor falls on average: decisions near it are slow (the indifference zone).'),
@@ -221,20 +221,33 @@ export function renderDerived(root, d, snap) {
 }
 
 /**
- * Half-open's time limit at the nominal traffic, beside the least time the trials to close can
- * take: one at a time, each at least the least latency set for any phase (a bound). Where
- * that is longer than the limit, half-open always ends at the limit (closing on the sign of the
- * trial score), never at Wald's lower line.
+ * Half-open's time limit, if the breaker's traffic meter reads the scenario's traffic (per
+ * breaker: callers that do not share state each have their own), beside the time the trials to
+ * close take: one at a time, each at least the least latency of a successful answer (a bound),
+ * and each also waiting for the next call, 1/rate on average (an approximation). Where the bound
+ * is longer than the limit, half-open cannot close at Wald's lower line.
  */
 function halfOpenLimit(item, d) {
   const n = d.trials_to_close;
-  const need = n * d.trial_latency_floor;
-  const each = `${count(n, 'success', 'successes')} in a row, one trial at a time, each at least ${duration(d.trial_latency_floor)} (the least latency set for any phase), take at least ${duration(need)}`;
-  const text = need >= d.half_open_limit
-    ? `${each}: not less than the limit. Half-open will end at its limit, closing if the trial score is below 0, not at Wald's lower line, so b (a trial wrongly closes) does not hold. A half-open time factor above ${fmt(d.nominal_rate * d.trial_latency_floor, 3)} (the calls that arrive during one trial's least latency) at least lets the trials finish in time.`
-    : `${each}: within the limit at this traffic. The limit shrinks as traffic grows (1/rate); the trials' time does not.`;
-  return item(need >= d.half_open_limit ? 'Half-open time limit: shorter than the trials' : 'Half-open time limit',
-    `${duration(d.half_open_limit)} at the scenario's nominal traffic`,
+  const r = d.half_open_rate;
+  const L = d.trial_latency_floor;
+  const bound = n * L;
+  const approx = n * (L + 1 / r);
+  const each = `${count(n, 'success', 'successes')} in a row, one trial at a time, each answered in at least ${duration(L)} (the least latency of any phase that answers successfully), take at least ${duration(bound)} (a bound), about ${duration(approx)} with each trial waiting for the next call (an approximation)`;
+  const factors = `A half-open time factor above ${fmt(r * L, 3)} lets the trials fit (needed, from the bound); about ${fmt(r * L + 1, 3)} lets them finish on average (an approximation).`;
+  let title = 'Half-open time limit';
+  let text;
+  if (bound >= d.half_open_limit) {
+    title += ': shorter than the trials';
+    text = `${each}. Half-open cannot close at Wald's lower line: it ends at its limit, closing if the trial score is below 0, unless the trials reach A and open it again; b (a trial wrongly closes) does not hold. ${factors}`;
+  } else if (approx >= d.half_open_limit) {
+    title += ': about as long as the trials';
+    text = `${each}: about the limit, so half-open will often end at it, closing if the trial score is below 0, rather than at Wald's lower line. ${factors}`;
+  } else {
+    text = `${each}: within the limit. The limit shrinks as traffic grows (1/rate); the trials' time does not.`;
+  }
+  return item(title,
+    `${duration(d.half_open_limit)} when the breaker's traffic meter reads ${fmt(r * 60, 4)} calls/min${r === d.nominal_rate ? '' : ' (its share of the traffic)'}`,
     'limit = half-open time factor × trials to close / rate', 'exact', text);
 }
 

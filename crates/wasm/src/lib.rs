@@ -405,16 +405,26 @@ fn derived_of(s: &Scenario) -> Result<JsValue, JsError> {
         drift_broken: f64,
         nominal_rate: f64,
         nominal_line: f64,
-        /// Half-open's time limit at the nominal traffic (seconds).
+        /// The calls per second one breaker sees at the nominal traffic: callers that do not
+        /// share state each have their own breaker. NaN for a trace replay (its own traffic).
+        half_open_rate: f64,
+        /// Half-open's time limit when the breaker's traffic meter reads `half_open_rate`
+        /// (seconds): `half_open_time_factor x trials_to_close / rate`.
         half_open_limit: f64,
-        /// The least latency set for an answered call in any phase (seconds): trials go one at a
-        /// time, so `trials_to_close` of them take at least that many times it.
+        /// The least latency of a successful answer in any phase that gives one (seconds; NaN
+        /// when none does, or for a trace replay): trials go one at a time, so
+        /// `trials_to_close` of them take at least that many times it.
         trial_latency_floor: f64,
     }
     let st = &s.statistical;
     let d = st.derived();
     let w = d.weights;
     let nominal_rate = s.traffic.calls_per_minute / 60.0;
+    let half_open_rate = match (&s.trace, s.callers.shared_state) {
+        (Some(_), _) => f64::NAN,
+        (None, true) => nominal_rate,
+        (None, false) => nominal_rate / f64::from(s.callers.count.max(1)),
+    };
     to_js(&D {
         fine_rate: st.fine_rate,
         broken_rate: st.broken_rate,
@@ -432,12 +442,22 @@ fn derived_of(s: &Scenario) -> Result<JsValue, JsError> {
         drift_broken: w.drift(st.broken_rate),
         nominal_rate,
         nominal_line: d.line(nominal_rate, st.false_alarm_period),
-        half_open_limit: st.half_open_time_factor * d.trials_to_close as f64 / nominal_rate,
-        trial_latency_floor: s
-            .dependency
-            .iter()
-            .map(|p| p.latency)
-            .fold(f64::INFINITY, f64::min),
+        half_open_rate,
+        half_open_limit: st.half_open_time_factor * d.trials_to_close as f64 / half_open_rate,
+        trial_latency_floor: if s.trace.is_some() {
+            f64::NAN
+        } else {
+            s.dependency
+                .iter()
+                .filter(|p| {
+                    p.failure_rate < 1.0
+                        && p.hang_rate < 1.0
+                        && p.input_error_rate < 1.0
+                        && p.one_in != 1
+                })
+                .map(|p| p.latency)
+                .fold(f64::NAN, f64::min)
+        },
     })
 }
 
