@@ -5,11 +5,14 @@
 //! differ. The standard library's parser is built for speed (the Eisel-Lemire algorithm and its
 //! 10 KB table of 128-bit powers of five, plus a decimal fallback); in the page's wasm it was
 //! 18 KB of code and data (15 KB gzip) for reading settings such as `"5%"` or `"200ms"` and the
-//! command line's numbers. This one is about 4 KB (1.5 KB gzip) and slower on long or extreme
-//! numbers, which no hot path reads: the common case (at most 15 digits and a power of ten up
-//! to 22) is one exact multiplication or division, which IEEE arithmetic rounds correctly
-//! (Clinger 1990); every other number is divided out exactly in big integers. The unit tests
-//! compare it with `str::parse` on edge cases, halfway points and many random numbers.
+//! command line's numbers. This one is about 4 KB (1.5 KB gzip). The common case (at most 15
+//! digits and a power of ten up to 22) is one exact multiplication or division, which IEEE
+//! arithmetic rounds correctly (Clinger 1990); every other number is divided out exactly in big
+//! integers, which is slower: about 1.5 us for 19 digits and 12 us near 1e308, against 20 ns
+//! (a trace of a million 19-digit times reads about 1.5 s slower). No hot path parses. The unit
+//! tests compare it with `str::parse` on edge cases, halfway points and many random numbers.
+//! (minimal-lexical, a small correct parser of nom's, with its `compact` feature, measured 3.1
+//! KB gzip more in the page's wasm.)
 
 use std::cmp::Ordering;
 
@@ -33,7 +36,7 @@ pub fn parse_f64(s: &str) -> Option<f64> {
     Some(if negative { -x } else { x })
 }
 
-/// Most significant digits kept. Every halfway point between two `f64`s has at most 767, so
+/// Most significant digits kept. Every halfway point between two `f64`s has at most 768, so
 /// digits past the 800th only need to say whether any of them is not zero (see [`number`]).
 const MAX_DIGITS: usize = 800;
 
@@ -350,6 +353,16 @@ mod tests {
         same(&format!("1{}1e-901", "0".repeat(900)));
         same(&format!("9007199254740993{}", "0".repeat(1000)));
         same(&format!("0.{}9007199254740993e1020", "0".repeat(1000)));
+        // A halfway point whose tail past the kept digits decides: rounded up only for a
+        // non-zero dropped digit (the 1 the sticky rule adds; without it these round down).
+        same(&format!("9007199254740993{}1", "0".repeat(800)));
+        same(&format!("9007199254740993.{}1", "0".repeat(1000)));
+        same(&format!("9007199254740993{}", "0".repeat(801)));
+        // Exponents saturate as the standard library's do, far past any f64, whatever the
+        // digits before them move the value by.
+        same(&format!("0.{}1e700010", "0".repeat(70000)));
+        same(&format!("0.{}1e700000", "0".repeat(70000)));
+        same(&format!("1{}e-700010", "0".repeat(70000)));
     }
 
     #[test]
