@@ -329,8 +329,8 @@ impl Sim {
             t_s: now,
             calls: self.engine.calls,
             done: self.is_done(),
-            statistical: self.engine.stat.copies[0].observe(now),
-            window: self.engine.win.copies[0].observe(now),
+            statistical: self.engine.stat.copies[0].breaker.observe(now),
+            window: self.engine.win.copies[0].breaker.observe(now),
             last_call: self.engine.last,
             events: [self.engine.stat.events.len(), self.engine.win.events.len()],
         }
