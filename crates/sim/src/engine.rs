@@ -171,9 +171,13 @@ impl Queue {
     /// first and the entry written into it: an entry built before the slot exists (`push` may
     /// grow the buffer) is kept on the stack and copied over in wider pieces than it was written
     /// in, and that copy stalls on store forwarding (it showed on every call).
+    ///
+    /// The order test reads the buffer's last entry, not `entries[head..]`'s (no slice to
+    /// bound): it is the queue's last, as the buffer is empty whenever the queue is (`pop`
+    /// starts over then).
     #[inline(always)]
     fn push(&mut self, t: f64, what: What) {
-        let out_of_order = matches!(self.entries[self.head..].last(),
+        let out_of_order = matches!(self.entries.last(),
             Some(last) if last.t.total_cmp(&t) == Ordering::Greater);
         self.entries.push(Entry::PLACEHOLDER);
         if let Some(slot) = self.entries.last_mut() {
