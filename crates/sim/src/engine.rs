@@ -221,6 +221,16 @@ impl Queue {
         Some(e)
     }
 
+    /// Take the front entry if it is due at or before `t`.
+    #[inline(always)]
+    fn pop_due(&mut self, t: f64) -> Option<Entry> {
+        if self.entries.get(self.head)?.t <= t {
+            self.pop()
+        } else {
+            None
+        }
+    }
+
     /// Drop the slots before `head`.
     #[cold]
     fn reclaim(&mut self) {
@@ -900,20 +910,13 @@ impl Engine {
     /// Process the next event.
     pub(crate) fn step<S: Source>(&mut self, src: &mut S) -> Result<Stepped, SimError> {
         self.load(src)?;
-        let h = self.next_queued_time();
-        let take_queued = match (h, self.pending) {
-            (None, None) => {
-                if self.cfg.end > self.now {
-                    self.now = self.cfg.end;
-                }
-                return Ok(Stepped::Done);
-            }
-            (Some(h), Some(a)) => h <= a.t,
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
+        // A queued entry first if it is due by the next arrival (never later than the end), or
+        // by the end when no arrival is left: one look at the queue's front, taken if due.
+        let due_by = match self.pending {
+            Some(a) => a.t,
+            None => self.cfg.end,
         };
-        if take_queued {
-            let e = self.q.pop().expect("peeked");
+        if let Some(e) = self.q.pop_due(due_by) {
             if e.t > self.now {
                 self.now = e.t;
             }
@@ -953,10 +956,14 @@ impl Engine {
                     Ok(Stepped::Deadline)
                 }
             }
-        } else {
-            let a = self.pending.take().expect("peeked");
+        } else if let Some(a) = self.pending.take() {
             self.arrive(a);
             Ok(Stepped::Arrival)
+        } else {
+            if self.cfg.end > self.now {
+                self.now = self.cfg.end;
+            }
+            Ok(Stepped::Done)
         }
     }
 
