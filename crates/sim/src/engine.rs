@@ -171,9 +171,13 @@ impl Queue {
     /// first and the entry written into it: an entry built before the slot exists (`push` may
     /// grow the buffer) is kept on the stack and copied over in wider pieces than it was written
     /// in, and that copy stalls on store forwarding (it showed on every call).
+    ///
+    /// The order test reads the buffer's last entry, not `entries[head..]`'s (no slice to
+    /// bound): it is the queue's last, as the buffer is empty whenever the queue is (`pop`
+    /// starts over then).
     #[inline(always)]
     fn push(&mut self, t: f64, what: What) {
-        let out_of_order = matches!(self.entries[self.head..].last(),
+        let out_of_order = matches!(self.entries.last(),
             Some(last) if last.t.total_cmp(&t) == Ordering::Greater);
         self.entries.push(Entry::PLACEHOLDER);
         if let Some(slot) = self.entries.last_mut() {
@@ -217,6 +221,16 @@ impl Queue {
         Some(e)
     }
 
+    /// Take the front entry if it is due at or before `t`.
+    #[inline(always)]
+    fn pop_due(&mut self, t: f64) -> Option<Entry> {
+        if self.entries.get(self.head)?.t <= t {
+            self.pop()
+        } else {
+            None
+        }
+    }
+
     /// Drop the slots before `head`.
     #[cold]
     fn reclaim(&mut self) {
@@ -238,13 +252,21 @@ pub(crate) enum Stepped {
     Done,
 }
 
+/// One copy of a breaker and the deadline queued for it, side by side so that an event finds
+/// both with one index (one bounds check).
+#[derive(Debug, Clone)]
+pub(crate) struct Held<B> {
+    pub breaker: B,
+    /// The deadline queued for this copy (infinite when none).
+    scheduled: f64,
+}
+
 /// One breaker kind's world: its copies (one per caller, or one shared), its own copy of the
 /// dependency's capacity, its lock, counters, events and series.
 #[derive(Debug, Clone)]
 pub(crate) struct Side<B> {
     kind: BreakerKind,
-    pub copies: Vec<B>,
-    scheduled: Vec<f64>,
+    pub copies: Vec<Held<B>>,
     successes: VecDeque<f64>,
     lock_free_at: f64,
     pub metrics: Metrics,
@@ -337,11 +359,15 @@ impl Probe for Window {
 
 impl<B: Probe> Side<B> {
     fn new(kind: BreakerKind, copies: Vec<B>, cap_keep: usize) -> Self {
-        let n = copies.len();
         Side {
             kind,
-            copies,
-            scheduled: vec![f64::INFINITY; n],
+            copies: copies
+                .into_iter()
+                .map(|breaker| Held {
+                    breaker,
+                    scheduled: f64::INFINITY,
+                })
+                .collect(),
             successes: VecDeque::with_capacity(cap_keep),
             lock_free_at: f64::NEG_INFINITY,
             metrics: Metrics::default(),
@@ -399,8 +425,24 @@ impl<B: Probe> Side<B> {
                 && self.recent_successes(t) as f64 >= phase.capacity)
     }
 
-    fn collect(&mut self, copy: usize) {
-        for tr in self.copies[copy].transitions() {
+    /// After `copy` changed at `t` (a permit, a result, a deadline): its transitions become
+    /// events, its next deadline is queued if it moved (`after`: only a deadline later than this,
+    /// which guards against one that a poll did not clear), and caller 0's copy is sampled
+    /// (`after_permit`: see [`sample_after_permit`]). The copy is indexed once for all three.
+    /// Inlined into each caller: out of line it costs more than the index it saves.
+    #[inline(always)]
+    fn settle(
+        &mut self,
+        q: &mut Queue,
+        cfg: &Config,
+        copy: usize,
+        t: f64,
+        after: f64,
+        after_permit: bool,
+    ) {
+        let held = &mut self.copies[copy];
+        let b = &held.breaker;
+        for tr in b.transitions() {
             self.events.push(Event {
                 t_s: tr.at,
                 breaker: self.kind,
@@ -411,72 +453,19 @@ impl<B: Probe> Side<B> {
                 reason: tr.reason,
             });
         }
-    }
-
-    /// Schedule copy's next deadline if it changed. `after`: only deadlines later than this
-    /// (guards against a deadline that a poll did not clear).
-    #[inline]
-    fn reschedule(&mut self, q: &mut Queue, cfg: &Config, copy: usize, now: f64, after: f64) {
-        let d = self.copies[copy].next_deadline().unwrap_or(f64::INFINITY);
+        let d = b.next_deadline().unwrap_or(f64::INFINITY);
         let d = if d > after { d } else { f64::INFINITY };
-        if d != self.scheduled[copy] {
-            self.schedule(q, cfg, copy, now, d);
+        if d != held.scheduled {
+            held.scheduled = d;
+            schedule(q, cfg, self.kind, copy, t, d);
         }
-    }
-
-    /// Schedule copy's new deadline `d` (kept out of line: deadlines change rarely).
-    #[cold]
-    #[inline(never)]
-    fn schedule(&mut self, q: &mut Queue, cfg: &Config, copy: usize, now: f64, d: f64) {
-        self.scheduled[copy] = d;
-        if d.is_finite() && d <= cfg.end {
-            q.push(
-                d.max(now),
-                What::Deadline {
-                    side: self.kind,
-                    copy: copy as u32,
-                    at: d,
-                },
-            );
-        }
-    }
-
-    #[inline]
-    fn sample(&mut self, copy: usize, t: f64) {
-        if copy != 0 {
-            return;
-        }
-        self.sampled_at = t;
-        if let Some(s) = self.series.as_mut() {
-            let b = &self.copies[0];
-            if b.transitions().is_empty() && s.same_bucket(t) {
-                if let Some((level, trial)) = b.quick(t) {
-                    s.sample_quick(t, level, trial);
-                    return;
-                }
-            }
-            s.sample(t, &b.observe(t));
-            if let Some(x) = b.level_left() {
-                s.reach_level(t, x);
-            }
-        }
-    }
-
-    /// [`Side::sample`] after a permit: when it made no transition, the breaker's quick values
-    /// are those sampled last ([`Probe::permit_keeps_quick`]), so if they are in the current
-    /// bucket already, sampling them again would change nothing.
-    #[inline]
-    fn sample_after_permit(&mut self, copy: usize, t: f64) {
         if copy == 0 {
-            if let Some(s) = self.series.as_mut() {
-                let b = &self.copies[0];
-                if b.transitions().is_empty() && b.permit_keeps_quick() && s.holds_last(t) {
-                    self.sampled_at = t;
-                    return;
-                }
+            if after_permit {
+                sample_after_permit(&mut self.series, &mut self.sampled_at, b, t);
+            } else {
+                sample(&mut self.series, &mut self.sampled_at, b, t);
             }
         }
-        self.sample(copy, t);
     }
 
     fn arrive(
@@ -492,10 +481,10 @@ impl<B: Probe> Side<B> {
         self.totals.calls += 1;
         let (decision, at, uncounted) = if cfg.shared {
             match self.lock(cfg, t) {
-                Some(at) => (self.copies[copy].permit(at), at, false),
+                Some(at) => (self.copies[copy].breaker.permit(at), at, false),
                 None => {
                     // The shared state could not be read in time: the call goes out uncounted.
-                    let b = &self.copies[copy];
+                    let b = &self.copies[copy].breaker;
                     let p = Permit {
                         generation: b.generation(),
                         id: 0,
@@ -506,11 +495,8 @@ impl<B: Probe> Side<B> {
                 }
             }
         } else {
-            (self.copies[copy].permit(t), t, false)
+            (self.copies[copy].breaker.permit(t), t, false)
         };
-        if !uncounted {
-            self.collect(copy);
-        }
         let decided = match decision {
             Decision::Admit(permit) => {
                 self.totals.admitted += 1;
@@ -562,8 +548,7 @@ impl<B: Probe> Side<B> {
             }
         };
         if !uncounted {
-            self.reschedule(q, cfg, copy, at, f64::NEG_INFINITY);
-            self.sample_after_permit(copy, at);
+            self.settle(q, cfg, copy, at, f64::NEG_INFINITY, true);
         }
         decided
     }
@@ -606,7 +591,7 @@ impl<B: Probe> Side<B> {
         } else {
             t
         };
-        match self.copies[copy].record(permit, outcome, at) {
+        match self.copies[copy].breaker.record(permit, outcome, at) {
             Recorded::Counted => self.totals.results_counted += 1,
             Recorded::Ignored(Ignored::Neutral) => self.totals.results_neutral += 1,
             Recorded::Ignored(Ignored::LastOption) => {}
@@ -617,20 +602,17 @@ impl<B: Probe> Side<B> {
                 }
             }
         }
-        self.collect(copy);
-        self.reschedule(q, cfg, copy, at, f64::NEG_INFINITY);
-        self.sample(copy, at);
+        self.settle(q, cfg, copy, at, f64::NEG_INFINITY, false);
     }
 
     fn deadline(&mut self, q: &mut Queue, cfg: &Config, t: f64, copy: usize, at: f64) {
-        if self.scheduled[copy] != at {
+        let held = &mut self.copies[copy];
+        if held.scheduled != at {
             return; // superseded
         }
-        self.scheduled[copy] = f64::INFINITY;
-        self.copies[copy].poll(t);
-        self.collect(copy);
-        self.reschedule(q, cfg, copy, t, at);
-        self.sample(copy, t);
+        held.scheduled = f64::INFINITY;
+        held.breaker.poll(t);
+        self.settle(q, cfg, copy, t, at, false);
     }
 
     /// This side's result so far; `known` is the time up to which the run has been computed
@@ -666,6 +648,60 @@ impl<B: Probe> Side<B> {
             known,
         )
     }
+}
+
+/// Queue a copy's new deadline `d` (kept out of line: deadlines change rarely).
+#[cold]
+#[inline(never)]
+fn schedule(q: &mut Queue, cfg: &Config, side: BreakerKind, copy: usize, now: f64, d: f64) {
+    if d.is_finite() && d <= cfg.end {
+        q.push(
+            d.max(now),
+            What::Deadline {
+                side,
+                copy: copy as u32,
+                at: d,
+            },
+        );
+    }
+}
+
+/// Sample caller 0's copy `b` at `t` into the series, if any, and note the time
+/// ([`Side::sampled_at`]).
+#[inline]
+fn sample<B: Probe>(series: &mut Option<SeriesAcc>, sampled_at: &mut f64, b: &B, t: f64) {
+    *sampled_at = t;
+    if let Some(s) = series.as_mut() {
+        if b.transitions().is_empty() && s.same_bucket(t) {
+            if let Some((level, trial)) = b.quick(t) {
+                s.sample_quick(t, level, trial);
+                return;
+            }
+        }
+        s.sample(t, &b.observe(t));
+        if let Some(x) = b.level_left() {
+            s.reach_level(t, x);
+        }
+    }
+}
+
+/// [`sample`] after a permit: when it made no transition, the breaker's quick values are those
+/// sampled last ([`Probe::permit_keeps_quick`]), so if they are in the current bucket already,
+/// sampling them again would change nothing.
+#[inline]
+fn sample_after_permit<B: Probe>(
+    series: &mut Option<SeriesAcc>,
+    sampled_at: &mut f64,
+    b: &B,
+    t: f64,
+) {
+    if let Some(s) = series.as_mut() {
+        if b.transitions().is_empty() && b.permit_keeps_quick() && s.holds_last(t) {
+            *sampled_at = t;
+            return;
+        }
+    }
+    sample(series, sampled_at, b, t);
 }
 
 /// [`Side::summary_of`], not generic over the breaker (one copy in the wasm, not two).
@@ -811,9 +847,9 @@ impl Engine {
     }
 
     pub(crate) fn enable_series(&mut self, buckets: usize, t0: f64, t1: f64) {
-        let o = self.stat.copies[0].observe(self.now);
+        let o = self.stat.copies[0].breaker.observe(self.now);
         self.stat.series = Some(SeriesAcc::new(buckets, t0, t1, &o));
-        let o = self.win.copies[0].observe(self.now);
+        let o = self.win.copies[0].breaker.observe(self.now);
         self.win.series = Some(SeriesAcc::new(buckets, t0, t1, &o));
     }
 
@@ -821,9 +857,9 @@ impl Engine {
     /// checkpoint): the value carried into the first buckets is the last sample's observation.
     /// The caller makes sure no event before now was sampled or counted in `[t0, t1]`.
     pub(crate) fn enable_series_resumed(&mut self, buckets: usize, t0: f64, t1: f64) {
-        let o = self.stat.copies[0].observe(self.stat.sampled_at);
+        let o = self.stat.copies[0].breaker.observe(self.stat.sampled_at);
         self.stat.series = Some(SeriesAcc::new(buckets, t0, t1, &o));
-        let o = self.win.copies[0].observe(self.win.sampled_at);
+        let o = self.win.copies[0].breaker.observe(self.win.sampled_at);
         self.win.series = Some(SeriesAcc::new(buckets, t0, t1, &o));
     }
 
@@ -872,65 +908,114 @@ impl Engine {
     }
 
     /// Process the next event.
+    ///
+    /// Natively, [`Engine::events`] (shared with [`Engine::step_to_call`]); in wasm, the same
+    /// step written on its own ([`Engine::step_one`]): with `events` in the wasm, V8 ran the
+    /// busy month 11-19% slower (node), even stepping one event at a time. A test plays every
+    /// preset both ways.
     pub(crate) fn step<S: Source>(&mut self, src: &mut S) -> Result<Stepped, SimError> {
-        self.load(src)?;
-        let h = self.next_queued_time();
-        let take_queued = match (h, self.pending) {
-            (None, None) => {
-                if self.cfg.end > self.now {
-                    self.now = self.cfg.end;
-                }
-                return Ok(Stepped::Done);
-            }
-            (Some(h), Some(a)) => h <= a.t,
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-        };
-        if take_queued {
-            let e = self.q.pop().expect("peeked");
-            if e.t > self.now {
-                self.now = e.t;
-            }
-            // A plain borrow of the shared config (disjoint from the fields changed below): no
-            // reference count to bump per event.
-            let cfg: &Config = &self.cfg;
-            match e.what {
-                What::Result {
-                    side,
-                    copy,
-                    slip,
-                    outcome,
-                    uncounted,
-                } => {
-                    let c = copy as usize;
-                    let permit = slip.permit();
-                    match side {
-                        BreakerKind::Statistical => {
-                            self.stat
-                                .result(&mut self.q, cfg, e.t, c, &permit, outcome, uncounted)
-                        }
-                        BreakerKind::Window => {
-                            self.win
-                                .result(&mut self.q, cfg, e.t, c, &permit, outcome, uncounted)
-                        }
-                    }
-                    Ok(Stepped::Result)
-                }
-                What::Deadline { side, copy, at } => {
-                    let c = copy as usize;
-                    match side {
-                        BreakerKind::Statistical => {
-                            self.stat.deadline(&mut self.q, cfg, e.t, c, at)
-                        }
-                        BreakerKind::Window => self.win.deadline(&mut self.q, cfg, e.t, c, at),
-                    }
-                    Ok(Stepped::Deadline)
-                }
-            }
+        if cfg!(target_arch = "wasm32") {
+            self.step_one(src)
         } else {
-            let a = self.pending.take().expect("peeked");
+            self.events(src, true)
+        }
+    }
+
+    /// Process the events up to the next arrival and the arrival itself ([`Engine::step`] until
+    /// it gives [`Stepped::Arrival`]), or the next event when no arrival is left. Natively
+    /// only (see [`Sim::advance`](crate::Sim::advance)).
+    pub(crate) fn step_to_call<S: Source>(&mut self, src: &mut S) -> Result<Stepped, SimError> {
+        self.events(src, false)
+    }
+
+    /// The next event (`single`), or the events up to and including the next arrival, in one
+    /// loop: the source is asked once per call, not once per event. The same order as
+    /// [`Engine::step_one`]: queued entries while due by the next arrival (never later than the
+    /// end), or one due by the end when no arrival is left; then the arrival, or the end.
+    fn events<S: Source>(&mut self, src: &mut S, single: bool) -> Result<Stepped, SimError> {
+        self.load(src)?;
+        let (due_by, single) = match self.pending {
+            Some(a) => (a.t, single),
+            None => (self.cfg.end, true),
+        };
+        while let Some(e) = self.q.pop_due(due_by) {
+            let s = self.queued(e);
+            if single {
+                return Ok(s);
+            }
+        }
+        if let Some(a) = self.pending.take() {
             self.arrive(a);
             Ok(Stepped::Arrival)
+        } else {
+            if self.cfg.end > self.now {
+                self.now = self.cfg.end;
+            }
+            Ok(Stepped::Done)
+        }
+    }
+
+    /// [`Engine::step`] in wasm: [`Engine::events`] with `single`, written without the loop.
+    fn step_one<S: Source>(&mut self, src: &mut S) -> Result<Stepped, SimError> {
+        self.load(src)?;
+        // A queued entry first if it is due by the next arrival (never later than the end), or
+        // by the end when no arrival is left: one look at the queue's front, taken if due.
+        let due_by = match self.pending {
+            Some(a) => a.t,
+            None => self.cfg.end,
+        };
+        if let Some(e) = self.q.pop_due(due_by) {
+            Ok(self.queued(e))
+        } else if let Some(a) = self.pending.take() {
+            self.arrive(a);
+            Ok(Stepped::Arrival)
+        } else {
+            if self.cfg.end > self.now {
+                self.now = self.cfg.end;
+            }
+            Ok(Stepped::Done)
+        }
+    }
+
+    /// Process a queued entry, just taken from the queue (inlined: one caller on each target).
+    #[inline(always)]
+    fn queued(&mut self, e: Entry) -> Stepped {
+        if e.t > self.now {
+            self.now = e.t;
+        }
+        // A plain borrow of the shared config (disjoint from the fields changed below): no
+        // reference count to bump per event.
+        let cfg: &Config = &self.cfg;
+        match e.what {
+            What::Result {
+                side,
+                copy,
+                slip,
+                outcome,
+                uncounted,
+            } => {
+                let c = copy as usize;
+                let permit = slip.permit();
+                match side {
+                    BreakerKind::Statistical => {
+                        self.stat
+                            .result(&mut self.q, cfg, e.t, c, &permit, outcome, uncounted)
+                    }
+                    BreakerKind::Window => {
+                        self.win
+                            .result(&mut self.q, cfg, e.t, c, &permit, outcome, uncounted)
+                    }
+                }
+                Stepped::Result
+            }
+            What::Deadline { side, copy, at } => {
+                let c = copy as usize;
+                match side {
+                    BreakerKind::Statistical => self.stat.deadline(&mut self.q, cfg, e.t, c, at),
+                    BreakerKind::Window => self.win.deadline(&mut self.q, cfg, e.t, c, at),
+                }
+                Stepped::Deadline
+            }
         }
     }
 
@@ -1097,4 +1182,51 @@ fn given(outcome: Outcome, latency: f64, timeout: f64) -> Drawn {
         },
         timeout,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::traffic::Generator;
+
+    /// The whole run (series of 600 buckets) stepped by `step`, as JSON.
+    fn play(s: &Scenario, end: f64, step: fn(&mut Engine, &mut Generator) -> Stepped) -> String {
+        let mut e = Engine::new(s, end).expect("valid scenario");
+        e.enable_series(600, 0.0, end);
+        let mut src = Generator::new(s);
+        while step(&mut e, &mut src) != Stepped::Done {}
+        serde_json::to_string(&e.into_result()).expect("serializable")
+    }
+
+    /// [`Engine::step_one`] (the wasm's step) plays every run as [`Engine::events`] (the native
+    /// one) does, one event at a time and a call at a time: every preset (the first two days),
+    /// alone and with three callers sharing a state behind a lock that drops updates.
+    #[test]
+    fn the_wasm_step_plays_the_native_run() {
+        for p in crate::presets() {
+            let mut s = p.scenario();
+            for shared in [false, true] {
+                if shared {
+                    s.callers.count = 3;
+                    s.callers.shared_state = true;
+                    s.callers.lock_hold = 0.01;
+                    s.callers.lock_timeout = 0.005;
+                }
+                let end = s.duration.min(2.0 * 86_400.0);
+                let one = play(&s, end, |e, src| e.step_one(src).expect("no trace"));
+                let single = play(&s, end, |e, src| e.events(src, true).expect("no trace"));
+                let calls = play(&s, end, |e, src| loop {
+                    let s = e.events(src, false).expect("no trace");
+                    if s != Stepped::Deadline && s != Stepped::Result {
+                        break s;
+                    }
+                });
+                assert!(
+                    one == single && one == calls,
+                    "{} (shared {shared})",
+                    p.name
+                );
+            }
+        }
+    }
 }

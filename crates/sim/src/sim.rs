@@ -141,6 +141,18 @@ impl Sim {
         s
     }
 
+    /// [`Sim::step`] until a call has arrived (or the run is over): [`Engine::step_to_call`].
+    fn step_to_call(&mut self) -> Stepped {
+        let s = self
+            .engine
+            .step_to_call(&mut self.src)
+            .unwrap_or(Stepped::Done);
+        if s == Stepped::Arrival && (self.engine.stat.series.is_none() || self.keep) {
+            self.maybe_checkpoint();
+        }
+        s
+    }
+
     fn event_count(&self) -> usize {
         self.engine.stat.events.len() + self.engine.win.events.len()
     }
@@ -270,7 +282,15 @@ impl Sim {
     pub fn advance(&mut self, max_calls: u64) -> bool {
         let mut calls = 0;
         while calls < max_calls {
-            match self.step() {
+            // Natively a call at a time: the queue, both sides and the call inline into this
+            // loop (1334 -> 1262 instructions a call, callgrind). In wasm an event at a time:
+            // V8 ran that one large function about 19% slower (node, busy month).
+            let s = if cfg!(target_arch = "wasm32") {
+                self.step()
+            } else {
+                self.step_to_call()
+            };
+            match s {
                 Stepped::Arrival => calls += 1,
                 Stepped::Done => return true,
                 _ => {}
@@ -329,8 +349,8 @@ impl Sim {
             t_s: now,
             calls: self.engine.calls,
             done: self.is_done(),
-            statistical: self.engine.stat.copies[0].observe(now),
-            window: self.engine.win.copies[0].observe(now),
+            statistical: self.engine.stat.copies[0].breaker.observe(now),
+            window: self.engine.win.copies[0].breaker.observe(now),
             last_call: self.engine.last,
             events: [self.engine.stat.events.len(), self.engine.win.events.len()],
         }
