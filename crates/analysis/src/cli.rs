@@ -40,7 +40,8 @@ flags (rates as 0.05 or 5%, durations as 30d, 1h, 5s):
   --min-calls N           window breaker: minimumNumberOfCalls (default: the window size)
   --baseline RATE         window breaker: baseline failure rate (default: fine)
   --simulate N            add Monte Carlo with N runs (window trips: N x 10,000 calls, at
-                          most 2e7 in all; n says how many were simulated)
+                          most 2e7 in all; n says how many were simulated); the 95% interval
+                          of a mean is Student's t, approximate: too narrow below about 30 runs
   --seed S                simulation seed (default 1)
   --sweep FROM:TO:STEPS[:log|:lin]
                           sweep the line calls N (false-alarms, log by default), the
@@ -661,7 +662,7 @@ fn fig(f: &Figure, fmt: &dyn Fn(f64) -> String) -> String {
             (Some((lo, hi)), Some(n)) if lo.is_finite() && hi.is_finite() => {
                 format!("{} [{}, {}] n={n}", fmt(f.value), fmt(lo), fmt(hi))
             }
-            (_, Some(n)) => format!("{} n={n} (no interval from one run)", fmt(f.value)),
+            (_, Some(1)) => format!("{} n=1 (no interval from one run)", fmt(f.value)),
             _ => fmt(f.value),
         },
         _ => fmt(f.value),
