@@ -142,6 +142,15 @@ for (const browser of BROWSERS) {
       assert.equal(refused.loaded, false);
       assert.equal(refused.seed, 7, 'the run shown is still the last valid one');
       assert.match(refused.error, /seed = 18446744073709551615 is invalid: allowed a whole number 0 <= x <= 9007199254740991/);
+      // The copy is JSON's: an own "__proto__" key stays a key (refused as unknown), not the
+      // copy's prototype, and a BigInt where a float goes is read as a number.
+      const more = await page(s.driver, async () => {
+        const pg = window.playground;
+        const proto = await pg.load(JSON.parse('{"seed": 1, "__proto__": {"duration": 5}}'));
+        const float = await pg.load({ ...pg.state.scenario, seed: 3, traffic: { ...pg.state.scenario.traffic, calls_per_minute: 2n } });
+        return { proto, float, cpm: pg.state.scenario.traffic.calls_per_minute, seed: pg.state.scenario.seed };
+      });
+      assert.deepEqual(more, { proto: false, float: true, cpm: 2, seed: 3 });
     });
 
     test('a custom element whose scenario does not validate shows its preset and says why', async () => {

@@ -114,26 +114,32 @@ export function parseExact(text, prefix = '') {
 }
 
 /**
- * A deep copy of `value` (plain data, as `load(scenario)` takes it) in which every BigInt is a
- * JS number, exactly: {ok: true, value}, or {ok: false, path, message} for the first BigInt a
- * number cannot hold or its setting does not allow (`seed: 2n ** 64n - 1n`), with the message
- * the simulator gives. JSON.stringify throws on a BigInt; this is what reads one instead.
+ * A deep copy of `value` (plain data, as `load(scenario)` takes it), as a JSON round trip makes
+ * it, except that a BigInt is read instead of thrown on: at a whole-number setting it becomes a
+ * JS number if its range allows it, else the copy is refused as a typed value would be
+ * ({ok: false, path, message}, `seed: 2n ** 64n - 1n`); anywhere else it becomes the number
+ * Number() gives. {ok: true, value} otherwise.
  */
-export function exactCopy(value, prefix = '') {
+export function exactCopy(value) {
+  const refused = refusedBigInt(value, '');
+  if (refused) return { ok: false, ...refused };
+  if (value === undefined) return { ok: true, value };
+  return { ok: true, value: JSON.parse(JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? Number(v) : v))) };
+}
+
+/** The first BigInt in `value` at a whole-number setting outside its range: {path, message}. */
+function refusedBigInt(value, prefix) {
   if (typeof value === 'bigint') {
-    const range = wholeRange(prefix) || [-MAX_WHOLE, MAX_WHOLE];
-    if (value < BigInt(range[0]) || value > BigInt(range[1])) {
-      return { ok: false, path: prefix, message: wholeMessage(prefix, String(value), range) };
+    const range = wholeRange(prefix);
+    if (range && (value < BigInt(range[0]) || value > BigInt(range[1]))) {
+      return { path: prefix, message: wholeMessage(prefix, String(value), range) };
     }
-    return { ok: true, value: Number(value) };
+    return null;
   }
-  if (value === null || typeof value !== 'object') return { ok: true, value };
-  const out = Array.isArray(value) ? [] : {};
+  if (value === null || typeof value !== 'object') return null;
   for (const [k, v] of Object.entries(value)) {
-    if (v === undefined || typeof v === 'function') continue;
-    const r = exactCopy(v, prefix ? `${prefix}.${k}` : k);
-    if (!r.ok) return r;
-    out[k] = r.value;
+    const r = refusedBigInt(v, prefix ? `${prefix}.${k}` : k);
+    if (r) return r;
   }
-  return { ok: true, value: out };
+  return null;
 }
