@@ -410,6 +410,16 @@ fn moved(step: &str, unit: &str, old: f64, new: f64, spread: Option<f64>) -> Mov
     }
 }
 
+/// `v`, measured in `from`, in `to`; `None` when the two cannot be compared. Sizes were in
+/// "KB" of 1024 bytes up to session 9, in kB of 1000 bytes since.
+fn in_unit(v: f64, from: &str, to: &str) -> Option<f64> {
+    match (from, to) {
+        _ if from == to => Some(v),
+        ("KB", "kB") => Some(v * 1.024),
+        _ => None,
+    }
+}
+
 /// The cells of the comparison table, one row per figure of `new` (then figures only `old` has).
 fn compare_rows(old: &Value, new: &Value) -> Vec<[String; 6]> {
     let figures = |v: &Value| v["figures"].as_array().cloned().unwrap_or_default();
@@ -435,7 +445,9 @@ fn compare_rows(old: &Value, new: &Value) -> Vec<[String; 6]> {
         let k = key(n);
         let o = olds.iter().find(|o| key(o) == k);
         let unit = n["unit"].as_str().unwrap_or("");
-        let (change, how) = match (o.and_then(|o| o["value"].as_f64()), n["value"].as_f64()) {
+        let old_value =
+            o.and_then(|o| in_unit(o["value"].as_f64()?, o["unit"].as_str().unwrap_or(""), unit));
+        let (change, how) = match (old_value, n["value"].as_f64()) {
             (Some(a), Some(b)) if a != 0.0 => {
                 let spread = [o.map(|o| &o["note"]), Some(&n["note"])]
                     .into_iter()
@@ -454,6 +466,9 @@ fn compare_rows(old: &Value, new: &Value) -> Vec<[String; 6]> {
                 (format!("{:+.1}%", (b / a - 1.0) * 100.0), how)
             }
             (None, _) if o.is_none() => (String::new(), "new figure".to_string()),
+            (None, _) if o.is_some_and(|o| o["value"].is_number()) => {
+                (String::new(), "unit changed".to_string())
+            }
             _ => (String::new(), String::new()),
         };
         let met = match o.map(status) {
@@ -1197,6 +1212,24 @@ mod tests {
         assert_eq!(rows[2][4], "new figure");
         assert_eq!(rows[3][0], "sizes / gone");
         assert_eq!(rows[3][4], "not in the new run");
+    }
+
+    /// Sizes recorded in KB of 1024 bytes (up to session 9) compare with kB of 1000: 149.958
+    /// KB is 153,557 bytes, and 153.96 kB is 403 bytes more (+0.26%), not +2.7%.
+    #[test]
+    fn compares_sizes_across_the_change_of_unit() {
+        let old = json!({"figures": [
+            {"step": "sizes", "name": "wasm, gzip", "value": 149.958, "unit": "KB", "meets": true, "note": ""},
+            {"step": "sizes", "name": "other", "value": 1.0, "unit": "MB", "meets": null, "note": ""},
+        ]});
+        let new = json!({"figures": [
+            {"step": "sizes", "name": "wasm, gzip", "value": 153.96, "unit": "kB", "meets": false, "note": ""},
+            {"step": "sizes", "name": "other", "value": 1.0, "unit": "kB", "meets": null, "note": ""},
+        ]});
+        let rows = compare_rows(&old, &new);
+        assert_eq!(rows[0][3], "+0.3%");
+        assert_eq!(rows[1][3], "");
+        assert_eq!(rows[1][4], "unit changed");
     }
 
     #[test]
