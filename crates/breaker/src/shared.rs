@@ -40,7 +40,8 @@ pub struct Clock {
 #[derive(Debug, Clone)]
 enum Source {
     Real(Instant),
-    /// The time in seconds, as `f64` bits, shared with the [`ManualClock`] that moves it.
+    /// The time in whole nanoseconds, shared with the [`ManualClock`] that moves it (whole
+    /// numbers, so that advancing by 100 ms ten times reads exactly 1 s more).
     Manual(Arc<AtomicU64>),
 }
 
@@ -62,7 +63,7 @@ impl Clock {
     pub fn now(&self) -> f64 {
         match &self.source {
             Source::Real(start) => start.elapsed().as_secs_f64(),
-            Source::Manual(t) => f64::from_bits(t.load(AtomicOrdering::Acquire)),
+            Source::Manual(ns) => ns.load(AtomicOrdering::Acquire) as f64 / 1e9,
         }
     }
 }
@@ -72,11 +73,13 @@ impl Clock {
 /// a backoff without waiting for them. Clones move together.
 #[derive(Debug, Clone)]
 pub struct ManualClock {
-    t: Arc<AtomicU64>,
+    /// Whole nanoseconds.
+    ns: Arc<AtomicU64>,
 }
 
 impl ManualClock {
-    /// A clock standing at `start` seconds (finite, at least 0; otherwise 0).
+    /// A clock standing at `start` seconds (rounded to the nanosecond; finite, at least 0;
+    /// otherwise 0).
     pub fn new(start: f64) -> Self {
         let start = if start.is_finite() {
             start.max(0.0)
@@ -84,29 +87,29 @@ impl ManualClock {
             0.0
         };
         ManualClock {
-            t: Arc::new(AtomicU64::new(start.to_bits())),
+            ns: Arc::new(AtomicU64::new((start * 1e9).round() as u64)),
         }
     }
 
     /// Move the clock on by `by` (it never goes back).
     pub fn advance(&self, by: Duration) {
-        let by = by.as_secs_f64();
+        let by = u64::try_from(by.as_nanos()).unwrap_or(u64::MAX);
         let _ = self
-            .t
-            .fetch_update(AtomicOrdering::AcqRel, AtomicOrdering::Acquire, |bits| {
-                Some((f64::from_bits(bits) + by).to_bits())
+            .ns
+            .fetch_update(AtomicOrdering::AcqRel, AtomicOrdering::Acquire, |ns| {
+                Some(ns.saturating_add(by))
             });
     }
 
     /// The time now, in seconds.
     pub fn now(&self) -> f64 {
-        f64::from_bits(self.t.load(AtomicOrdering::Acquire))
+        self.ns.load(AtomicOrdering::Acquire) as f64 / 1e9
     }
 
     /// A [`Clock`] reading this one.
     pub fn clock(&self) -> Clock {
         Clock {
-            source: Source::Manual(self.t.clone()),
+            source: Source::Manual(self.ns.clone()),
         }
     }
 }
@@ -263,9 +266,13 @@ impl<B: Breaker> Shared<B> {
 
     /// Ask for a permit and hold it in a [`Guard`], which reports the call's outcome with
     /// [`Guard::finish`], or a neutral result if it is dropped unfinished: an error on your side,
-    /// a panic, or a future dropped at an `.await` (a client's cancellation, a `select!` that
-    /// took another branch). `Err` is the rejection: use the fallback. If the lock cannot be
-    /// taken in time, the guard holds no permit: make the call anyway, uncounted.
+    /// a panic, or a future dropped at an `.await` (the caller gave up, a `select!` took another
+    /// branch). `Err` is the rejection: use the fallback. If the lock cannot be taken in time,
+    /// the guard holds no permit: make the call anyway, uncounted.
+    ///
+    /// A timeout on the dependency must be caught inside and reported as
+    /// [`Outcome::Timeout`]: a timeout that drops the whole future reports neutral, and then
+    /// hangs never count against the service.
     ///
     /// ```
     /// # use breaker::shared::Shared;
@@ -335,7 +342,9 @@ impl<B: Breaker> Shared<B> {
 
 /// A call [`Shared::admit`] let through, until its outcome is reported. Dropped unfinished, it
 /// reports a neutral result ([`Outcome::InputRejected`]: it moves nothing and gives back a
-/// half-open slot), so that a call abandoned for any reason cannot hold a trial slot for good.
+/// half-open slot), so that a call abandoned for any reason does not hold a trial slot (unless
+/// that report, too, cannot take the lock within the lock timeout). Dropping it waits for the
+/// lock like [`Shared::record`], on the thread that drops it.
 #[must_use = "make the call, then report its outcome with `finish`"]
 pub struct Guard<'a, B: Breaker> {
     shared: &'a Shared<B>,

@@ -611,6 +611,21 @@ fn opened_window_on_a_manual_clock() -> (Shared<Window>, ManualClock) {
     (shared, clock)
 }
 
+/// A manual clock counts whole nanoseconds: ten steps of 100 ms from 0.1 s read 1.1 s exactly
+/// (adding seconds as floats would read 1.0999999999999999), and every clone moves with it.
+#[test]
+fn a_manual_clock_adds_steps_exactly() {
+    let clock = ManualClock::new(0.1);
+    let seen = clock.clock();
+    for _ in 0..10 {
+        clock.advance(Duration::from_millis(100));
+    }
+    assert_eq!(clock.now(), 1.1);
+    assert_eq!(seen.now(), 1.1);
+    assert_eq!(ManualClock::new(f64::NAN).now(), 0.0);
+    assert_eq!(ManualClock::new(-3.0).now(), 0.0);
+}
+
 /// On a manual clock, time moves only when told: the open wait is exactly 10 s of it.
 #[test]
 fn a_manual_clock_moves_only_when_advanced() {
