@@ -100,6 +100,9 @@ function cursorLine(get, pal) {
   };
 }
 
+/** Said when a zoom is asked for while the owner cannot show one. */
+const BUSY = 'The run is still being computed: zoom once it is done.';
+
 const xAxisValues = (u, splits) => splits.map((v) => (v == null ? '' : clock(v).replace(/\.00$/, '')));
 
 /**
@@ -142,7 +145,7 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
     if (!zoomKey) return;
     e.preventDefault();
     if (!canZoom()) {
-      shownRange.textContent = 'The run is still being computed: zoom once it is done.';
+      shownRange.textContent = BUSY;
       return;
     }
     if (k === '+' || k === '=') zoomBy(0.5);
@@ -200,7 +203,7 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
           if (min == null || max == null) return;
           if (Math.abs(min - view[0]) < 1e-9 && Math.abs(max - view[1]) < 1e-9) return;
           // A drag while the owner cannot zoom: put the view back (after this hook returns).
-          if (!canZoom()) { queueMicrotask(applyView); return; }
+          if (!canZoom()) { queueMicrotask(applyView); shownRange.textContent = BUSY; return; }
           syncing = true;
           for (const p of plots) if (p !== u) p.setScale('x', { min, max });
           syncing = false;

@@ -381,10 +381,11 @@ pub fn page_curves_metered(
                 x,
                 Kind::Approximation,
                 format!(
-                    "time-based, {size} s: about {} calls at {cpm} calls/min (an \
+                    "time-based, {size} s: about {} call{} at {cpm} calls/min (an \
                      approximation: the calls in {size} s vary, and its minimumNumberOfCalls is \
                      not capped at them)",
-                    fmt_calls(x)
+                    fmt_calls(x),
+                    if fmt_calls(x) == "1" { "" } else { "s" }
                 ),
             )
         }
@@ -441,7 +442,7 @@ fn pct(x: f64) -> String {
 /// Calls (or calls per minute): whole below 1e6 unless a fraction under 10 (0.5 calls/min was
 /// "0"), then in e-notation.
 fn fmt_calls(n: f64) -> String {
-    // Past a million, or below 0.01 (which {:.2} would write 0.00): three figures.
+    // Past a million, or below 0.01 (which {:.2} would write 0.00): four figures (1.000e-3).
     if n >= 1e6 || (n > 0.0 && n < 0.01) {
         format!("{:.3e}", n)
     } else if n < 10.0 && n.fract() != 0.0 {
@@ -626,6 +627,13 @@ mod tests {
         // Slower still: three figures, not "0.00 calls/min".
         let c = window(page_curves(&st, &time, 0.06 / 3600.0));
         assert!(c.note.contains(", 1.000e-3 calls/min;"), "{}", c.note);
+        // A time window holding about one call: "about 1 call".
+        let c = window(page_curves(&st, &time, 1.0 / 30.0));
+        assert!(
+            c.note.contains(": about 1 call at 2 calls/min"),
+            "{}",
+            c.note
+        );
         // A window of one call, not "1 calls".
         let one = WindowSettings {
             sliding_window_size: 1,
