@@ -944,15 +944,7 @@ impl Engine {
                 return Ok(s);
             }
         }
-        if let Some(a) = self.pending.take() {
-            self.arrive(a);
-            Ok(Stepped::Arrival)
-        } else {
-            if self.cfg.end > self.now {
-                self.now = self.cfg.end;
-            }
-            Ok(Stepped::Done)
-        }
+        Ok(self.arrival_or_end())
     }
 
     /// [`Engine::step`] in wasm: [`Engine::events`] with `single`, written without the loop.
@@ -964,16 +956,23 @@ impl Engine {
             Some(a) => a.t,
             None => self.cfg.end,
         };
-        if let Some(e) = self.q.pop_due(due_by) {
-            Ok(self.queued(e))
-        } else if let Some(a) = self.pending.take() {
+        Ok(match self.q.pop_due(due_by) {
+            Some(e) => self.queued(e),
+            None => self.arrival_or_end(),
+        })
+    }
+
+    /// With nothing queued due first: the next arrival, or the end when none is left.
+    #[inline(always)]
+    fn arrival_or_end(&mut self) -> Stepped {
+        if let Some(a) = self.pending.take() {
             self.arrive(a);
-            Ok(Stepped::Arrival)
+            Stepped::Arrival
         } else {
             if self.cfg.end > self.now {
                 self.now = self.cfg.end;
             }
-            Ok(Stepped::Done)
+            Stepped::Done
         }
     }
 
