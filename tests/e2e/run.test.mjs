@@ -276,7 +276,7 @@ for (const browser of BROWSERS) {
         const S = window.playground.state;
         return {
           title: it.querySelector('h4').textContent, value: it.querySelector('.value').textContent, help: it.querySelector('.help').textContent,
-          d: S.derived, scenario: S.scenario,
+          warn: it.classList.contains('warn'), d: S.derived, scenario: S.scenario,
         };
       });
       // How each half-open of the statistical breaker ended in the command line's run of the
@@ -297,6 +297,7 @@ for (const browser of BROWSERS) {
       assert.ok(Math.abs(r.d.half_open_limit - 0.54) < 1e-12, String(r.d.half_open_limit));
       assert.equal(r.d.trial_latency_floor, 0.1);
       assert.match(r.title, /^Half-open time limit: shorter than the trials/);
+      assert.equal(r.warn, true, 'marked as a warning');
       assert.match(r.value, /^540 ms when the breaker's traffic meter reads 6,000 calls\/min$/, r.value);
       assert.match(r.help, /^18 successes in a row, one trial at a time, each answered in at least 100 ms .*take at least 1\.8 s \(a bound\), about 1\.98 s .*\(an approximation\)\. Half-open cannot close at Wald's lower line/, r.help);
       assert.match(r.help, /factor above 10 lets the trials fit \(needed, from the bound\); about 11 lets them finish/, r.help);
@@ -308,6 +309,7 @@ for (const browser of BROWSERS) {
       r = await limit();
       assert.equal(r.title.startsWith('Half-open time limit:'), false, r.title);
       assert.match(r.help, /: within the limit\./, r.help);
+      assert.equal(r.warn, false);
       run = ends(r.scenario);
       assert.ok(run.trial_reached_lower >= 1, JSON.stringify(run));
       // Ten callers without shared state: each breaker sees a tenth of the traffic, and the limit

@@ -246,9 +246,11 @@ function halfOpenLimit(item, d) {
   } else {
     text = `${each}: within the limit. The limit shrinks as traffic grows (1/rate); the trials' time does not.`;
   }
-  return item(title,
+  const el = item(title,
     `${duration(d.half_open_limit)} when the breaker's traffic meter reads ${fmt(r * 60, 4)} calls/min${r === d.nominal_rate ? '' : ' (its share of the traffic)'}`,
     'limit = half-open time factor × trials to close / rate', 'exact', text);
+  if (approx >= d.half_open_limit) el.classList.add('warn');
+  return el;
 }
 
 const VERDICTS = {
