@@ -135,10 +135,7 @@ impl Sim {
         // A trace held in memory was checked whole in `new`, so an error cannot happen here;
         // if it did, the run simply ends.
         let s = self.engine.step(&mut self.src).unwrap_or(Stepped::Done);
-        if s == Stepped::Arrival && (self.engine.stat.series.is_none() || self.keep) {
-            self.maybe_checkpoint();
-        }
-        s
+        self.stepped(s)
     }
 
     /// [`Sim::step`] until a call has arrived (or the run is over): [`Engine::step_to_call`].
@@ -147,6 +144,12 @@ impl Sim {
             .engine
             .step_to_call(&mut self.src)
             .unwrap_or(Stepped::Done);
+        self.stepped(s)
+    }
+
+    /// After a step: a checkpoint when a call arrived.
+    #[inline(always)]
+    fn stepped(&mut self, s: Stepped) -> Stepped {
         if s == Stepped::Arrival && (self.engine.stat.series.is_none() || self.keep) {
             self.maybe_checkpoint();
         }
