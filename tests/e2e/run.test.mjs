@@ -27,6 +27,28 @@ function expectedAfter(events, i) {
   return out;
 }
 
+/**
+ * The "Now" panel's statistical row named `name` just after each of the command line's
+ * statistical state changes of the page's run: `check({state, value, detail}, at)` for each;
+ * returns the states seen.
+ */
+async function nowRowAfterEachChange(s, name, check) {
+  const cli = simulate((await pageState(s.driver)).scenario);
+  const read = () => page(s.driver, (rowName) => {
+    const tr = [...document.querySelectorAll('#playground .panel-now table')][0].querySelectorAll('tbody tr');
+    const row = [...tr].find((r) => r.querySelector('th').textContent === rowName);
+    return { state: window.playground.state.snap.statistical.state, value: row.children[1].textContent, detail: row.children[2].textContent };
+  }, name);
+  const seen = new Set();
+  for (const e of cli.result.breakers.statistical.events) {
+    await newSnap(s, () => page(s.driver, (t) => { window.playground.seek(t + 0.05); }, e.t_s), `after ${e.t_s}`);
+    const r = await read();
+    seen.add(r.state);
+    check(r, e.t_s + 0.05);
+  }
+  return [...seen].sort();
+}
+
 /** Change a setting and wait until the page has recomputed, drawn and rewound the new run. */
 async function change(s, path, value) {
   const n = await runsShown(s.driver);
@@ -114,37 +136,17 @@ for (const browser of BROWSERS) {
 
     test('Now: the statistical wait is "in force" only while open', async () => {
       await open(s);
-      const cli = simulate((await pageState(s.driver)).scenario);
-      const wait = () => page(s.driver, () => {
-        const tr = [...document.querySelectorAll('#playground .panel-now table')][0].querySelectorAll('tbody tr');
-        const row = [...tr].find((r) => r.querySelector('th').textContent === 'wait');
-        return { state: window.playground.state.snap.statistical.state, value: row.children[1].textContent, detail: row.children[2].textContent };
-      });
-      const seen = new Set();
-      for (const e of cli.result.breakers.statistical.events) {
-        await newSnap(s, () => page(s.driver, (t) => { window.playground.seek(t + 0.05); }, e.t_s), `after ${e.t_s}`);
-        const w = await wait();
-        seen.add(w.state);
+      const seen = await nowRowAfterEachChange(s, 'wait', (w, t) => {
         const want = { closed: 'next opening', open: 'in force', half_open: 'served; longer if the trials open again' }[w.state];
-        assert.equal(w.detail, want, `${w.state} at ${e.t_s + 0.05} s: wait ${w.value} “${w.detail}”`);
-      }
-      assert.deepEqual([...seen].sort(), ['closed', 'half_open', 'open']);
+        assert.equal(w.detail, want, `${w.state} at ${t} s: wait ${w.value} “${w.detail}”`);
+      });
+      assert.deepEqual(seen, ['closed', 'half_open', 'open']);
     });
 
     test('the closed score shows only while closed: open and half-open hold it unused (Now says so, the chart leaves a gap)', async () => {
       await open(s);
-      const cli = simulate((await pageState(s.driver)).scenario);
-      const score = () => page(s.driver, () => {
-        const tr = [...document.querySelectorAll('#playground .panel-now table')][0].querySelectorAll('tbody tr');
-        const row = [...tr].find((r) => r.querySelector('th').textContent === 'closed score');
-        return { state: window.playground.state.snap.statistical.state, value: row.children[1].textContent, detail: row.children[2].textContent };
-      });
-      const seen = new Set();
-      for (const e of cli.result.breakers.statistical.events) {
-        await newSnap(s, () => page(s.driver, (t) => { window.playground.seek(t + 0.05); }, e.t_s), `after ${e.t_s}`);
-        const r = await score();
-        seen.add(r.state);
-        const at = `${r.state} at ${e.t_s + 0.05} s: “${r.value}” “${r.detail}”`;
+      const seen = await nowRowAfterEachChange(s, 'closed score', (r, t) => {
+        const at = `${r.state} at ${t} s: “${r.value}” “${r.detail}”`;
         if (r.state === 'closed') {
           assert.match(r.value, /^[\d.,]+ pt$/, at);
           assert.match(r.detail, /^[\d.,]+ nats$/, at);
@@ -154,8 +156,8 @@ for (const browser of BROWSERS) {
             ? 'held unused while open; restarts from 0 at the next close'
             : 'held unused while half-open (the trials have their own score); restarts from 0 if they close', at);
         }
-      }
-      assert.deepEqual([...seen].sort(), ['closed', 'half_open', 'open']);
+      });
+      assert.deepEqual(seen, ['closed', 'half_open', 'open']);
       // The chart's closed score: a value in every bucket where the breaker was closed at some
       // time, none (a gap) in a bucket spent wholly open or half-open.
       const buckets = await page(s.driver, async () => {

@@ -2,7 +2,7 @@
 #![cfg(all(feature = "sync", not(target_arch = "wasm32")))]
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
@@ -11,6 +11,35 @@ use breaker::{
     Breaker, Decision, Ignored, Observation, Outcome, Permit, PermitKind, Reason, Recorded,
     Rejection, State, Statistical, StatisticalSettings, Transition, Window, WindowSettings,
 };
+
+/// `shared`'s lock, held by another thread from when [`hold_lock`] returns until
+/// [`LockHeld::release`], or for `at_most` if that comes first.
+struct LockHeld {
+    release: mpsc::Sender<()>,
+    thread: thread::JoinHandle<()>,
+}
+
+impl LockHeld {
+    /// Let the lock go (if still held) and wait for the holder to finish.
+    fn release(self) {
+        let _ = self.release.send(());
+        self.thread.join().unwrap();
+    }
+}
+
+fn hold_lock<B: Breaker + Send + 'static>(shared: &Arc<Shared<B>>, at_most: Duration) -> LockHeld {
+    let (locked, wait_locked) = mpsc::channel::<()>();
+    let (release, wait_release) = mpsc::channel::<()>();
+    let shared = shared.clone();
+    let thread = thread::spawn(move || {
+        shared.with(|_| {
+            locked.send(()).unwrap();
+            let _ = wait_release.recv_timeout(at_most);
+        })
+    });
+    wait_locked.recv().unwrap();
+    LockHeld { release, thread }
+}
 
 #[test]
 fn threads_share_one_state() {
@@ -47,13 +76,9 @@ fn a_change_that_cannot_take_the_lock_in_time_is_dropped() {
         Locked::Done(Decision::Admit(p)) => p,
         other => panic!("{other:?}"),
     };
-    let holder = {
-        let shared = shared.clone();
-        thread::spawn(move || shared.with(|_| thread::sleep(Duration::from_millis(300))))
-    };
-    thread::sleep(Duration::from_millis(50));
+    let held = hold_lock(&shared, Duration::from_secs(10));
     assert_eq!(shared.record(&permit, Outcome::Timeout), Locked::Dropped);
-    holder.join().unwrap();
+    held.release();
     assert_eq!(
         shared.with(|b| b.score()),
         0.0,
@@ -69,28 +94,15 @@ fn a_permit_is_issued_after_the_wait_for_the_lock() {
     let shared = Arc::new(Shared::new(
         Statistical::new(StatisticalSettings::default()).unwrap(),
     ));
-    let (locked, release) = (
-        Arc::new(std::sync::Barrier::new(2)),
-        Duration::from_millis(300),
-    );
-    let holder = {
-        let (shared, locked) = (shared.clone(), locked.clone());
-        thread::spawn(move || {
-            shared.with(|_| {
-                locked.wait();
-                thread::sleep(release);
-            })
-        })
-    };
-    // Read before the barrier: the holder's 300 ms start after it, so however late this thread
-    // runs, the permit is issued at least 0.3 s after `asked`.
+    // Read before the lock is taken: the holder's 300 ms start after it, so however late this
+    // thread runs, the permit is issued at least 0.3 s after `asked`.
     let asked = shared.clock().now();
-    locked.wait();
+    let held = hold_lock(&shared, Duration::from_millis(300));
     let permit = match shared.permit() {
         Locked::Done(Decision::Admit(p)) => p,
         other => panic!("{other:?}"),
     };
-    holder.join().unwrap();
+    held.release();
     assert!(
         permit.issued_at >= asked + 0.29,
         "asked at {asked}, issued at {}",
@@ -210,20 +222,10 @@ fn last_option_and_poll_are_dropped_when_the_lock_is_held() {
         Locked::Done(Recorded::Ignored(Ignored::LastOption))
     );
     assert_eq!(shared.poll(), Locked::Done(()));
-    let locked = Arc::new(std::sync::Barrier::new(2));
-    let holder = {
-        let (shared, locked) = (shared.clone(), locked.clone());
-        thread::spawn(move || {
-            shared.with(|_| {
-                locked.wait();
-                thread::sleep(Duration::from_millis(300));
-            })
-        })
-    };
-    locked.wait();
+    let held = hold_lock(&shared, Duration::from_secs(10));
     assert_eq!(shared.permit_last_option(), Locked::Dropped);
     assert_eq!(shared.poll(), Locked::Dropped);
-    holder.join().unwrap();
+    held.release();
 }
 
 /// A breaker that checks, under the `Shared` lock, what every call it forwards did: transitions
@@ -714,23 +716,11 @@ fn an_uncounted_call_has_nothing_to_finish() {
         Window::new(WindowSettings::default()).unwrap(),
         Duration::from_millis(20),
     ));
-    let (held, release) = std::sync::mpsc::channel::<()>();
-    let (locked, wait_locked) = std::sync::mpsc::channel::<()>();
-    let holder = {
-        let shared = shared.clone();
-        thread::spawn(move || {
-            shared.with(|_| {
-                locked.send(()).unwrap();
-                release.recv().unwrap();
-            })
-        })
-    };
-    wait_locked.recv().unwrap();
+    let held = hold_lock(&shared, Duration::from_secs(10));
     let guard = shared.admit().expect("an uncounted call goes ahead");
     assert!(guard.permit().is_none());
     assert_eq!(guard.finish(Outcome::Refused), None);
-    held.send(()).unwrap();
-    holder.join().unwrap();
+    held.release();
     assert_eq!(
         shared.with(|b| b.calls_in_window(0.0)),
         0,
