@@ -72,7 +72,7 @@ export const SECTIONS = [
     id: 'statistical', title: 'Statistical breaker: the rest',
     fields: [
       { path: 'statistical.traffic_time_constant', label: 'Traffic meter time constant τ', ...secs, min: 0.001 },
-      { path: 'statistical.expected_calls_per_minute', label: 'Traffic assumed at start', unit: 'calls/min', step: 'any', min: 0, help: '0 = cold meter (the line starts at its floor A).' },
+      { path: 'statistical.expected_calls_per_minute', label: 'Traffic assumed at start', unit: 'calls/min', step: 'any', min: 0, help: '0 = cold meter (the line starts at its floor: Wald’s A, or one failure and one point if more).' },
       { path: 'statistical.first_wait', label: 'First open wait', ...secs, min: 0.001 },
       { path: 'statistical.wait_cap', label: 'Wait cap', ...secs, min: 0.001 },
       { path: 'statistical.backoff_factor', label: 'Backoff factor', unit: '×', step: 'any', min: 1 },

@@ -108,9 +108,10 @@ impl Statistical {
         WaldLines::new(self.a, self.b)
     }
 
-    /// The closed line for `n` calls per false-alarm period: `max(ln N, A)` (the breaker's floor).
+    /// The closed line for `n` calls per false-alarm period: `max(ln N, floor)`, the breaker's
+    /// floor `max(A, w_fail + |w_ok|)`.
     pub fn line_for_calls(&self, n: f64) -> f64 {
-        breaker::line::line(n, 1.0, self.wald().upper)
+        breaker::line::line(n, 1.0, breaker::line::floor(self.weights(), self.wald()))
     }
 }
 
@@ -131,12 +132,14 @@ pub struct Echo {
     pub w_ok: f64,
     /// One point = `|w_ok|` nats.
     pub point: f64,
-    /// Wald's upper line A (nats); also the closed line's floor.
+    /// Wald's upper line A (nats).
     pub upper: f64,
     /// Wald's lower line B (nats).
     pub lower: f64,
     /// The failure rate with zero drift.
     pub zero_drift_rate: f64,
+    /// The closed line's floor (nats): `max(A, w_fail + |w_ok|)` (`breaker::line::floor`).
+    pub line_floor: f64,
     /// Traffic, calls per second.
     pub calls_per_second: f64,
 }
@@ -157,6 +160,7 @@ impl Echo {
             upper: l.upper,
             lower: l.lower,
             zero_drift_rate: w.zero_drift_rate(),
+            line_floor: breaker::line::floor(w, l),
             calls_per_second: s.calls_per_second,
         }
     }

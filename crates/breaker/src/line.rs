@@ -5,8 +5,17 @@
 //! Lorden (1971) turns that into at least `N` calls between false alarms on average for the CUSUM.
 //!
 //! Floor rule: the line is never below Wald's single-round line `A = ln((1-b)/a)` (the same
-//! evidence the half-open test needs to open again), so a cold meter with little traffic cannot
-//! open on the first failure.
+//! evidence the half-open test needs to open again), nor below one failure and one point,
+//! `w_fail + |w_ok|`, so a cold meter with little traffic cannot open on the first failure, even
+//! where one failure outweighs `A` (p1/p0 large against (1-b)/a: 0.5% and 50% with a = 10%).
+
+use crate::score::Weights;
+use crate::trial::WaldLines;
+
+/// The line's floor: `max(A, w_fail + |w_ok|)`.
+pub fn floor(weights: Weights, wald: WaldLines) -> f64 {
+    wald.upper.max(weights.fail - weights.ok)
+}
 
 /// `max(ln(rate * period), floor)`; `floor` when the expected count is below `e^floor`.
 pub fn line(rate_per_s: f64, period_s: f64, floor: f64) -> f64 {

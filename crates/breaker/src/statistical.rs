@@ -1,7 +1,7 @@
 //! The statistical breaker: SPRT kept running as a CUSUM while closed, Wald's test in half-open.
 //!
 //! Closed: `score = max(0, score + w)` per counted result; open when `score >= line`, where
-//! `line = max(ln N, A)` and `N` is the number of calls expected in the false-alarm period at the
+//! `line = max(ln N, floor)`, `floor = max(A, w_fail + |w_ok|)`, and `N` is the number of calls expected in the false-alarm period at the
 //! current traffic (see [`crate::line`]). Open: reject for a capped exponential wait; the first
 //! call after it becomes the first trial (lazy). Half-open: one trial at a time on a fresh score
 //! without floor, open again at `A`, close at `B`; a trial not answered within the call timeout is
@@ -201,7 +201,7 @@ impl StatisticalSettings {
             trials_to_close: libm::ceil(wald.lower / weights.ok) as u64,
             trials_to_open: libm::ceil(wald.upper / weights.fail) as u64,
             zero_drift_rate: weights.zero_drift_rate(),
-            line_floor: wald.upper,
+            line_floor: line::floor(weights, wald),
         }
     }
 }
@@ -223,7 +223,7 @@ pub struct Derived {
     pub trials_to_open: u64,
     /// The failure rate where the expected score change is zero: `-w_ok / (w_fail - w_ok)`.
     pub zero_drift_rate: f64,
-    /// The closed line's floor for cold starts: `A`.
+    /// The closed line's floor for cold starts: `max(A, w_fail + |w_ok|)` ([`line::floor`]).
     pub line_floor: f64,
 }
 

@@ -421,6 +421,42 @@ fn the_line_follows_traffic_with_a_floor_for_cold_starts() {
     assert!((b.rate(t + 3600.0) - r0 / std::f64::consts::E).abs() < 1e-12);
 }
 
+/// Where one failure outweighs Wald's A (p1/p0 = 100 against (1-b)/a = 8), the floor is one
+/// failure and one point, so a cold meter still does not open on its first failure. Before, the
+/// floor was A = ln 8 = 2.08 nats and the first failure (4.61 nats) opened the breaker.
+#[test]
+fn a_cold_meter_does_not_open_on_one_failure_that_outweighs_a() {
+    let s = StatisticalSettings {
+        fine_rate: 0.005,
+        broken_rate: 0.5,
+        trial_wrongly_opens: 0.1,
+        trial_wrongly_closes: 0.2,
+        expected_calls_per_minute: 0.01,
+        false_alarm_period: 3600.0, // N = 0.6 calls: the line is its floor
+        ..StatisticalSettings::default()
+    };
+    let (w_fail, w_ok) = ((0.5f64 / 0.005).ln(), (0.5f64 / 0.995).ln());
+    let floor = w_fail - w_ok;
+    assert!(
+        floor > (0.8f64 / 0.1).ln(),
+        "the case where the floor is not A"
+    );
+    let mut b = Statistical::new(s.clone()).unwrap();
+    assert!((b.derived().line_floor - floor).abs() < 1e-12);
+    assert!((b.line(0.0) - floor).abs() < 1e-12, "cold meter: the floor");
+    call(&mut b, 0.0, FAIL);
+    assert_eq!(
+        b.state(),
+        State::Closed,
+        "one failure stays under the floor"
+    );
+    call(&mut b, 1.0, FAIL);
+    assert_eq!(b.state(), State::Open, "two in a row reach it");
+    // With the default settings the floor is A = ln 95, as before.
+    let d = StatisticalSettings::default().derived();
+    assert!((d.line_floor - 95f64.ln()).abs() < 1e-12);
+}
+
 /// The traffic assumed at start holds from the first call, whatever the clock's zero: seconds
 /// since the epoch, since the process started, since boot. Before, `new` started the meter at
 /// time 0, so with an epoch clock the first call at 1.7e9 s found the assumed count decayed to
