@@ -168,9 +168,17 @@ for (const browser of BROWSERS) {
       // Step 6 with a shorter period and more traffic: the line and the exact interval move.
       await openStep(s, '?step=6&period=86400&cpm=600', 6);
       shown = await read(s);
-      const lineCalls = shown.figs.find((f) => JSON.stringify(f.expr) === '"c0:points.0.line_calls"');
-      assert.ok(close(Number(lineCalls.value), 600 * 1440, 1e-9), 'N = 600/min x 1 day');
+      const expected = (x) => x.figs.find((f) => JSON.stringify(f.expr) === JSON.stringify(['mul', ['div', 's:cpm', 60], 's:period']));
+      const lineOf = (x) => x.figs.find((f) => JSON.stringify(f.expr) === '"c0:points.0.line"');
+      assert.ok(close(Number(expected(shown).value), 600 * 1440, 1e-9), 'N = 600/min x 1 day');
       checkNumbers(shown, { ...DEFAULTS, period: 86400, cpm: 600 });
+      // An hour at 1 call/min: N is the 60 calls expected, not the floor's e^A = 95 (the line is
+      // the floor A = ln 95).
+      await openStep(s, '?step=6&period=3600&cpm=1', 6);
+      shown = await read(s);
+      assert.ok(close(Number(expected(shown).value), 60, 1e-9), 'N = 60 calls expected');
+      assert.ok(close(Number(lineOf(shown).value), Math.log(95), 1e-3), `line = A = ln 95: ${lineOf(shown).value}`);
+      checkNumbers(shown, { ...DEFAULTS, period: 3600, cpm: 1 });
     });
 
     test('keyboard: arrows and buttons move between steps; each step has its URL; the heading takes the focus', async () => {
