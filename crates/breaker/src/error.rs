@@ -92,15 +92,6 @@ pub(crate) fn within(field: &str, v: f64, lo: f64, hi: f64) -> Result<(), Settin
     }
 }
 
-/// `v >= 0`, finite.
-pub(crate) fn non_negative(field: &str, v: f64) -> Result<(), SettingsError> {
-    if v.is_finite() && v >= 0.0 {
-        Ok(())
-    } else {
-        Err(SettingsError::new(field, Num(v), "a finite number >= 0"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::{open_unit, within, Num};

@@ -99,7 +99,8 @@ pub struct WindowSettings {
     pub random_seed: u64,
     /// `permittedNumberOfCallsInHalfOpenState`. Default 10.
     pub permitted_number_of_calls_in_half_open_state: u32,
-    /// `maxWaitDurationInHalfOpenState`: 0 = wait for all probes forever. Default 0.
+    /// `maxWaitDurationInHalfOpenState`: 0 = wait for all probes forever. Default 0. At most 1e9 s
+    /// (about 32 years), like every other duration here.
     #[cfg_attr(
         feature = "serde",
         serde(deserialize_with = "crate::units::serde_units::duration")
@@ -224,9 +225,11 @@ impl WindowSettings {
             1,
             1_000_000,
         )?;
-        error::non_negative(
+        error::within(
             "max_wait_duration_in_half_open_state",
             self.max_wait_duration_in_half_open_state,
+            0.0,
+            1e9,
         )?;
         Ok(())
     }
