@@ -1,4 +1,8 @@
-//! Settings errors that name the field, the value and the allowed range.
+//! Settings errors that name the field, the value and the allowed range: what `validate()` (run
+//! by every `new`) refuses. A value that does not deserialize at all (a string where a number
+//! belongs, `"abc"` for a rate) fails before, with the format's own error and position (serde's
+//! words, e.g. `invalid type: string "2", expected f64 at line 1 column 21`), which does not name
+//! the field.
 
 use core::fmt;
 
