@@ -44,6 +44,10 @@ pub enum AfterHalfOpenWait {
 
 /// Settings of the window breaker; names are resilience4j's `CircuitBreakerConfig` in snake_case.
 /// Durations in seconds, rates as fractions (resilience4j takes percentages: 50.0 here is 0.5).
+///
+/// With `serde`, an unknown field is refused (a misspelt setting is an error, not a default),
+/// but not inside a struct that holds these with `#[serde(flatten)]`: serde hands a flattened
+/// struct only its own keys, so a typo passes silently. Nest them under a key instead.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(
     feature = "serde",
@@ -746,7 +750,10 @@ impl Window {
         self.attempt
     }
 
-    /// The open-state wait in force (open, half-open) or the next one (closed), seconds.
+    /// The open-state wait in force (open, half-open: as drawn, randomized when
+    /// `wait_randomization_factor` > 0) or, while closed, the next one before randomization
+    /// ([`Window::wait_for_attempt`]`(1)`), seconds. With a randomization factor `f`, the wait
+    /// the next opening draws differs: uniform in `wait x [1-f, 1+f)`, then capped.
     pub fn wait(&self) -> f64 {
         self.wait
     }
