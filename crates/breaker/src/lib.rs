@@ -65,7 +65,7 @@ pub use types::{
     Decision, Ignored, Observation, Permit, PermitKind, Reason, Recorded, Rejection, State,
     Transition,
 };
-pub use window::{SlidingWindowType, Window, WindowSettings};
+pub use window::{AfterHalfOpenWait, SlidingWindowType, Window, WindowSettings};
 
 /// What the simulator, the wasm layer and a service drive: ask, call, report.
 ///

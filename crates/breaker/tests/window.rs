@@ -8,10 +8,10 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use std::collections::VecDeque;
 
-use breaker::window::AfterHalfOpenWait;
+// `AfterHalfOpenWait` from the crate root, beside the settings that hold it.
 use breaker::{
-    Breaker, Decision, Ignored, Outcome, Permit, PermitKind, Reason, Recorded, Rejection,
-    SlidingWindowType, State, Window, WindowSettings,
+    AfterHalfOpenWait, Breaker, Decision, Ignored, Outcome, Permit, PermitKind, Reason, Recorded,
+    Rejection, SlidingWindowType, State, Window, WindowSettings,
 };
 
 const FAIL: Outcome = Outcome::ServerError;
