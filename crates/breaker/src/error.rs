@@ -1,4 +1,8 @@
-//! Settings errors that name the field, the value and the allowed range.
+//! Settings errors that name the field, the value and the allowed range: what `validate()` (run
+//! by every `new`) refuses. A value that does not deserialize at all (a string where a number
+//! belongs, `"abc"` for a rate) fails before, with the format's own error and position (serde's
+//! words, e.g. `invalid type: string "2", expected f64 at line 1 column 21`), which does not name
+//! the field.
 
 use core::fmt;
 
@@ -89,15 +93,6 @@ pub(crate) fn within(field: &str, v: f64, lo: f64, hi: f64) -> Result<(), Settin
             Num(v),
             format!("{lo} <= x <= {hi}"),
         ))
-    }
-}
-
-/// `v >= 0`, finite.
-pub(crate) fn non_negative(field: &str, v: f64) -> Result<(), SettingsError> {
-    if v.is_finite() && v >= 0.0 {
-        Ok(())
-    } else {
-        Err(SettingsError::new(field, Num(v), "a finite number >= 0"))
     }
 }
 

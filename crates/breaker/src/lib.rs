@@ -12,8 +12,9 @@
 //!   every decision parameter named after its `CircuitBreakerConfig` counterpart.
 //!
 //! Every method takes `now`, the current time in seconds (`f64`) on any monotonic clock the caller
-//! chooses: a fake clock in a simulator, `performance.now() / 1000` in a browser, or
-//! `Instant::elapsed` in a service
+//! chooses (monotonic: a finite time far ahead is taken at face value, see [`Breaker`]): a fake
+//! clock in a simulator, `performance.now() / 1000` in a browser, or `Instant::elapsed` in a
+//! service
 #![cfg_attr(feature = "sync", doc = "(see [`shared::Clock`]).")]
 #![cfg_attr(
     not(feature = "sync"),
@@ -64,7 +65,7 @@ pub use types::{
     Decision, Ignored, Observation, Permit, PermitKind, Reason, Recorded, Rejection, State,
     Transition,
 };
-pub use window::{SlidingWindowType, Window, WindowSettings};
+pub use window::{AfterHalfOpenWait, SlidingWindowType, Window, WindowSettings};
 
 /// What the simulator, the wasm layer and a service drive: ask, call, report.
 ///
@@ -73,6 +74,12 @@ pub use window::{SlidingWindowType, Window, WindowSettings};
 /// transitions caused by the most recent `permit`, `permit_last_option`, `record` or `poll` are
 /// available from [`Breaker::transitions`] until the next such call (so nothing accumulates in a
 /// long-lived breaker).
+///
+/// `now` must come from a monotonic clock (never a wall clock, which jumps when it is set). A
+/// time that is not finite is read as the latest finite one, but a finite time far ahead is
+/// taken at face value: the breaker's times stay there until the clock catches up (a time
+/// window records later results into that future second and stops sliding until the clock
+/// reaches it; a wait timed from it ends only after it).
 pub trait Breaker {
     /// Ask to make a call at `now`. The call counts as traffic whether or not it is admitted.
     fn permit(&mut self, now: f64) -> Decision;

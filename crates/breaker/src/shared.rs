@@ -9,9 +9,10 @@
 //! admitted then), for a result before the wait for the lock (the call ended then). Tests can
 //! give it a [`ManualClock`] and move time by hand ([`Shared::with_clock`]).
 //!
-//! A call admitted by [`Shared::admit`] is held in a [`Guard`] until its outcome is reported: a
-//! guard dropped unfinished (an error on your side, a panic, an async call's future dropped at
-//! an `.await`) reports a neutral result, so no abandoned call holds a half-open slot.
+//! A call admitted by [`Shared::admit`] is held in a [`Guard`] until its outcome is reported
+//! (by [`Shared::admit_owned`] in an [`OwnedGuard`], for a `'static` future): a guard dropped
+//! unfinished (an error on your side, a panic, an async call's future dropped at an `.await`)
+//! reports a neutral result, so no abandoned call holds a half-open slot.
 //!
 //! [`Breaker::transitions`] holds only what the most recent call changed, so with many threads
 //! another thread's call may clear it before this one can look: to see every state change (for
@@ -293,15 +294,52 @@ impl<B: Breaker> Shared<B> {
     /// # Ok::<(), breaker::SettingsError>(())
     /// ```
     pub fn admit(&self) -> Result<Guard<'_, B>, Rejection> {
+        Ok(Guard {
+            shared: self,
+            call: self.admission()?,
+        })
+    }
+
+    /// [`Shared::admit`] for a guard that owns a clone of the `Arc` instead of borrowing: an
+    /// [`OwnedGuard`] is `'static` (and `Send` when `B` is), so it can be held across `.await`s
+    /// in a future that is spawned (`tokio::spawn`) or boxed as `'static` (tower or axum
+    /// middleware), as tokio's `Semaphore::acquire_owned` does for permits. Same rules: `Err` is
+    /// the rejection, [`OwnedGuard::finish`] reports the outcome, dropped unfinished it reports
+    /// a neutral result.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use breaker::shared::Shared;
+    /// # use breaker::{Outcome, Window, WindowSettings};
+    /// # fn spawn<F: std::future::Future + Send + 'static>(_: F) {}
+    /// # async fn fetch() -> Result<u32, u16> { Ok(7) }
+    /// let breaker = Arc::new(Shared::new(Window::new(WindowSettings::default())?));
+    /// if let Ok(guard) = breaker.admit_owned() {
+    ///     spawn(async move {
+    ///         let answer = fetch().await; // dropped here: the guard reports neutral
+    ///         guard.finish(match answer {
+    ///             Ok(_) => Outcome::Success,
+    ///             Err(status) => Outcome::from_http_status(status),
+    ///         });
+    ///     });
+    /// }
+    /// # Ok::<(), breaker::SettingsError>(())
+    /// ```
+    pub fn admit_owned(self: &Arc<Self>) -> Result<OwnedGuard<B>, Rejection> {
+        Ok(OwnedGuard {
+            call: self.admission()?,
+            shared: self.clone(),
+        })
+    }
+
+    /// A permit for a guard: `Err` for a rejection, no permit if the lock was not had in time.
+    fn admission(&self) -> Result<Admitted, Rejection> {
         let permit = match self.permit() {
             Locked::Done(Decision::Admit(p)) => Some(p),
             Locked::Done(Decision::Reject(r)) => return Err(r),
             Locked::Dropped => None,
         };
-        Ok(Guard {
-            shared: self,
-            permit,
-        })
+        Ok(Admitted { permit })
     }
 
     /// Run `f` around a call: ask, call, report ([`Shared::admit`] and [`Guard::finish`]).
@@ -340,44 +378,98 @@ impl<B: Breaker> Shared<B> {
     }
 }
 
+/// The permit of an admitted call until its outcome is reported: what [`Guard`] and
+/// [`OwnedGuard`] share (they differ only in how they hold the [`Shared`]).
+#[derive(Debug)]
+struct Admitted {
+    permit: Option<Permit>,
+}
+
+impl Admitted {
+    /// Report `outcome` for the permit, once: `None` if there is none (uncounted, or reported).
+    fn report<B: Breaker>(
+        &mut self,
+        shared: &Shared<B>,
+        outcome: Outcome,
+    ) -> Option<Locked<Recorded>> {
+        let p = self.permit.take()?;
+        Some(shared.record(&p, outcome))
+    }
+}
+
 /// A call [`Shared::admit`] let through, until its outcome is reported. Dropped unfinished, it
 /// reports a neutral result ([`Outcome::InputRejected`]: it moves nothing and gives back a
 /// half-open slot), so that a call abandoned for any reason does not hold a trial slot (unless
 /// that report, too, cannot take the lock within the lock timeout). Dropping it waits for the
-/// lock like [`Shared::record`], on the thread that drops it.
+/// lock like [`Shared::record`], on the thread that drops it. It borrows the [`Shared`]: for a
+/// `'static` future, use [`Shared::admit_owned`]'s [`OwnedGuard`].
 #[must_use = "make the call, then report its outcome with `finish`"]
 pub struct Guard<'a, B: Breaker> {
     shared: &'a Shared<B>,
-    permit: Option<Permit>,
+    call: Admitted,
 }
 
 impl<B: Breaker> Guard<'_, B> {
     /// The permit, or `None` for a call going ahead uncounted (the lock was not had in time).
     pub fn permit(&self) -> Option<&Permit> {
-        self.permit.as_ref()
+        self.call.permit.as_ref()
     }
 
     /// Report the call's outcome now. `None` for an uncounted call (nothing to report);
     /// otherwise what [`Shared::record`] answers.
     pub fn finish(mut self, outcome: Outcome) -> Option<Locked<Recorded>> {
-        let p = self.permit.take()?;
-        Some(self.shared.record(&p, outcome))
+        self.call.report(self.shared, outcome)
     }
 }
 
 impl<B: Breaker> fmt::Debug for Guard<'_, B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Guard")
-            .field("permit", &self.permit)
+            .field("permit", &self.call.permit)
             .finish()
     }
 }
 
 impl<B: Breaker> Drop for Guard<'_, B> {
     fn drop(&mut self) {
-        if let Some(p) = self.permit.take() {
-            let _ = self.shared.record(&p, Outcome::InputRejected);
-        }
+        let _ = self.call.report(self.shared, Outcome::InputRejected);
+    }
+}
+
+/// A [`Guard`] that holds an `Arc` of the [`Shared`] rather than a borrow
+/// ([`Shared::admit_owned`]), so that a `'static` future can hold it: the same rules, reported
+/// with [`OwnedGuard::finish`] or, dropped unfinished, as a neutral result
+/// ([`Outcome::InputRejected`]) that gives back a half-open slot.
+#[must_use = "make the call, then report its outcome with `finish`"]
+pub struct OwnedGuard<B: Breaker> {
+    shared: Arc<Shared<B>>,
+    call: Admitted,
+}
+
+impl<B: Breaker> OwnedGuard<B> {
+    /// The permit, or `None` for a call going ahead uncounted (the lock was not had in time).
+    pub fn permit(&self) -> Option<&Permit> {
+        self.call.permit.as_ref()
+    }
+
+    /// Report the call's outcome now. `None` for an uncounted call (nothing to report);
+    /// otherwise what [`Shared::record`] answers.
+    pub fn finish(mut self, outcome: Outcome) -> Option<Locked<Recorded>> {
+        self.call.report(&self.shared, outcome)
+    }
+}
+
+impl<B: Breaker> fmt::Debug for OwnedGuard<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OwnedGuard")
+            .field("permit", &self.call.permit)
+            .finish()
+    }
+}
+
+impl<B: Breaker> Drop for OwnedGuard<B> {
+    fn drop(&mut self) {
+        let _ = self.call.report(&self.shared, Outcome::InputRejected);
     }
 }
 

@@ -29,6 +29,10 @@ use crate::Breaker;
 use serde::{Deserialize, Serialize};
 
 /// Settings of the statistical breaker. Durations are in seconds; rates are fractions.
+///
+/// With `serde`, an unknown field is refused (a misspelt setting is an error, not a default),
+/// but not inside a struct that holds these with `#[serde(flatten)]`: serde hands a flattened
+/// struct only its own keys, so a typo passes silently. Nest them under a key instead.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(
     feature = "serde",

@@ -44,6 +44,10 @@ pub enum AfterHalfOpenWait {
 
 /// Settings of the window breaker; names are resilience4j's `CircuitBreakerConfig` in snake_case.
 /// Durations in seconds, rates as fractions (resilience4j takes percentages: 50.0 here is 0.5).
+///
+/// With `serde`, an unknown field is refused (a misspelt setting is an error, not a default),
+/// but not inside a struct that holds these with `#[serde(flatten)]`: serde hands a flattened
+/// struct only its own keys, so a typo passes silently. Nest them under a key instead.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(
     feature = "serde",
@@ -99,7 +103,8 @@ pub struct WindowSettings {
     pub random_seed: u64,
     /// `permittedNumberOfCallsInHalfOpenState`. Default 10.
     pub permitted_number_of_calls_in_half_open_state: u32,
-    /// `maxWaitDurationInHalfOpenState`: 0 = wait for all probes forever. Default 0.
+    /// `maxWaitDurationInHalfOpenState`: 0 = wait for all probes forever. Default 0. At most 1e9 s
+    /// (about 32 years), like every other duration here.
     #[cfg_attr(
         feature = "serde",
         serde(deserialize_with = "crate::units::serde_units::duration")
@@ -224,9 +229,11 @@ impl WindowSettings {
             1,
             1_000_000,
         )?;
-        error::non_negative(
+        error::within(
             "max_wait_duration_in_half_open_state",
             self.max_wait_duration_in_half_open_state,
+            0.0,
+            1e9,
         )?;
         Ok(())
     }
@@ -743,7 +750,10 @@ impl Window {
         self.attempt
     }
 
-    /// The open-state wait in force (open, half-open) or the next one (closed), seconds.
+    /// The open-state wait in force (open, half-open: as drawn, randomized when
+    /// `wait_randomization_factor` > 0) or, while closed, the next one before randomization
+    /// ([`Window::wait_for_attempt`]`(1)`), seconds. With a randomization factor `f`, the wait
+    /// the next opening draws differs: uniform in `wait x [1-f, 1+f)`, then capped.
     pub fn wait(&self) -> f64 {
         self.wait
     }

@@ -206,3 +206,32 @@ fn flattened_settings_read_as_before() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((b.st.fine_rate, b.win.sliding_window_size), (0.02, 20));
 }
+
+/// What the settings' rustdoc warns of: flattened, a misspelt setting passes silently (serde
+/// hands the flattened struct only its own keys, so `deny_unknown_fields` never sees the typo);
+/// nested, it is refused by name.
+#[test]
+fn a_typo_passes_flattened_and_is_refused_nested() {
+    use breaker::WindowSettings;
+    #[derive(serde::Deserialize)]
+    struct Flat {
+        #[serde(flatten)]
+        #[allow(dead_code)]
+        window: WindowSettings,
+    }
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    struct Nested {
+        #[allow(dead_code)]
+        window: WindowSettings,
+    }
+    let flat: Result<Flat, _> = serde_json::from_str(r#"{"sliding_window_sise": 20}"#);
+    assert!(flat.is_ok(), "the typo went unnoticed");
+    let e = serde_json::from_str::<Nested>(r#"{"window": {"sliding_window_sise": 20}}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("unknown field `sliding_window_sise`, expected one of"),
+        "{e}"
+    );
+}

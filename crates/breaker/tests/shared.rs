@@ -727,3 +727,109 @@ fn an_uncounted_call_has_nothing_to_finish() {
         "nothing was recorded"
     );
 }
+
+/// `f`, unchanged, if `tokio::spawn` or a tower middleware could hold it: `'static` and `Send`.
+fn spawnable<F: std::future::Future + Send + 'static>(f: F) -> F {
+    f
+}
+
+/// Poll `f` once with a waker that does nothing.
+fn poll_once<F: std::future::Future + Unpin>(f: &mut F) -> std::task::Poll<F::Output> {
+    use std::task::{Context, Waker};
+    std::future::Future::poll(
+        std::pin::Pin::new(f),
+        &mut Context::from_waker(Waker::noop()),
+    )
+}
+
+/// `b` on a manual clock, opened by refusals at t = 0 and then `wait` seconds later, so that the
+/// next permit is its one half-open probe (or trial).
+fn half_open_behind_an_arc<B: Breaker + Send + 'static>(
+    b: Checked<B>,
+    wait: f64,
+) -> Arc<Shared<Checked<B>>> {
+    let clock = ManualClock::new(0.0);
+    let shared = Arc::new(Shared::new(b).with_clock(clock.clock()));
+    while shared.state() == State::Closed {
+        assert!(shared.call(|| ((), Outcome::Refused)).is_some());
+    }
+    clock.advance(Duration::from_secs_f64(wait));
+    shared
+}
+
+/// An `OwnedGuard` lives in a `'static + Send` future (one `tokio::spawn` takes): dropped
+/// unfinished, on another thread, at its `.await`, it reports a neutral result, so the half-open
+/// slot is free again; `finish` reports the call's own outcome. For both breakers. (A `Guard`
+/// borrows the `Shared`, so no such future could hold one.)
+#[test]
+fn an_owned_guard_in_a_spawned_future_reports_neutral_when_dropped() {
+    fn check<B: Breaker + Send + 'static>(shared: Arc<Shared<Checked<B>>>, kind: &str) {
+        let before = shared.with(|b| b.tally);
+        let guard = shared.admit_owned().expect("the probe");
+        assert_eq!(
+            guard.permit().map(|p| p.kind),
+            Some(PermitKind::Trial),
+            "{kind}"
+        );
+        let mut call = Box::pin(spawnable(async move {
+            std::future::pending::<()>().await; // the dependency never answers
+            guard.finish(Outcome::Success)
+        }));
+        assert!(poll_once(&mut call).is_pending());
+        assert_eq!(
+            shared.admit_owned().err(),
+            Some(Rejection::HalfOpenBusy),
+            "{kind}: the probe is in flight"
+        );
+        thread::spawn(move || drop(call)).join().unwrap();
+        let tally = shared.with(|b| b.tally);
+        let neutral_counted = |t: Tally| (t.neutral - before.neutral, t.counted - before.counted);
+        assert_eq!(neutral_counted(tally), (1, 0), "{kind}: {tally:?}");
+        assert_eq!(shared.state(), State::HalfOpen, "{kind}");
+
+        let guard = shared.admit_owned().expect("the slot came back");
+        let mut call = Box::pin(spawnable(async move { guard.finish(Outcome::Success) }));
+        assert_eq!(
+            poll_once(&mut call),
+            std::task::Poll::Ready(Some(Locked::Done(Recorded::Counted))),
+            "{kind}"
+        );
+        let tally = shared.with(|b| b.tally);
+        assert_eq!(neutral_counted(tally), (1, 1), "{kind}: {tally:?}");
+        assert!(shared.with(|b| b.errors.is_empty()), "{kind}");
+    }
+    let window = WindowSettings {
+        sliding_window_size: 2,
+        minimum_number_of_calls: 2,
+        wait_duration_in_open_state: 10.0,
+        permitted_number_of_calls_in_half_open_state: 1,
+        ..Default::default()
+    };
+    let window = Checked::new(Window::new(window).unwrap(), false, 1);
+    let shared = half_open_behind_an_arc(window, 10.0);
+    check(shared.clone(), "window");
+    assert_eq!(shared.state(), State::Closed, "the one probe passed");
+
+    let statistical = Statistical::new(StatisticalSettings::default()).unwrap();
+    let first_wait = statistical.settings().first_wait;
+    check(
+        half_open_behind_an_arc(Checked::new(statistical, true, 1), first_wait),
+        "statistical",
+    );
+}
+
+/// An `OwnedGuard` for a call that went ahead uncounted (the lock was held past its timeout)
+/// has nothing to report.
+#[test]
+fn an_uncounted_owned_guard_has_nothing_to_finish() {
+    let shared = Arc::new(Shared::with_lock_timeout(
+        Window::new(WindowSettings::default()).unwrap(),
+        Duration::from_millis(20),
+    ));
+    let held = hold_lock(&shared, Duration::from_secs(10));
+    let guard = shared.admit_owned().expect("an uncounted call goes ahead");
+    assert!(guard.permit().is_none());
+    assert_eq!(guard.finish(Outcome::Refused), None);
+    held.release();
+    assert_eq!(shared.with(|b| b.calls_in_window(0.0)), 0);
+}

@@ -8,10 +8,10 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use std::collections::VecDeque;
 
-use breaker::window::AfterHalfOpenWait;
+// `AfterHalfOpenWait` from the crate root, beside the settings that hold it.
 use breaker::{
-    Breaker, Decision, Ignored, Outcome, Permit, PermitKind, Reason, Recorded, Rejection,
-    SlidingWindowType, State, Window, WindowSettings,
+    AfterHalfOpenWait, Breaker, Decision, Ignored, Outcome, Permit, PermitKind, Reason, Recorded,
+    Rejection, SlidingWindowType, State, Window, WindowSettings,
 };
 
 const FAIL: Outcome = Outcome::ServerError;
@@ -108,6 +108,37 @@ fn invalid_settings_name_the_field() {
     assert_eq!(
         Window::new(bad).unwrap_err().field,
         "permitted_number_of_calls_in_half_open_state"
+    );
+}
+
+/// The half-open maximum is bounded like every other duration (1e9 s): before, any finite
+/// number passed (1e300 s), while `max_wait_duration_in_open_state` stopped at 1e9.
+#[test]
+fn the_half_open_maximum_is_bounded_like_every_other_duration() {
+    let with = |max: f64| WindowSettings {
+        max_wait_duration_in_half_open_state: max,
+        ..WindowSettings::default()
+    };
+    for max in [0.0, 1.0, 1e9] {
+        assert!(with(max).validate().is_ok(), "{max}");
+    }
+    for (max, shown) in [(1e9 + 1.0, "1000000001"), (1e300, "1e300"), (-1.0, "-1")] {
+        assert_eq!(
+            Window::new(with(max)).unwrap_err().to_string(),
+            format!(
+                "max_wait_duration_in_half_open_state = {shown} is invalid: allowed 0 <= x <= \
+                 1000000000"
+            ),
+        );
+    }
+    let open = WindowSettings {
+        max_wait_duration_in_open_state: 1e300,
+        ..WindowSettings::default()
+    };
+    assert_eq!(
+        open.validate().unwrap_err().allowed,
+        with(1e300).validate().unwrap_err().allowed,
+        "the same range as the open-state cap"
     );
 }
 
