@@ -251,7 +251,7 @@ for (const browser of BROWSERS) {
       assert.match((await pageState(s.driver)).runInfo, /^quiet-service \(edited\): 30 d simulated, [\d,]+ calls, seed 7\./);
     });
 
-    test('derived numbers: the line at the nominal traffic says when it is the floor A, not ln N', async () => {
+    test('derived numbers: the line at the nominal traffic says when it is the floor, not ln N', async () => {
       await open(s);
       const nominal = () => page(s.driver, () => {
         const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /nominal traffic/.test(x.querySelector('h4').textContent));
@@ -260,15 +260,16 @@ for (const browser of BROWSERS) {
       // 300 calls/min for 30 days: ln N is above A, the line is ln N.
       let r = await nominal();
       assert.ok(Math.abs(r.d.nominal_line - Math.log(r.d.nominal_rate * r.d.false_alarm_period)) < 1e-9);
-      assert.match(r.formula, /^max\(ln\(300 calls\/min × 30 d\), A\)$/);
+      assert.match(r.formula, /^max\(ln\(300 calls\/min × 30 d\), floor\)$/);
       assert.doesNotMatch(r.help, /floor/);
       // 0.01 calls/min for a day: N = 14.4, ln N = 2.67 nats is below A = ln 95: the line is A.
       await change(s, 'traffic.calls_per_minute', '0.01');
       await change(s, 'statistical.false_alarm_period', '86400');
       r = await nominal();
       assert.ok(Math.abs(r.d.nominal_line - r.d.upper) < 1e-12, `the line is A: ${r.d.nominal_line} vs ${r.d.upper}`);
-      assert.match(r.formula, /^max\(ln\(0\.01 calls\/min × 24 h\), A\)$/, r.formula);
-      assert.match(r.help, /ln N = 2\.667 nats is below the floor A = 4\.554 nats, so the line is A\./, r.help);
+      assert.equal(r.d.line_floor, r.d.upper, 'at these rates the floor is A');
+      assert.match(r.formula, /^max\(ln\(0\.01 calls\/min × 24 h\), floor\)$/, r.formula);
+      assert.match(r.help, /ln N = 2\.667 nats is below the floor 4\.554 nats \(Wald's A, or one failure and one point if more, so a cold meter never opens on one failure\), so the line is the floor\./, r.help);
       assert.deepEqual(await pageErrors(s), []);
     });
 
@@ -587,6 +588,41 @@ for (const browser of BROWSERS) {
       assert.match(tr.text, /^trace line 1, field outcome: unknown outcome/);
       assert.equal(tr.invalid, true);
       assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('play at the end of the run starts again from 0', async () => {
+      await open(s);
+      const end = await page(s.driver, () => window.playground.state.end);
+      await page(s.driver, (t) => window.playground.seek(t), end);
+      await until(() => page(s.driver, (t) => window.playground.state.t >= t - 1e-9, end), 'the cursor at the end');
+      await s.driver.findElement({ xpath: "//button[normalize-space(.)='▶ Play']" }).click();
+      // Before the fix the first frame found the cursor still at the end and paused at once.
+      await until(() => page(s.driver, (t) => window.playground.state.playing && window.playground.state.t > 0 && window.playground.state.t < t / 2, end),
+        'playing from the start');
+      await page(s.driver, () => document.querySelector('#playground .transport button.primary').click());
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('times are rounded before they are split: 59.997 s reads 1:00.00, not 0:60.00', async () => {
+      await open(s);
+      const shown = await page(s.driver, async () => {
+        const { clock } = await import('./src/format.js');
+        return [59.997, 3599.995, 86399.999, 2 * 86400 - 0.004, 61.004, -59.999].map(clock);
+      });
+      assert.deepEqual(shown, ['1:00.00', '1:00:00.00', '1 d 00:00:00.00', '2 d 00:00:00.00', '1:01.00', '−1:00.00']);
+    });
+
+    test('a copied link keeps the cursor time to the last digit: it opens on the same call', async () => {
+      // bad-day's calls are not on a 1 ms grid: a link rounded to 3 decimals opened a call early.
+      await open(s, '?v=1&preset=bad-day');
+      for (let i = 0; i < 2; i++) await newSnap(s, () => button(s, 'Step one call').click(), 'step');
+      const t = await page(s.driver, () => window.playground.state.t);
+      await page(s.driver, () => {
+        Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (x) => { window.__copied = x; } } });
+      });
+      await s.driver.findElement({ xpath: "//button[normalize-space(.)='Copy link']" }).click();
+      const link = await until(() => page(s.driver, () => window.__copied), 'the copied link');
+      assert.equal(Number(new URL(link).searchParams.get('t')), t, link);
     });
 
     test('a copied link reproduces the same run and cursor in a fresh page', async () => {

@@ -287,6 +287,12 @@ export function mountPlayground(root, options = {}) {
       progressRow.hidden = true;
       root.classList.remove('computing');
       S.lastError = e.message;
+      if (e.fatal) {
+        // The simulator stopped on a bug (the banner shows it): not a fault of the settings.
+        runInfo.textContent = 'The simulator stopped on an internal error (see the message above): the run shown is the last one computed.';
+        root.classList.add('stale');
+        return false;
+      }
       // A trace's error ("trace line 3, field outcome: ...") goes next to the trace's text.
       controls.showError(e.field || (/^trace line \d+/.test(e.message) ? 'trace' : undefined), e.message);
       S.errorShown = true;
@@ -414,7 +420,15 @@ export function mountPlayground(root, options = {}) {
     if (!S.loaded) return;
     pause();
     const res = await engine.call(op);
-    if (op === 'nextEvent' && !res.event) {
+    const snap = op === 'nextEvent' ? res.snapshot : res;
+    if (S.reached != null && snap.t_s > S.reached) {
+      // A cancelled run: the worker computed past the part the panels show; stay within it.
+      await seek(S.reached);
+      if (op === 'nextEvent') {
+        S.pastLastEvent = true;
+        setText(runInfo, 'No more state changes in the part computed.');
+      }
+    } else if (op === 'nextEvent' && !res.event) {
       showSnap(res.snapshot);
       S.pastLastEvent = true;
       setText(runInfo, 'No more state changes in this run.');
@@ -435,7 +449,9 @@ export function mountPlayground(root, options = {}) {
   let raf = 0;
   function play() {
     if (!S.loaded) return;
-    if (S.t >= S.end - 1e-9) seek(0);
+    // At the end (of the part computed, for a cancelled run) play starts again from 0: the
+    // cursor is set now, since the seek's snapshot comes back only after the first frame.
+    if (S.t >= (S.reached ?? S.end) - 1e-9) { S.t = 0; seek(0); }
     S.playing = true;
     shown.playing = true;
     transport.setPlaying(true);
@@ -485,7 +501,8 @@ export function mountPlayground(root, options = {}) {
   }
   async function copyLink() {
     const q = S.scenario ? urlQuery() : '';
-    const t = S.t > 0 ? `&t=${Number(S.t.toFixed(3))}` : '';
+    // Full precision: rounded, the link could open on the call before (calls 0.1 ms apart).
+    const t = S.t > 0 ? `&t=${S.t}` : '';
     const href = `${location.origin}${location.pathname}?${q}${t}`;
     const ok = await copyText(href);
     copyMsg.textContent = ok ? 'Link copied.' : `Copy this link: ${href}`;

@@ -39,7 +39,11 @@ export class Engine {
 
   fail(message) {
     this.onFatal(message);
-    for (const { reject } of this.pending.values()) reject(new Error(message));
+    for (const { reject } of this.pending.values()) {
+      const err = new Error(message);
+      err.fatal = true; // the worker is gone: a bug, not the settings (app.js says so)
+      reject(err);
+    }
     this.pending.clear();
   }
 

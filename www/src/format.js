@@ -82,11 +82,12 @@ export function duration(s) {
 export function clock(s) {
   if (!Number.isFinite(s)) return '—';
   const neg = s < 0;
-  let t = Math.abs(s);
-  const d = Math.floor(t / 86400); t -= d * 86400;
-  const hh = Math.floor(t / 3600); t -= hh * 3600;
-  const mm = Math.floor(t / 60); t -= mm * 60;
-  const ss = t.toFixed(2).padStart(5, '0');
+  // Rounded to hundredths first, then split, so that 59.997 s reads 1:00.00, not 0:60.00.
+  let cs = Math.round(Math.abs(s) * 100);
+  const d = Math.floor(cs / 8640000); cs -= d * 8640000;
+  const hh = Math.floor(cs / 360000); cs -= hh * 360000;
+  const mm = Math.floor(cs / 6000); cs -= mm * 6000;
+  const ss = (cs / 100).toFixed(2).padStart(5, '0');
   const p2 = (x) => String(x).padStart(2, '0');
   const body = d > 0 ? `${d} d ${p2(hh)}:${p2(mm)}:${ss}` : hh > 0 ? `${hh}:${p2(mm)}:${ss}` : `${mm}:${ss}`;
   return (neg ? '−' : '') + body;

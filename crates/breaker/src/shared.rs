@@ -316,7 +316,7 @@ impl<B: Breaker> Shared<B> {
     /// let breaker = Arc::new(Shared::new(Window::new(WindowSettings::default())?));
     /// if let Ok(guard) = breaker.admit_owned() {
     ///     spawn(async move {
-    ///         let answer = fetch().await; // dropped here: the guard reports neutral
+    ///         let answer = fetch().await; // if the future is dropped here, the guard reports neutral
     ///         guard.finish(match answer {
     ///             Ok(_) => Outcome::Success,
     ///             Err(status) => Outcome::from_http_status(status),

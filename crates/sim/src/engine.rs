@@ -368,7 +368,9 @@ impl<B: Probe> Side<B> {
                     scheduled: f64::INFINITY,
                 })
                 .collect(),
-            successes: VecDeque::with_capacity(cap_keep),
+            // Grown as needed: the capacity may be up to 1e9 calls/s, far past what a 32-bit
+            // wasm can reserve (3e8 made the page's simulator panic on "capacity overflow").
+            successes: VecDeque::with_capacity(cap_keep.min(1024)),
             lock_free_at: f64::NEG_INFINITY,
             metrics: Metrics::default(),
             totals: Totals::default(),

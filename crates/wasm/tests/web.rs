@@ -116,6 +116,22 @@ fn validation_errors_name_the_field_and_range() {
     assert!(m.contains("an object of settings"), "{m}");
 }
 
+/// A dependency's capacity up to its allowed 1e9 calls/s runs in the page's 32-bit wasm. Before,
+/// the simulator reserved room for that many successes up front, and at 3e8 (2.4 GB) the wasm
+/// panicked with "capacity overflow".
+#[wasm_bindgen_test]
+fn the_largest_capacity_runs() {
+    let mut pg = Playground::new(js(
+        r#"{"duration": 60, "dependency": [{"start": 0, "capacity": 1e9}]}"#,
+    ))
+    .expect("builds");
+    while !pg.finished() {
+        pg.advance(100_000);
+    }
+    let m = json_of(&pg.metrics().unwrap());
+    assert!(m.to_string().contains("calls"), "{m}");
+}
+
 /// JSON text of a native value as the browser reads it: `serde_json` prints every number as its
 /// shortest round-trip text, so `JSON.stringify(JSON.parse(..))` of it is bit-exact and in
 /// `serde_json`'s (sorted) key order.
