@@ -214,6 +214,24 @@ for (const browser of BROWSERS) {
       assert.equal(await page(s.driver, () => document.getElementById('ctl').playground.state.playing), false);
     });
 
+    test('README\'s partial scenario with controls: the form shows every setting, defaults filled and units read', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      await addPlaygrounds(s.driver, [{ id: 'part', attrs: { scenario: '{"duration": "2h", "traffic": {"calls_per_minute": 120}}', controls: '' } }]);
+      await until(async () => (await element(s, 'part')).state === 'ready', 'the element with its settings', 60_000);
+      const r = await page(s.driver, () => {
+        const root = document.getElementById('part').shadowRoot;
+        const v = (p) => { const f = root.querySelector(`.field[data-path="${p}"] input`); return f ? f.value : null; };
+        return { duration: v('duration'), cpm: v('traffic.calls_per_minute'), fine: v('statistical.fine_rate'), seed: v('seed'), state: document.getElementById('part').playground.state.scenario.duration };
+      });
+      // Before, only the traffic could be edited: the run length was blank ("2h" in a number
+      // field) and the statistical breaker's settings and the seed were missing.
+      assert.equal(r.state, 7200);
+      assert.ok(r.duration !== null && r.duration !== '', `run length shown: ${r.duration}`);
+      assert.equal(r.cpm, '120');
+      assert.ok(r.fine !== null && r.fine !== '', `fine rate shown: ${r.fine}`);
+      assert.ok(r.seed !== null && r.seed !== '', `seed shown: ${r.seed}`);
+    });
+
     test('a custom element with an unknown preset, or the scenario null, says so instead of running another silently', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
       await addPlaygrounds(s.driver, [{ id: 'typo', attrs: { preset: 'quiet_service' } }, { id: 'nul', attrs: { scenario: 'null' } }]);

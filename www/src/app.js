@@ -218,7 +218,13 @@ export function mountPlayground(root, options = {}) {
       }
       S.rewriteUrl = Boolean(d.notice) || badGoals.length > 0;
     } else if (options.scenario) {
+      // A host's scenario is often partial ("2h", a traffic and nothing else): the form shows
+      // only fields that are there, so it gets the whole scenario, defaults filled and units
+      // read. One that does not read goes on as given, to fail below with its field named.
       scenario = clone(options.scenario);
+      try {
+        scenario = await engine.call('normalize', { scenario });
+      } catch { /* reported by setScenario below */ }
       preset = null;
     }
     if (panelNotice) (options.url ? showNotice : (options.onNotice || showNotice))(panelNotice);
