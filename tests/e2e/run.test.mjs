@@ -302,25 +302,33 @@ for (const browser of BROWSERS) {
       assert.match(r.title, /^Half-open time limit: shorter than the trials/);
       assert.equal(r.warn, true, 'marked as a warning');
       assert.match(r.value, /^540 ms when the breaker's traffic meter reads 6,000 calls\/min$/, r.value);
-      assert.match(r.help, /^18 successes in a row, one trial at a time, each answered in at least 100 ms .*take at least 1\.8 s \(a bound\), about 1\.98 s .*\(an approximation\)\. Half-open cannot close at Wald's lower line/, r.help);
-      assert.match(r.help, /factor above 10 lets the trials fit \(needed, from the bound\); about 11 lets them finish/, r.help);
+      // `breaker analyze trials`: 32.233 trials on average at p0 (exact), about 3.55 s at 0.11 s each.
+      assert.ok(Math.abs(r.d.trials_expected_fine - 32.23279744297508) < 1e-9, String(r.d.trials_expected_fine));
+      assert.match(r.help, /^18 successes in a row, one trial at a time, each answered in at least 100 ms .*take at least 1\.8 s \(a bound\), about 1\.98 s .*\(an approximation\)\. That is the best case; a recovered service \(at p₀\) needs 32\.23 trials on average \(exact, Wald's test run to its end\), about 3\.5\d* s \(an approximation\).*\. Half-open cannot close at Wald's lower line/, r.help);
+      assert.match(r.help, /factor above 10 lets the trials fit \(from the bound\); about 11 lets the best case finish \(an approximation\); about 19\.7 the average at p₀/, r.help);
       let run = ends(r.scenario);
       assert.ok(run.half_open_time_limit >= 3 && !run.trial_reached_lower, JSON.stringify(run));
-      // A factor of 12: a 2.16 s limit, longer than the trials' 1.98 s (approx.): the panel has no
-      // warning, and the run closes at Wald's lower line once the service is back.
+      // A factor of 12: a 2.16 s limit, longer than the best case's 1.98 s (approx.) but shorter
+      // than the 3.55 s trials take on average at p0: still a warning, and in the run half-open
+      // closes at Wald's lower line once the service is back, or ends at its limit.
       await change(s, 'statistical.half_open_time_factor', '12');
+      r = await limit();
+      assert.match(r.title, /^Half-open time limit: shorter than the trials take on average/, r.title);
+      assert.equal(r.warn, true);
+      run = ends(r.scenario);
+      assert.ok(run.trial_reached_lower >= 1, JSON.stringify(run));
+      // A factor of 24: a 4.32 s limit, longer than the average: no warning.
+      await change(s, 'statistical.half_open_time_factor', '24');
       r = await limit();
       assert.equal(r.title.startsWith('Half-open time limit:'), false, r.title);
       assert.match(r.help, /: within the limit\./, r.help);
       assert.equal(r.warn, false);
-      run = ends(r.scenario);
-      assert.ok(run.trial_reached_lower >= 1, JSON.stringify(run));
       // Ten callers without shared state: each breaker sees a tenth of the traffic, and the limit
       // is ten times longer.
       await change(s, 'callers.count', '10');
       r = await limit();
       assert.equal(r.d.half_open_rate, 10);
-      assert.match(r.value, /^21\.6 s when the breaker's traffic meter reads 600 calls\/min \(its share of the traffic\)$/, r.value);
+      assert.match(r.value, /^43\.2 s when the breaker's traffic meter reads 600 calls\/min \(its share of the traffic\)$/, r.value);
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -231,25 +231,44 @@ function halfOpenLimit(item, d) {
   const n = d.trials_to_close;
   const r = d.half_open_rate;
   const L = d.trial_latency_floor;
+  const limit = d.half_open_limit;
   const bound = n * L;
   const approx = n * (L + 1 / r);
-  const each = `${count(n, 'success', 'successes')} in a row, one trial at a time, each answered in at least ${duration(L)} (the least latency of any phase that answers successfully), take at least ${duration(bound)} (a bound), about ${duration(approx)} with each trial waiting for the next call (an approximation)`;
-  const factors = `A half-open time factor above ${fmt(r * L, 3)} lets the trials fit (needed, from the bound); about ${fmt(r * L + 1, 3)} lets them finish on average (an approximation).`;
+  // At p0 not every trial succeeds: Wald's test takes this many trials on average (exact).
+  const asn = d.trials_expected_fine;
+  const avg = Number.isFinite(asn) ? asn * (L + 1 / r) : NaN;
+  const each = `${count(n, 'success', 'successes')} in a row, one trial at a time, each answered in at least ${duration(L)} (the least latency of any phase that answers successfully), take at least ${duration(bound)} (a bound), about ${duration(approx)} with each trial waiting for the next call (an approximation). That is the best case`;
+  const onAverage = Number.isFinite(avg)
+    ? `; a recovered service (at p₀) needs ${fmt(asn, 4)} trials on average (exact, Wald's test run to its end), about ${duration(avg)} (an approximation), and a trial lost to the call timeout adds that wait`
+    : '';
+  const needed = [
+    L > 0 ? `a half-open time factor above ${fmt(r * L, 3)} lets the trials fit (from the bound)` : null,
+    `about ${fmt(r * L + 1, 3)} lets the best case finish (an approximation)`,
+    Number.isFinite(avg) ? `about ${fmt(asn * (r * L + 1) / n, 3)} the average at p₀ (an approximation)` : null,
+  ].filter(Boolean).join('; ');
+  const factors = `${needed[0].toUpperCase()}${needed.slice(1)}.`;
+  const endsAtLimit = 'closing if the trial score is below 0, rather than at Wald\'s lower line, so a and b hold only approximately';
   let title = 'Half-open time limit';
   let text;
-  if (bound >= d.half_open_limit) {
+  if (bound >= limit) {
     title += ': shorter than the trials';
-    text = `${each}. Half-open cannot close at Wald's lower line: it ends at its limit, closing if the trial score is below 0, unless the trials reach A and open it again; b (a trial wrongly closes) does not hold. ${factors}`;
-  } else if (approx >= d.half_open_limit) {
+    text = `${each}${onAverage}. Half-open cannot close at Wald's lower line: it ends at its limit, closing if the trial score is below 0, unless the trials reach A and open it again; b (a trial wrongly closes) does not hold. ${factors}`;
+  } else if (approx >= 2 * limit) {
+    title += ': much shorter than the trials take';
+    text = `${each}${onAverage}: ${fmt(approx / limit, 3)} times the limit, so half-open will nearly always end at it, ${endsAtLimit}. ${factors}`;
+  } else if (approx >= limit) {
     title += ': about as long as the trials';
-    text = `${each}: about the limit, so half-open will often end at it, closing if the trial score is below 0, rather than at Wald's lower line. ${factors}`;
+    text = `${each}${onAverage}: about the limit, so half-open will often end at it, ${endsAtLimit}. ${factors}`;
+  } else if (avg >= limit) {
+    title += ': shorter than the trials take on average';
+    text = `${each}${onAverage}: longer than the limit, so half-open will often end at it, ${endsAtLimit}. ${factors}`;
   } else {
-    text = `${each}: within the limit. The limit shrinks as traffic grows (1/rate); the trials' time does not.`;
+    text = `${each}${onAverage}: within the limit. The limit shrinks as traffic grows (1/rate); the trials' time does not.`;
   }
   const el = item(title,
-    `${duration(d.half_open_limit)} when the breaker's traffic meter reads ${fmt(r * 60, 4)} calls/min${r === d.nominal_rate ? '' : ' (its share of the traffic)'}`,
+    `${duration(limit)} when the breaker's traffic meter reads ${fmt(r * 60, 4)} calls/min${r === d.nominal_rate ? '' : ' (its share of the traffic)'}`,
     'limit = half-open time factor × trials to close / rate', 'exact', text);
-  if (approx >= d.half_open_limit) el.classList.add('warn');
+  if (approx >= limit || avg >= limit) el.classList.add('warn');
   return el;
 }
 

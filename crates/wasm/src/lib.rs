@@ -415,6 +415,9 @@ fn derived_of(s: &Scenario) -> Result<JsValue, JsError> {
         /// when none does, or for a trace replay): trials go one at a time, so
         /// `trials_to_close` of them take at least that many times it.
         trial_latency_floor: f64,
+        /// Trials a half-open test takes on average at the fine rate, Wald's test run to its
+        /// end (exact: the (n, k) dynamic program); NaN where the program met its work cap.
+        trials_expected_fine: f64,
     }
     let st = &s.statistical;
     let d = st.derived();
@@ -457,6 +460,20 @@ fn derived_of(s: &Scenario) -> Result<JsValue, JsError> {
                 })
                 .map(|p| p.latency)
                 .fold(f64::NAN, f64::min)
+        },
+        trials_expected_fine: {
+            let lines = breaker::trial::WaldLines {
+                upper: d.upper,
+                lower: d.lower,
+            };
+            // A small cap: this runs on every change of the settings; near-equal rates whose
+            // test runs long are left out rather than delayed.
+            let e = analysis::sprt::exact_capped(w, lines, st.fine_rate, 2_000_000);
+            if e.trials_is_exact() {
+                e.expected_trials
+            } else {
+                f64::NAN
+            }
         },
     })
 }
