@@ -569,10 +569,20 @@ for (const browser of BROWSERS) {
       assert.equal((await pageState(s.driver, { hash: true })).hash, before.hash, 'the same settings, the same run');
 
       // A whole number out of its range: the form's own check, with the range.
+      // The run shown is then the last valid one, as for a value the simulator refuses: the
+      // panels dimmed and the run line saying so (before, only the field said anything).
+      const staleNow = () => page(s.driver, () => ({
+        stale: document.getElementById('playground').classList.contains('stale'),
+        runInfo: document.querySelector('#playground .runinfo').textContent,
+      }));
       await setField(s.driver, 'seed', -1);
       await until(async () => (await fieldMessage(s.driver, 'seed')).text === 'Enter a whole number from 0 to 9007199254740991.', 'the seed\'s range');
+      assert.deepEqual(await staleNow(), { stale: true, runInfo: 'The settings are not valid: the run shown is the last valid one.' });
       await setField(s.driver, 'seed', before.scenario.seed);
       assert.equal((await fieldMessage(s.driver, 'seed')).text, '');
+      const back = await staleNow();
+      assert.equal(back.stale, false);
+      assert.match(back.runInfo, /calls, seed \d+\./);
 
       // A field left empty keeps its message while another change runs (the run shown does not
       // use what the empty field shows).
@@ -582,6 +592,8 @@ for (const browser of BROWSERS) {
       const empty = await fieldMessage(s.driver, 'statistical.broken_rate');
       assert.equal(empty.text, 'Enter a number.', 'the empty field\'s message outlives the seed\'s run');
       assert.equal(empty.invalid, true);
+      assert.deepEqual(await staleNow(), { stale: true, runInfo: 'The settings are not valid: the run shown is the last valid one.' },
+        'and the run stays marked as the last valid one');
 
       // A bad trace: the message goes next to the trace's text, not to the top of the form.
       await page(s.driver, () => {

@@ -44,6 +44,8 @@ const TRACE_ROWS = 2000; // the most rows the trace panel draws (panels.js)
 const INLINE_ROWS = 300; // a trace of at most this many rows is drawn in the same task as the chart
 
 /** Write text only when it differs: the same text written again is a new node to lay out. */
+const NOT_VALID = 'The settings are not valid: the run shown is the last valid one.';
+
 function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
 }
@@ -154,6 +156,17 @@ export function mountPlayground(root, options = {}) {
   const controls = createControls(controlsEl, {
     // An edit shows "custom", or the preset again when it brings back the preset's settings.
     onChange: (sc) => { controls.showPreset(S.preset && same(sc, S.byName[S.preset]) ? S.preset : '', Boolean(S.preset)); setScenario(sc, false); },
+    // A field the form itself refuses (empty, past its max) is as invalid as one the simulator
+    // refuses: the run shown is the last valid one, and the page says so.
+    onLocal: (invalid) => {
+      if (invalid) {
+        root.classList.add('stale');
+        setText(runInfo, NOT_VALID);
+      } else if (!S.errorShown) {
+        root.classList.remove('stale');
+        if (S.runText) setText(runInfo, S.runText);
+      }
+    },
     onPreset: (name) => {
       if (!name || !S.byName[name]) return;
       S.preset = name;
@@ -303,7 +316,7 @@ export function mountPlayground(root, options = {}) {
       controls.showError(e.field || (/^trace line \d+/.test(e.message) ? 'trace' : undefined), e.message);
       S.errorShown = true;
       S.pastLastEvent = false;
-      runInfo.textContent = 'The settings are not valid: the run shown is the last valid one.';
+      runInfo.textContent = NOT_VALID;
       root.classList.add('stale');
       if (previous && previous !== S.shownScenario) {
         // The settings before were still being computed: the worker stopped that run for these,
@@ -325,7 +338,10 @@ export function mountPlayground(root, options = {}) {
     S.shownScenario = sc;
     progressRow.hidden = true;
     root.classList.remove('computing');
-    if (!keepError) root.classList.remove('stale');
+    // Kept dimmed while the settings shown are not the run's: a refused value (this call keeps
+    // the error), or a field the form itself refuses.
+    const notValid = keepError || controls.hasLocal();
+    if (!notValid) root.classList.remove('stale');
     const { info, metrics, events, derived } = res;
     S.info = info;
     S.end = info.duration;
@@ -349,7 +365,7 @@ export function mountPlayground(root, options = {}) {
       ? `${info.name || 'Custom scenario'}${edited ? ' (edited)' : ''}: ${duration(info.duration)} simulated, ${count(metrics.calls, 'call', 'calls')}, seed ${info.seed}. The chart, trace, metrics and verdict are simulated.`
       : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${count(metrics.calls, 'call', 'calls')}); the panels show that part.`;
     S.pastLastEvent = false;
-    setText(runInfo, S.runText);
+    setText(runInfo, notValid ? NOT_VALID : S.runText);
     trace.set(events.list, events.total, derived && derived.point);
     shown.events = Math.min(events.list.length, TRACE_ROWS);
     patch(P.metrics.body, (el) => renderMetrics(el, metrics));

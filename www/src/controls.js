@@ -68,7 +68,7 @@ const form = (props, ...children) => h('form', {
  * Build the form inside `root`. `onChange(scenario, path)` is called with a fresh copy after every
  * committed edit (typing is debounced). Returns {set, showError, clearErrors, setPresets, focus}.
  */
-export function createControls(root, { onChange, onPreset }) {
+export function createControls(root, { onChange, onPreset, onLocal = () => {} }) {
   let scenario = {};
   let presets = [];
   const fields = new Map(); // path -> {f, input, msg, wrap}
@@ -117,14 +117,16 @@ export function createControls(root, { onChange, onPreset }) {
     const commit = () => {
       const c = fields.get(path);
       const r = fromInput(input, f);
-      if (!r.ok) { c.local = true; setMsg(path, r.message); return; }
+      // `onLocal(true)`: some field holds what its input cannot take (the run shown does not use
+      // it), so the app marks the run as the last valid one; `false` once none does.
+      if (!r.ok) { c.local = true; setMsg(path, r.message); onLocal(true); return; }
       // Typing commits after a pause and leaving the field commits again: run once per value,
       // and keep the message that value's run gave (only a message of the input's own goes).
       if (Object.is(getPath(scenario, path), r.value)) {
-        if (c.local) { c.local = false; setMsg(path, ''); }
+        if (c.local) { c.local = false; setMsg(path, ''); onLocal(anyLocal()); }
         return;
       }
-      c.local = false;
+      if (c.local) { c.local = false; onLocal(anyLocal()); }
       setMsg(path, '');
       setPath(scenario, path, r.value);
       onChange(clone(scenario), path);
@@ -137,6 +139,7 @@ export function createControls(root, { onChange, onPreset }) {
     fields.set(path, { f, input, msg, wrap, local: false });
     return wrap;
   }
+  const anyLocal = () => [...fields.values()].some((c) => c.local);
 
   function setMsg(path, text) {
     const c = fields.get(path);
@@ -281,6 +284,8 @@ export function createControls(root, { onChange, onPreset }) {
       general.textContent = '';
       for (const [path, c] of fields) if (!c.local) setMsg(path, '');
     },
+    /** Whether a field holds what its input cannot take (see `onLocal`). */
+    hasLocal: () => anyLocal(),
     hasLocalErrors() {
       return [...fields.values()].some((c) => c.msg.textContent && !c.wrap.hidden);
     },
