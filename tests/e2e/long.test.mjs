@@ -80,14 +80,17 @@ for (const browser of BROWSERS) {
         const whole = () => window.playground.chart.xScales().every(([a, b]) => a === 0 && b === 30 * 86400);
         const atOnce = whole();
         const said = box.parentNode.querySelector('[aria-live]').textContent;
+        const busy = box.parentNode.querySelector('.chart-busy');
+        const shownNote = busy && !busy.hidden ? busy.textContent : null;
         return new Promise((ok) => setTimeout(() => ok({
           n: window.__seriesCalls, view: window.playground.state.view, computing: !document.querySelector('#playground .progress').hidden,
-          atOnce, later: whole(), said,
+          atOnce, later: whole(), said, shownNote,
         }), 400));
       });
       assert.equal(calls.computing, true, 'the month is still being computed');
       assert.deepEqual({ n: calls.n, view: calls.view, atOnce: calls.atOnce, later: calls.later }, { n: 0, view: null, atOnce: true, later: true });
       assert.equal(calls.said, 'The run is still being computed: zoom once it is done.');
+      assert.equal(calls.shownNote, calls.said, 'and shown above the charts, not only read out');
 
       await s.driver.findElement({ xpath: "//div[contains(@class,'progress')]//button[normalize-space(.)='Cancel']" }).click();
       await waitSettled(s.driver, n, 20_000);
@@ -95,6 +98,7 @@ for (const browser of BROWSERS) {
         const S = window.playground.state;
         return {
           runInfo: document.querySelector('#playground .runinfo').textContent,
+          busyNoteHidden: document.querySelector('#playground .chart-busy').hidden,
           progressHidden: document.querySelector('#playground .progress').hidden,
           dimmed: getComputedStyle(document.querySelector('#playground .panel-now')).opacity,
           reached: S.reached, end: S.end, name: S.info.name, preset: S.preset,
@@ -111,6 +115,7 @@ for (const browser of BROWSERS) {
       });
       assert.match(r.runInfo, /^Cancelled: computed up to/);
       assert.equal(r.progressHidden, true, 'the progress bar goes');
+      assert.equal(r.busyNoteHidden, true, 'the zoom note goes with the run cut short');
       assert.equal(r.dimmed, '1', 'the panels show the part computed, not dimmed');
       assert.equal(r.complete, false);
       assert.ok(r.reached > 0 && r.reached < r.end, `part of the run: ${r.reached} of ${r.end} s`);

@@ -329,7 +329,7 @@ export function mountPlayground(root, options = {}) {
         }
       }
       // The worker keeps the last valid run.
-      if (S.info) { S.loaded = true; transport.setEnabled(true); }
+      if (S.info) { S.loaded = true; transport.setEnabled(true); chart.zoomable(); }
       return false;
     }
     clearTimeout(timer);
@@ -372,6 +372,7 @@ export function mountPlayground(root, options = {}) {
     verdict.setRun(metrics, sc);
     transport.setEnabled(true);
     S.loaded = true;
+    chart.zoomable();
     seekNext = null;
     showSnap(res.snapshot);
     if (analysisToggle.open) refreshAnalysis();

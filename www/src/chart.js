@@ -145,7 +145,7 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
     if (!zoomKey) return;
     e.preventDefault();
     if (!canZoom()) {
-      shownRange.textContent = BUSY;
+      sayBusy();
       return;
     }
     if (k === '+' || k === '=') zoomBy(0.5);
@@ -159,7 +159,18 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
     const bar = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
     if (plotsBox.getBoundingClientRect().top < bar) plotsBox.scrollIntoView({ block: 'start' });
   });
-  replace(root, key, plotsBox, shownRange, note);
+  // The same words where a sighted user looks (the live region above is read out only), for a
+  // few seconds or until the run is whole.
+  const busyNote = h('p', { class: 'chart-busy help', text: BUSY, attrs: { 'aria-hidden': 'true' } });
+  busyNote.hidden = true;
+  let busyTimer = 0;
+  function sayBusy() {
+    shownRange.textContent = BUSY;
+    busyNote.hidden = false;
+    clearTimeout(busyTimer);
+    busyTimer = setTimeout(() => { busyNote.hidden = true; }, 4000);
+  }
+  replace(root, key, busyNote, plotsBox, shownRange, note);
 
   /** Show [t0, t1] (null: the whole run) at once, and ask the owner for its buckets. */
   function setView(v) {
@@ -203,7 +214,7 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
           if (min == null || max == null) return;
           if (Math.abs(min - view[0]) < 1e-9 && Math.abs(max - view[1]) < 1e-9) return;
           // A drag while the owner cannot zoom: put the view back (after this hook returns).
-          if (!canZoom()) { queueMicrotask(applyView); shownRange.textContent = BUSY; return; }
+          if (!canZoom()) { queueMicrotask(applyView); sayBusy(); return; }
           syncing = true;
           for (const p of plots) if (p !== u) p.setScale('x', { min, max });
           syncing = false;
@@ -389,6 +400,12 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
         : '';
       // The same text is not written again (a new text node would be laid out again).
       if (note.textContent !== text) note.textContent = text;
+    },
+    /** The run is whole (or cut short): zooming works again, so the busy note goes. */
+    zoomable() {
+      clearTimeout(busyTimer);
+      busyNote.hidden = true;
+      if (shownRange.textContent === BUSY) shownRange.textContent = '';
     },
     /** The series last given to setData (for tests). */
     shown() { return series; },
