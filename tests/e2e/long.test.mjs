@@ -135,6 +135,21 @@ for (const browser of BROWSERS) {
         return S.snap.t_s > 0.5 * S.reached ? { t: S.snap.t_s, reached: S.reached } : null;
       }), 'the cursor at the time reached');
       assert.ok(at.t <= at.reached, `cursor ${at.t} s within the ${at.reached} s computed`);
+      // Next event and a step from there stay within it too (before, they went on to the
+      // outage on day 14, past the part the panels show).
+      await page(s.driver, () => { window.__runInfoBefore = document.querySelector('#playground .runinfo').textContent; });
+      await s.driver.findElement({ xpath: "//div[@class='transport']//button[normalize-space(.)='Next event']" }).click();
+      const next = await until(() => page(s.driver, () => {
+        const S = window.playground.state;
+        const text = document.querySelector('#playground .runinfo').textContent;
+        return text !== window.__runInfoBefore || S.snap.t_s !== S.reached ? { t: S.snap.t_s, reached: S.reached, text } : null;
+      }), 'next event answered', 30_000);
+      assert.ok(next.t <= next.reached, `next event: cursor ${next.t} s within the ${next.reached} s computed`);
+      if (next.t === next.reached) assert.equal(next.text, 'No more state changes in the part computed.');
+      await s.driver.findElement({ xpath: "//div[@class='transport']//button[normalize-space(.)='Step one call']" }).click();
+      await new Promise((ok) => setTimeout(ok, 500));
+      const stepped = await page(s.driver, () => ({ t: window.playground.state.snap.t_s, reached: window.playground.state.reached }));
+      assert.ok(stepped.t <= stepped.reached, `a step: cursor ${stepped.t} s within the ${stepped.reached} s computed`);
       assert.ok(Date.now() - t0 < 60_000);
       assert.deepEqual(await pageErrors(s), []);
     });

@@ -43,9 +43,9 @@ const TRACE_LIMIT = 5000;
 const TRACE_ROWS = 2000; // the most rows the trace panel draws (panels.js)
 const INLINE_ROWS = 300; // a trace of at most this many rows is drawn in the same task as the chart
 
-/** Write text only when it differs: the same text written again is a new node to lay out. */
 const NOT_VALID = 'The settings are not valid: the run shown is the last valid one.';
 
+/** Write text only when it differs: the same text written again is a new node to lay out. */
 function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
 }
@@ -524,7 +524,8 @@ export function mountPlayground(root, options = {}) {
   }
   async function copyLink() {
     const q = S.scenario ? urlQuery() : '';
-    // Full precision: rounded, the link could open on the call before (calls 0.1 ms apart).
+    // Full precision: rounded to the millisecond, a link could open on the call before (calls
+    // are not on a 1 ms grid).
     const t = S.t > 0 ? `&t=${S.t}` : '';
     const href = `${location.origin}${location.pathname}?${q}${t}`;
     const ok = await copyText(href);

@@ -709,7 +709,7 @@ fn a_future_dropped_at_an_await_gives_its_slot_back() {
 }
 
 /// `finish` on a call that went ahead uncounted (the lock was held past its timeout) reports
-/// nothing.
+/// nothing, from a `Guard` or an `OwnedGuard`.
 #[test]
 fn an_uncounted_call_has_nothing_to_finish() {
     let shared = Arc::new(Shared::with_lock_timeout(
@@ -720,6 +720,9 @@ fn an_uncounted_call_has_nothing_to_finish() {
     let guard = shared.admit().expect("an uncounted call goes ahead");
     assert!(guard.permit().is_none());
     assert_eq!(guard.finish(Outcome::Refused), None);
+    let owned = shared.admit_owned().expect("an uncounted call goes ahead");
+    assert!(owned.permit().is_none());
+    assert_eq!(owned.finish(Outcome::Refused), None);
     held.release();
     assert_eq!(
         shared.with(|b| b.calls_in_window(0.0)),
@@ -816,20 +819,4 @@ fn an_owned_guard_in_a_spawned_future_reports_neutral_when_dropped() {
         half_open_behind_an_arc(Checked::new(statistical, true, 1), first_wait),
         "statistical",
     );
-}
-
-/// An `OwnedGuard` for a call that went ahead uncounted (the lock was held past its timeout)
-/// has nothing to report.
-#[test]
-fn an_uncounted_owned_guard_has_nothing_to_finish() {
-    let shared = Arc::new(Shared::with_lock_timeout(
-        Window::new(WindowSettings::default()).unwrap(),
-        Duration::from_millis(20),
-    ));
-    let held = hold_lock(&shared, Duration::from_secs(10));
-    let guard = shared.admit_owned().expect("an uncounted call goes ahead");
-    assert!(guard.permit().is_none());
-    assert_eq!(guard.finish(Outcome::Refused), None);
-    held.release();
-    assert_eq!(shared.with(|b| b.calls_in_window(0.0)), 0);
 }
