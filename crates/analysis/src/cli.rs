@@ -39,6 +39,10 @@ flags (rates as 0.05 or 5%, durations as 30d, 1h, 5s):
   --threshold RATE        window breaker: failureRateThreshold (default 50%)
   --min-calls N           window breaker: minimumNumberOfCalls (default: the window size)
   --baseline RATE         window breaker: baseline failure rate (default: fine)
+  --half-open-time-factor F
+                          trials: half-open ends after F x trials to close / rate (default 3);
+                          its chances with that limit are approximate (trials as a Poisson
+                          stream, answers fast, none lost)
   --simulate N            add Monte Carlo with N runs (window trips: N x 10,000 calls, at
                           most 2e7 in all; n says how many were simulated); the 95% interval
                           of a mean is Student's t, approximate: too narrow below about 30 runs
@@ -80,6 +84,7 @@ struct Flags {
     threshold: Option<f64>,
     min_calls: Option<u32>,
     baseline: Option<f64>,
+    half_open_time_factor: Option<f64>,
     simulate: Option<u64>,
     seed: Option<u64>,
     sweep: Option<Sweep>,
@@ -287,6 +292,18 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
             "min-calls" => f.min_calls = Some(integer_in("min-calls", v, 1, 1_000_000)? as u32),
             "baseline" => {
                 f.baseline = Some(rate_in("baseline", v, 0.0, 1.0, false, "0 < baseline < 1")?)
+            }
+            "half-open-time-factor" => {
+                f.half_open_time_factor = Some(match parse_f64(v.trim()) {
+                    Some(x) if (1e-3..=1e6).contains(&x) => x,
+                    _ => {
+                        return Err(bad(
+                            "half-open-time-factor",
+                            v,
+                            "1e-3 <= factor <= 1e6 (e.g. 3)",
+                        ))
+                    }
+                })
             }
             "simulate" => f.simulate = Some(integer_in("simulate", v, 1, 10_000_000)?),
             "seed" => {
@@ -529,7 +546,23 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
                 settings: report::Echo::of(&s),
                 trials_to_close: d.trials_to_close,
                 trials_to_open: d.trials_to_open,
-                points: rates.iter().map(|&p| report::trials(&s, p, sim)).collect(),
+                points: rates
+                    .iter()
+                    .map(|&p| {
+                        let mut t = report::trials(&s, p, sim);
+                        let factor = f.half_open_time_factor.unwrap_or(
+                            breaker::StatisticalSettings::default().half_open_time_factor,
+                        );
+                        report::time_limit(
+                            &s,
+                            &mut t,
+                            factor,
+                            d.trials_to_close,
+                            report::Budget::DEFAULT,
+                        );
+                        t
+                    })
+                    .collect(),
             };
             Report::Trials(r)
         }
@@ -790,7 +823,21 @@ fn text_trials(r: &report::TrialsReport) -> String {
             "  expected trials: {}",
             ways(&p.expected_trials, &num, (Some(p.trials_error), None))
         );
-        for n in [&p.exact_note, &p.simulation_note].into_iter().flatten() {
+        if let Some(l) = &p.time_limit {
+            let _ = writeln!(
+                out,
+                "  with the time limit ({} x {} trials to close, about {} trials tried): chance to close {} approx., ends at the limit {} approx.",
+                l.factor,
+                r.trials_to_close,
+                l.mean_trials,
+                num(l.close_probability.value),
+                num(l.ends_at_limit.value)
+            );
+        }
+        for n in [&p.exact_note, &p.simulation_note, &p.time_limit_note]
+            .into_iter()
+            .flatten()
+        {
             let _ = writeln!(out, "  ({n})");
         }
     }

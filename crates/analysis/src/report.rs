@@ -392,9 +392,66 @@ pub struct Trials {
     /// Why a simulation that was asked for is missing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub simulation_note: Option<String>,
+    /// Half-open as the breaker runs it, with its time limit ([`time_limit`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_limit: Option<TimeLimit>,
+    /// Why `time_limit` is missing: the program would pass its work cap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_limit_note: Option<String>,
     /// The work this point took (not in the JSON).
     #[serde(skip)]
     pub work: Work,
+}
+
+/// Half-open with its time limit, `factor x trials to close / rate`, at one true rate
+/// ([`sprt::time_limited`]): approximations, with trials as a Poisson stream (answers much
+/// faster than the time between calls, none lost).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct TimeLimit {
+    /// The half-open time factor.
+    pub factor: f64,
+    /// Trials tried by the limit on average: `factor x trials to close`.
+    pub mean_trials: f64,
+    /// Chance that half-open closes: at Wald's lower line, or at the limit with the trial score
+    /// below 0.
+    pub close_probability: Figure,
+    /// Chance that it ends at the limit rather than at a line.
+    pub ends_at_limit: Figure,
+}
+
+/// [`Trials::time_limit`] for `t` (its true rate), or the note saying why it is missing.
+pub fn time_limit(
+    s: &Statistical,
+    t: &mut Trials,
+    factor: f64,
+    trials_to_close: u64,
+    budget: Budget,
+) {
+    let mean_trials = factor * trials_to_close as f64;
+    match sprt::time_limited(
+        s.weights(),
+        s.wald(),
+        t.true_rate,
+        mean_trials,
+        budget.dp_cells,
+    ) {
+        Some(r) => {
+            t.time_limit = Some(TimeLimit {
+                factor,
+                mean_trials,
+                close_probability: Figure::approximation(r.close_probability),
+                ends_at_limit: Figure::approximation(r.ends_at_limit),
+            });
+            t.work.dp_cells += r.cells;
+        }
+        None => {
+            t.time_limit_note = Some(format!(
+                "not computed: about {mean_trials:.3e} trials by the limit would take the \
+                 program past its work cap ({:.0e} cells)",
+                budget.dp_cells as f64
+            ))
+        }
+    }
 }
 
 /// OC and ASN at true rate `p`: exact, Wald, and simulated when asked, within
@@ -477,6 +534,8 @@ pub fn trials_capped(s: &Statistical, p: f64, sim: Option<Simulation>, budget: B
         trials_error: e.trials_error,
         exact_note,
         simulation_note,
+        time_limit: None,
+        time_limit_note: None,
         work: Work {
             dp_cells: e.cells,
             chain_work: 0,

@@ -9,8 +9,12 @@
 //! * [`wald_parametric`]: the same curve by Wald's `h` parametrization:
 //!   `p(h) = (1 - e^{h w_ok}) / (e^{h w_fail} - e^{h w_ok})`.
 //! * [`simulate`]: Monte Carlo.
+//! * [`time_limited`]: the breaker's half-open, which also ends at a time limit (then it closes
+//!   if the trial score is below 0), approximately: trials as a Poisson stream, so the number
+//!   tried by the limit is Poisson with mean `factor x trials to close`.
 //!
-//! The time limit of half-open and lost trials are not modelled: every trial returns a result.
+//! Lost trials are not modelled: every trial returns a result. Only [`time_limited`] models the
+//! time limit; the others are Wald's test run to its end.
 
 use crate::dp;
 use crate::figure::Figure;
@@ -84,6 +88,86 @@ pub fn exact_capped(w: Weights, lines: WaldLines, p: f64, max_cells: u64) -> Exa
         converged: a.converged,
         cells: a.cells,
     }
+}
+
+/// Half-open with its time limit ([`time_limited`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimeLimited {
+    /// Chance that half-open closes: at `<= B`, or at the limit with the trial score below 0.
+    pub close_probability: f64,
+    /// Chance that it ends at the limit (neither line reached by then).
+    pub ends_at_limit: f64,
+    /// Cells (trial counts x failure counts) the program visited.
+    pub cells: u64,
+}
+
+/// Half-open as the breaker runs it, approximately: Wald's test from 0 (open at `>= A`, close at
+/// `<= B`), stopped after `N` trials if neither line is reached, and then closed if the trial
+/// score is below 0, else opened. `N` is Poisson with mean `mean_trials`: calls arrive as a
+/// Poisson stream of rate `r` and the limit is `factor x trials to close / r`, so with answers
+/// much faster than `1/r` (and no trial lost) the trials tried by the limit number about
+/// Poisson(`factor x trials to close`). The (n, k) program over trials and failures, mixed over
+/// `N`; `None` when it would visit more than `max_cells` cells.
+pub fn time_limited(
+    w: Weights,
+    lines: WaldLines,
+    p: f64,
+    mean_trials: f64,
+    max_cells: u64,
+) -> Option<TimeLimited> {
+    let lambda = mean_trials;
+    if !(lambda >= 0.0 && lambda.is_finite()) {
+        return None;
+    }
+    // Trials past `n_max` have Poisson probability below 1e-16 in all.
+    let n_max = (lambda + 12.0 * lambda.sqrt() + 40.0).ceil() as u64;
+    if n_max.saturating_mul(n_max) / 2 > max_cells {
+        return None;
+    }
+    let pmf = |n: u64| -> f64 {
+        if lambda == 0.0 {
+            return if n == 0 { 1.0 } else { 0.0 };
+        }
+        libm::exp(-lambda + n as f64 * libm::log(lambda) - libm::lgamma(n as f64 + 1.0))
+    };
+    let score = |n: u64, k: usize| k as f64 * w.fail + (n - k as u64) as f64 * w.ok;
+    // `cont[k]`: still undecided after `n` trials with `k` failures.
+    let mut cont = vec![1.0f64];
+    let (mut closed, mut close, mut at_limit, mut weight, mut cells) = (0.0, 0.0, 0.0, 0.0, 0u64);
+    for n in 0..=n_max {
+        // Stopped by the limit after `n` trials.
+        let q = pmf(n);
+        let below: f64 = (0..cont.len())
+            .filter(|&k| score(n, k) < 0.0)
+            .map(|k| cont[k])
+            .sum();
+        close += q * (closed + below);
+        at_limit += q * cont.iter().sum::<f64>();
+        weight += q;
+        // Trial n + 1.
+        let mut next = vec![0.0; cont.len() + 1];
+        for (k, &m) in cont.iter().enumerate() {
+            next[k] += m * (1.0 - p);
+            next[k + 1] += m * p;
+        }
+        for (k, m) in next.iter_mut().enumerate() {
+            let s = score(n + 1, k);
+            if s >= lines.upper {
+                *m = 0.0;
+            } else if s <= lines.lower {
+                closed += *m;
+                *m = 0.0;
+            }
+        }
+        cells += next.len() as u64;
+        cont = next;
+    }
+    // The Poisson weight past `n_max` (below 1e-16) is left out; the sum is renormalized.
+    Some(TimeLimited {
+        close_probability: close / weight,
+        ends_at_limit: at_limit / weight,
+        cells,
+    })
 }
 
 /// Wald's approximations.

@@ -454,3 +454,35 @@ fn one_simulated_run_has_no_interval() {
     let two = run(&args("open-delay --simulate 2")).unwrap();
     assert!(two.contains("] n=2") && !two.contains("inf"), "{two}");
 }
+
+/// `trials` gives half-open's chances with the breaker's time limit beside Wald's test run to its
+/// end, for the factor asked (default 3, the breaker's), and names the flag when it is refused.
+#[test]
+fn trials_report_the_time_limit() {
+    let v = json("trials --true-rate 0.2");
+    let l = &v["points"][0]["time_limit"];
+    assert_eq!(l["factor"], 3.0);
+    assert_eq!(l["mean_trials"], 54.0);
+    assert_eq!(l["close_probability"]["kind"], "approximation");
+    // The independent program of tests/time_limit.rs: 6.535% at p1 against Wald's 4.584%.
+    let c = l["close_probability"]["value"].as_f64().unwrap();
+    assert!((c - 0.065_350_959_197_592_75).abs() < 1e-12, "{c}");
+    let v = json("trials --true-rate 0.2 --half-open-time-factor 100");
+    let c = v["points"][0]["time_limit"]["close_probability"]["value"]
+        .as_f64()
+        .unwrap();
+    let exact = v["points"][0]["close_probability"]["exact"]["value"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        (c - exact).abs() < 1e-9,
+        "a long limit is Wald's test run to its end: {c} vs {exact}"
+    );
+    let text = run(&args("trials --true-rate 0.2")).unwrap();
+    assert!(text.contains("with the time limit (3 x 18 trials to close, about 54 trials tried): chance to close 0.06535 approx."), "{text}");
+    let e = run(&args("trials --half-open-time-factor 0")).unwrap_err();
+    assert_eq!(
+        e,
+        "--half-open-time-factor: \"0\" is not allowed: 1e-3 <= factor <= 1e6 (e.g. 3)"
+    );
+}
