@@ -21,7 +21,7 @@
 //! listener must not panic: it runs under the lock, also while a panicking call unwinds.
 
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering as AtomicOrdering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -130,6 +130,9 @@ pub enum Locked<T> {
 /// hand a clone to each thread or task.
 pub struct Shared<B> {
     inner: Mutex<Inner<B>>,
+    /// The breaker's state after the last change under the lock ([`Shared::state`] reads it
+    /// without the lock, so a listener may call it).
+    state: AtomicU8,
     lock_timeout: Duration,
     clock: Clock,
     on_transition: Option<Listener>,
@@ -164,6 +167,7 @@ impl<B: Breaker> Shared<B> {
     /// Share `breaker` with a custom lock timeout.
     pub fn with_lock_timeout(breaker: B, lock_timeout: Duration) -> Self {
         Shared {
+            state: AtomicU8::new(state_code(breaker.state())),
             inner: Mutex::new(Inner {
                 reported: breaker.generation(),
                 breaker,
@@ -181,9 +185,10 @@ impl<B: Breaker> Shared<B> {
     /// keeps no more).
     ///
     /// The listener runs with the lock held, so that the changes arrive in order: keep it short
-    /// (count, log, send to a channel) and do not call this `Shared` from it (the lock is not
-    /// reentrant: that call would wait for the lock timeout, or forever for
-    /// [`Shared::state`] and [`Shared::with`]).
+    /// (count, log, send to a channel). [`Shared::state`] may be called from it (it reads a copy
+    /// kept without the lock, already the new state); do not call anything else of this `Shared`
+    /// from it (the lock is not reentrant: that call would wait for the lock timeout, or forever
+    /// for [`Shared::with`]).
     pub fn on_transition(mut self, listener: impl Fn(&Transition) + Send + Sync + 'static) -> Self {
         self.on_transition = Some(Box::new(listener));
         self
@@ -202,8 +207,11 @@ impl<B: Breaker> Shared<B> {
         self.clock.clone()
     }
 
-    /// Pass the transitions of the breaker's last mutating call that the listener has not had.
+    /// Keep the state for [`Shared::state`], then pass the transitions of the breaker's last
+    /// mutating call that the listener has not had.
     fn report(&self, inner: &mut Inner<B>) {
+        self.state
+            .store(state_code(inner.breaker.state()), AtomicOrdering::Release);
         if let Some(listener) = &self.on_transition {
             for t in inner.breaker.transitions() {
                 if t.generation > inner.reported {
@@ -356,9 +364,15 @@ impl<B: Breaker> Shared<B> {
         Some(value)
     }
 
-    /// The current state (waits for the lock).
+    /// The current state: the breaker's state after the last change made under the lock (states
+    /// change only there), read without the lock, so it never waits and may be called from an
+    /// [`Shared::on_transition`] listener.
     pub fn state(&self) -> State {
-        self.inner.lock().breaker.state()
+        match self.state.load(AtomicOrdering::Acquire) {
+            0 => State::Closed,
+            1 => State::Open,
+            _ => State::HalfOpen,
+        }
     }
 
     /// Run `f` with the breaker locked (for reading observations; waits for the lock). Give the
@@ -375,6 +389,15 @@ impl<B: Breaker> Shared<B> {
         }
         self.report(&mut inner);
         value
+    }
+}
+
+/// [`State`] as a byte, for [`Shared::state`]'s copy.
+fn state_code(s: State) -> u8 {
+    match s {
+        State::Closed => 0,
+        State::Open => 1,
+        State::HalfOpen => 2,
     }
 }
 

@@ -151,6 +151,53 @@ fn the_listener_hears_each_transition_once() {
     );
 }
 
+/// A listener may ask the state (logging it, exporting it as a metric): it reads the new state
+/// at once. Before, `state()` waited for the lock the listener runs under, and that thread hung
+/// for good, every other thread's call then waiting out the lock timeout. `state()` does not
+/// wait for a lock held elsewhere either.
+#[test]
+fn the_state_can_be_read_from_a_listener_and_while_the_lock_is_held() {
+    let (said, heard) = mpsc::channel::<(State, State)>();
+    let me = Arc::new(std::sync::OnceLock::<std::sync::Weak<Shared<Window>>>::new());
+    let shared = {
+        let me = me.clone();
+        let said = Mutex::new(said);
+        Arc::new(
+            Shared::new(Window::new(WindowSettings::default()).unwrap()).on_transition(move |t| {
+                let state = me.get().and_then(|w| w.upgrade()).map(|s| s.state());
+                let _ = said.lock().unwrap().send((t.to, state.expect("set")));
+            }),
+        )
+    };
+    me.set(Arc::downgrade(&shared)).unwrap();
+    let caller = {
+        let shared = shared.clone();
+        thread::spawn(move || {
+            while shared.state() == State::Closed {
+                shared.call(|| ((), Outcome::Refused));
+            }
+        })
+    };
+    let (to, read) = heard
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the listener answered: no deadlock");
+    assert_eq!((to, read), (State::Open, State::Open));
+    caller.join().unwrap();
+    let held = hold_lock(&shared, Duration::from_secs(10));
+    let (tx, rx) = mpsc::channel();
+    let reader = {
+        let shared = shared.clone();
+        thread::spawn(move || tx.send(shared.state()).unwrap())
+    };
+    assert_eq!(
+        rx.recv_timeout(Duration::from_secs(5)),
+        Ok(State::Open),
+        "no wait for the lock"
+    );
+    held.release();
+    reader.join().unwrap();
+}
+
 /// A service that picks its breaker from configuration shares a `Box<dyn Breaker + Send>`.
 #[test]
 fn a_breaker_chosen_at_run_time_is_shared_boxed() {
