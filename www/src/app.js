@@ -346,6 +346,7 @@ export function mountPlayground(root, options = {}) {
     S.info = info;
     S.end = info.duration;
     S.reached = res.reached;
+    S.complete = res.complete;
     S.derived = derived;
     S.metrics = metrics;
     S.view = null;
@@ -442,19 +443,19 @@ export function mountPlayground(root, options = {}) {
   async function cursorOp(op) {
     if (!S.loaded) return;
     pause();
-    const res = await engine.call(op);
+    // "Next event" looks no further than the part computed (a cancelled run's), so it never
+    // computes past what the panels show.
+    const res = await engine.call(op, op === 'nextEvent' ? { until: S.reached ?? undefined } : {});
     const snap = op === 'nextEvent' ? res.snapshot : res;
     if (S.reached != null && snap.t_s > S.reached) {
-      // A cancelled run: the worker computed past the part the panels show; stay within it.
+      // A cancelled run: a step went past the part the panels show; stay within it.
       await seek(S.reached);
-      if (op === 'nextEvent') {
-        S.pastLastEvent = true;
-        setText(runInfo, 'No more state changes in the part computed.');
-      }
     } else if (op === 'nextEvent' && !res.event) {
       showSnap(res.snapshot);
       S.pastLastEvent = true;
-      setText(runInfo, 'No more state changes in this run.');
+      setText(runInfo, S.complete === false
+        ? 'No more state changes in the part computed.'
+        : 'No more state changes in this run.');
     } else {
       showSnap(op === 'nextEvent' ? res.snapshot : res);
       leftLastEvent();

@@ -174,7 +174,7 @@ const ops = {
   snapshot() { return pg.snapshot(); },
   stepCall() { return pg.stepCall(); },
   stepBack() { return pg.stepBack(); },
-  nextEvent() { return pg.nextEvent(); },
+  nextEvent({ until }) { return pg.nextEvent(until); },
   normalize({ scenario }) { return wasm.normalizeScenario(scenario); },
   series({ t0, t1, buckets }) { return seriesOf(t0, t1, buckets); },
   events({ limit }) { return pg.events(limit); },

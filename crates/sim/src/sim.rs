@@ -223,8 +223,22 @@ impl Sim {
     /// Advance until either breaker changes state; returns the (first) new event, or `None` if
     /// the run ended without one.
     pub fn next_event(&mut self) -> Option<Event> {
+        self.next_event_by(f64::INFINITY)
+    }
+
+    /// [`Sim::next_event`], looking no further than `limit`: with no state change at or before
+    /// it, the clock stops at `limit` (as [`Sim::run_until`]) and `None` is returned. The page
+    /// passes the time a cancelled run reached, so "Next event" never computes past the part
+    /// it shows.
+    pub fn next_event_by(&mut self, limit: f64) -> Option<Event> {
         let (s0, w0) = (self.engine.stat.events.len(), self.engine.win.events.len());
         loop {
+            if limit < f64::INFINITY
+                && !matches!(self.engine.peek(&mut self.src), Ok(Some(next)) if next <= limit)
+            {
+                self.run_until(limit);
+                return None;
+            }
             if self.step() == Stepped::Done {
                 return None;
             }

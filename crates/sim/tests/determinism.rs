@@ -143,3 +143,40 @@ fn checkpoints_stay_bounded() {
     assert!(sim.calls() > 20_000);
     assert!(sim.checkpoint_count() <= 17, "{}", sim.checkpoint_count());
 }
+
+/// `next_event_by(limit)` finds the same events as `next_event` up to `limit`, and with none
+/// left by then stops the clock at `limit` in the state a seek there gives, computing nothing
+/// past it (the page passes the time a cancelled run reached).
+#[test]
+fn next_event_by_stops_at_its_limit() {
+    let s = sim::preset("recovery-warmup").unwrap();
+    let mut plain = Sim::new(&s).unwrap();
+    let mut events = Vec::new();
+    while let Some(e) = plain.next_event() {
+        events.push(e);
+    }
+    assert!(events.len() >= 3, "{} events", events.len());
+    // Halfway between the second and the third event found.
+    let limit = (events[1].t_s + events[2].t_s) / 2.0;
+    let mut by = Sim::new(&s).unwrap();
+    assert_eq!(by.next_event_by(limit), Some(events[0]));
+    assert_eq!(by.next_event_by(limit), Some(events[1]));
+    let calls_before = by.calls();
+    assert_eq!(by.next_event_by(limit), None);
+    assert_eq!(by.now_s(), limit);
+    assert!(by.calls() >= calls_before);
+    let mut sought = Sim::new(&s).unwrap();
+    sought.seek(limit);
+    assert_eq!(by.calls(), sought.calls());
+    assert_eq!(
+        serde_json::to_string(&by.snapshot()).unwrap(),
+        serde_json::to_string(&sought.snapshot()).unwrap()
+    );
+    // Asked again at the limit: nothing moves.
+    assert_eq!(by.next_event_by(limit), None);
+    assert_eq!(by.calls(), sought.calls());
+    // An event exactly at the limit is found; an unbounded call goes on to the next one.
+    let mut at = Sim::new(&s).unwrap();
+    assert_eq!(at.next_event_by(events[0].t_s), Some(events[0]));
+    assert_eq!(at.next_event_by(f64::INFINITY), Some(events[1]));
+}

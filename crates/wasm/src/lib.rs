@@ -228,17 +228,18 @@ impl Playground {
         self.snapshot()
     }
 
-    /// Advance the cursor to the next state change of either breaker; returns
-    /// `{snapshot, event}` (`event` null when there is none left).
+    /// Advance the cursor to the next state change of either breaker, looking no further than
+    /// `until` (seconds) when given; returns `{snapshot, event}` (`event` null when there is
+    /// none left, or none by `until`: the cursor then stops there, `sim::Sim::next_event_by`).
     #[wasm_bindgen(js_name = nextEvent)]
-    pub fn next_event(&mut self) -> Result<JsValue, JsError> {
+    pub fn next_event(&mut self, until: Option<f64>) -> Result<JsValue, JsError> {
         #[derive(Serialize)]
         struct Out<T: Serialize, E: Serialize> {
             snapshot: T,
             event: Option<E>,
         }
         self.cursor.adopt_checkpoints(&self.full);
-        let event = self.cursor.next_event();
+        let event = self.cursor.next_event_by(until.unwrap_or(f64::INFINITY));
         to_js(&Out {
             snapshot: self.cursor.snapshot(),
             event,

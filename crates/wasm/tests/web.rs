@@ -508,11 +508,23 @@ fn stepping_seeking_and_series() {
     assert_eq!(s2["calls"], 2);
     assert!(s2["t_s"].as_f64() >= s1["t_s"].as_f64());
 
-    let ev = json_of(&pg.next_event().unwrap());
+    let ev = json_of(&pg.next_event(None).unwrap());
     let t_event = ev["event"]["t_s"]
         .as_f64()
         .expect("the preset has a state change");
     assert_eq!(ev["snapshot"]["t_s"].as_f64().unwrap(), t_event);
+
+    // Looking no further than a time before the next change: no event, the cursor stops there
+    // (what the page asks after a cancelled run), in the state a seek there gives.
+    let from = json_of(&pg.seek(0.0).unwrap());
+    assert_eq!(from["calls"], 0);
+    let short = t_event / 2.0;
+    let none = json_of(&pg.next_event(Some(short)).unwrap());
+    assert!(none["event"].is_null(), "{none:?}");
+    assert_eq!(none["snapshot"]["t_s"].as_f64(), Some(short));
+    assert_eq!(none["snapshot"], json_of(&pg.seek(short).unwrap()));
+    let again = json_of(&pg.next_event(Some(t_event)).unwrap());
+    assert_eq!(again["event"]["t_s"].as_f64(), Some(t_event));
 
     // Back to the start and forward again: the same state.
     let at = json_of(&pg.seek(t_event).unwrap());
