@@ -595,8 +595,17 @@ const MAX_CATCH_UP: usize = 64;
 /// * `max_wait_duration_in_half_open_state` (0 = off) ends a stuck HALF_OPEN, going to
 ///   `transition_to_state_after_wait_duration` ([`Reason::MaxWaitInHalfOpen`]).
 ///
-/// Where this differs from resilience4j, deliberately (each by at most a clock tick or an
-/// unreachable corner):
+/// What counts is [`Outcome::class`], not settings: a failure is what resilience4j's
+/// `recordExceptions` / `recordException` would record, a neutral outcome what `ignoreExceptions`
+/// would ignore (a probe's frees its half-open slot, as `releasePermission` does), a success a
+/// success. resilience4j's defaults record every exception and ignore none, so there a 4xx or a
+/// user's own rate limit thrown as an exception is a failure unless ignored; and there an
+/// exception that matches no `recordExceptions` entry counts as a success, which has no
+/// counterpart here.
+/// `recordResultPredicate` and `transitionOnResult`, `initialState` and the DISABLED,
+/// METRICS_ONLY and FORCED_* states are not modelled.
+///
+/// Where this differs from resilience4j, deliberately:
 /// * the wait is over at `now >= opened_at + wait` (resilience4j: `isAfter`, strictly, at
 ///   millisecond resolution);
 /// * rates are `f64` fractions (resilience4j: `float` percentages) and waits are exact seconds
@@ -608,7 +617,13 @@ const MAX_CATCH_UP: usize = 64;
 ///   deadline even when applied lazily by a later call, as resilience4j's scheduler would: the
 ///   transition's `at` is the deadline and the next wait is timed from it;
 /// * a time that is not finite (`NaN`, an infinity) is read as the latest finite time given
-///   before it (0 at first).
+///   before it (0 at first);
+/// * one call applies at most 64 time-rule transitions (a bound on its work): a breaker given no
+///   call or poll through more than 32 automatic OPEN -> HALF_OPEN -> OPEN rounds (automatic
+///   transition on, a half-open maximum that reopens) decides the call at hand from where that
+///   catch-up stopped, so an OPEN whose wait is over goes HALF_OPEN at the call's time, where
+///   resilience4j's scheduler could have it open. Polling at [`Breaker::next_deadline`], as the
+///   simulator does, never meets this.
 #[derive(Debug, Clone)]
 pub struct Window {
     settings: WindowSettings,

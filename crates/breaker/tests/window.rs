@@ -987,6 +987,16 @@ fn a_long_pause_reports_every_transition_caught_up() {
         .windows(2)
         .all(|w| w[0].to == w[1].from && w[0].at <= w[1].at));
     assert_eq!((t[0].at, t[1].at), (1.0, 2.0));
+    // The catch-up stops at 64 (open again at 64, its wait over at 65): the call itself then
+    // moves to half-open at its own time and is let in as a probe, where a scheduler that ran
+    // all along would have the breaker open (reopened at 1000, until 1001). Documented on
+    // `Window`; polling at `next_deadline` never meets it.
+    assert_eq!((t[63].to, t[63].at), (State::Open, 64.0));
+    assert_eq!(
+        (t[64].from, t[64].to, t[64].at),
+        (State::Open, State::HalfOpen, 1000.0)
+    );
+    assert_eq!(b.attempt(), 33);
 }
 
 #[test]
