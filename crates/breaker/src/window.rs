@@ -23,7 +23,10 @@ use serde::{Deserialize, Serialize};
 pub enum SlidingWindowType {
     /// `COUNT_BASED`: the last `sliding_window_size` calls.
     CountBased,
-    /// `TIME_BASED`: the calls of the last `sliding_window_size` seconds (epoch-second buckets).
+    /// `TIME_BASED`: the calls of the last `sliding_window_size` seconds, in buckets of whole
+    /// seconds of `now` (resilience4j: epoch seconds): the window is the current second and the
+    /// `sliding_window_size - 1` before it, so a result counts for between `size - 1` and `size`
+    /// seconds.
     TimeBased,
 }
 
@@ -61,7 +64,12 @@ pub struct WindowSettings {
     pub sliding_window_size: u32,
     /// `minimumNumberOfCalls`: no rate is computed below this. Default 100. For a count window it
     /// is capped at the window size, as resilience4j does (silently there; reported here by
-    /// [`WindowSettings::effective_minimum_number_of_calls`]).
+    /// [`WindowSettings::effective_minimum_number_of_calls`]). Half-open uses
+    /// `min(minimum_number_of_calls, permitted_number_of_calls_in_half_open_state)`, from this
+    /// setting as given, as resilience4j does with a config built by `minimumNumberOfCalls(..)`
+    /// (Spring Boot's properties do). A config built by `slidingWindow(size, min, COUNT_BASED)`
+    /// stores the minimum already capped at the window size, so there half-open uses
+    /// `min(min, size, permitted)`: to match it, give the capped value here.
     pub minimum_number_of_calls: u32,
     /// `failureRateThreshold`: open when the failure rate is >= this. Default 50%.
     #[cfg_attr(
@@ -91,20 +99,25 @@ pub struct WindowSettings {
     /// `waitIntervalFunctionInOpenState`: wait = initial x multiplier^(attempt-1). 1 = constant.
     pub wait_interval_multiplier: f64,
     /// The cap of the exponential wait (`maxWaitInterval` of the interval function); 0 = no cap.
+    /// Must not be below `wait_duration_in_open_state` (resilience4j accepts that and waits the
+    /// cap every time: give that cap as the wait here).
     #[cfg_attr(
         feature = "serde",
         serde(deserialize_with = "crate::units::serde_units::duration")
     )]
     pub max_wait_duration_in_open_state: f64,
     /// The `randomizationFactor` of a randomized wait: drawn uniformly within +-factor of the
-    /// computed wait (0 = off), from a deterministic generator seeded by `random_seed`.
+    /// computed wait (0 = off), from a deterministic generator seeded by `random_seed`. Below 1
+    /// (resilience4j also takes 1, whose waits can be 0).
     pub wait_randomization_factor: f64,
     /// Seed of the randomized wait's generator (not a resilience4j setting; keeps runs repeatable).
     pub random_seed: u64,
     /// `permittedNumberOfCallsInHalfOpenState`. Default 10.
     pub permitted_number_of_calls_in_half_open_state: u32,
-    /// `maxWaitDurationInHalfOpenState`: 0 = wait for all probes forever. Default 0. At most 1e9 s
-    /// (about 32 years), like every other duration here.
+    /// `maxWaitDurationInHalfOpenState`: 0 = no limit, half-open lasts until the results of
+    /// `min(minimum_number_of_calls, permitted)` calls are in (forever if probes never answer).
+    /// Default 0. At most 1e9 s (about 32 years), like every other duration here. (resilience4j
+    /// reads it in whole milliseconds: under 1 ms is off there.)
     #[cfg_attr(
         feature = "serde",
         serde(deserialize_with = "crate::units::serde_units::duration")
@@ -582,8 +595,17 @@ const MAX_CATCH_UP: usize = 64;
 /// * `max_wait_duration_in_half_open_state` (0 = off) ends a stuck HALF_OPEN, going to
 ///   `transition_to_state_after_wait_duration` ([`Reason::MaxWaitInHalfOpen`]).
 ///
-/// Where this differs from resilience4j, deliberately (each by at most a clock tick or an
-/// unreachable corner):
+/// What counts is [`Outcome::class`], not settings: a failure is what resilience4j's
+/// `recordExceptions` / `recordException` would record, a neutral outcome what `ignoreExceptions`
+/// would ignore (a probe's frees its half-open slot, as `releasePermission` does), a success a
+/// success. resilience4j's defaults record every exception and ignore none, so there a 4xx or a
+/// user's own rate limit thrown as an exception is a failure unless ignored; and there an
+/// exception that matches no `recordExceptions` entry counts as a success, which has no
+/// counterpart here.
+/// `recordResultPredicate` and `transitionOnResult`, `initialState` and the DISABLED,
+/// METRICS_ONLY and FORCED_* states are not modelled.
+///
+/// Where this differs from resilience4j, deliberately:
 /// * the wait is over at `now >= opened_at + wait` (resilience4j: `isAfter`, strictly, at
 ///   millisecond resolution);
 /// * rates are `f64` fractions (resilience4j: `float` percentages) and waits are exact seconds
@@ -595,7 +617,13 @@ const MAX_CATCH_UP: usize = 64;
 ///   deadline even when applied lazily by a later call, as resilience4j's scheduler would: the
 ///   transition's `at` is the deadline and the next wait is timed from it;
 /// * a time that is not finite (`NaN`, an infinity) is read as the latest finite time given
-///   before it (0 at first).
+///   before it (0 at first);
+/// * one call applies at most 64 time-rule transitions (a bound on its work): a breaker given no
+///   call or poll through more than 32 automatic OPEN -> HALF_OPEN -> OPEN rounds (automatic
+///   transition on, a half-open maximum that reopens) decides the call at hand from where that
+///   catch-up stopped, so an OPEN whose wait is over goes HALF_OPEN at the call's time, where
+///   resilience4j's scheduler could have it open. Polling at [`Breaker::next_deadline`], as the
+///   simulator does, never meets this.
 #[derive(Debug, Clone)]
 pub struct Window {
     settings: WindowSettings,

@@ -569,6 +569,31 @@ fn half_open_minimum_is_min_of_minimum_and_permits() {
     assert_eq!(b.calls_in_window(6.5), 1);
 }
 
+/// Half-open's minimum is taken from the setting as given, not from the closed window's capped
+/// one: a count window of 2 with a minimum of 5 decides closed after 2 results, half-open with 3
+/// permits after 3 (resilience4j with `minimumNumberOfCalls(5)`; a config built by
+/// `slidingWindow(2, 5, COUNT_BASED)` would store 2 and decide after 2: documented).
+#[test]
+fn half_open_minimum_is_taken_from_the_setting_not_the_capped_one() {
+    let s = WindowSettings {
+        permitted_number_of_calls_in_half_open_state: 3,
+        wait_duration_in_open_state: 5.0,
+        ..count(2, 5)
+    };
+    let mut b = Window::new(s).unwrap();
+    assert_eq!(b.minimum_in_force(), 2);
+    call(&mut b, FAIL, 0.0);
+    call(&mut b, FAIL, 0.0);
+    assert_eq!(b.state(), State::Open);
+    let ps: Vec<Permit> = (0..3).map(|_| admit(&mut b, 5.0)).collect();
+    assert_eq!(b.minimum_in_force(), 3);
+    b.record(&ps[0], OK, 6.0);
+    b.record(&ps[1], OK, 6.0);
+    assert_eq!(b.state(), State::HalfOpen);
+    b.record(&ps[2], OK, 6.0);
+    assert_eq!(b.state(), State::Closed);
+}
+
 #[test]
 fn automatic_transition_moves_at_the_deadline() {
     let s = WindowSettings {
@@ -962,6 +987,16 @@ fn a_long_pause_reports_every_transition_caught_up() {
         .windows(2)
         .all(|w| w[0].to == w[1].from && w[0].at <= w[1].at));
     assert_eq!((t[0].at, t[1].at), (1.0, 2.0));
+    // The catch-up stops at 64 (open again at 64, its wait over at 65): the call itself then
+    // moves to half-open at its own time and is let in as a probe, where a scheduler that ran
+    // all along would have the breaker open (reopened at 1000, until 1001). Documented on
+    // `Window`; polling at `next_deadline` never meets it.
+    assert_eq!((t[63].to, t[63].at), (State::Open, 64.0));
+    assert_eq!(
+        (t[64].from, t[64].to, t[64].at),
+        (State::Open, State::HalfOpen, 1000.0)
+    );
+    assert_eq!(b.attempt(), 33);
 }
 
 #[test]
