@@ -65,7 +65,8 @@ impl Default for Scenario {
 pub enum Arrivals {
     /// A Poisson stream (exponential gaps).
     Poisson,
-    /// Evenly spaced: the n-th call at `n / rate` (with a daily swing, each gap is `1 / rate(t)`).
+    /// Evenly spaced: the n-th call at `n / rate`; with a daily swing, when the integral of the
+    /// rate from 0 reaches n (so the mean rate stays `calls_per_minute`).
     Even,
 }
 
