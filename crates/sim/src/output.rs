@@ -74,7 +74,9 @@ pub struct Metrics {
     pub openings: u64,
     /// Closed -> open transitions while the dependency's phase was `fine` (false alarms).
     pub false_openings: u64,
-    /// Admitted calls that waited the whole call timeout (hung or timed out).
+    /// Admitted calls that ended in a timeout (hung or timed out): a generated call waits the
+    /// whole `callers.call_timeout`, a trace's recorded timeout the latency it recorded (at most
+    /// that). Counted when admitted: a call still waiting when the run ends counts.
     pub calls_waited_on_failure: u64,
     /// Calls sent to the fallback that the dependency would have answered successfully.
     pub good_calls_to_fallback: u64,

@@ -326,3 +326,42 @@ fn a_hung_trial_counts_as_a_failure() {
         }
     }
 }
+
+/// The capacity rule counts the successes in `(t - 1 s, t]`: a success at the same instant
+/// came first and uses the capacity (simultaneous calls cannot all pass a limit of one a
+/// second), one exactly a second before does not.
+#[test]
+fn capacity_counts_successes_at_the_same_instant() {
+    let mut s = base(
+        60.0,
+        10.0,
+        Phase {
+            capacity: 1.0,
+            ..zero_latency()
+        },
+    );
+    s.trace = Some("1,ok,0\n1,ok,0\n2,ok,0\n2.5,ok,0\n".into());
+    let r = sim::run(&s, 10).unwrap();
+    for k in BreakerKind::ALL {
+        let t = &r.breakers.get(k).totals;
+        // 1: ok; 1: shed (the success at 1); 2: ok (1 is a second before); 2.5: shed.
+        assert_eq!((t.answered, t.failed), (2, 2), "{k:?}");
+    }
+}
+
+/// `calls_waited_on_failure` counts admitted calls that ended in a timeout: a trace's timeout
+/// waited what it recorded (2 s here, not the 30 s call timeout), a recorded 408 too, and a
+/// latency over the call timeout became one.
+#[test]
+fn calls_waited_on_failure_are_the_timeouts() {
+    let mut s = base(60.0, 10.0, zero_latency());
+    s.trace = Some("1,timeout,2\n2,ok,0.1\n3,ok,40\n4,408,5\n40,ok,0\n".into());
+    let r = sim::run(&s, 10).unwrap();
+    for k in BreakerKind::ALL {
+        assert_eq!(
+            r.breakers.get(k).metrics.calls_waited_on_failure,
+            3,
+            "{k:?}"
+        );
+    }
+}
