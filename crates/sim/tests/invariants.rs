@@ -73,7 +73,8 @@ macro_rules! soft_eq {
 }
 macro_rules! soft {
     ($c:expr, $($m:tt)*) => {{
-        if !$c {
+        let ok: bool = $c;
+        if !ok {
             let m = format!($($m)*);
             FAILS.with(|f| f.borrow_mut().push(m));
         }
