@@ -415,8 +415,22 @@ impl Statistical {
 
     /// Time rules: lost trials and the half-open time limit.
     fn advance(&mut self, now: f64) {
+        self.advance_answering(now, None);
+    }
+
+    /// [`Statistical::advance`] for the result of permit `answering`: if that is the trial in
+    /// flight, its own result at its loss time exactly is in time (the call's own timeout,
+    /// reported as it fires, when `call_timeout` is that timeout as its docs say), so the slot
+    /// is kept for it; any other event at that time frees the slot first.
+    #[inline]
+    fn advance_answering(&mut self, now: f64, answering: Option<u64>) {
         if self.state == State::HalfOpen {
-            self.trial.expire(now);
+            match (answering, self.trial.in_flight()) {
+                (Some(id), Some((held, lost_at))) if id == held && now == lost_at => {}
+                _ => {
+                    self.trial.expire(now);
+                }
+            }
             if now >= self.half_open_until {
                 let trial = self.trial.score();
                 let reason = Reason::HalfOpenTimeLimit {
@@ -487,7 +501,7 @@ impl Breaker for Statistical {
     fn record(&mut self, permit: &Permit, outcome: Outcome, now: f64) -> Recorded {
         self.transitions.clear();
         let now = self.last_now.take(now);
-        self.advance(now);
+        self.advance_answering(now, Some(permit.id));
         if permit.kind == PermitKind::LastOption {
             return Recorded::Ignored(Ignored::LastOption);
         }

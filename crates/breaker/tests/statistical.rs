@@ -320,6 +320,35 @@ fn one_trial_at_a_time_and_a_lost_trial_frees_the_slot() {
     assert!((b.trial_score() - w_fail()).abs() < 1e-12);
 }
 
+/// A trial's own timeout, reported at the call timeout (a hung call as its caller sees it, with
+/// `call_timeout` set to the call's own timeout as its docs say), is in time and counts as a
+/// failure: it was dropped as lost, so trials against a hanging service never counted and
+/// half-open could close on one still hanging. Only a result after the timeout is lost; another
+/// call at that same instant still takes the slot first if it comes first.
+#[test]
+fn a_trials_timeout_reported_at_the_call_timeout_counts() {
+    let mut b = breaker();
+    let (trial, t) = half_open(&mut b);
+    assert_eq!(b.next_deadline(), Some(t + 30.0));
+    assert_eq!(
+        b.record(&trial, Outcome::Timeout, t + 30.0),
+        Recorded::Counted
+    );
+    assert!((b.trial_score() - w_fail()).abs() < 1e-12);
+    assert!(!b.trial_in_flight());
+    // A call at the timeout that comes first frees the slot and takes it; the result then is
+    // lost.
+    let mut b = breaker();
+    let (trial, t) = half_open(&mut b);
+    let other = b.permit(t + 30.0).permit().expect("slot freed");
+    assert_eq!(
+        b.record(&trial, Outcome::Timeout, t + 30.0),
+        Recorded::Ignored(Ignored::Lost)
+    );
+    assert_eq!(b.record(&other, FAIL, t + 30.5), Recorded::Counted);
+    assert!((b.trial_score() - w_fail()).abs() < 1e-12);
+}
+
 #[test]
 fn half_open_time_limit_closes_below_zero_and_reopens_otherwise() {
     for (outcome, to, wait) in [(OK, State::Closed, 60.0), (FAIL, State::Open, 120.0)] {

@@ -536,8 +536,10 @@ impl<B: Probe> Side<B> {
                 if self.would_succeed(cfg, phase, at, d) {
                     self.metrics.good_calls_to_fallback += 1;
                 }
+                // By the call's arrival, as the series' docs say (a shared lock can put the
+                // decision past the run's end, where the bucket would drop it).
                 if let Some(s) = self.series.as_mut() {
-                    s.count(at, Count::Fallback);
+                    s.count(t, Count::Fallback);
                 }
                 Decided {
                     verdict: match r {
@@ -599,8 +601,9 @@ impl<B: Probe> Side<B> {
             Recorded::Ignored(Ignored::LastOption) => {}
             Recorded::Ignored(Ignored::Stale { .. } | Ignored::Lost | Ignored::NoEffect) => {
                 self.metrics.late_results_ignored += 1;
+                // By the result's arrival, as `answered` and `failed` are counted.
                 if let Some(s) = self.series.as_mut() {
-                    s.count(at, Count::LateIgnored);
+                    s.count(t, Count::LateIgnored);
                 }
             }
         }

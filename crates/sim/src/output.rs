@@ -74,7 +74,9 @@ pub struct Metrics {
     pub openings: u64,
     /// Closed -> open transitions while the dependency's phase was `fine` (false alarms).
     pub false_openings: u64,
-    /// Admitted calls that waited the whole call timeout (hung or timed out).
+    /// Admitted calls that ended in a timeout (hung or timed out): a generated call waits the
+    /// whole `callers.call_timeout`, a trace's recorded timeout the latency it recorded (at most
+    /// that). Counted when admitted: a call still waiting when the run ends counts.
     pub calls_waited_on_failure: u64,
     /// Calls sent to the fallback that the dependency would have answered successfully.
     pub good_calls_to_fallback: u64,
@@ -85,12 +87,15 @@ pub struct Metrics {
     pub late_results_ignored: u64,
     /// Shared state: changes dropped because the lock could not be had within the lock timeout.
     pub dropped_updates: u64,
-    /// Mean over outages of (first opening after an outage starts) - (outage start), seconds;
-    /// `null` when the breaker never opened during an outage.
+    /// Mean over outages of (first opening after an outage starts) - (outage start), seconds,
+    /// counting an opening only while it answers the outage: during it, or after it while the
+    /// dependency is not yet `fine` again (a `degraded` stretch); an opening once it is fine is
+    /// a false alarm, not a late reaction. `null` when the breaker never opened so.
     pub time_to_open_s: Option<f64>,
     /// Mean over outages of (last close before the next outage or the end) - (outage end),
-    /// seconds, for outages after which the breaker ended closed having opened; negative when it
-    /// closed before the dependency recovered; `null` when there is none.
+    /// seconds, for outages the breaker opened for (as `time_to_open_s` counts) and after which
+    /// it ended closed; negative when it closed before the dependency recovered; `null` when
+    /// there is none.
     pub time_to_close_s: Option<f64>,
 }
 
@@ -434,11 +439,14 @@ pub(crate) fn finish_metrics(
     let mut closes = Vec::new();
     for (i, &(s, e)) in outages.iter().enumerate() {
         let seg_end = outages.get(i + 1).map(|o| o.0).unwrap_or(f64::INFINITY);
+        // An opening answers the outage until the dependency is fine again (after that it is a
+        // false alarm, counted as one, not a late reaction to this outage).
+        let answers_until = scenario_phases.fine_from(e).min(seg_end);
         // The segment's first opening and its last change.
         let (mut first_open, mut last): (Option<f64>, Option<&Event>) = (None, None);
         for ev in events.iter().copied().flatten() {
             if ev.t_s >= s && ev.t_s < seg_end && ev.t_s <= end {
-                if first_open.is_none() && ev.to == State::Open {
+                if first_open.is_none() && ev.to == State::Open && ev.t_s < answers_until {
                     first_open = Some(ev.t_s);
                 }
                 last = Some(ev);
@@ -481,6 +489,15 @@ impl Phases {
     pub(crate) fn condition_at(&self, t: f64) -> Condition {
         let i = self.starts.iter().rposition(|&s| s <= t).unwrap_or(0);
         self.conditions[i]
+    }
+
+    /// The start of the first `fine` phase starting at or after `t` (infinite if none).
+    pub(crate) fn fine_from(&self, t: f64) -> f64 {
+        self.starts
+            .iter()
+            .zip(&self.conditions)
+            .find(|&(&s, &c)| s >= t && c == Condition::Fine)
+            .map_or(f64::INFINITY, |(&s, _)| s)
     }
 }
 

@@ -211,7 +211,7 @@ pub const GOLDEN_TRACE_HASHES: [(&str, &str); 7] = [
     ),
     (
         "bad-day",
-        "0c6dde8aab4a0db0b1a50866bf0a170664f9900ce780e89f4b291073a9fc414b",
+        "3380d0fb9b64db4b087c6e6a692045fe4c19a5b33aaaa5fbd4bd46b477666029",
     ),
     (
         "quiet-service",

@@ -65,7 +65,8 @@ impl Default for Scenario {
 pub enum Arrivals {
     /// A Poisson stream (exponential gaps).
     Poisson,
-    /// Evenly spaced: the n-th call at `n / rate` (with a daily swing, each gap is `1 / rate(t)`).
+    /// Evenly spaced: the n-th call at `n / rate`; with a daily swing, when the integral of the
+    /// rate from 0 reaches n (so the mean rate stays `calls_per_minute`).
     Even,
 }
 
@@ -183,7 +184,8 @@ pub struct Phase {
     pub failure_latency_jitter: f64,
     /// Capacity in calls per second, 0 = unlimited. A call that would succeed fails as
     /// `overload` (at `failure_latency`) when `capacity` or more calls already succeeded in the
-    /// open second before it, `(t - 1 s, t)`; shed calls use no capacity. Each breaker's copy of
+    /// second up to it, `(t - 1 s, t]` (a success at the same instant came first and counts);
+    /// shed calls use no capacity. Each breaker's copy of
     /// the dependency keeps its own count (a breaker that holds calls back lightens its load).
     pub capacity: f64,
 }

@@ -17,7 +17,8 @@
 //! * `latency_s`: how long the call took, seconds (or with a unit: `120ms`); >= 0. A latency at or
 //!   over the scenario's call timeout becomes a timeout at the call timeout.
 //!
-//! The header line is optional (recognized by its first field being `time_s`). Fields are
+//! A UTF-8 byte order mark before the first line is skipped. The header line is optional
+//! (recognized by its first field being `time_s`). Fields are
 //! separated by commas, with surrounding spaces ignored; there is no quoting (no field needs it).
 //! An error names the line (1-based) and the field.
 
@@ -84,6 +85,12 @@ pub(crate) fn parse_line(
     line: u64,
     prev_t: f64,
 ) -> Result<Option<TraceRecord>, TraceError> {
+    // A byte order mark before the first line (spreadsheet programs save CSV with one) is not
+    // part of the first field.
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) if line == 1 => rest,
+        _ => text,
+    };
     let t = text.trim();
     if t.is_empty() || t.starts_with('#') {
         return Ok(None);

@@ -287,3 +287,81 @@ fn bursts_cluster_failures() {
     assert!(longest_run(&bursty) >= 20);
     assert!(longest_run(&calm) <= 6);
 }
+
+/// Hung calls complete at the call timeout as timeouts; with the statistical breaker's
+/// `call_timeout` set to that same timeout (as its docs say), a hung trial's timeout counts
+/// against half-open. It was dropped as a lost trial, so only the trials that got an answer
+/// moved the score: during a 20-minute hang the breaker closed on the still-hanging service
+/// (at the half-open time limit, the score below 0), as `bad-day` did at 17:00.
+#[test]
+fn a_hung_trial_counts_as_a_failure() {
+    let mut s = base(120.0, 3600.0, zero_latency());
+    s.dependency.push(Phase {
+        start: 600.0,
+        condition: sim::Condition::Outage,
+        hang_rate: 0.8,
+        ..zero_latency()
+    });
+    s.dependency.push(Phase {
+        start: 1800.0,
+        ..zero_latency()
+    });
+    s.dependency[0].failure_rate = 0.01;
+    s.dependency[2].failure_rate = 0.01;
+    s.callers.call_timeout = 10.0;
+    s.statistical.call_timeout = 10.0;
+    s.statistical.expected_calls_per_minute = 120.0;
+    for seed in 1..=5 {
+        s.seed = seed;
+        let r = sim::run(&s, 10).unwrap();
+        let st = &r.breakers.statistical;
+        assert!(st.metrics.openings >= 1, "seed {seed}: opens in the hang");
+        for e in &st.events {
+            assert!(
+                !(e.to == breaker::State::Closed && e.t_s < 1800.0),
+                "seed {seed}: closed at {} while the service hangs: {}",
+                e.t_s,
+                e.reason
+            );
+        }
+    }
+}
+
+/// The capacity rule counts the successes in `(t - 1 s, t]`: a success at the same instant
+/// came first and uses the capacity (simultaneous calls cannot all pass a limit of one a
+/// second), one exactly a second before does not.
+#[test]
+fn capacity_counts_successes_at_the_same_instant() {
+    let mut s = base(
+        60.0,
+        10.0,
+        Phase {
+            capacity: 1.0,
+            ..zero_latency()
+        },
+    );
+    s.trace = Some("1,ok,0\n1,ok,0\n2,ok,0\n2.5,ok,0\n".into());
+    let r = sim::run(&s, 10).unwrap();
+    for k in BreakerKind::ALL {
+        let t = &r.breakers.get(k).totals;
+        // 1: ok; 1: shed (the success at 1); 2: ok (1 is a second before); 2.5: shed.
+        assert_eq!((t.answered, t.failed), (2, 2), "{k:?}");
+    }
+}
+
+/// `calls_waited_on_failure` counts admitted calls that ended in a timeout: a trace's timeout
+/// waited what it recorded (2 s here, not the 30 s call timeout), a recorded 408 too, and a
+/// latency over the call timeout became one.
+#[test]
+fn calls_waited_on_failure_are_the_timeouts() {
+    let mut s = base(60.0, 10.0, zero_latency());
+    s.trace = Some("1,timeout,2\n2,ok,0.1\n3,ok,40\n4,408,5\n40,ok,0\n".into());
+    let r = sim::run(&s, 10).unwrap();
+    for k in BreakerKind::ALL {
+        assert_eq!(
+            r.breakers.get(k).metrics.calls_waited_on_failure,
+            3,
+            "{k:?}"
+        );
+    }
+}

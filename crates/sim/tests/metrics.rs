@@ -1,0 +1,75 @@
+//! The outage metrics mean what their docs say: time to open counts an opening that answers the
+//! outage (during it, or while the dependency is still not fine after it), never a false alarm
+//! in a later fine phase; time to close follows.
+
+use sim::{BreakerKind, Condition, Phase, Scenario};
+
+/// A call a second; a 1-second outage at 10 min (one failing call: no breaker opens on it);
+/// fine again from 601 s, and from 40 min still `fine` but failing 60% (both breakers open
+/// there: false alarms by the scenario's own labels).
+fn blip_then_false_alarm(between: Condition) -> Scenario {
+    let phase = |start: f64, condition, failure_rate| Phase {
+        start,
+        condition,
+        failure_rate,
+        ..Phase::default()
+    };
+    let mut s = Scenario {
+        duration: 3600.0,
+        dependency: vec![
+            phase(0.0, Condition::Fine, 0.01),
+            phase(600.0, Condition::Outage, 1.0),
+            phase(601.0, between, 0.01),
+            phase(2400.0, Condition::Fine, 0.6),
+        ],
+        ..Scenario::default()
+    };
+    s.traffic.arrivals = sim::Arrivals::Even;
+    s.statistical.expected_calls_per_minute = 60.0;
+    s
+}
+
+#[test]
+fn a_false_alarm_after_the_outage_is_not_its_time_to_open() {
+    let r = sim::run(&blip_then_false_alarm(Condition::Fine), 10).unwrap();
+    for kind in BreakerKind::ALL {
+        let b = r.breakers.get(kind);
+        let first = b.events.first().expect("opens in the failing fine phase");
+        assert!(
+            first.t_s > 2400.0,
+            "{kind:?}: first change at {}",
+            first.t_s
+        );
+        assert_eq!(b.metrics.false_openings, b.metrics.openings, "{kind:?}");
+        assert!(b.metrics.openings >= 1);
+        // The opening is a false alarm, 30 minutes after the dependency was fine again: it
+        // says nothing about how fast the breaker reacts to the outage.
+        assert_eq!(b.metrics.time_to_open_s, None, "{kind:?}");
+        assert_eq!(b.metrics.time_to_close_s, None, "{kind:?}");
+    }
+}
+
+#[test]
+fn an_opening_while_the_dependency_is_still_not_fine_is_the_outages() {
+    // The same run with the phase after the outage `degraded` until 40 min: the openings are
+    // not false alarms there, so they answer the outage (late).
+    let s = blip_then_false_alarm(Condition::Degraded);
+    let r = sim::run(&s, 10).unwrap();
+    for kind in BreakerKind::ALL {
+        let b = r.breakers.get(kind);
+        let first = b.events.first().expect("opens");
+        assert!(first.t_s > 2400.0);
+        // Still fine by 40 min: the first phase after a degraded stretch that is fine ends it.
+        assert_eq!(b.metrics.time_to_open_s, None, "{kind:?}");
+    }
+    // Degraded all the way to the opening: it counts, from the outage's start.
+    let mut s = s;
+    s.dependency[3].condition = Condition::Degraded;
+    let r = sim::run(&s, 10).unwrap();
+    for kind in BreakerKind::ALL {
+        let b = r.breakers.get(kind);
+        let first = b.events.first().expect("opens").t_s;
+        assert_eq!(b.metrics.false_openings, 0, "{kind:?}");
+        assert_eq!(b.metrics.time_to_open_s, Some(first - 600.0), "{kind:?}");
+    }
+}
