@@ -92,8 +92,15 @@ pub struct StatisticalSettings {
     pub backoff_factor: f64,
     /// Half-open lasts at most this many times (trials to close from 0) / current rate. Default 3.
     pub half_open_time_factor: f64,
-    /// A trial not answered within this time is lost: its slot goes to the next call. Set it to
-    /// the call's own timeout: a trial answered later moves nothing. Default 30 s.
+    /// A trial not answered within this time is lost: its slot goes to the next call and the
+    /// score does not move (a caller that died mid-trial cannot hold half-open). A result
+    /// reported at this time exactly still counts. Set it a little above the call's own timeout
+    /// (the example uses 50 ms for a 20 ms client timeout): a timeout is reported a moment after
+    /// it fires, and must arrive in time to count as the failure it is; otherwise a hanging
+    /// service's trials are lost, not failed, and only its answered trials move the score.
+    /// (The simulator reports a hung call at exactly its `callers.call_timeout`, so a trial's
+    /// timeout counts there when this is equal to it, as in its presets.)
+    /// Default 30 s.
     #[cfg_attr(
         feature = "serde",
         serde(deserialize_with = "crate::units::serde_units::duration")
