@@ -651,6 +651,17 @@ pub fn num(x: f64) -> String {
     }
 }
 
+/// [`num`] without trailing zeros: "3", "54", "5.4", "0.018" (for settings and averages that are
+/// often whole).
+fn short(x: f64) -> String {
+    let s = num(x);
+    if s.contains('.') && !s.contains('e') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
 /// A whole count with its noun, singular for exactly 1: `count(1, "call", "calls")` is
 /// "1 call", `count(2, "call", "calls")` "2 calls".
 pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
@@ -827,9 +838,9 @@ fn text_trials(r: &report::TrialsReport) -> String {
             let _ = writeln!(
                 out,
                 "  with the time limit ({} x {} trials to close, about {} trials tried): chance to close {} approx., ends at the limit {} approx.",
-                l.factor,
+                short(l.factor),
                 r.trials_to_close,
-                l.mean_trials,
+                short(l.mean_trials),
                 num(l.close_probability.value),
                 num(l.ends_at_limit.value)
             );

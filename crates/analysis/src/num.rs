@@ -165,6 +165,13 @@ impl Stats {
         self.n
     }
 
+    /// The squared coefficient of variation `s^2 / mean^2` (sample variance); `None` below two
+    /// values or at a mean of 0.
+    pub(crate) fn squared_cv(&self) -> Option<f64> {
+        (self.n >= 2 && self.mean != 0.0)
+            .then(|| self.m2 / (self.n - 1) as f64 / (self.mean * self.mean))
+    }
+
     /// Mean with its 95% Student-t interval `mean +- t(0.975, n-1) s / sqrt(n)`; no interval
     /// from one value. Exact for normal values (where 1.96 in place of `t` would hold only 88%
     /// of the time at n = 5); an approximation for skewed ones such as run lengths, which are
@@ -231,6 +238,23 @@ pub(crate) fn poisson_ci95(c: u64) -> (f64, f64) {
     let (c0, c1) = (c as f64, c as f64 + 1.0);
     let cube = |x: f64| x * x * x;
     (c0 * cube(t(c0, -1.0)), c1 * cube(t(c1, 1.0)))
+}
+
+/// 95% interval for the mean of a count `c` whose variance is `phi` times its mean (a renewal
+/// count: `phi` = the squared coefficient of variation of the gaps). For `phi > 1` the
+/// quasi-Poisson scaling: `phi` times [`poisson_ci95`] of `c / phi`, the lower end at
+/// `floor(c / phi)` and the upper at `ceil(c / phi)` (outwards); [`poisson_ci95`] of `c` otherwise
+/// (`phi` unknown, or at most 1, where Poisson's is conservative).
+pub(crate) fn poisson_ci95_overdispersed(c: u64, phi: Option<f64>) -> (f64, f64) {
+    match phi {
+        Some(phi) if phi > 1.0 && phi.is_finite() => {
+            let ce = c as f64 / phi;
+            let lo = poisson_ci95(libm::floor(ce) as u64).0;
+            let hi = poisson_ci95(libm::ceil(ce) as u64).1;
+            (lo * phi, hi * phi)
+        }
+        _ => poisson_ci95(c),
+    }
 }
 
 /// `P(X <= k)` for `X ~ Poisson(m)`, summed term by term (`m` below a few hundred, so

@@ -659,7 +659,8 @@ pub struct WindowReport {
     pub time_to_first_evaluation: Figure,
     /// Spurious trips, one row per baseline.
     pub points: Vec<WindowTrips>,
-    /// Opening on an outage (from a full window at the first baseline).
+    /// Opening on an outage, from a full window at `--baseline` (the fine rate when it is not
+    /// given, as when a sweep varies the baseline).
     pub outage: WindowOutage,
 }
 

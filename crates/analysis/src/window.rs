@@ -17,7 +17,7 @@
 
 use crate::figure::Figure;
 use crate::mc::Rng;
-use crate::num::{binomial_upper_tail, poisson_ci95, Stats};
+use crate::num::{binomial_upper_tail, poisson_ci95_overdispersed, Stats};
 
 /// Largest window the exact sliding chain takes (2^18 states: about 20-60 ms natively; 20 would
 /// take 50-250 ms, over the page's 100 ms budget).
@@ -321,7 +321,12 @@ impl Sim {
 }
 
 /// Monte Carlo trips per day: `calls` calls at rate `p` from an empty window, restarting empty
-/// after each trip; the count's 95% interval is Poisson's.
+/// after each trip. The 95% interval is Garwood's Poisson interval for the trip count, widened for
+/// clumped trips: the trips are a renewal process, whose count has about `CV^2` times a Poisson
+/// count's variance (`CV` the coefficient of variation of the calls between trips). When the
+/// completed cycles give `phi = CV^2 > 1` (a minimum below the window: a short window trips
+/// easily right after a restart), the interval is `phi` times Garwood's for the count `/ phi`
+/// (rounded outwards); otherwise Garwood's as is (conservative when trips come more evenly).
 pub fn simulate_trips_per_day(
     w: &CountWindow,
     p: f64,
@@ -335,14 +340,19 @@ pub fn simulate_trips_per_day(
     let mut rng = Rng::new(seed);
     let mut sim = Sim::new(w.size);
     let mut trips = 0u64;
+    let mut cycle = 0u64;
+    let mut cycles = Stats::default();
     for _ in 0..calls {
+        cycle += 1;
         if sim.record(w, rng.bernoulli(p)) {
             trips += 1;
+            cycles.push(cycle as f64);
+            cycle = 0;
             sim.clear();
         }
     }
     let scale = rps * 86_400.0 / calls as f64;
-    let (lo, hi) = poisson_ci95(trips);
+    let (lo, hi) = poisson_ci95_overdispersed(trips, cycles.squared_cv());
     Some(Figure::simulated(
         trips as f64 * scale,
         (lo * scale, hi * scale),

@@ -486,3 +486,16 @@ fn trials_report_the_time_limit() {
         "--half-open-time-factor: \"0\" is not allowed: 1e-3 <= factor <= 1e6 (e.g. 3)"
     );
 }
+
+/// The text's "about N trials tried" is an average of a Poisson count: it is printed to the
+/// report's four digits at most, not with a double's rounding noise (0.3 x 18 =
+/// 5.3999999999999995 in f64 was printed in full).
+#[test]
+fn time_limit_text_prints_the_mean_trials_to_four_digits() {
+    let text = run(&args("trials --true-rate 0.2 --half-open-time-factor 0.3")).unwrap();
+    assert!(!text.contains("5.3999999"), "{text}");
+    assert!(
+        text.contains("(0.3 x 18 trials to close, about 5.4 trials tried)"),
+        "{text}"
+    );
+}
