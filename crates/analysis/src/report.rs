@@ -722,6 +722,32 @@ pub fn window_outage(
     // The simulation gives up when its runs together pass the cap (or a full window at the
     // baseline keeps tripping): runs may well have tripped, so the note does not say none did.
     let note = (calls.exact.is_none() && calls.simulated.is_none()).then(|| {
+        // A start that hardly exists: the full window at the baseline is itself over the
+        // threshold more often than not (fewer runs would not help).
+        let trips = window::trip_probability(w, baseline).value;
+        if trips > 0.5 {
+            return format!(
+                "not simulated: a full window at the baseline {} is itself at or over the {} \
+                 threshold (chance {}), so there is hardly a full window below it to start from; \
+                 give a --baseline further below the threshold",
+                crate::cli::pct(baseline),
+                crate::cli::pct(w.threshold),
+                crate::cli::num(trips)
+            );
+        }
+        // An outage under the threshold trips a full window only by chance: runs go on long.
+        let by_chance = window::trip_probability(w, outage).value;
+        let why = if by_chance < 0.5 {
+            format!(
+                "at the outage rate {} a full window reaches the {} threshold only by chance \
+                 (chance {}), and ",
+                crate::cli::pct(outage),
+                crate::cli::pct(w.threshold),
+                crate::cli::num(by_chance)
+            )
+        } else {
+            String::new()
+        };
         let runs = sim.map_or(0, |o| o.runs);
         let (run, ask, end) = if runs == 1 {
             ("run", "", "")
@@ -729,9 +755,9 @@ pub fn window_outage(
             ("runs", "ask for fewer runs (", ")")
         };
         format!(
-            "not simulated: the {runs} {run} needed more than the {WINDOW_SIMULATION_MAX_CALLS} \
-             simulated calls allowed (or a full window at the baseline kept tripping); {ask}the \
-             exact chain takes windows up to {}{end}",
+            "not simulated: {why}the {runs} {run} (each from a full window) needed more than the \
+             {WINDOW_SIMULATION_MAX_CALLS} simulated calls allowed; {ask}the exact chain takes \
+             windows up to {}{end}",
             window::MAX_EXACT
         )
     });

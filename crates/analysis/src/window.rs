@@ -361,7 +361,8 @@ pub fn simulate_trips_per_day(
 }
 
 /// Monte Carlo calls to a trip at rate `p` from `start`: `runs` runs, at most `max_calls` calls in
-/// all (`None` if that runs out: censored runs would bias the mean).
+/// all, counting the calls drawn to fill a starting window (`None` if that runs out: censored
+/// runs would bias the mean; or if a full window at the baseline trips 1000 times running).
 pub fn simulate_calls_to_trip(
     w: &CountWindow,
     p: f64,
@@ -395,6 +396,12 @@ pub fn simulate_calls_to_trip(
                 }
                 sim.len = w.size;
                 sim.failures = f;
+                // Filling counts against the cap: a window of 1e6 calls redrawn 1000 times was
+                // 1e9 draws (2 s) before the cap was ever looked at.
+                spent = spent.saturating_add(u64::from(w.size));
+                if spent > max_calls {
+                    return None;
+                }
                 if f < k_full {
                     break;
                 }

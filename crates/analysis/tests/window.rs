@@ -341,3 +341,57 @@ fn sliding_simulation_interval_holds_when_trips_clump() {
     // At a true 95%, fewer than 180 of 200 has a chance of about 0.1%.
     assert!(held >= 180, "the 95% interval held {held} of {seeds} times");
 }
+
+/// Filling a starting window counts against the simulation's cap: ten runs from a full window of
+/// 100 calls draw 1000 calls before any run starts (outage 100%: each then trips within the
+/// 50 calls that reach the threshold), so a cap of 500 calls stops them and one of 2000 does
+/// not. (Uncounted, a window of 1e6 calls redrawn 1000 times was 1e9 draws before the cap.)
+#[test]
+fn filling_a_window_counts_against_the_simulation_cap() {
+    let w = CountWindow::new(100, 0.5);
+    let start = Start::Full { baseline: 0.05 };
+    assert_eq!(
+        window::simulate_calls_to_trip(&w, 1.0, start, 10, 3, 500),
+        None
+    );
+    let s = window::simulate_calls_to_trip(&w, 1.0, start, 10, 3, 2000).expect("within the cap");
+    assert!(s.value <= 50.0, "{s:?}");
+}
+
+/// When the outage figure cannot be simulated, the note gives the reason that applies: a
+/// baseline whose full window is itself over the threshold (fewer runs would not help), an
+/// outage under the threshold (a trip only by chance), or the cap on simulated calls.
+#[test]
+fn an_outage_left_unsimulated_says_why() {
+    use analysis::report::{window_outage, Simulation};
+    let sim = Some(Simulation {
+        runs: 1000,
+        seed: 1,
+    });
+    let note = |w: &CountWindow, baseline, outage| {
+        window_outage(w, baseline, outage, 10.0, sim)
+            .note
+            .expect("no figure, so a note")
+    };
+    // A million-call window: past the exact chain, and 1000 fills are 1e9 calls.
+    let big = |t| CountWindow::new(1_000_000, t);
+    let n = note(&big(0.01), 0.05, 0.2);
+    assert!(
+        n.contains("baseline 5.000% is itself at or over the 1.000% threshold"),
+        "{n}"
+    );
+    let n = note(&big(0.5), 0.05, 0.2);
+    assert!(
+        n.contains("outage rate 20.00%") && n.contains("only by chance"),
+        "{n}"
+    );
+    assert!(n.contains("the 1000 runs"), "{n}");
+    let n = note(&big(0.1), 0.05, 0.2);
+    assert!(
+        !n.contains("by chance") && n.contains("ask for fewer runs"),
+        "{n}"
+    );
+    // A figure that can be simulated has no note.
+    let ok = window_outage(&CountWindow::new(40, 0.4), 0.05, 0.6, 10.0, sim);
+    assert!(ok.note.is_none() && ok.calls_to_open.simulated.is_some());
+}
