@@ -538,3 +538,47 @@ fn progress_on_a_terminal_only() {
         "stdout untouched"
     );
 }
+
+/// README's command-line examples run as written: every `cargo run --release -p breaker-cli --`
+/// line of its shell blocks (a trailing `\` continues a line) exits 0 with output, so the README
+/// cannot drift from the flags the binary takes.
+#[test]
+fn readme_commands_run_as_written() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+        .expect("README.md");
+    let prefix = "cargo run --release -p breaker-cli -- ";
+    let mut commands: Vec<String> = Vec::new();
+    let mut in_sh = false;
+    let mut pending: Option<String> = None;
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            in_sh = line == "```sh";
+            continue;
+        }
+        if !in_sh {
+            continue;
+        }
+        let text = match pending.take() {
+            Some(head) => format!("{head} {}", line.trim()),
+            None if line.starts_with(prefix) => line[prefix.len()..].to_string(),
+            None => continue,
+        };
+        match text.strip_suffix('\\') {
+            Some(head) => pending = Some(head.trim_end().to_string()),
+            None => commands.push(text),
+        }
+    }
+    assert_eq!(commands.len(), 5, "{commands:#?}");
+    for c in &commands {
+        // No quoting in these examples: plain words.
+        assert!(!c.contains(['"', '\'', '$', '|']), "{c}");
+        let args: Vec<&str> = c.split_whitespace().collect();
+        let out = breaker(&args);
+        assert!(
+            out.status.success(),
+            "README: breaker {c}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!out.stdout.is_empty(), "README: breaker {c}: no output");
+    }
+}
