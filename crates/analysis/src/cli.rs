@@ -173,11 +173,36 @@ fn parse_sweep(v: &str) -> Result<Sweep, String> {
     })
 }
 
+/// Every flag `parse` reads (each takes a value).
+const FLAGS: [&str; 18] = [
+    "fine",
+    "broken",
+    "a",
+    "b",
+    "line-calls",
+    "calls-per-minute",
+    "rps",
+    "period",
+    "true-rate",
+    "window",
+    "threshold",
+    "min-calls",
+    "baseline",
+    "half-open-time-factor",
+    "simulate",
+    "seed",
+    "sweep",
+    "format",
+];
+
+fn unknown_flag(name: &str) -> String {
+    format!("analyze: unknown flag --{name} (see breaker analyze --help)")
+}
+
 fn parse(args: &[String]) -> Result<(Command, Flags), String> {
     let Some(cmd) = args.first() else {
         return Err(
-            "breaker analyze: missing command: false-alarms, open-delay, trials, window or drift"
-                .into(),
+            "analyze: missing command: false-alarms, open-delay, trials, window or drift".into(),
         );
     };
     let command = match cmd.as_str() {
@@ -186,12 +211,10 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
         "trials" => Command::Trials,
         "window" => Command::Window,
         "drift" => Command::Drift,
-        other => {
-            return Err(format!(
-                "breaker analyze: unknown command {}: allowed false-alarms, open-delay, trials, window, drift",
-                Quoted(other)
-            ))
-        }
+        other => return Err(format!(
+            "analyze: unknown command {}: allowed false-alarms, open-delay, trials, window, drift",
+            Quoted(other)
+        )),
     };
     let mut f = Flags::default();
     let mut i = 1;
@@ -199,7 +222,7 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
         let arg = &args[i];
         let Some(name) = arg.strip_prefix("--") else {
             return Err(format!(
-                "breaker analyze: unexpected argument {}: flags start with --",
+                "analyze: unexpected argument {}: flags start with --",
                 Quoted(arg)
             ));
         };
@@ -207,6 +230,10 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
             Some((n, v)) => (n.to_string(), Some(v.to_string())),
             None => (name.to_string(), None),
         };
+        // An unknown flag is named as such, not as one missing its value.
+        if !FLAGS.contains(&name.as_str()) {
+            return Err(unknown_flag(&name));
+        }
         let value = match inline {
             Some(v) => v,
             None => {
@@ -321,11 +348,7 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
                     _ => return Err(bad("format", v, "text or json")),
                 }
             }
-            other => {
-                return Err(format!(
-                    "breaker analyze: unknown flag --{other} (see breaker analyze --help)"
-                ));
-            }
+            other => return Err(unknown_flag(other)),
         }
         i += 1;
     }
@@ -340,7 +363,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let (r, as_json) = compute(args)?;
     if as_json {
         return serde_json::to_string_pretty(&r)
-            .map_err(|e| format!("breaker analyze: cannot write JSON: {e}"));
+            .map_err(|e| format!("analyze: cannot write JSON: {e}"));
     }
     Ok(match &r {
         Report::RunLengths(r) => text_run_lengths(r),
@@ -362,7 +385,7 @@ pub fn is_help(args: &[String]) -> bool {
 /// is accepted and ignored; `help` is an error here (it has no report).
 pub fn report(args: &[String]) -> Result<Report, String> {
     if is_help(args) {
-        return Err("breaker analyze: help has no report (see breaker analyze --help)".into());
+        return Err("analyze: help has no report (see breaker analyze --help)".into());
     }
     compute(args).map(|(r, _)| r)
 }

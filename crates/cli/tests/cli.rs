@@ -582,3 +582,26 @@ fn readme_commands_run_as_written() {
         assert!(!out.stdout.is_empty(), "README: breaker {c}: no output");
     }
 }
+
+/// `analyze`'s bad input reads as one `breaker: analyze: ...` line: an unknown flag is named as
+/// unknown even when last (it was read as a known flag missing its value), and the prefix is
+/// not doubled ("breaker: breaker analyze: ...").
+#[test]
+fn analyze_names_an_unknown_flag_once_prefixed() {
+    for args in [
+        &["analyze", "trials", "--bogus"][..],
+        &["analyze", "trials", "--bogus", "3"],
+        &["analyze", "trials", "--bogus=3"],
+    ] {
+        assert_eq!(
+            fails(args),
+            "breaker: analyze: unknown flag --bogus (see breaker analyze --help)\n",
+            "{args:?}"
+        );
+    }
+    assert_eq!(
+        fails(&["analyze", "trials", "--fine"]),
+        "breaker: --fine: missing value\n"
+    );
+    assert!(fails(&["analyze", "nope"]).starts_with("breaker: analyze: unknown command"));
+}
