@@ -41,7 +41,7 @@ function palette(el) {
     score: css('--c-score', '#2563eb'), line: css('--c-line', '#dc2626'), trial: css('--c-trial', '#9333ea'),
     upper: css('--c-upper', '#ea580c'), lower: css('--c-lower', '#16a34a'),
     closed: css('--c-closed', 'rgba(22,163,74,.10)'), half: css('--c-half', 'rgba(234,179,8,.22)'), open: css('--c-open', 'rgba(220,38,38,.18)'),
-    closedS: css('--c-closed-strong', '#16a34a'), halfS: css('--c-half-strong', '#ca8a04'), openS: css('--c-open-strong', '#dc2626'),
+    closedS: css('--c-closed-strong', '#16a34a'), halfS: css('--c-half-strong', '#b45309'), openS: css('--c-open-strong', '#dc2626'),
     ok: css('--c-ok', '#16a34a'), fail: css('--c-fail', '#dc2626'), fallback: css('--c-fallback', '#6b7280'),
     rate: css('--c-rate', '#0891b2'), cursor: css('--c-cursor', '#111'), wait: css('--c-wait', '#a16207'),
   };
