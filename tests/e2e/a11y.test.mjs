@@ -82,5 +82,36 @@ for (const browser of BROWSERS) {
       await s.driver.actions().sendKeys(Key.TAB).perform();
       assert.equal(await page(s.driver, () => document.activeElement.textContent), '▶ Play');
     });
+
+    test('status: the progress bar is named and not live; the verdict says only its summary; the play button is not a toggle', async () => {
+      await open(s);
+      const r = await page(s.driver, () => {
+        const root = document.getElementById('playground');
+        const row = root.querySelector('.progress');
+        const live = (el) => el.closest('[aria-live]:not([aria-live="off"]), [role=status], [role=alert], [role=log]');
+        const verdictLive = [...root.querySelectorAll('.panel-verdict [aria-live]')].filter((e) => e.getAttribute('aria-live') !== 'off' && !e.classList.contains('msg'));
+        return {
+          progressLive: Boolean(live(row)),
+          progressName: row.querySelector('progress').getAttribute('aria-label'),
+          runLine: root.querySelector('.runinfo').getAttribute('aria-live'),
+          verdictLists: Boolean(live(root.querySelector('.verdict-out ul'))),
+          verdictSaid: verdictLive.map((e) => e.textContent),
+          summary: root.querySelector('.verdict-summary').textContent,
+        };
+      });
+      assert.equal(r.progressLive, false, 'the progress (new figures every 50 ms) is not read out');
+      assert.equal(r.progressName, 'Part of the run computed');
+      assert.equal(r.runLine, 'polite', 'the run line says when a run is computing and when it is done');
+      assert.equal(r.verdictLists, false, 'the verdict\'s lists are not read out on every run');
+      assert.deepEqual(r.verdictSaid, [`Verdict: ${r.summary}`]);
+      await s.driver.findElement({ css: '#playground .transport button.primary' }).click();
+      await new Promise((ok) => setTimeout(ok, 300));
+      const playing = await page(s.driver, () => {
+        const b = document.querySelector('#playground .transport button.primary');
+        return { text: b.textContent, pressed: b.getAttribute('aria-pressed') };
+      });
+      await s.driver.findElement({ css: '#playground .transport button.primary' }).click();
+      assert.deepEqual(playing, { text: '❚❚ Pause', pressed: null });
+    });
   });
 }

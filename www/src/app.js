@@ -93,10 +93,13 @@ export function mountPlayground(root, options = {}) {
   // A form landmark made of several small <form>s (see controls.js: autofill's cost per edit).
   const controlsEl = h('div', { class: 'controls', attrs: { role: 'form', 'aria-label': 'Settings' } });
   const transportEl = h('div', { class: 'transport' });
-  const progress = h('progress', { max: '1', value: '0' });
+  const progress = h('progress', { max: '1', value: '0', attrs: { 'aria-label': 'Part of the run computed' } });
   const progressText = h('span', { class: 'muted' });
   const cancelBtn = h('button', { type: 'button', class: 'small', text: 'Cancel', on: { click: () => engine.cancel() } });
-  const progressRow = h('div', { class: 'progress', hidden: true, attrs: { role: 'status' } }, h('span', { text: 'Computing the run… ' }), progress, progressText, cancelBtn);
+  // Not a live region: its figures change every 50 ms, and a screen reader would read each one.
+  // The run line below (live) says once that the run is being computed, and again when it is
+  // done; the bar's value is there for whoever asks for it.
+  const progressRow = h('div', { class: 'progress', hidden: true }, h('span', { text: 'Computing the run… ' }), progress, progressText, cancelBtn);
   const runInfo = h('p', { class: 'runinfo muted', attrs: { 'aria-live': 'polite' } });
 
   const P = {
