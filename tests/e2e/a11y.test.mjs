@@ -113,5 +113,30 @@ for (const browser of BROWSERS) {
       await s.driver.findElement({ css: '#playground .transport button.primary' }).click();
       assert.deepEqual(playing, { text: '❚❚ Pause', pressed: null });
     });
+
+    test('the trace\'s current row is said (aria-current) and marked by a bar, not by its tint alone; its buttons name the change', async () => {
+      await open(s);
+      const r = await page(s.driver, async () => {
+        const pg = window.playground;
+        const rows = () => [...document.querySelectorAll('#playground .panel-trace tbody tr')];
+        const button = rows()[0].querySelector('button');
+        // Past the second state change: the second row is current.
+        const ev = await pg.engine.call('events', { limit: 5 });
+        await pg.seek(ev.list[1].t_s + 0.001);
+        const cur = rows().filter((tr) => tr.getAttribute('aria-current') === 'true');
+        return {
+          current: cur.map((tr) => rows().indexOf(tr)),
+          classed: rows().findIndex((tr) => tr.classList.contains('current')),
+          bar: cur[0] ? getComputedStyle(cur[0].cells[0]).boxShadow : '',
+          name: button.getAttribute('aria-label'),
+          shown: button.textContent,
+        };
+      });
+      assert.deepEqual(r.current, [1]);
+      assert.equal(r.classed, 1);
+      assert.notEqual(r.bar, 'none', 'a bar marks the current row');
+      assert.ok(r.name.startsWith(`Jump to ${r.shown} (`), r.name);
+      assert.match(r.name, /(statistical|window).*: (closed|open|half-open) to (closed|open|half-open)\)$/);
+    });
   });
 }

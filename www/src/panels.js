@@ -102,7 +102,10 @@ export function createTrace(root, onJump) {
         ? `${n} state changes (simulated); the first ${listed} are listed. Choose one to jump there.`
         : `${n} state change${n === 1 ? '' : 's'} (simulated). Choose one to jump there.`;
       patch(body, (el) => replace(el, events.slice(0, LIMIT).map((e, i) => {
-        const b = h('button', { type: 'button', class: 'link', text: clock(e.t_s), attrs: { 'aria-label': `Jump to ${clock(e.t_s)}` } });
+        // The name says which change the row is (tabbing through the buttons, a screen reader
+        // says only the button), and starts with the time it shows.
+        const who = e.caller ? `${e.breaker}, caller ${e.caller}` : e.breaker;
+        const b = h('button', { type: 'button', class: 'link', text: clock(e.t_s), attrs: { 'aria-label': `Jump to ${clock(e.t_s)} (${who}: ${stateName(e.from)} to ${stateName(e.to)})` } });
         return h('tr', { dataset: { i: String(i) } },
           h('td', {}, b), h('td', { text: e.caller ? `${e.breaker} (caller ${e.caller})` : e.breaker }),
           h('td', {}, h('span', { class: `state state-${String(e.from).replace('_', '-')}`, text: stateName(e.from) }), ' → ',
@@ -123,8 +126,9 @@ export function createTrace(root, onJump) {
       const next = lo - 1 < LIMIT ? lo - 1 : -1;
       if (next === cur) return;
       const rows = body.children;
-      if (cur >= 0 && rows[cur]) rows[cur].classList.remove('current');
-      if (next >= 0 && rows[next]) rows[next].classList.add('current');
+      // The current row is said (aria-current) and marked by a bar, not by its tint alone.
+      if (cur >= 0 && rows[cur]) { rows[cur].classList.remove('current'); rows[cur].removeAttribute('aria-current'); }
+      if (next >= 0 && rows[next]) { rows[next].classList.add('current'); rows[next].setAttribute('aria-current', 'true'); }
       cur = next;
     },
   };
