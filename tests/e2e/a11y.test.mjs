@@ -138,5 +138,22 @@ for (const browser of BROWSERS) {
       assert.ok(r.name.startsWith(`Jump to ${r.shown} (`), r.name);
       assert.match(r.name, /(statistical|window).*: (closed|open|half-open) to (closed|open|half-open)\)$/);
     });
+
+    test('the state band writes a wide stretch\'s state on it (colour is not its only carrier)', async () => {
+      await open(s);
+      const texts = await page(s.driver, async () => {
+        const seen = [];
+        const orig = CanvasRenderingContext2D.prototype.fillText;
+        CanvasRenderingContext2D.prototype.fillText = function (t, ...rest) { seen.push(String(t)); return orig.call(this, t, ...rest); };
+        try {
+          await window.playground.seek(30);
+          await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+        } finally {
+          CanvasRenderingContext2D.prototype.fillText = orig;
+        }
+        return seen;
+      });
+      assert.ok(texts.includes('open'), `the open stretches of the default run are labelled (drawn: ${[...new Set(texts)].slice(0, 20).join(', ')})`);
+    });
   });
 }
