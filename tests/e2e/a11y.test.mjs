@@ -155,5 +155,32 @@ for (const browser of BROWSERS) {
       });
       assert.ok(texts.includes('open'), `the open stretches of the default run are labelled (drawn: ${[...new Set(texts)].slice(0, 20).join(', ')})`);
     });
+
+    test('the walkthrough: a refused setting is marked invalid and tied to its message; each label says its unit', async () => {
+      await s.driver.get(`${s.url}learn.html`);
+      await learnReady(s, 1);
+      const r = await page(s.driver, () => {
+        const set = (id, v) => { const i = document.getElementById(id); i.value = v; i.dispatchEvent(new Event('change', { bubbles: true })); return i; };
+        const cpm = set('learn-cpm', '-5');
+        const msg = document.querySelector('form.learn-settings .msg');
+        const out = {
+          invalid: cpm.getAttribute('aria-invalid'),
+          describedBy: cpm.getAttribute('aria-describedby'),
+          msgId: msg.id,
+          msg: msg.textContent,
+          others: [...document.querySelectorAll('form.learn-settings input')].filter((i) => i !== cpm && i.getAttribute('aria-invalid') === 'true').length,
+          label: cpm.labels[0].textContent,
+        };
+        set('learn-cpm', '60');
+        out.after = { invalid: cpm.getAttribute('aria-invalid'), describedBy: cpm.getAttribute('aria-describedby'), msg: msg.textContent };
+        return out;
+      });
+      assert.equal(r.invalid, 'true');
+      assert.equal(r.describedBy, r.msgId);
+      assert.match(r.msg, /Traffic goes from/);
+      assert.equal(r.others, 0, 'only the field the message is about');
+      assert.equal(r.label, 'Traffic (calls/min)');
+      assert.deepEqual(r.after, { invalid: 'false', describedBy: null, msg: '' });
+    });
   });
 }
