@@ -182,5 +182,27 @@ for (const browser of BROWSERS) {
       assert.equal(r.label, 'Traffic (calls/min)');
       assert.deepEqual(r.after, { invalid: 'false', describedBy: null, msg: '' });
     });
+
+    test('on a phone or zoomed in, the transport bar scrolls away instead of covering the page', async () => {
+      const rect = await s.driver.manage().window().getRect();
+      const look = () => page(s.driver, () => ({
+        position: getComputedStyle(document.querySelector('#playground .sticky')).position,
+        pad: document.documentElement.style.scrollPaddingTop,
+      }));
+      try {
+        await open(s);
+        const wide = await look();
+        assert.equal(wide.position, 'sticky');
+        assert.match(wide.pad, /^\d+px$/);
+        // 480 px wide (the narrowest window both browsers give), then short: 1280 x 900 at 200 %.
+        for (const size of [{ width: 480, height: 900 }, { width: 1280, height: 450 }]) {
+          await s.driver.manage().window().setRect(size);
+          await until(async () => (await look()).position === 'static', `the bar not to stick at ${size.width} x ${size.height}`, 5000);
+          await until(async () => (await look()).pad === '', 'no scroll padding for a bar that does not stick', 5000);
+        }
+      } finally {
+        await s.driver.manage().window().setRect({ width: rect.width, height: rect.height });
+      }
+    });
   });
 }

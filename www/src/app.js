@@ -131,13 +131,17 @@ export function mountPlayground(root, options = {}) {
   // scrolls a focused element into view below the bar, whose height changes with the width.
   // Only where the bar sticks to the document's viewport (not in a custom element's shadow root,
   // where it is static).
+  // On a small or short viewport the bar does not stick (style.css), and nothing is padded.
   const stickyEl = root.querySelector('.sticky');
-  const stickyRo = new ResizeObserver(() => {
-    if (root.getRootNode() !== document || getComputedStyle(stickyEl).position !== 'sticky') return;
-    const px = `${Math.ceil(stickyEl.getBoundingClientRect().height)}px`;
+  const syncPad = () => {
+    if (root.getRootNode() !== document) return;
+    const px = getComputedStyle(stickyEl).position === 'sticky' ? `${Math.ceil(stickyEl.getBoundingClientRect().height)}px` : '';
     if (document.documentElement.style.scrollPaddingTop !== px) document.documentElement.style.scrollPaddingTop = px;
-  });
+  };
+  const stickyRo = new ResizeObserver(syncPad);
   stickyRo.observe(stickyEl);
+  // A change of the viewport's height alone (the media query below) does not resize the bar.
+  window.addEventListener('resize', syncPad);
 
   // What the page shows now, to skip writing the same again (see setText, showSnap).
   const shown = { end: null, t: null, now: null, derived: null, events: 0, playing: false };
@@ -565,6 +569,6 @@ export function mountPlayground(root, options = {}) {
       controls.set(read.value, '', false);
       return setScenario(read.value, false, t);
     },
-    destroy() { pause(); stickyRo.disconnect(); transport.destroy(); chart.destroy(); analysis.destroy(); engine.terminate(); },
+    destroy() { pause(); stickyRo.disconnect(); window.removeEventListener('resize', syncPad); transport.destroy(); chart.destroy(); analysis.destroy(); engine.terminate(); },
   };
 }
