@@ -204,5 +204,16 @@ for (const browser of BROWSERS) {
         await s.driver.manage().window().setRect({ width: rect.width, height: rect.height });
       }
     });
+
+    test('the metrics table, which scrolls sideways on a phone, can be scrolled from the keyboard', async () => {
+      await open(s);
+      const box = await page(s.driver, () => {
+        const el = document.querySelector('#playground .panel-metrics .scroll-x');
+        return { tabindex: el.getAttribute('tabindex'), name: el.getAttribute('aria-label'), role: el.getAttribute('role') };
+      });
+      assert.equal(box.tabindex, '0');
+      assert.equal(box.role, 'group');
+      assert.match(box.name, /^Metrics/);
+    });
   });
 }
