@@ -206,6 +206,14 @@ export function mountPlayground(root, options = {}) {
     canZoom: () => S.loaded,
   });
   const trace = createTrace(P.trace.body, (t) => { pause(); seek(t); });
+  // The metrics' scroll box (a tab stop, panels.js) is taller than the window below the sticky
+  // bar on a short screen: reached from below (Shift+Tab), a browser showed its bottom and left
+  // its top under the bar. Show its top, as the chart's box does (chart.js).
+  P.metrics.body.addEventListener('focusin', (e) => {
+    if (!e.target.classList || !e.target.classList.contains('scroll-x')) return;
+    const bar = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+    if (e.target.getBoundingClientRect().top < bar) e.target.scrollIntoView({ block: 'start' });
+  });
   const verdict = createVerdict(P.verdict.body, (t) => { S.targets = t; writeUrl(); });
   const analysis = createAnalysis(analysisBody);
   analysisToggle.addEventListener('toggle', () => { if (analysisToggle.open) refreshAnalysis(); });
