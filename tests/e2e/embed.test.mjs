@@ -87,7 +87,11 @@ for (const browser of BROWSERS) {
         await until(() => page(s.driver, () => Boolean(window.playground && window.playground.state.metrics && window.playground.state.snap)), 'the iframe\'s run', 60_000);
         const r = await page(s.driver, () => ({
           embed: document.documentElement.classList.contains('embed'),
-          header: getComputedStyle(document.querySelector('header.site')).display !== 'none',
+          // The header is out of sight (its h1 stays for screen readers: the page's one h1) and
+          // its tagline, with its link, is gone.
+          header: document.querySelector('header.site').getBoundingClientRect().height > 1
+            || getComputedStyle(document.querySelector('header.site .tagline')).display !== 'none',
+          h1: document.querySelector('h1').textContent,
           footer: getComputedStyle(document.querySelector('footer.site')).display !== 'none',
           panels: [...document.querySelectorAll('#playground section.panel')].filter((p) => !p.hidden).map((p) => p.className.match(/panel-(\w+)/)[1]),
           controls: !document.querySelector('#playground aside.side').hidden,
@@ -97,6 +101,7 @@ for (const browser of BROWSERS) {
         }));
         assert.equal(r.embed, true);
         assert.equal(r.header, false);
+        assert.equal(r.h1, 'The breaker playground');
         assert.equal(r.footer, false);
         assert.deepEqual(r.panels, ['now', 'chart', 'metrics']);
         assert.equal(r.controls, false, 'no settings form unless panels lists controls');

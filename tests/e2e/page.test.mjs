@@ -329,7 +329,9 @@ for (const browser of BROWSERS) {
         const chart = document.querySelector('#playground .panel-chart canvas');
         return {
           embed: document.documentElement.classList.contains('embed'),
-          header: shown(document.querySelector('header.site')),
+          // Out of sight: its h1 stays for screen readers (the page's one h1).
+          header: shown(document.querySelector('header.site')) && document.querySelector('header.site').getBoundingClientRect().height > 1,
+          h1: document.querySelector('h1').textContent,
           footer: shown(document.querySelector('footer.site')),
           controls: shown(document.querySelector('#playground .controls')),
           transport: shown(document.querySelector('#playground .transport')),
@@ -342,6 +344,7 @@ for (const browser of BROWSERS) {
       let r = await look();
       assert.equal(r.embed, true);
       assert.equal(r.header, false, 'no page header when embedded');
+      assert.equal(r.h1, 'The breaker playground', 'the h1 is still there for screen readers');
       assert.equal(r.footer, false, 'no page footer when embedded');
       assert.equal(r.controls, true, 'the settings form without panels=');
       assert.equal(r.transport, true);

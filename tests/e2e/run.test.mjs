@@ -254,7 +254,7 @@ for (const browser of BROWSERS) {
     test('derived numbers: the line at the nominal traffic says when it is the floor, not ln N', async () => {
       await open(s);
       const nominal = () => page(s.driver, () => {
-        const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /nominal traffic/.test(x.querySelector('h4').textContent));
+        const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /nominal traffic/.test(x.querySelector('h3').textContent));
         return { value: it.querySelector('.value').textContent, formula: it.querySelector('.formula').textContent, help: (it.querySelector('.help') || {}).textContent || '', d: window.playground.state.derived };
       });
       // 300 calls/min for 30 days: ln N is above A, the line is ln N.
@@ -275,10 +275,10 @@ for (const browser of BROWSERS) {
 
     test('derived numbers: half-open\'s time limit beside the least time its trials take, as the run bears out', async () => {
       const limit = () => page(s.driver, () => {
-        const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /^Half-open time limit/.test(x.querySelector('h4').textContent));
+        const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /^Half-open time limit/.test(x.querySelector('h3').textContent));
         const S = window.playground.state;
         return {
-          title: it.querySelector('h4').textContent, value: it.querySelector('.value').textContent, help: it.querySelector('.help').textContent,
+          title: it.querySelector('h3').textContent, value: it.querySelector('.value').textContent, help: it.querySelector('.help').textContent,
           warn: it.classList.contains('warn'), d: S.derived, scenario: S.scenario,
         };
       });

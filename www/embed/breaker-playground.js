@@ -108,6 +108,10 @@ export class BreakerPlayground extends HTMLElement {
     uplot.href = new URL('vendor/uPlot.min.css', BASE).href;
     const root = document.createElement('div');
     root.className = 'playground embed';
+    // One named region per element: the host page's landmarks hold it, and two elements on one
+    // page are told apart by their presets.
+    root.setAttribute('role', 'region');
+    root.setAttribute('aria-label', `Breaker playground: ${this.getAttribute('preset') || 'custom scenario'}`);
     this.shadowRoot.replaceChildren(uplot, style, root);
     const opts = this.options();
     const notice = (text) => {

@@ -56,11 +56,14 @@ const wakers = [];
 wake.port1.onmessage = () => { const w = wakers.shift(); if (w) w(); };
 const nextTask = () => new Promise((r) => { wakers.push(r); wake.port2.postMessage(0); });
 
-function section(id, title, panels, open = true) {
+// `landmark`: the panel is a named region (the page's own playground). Embedded (several on one
+// page, or beside a walkthrough's text) it is not: two elements' regions "Now" could not be told
+// apart, and the host's page has its own landmarks.
+function section(id, title, panels, landmark, open = true) {
   const body = h('div', { class: 'panel-body' });
-  const el = h('section', { class: `panel panel-${id}`, attrs: { 'aria-labelledby': `${id}-h` } });
+  const el = h('section', { class: `panel panel-${id}` });
   const hid = uniqueId(`${id}-h`);
-  el.setAttribute('aria-labelledby', hid);
+  if (landmark) el.setAttribute('aria-labelledby', hid);
   el.append(h('h2', { id: hid, text: title }), body);
   el.hidden = !panels.includes(id);
   if (!open) el.classList.add('collapsed');
@@ -90,20 +93,23 @@ export function mountPlayground(root, options = {}) {
   // A form landmark made of several small <form>s (see controls.js: autofill's cost per edit).
   const controlsEl = h('div', { class: 'controls', attrs: { role: 'form', 'aria-label': 'Settings' } });
   const transportEl = h('div', { class: 'transport' });
-  const progress = h('progress', { max: '1', value: '0' });
+  const progress = h('progress', { max: '1', value: '0', attrs: { 'aria-label': 'Part of the run computed' } });
   const progressText = h('span', { class: 'muted' });
   const cancelBtn = h('button', { type: 'button', class: 'small', text: 'Cancel', on: { click: () => engine.cancel() } });
-  const progressRow = h('div', { class: 'progress', hidden: true, attrs: { role: 'status' } }, h('span', { text: 'Computing the run… ' }), progress, progressText, cancelBtn);
+  // Not a live region: its figures change every 50 ms, and a screen reader would read each one.
+  // The run line below (live) says once that the run is being computed, and again when it is
+  // done; the bar's value is there for whoever asks for it.
+  const progressRow = h('div', { class: 'progress', hidden: true }, h('span', { text: 'Computing the run… ' }), progress, progressText, cancelBtn);
   const runInfo = h('p', { class: 'runinfo muted', attrs: { 'aria-live': 'polite' } });
 
   const P = {
-    now: section('now', 'Now', panels),
-    chart: section('chart', 'The run', panels),
-    verdict: section('verdict', 'Verdict', panels),
-    trace: section('trace', 'Event trace', panels),
-    metrics: section('metrics', 'Metrics, side by side', panels),
-    derived: section('derived', 'Derived numbers', panels),
-    analysis: section('analysis', 'Analysis curves', panels),
+    now: section('now', 'Now', panels, !options.embedded),
+    chart: section('chart', 'The run', panels, !options.embedded),
+    verdict: section('verdict', 'Verdict', panels, !options.embedded),
+    trace: section('trace', 'Event trace', panels, !options.embedded),
+    metrics: section('metrics', 'Metrics, side by side', panels, !options.embedded),
+    derived: section('derived', 'Derived numbers', panels, !options.embedded),
+    analysis: section('analysis', 'Analysis curves', panels, !options.embedded),
   };
   const analysisToggle = h('details', { class: 'analysis-details' }, h('summary', { text: 'Show the analysis curves (computed from the breaker settings)' }));
   P.analysis.body.append(analysisToggle);
@@ -115,7 +121,9 @@ export function mountPlayground(root, options = {}) {
     h('div', { class: 'topbar' }, notice, h('div', { class: 'copy', hidden: !options.url }, copyBtn, ' ', copyMsg)),
     h('div', { class: showControls ? 'layout' : 'layout no-side' },
       h('aside', { class: 'side', hidden: !showControls }, controlsEl),
-      h('main', { class: 'stage' },
+      // The page's main landmark, but only on a page of its own: embedded, the host's page has
+      // its main (a second one, or one per element, is not allowed).
+      h(options.embedded ? 'div' : 'main', { class: 'stage', id: options.url ? 'run' : undefined, tabIndex: options.url ? -1 : undefined },
         h('div', { class: 'sticky' }, transportEl, progressRow, runInfo),
         P.now.el, P.chart.el, P.verdict.el, P.derived.el, P.trace.el, P.metrics.el, P.analysis.el)));
 
@@ -123,13 +131,17 @@ export function mountPlayground(root, options = {}) {
   // scrolls a focused element into view below the bar, whose height changes with the width.
   // Only where the bar sticks to the document's viewport (not in a custom element's shadow root,
   // where it is static).
+  // On a small or short viewport the bar does not stick (style.css), and nothing is padded.
   const stickyEl = root.querySelector('.sticky');
-  const stickyRo = new ResizeObserver(() => {
-    if (root.getRootNode() !== document || getComputedStyle(stickyEl).position !== 'sticky') return;
-    const px = `${Math.ceil(stickyEl.getBoundingClientRect().height)}px`;
+  const syncPad = () => {
+    if (root.getRootNode() !== document) return;
+    const px = getComputedStyle(stickyEl).position === 'sticky' ? `${Math.ceil(stickyEl.getBoundingClientRect().height)}px` : '';
     if (document.documentElement.style.scrollPaddingTop !== px) document.documentElement.style.scrollPaddingTop = px;
-  });
+  };
+  const stickyRo = new ResizeObserver(syncPad);
   stickyRo.observe(stickyEl);
+  // A change of the viewport's height alone (the media query below) does not resize the bar.
+  window.addEventListener('resize', syncPad);
 
   // What the page shows now, to skip writing the same again (see setText, showSnap).
   const shown = { end: null, t: null, now: null, derived: null, events: 0, playing: false };
@@ -194,6 +206,14 @@ export function mountPlayground(root, options = {}) {
     canZoom: () => S.loaded,
   });
   const trace = createTrace(P.trace.body, (t) => { pause(); seek(t); });
+  // The metrics' scroll box (a tab stop, panels.js) is taller than the window below the sticky
+  // bar on a short screen: reached from below (Shift+Tab), a browser showed its bottom and left
+  // its top under the bar. Show its top, as the chart's box does (chart.js).
+  P.metrics.body.addEventListener('focusin', (e) => {
+    if (!e.target.classList || !e.target.classList.contains('scroll-x')) return;
+    const bar = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+    if (e.target.getBoundingClientRect().top < bar) e.target.scrollIntoView({ block: 'start' });
+  });
   const verdict = createVerdict(P.verdict.body, (t) => { S.targets = t; writeUrl(); });
   const analysis = createAnalysis(analysisBody);
   analysisToggle.addEventListener('toggle', () => { if (analysisToggle.open) refreshAnalysis(); });
@@ -557,6 +577,6 @@ export function mountPlayground(root, options = {}) {
       controls.set(read.value, '', false);
       return setScenario(read.value, false, t);
     },
-    destroy() { pause(); stickyRo.disconnect(); transport.destroy(); chart.destroy(); analysis.destroy(); engine.terminate(); },
+    destroy() { pause(); stickyRo.disconnect(); window.removeEventListener('resize', syncPad); transport.destroy(); chart.destroy(); analysis.destroy(); engine.terminate(); },
   };
 }

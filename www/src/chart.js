@@ -41,7 +41,7 @@ function palette(el) {
     score: css('--c-score', '#2563eb'), line: css('--c-line', '#dc2626'), trial: css('--c-trial', '#9333ea'),
     upper: css('--c-upper', '#ea580c'), lower: css('--c-lower', '#16a34a'),
     closed: css('--c-closed', 'rgba(22,163,74,.10)'), half: css('--c-half', 'rgba(234,179,8,.22)'), open: css('--c-open', 'rgba(220,38,38,.18)'),
-    closedS: css('--c-closed-strong', '#16a34a'), halfS: css('--c-half-strong', '#ca8a04'), openS: css('--c-open-strong', '#dc2626'),
+    closedS: css('--c-closed-strong', '#16a34a'), halfS: css('--c-half-strong', '#b45309'), openS: css('--c-open-strong', '#dc2626'),
     ok: css('--c-ok', '#16a34a'), fail: css('--c-fail', '#dc2626'), fallback: css('--c-fallback', '#6b7280'),
     rate: css('--c-rate', '#0891b2'), cursor: css('--c-cursor', '#111'), wait: css('--c-wait', '#a16207'),
   };
@@ -62,6 +62,8 @@ function stateBand(stateIdx, pal) {
     ctx.beginPath();
     ctx.rect(left, top, width, height);
     ctx.clip();
+    ctx.font = `${Math.round(11 * devicePixelRatio)}px system-ui, sans-serif`;
+    ctx.textBaseline = 'bottom';
     const step = xs.length > 1 ? xs[1] - xs[0] : 1;
     // One rectangle per run of buckets in the same state (not one per bucket).
     for (let i = 0; i < xs.length;) {
@@ -75,6 +77,15 @@ function stateBand(stateIdx, pal) {
       if (k > 0) { ctx.fillStyle = fills[k]; ctx.fillRect(x0, top, x1 - x0 + 0.5, height); }
       ctx.fillStyle = strips[k];
       ctx.fillRect(x0, top + height - strip, x1 - x0 + 0.5, strip);
+      // Colour is not the only carrier of the state (WCAG 1.4.1): a stretch of half-open or open
+      // wide enough for its name has the name written above its strip.
+      if (k > 0) {
+        const name = k === 1 ? 'half-open' : 'open';
+        if (ctx.measureText(name).width + 6 * devicePixelRatio <= x1 - x0) {
+          ctx.fillStyle = pal.fg;
+          ctx.fillText(name, x0 + 3 * devicePixelRatio, top + height - strip - 3 * devicePixelRatio);
+        }
+      }
       i = j;
     }
     ctx.restore();
@@ -128,7 +139,7 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
   const note = h('p', { class: 'chart-note help' });
   const key = h('p', { class: 'band-key help' }, 'State band: ',
     h('span', { class: 'swatch closed' }), ' closed ', h('span', { class: 'swatch half' }), ' half-open ',
-    h('span', { class: 'swatch open' }), ' open; the dashed vertical line is the playback cursor.');
+    h('span', { class: 'swatch open' }), ' open (a stretch wide enough has its state written on it); the dashed vertical line is the playback cursor.');
   const keysHelp = h('p', { id: uniqueId('chart-keys'), class: 'help chart-keys' },
     'Zoom keys, with the charts focused (Tab to them): + zoom in, − zoom out (around the playback cursor), 0 or Escape the whole run.');
   // The keys' help sits inside the focusable box, so it shows when the box scrolls into view on

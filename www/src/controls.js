@@ -86,7 +86,8 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {} })
     h('legend', { text: 'What the statistical breaker decides' }),
     PROMINENT.map((f) => field(f))));
   const sections = h('div', { class: 'sections' });
-  replace(root, general, head, presetDesc, prom, sections);
+  // The settings' heading, for the headings' outline (the list titles below are its h3s).
+  replace(root, h('h2', { class: 'sr-only', text: 'Settings' }), general, head, presetDesc, prom, sections);
 
   function field(f, pathOverride) {
     const path = pathOverride || f.path;
@@ -198,7 +199,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {} })
       const to = phases.length ? phases[phases.length - 1].querySelector('input, select, textarea') : null;
       if (to) to.focus();
     } } });
-    return h('div', { class: 'list', dataset: { list: spec.path } }, h('h4', { text: spec.title }), rows, add);
+    return h('div', { class: 'list', dataset: { list: spec.path } }, h('h3', { text: spec.title }), rows, add);
   }
 
   function rebuild(keepOpen = false) {

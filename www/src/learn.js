@@ -138,15 +138,17 @@ export function mountLearn(root) {
   const next = h('button', { type: 'button', class: 'primary', text: 'Next →', on: { click: () => go(step + 1) } });
   const openFull = h('a', { class: 'learn-open', text: 'Open this run in the full playground' });
   const form = h('form', { class: 'learn-settings', attrs: { 'aria-label': 'Your settings' }, on: { submit: (e) => e.preventDefault() } });
-  const formMsg = h('p', { class: 'msg', attrs: { role: 'alert' } });
+  const formMsg = h('p', { class: 'msg', id: 'learn-settings-msg', attrs: { role: 'alert' } });
   const inputs = {};
   form.append(h('h2', { text: 'Your settings' }),
     h('p', { class: 'help', text: 'Every number in the text is computed from these. Change them and the numbers follow.' }));
   for (const f of FIELDS) {
     const id = `learn-${f.key}`;
-    const input = h('input', { id, type: 'number', step: 'any', min: String(f.min), max: String(f.max), on: { change: readForm } });
+    const input = h('input', { id, type: 'number', step: 'any', min: String(f.min), max: String(f.max), attrs: { 'aria-invalid': 'false' }, on: { change: readForm } });
     inputs[f.key] = input;
-    form.append(h('div', { class: 'field' }, h('label', { for: id, text: f.label }), h('div', { class: 'inputrow' }, input, h('span', { class: 'unit', text: f.unit }))));
+    // The unit is part of the field's name (a screen reader says the label, not the text beside).
+    form.append(h('div', { class: 'field' }, h('label', { for: id }, f.label, h('span', { class: 'sr-only', text: ` (${f.unit})` })),
+      h('div', { class: 'inputrow' }, input, h('span', { class: 'unit', attrs: { 'aria-hidden': 'true' }, text: f.unit }))));
   }
   form.append(formMsg, h('button', { type: 'button', class: 'small', text: 'Reset to the defaults', on: { click: () => { S = { ...DEFAULTS }; fillForm(); changed(); } } }));
   const pgRoot = h('div', { class: 'learn-playground playground' });
@@ -172,22 +174,36 @@ export function mountLearn(root) {
   function fillForm() {
     for (const f of FIELDS) inputs[f.key].value = String(Number((S[f.key] * f.scale).toPrecision(10)));
   }
+  /** Say `text` under the form, tied to the fields it is about (marked invalid); '' clears. */
+  function formError(text, keys = []) {
+    formMsg.textContent = text;
+    for (const f of FIELDS) {
+      const el = inputs[f.key];
+      const bad = Boolean(text) && keys.includes(f.key);
+      el.setAttribute('aria-invalid', bad ? 'true' : 'false');
+      if (bad) el.setAttribute('aria-describedby', formMsg.id); else el.removeAttribute('aria-describedby');
+      el.closest('.field').classList.toggle('invalid', bad);
+    }
+  }
+  /** The fields a `validate` message is about. */
+  const aboutKeys = (msg) => (/^p0/.test(msg) ? ['fine'] : /^p1/.test(msg) ? ['broken', 'fine'] : /^a and b/.test(msg) ? ['a', 'b']
+    : /false-alarm/.test(msg) ? ['period'] : /traffic/.test(msg) ? ['cpm'] : []);
   function readForm() {
     const T = { ...S };
     for (const f of FIELDS) {
       const v = Number(inputs[f.key].value);
-      if (inputs[f.key].value === '' || !Number.isFinite(v)) { formMsg.textContent = `${f.label}: enter a number.`; return; }
-      if (v < f.min || v > f.max) { formMsg.textContent = `${outOfRange(f, `${v} ${f.unit}`)}.`; return; }
+      if (inputs[f.key].value === '' || !Number.isFinite(v)) { formError(`${f.label}: enter a number.`, [f.key]); return; }
+      if (v < f.min || v > f.max) { formError(`${outOfRange(f, `${v} ${f.unit}`)}.`, [f.key]); return; }
       T[f.key] = v / f.scale;
     }
     const bad = validate(T);
-    formMsg.textContent = bad || '';
+    formError(bad || '', bad ? aboutKeys(bad) : []);
     if (bad) return;
     S = T;
     changed();
   }
   function changed() {
-    formMsg.textContent = '';
+    formError('');
     notice.hidden = true;
     history.replaceState({ step }, '', query(step, S));
     updateLinks();

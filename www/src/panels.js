@@ -102,7 +102,10 @@ export function createTrace(root, onJump) {
         ? `${n} state changes (simulated); the first ${listed} are listed. Choose one to jump there.`
         : `${n} state change${n === 1 ? '' : 's'} (simulated). Choose one to jump there.`;
       patch(body, (el) => replace(el, events.slice(0, LIMIT).map((e, i) => {
-        const b = h('button', { type: 'button', class: 'link', text: clock(e.t_s), attrs: { 'aria-label': `Jump to ${clock(e.t_s)}` } });
+        // The name says which change the row is (tabbing through the buttons, a screen reader
+        // says only the button), and starts with the time it shows.
+        const who = e.caller ? `${e.breaker}, caller ${e.caller}` : e.breaker;
+        const b = h('button', { type: 'button', class: 'link', text: clock(e.t_s), attrs: { 'aria-label': `Jump to ${clock(e.t_s)} (${who}: ${stateName(e.from)} to ${stateName(e.to)})` } });
         return h('tr', { dataset: { i: String(i) } },
           h('td', {}, b), h('td', { text: e.caller ? `${e.breaker} (caller ${e.caller})` : e.breaker }),
           h('td', {}, h('span', { class: `state state-${String(e.from).replace('_', '-')}`, text: stateName(e.from) }), ' → ',
@@ -123,8 +126,9 @@ export function createTrace(root, onJump) {
       const next = lo - 1 < LIMIT ? lo - 1 : -1;
       if (next === cur) return;
       const rows = body.children;
-      if (cur >= 0 && rows[cur]) rows[cur].classList.remove('current');
-      if (next >= 0 && rows[next]) rows[next].classList.add('current');
+      // The current row is said (aria-current) and marked by a bar, not by its tint alone.
+      if (cur >= 0 && rows[cur]) { rows[cur].classList.remove('current'); rows[cur].removeAttribute('aria-current'); }
+      if (next >= 0 && rows[next]) { rows[next].classList.add('current'); rows[next].setAttribute('aria-current', 'true'); }
       cur = next;
     },
   };
@@ -160,7 +164,9 @@ export function renderMetrics(root, m) {
     return fmt(v, 6);
   };
   const rows = METRIC_ROWS.filter(([g, k]) => m.statistical[g] && k in m.statistical[g]);
-  replace(root, h('div', { class: 'scroll-x' }, h('table', { class: 'metrics' },
+  // On a phone the table scrolls sideways: its box takes the focus, so the keyboard can scroll it
+  // (WCAG 2.1.1; it holds nothing focusable of its own).
+  replace(root, h('div', { class: 'scroll-x', attrs: { tabindex: '0', role: 'group', 'aria-label': 'Metrics of both breakers (scrolls sideways on a narrow screen)' } }, h('table', { class: 'metrics' },
     h('caption', { class: 'sr-only', text: 'Metrics of both breakers on the same calls' }),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: 'on the same calls' }), h('th', { scope: 'col', text: 'statistical' }), h('th', { scope: 'col', text: 'window' }), h('th', { scope: 'col', text: 'kind' }))),
     h('tbody', {}, rows.map(([g, k, label, unit, better]) => {
@@ -185,7 +191,7 @@ export function renderDerived(root, d, snap) {
   if (!d) { replace(root, h('p', { class: 'muted', text: 'No settings yet.' })); return; }
   const s = (snap && snap.statistical) || {};
   const item = (title, value, formula, kind, text) => h('div', { class: 'derived-item' },
-    h('h4', {}, title, ' ', kindBadge(kind)),
+    h('h3', {}, title, ' ', kindBadge(kind)),
     h('p', { class: 'value' }, value),
     h('p', { class: 'formula' }, h('code', { text: formula })),
     text ? h('p', { class: 'help', text }) : null);

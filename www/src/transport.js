@@ -62,8 +62,9 @@ export function createTransport(root, actions) {
 
   return {
     setPlaying(p) {
+      // The name says what a press does; no aria-pressed beside it (a toggle whose name also
+      // changes was read as "Pause, pressed": pressed meant playing, the name said pause).
       play.textContent = p ? '❚❚ Pause' : '▶ Play';
-      play.setAttribute('aria-pressed', p ? 'true' : 'false');
     },
     setRange(end) {
       scrub.max = String(end > 0 ? end : 1);

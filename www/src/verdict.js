@@ -62,13 +62,16 @@ export function createVerdict(root, onTargets) {
   const dead = h('input', { type: 'number', id: `${id}-dead`, min: '0', step: '1', inputMode: 'numeric' });
   const close = h('input', { type: 'number', id: `${id}-close`, min: '0', step: 'any', inputMode: 'decimal' });
   const retrip = h('input', { type: 'checkbox', id: `${id}-rt` });
-  const out = h('div', { class: 'verdict-out', attrs: { 'aria-live': 'polite' } });
+  // Only the one-line summary is live, and only when it changes: the whole verdict (both
+  // breakers' lists) redrawn on every run was read out in full after each edit.
+  const out = h('div', { class: 'verdict-out' });
+  const said = h('p', { class: 'sr-only', attrs: { 'aria-live': 'polite' } });
   const form = h('div', { class: 'targets' },
     h('div', { class: 'field check' }, h('div', { class: 'inputrow' }, fa, h('label', { for: fa.id, text: 'no false opening' }))),
     h('div', { class: 'field' }, h('label', { for: dead.id, text: 'at most N failed calls let through' }), h('div', { class: 'inputrow' }, dead, h('span', { class: 'unit', text: 'calls' }))),
     h('div', { class: 'field' }, h('label', { for: close.id, text: 'closed for good within T of full health' }), h('div', { class: 'inputrow' }, close, h('span', { class: 'unit', text: 's' }))),
     h('div', { class: 'field check' }, h('div', { class: 'inputrow' }, retrip, h('label', { for: retrip.id, text: 'no re-trip after closing' }))));
-  replace(root, form, out);
+  replace(root, form, out, said);
 
   // A number target: empty is no target; otherwise a number >= 0 (whole for calls). A bad
   // entry keeps the target in force and says so next to the input.
@@ -136,6 +139,7 @@ export function createVerdict(root, onTargets) {
     // A cancelled run is judged on the part computed only, and says so.
     const summary = metrics.complete ? whole : `The run was cancelled: judged on the part computed only. ${whole.replace('on this run', 'on that part')}`;
     replace(out, h('p', { class: 'verdict-summary', text: summary }), lines, note);
+    if (said.textContent !== `Verdict: ${summary}`) said.textContent = `Verdict: ${summary}`;
   }
 
   fill();

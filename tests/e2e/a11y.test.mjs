@@ -1,0 +1,219 @@
+// Accessibility (WCAG 2.2 AA): axe-core's automated rules on the four ways the playground is
+// shown (the page, ?embed=1, the walkthrough, the documentation example with its custom
+// elements, whose shadow roots axe enters), in each browser; and what axe cannot see: the
+// landmarks and live regions as the pages use them, errors tied to their fields, the trace's
+// current row said without colour.
+//
+// axe-core is a pinned dev dependency (package.json); its script is injected into the page.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Key } from 'selenium-webdriver';
+import { BROWSERS, session, open, page, until } from './helpers.mjs';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Inject axe into the page and run it on the document (shadow roots included, not iframes). */
+async function axe(s) {
+  await s.driver.executeScript(AXE);
+  return page(s.driver, async () => {
+    // eslint-disable-next-line no-undef
+    const r = await axe.run(document, {
+      iframes: false,
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+    });
+    return r.violations.map((v) => ({
+      id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary.split('\n')[1] || ''}`),
+    }));
+  });
+}
+
+/** The violations that must not be there: serious or critical ones, and the landmark and
+ * heading rules this page once broke (moderate in axe, but each a real barrier to navigation). */
+const KEPT = new Set(['region', 'landmark-no-duplicate-main', 'landmark-unique', 'heading-order', 'page-has-heading-one', 'landmark-main-is-top-level']);
+const bad = (violations) => violations.filter((v) => v.impact === 'serious' || v.impact === 'critical' || KEPT.has(v.id));
+
+async function learnReady(s, step = 1) {
+  await until(() => page(s.driver, (k) => document.getElementById('learn').dataset.ready === String(k), step), `step ${step} to be ready`, 60_000);
+}
+
+for (const browser of BROWSERS) {
+  describe(`accessibility [${browser}]`, () => {
+    const s = session(browser);
+
+    test('axe: the page (every settings section and the analysis curves open) has no serious violation', async () => {
+      await open(s);
+      await page(s.driver, async () => {
+        for (const d of document.querySelectorAll('#playground details')) d.open = true;
+        await new Promise((r) => setTimeout(r, 1500)); // the analysis curves
+      });
+      assert.deepEqual(bad(await axe(s)), []);
+    });
+
+    test('axe: the page with ?embed=1 has no serious violation', async () => {
+      await open(s, '?embed=1&panels=now,chart,metrics&v=1&preset=bursty-failures');
+      assert.deepEqual(bad(await axe(s)), []);
+    });
+
+    test('axe: the walkthrough has no serious violation', async () => {
+      await s.driver.get(`${s.url}learn.html?step=4`);
+      await learnReady(s, 4);
+      assert.deepEqual(bad(await axe(s)), []);
+    });
+
+    test('axe: the documentation example, inside both custom elements, has no serious violation', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      for (const id of ['recovery-el', 'quiet-el']) {
+        await page(s.driver, (i) => document.getElementById(i).scrollIntoView(), id);
+        await until(() => page(s.driver, (i) => document.getElementById(i).dataset.state === 'ready', id), `${id} to be ready`, 60_000);
+      }
+      assert.deepEqual(bad(await axe(s)), []);
+    });
+
+    test('the first Tab is a skip link to the run; the next Tab is Play', async () => {
+      await open(s);
+      await s.driver.actions().sendKeys(Key.TAB).perform();
+      const first = await page(s.driver, () => ({ cls: document.activeElement.className, href: document.activeElement.getAttribute('href') }));
+      assert.deepEqual(first, { cls: 'skip', href: '#run' });
+      await s.driver.actions().sendKeys(Key.ENTER).perform();
+      await until(() => page(s.driver, () => document.activeElement.id === 'run'), 'the run to take the focus', 5000);
+      await s.driver.actions().sendKeys(Key.TAB).perform();
+      assert.equal(await page(s.driver, () => document.activeElement.textContent), '▶ Play');
+    });
+
+    test('status: the progress bar is named and not live; the verdict says only its summary; the play button is not a toggle', async () => {
+      await open(s);
+      const r = await page(s.driver, () => {
+        const root = document.getElementById('playground');
+        const row = root.querySelector('.progress');
+        const live = (el) => el.closest('[aria-live]:not([aria-live="off"]), [role=status], [role=alert], [role=log]');
+        const verdictLive = [...root.querySelectorAll('.panel-verdict [aria-live]')].filter((e) => e.getAttribute('aria-live') !== 'off' && !e.classList.contains('msg'));
+        return {
+          progressLive: Boolean(live(row)),
+          progressName: row.querySelector('progress').getAttribute('aria-label'),
+          runLine: root.querySelector('.runinfo').getAttribute('aria-live'),
+          verdictLists: Boolean(live(root.querySelector('.verdict-out ul'))),
+          verdictSaid: verdictLive.map((e) => e.textContent),
+          summary: root.querySelector('.verdict-summary').textContent,
+        };
+      });
+      assert.equal(r.progressLive, false, 'the progress (new figures every 50 ms) is not read out');
+      assert.equal(r.progressName, 'Part of the run computed');
+      assert.equal(r.runLine, 'polite', 'the run line says when a run is computing and when it is done');
+      assert.equal(r.verdictLists, false, 'the verdict\'s lists are not read out on every run');
+      assert.deepEqual(r.verdictSaid, [`Verdict: ${r.summary}`]);
+      await s.driver.findElement({ css: '#playground .transport button.primary' }).click();
+      await new Promise((ok) => setTimeout(ok, 300));
+      const playing = await page(s.driver, () => {
+        const b = document.querySelector('#playground .transport button.primary');
+        return { text: b.textContent, pressed: b.getAttribute('aria-pressed') };
+      });
+      await s.driver.findElement({ css: '#playground .transport button.primary' }).click();
+      assert.deepEqual(playing, { text: '❚❚ Pause', pressed: null });
+    });
+
+    test('the trace\'s current row is said (aria-current) and marked by a bar, not by its tint alone; its buttons name the change', async () => {
+      await open(s);
+      const r = await page(s.driver, async () => {
+        const pg = window.playground;
+        const rows = () => [...document.querySelectorAll('#playground .panel-trace tbody tr')];
+        const button = rows()[0].querySelector('button');
+        // Past the second state change: the second row is current.
+        const ev = await pg.engine.call('events', { limit: 5 });
+        await pg.seek(ev.list[1].t_s + 0.001);
+        const cur = rows().filter((tr) => tr.getAttribute('aria-current') === 'true');
+        return {
+          current: cur.map((tr) => rows().indexOf(tr)),
+          classed: rows().findIndex((tr) => tr.classList.contains('current')),
+          bar: cur[0] ? getComputedStyle(cur[0].cells[0]).boxShadow : '',
+          name: button.getAttribute('aria-label'),
+          shown: button.textContent,
+        };
+      });
+      assert.deepEqual(r.current, [1]);
+      assert.equal(r.classed, 1);
+      assert.notEqual(r.bar, 'none', 'a bar marks the current row');
+      assert.ok(r.name.startsWith(`Jump to ${r.shown} (`), r.name);
+      assert.match(r.name, /(statistical|window).*: (closed|open|half-open) to (closed|open|half-open)\)$/);
+    });
+
+    test('the state band writes a wide stretch\'s state on it (colour is not its only carrier)', async () => {
+      await open(s);
+      const texts = await page(s.driver, async () => {
+        const seen = [];
+        const orig = CanvasRenderingContext2D.prototype.fillText;
+        CanvasRenderingContext2D.prototype.fillText = function (t, ...rest) { seen.push(String(t)); return orig.call(this, t, ...rest); };
+        try {
+          await window.playground.seek(30);
+          await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+        } finally {
+          CanvasRenderingContext2D.prototype.fillText = orig;
+        }
+        return seen;
+      });
+      assert.ok(texts.includes('open'), `the open stretches of the default run are labelled (drawn: ${[...new Set(texts)].slice(0, 20).join(', ')})`);
+    });
+
+    test('the walkthrough: a refused setting is marked invalid and tied to its message; each label says its unit', async () => {
+      await s.driver.get(`${s.url}learn.html`);
+      await learnReady(s, 1);
+      const r = await page(s.driver, () => {
+        const set = (id, v) => { const i = document.getElementById(id); i.value = v; i.dispatchEvent(new Event('change', { bubbles: true })); return i; };
+        const cpm = set('learn-cpm', '-5');
+        const msg = document.querySelector('form.learn-settings .msg');
+        const out = {
+          invalid: cpm.getAttribute('aria-invalid'),
+          describedBy: cpm.getAttribute('aria-describedby'),
+          msgId: msg.id,
+          msg: msg.textContent,
+          others: [...document.querySelectorAll('form.learn-settings input')].filter((i) => i !== cpm && i.getAttribute('aria-invalid') === 'true').length,
+          label: cpm.labels[0].textContent,
+        };
+        set('learn-cpm', '60');
+        out.after = { invalid: cpm.getAttribute('aria-invalid'), describedBy: cpm.getAttribute('aria-describedby'), msg: msg.textContent };
+        return out;
+      });
+      assert.equal(r.invalid, 'true');
+      assert.equal(r.describedBy, r.msgId);
+      assert.match(r.msg, /Traffic goes from/);
+      assert.equal(r.others, 0, 'only the field the message is about');
+      assert.equal(r.label, 'Traffic (calls/min)');
+      assert.deepEqual(r.after, { invalid: 'false', describedBy: null, msg: '' });
+    });
+
+    test('on a phone or zoomed in, the transport bar scrolls away instead of covering the page', async () => {
+      const rect = await s.driver.manage().window().getRect();
+      const look = () => page(s.driver, () => ({
+        position: getComputedStyle(document.querySelector('#playground .sticky')).position,
+        pad: document.documentElement.style.scrollPaddingTop,
+      }));
+      try {
+        await open(s);
+        const wide = await look();
+        assert.equal(wide.position, 'sticky');
+        assert.match(wide.pad, /^\d+px$/);
+        // 480 px wide (the narrowest window both browsers give), then short: 1280 x 900 at 200 %.
+        for (const size of [{ width: 480, height: 900 }, { width: 1280, height: 450 }]) {
+          await s.driver.manage().window().setRect(size);
+          await until(async () => (await look()).position === 'static', `the bar not to stick at ${size.width} x ${size.height}`, 5000);
+          await until(async () => (await look()).pad === '', 'no scroll padding for a bar that does not stick', 5000);
+        }
+      } finally {
+        await s.driver.manage().window().setRect({ width: rect.width, height: rect.height });
+      }
+    });
+
+    test('the metrics table, which scrolls sideways on a phone, can be scrolled from the keyboard', async () => {
+      await open(s);
+      const box = await page(s.driver, () => {
+        const el = document.querySelector('#playground .panel-metrics .scroll-x');
+        return { tabindex: el.getAttribute('tabindex'), name: el.getAttribute('aria-label'), role: el.getAttribute('role') };
+      });
+      assert.equal(box.tabindex, '0');
+      assert.equal(box.role, 'group');
+      assert.match(box.name, /^Metrics/);
+    });
+  });
+}
