@@ -1054,3 +1054,15 @@ fn an_observation_has_the_numbers_of_the_formulas() {
     assert!(close(later.count, 3601.0 / e * 720.0), "{}", later.count);
     assert!(close(b.rate(3600.0), later.rate));
 }
+
+/// A breaker reads back the settings it was made with, and their derived numbers.
+#[test]
+fn the_breaker_keeps_the_settings_it_was_given() {
+    for s in [settings(), a_is_two_failures()] {
+        let b = Statistical::new(s.clone()).unwrap();
+        assert_eq!(b.settings(), &s);
+        assert_eq!(b.derived(), &s.derived());
+        let b = Statistical::starting_at(s.clone(), 5.0).unwrap();
+        assert_eq!(b.settings(), &s);
+    }
+}
