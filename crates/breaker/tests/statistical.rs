@@ -861,3 +861,208 @@ fn a_permit_reported_twice() {
     assert_eq!(b.record(&trial, OK, t), Recorded::Ignored(Ignored::Lost));
     assert!((b.trial_score() - w_ok()).abs() < 1e-12);
 }
+
+/// Settings whose Wald line A is exactly two failures in `f64`: p1/p0 = 0.25/0.0625 = 4 and
+/// (1-b)/a = 0.5/0.03125 = 16 are exact quotients of binary fractions, so A = ln 16 = 2 ln 4 =
+/// w_fail + w_fail to the last bit (checked below on the crate's own numbers). The floor is A
+/// (ln 16 = 2.77 > w_fail + |w_ok| = ln 4 + ln(0.9375/0.75) = 1.61), and with a cold meter and
+/// a one-hour false-alarm period a few calls expect N < 2 calls, so the line is the floor.
+fn a_is_two_failures() -> StatisticalSettings {
+    StatisticalSettings {
+        fine_rate: 0.0625,
+        broken_rate: 0.25,
+        trial_wrongly_opens: 0.03125,
+        trial_wrongly_closes: 0.5,
+        false_alarm_period: 3600.0,
+        ..Default::default()
+    }
+}
+
+/// "Open when `score >= line`": a score equal to the line opens. Two failures from 0 score
+/// 2 ln 4 = A = the floor = the line exactly; with `>` (or a floor shortcut with `>`) they
+/// would not.
+#[test]
+fn a_closed_score_equal_to_the_line_opens() {
+    let s = a_is_two_failures();
+    let d = s.derived();
+    assert_eq!(
+        d.upper,
+        d.weights.fail + d.weights.fail,
+        "A = 2 w_fail exactly"
+    );
+    assert_eq!(d.line_floor, d.upper);
+    assert_eq!(d.trials_to_open, 2);
+    let mut b = Statistical::new(s).unwrap();
+    call(&mut b, 0.0, FAIL);
+    assert_eq!(b.state(), State::Closed, "one failure: ln 4 < ln 16");
+    call(&mut b, 1.0, FAIL);
+    assert_eq!(b.state(), State::Open, "two failures: 2 ln 4 = ln 16");
+    match b.transitions()[0].reason {
+        Reason::ScoreReachedLine { score, line } => {
+            assert_eq!(score, line);
+            assert_eq!(line, d.upper);
+        }
+        r => panic!("{r:?}"),
+    }
+}
+
+/// "Open again at or above A": a trial score equal to A reopens. The same settings: two
+/// failing trials score exactly A = ln 16 and reopen, with the wait doubled.
+#[test]
+fn a_trial_score_equal_to_a_reopens() {
+    let mut b = Statistical::new(a_is_two_failures()).unwrap();
+    let (p, t) = half_open(&mut b);
+    let states = run_trials(&mut b, p, t, &[FAIL, FAIL]);
+    assert_eq!(states, [State::HalfOpen, State::Open]);
+    assert_eq!(b.wait(), 120.0);
+    match b.transitions()[0].reason {
+        Reason::TrialReachedUpper { trial, upper } => {
+            assert_eq!(trial, upper);
+            assert_eq!(upper, b.derived().upper);
+        }
+        r => panic!("{r:?}"),
+    }
+}
+
+/// "Close at or below B": a trial score equal to B closes. (1-p1)/(1-p0) = 0.25/0.5 = 0.5 and
+/// b/(1-a) = 0.125/0.5 = 0.25 are exact, so B = ln 0.25 = 2 ln 0.5 = two successes exactly.
+#[test]
+fn a_trial_score_equal_to_b_closes() {
+    let s = StatisticalSettings {
+        fine_rate: 0.5,
+        broken_rate: 0.75,
+        trial_wrongly_opens: 0.5,
+        trial_wrongly_closes: 0.125,
+        ..Default::default()
+    };
+    let d = s.derived();
+    assert_eq!(d.lower, d.weights.ok + d.weights.ok, "B = 2 w_ok exactly");
+    assert_eq!(d.trials_to_close, 2);
+    let mut b = Statistical::new(s).unwrap();
+    let (p, t) = half_open(&mut b);
+    let states = run_trials(&mut b, p, t, &[OK, OK]);
+    assert_eq!(states, [State::HalfOpen, State::Closed]);
+    match b.transitions()[0].reason {
+        Reason::TrialReachedLower { trial, lower } => {
+            assert_eq!(trial, lower);
+            assert_eq!(lower, d.lower);
+        }
+        r => panic!("{r:?}"),
+    }
+}
+
+/// At the half-open time limit a trial score of exactly 0 (no trial counted: here one neutral
+/// result) is not below 0, so the breaker opens again, with the wait grown; it closes only on
+/// evidence of recovery (a score below 0).
+#[test]
+fn half_open_time_limit_with_a_trial_score_of_zero_reopens() {
+    let mut b = breaker();
+    let (p, t) = half_open(&mut b);
+    let limit = 3.0 * 18.0 / b.rate(t);
+    assert_eq!(
+        b.record(&p, Outcome::InputRejected, t + 0.1),
+        Recorded::Ignored(Ignored::Neutral)
+    );
+    assert_eq!(b.trial_score(), 0.0);
+    // No trial in flight: the deadline is the time limit.
+    assert_eq!(b.next_deadline(), Some(t + limit));
+    b.poll(t + limit);
+    assert_eq!(b.state(), State::Open);
+    assert_eq!(b.wait(), 120.0);
+    match b.transitions()[0].reason {
+        Reason::HalfOpenTimeLimit { trial, limit: l } => {
+            assert_eq!(trial, 0.0);
+            assert!((l - limit).abs() < 1e-9 * limit);
+        }
+        r => panic!("{r:?}"),
+    }
+}
+
+/// `wait()` is "the wait in force, or the next one when closed": after a close the next wait is
+/// the first again, before any new opening (and an observation shows that), not the grown one.
+#[test]
+fn after_a_close_the_next_wait_reads_the_first_again() {
+    let mut b = breaker();
+    let (p, t) = half_open(&mut b);
+    let states = run_trials(&mut b, p, t, &[FAIL; 4]);
+    assert_eq!(states.last(), Some(&State::Open));
+    assert_eq!(b.wait(), 120.0);
+    let t = b.open_until();
+    let p = b.permit(t).permit().expect("trial");
+    let states = run_trials(&mut b, p, t, &[OK; 18]);
+    assert_eq!(states.last(), Some(&State::Closed));
+    assert_eq!(b.wait(), 60.0, "the next wait, while closed");
+    assert_eq!(b.observe(t + 10.0).wait, 60.0);
+}
+
+/// A trial's result reported after its loss time, with no other event in between, is lost: the
+/// score does not move and the slot is free. Only the loss time exactly is still in time.
+#[test]
+fn a_trial_result_after_the_call_timeout_is_lost() {
+    let mut b = breaker();
+    let (trial, t) = half_open(&mut b);
+    assert_eq!(
+        b.record(&trial, FAIL, t + 30.5),
+        Recorded::Ignored(Ignored::Lost)
+    );
+    assert_eq!(b.trial_score(), 0.0);
+    assert!(!b.trial_in_flight());
+    assert_eq!(b.state(), State::HalfOpen);
+}
+
+/// Only half-open has deadlines (a trial's loss time, the time limit): closed and open have
+/// none, since the open wait ends lazily at the next call.
+#[test]
+fn no_deadline_outside_half_open() {
+    let mut b = breaker();
+    assert_eq!(b.next_deadline(), None, "closed");
+    call(&mut b, 0.0, FAIL);
+    assert_eq!(b.next_deadline(), None, "closed with a score");
+    let opened = open(&mut b, 1.0);
+    assert_eq!(b.next_deadline(), None, "open");
+    let _ = b.permit(opened + 60.0);
+    assert_eq!(b.state(), State::HalfOpen);
+    assert_eq!(b.next_deadline(), Some(opened + 60.0 + 30.0), "half-open");
+}
+
+/// An observation's numbers, computed here from the formulas: with 1 call/s assumed (count =
+/// 1 call/s x 3600 s = 3600 at the first call) and one call at 0, the count is 3601 at 0 and
+/// 3601/e an hour later; rate = count / 3600; the expected calls in 30 days, rate x 2,592,000,
+/// are 3601 x 720 at 0; the line is their log. Waits, Wald's lines and the score as set.
+#[test]
+fn an_observation_has_the_numbers_of_the_formulas() {
+    let mut b = breaker();
+    call(&mut b, 0.0, FAIL);
+    let close = |x: f64, y: f64| (x - y).abs() <= 1e-12 * y.abs();
+    let o = b.observe(0.0);
+    assert_eq!((o.state, o.generation), (State::Closed, 0));
+    assert!(close(o.level, w_fail()), "{}", o.level);
+    assert!(close(o.rate, 3601.0 / 3600.0), "{}", o.rate);
+    assert!(close(o.count, 3601.0 * 720.0), "{}", o.count);
+    assert!(
+        close(o.threshold, (3601.0f64 * 720.0).ln()),
+        "{}",
+        o.threshold
+    );
+    assert!(o.trial.is_nan());
+    assert!(close(o.trial_upper, 95f64.ln()));
+    assert!(close(o.trial_lower, (0.05f64 / 0.99).ln()));
+    assert_eq!(o.wait, 60.0);
+    let later = b.observe(3600.0);
+    let e = std::f64::consts::E;
+    assert!(close(later.rate, 3601.0 / e / 3600.0), "{}", later.rate);
+    assert!(close(later.count, 3601.0 / e * 720.0), "{}", later.count);
+    assert!(close(b.rate(3600.0), later.rate));
+}
+
+/// A breaker reads back the settings it was made with, and their derived numbers.
+#[test]
+fn the_breaker_keeps_the_settings_it_was_given() {
+    for s in [settings(), a_is_two_failures()] {
+        let b = Statistical::new(s.clone()).unwrap();
+        assert_eq!(b.settings(), &s);
+        assert_eq!(b.derived(), &s.derived());
+        let b = Statistical::starting_at(s.clone(), 5.0).unwrap();
+        assert_eq!(b.settings(), &s);
+    }
+}

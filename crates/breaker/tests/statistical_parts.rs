@@ -1,0 +1,186 @@
+//! The statistical breaker's public parts on their own: the traffic meter, the backoff, the
+//! weights and the CUSUM score, Wald's trial, the line and the generation counter. Expected
+//! values are computed here from the formulas in the modules' docs (with `f64::ln`/`exp`, not
+//! the crate's `libm`), so a change of formula fails here even where the whole breaker's tests
+//! would not see it (a part used only for display, a branch the breaker reaches rarely).
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use breaker::backoff::Backoff;
+use breaker::generation::Generation;
+use breaker::line;
+use breaker::score::{Score, Weights};
+use breaker::traffic::Traffic;
+use breaker::trial::{Trial, Verdict, WaldLines};
+
+fn close(x: f64, y: f64) -> bool {
+    (x - y).abs() <= 1e-13 * y.abs().max(1e-300)
+}
+
+/// `count(t) = count(t0) exp(-(t - t0)/tau)`, +1 per call, `rate = count / tau`; a meter started
+/// at `NaN` does not decay until its first tick; a tick earlier than the last update counts
+/// without decay and does not move the update time back.
+#[test]
+fn the_traffic_meter_decays_by_e_per_time_constant() {
+    let e = std::f64::consts::E;
+    // Not started: 2 calls/s x 3600 s = 7200, whatever the time asked.
+    let mut m = Traffic::new(3600.0, 2.0, f64::NAN);
+    assert_eq!(m.count(0.0), 7200.0);
+    assert_eq!(m.count(1e6), 7200.0);
+    assert_eq!(m.rate(1e6), 2.0);
+    // The first tick starts it at 100: 7201 then, 7201/e an hour later.
+    m.tick(100.0);
+    assert_eq!(m.count(100.0), 7201.0);
+    assert!(close(m.count(3700.0), 7201.0 / e), "{}", m.count(3700.0));
+    assert!(close(m.rate(3700.0), 7201.0 / e / 3600.0));
+    // A time before the update reads the count as it was (no growth backwards).
+    assert_eq!(m.count(50.0), 7201.0);
+    // A tick at the same time adds 1; an earlier tick adds 1 without decay and keeps the
+    // update time at 100 (so an hour after 100 is still one e-fold).
+    m.tick(100.0);
+    m.tick(50.0);
+    assert_eq!(m.count(100.0), 7203.0);
+    assert!(close(m.count(3700.0), 7203.0 / e), "{}", m.count(3700.0));
+    // A later tick decays first: 1 ms after 100 (the polynomial branch of the decay).
+    m.tick(100.001);
+    let expect = 7203.0 * (-0.001f64 / 3600.0).exp() + 1.0;
+    assert!(close(m.count(100.001), expect), "{}", m.count(100.001));
+    // Started at 0: the assumed count decays from 0.
+    let m = Traffic::new(10.0, 3.0, 0.0);
+    assert!(close(m.count(20.0), 30.0 / (e * e)), "{}", m.count(20.0));
+    assert!(close(m.rate(5.0), 3.0 * (-0.5f64).exp()));
+}
+
+/// The wait starts at `first`, is multiplied by `factor` up to `cap`, and a reset or a new
+/// start brings it back to `first` (never above `cap`).
+#[test]
+fn the_backoff_grows_by_its_factor_to_the_cap_and_resets() {
+    let mut b = Backoff::new(60.0, 600.0, 3.0);
+    assert_eq!(b.current(), 60.0);
+    assert_eq!(b.start(), 60.0);
+    let grown: Vec<f64> = (0..4).map(|_| b.grow()).collect();
+    assert_eq!(grown, [180.0, 540.0, 600.0, 600.0]);
+    assert_eq!(b.current(), 600.0);
+    b.reset();
+    assert_eq!(b.current(), 60.0);
+    b.grow();
+    assert_eq!(b.start(), 60.0);
+    // A first wait above the cap waits the cap.
+    let mut b = Backoff::new(60.0, 30.0, 2.0);
+    assert_eq!(b.current(), 30.0);
+    assert_eq!(b.grow(), 30.0);
+    b.reset();
+    assert_eq!(b.current(), 30.0);
+    assert_eq!(b.start(), 30.0);
+}
+
+/// `w_fail = ln(p1/p0)`, `w_ok = ln((1-p1)/(1-p0))`, a point is `|w_ok|`, the drift at rate p is
+/// `p w_fail + (1-p) w_ok`, zero at `-w_ok / (w_fail - w_ok)`.
+#[test]
+fn weights_points_and_drift() {
+    let w = Weights::new(0.05, 0.20);
+    let (fail, ok) = (4f64.ln(), (0.80f64 / 0.95).ln());
+    assert!(close(w.fail, fail) && close(w.ok, ok));
+    assert_eq!(w.of(true), w.fail);
+    assert_eq!(w.of(false), w.ok);
+    assert!(close(w.point(), -ok));
+    // One failure is 8.04 points.
+    assert!(
+        close(w.to_points(fail), fail / -ok),
+        "{}",
+        w.to_points(fail)
+    );
+    assert!(close(w.to_points(-2.0 * ok), 2.0));
+    // Fine rate: -0.094 nats a call; broken: +0.140.
+    assert!(
+        close(w.drift(0.05), 0.05 * fail + 0.95 * ok),
+        "{}",
+        w.drift(0.05)
+    );
+    assert!(
+        close(w.drift(0.20), 0.20 * fail + 0.80 * ok),
+        "{}",
+        w.drift(0.20)
+    );
+    assert!(w.drift(0.05) < 0.0 && w.drift(0.20) > 0.0);
+    assert!(close(w.zero_drift_rate(), -ok / (fail - ok)));
+}
+
+/// Page's CUSUM: `S = max(0, S + w)`.
+#[test]
+fn the_score_adds_with_a_floor_at_zero() {
+    let mut s = Score::default();
+    assert_eq!(s.add(-1.0), 0.0);
+    assert_eq!(s.add(2.0), 2.0);
+    assert_eq!(s.add(-0.5), 1.5);
+    assert_eq!(s.value(), 1.5);
+    assert_eq!(s.add(-3.0), 0.0);
+    assert_eq!(s.add(0.25), 0.25);
+    s.reset();
+    assert_eq!(s.value(), 0.0);
+}
+
+/// One trial at a time; a trial is lost at its loss time exactly (`now >= lost_at`); a result
+/// frees the slot and moves the score, a release frees it without moving the score.
+#[test]
+fn the_trial_slot_and_wald_verdicts() {
+    let lines = WaldLines::new(0.01, 0.05);
+    assert!(close(lines.upper, 95f64.ln()));
+    assert!(close(lines.lower, (0.05f64 / 0.99).ln()));
+    let mut t = Trial::default();
+    assert!(!t.expire(1e9), "nothing in flight: nothing lost");
+    assert!(t.start(1, 10.0));
+    assert!(!t.start(2, 20.0), "the slot is taken");
+    assert_eq!(t.in_flight(), Some((1, 10.0)));
+    assert!(t.holds(1) && !t.holds(2));
+    assert!(!t.expire(9.999));
+    assert!(t.expire(10.0), "lost at its loss time");
+    assert_eq!(t.in_flight(), None);
+    assert!(!t.holds(1));
+    assert!(t.start(2, 20.0));
+    t.release();
+    assert_eq!((t.in_flight(), t.score()), (None, 0.0));
+    // Verdicts: 4.0 < A = 4.55 continues, 4.0 + 1.0 opens; B = -2.98.
+    assert!(t.start(3, 30.0));
+    assert_eq!(t.add(4.0, &lines), Verdict::Continue);
+    assert_eq!(t.in_flight(), None, "a result frees the slot");
+    assert_eq!(t.score(), 4.0);
+    assert_eq!(t.add(1.0, &lines), Verdict::Open);
+    t.reset();
+    assert_eq!(t.score(), 0.0);
+    assert_eq!(t.add(-2.9, &lines), Verdict::Continue);
+    assert_eq!(t.add(-0.1, &lines), Verdict::Close);
+}
+
+/// `line = max(ln(rate x period), floor)`, `floor = max(A, w_fail + |w_ok|)`.
+#[test]
+fn the_line_and_its_floor() {
+    assert!(close(line::line(1.0, 100.0, 2.0), 100f64.ln()));
+    assert!(close(line::line(0.5, 400.0, 2.0), 200f64.ln()));
+    assert_eq!(line::line(0.5, 10.0, 2.0), 2.0, "ln 5 < 2");
+    assert_eq!(line::line(0.5, 1.0, 2.0), 2.0, "N < 1");
+    assert_eq!(line::line(0.0, 1e9, 2.0), 2.0, "no traffic");
+    // Default rates: A = ln 95 = 4.55 over ln 4 + |ln(0.8/0.95)| = 1.56.
+    let w = Weights::new(0.05, 0.20);
+    let floor = line::floor(w, WaldLines::new(0.01, 0.05));
+    assert!(close(floor, 95f64.ln()));
+    // p1/p0 = 100 against (1-b)/a = 8: w_fail + |w_ok| = ln 100 + ln(0.995/0.5) = 5.29.
+    let w = Weights::new(0.005, 0.5);
+    let floor = line::floor(w, WaldLines::new(0.1, 0.2));
+    assert!(close(floor, 100f64.ln() + (0.995f64 / 0.5).ln()), "{floor}");
+}
+
+/// Each bump moves to the next generation; only the current one is current.
+#[test]
+fn generations_count_up_by_one() {
+    let mut g = Generation::default();
+    assert_eq!(g.get(), 0);
+    assert!(g.is_current(0));
+    assert_eq!(g.bump(), 1);
+    assert_eq!(g.bump(), 2);
+    assert_eq!(g.get(), 2);
+    assert!(g.is_current(2) && !g.is_current(1) && !g.is_current(3));
+}
