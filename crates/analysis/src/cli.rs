@@ -211,10 +211,13 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
         "trials" => Command::Trials,
         "window" => Command::Window,
         "drift" => Command::Drift,
-        other => return Err(format!(
-            "analyze: unknown command {}: allowed false-alarms, open-delay, trials, window, drift",
-            Quoted(other)
-        )),
+        other => {
+            return Err(format!(
+                "analyze: unknown command {}: allowed false-alarms, open-delay, trials, window, \
+                 drift",
+                Quoted(other)
+            ));
+        }
     };
     let mut f = Flags::default();
     let mut i = 1;
