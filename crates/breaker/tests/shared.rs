@@ -27,6 +27,19 @@ impl LockHeld {
     }
 }
 
+/// Refused calls, each admitted, until the breaker leaves closed; how many it took. At most
+/// 10,000: a breaker that never opens fails the test here instead of hanging it.
+fn fail_until_open<B: Breaker>(shared: &Shared<B>) -> u32 {
+    let mut calls = 0;
+    while shared.state() == State::Closed {
+        assert!(calls < 10_000, "still closed after {calls} refused calls");
+        // Closed admits every call.
+        assert!(shared.call(|| ((), Outcome::Refused)).is_some());
+        calls += 1;
+    }
+    calls
+}
+
 fn hold_lock<B: Breaker + Send + 'static>(shared: &Arc<Shared<B>>, at_most: Duration) -> LockHeld {
     let (locked, wait_locked) = mpsc::channel::<()>();
     let (release, wait_release) = mpsc::channel::<()>();
@@ -121,9 +134,7 @@ fn the_listener_hears_each_transition_once() {
         Shared::new(Statistical::new(StatisticalSettings::default()).unwrap())
             .on_transition(move |t| heard.lock().unwrap().push((t.generation, t.to)))
     };
-    while shared.state() == State::Closed {
-        shared.call(|| ((), Outcome::Refused));
-    }
+    fail_until_open(&shared);
     let now = shared.clock().now() + 60.0;
     // Driven directly: the wait is over, a trial fails (the transition to half-open is lost to
     // the listener: `transitions()` holds only the record's, none).
@@ -142,9 +153,7 @@ fn the_listener_hears_each_transition_once() {
     shared.with(|b| b.observe(now));
     assert_eq!(*heard.lock().unwrap(), [(1, State::Open), (3, State::Open)]);
     shared.with(|b| *b = Statistical::new(StatisticalSettings::default()).unwrap());
-    while shared.state() == State::Closed {
-        shared.call(|| ((), Outcome::Refused));
-    }
+    fail_until_open(&shared);
     assert_eq!(
         *heard.lock().unwrap(),
         [(1, State::Open), (3, State::Open), (1, State::Open)]
@@ -173,9 +182,7 @@ fn the_state_can_be_read_from_a_listener_and_while_the_lock_is_held() {
     let caller = {
         let shared = shared.clone();
         thread::spawn(move || {
-            while shared.state() == State::Closed {
-                shared.call(|| ((), Outcome::Refused));
-            }
+            fail_until_open(&shared);
         })
     };
     let (to, read) = heard
@@ -209,11 +216,7 @@ fn a_breaker_chosen_at_run_time_is_shared_boxed() {
     };
     for (kind, to_open) in [("window", 100), ("statistical", 7)] {
         let shared = Shared::new(from_config(kind));
-        let mut calls = 0;
-        while shared.state() == State::Closed {
-            shared.call(|| ((), Outcome::Refused));
-            calls += 1;
-        }
+        let calls = fail_until_open(&shared);
         assert_eq!(
             (calls, shared.with(|b| b.generation())),
             (to_open, 1),
@@ -236,9 +239,7 @@ fn a_call_that_panics_gives_its_permit_back() {
         ..Default::default()
     };
     let shared = Shared::new(Window::new(s).unwrap());
-    while shared.state() == State::Closed {
-        shared.call(|| ((), Outcome::Refused));
-    }
+    fail_until_open(&shared);
     thread::sleep(Duration::from_millis(5));
     let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         shared.call(|| -> ((), Outcome) { panic!("a bug while handling the answer") })
@@ -800,9 +801,7 @@ fn half_open_behind_an_arc<B: Breaker + Send + 'static>(
 ) -> Arc<Shared<Checked<B>>> {
     let clock = ManualClock::new(0.0);
     let shared = Arc::new(Shared::new(b).with_clock(clock.clock()));
-    while shared.state() == State::Closed {
-        assert!(shared.call(|| ((), Outcome::Refused)).is_some());
-    }
+    fail_until_open(&shared);
     clock.advance(Duration::from_secs_f64(wait));
     shared
 }
