@@ -59,12 +59,23 @@ function outOfRange(f, what) {
 
 /** Why settings cannot be used, or null. */
 export function validate(S) {
-  if (!(S.fine > 0 && S.fine < 1)) return 'p0 must be between 0% and 100%.';
-  if (!(S.broken > S.fine && S.broken < 1)) return 'p1 must be above p0 and below 100%.';
-  if (!(S.a > 0 && S.b > 0 && S.a + S.b < 1)) return 'a and b must be positive with a + b below 100%.';
-  if (!(S.period > 0)) return 'The false-alarm period must be positive.';
-  if (!(S.cpm > 0)) return 'The traffic must be positive.';
-  return null;
+  const p = problemOf(S);
+  return p ? p.msg : null;
+}
+
+/** Each rule on the settings: whether `S` keeps it, its message, and the fields it is about. */
+const RULES = [
+  [(S) => S.fine > 0 && S.fine < 1, 'p0 must be between 0% and 100%.', ['fine']],
+  [(S) => S.broken > S.fine && S.broken < 1, 'p1 must be above p0 and below 100%.', ['broken', 'fine']],
+  [(S) => S.a > 0 && S.b > 0 && S.a + S.b < 1, 'a and b must be positive with a + b below 100%.', ['a', 'b']],
+  [(S) => S.period > 0, 'The false-alarm period must be positive.', ['period']],
+  [(S) => S.cpm > 0, 'The traffic must be positive.', ['cpm']],
+];
+
+/** The first rule `S` breaks, as `{msg, keys}` (the fields it is about), or null. */
+function problemOf(S) {
+  const r = RULES.find(([keeps]) => !keeps(S));
+  return r ? { msg: r[1], keys: r[2] } : null;
 }
 
 /** The query string for a step and settings (only settings that differ from the defaults). */
@@ -185,9 +196,6 @@ export function mountLearn(root) {
       el.closest('.field').classList.toggle('invalid', bad);
     }
   }
-  /** The fields a `validate` message is about. */
-  const aboutKeys = (msg) => (/^p0/.test(msg) ? ['fine'] : /^p1/.test(msg) ? ['broken', 'fine'] : /^a and b/.test(msg) ? ['a', 'b']
-    : /false-alarm/.test(msg) ? ['period'] : /traffic/.test(msg) ? ['cpm'] : []);
   function readForm() {
     const T = { ...S };
     for (const f of FIELDS) {
@@ -196,8 +204,8 @@ export function mountLearn(root) {
       if (v < f.min || v > f.max) { formError(`${outOfRange(f, `${v} ${f.unit}`)}.`, [f.key]); return; }
       T[f.key] = v / f.scale;
     }
-    const bad = validate(T);
-    formError(bad || '', bad ? aboutKeys(bad) : []);
+    const bad = problemOf(T);
+    formError(bad ? bad.msg : '', bad ? bad.keys : []);
     if (bad) return;
     S = T;
     changed();
