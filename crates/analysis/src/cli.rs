@@ -28,7 +28,8 @@ flags (rates as 0.05 or 5%, durations as 30d, 1h, 5s):
   --broken RATE           broken failure rate p1 > p0 (default 20%)
   --a RATE                trial wrongly opens (default 1%)
   --b RATE                trial wrongly closes (default 5%)
-  --line-calls N          the closed line is ln N (N > 1; default: calls per minute x period)
+  --line-calls N          the closed line is ln N (N > 1; default: calls per minute x period),
+                          never below the breaker's floor: A, or w_fail + |w_ok| if more
   --calls-per-minute R    traffic (default 60)
   --rps R                 traffic in calls per second (instead of --calls-per-minute)
   --period DURATION       false-alarm period (default 30d)
