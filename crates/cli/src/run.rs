@@ -141,7 +141,15 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
         sets.push(format!("seed={seed}"));
     }
     sets.extend(o.sets.iter().cloned());
-    let scenario = base.with_sets(sets.iter().map(String::as_str))?;
+    let scenario = base
+        .with_sets(sets.iter().map(String::as_str))
+        .map_err(|e| {
+            // A range error the file has on its own (no `--set` mended or caused it) names the file.
+            match (&o.scenario, base.validate()) {
+                (Some(path), Err(own)) if own.to_string() == e => format!("--scenario {path}: {e}"),
+                _ => e,
+            }
+        })?;
     let buckets = o.buckets.unwrap_or(100);
     let result = match &o.trace {
         Some(path) => replay(&scenario, path, buckets)?,

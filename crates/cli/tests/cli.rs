@@ -261,6 +261,53 @@ fn bad_input_is_one_line_and_status_two() {
         e.contains(": traffic.calls_per_minute = \"fast\" is invalid: "),
         "{e}"
     );
+    // A range error the file has on its own names the file; one a --set made does not, and a
+    // --set can mend the file (review: the file's own range errors did not name it).
+    let range = temp("range.json", r#"{"statistical": {"fine_rate": 0.5}}"#);
+    let range = range.to_str().unwrap();
+    let e = fails(&["run", "--scenario", range]);
+    assert_eq!(
+        e.trim_end(),
+        format!(
+            "breaker: --scenario {range}: statistical.broken_rate = 0.2 is invalid: allowed \
+             fine_rate (0.5) < x < 1"
+        )
+    );
+    let e = fails(&[
+        "run",
+        "--scenario",
+        range,
+        "--set",
+        "window.sliding_window_size=0",
+    ]);
+    assert!(
+        e.starts_with(&format!(
+            "breaker: --scenario {range}: statistical.broken_rate"
+        )),
+        "{e}"
+    );
+    let e = fails(&[
+        "run",
+        "--scenario",
+        range,
+        "--set",
+        "statistical.broken_rate=0.4",
+    ]);
+    assert_eq!(
+        e.trim_end(),
+        "breaker: statistical.broken_rate = 0.4 is invalid: allowed fine_rate (0.5) < x < 1"
+    );
+    let mended = breaker(&[
+        "run",
+        "--scenario",
+        range,
+        "--set",
+        "statistical.broken_rate=0.9",
+        "--set",
+        "duration=60",
+    ]);
+    let mended = String::from_utf8(mended.stdout).unwrap();
+    assert!(mended.starts_with("scenario: seed 1,"), "{mended}");
     let list = temp("list.json", r#"["x", 3, 100]"#);
     let e = fails(&["run", "--scenario", list.to_str().unwrap()]);
     assert!(e.contains("allowed an object of settings"), "{e}");

@@ -362,7 +362,7 @@ impl Scenario {
                     p.failure,
                     "a failure or neutral outcome (timeout, refused, server_error, overload, \
                      service_rate_limited, auth_rejected, input_rejected, user_rate_limited, \
-                     fail, or an HTTP status of 400 or more)",
+                     fail, or an HTTP status of 400 or more; one below 400 reads as success)",
                 ));
             }
             unit(f("hang_rate"), p.hang_rate)?;
@@ -447,6 +447,8 @@ impl Scenario {
         sets: impl IntoIterator<Item = &'a str>,
     ) -> Result<Scenario, String> {
         let mut v = self.to_value();
+        // (path, the value as written) of each edit, for the range check's message.
+        let mut written: Vec<(String, String)> = Vec::new();
         for s in sets {
             let (path, value) = s.split_once('=').ok_or_else(|| {
                 format!("--set {s:?}: expected key=value, e.g. window.sliding_window_size=20")
@@ -460,9 +462,17 @@ impl Scenario {
                     .map(|why| format!("{path} = {shown} is invalid: {why}"))
                     .unwrap_or_else(|| format!("--set {s}: {e}"))
             })?;
+            written.push((path.trim().to_string(), value.trim().to_string()));
         }
         let out: Scenario = serde_json::from_value(v).map_err(|e| format!("--set: {e}"))?;
-        out.validate().map_err(|e| e.to_string())?;
+        out.validate().map_err(|mut e| {
+            // A field an edit wrote is quoted as the edit wrote it (`failure = 200`, not the
+            // `success` that 200 reads as).
+            if let Some((_, raw)) = written.iter().rev().find(|(p, _)| *p == e.field) {
+                e.value = raw.clone();
+            }
+            e.to_string()
+        })?;
         Ok(out)
     }
 

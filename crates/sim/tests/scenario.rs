@@ -99,6 +99,24 @@ fn validation_names_the_full_dotted_field() {
         e,
         "dependency.0.failure_rate = 2 is invalid: allowed 0 <= x <= 1 (0% to 100%)"
     );
+    // A field an edit wrote is quoted as written, not as it reads (200 reads as `success`);
+    // the last of two edits of one field is the one quoted.
+    let e = s
+        .with_sets(["dependency.0.failure=timeout", "dependency.0.failure=200"])
+        .unwrap_err();
+    assert!(
+        e.starts_with("dependency.0.failure = 200 is invalid: allowed a failure or neutral"),
+        "{e}"
+    );
+    assert!(e.ends_with("one below 400 reads as success)"), "{e}");
+    // A field no edit wrote is quoted as it reads.
+    let e = s
+        .with_sets(["statistical.fine_rate=0.5", "statistical.fine_rate=60%"])
+        .unwrap_err();
+    assert_eq!(
+        e,
+        "statistical.broken_rate = 0.2 is invalid: allowed fine_rate (0.6) < x < 1"
+    );
     let e = s.with_sets(["window.sliding_window_size=0"]).unwrap_err();
     assert!(
         e.starts_with("window.sliding_window_size = 0 is invalid"),
@@ -226,7 +244,8 @@ fn type_mismatches_say_what_is_allowed() {
             // for a failure: the message gives validation's narrower set.
             "dependency.0.failure = true is invalid: allowed a failure or neutral outcome \
              (timeout, refused, server_error, overload, service_rate_limited, auth_rejected, \
-             input_rejected, user_rate_limited, fail, or an HTTP status of 400 or more)",
+             input_rejected, user_rate_limited, fail, or an HTTP status of 400 or more; one \
+             below 400 reads as success)",
         ),
         // Another invalid field does not hide the range, nor pass an out-of-range count as
         // only misspelt (review: these said `0 <= x <= 4294967295`, "write 5000", no range).
