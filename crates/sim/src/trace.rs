@@ -73,9 +73,9 @@ impl std::error::Error for TraceError {}
 pub struct TraceSpan {
     /// Calls (records).
     pub records: u64,
-    /// Time of the first call (s), 0 for an empty trace.
+    /// Time of the first call (s).
     pub first_s: f64,
-    /// Time of the last call (s), 0 for an empty trace.
+    /// Time of the last call (s).
     pub last_s: f64,
 }
 
@@ -219,7 +219,9 @@ impl<R> TraceReader<R> {
     }
 }
 
-/// Read a whole trace once to check it and find its span (bounded memory).
+/// Read a whole trace once to check it and find its span (bounded memory). A trace with no
+/// calls (empty, or only a header, blank lines and comments) is an error at the line after its
+/// last.
 pub fn scan_trace<R: BufRead>(reader: R) -> Result<TraceSpan, TraceError> {
     let mut r = TraceReader::new(reader);
     let mut span = TraceSpan {
@@ -233,6 +235,14 @@ pub fn scan_trace<R: BufRead>(reader: R) -> Result<TraceSpan, TraceError> {
         }
         span.records += 1;
         span.last_s = rec.time_s;
+    }
+    if span.records == 0 {
+        // Replaying nothing would give a run of 0 s that looks like a result.
+        return Err(TraceError {
+            line: r.line + 1,
+            field: None,
+            message: "no calls: a trace needs at least one row of time_s,outcome,latency_s".into(),
+        });
     }
     Ok(span)
 }

@@ -196,3 +196,30 @@ fn a_byte_order_mark_before_the_first_line_is_skipped() {
     let err = sim::scan_trace("0.5,ok,0\n\u{feff}1,ok,0\n".as_bytes()).unwrap_err();
     assert_eq!((err.line, err.field), (2, Some("time_s")));
 }
+
+/// A trace with no calls is refused, at the line where a call was expected (review: it gave a
+/// 0 s run with a series over [0, 1] that read like a result).
+#[test]
+fn a_trace_without_calls_is_refused() {
+    let no_calls = "trace line {}: no calls: a trace needs at least one row of \
+                    time_s,outcome,latency_s";
+    for (text, line) in [
+        ("", 1),
+        ("time_s,outcome,latency_s\n", 2),
+        ("\u{feff}time_s,outcome,latency_s\n# nothing yet\n\n", 4),
+    ] {
+        let err = sim::scan_trace(text.as_bytes()).unwrap_err();
+        assert_eq!(err.to_string(), no_calls.replace("{}", &line.to_string()));
+        let s = sim::Scenario {
+            trace: Some(text.to_string()),
+            ..sim::Scenario::default()
+        };
+        let err = sim::Sim::new(&s).unwrap_err().to_string();
+        assert!(
+            err.ends_with(&no_calls.replace("{}", &line.to_string())),
+            "{err}"
+        );
+    }
+    let span = sim::scan_trace("time_s,outcome,latency_s\n2.5,ok,0.1\n".as_bytes()).unwrap();
+    assert_eq!((span.records, span.first_s, span.last_s), (1, 2.5, 2.5));
+}
