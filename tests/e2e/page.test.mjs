@@ -321,6 +321,60 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('the keyboard shortcuts can be turned off (WCAG 2.1.4), and the choice is kept for the next visit', async () => {
+      await open(s);
+      const look = () => page(s.driver, () => {
+        const box = document.querySelector('#playground .keys input[type=checkbox]');
+        return {
+          t: window.playground.state.snap.t_s,
+          on: box.checked,
+          label: box.closest('label').textContent,
+          shortcuts: [...document.querySelectorAll('#playground .buttons button')].map((b) => b.getAttribute('aria-keyshortcuts')),
+        };
+      });
+      const click = (sel) => page(s.driver, (q) => document.querySelector(q).click(), sel);
+      const press = (k) => s.driver.actions().sendKeys(k).perform();
+      const box = '#playground .keys input[type=checkbox]';
+      const stepBtn = async () => page(s.driver, () => [...document.querySelectorAll('#playground .buttons button')].find((b) => b.textContent === 'Step one call').click());
+      const at = (what, ok) => until(async () => { const x = await look(); return ok(x.t) && x; }, what);
+      try {
+        let r = await look();
+        assert.equal(r.on, true, 'on by default');
+        assert.equal(r.label, ' Keyboard shortcuts');
+        assert.deepEqual(r.shortcuts, ['Space', 'ArrowRight', 'N', 'R']);
+        // The first call's time, by the Step button.
+        await stepBtn();
+        const first = (await at('one call', (t) => t > 0)).t;
+        await click('#playground .buttons button:nth-child(4)');
+        await at('restarted', (t) => t === 0);
+        // Off: n does nothing, so Step then lands on the first call (n would have gone to the
+        // first event, past it).
+        await s.driver.findElement({ css: box }).click();
+        r = await look();
+        assert.equal(r.on, false);
+        assert.deepEqual(r.shortcuts, [null, null, null, null], 'no shortcuts announced while off');
+        await press('n');
+        await press(Key.ARROW_RIGHT);
+        await stepBtn();
+        assert.equal((await at('one call', (t) => t > 0)).t, first, 'n and → did nothing');
+        // Kept for the next visit.
+        await open(s);
+        r = await look();
+        assert.equal(r.on, false, 'still off after a reload');
+        await press('n');
+        await stepBtn();
+        assert.equal((await at('one call', (t) => t > 0)).t, first, 'n did nothing after the reload');
+        // On again: n moves to the first event, past the first call.
+        await s.driver.findElement({ css: box }).click();
+        assert.equal((await look()).on, true);
+        await press('n');
+        await at('the first event', (t) => t > first);
+      } finally {
+        await page(s.driver, () => localStorage.removeItem('breaker-playground.single-keys'));
+      }
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('the embedded form (?embed=1, panels=...) hides the page chrome and shows only the panels asked for', async () => {
       const look = () => page(s.driver, () => {
         const shown = (el) => Boolean(el) && getComputedStyle(el).display !== 'none' && !el.hidden && el.getClientRects().length > 0;

@@ -50,3 +50,28 @@ export function debounce(fn, ms) {
     t = setTimeout(() => fn(...args), ms);
   };
 }
+
+// Single-key shortcuts (space, n, r on the playground; n, p on the walkthrough) can be turned
+// off (WCAG 2.1.4: speech input users dictate words whose letters would fire them). The choice
+// is the page's, kept for the next visit where storage is allowed, and every playground on the
+// page follows it.
+const KEYS_STORE = 'breaker-playground.single-keys';
+let keysOn = true;
+try { keysOn = localStorage.getItem(KEYS_STORE) !== 'off'; } catch { /* storage refused: on */ }
+const keysListeners = new Set();
+
+/** Whether single-key shortcuts are on. */
+export function singleKeys() { return keysOn; }
+
+/** Turn single-key shortcuts on or off for the page (and its next visits, where allowed). */
+export function setSingleKeys(on) {
+  keysOn = Boolean(on);
+  try { localStorage.setItem(KEYS_STORE, keysOn ? 'on' : 'off'); } catch { /* not kept */ }
+  for (const fn of keysListeners) fn(keysOn);
+}
+
+/** Call `fn(on)` whenever the setting changes; returns the function that stops it. */
+export function onSingleKeys(fn) {
+  keysListeners.add(fn);
+  return () => keysListeners.delete(fn);
+}

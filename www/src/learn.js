@@ -12,7 +12,7 @@
 // the step heading takes the focus. Numbers are updated in place inside an aria-live region.
 
 import { mountPlayground } from './app.js';
-import { h, replace } from './dom.js';
+import { h, replace, singleKeys } from './dom.js';
 import { fmt, pct, duration, signed, kindBadge } from './format.js';
 import { encode } from './urlstate.js';
 import { getPath } from './paths.js';
@@ -241,6 +241,7 @@ export function mountLearn(root) {
     const el = document.activeElement;
     if (el && (/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName) || el.isContentEditable)) return;
     if (pgRoot.contains(el) || pgRoot.matches(':hover')) return; // the playground's own keys
+    if (!singleKeys()) return; // turned off with the playground's "Keyboard shortcuts" 
     if (e.key === 'ArrowRight' || e.key === 'n') { e.preventDefault(); go(step + 1); }
     else if (e.key === 'ArrowLeft' || e.key === 'p') { e.preventDefault(); go(step - 1); }
   });

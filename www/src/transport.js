@@ -1,8 +1,9 @@
 // Play, pause, step one call, next event, restart, speed and the time scrubber, with keyboard
 // shortcuts: space (play/pause), → (step one call), ← (back one call-ish: a small step back),
 // n (next event), r (restart). The owner supplies the actions; this module only draws and routes.
+// A checkbox turns the keys off (see `singleKeys` in dom.js).
 
-import { h, uniqueId } from './dom.js';
+import { h, uniqueId, singleKeys, setSingleKeys, onSingleKeys } from './dom.js';
 import { clock } from './format.js';
 
 export const SPEEDS = [[1, '1×'], [10, '10×'], [60, '1 min/s'], [600, '10 min/s'], [3600, '1 h/s'], [86400, '1 d/s']];
@@ -26,13 +27,23 @@ export function createTransport(root, actions) {
   const release = () => { held = false; };
   window.addEventListener('pointerup', release);
   window.addEventListener('pointercancel', release);
+  const keysBox = h('input', { type: 'checkbox', checked: singleKeys(), on: { change: () => setSingleKeys(keysBox.checked) } });
+  const keyed = [[play, 'Space'], [step, 'ArrowRight'], [next, 'N'], [restart, 'R']];
+  const showKeys = (on) => {
+    keysBox.checked = on;
+    for (const [el, k] of keyed) { if (on) el.setAttribute('aria-keyshortcuts', k); else el.removeAttribute('aria-keyshortcuts'); }
+  };
+  showKeys(singleKeys());
+  const stopKeys = onSingleKeys(showKeys);
   const time = h('output', { class: 'time', attrs: { for: rid, 'aria-live': 'off' }, text: '0:00.00' });
   const of = h('span', { class: 'time muted' });
   root.replaceChildren(
     h('div', { class: 'buttons', attrs: { role: 'group', 'aria-label': 'Playback' } }, play, step, next, restart,
       h('label', { for: sid, class: 'inline', text: 'Speed ' }), speed),
     h('div', { class: 'scrubrow' }, h('label', { for: rid, class: 'sr-only', text: 'Time' }), scrub, time, of),
-    h('p', { class: 'help keys', text: 'Keys: space play/pause · → step one call · ← one call back · n next event · r restart' }));
+    h('p', { class: 'help keys' },
+      h('label', { class: 'inline' }, keysBox, ' Keyboard shortcuts'),
+      h('span', { class: 'keys-list', text: ': space play/pause · → step one call · ← one call back · n next event · r restart' })));
 
   const isTyping = (el) => el && (el.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)) && el.type !== 'range' && el.type !== 'checkbox';
   const onKey = (e) => {
@@ -43,7 +54,7 @@ export function createTransport(root, actions) {
     const target = (e.composedPath && e.composedPath()[0]) || document.activeElement;
     const el = target && target.nodeType === 1 ? target : document.activeElement;
     if (isTyping(el)) return;
-    if (!actions.keysActive()) return;
+    if (!singleKeys() || !actions.keysActive()) return;
     const k = e.key;
     if (k === ' ' || k === 'Spacebar') {
       // Let a focused control act on its own space: a button, a checkbox, a <summary> (which
@@ -82,6 +93,7 @@ export function createTransport(root, actions) {
     },
     destroy() {
       document.removeEventListener('keydown', onKey);
+      stopKeys();
       window.removeEventListener('pointerup', release);
       window.removeEventListener('pointercancel', release);
     },
