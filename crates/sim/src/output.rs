@@ -90,7 +90,8 @@ pub struct Metrics {
     /// Mean over outages of (first opening after an outage starts) - (outage start), seconds,
     /// counting an opening only while it answers the outage: during it, or after it while the
     /// dependency is not yet `fine` again (a `degraded` stretch); an opening once it is fine is
-    /// a false alarm, not a late reaction. `null` when the breaker never opened so.
+    /// a false alarm, not a late reaction. A breaker already open when the outage starts counts
+    /// 0. `null` when the breaker never opened so.
     pub time_to_open_s: Option<f64>,
     /// Mean over outages of (last close before the next outage or the end) - (outage end),
     /// seconds, for outages the breaker opened for (as `time_to_open_s` counts) and after which
@@ -442,8 +443,13 @@ pub(crate) fn finish_metrics(
         // An opening answers the outage until the dependency is fine again (after that it is a
         // false alarm, counted as one, not a late reaction to this outage).
         let answers_until = scenario_phases.fine_from(e).min(seg_end);
-        // The segment's first opening and its last change.
+        // The segment's first opening and its last change. A breaker (any caller's copy) still
+        // open when the outage starts answers it at once: its next opening, a half-open trial
+        // failing, is not its reaction.
         let (mut first_open, mut last): (Option<f64>, Option<&Event>) = (None, None);
+        if open_at(events, s) {
+            first_open = Some(s);
+        }
         for ev in events.iter().copied().flatten() {
             if ev.t_s >= s && ev.t_s < seg_end && ev.t_s <= end {
                 if first_open.is_none() && ev.to == State::Open && ev.t_s < answers_until {
@@ -467,6 +473,19 @@ pub(crate) fn finish_metrics(
     m.time_to_open_s = mean(&opens);
     m.time_to_close_s = mean(&closes);
     changes
+}
+
+/// Whether some caller's copy is open just before `t` (its last change before `t` went to
+/// open). Each caller's events are in time order.
+fn open_at(events: &[&[Event]], t: f64) -> bool {
+    let mut open: Vec<u32> = Vec::new();
+    for ev in events.iter().copied().flatten().filter(|ev| ev.t_s < t) {
+        open.retain(|&c| c != ev.caller);
+        if ev.to == State::Open {
+            open.push(ev.caller);
+        }
+    }
+    !open.is_empty()
 }
 
 /// The phases' conditions, as the metrics need them.

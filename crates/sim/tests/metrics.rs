@@ -73,3 +73,57 @@ fn an_opening_while_the_dependency_is_still_not_fine_is_the_outages() {
         assert_eq!(b.metrics.time_to_open_s, Some(first - 600.0), "{kind:?}");
     }
 }
+
+/// A breaker still open from a false alarm when an outage starts is counted as opening at once
+/// (review: its next opening, a half-open trial failing up to a minute later, was taken as its
+/// reaction to the outage).
+#[test]
+fn a_breaker_open_when_the_outage_starts_takes_no_time_to_open() {
+    let phase = |start: f64, condition, failure_rate| Phase {
+        start,
+        condition,
+        failure_rate,
+        ..Phase::default()
+    };
+    // Failing 60% while labelled fine (both breakers open: false alarms), then an outage at
+    // 10 min, then fine.
+    let mut s = Scenario {
+        duration: 1800.0,
+        dependency: vec![
+            phase(0.0, Condition::Fine, 0.6),
+            phase(600.0, Condition::Outage, 1.0),
+            phase(900.0, Condition::Fine, 0.0),
+        ],
+        ..Scenario::default()
+    };
+    s.traffic.arrivals = sim::Arrivals::Even;
+    s.statistical.expected_calls_per_minute = 60.0;
+    let mut checked = 0;
+    for start in [600.0, 601.0, 613.0, 627.0, 640.0, 655.0] {
+        s.dependency[1].start = start;
+        let r = sim::run(&s, 10).unwrap();
+        for kind in BreakerKind::ALL {
+            let b = r.breakers.get(kind);
+            // The state at the outage's start, from the events: the last change before it.
+            let before = b.events.iter().rev().find(|e| e.t_s < start).map(|e| e.to);
+            let first_open = b
+                .events
+                .iter()
+                .find(|e| e.t_s >= start && e.to == breaker::State::Open);
+            let want = if before == Some(breaker::State::Open) {
+                checked += 1;
+                0.0
+            } else {
+                first_open.expect("opens in the outage").t_s - start
+            };
+            assert_eq!(
+                b.metrics.time_to_open_s,
+                Some(want),
+                "{kind:?} outage at {start}"
+            );
+            assert!(b.metrics.false_openings >= 1, "{kind:?}");
+        }
+    }
+    // Some of the starts found a breaker open (the others, one half-open or closed).
+    assert!(checked >= 2, "{checked}");
+}
