@@ -30,6 +30,8 @@ function read(s) {
     heading: document.querySelector('h2.learn-title').textContent,
     counter: document.querySelector('.learn-counter').textContent,
     live: document.querySelector('.learn-text').getAttribute('aria-live'),
+    status: document.querySelector('.learn-status').textContent,
+    statusRole: document.querySelector('.learn-status').getAttribute('role'),
     figs: [...document.querySelectorAll('.learn-text .fig')].map((f) => ({
       expr: JSON.parse(f.dataset.expr), value: f.dataset.value, kind: f.dataset.kind, fmt: f.dataset.fmt, none: f.dataset.none,
       text: f.querySelector('.num').textContent, badge: (f.querySelector('.kind') || {}).textContent,
@@ -102,7 +104,11 @@ for (const browser of BROWSERS) {
         assert.match(shown.href, new RegExp(`step=${n}(&|$)`));
         assert.equal(shown.counter, `Step ${n} of ${STEPS}`);
         assert.ok(shown.heading.length > 10);
-        assert.equal(shown.live, 'polite', 'numbers are announced');
+        // The numbers are not read out one by one as they come; the status line says once
+        // that they are in.
+        assert.equal(shown.live, null, 'numbers are not a live region');
+        assert.equal(shown.status, 'The numbers are in.');
+        assert.equal(shown.statusRole, 'status');
         assert.deepEqual(shown.errors, []);
         assert.ok(shown.cmds.length >= 1, 'the step shows its commands');
         for (const [i, c] of shown.cmds.entries()) assert.equal(shown.cmdText[i], `breaker analyze ${c.join(' ')}`);

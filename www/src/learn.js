@@ -9,7 +9,9 @@
 // run. Each number carries its kind (exact, bound, approx., simulated, or a setting).
 //
 // Keyboard: ← / → (or p / n) change steps when the focus is not in a field or the playground;
-// the step heading takes the focus. Numbers are updated in place inside an aria-live region.
+// the step heading takes the focus. Numbers are updated in place, not read out one by one as
+// they come (a dozen fragments such as "0.23 simulated"): the status line says once when they
+// are all in.
 
 import { mountPlayground } from './app.js';
 import { h, replace, singleKeys } from './dom.js';
@@ -139,7 +141,7 @@ export function mountLearn(root) {
   nav.append(stepList);
   const heading = h('h2', { class: 'learn-title', tabIndex: -1 });
   const counter = h('p', { class: 'learn-counter muted' });
-  const text = h('div', { class: 'learn-text', attrs: { 'aria-live': 'polite', 'aria-atomic': 'false' } });
+  const text = h('div', { class: 'learn-text' });
   const look = h('p', { class: 'learn-look' });
   const cmds = h('details', { class: 'learn-cmds' });
   const status = h('p', { class: 'learn-status muted', attrs: { role: 'status' } });
@@ -277,10 +279,8 @@ export function mountLearn(root) {
         return el;
       },
     };
-    // A new step is announced by its heading (focused); only number changes are live.
-    text.setAttribute('aria-live', 'off');
+    // A new step is announced by its heading (focused); the numbers by the status line.
     replace(text, ...def.body(t));
-    setTimeout(() => text.setAttribute('aria-live', 'polite'), 0);
     replace(look, h('strong', { text: 'Look at ' }), def.look.text);
     for (const p of ['now', 'chart', 'trace', 'metrics']) {
       const sec = pgRoot.querySelector(`.panel-${p}`);
@@ -336,7 +336,7 @@ export function mountLearn(root) {
     }
     if (id !== token) return;
     await pg.seek(t);
-    status.textContent = '';
+    status.textContent = 'The numbers are in.';
     root.dataset.ready = String(step);
   }
 
