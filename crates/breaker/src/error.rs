@@ -50,6 +50,9 @@ impl fmt::Display for SettingsError {
 
 impl std::error::Error for SettingsError {}
 
+// Public only for the workspace's simulator, whose messages write numbers the same way; not part
+// of the API.
+#[doc(hidden)]
 /// A number as an error message shows it: as Rust prints it, except that very large or very
 /// small magnitudes are written with an exponent (`1e308`, not 309 digits).
 #[derive(Debug, Clone, Copy, PartialEq)]

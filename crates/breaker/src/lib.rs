@@ -37,14 +37,20 @@
 //! and rates such as `"5%"`) and `sync` (the thread-safe `shared::Shared` wrapper, on
 //! `parking_lot`). With `default-features = false` the crate depends on `libm` alone.
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![warn(missing_docs, missing_debug_implementations)]
 
 pub mod backoff;
 pub mod error;
+// Public only for the workspace's simulator, command line and wasm layer, which read numbers and
+// quote text exactly as the settings do (and keep the page's wasm small); not part of the API.
+#[doc(hidden)]
 pub mod float_parse;
 pub mod generation;
 pub mod line;
 pub mod outcome;
+// Public only for the workspace's other crates, which quote user text in their messages the same
+// way; not part of the API.
+#[doc(hidden)]
 pub mod quote;
 pub mod score;
 #[cfg(feature = "sync")]
@@ -52,6 +58,10 @@ pub mod shared;
 pub mod statistical;
 pub mod traffic;
 pub mod trial;
+// Public only for the workspace's simulator (its scenario reads `"5s"` and `"5%"` as the
+// settings do) and for `object_only_serde!`'s expansion; not part of the API. The units a user
+// may write are documented on the settings.
+#[doc(hidden)]
 pub mod units;
 pub mod window;
 
@@ -202,7 +212,10 @@ pub struct ReadmeDoctests;
 /// `#[serde(remote = "Self")]` (so they are inherent functions): serialized as derived, read from
 /// an object only ([`units::serde_units::ObjectOnly`]). Needs `serde` among the caller's
 /// dependencies.
+// Exported only for the workspace's simulator, whose scenario structs are read the same way; not
+// part of the API.
 #[cfg(feature = "serde")]
+#[doc(hidden)]
 #[macro_export]
 macro_rules! object_only_serde {
     ($t:ty) => {
