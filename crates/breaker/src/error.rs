@@ -7,7 +7,11 @@
 use core::fmt;
 
 /// An invalid setting: which field, what it was, what is allowed.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Non-exhaustive: read its fields; make one with [`SettingsError::new`] (a field may be added
+/// in a minor version).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct SettingsError {
     /// The field's name as it appears in the settings (snake_case, e.g. `broken_rate`).
     pub field: String,

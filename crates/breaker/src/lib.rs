@@ -69,7 +69,7 @@ mod latest;
 mod types;
 
 pub use error::SettingsError;
-pub use outcome::{Class, Outcome};
+pub use outcome::{Class, Outcome, ParseOutcomeError};
 pub use statistical::{Derived, Statistical, StatisticalSettings};
 pub use types::{
     Decision, Ignored, Observation, Permit, PermitKind, Reason, Recorded, Rejection, State,
@@ -201,6 +201,56 @@ shared.permit();
 )]
 #[cfg(doctest)]
 pub struct MustUseDoctests;
+
+/// Types that may grow in a minor version are `#[non_exhaustive]`: outside this crate a `match`
+/// on them needs a `_` arm, and the structs cannot be built by a literal (these must fail to
+/// build).
+///
+/// ```compile_fail
+/// use breaker::Reason;
+/// fn name(r: Reason) -> &'static str {
+///     match r {
+///         Reason::ScoreReachedLine { .. } => "line",
+///         Reason::WaitElapsed { .. } => "wait",
+///         Reason::TrialReachedUpper { .. } => "upper",
+///         Reason::TrialReachedLower { .. } => "lower",
+///         Reason::HalfOpenTimeLimit { .. } => "limit",
+///         Reason::FailureRate { .. } => "failures",
+///         Reason::SlowCallRate { .. } => "slow",
+///         Reason::ProbesPassed { .. } => "probes",
+///         Reason::MaxWaitInHalfOpen { .. } => "max wait",
+///     }
+/// }
+/// ```
+///
+/// ```compile_fail
+/// use breaker::{Permit, PermitKind};
+/// let p = Permit { generation: 0, id: 1, issued_at: 0.0, kind: PermitKind::Normal };
+/// ```
+///
+/// ```compile_fail
+/// use breaker::{Ignored, Recorded};
+/// fn counted(r: Recorded) -> u8 {
+///     match r {
+///         Recorded::Counted => 1,
+///         Recorded::Ignored(Ignored::Stale { .. }) => 0,
+///         Recorded::Ignored(Ignored::Neutral) => 0,
+///         Recorded::Ignored(Ignored::LastOption) => 0,
+///         Recorded::Ignored(Ignored::Lost) => 0,
+///         Recorded::Ignored(Ignored::NoEffect) => 0,
+///     }
+/// }
+/// ```
+///
+/// The settings stay buildable with `..Default::default()` (this one builds):
+///
+/// ```
+/// let s = breaker::StatisticalSettings { fine_rate: 0.02, ..Default::default() };
+/// let w = breaker::WindowSettings { sliding_window_size: 50, ..Default::default() };
+/// # let _ = (s, w);
+/// ```
+#[cfg(doctest)]
+pub struct NonExhaustiveDoctests;
 
 /// The README's Rust examples, compiled and run as doc tests so they stay true (its one example
 /// is the `Shared` wrapper's, so only with `sync`).

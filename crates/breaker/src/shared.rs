@@ -78,6 +78,13 @@ pub struct ManualClock {
     ns: Arc<AtomicU64>,
 }
 
+/// A clock standing at 0.
+impl Default for ManualClock {
+    fn default() -> Self {
+        ManualClock::new(0.0)
+    }
+}
+
 impl ManualClock {
     /// A clock standing at `start` seconds (rounded to the nanosecond; finite, at least 0;
     /// otherwise 0).
@@ -116,7 +123,7 @@ impl ManualClock {
 }
 
 /// The result of a change under the lock.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Locked<T> {
     /// The lock was taken and the change applied.
     Done(T),

@@ -314,6 +314,7 @@ impl Tally {
             Recorded::Ignored(Ignored::Lost) => self.lost += 1,
             Recorded::Ignored(Ignored::NoEffect) => self.no_effect += 1,
             Recorded::Ignored(Ignored::LastOption) => self.last_option += 1,
+            Recorded::Ignored(other) => panic!("a reason this tally does not know: {other:?}"),
         }
     }
 }
