@@ -21,15 +21,75 @@
     doc = "(see `shared::Clock`, with the `sync` feature)."
 )]
 //!
-//! ```
-//! use breaker::{Breaker, Decision, Outcome, Statistical, StatisticalSettings};
+//! One dependency's breaker, driven from one thread (a service with many threads or tasks wraps
+//! it in
+#![cfg_attr(feature = "sync", doc = "[`shared::Shared`],")]
+#![cfg_attr(not(feature = "sync"), doc = "`shared::Shared` (the `sync` feature),")]
+//! which reads the clock and takes a lock for each step; the steps are these). Ask before each
+//! call, make it only if admitted, and report what happened with the permit: a success, a
+//! failure, and a timeout as [`Outcome::Timeout`] when your client's timeout fires (a hang
+//! that is never reported never counts). A result that comes back after the breaker changed
+//! state carries an old generation and moves nothing.
 //!
-//! let mut b = Statistical::new(StatisticalSettings::default()).unwrap();
-//! if let Decision::Admit(permit) = b.permit(0.0) {
-//!     // ... make the call ...
-//!     b.record(&permit, Outcome::Success, 0.05);
+//! ```
+//! use breaker::{
+//!     Breaker, Decision, Ignored, Outcome, Reason, Recorded, Rejection, State, Statistical,
+//!     StatisticalSettings,
+//! };
+//!
+//! let settings = StatisticalSettings {
+//!     fine_rate: 0.05,   // p0: a failure rate we can live with
+//!     broken_rate: 0.20, // p1: a failure rate worth skipping
+//!     ..Default::default()
+//! };
+//! let mut b = Statistical::new(settings)?; // a bad setting names its field
+//!
+//! // A call that succeeds: ask at its start, report at its end (times in seconds).
+//! let Decision::Admit(permit) = b.permit(0.0) else { unreachable!("a new breaker admits") };
+//! assert_eq!(b.record(&permit, Outcome::Success, 0.05), Recorded::Counted);
+//!
+//! // A slow call goes out; its answer will come back late.
+//! let slow = b.permit(1.0).permit().expect("closed admits");
+//!
+//! // Then the dependency breaks: 503s, and calls that hang until the client gives up after
+//! // 20 ms (report those as timeouts). Each counts, until the breaker opens.
+//! let mut now = 1.0;
+//! while b.state() == State::Closed {
+//!     now += 0.1;
+//!     let permit = b.permit(now).permit().expect("closed admits");
+//!     let outcome = if permit.id % 2 == 0 {
+//!         Outcome::from_http_status(503)
+//!     } else {
+//!         Outcome::Timeout // the client's own timeout fired
+//!     };
+//!     now += 0.02;
+//!     b.record(&permit, outcome, now);
 //! }
-//! assert_eq!(b.state(), breaker::State::Closed);
+//! // What changed, and why (for logs and alerts):
+//! let opened = b.transitions()[0];
+//! assert_eq!((opened.from, opened.to), (State::Closed, State::Open));
+//! assert!(matches!(opened.reason, Reason::ScoreReachedLine { .. }));
+//! println!("{} -> {}: {}", opened.from, opened.to, opened.reason);
+//!
+//! // Open: calls go to the fallback at once, until the wait is over.
+//! let Decision::Reject(Rejection::Open { until }) = b.permit(now) else { panic!("open") };
+//! assert_eq!(until, opened.at + 60.0); // `first_wait`, 1 min by default
+//!
+//! // The slow call's success arrives now. It was let in before the breaker opened (generation
+//! // 0; the breaker is in 1): it moves nothing, so it cannot close the breaker.
+//! assert_eq!(
+//!     b.record(&slow, Outcome::Success, now),
+//!     Recorded::Ignored(Ignored::Stale { permit: 0, current: 1 })
+//! );
+//!
+//! // After the wait, one trial call at a time; successes close the breaker again.
+//! now = until;
+//! while b.state() != State::Closed {
+//!     let trial = b.permit(now).permit().expect("one trial at a time, answered in turn");
+//!     now += 0.05;
+//!     assert_eq!(b.record(&trial, Outcome::Success, now), Recorded::Counted);
+//! }
+//! # Ok::<(), breaker::SettingsError>(())
 //! ```
 //!
 //! Features, both on by default: `serde` (`Serialize`/`Deserialize` for the settings, states,
