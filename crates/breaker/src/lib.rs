@@ -163,7 +163,7 @@ pub trait Breaker {
 
     /// Report the outcome of an admitted call at `now` (its duration is `now - permit.issued_at`).
     ///
-    /// Report each permit once: neither breaker remembers which closed-state permits it has
+    /// Report each permit once, to the breaker that issued it: neither breaker remembers which closed-state permits it has
     /// heard from, so a second report of one counts again (a statistical trial counts once;
     /// a window probe, as in resilience4j, again).
     fn record(&mut self, permit: &Permit, outcome: Outcome, now: f64) -> Recorded;

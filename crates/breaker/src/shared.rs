@@ -20,6 +20,11 @@
 //! order, exactly once (inside [`Shared::with`], for its last mutating call's only). The
 //! listener must not panic: it runs under the lock, also while a panicking call unwinds.
 //!
+//! In async code (tokio tasks) the lock is a blocking one, held for the breaker's own step (a
+//! few arithmetic operations) and the listener, never across an `.await`: as tokio advises for
+//! a mutex held that briefly, no async mutex is needed. Keep the listener short, since a task
+//! waiting for the lock holds its executor thread meanwhile.
+//!
 //! The lock is not reentrant. A call that would take it on a thread that already holds it (from
 //! the listener, or from inside [`Shared::with`]'s closure, including a [`Guard`] finished or
 //! dropped there) panics with a message saying so, rather than wait for a lock its own thread

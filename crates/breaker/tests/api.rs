@@ -147,3 +147,158 @@ fn a_permit_rebuilt_from_its_parts_is_the_same_permit() {
     assert_eq!(b.record(&q, Outcome::Success, 4.0), Recorded::Counted);
     assert_eq!(b.calls_in_window(4.0), 1);
 }
+
+/// Times a broken or misused clock gives.
+const ODD_TIMES: [f64; 12] = [
+    0.0,
+    -0.0,
+    -1.0,
+    1e-310,
+    1.5,
+    1e9,
+    1e300,
+    -1e300,
+    f64::MAX,
+    f64::NAN,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+];
+
+/// No public method panics on any number: times out of order, not finite or huge; permits
+/// another breaker issued or made up; the building blocks given numbers their breakers never
+/// give them. (A breaker's decisions on such input are tested beside each breaker.)
+#[test]
+fn no_public_method_panics_on_odd_numbers() {
+    use breaker::backoff::Backoff;
+    use breaker::score::Weights;
+    use breaker::traffic::Traffic;
+    use breaker::trial::WaldLines;
+
+    let foreign = [
+        Permit::new(0, 0, 0.0, PermitKind::Normal),
+        Permit::new(u64::MAX, u64::MAX, f64::NAN, PermitKind::Trial),
+        Permit::new(1, 1, f64::INFINITY, PermitKind::Trial),
+        Permit::new(2, u64::MAX, -1e300, PermitKind::LastOption),
+    ];
+    let window_settings = [
+        WindowSettings::default(),
+        WindowSettings {
+            sliding_window_type: breaker::SlidingWindowType::TimeBased,
+            sliding_window_size: 1,
+            minimum_number_of_calls: 1,
+            permitted_number_of_calls_in_half_open_state: 1,
+            max_wait_duration_in_half_open_state: 1.0,
+            automatic_transition_from_open_to_half_open_enabled: true,
+            wait_interval_multiplier: 1000.0,
+            wait_randomization_factor: 0.9,
+            ..Default::default()
+        },
+    ];
+    let mut breakers: Vec<Box<dyn Breaker>> = vec![
+        Box::new(Statistical::new(StatisticalSettings::default()).unwrap()),
+        Box::new(Statistical::starting_at(StatisticalSettings::default(), f64::NAN).unwrap()),
+    ];
+    for s in window_settings {
+        breakers.push(Box::new(Window::new(s).unwrap()));
+    }
+    for b in &mut breakers {
+        let mut issued = Vec::new();
+        for (i, &now) in ODD_TIMES.iter().cycle().take(400).enumerate() {
+            let outcome = Outcome::ALL[i % Outcome::ALL.len()];
+            match i % 5 {
+                0 | 1 => {
+                    if let Decision::Admit(p) = b.permit(now) {
+                        issued.push(p);
+                    }
+                }
+                2 => {
+                    let p = issued.pop().unwrap_or(foreign[i % foreign.len()]);
+                    let _ = b.record(&p, outcome, now);
+                    let _ = b.record(&p, outcome, now); // twice
+                }
+                3 => {
+                    let _ = b.record(&foreign[i % foreign.len()], outcome, now);
+                    issued.push(b.permit_last_option(now));
+                }
+                _ => b.poll(now),
+            }
+            let _ = (
+                b.next_deadline(),
+                b.state(),
+                b.generation(),
+                b.transitions(),
+            );
+            let _ = b.observe(now);
+        }
+    }
+    for &x in &ODD_TIMES {
+        let w = Window::new(WindowSettings::default()).unwrap();
+        let _ = (
+            w.wait_for_attempt(u32::MAX),
+            w.failure_rate(x),
+            w.calls_in_window(x),
+        );
+        let s = Statistical::new(StatisticalSettings::default()).unwrap();
+        let _ = (s.line(x), s.rate(x), s.derived().line(x, x));
+        let mut backoff = Backoff::new(x, x, x);
+        let _ = (backoff.start(), backoff.grow(), backoff.current());
+        let mut traffic = Traffic::new(x, x, x);
+        traffic.tick(x);
+        let _ = (traffic.rate(x), traffic.count(x));
+        let weights = Weights::new(x, x);
+        let _ = (
+            weights.drift(x),
+            weights.zero_drift_rate(),
+            weights.to_points(x),
+        );
+        let wald = WaldLines::new(x, x);
+        let _ = (
+            breaker::line::floor(weights, wald),
+            breaker::line::line(x, x, x),
+        );
+        // Unchecked settings: `derived` does not validate (documented), but must not panic.
+        let odd = StatisticalSettings {
+            fine_rate: x,
+            broken_rate: x,
+            trial_wrongly_opens: x,
+            trial_wrongly_closes: x,
+            ..Default::default()
+        };
+        assert!(
+            odd.validate().is_err(),
+            "broken_rate must be above fine_rate"
+        );
+        let _ = odd.derived();
+    }
+    for status in [0, 99, 600, u16::MAX] {
+        assert_eq!(Outcome::from_http_status(status), Outcome::ServerError);
+    }
+}
+
+#[cfg(feature = "sync")]
+#[test]
+fn clocks_and_lock_timeouts_do_not_panic_at_their_extremes() {
+    use breaker::shared::{Locked, ManualClock, Shared};
+    use std::time::Duration;
+    for start in ODD_TIMES {
+        let clock = ManualClock::new(start);
+        assert!(clock.now() >= 0.0 && clock.now().is_finite(), "{start}");
+        clock.advance(Duration::MAX);
+        clock.advance(Duration::MAX);
+        assert_eq!(clock.now(), u64::MAX as f64 / 1e9);
+    }
+    let clock = ManualClock::new(0.0);
+    let shared = Shared::with_lock_timeout(
+        Window::new(WindowSettings::default()).unwrap(),
+        Duration::MAX,
+    )
+    .with_clock(clock.clock());
+    clock.advance(Duration::MAX);
+    let Locked::Done(Decision::Admit(p)) = shared.permit() else {
+        panic!("closed admits")
+    };
+    assert_eq!(
+        shared.record(&p, Outcome::Timeout),
+        Locked::Done(Recorded::Counted)
+    );
+}
