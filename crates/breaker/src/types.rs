@@ -6,6 +6,10 @@ use core::fmt;
 use serde::{Deserialize, Serialize};
 
 /// A breaker's state.
+///
+/// Exhaustive on purpose: these three states are the model both breakers implement, and a
+/// `match` on them (a dashboard, a metric) should hear from the compiler if that ever changes.
+/// (resilience4j's `DISABLED` and `FORCED_OPEN` are the caller's decision, made before asking.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(
     feature = "serde",
