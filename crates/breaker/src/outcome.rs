@@ -82,6 +82,8 @@ impl Outcome {
     /// Classify an HTTP status. 401/403 are taken to be the service rejecting our own
     /// credentials (a failure); callers who know a 403 is about the user's input should report
     /// [`Outcome::InputRejected`] instead. 408 counts as a timeout, 429 as the service's own limit.
+    /// A number that is no HTTP status (below 100, above 599) is a [`Outcome::ServerError`]:
+    /// the service answered with something it should not have.
     pub fn from_http_status(status: u16) -> Outcome {
         match status {
             100..=399 => Outcome::Success,
