@@ -7,7 +7,11 @@
 use core::fmt;
 
 /// An invalid setting: which field, what it was, what is allowed.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Non-exhaustive: read its fields; make one with [`SettingsError::new`] (a field may be added
+/// in a minor version).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct SettingsError {
     /// The field's name as it appears in the settings (snake_case, e.g. `broken_rate`).
     pub field: String,
@@ -50,6 +54,9 @@ impl fmt::Display for SettingsError {
 
 impl std::error::Error for SettingsError {}
 
+// Public only for the workspace's simulator, whose messages write numbers the same way; not part
+// of the API.
+#[doc(hidden)]
 /// A number as an error message shows it: as Rust prints it, except that very large or very
 /// small magnitudes are written with an exponent (`1e308`, not 309 digits).
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -21,15 +21,75 @@
     doc = "(see `shared::Clock`, with the `sync` feature)."
 )]
 //!
-//! ```
-//! use breaker::{Breaker, Decision, Outcome, Statistical, StatisticalSettings};
+//! One dependency's breaker, driven from one thread (a service with many threads or tasks wraps
+//! it in
+#![cfg_attr(feature = "sync", doc = "[`shared::Shared`],")]
+#![cfg_attr(not(feature = "sync"), doc = "`shared::Shared` (the `sync` feature),")]
+//! which reads the clock and takes a lock for each step; the steps are these). Ask before each
+//! call, make it only if admitted, and report what happened with the permit: a success, a
+//! failure, and a timeout as [`Outcome::Timeout`] when your client's timeout fires (a hang
+//! that is never reported never counts). A result that comes back after the breaker changed
+//! state carries an old generation and moves nothing.
 //!
-//! let mut b = Statistical::new(StatisticalSettings::default()).unwrap();
-//! if let Decision::Admit(permit) = b.permit(0.0) {
-//!     // ... make the call ...
-//!     b.record(&permit, Outcome::Success, 0.05);
+//! ```
+//! use breaker::{
+//!     Breaker, Decision, Ignored, Outcome, Reason, Recorded, Rejection, State, Statistical,
+//!     StatisticalSettings,
+//! };
+//!
+//! let settings = StatisticalSettings {
+//!     fine_rate: 0.05,   // p0: a failure rate we can live with
+//!     broken_rate: 0.20, // p1: a failure rate worth skipping
+//!     ..Default::default()
+//! };
+//! let mut b = Statistical::new(settings)?; // a bad setting names its field
+//!
+//! // A call that succeeds: ask at its start, report at its end (times in seconds).
+//! let Decision::Admit(permit) = b.permit(0.0) else { unreachable!("a new breaker admits") };
+//! assert_eq!(b.record(&permit, Outcome::Success, 0.05), Recorded::Counted);
+//!
+//! // A slow call goes out; its answer will come back late.
+//! let slow = b.permit(1.0).permit().expect("closed admits");
+//!
+//! // Then the dependency breaks: 503s, and calls that hang until the client gives up after
+//! // 20 ms (report those as timeouts). Each counts, until the breaker opens.
+//! let mut now = 1.0;
+//! while b.state() == State::Closed {
+//!     now += 0.1;
+//!     let permit = b.permit(now).permit().expect("closed admits");
+//!     let outcome = if permit.id % 2 == 0 {
+//!         Outcome::from_http_status(503)
+//!     } else {
+//!         Outcome::Timeout // the client's own timeout fired
+//!     };
+//!     now += 0.02;
+//!     b.record(&permit, outcome, now);
 //! }
-//! assert_eq!(b.state(), breaker::State::Closed);
+//! // What changed, and why (for logs and alerts):
+//! let opened = b.transitions()[0];
+//! assert_eq!((opened.from, opened.to), (State::Closed, State::Open));
+//! assert!(matches!(opened.reason, Reason::ScoreReachedLine { .. }));
+//! println!("{} -> {}: {}", opened.from, opened.to, opened.reason);
+//!
+//! // Open: calls go to the fallback at once, until the wait is over.
+//! let Decision::Reject(Rejection::Open { until }) = b.permit(now) else { panic!("open") };
+//! assert_eq!(until, opened.at + 60.0); // `first_wait`, 1 min by default
+//!
+//! // The slow call's success arrives now. It was let in before the breaker opened (generation
+//! // 0; the breaker is in 1): it moves nothing, so it cannot close the breaker.
+//! assert_eq!(
+//!     b.record(&slow, Outcome::Success, now),
+//!     Recorded::Ignored(Ignored::Stale { permit: 0, current: 1 })
+//! );
+//!
+//! // After the wait, one trial call at a time; successes close the breaker again.
+//! now = until;
+//! while b.state() != State::Closed {
+//!     let trial = b.permit(now).permit().expect("one trial at a time, answered in turn");
+//!     now += 0.05;
+//!     assert_eq!(b.record(&trial, Outcome::Success, now), Recorded::Counted);
+//! }
+//! # Ok::<(), breaker::SettingsError>(())
 //! ```
 //!
 //! Features, both on by default: `serde` (`Serialize`/`Deserialize` for the settings, states,
@@ -37,14 +97,20 @@
 //! and rates such as `"5%"`) and `sync` (the thread-safe `shared::Shared` wrapper, on
 //! `parking_lot`). With `default-features = false` the crate depends on `libm` alone.
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![warn(missing_docs, missing_debug_implementations)]
 
 pub mod backoff;
 pub mod error;
+// Public only for the workspace's simulator, command line and wasm layer, which read numbers and
+// quote text exactly as the settings do (and keep the page's wasm small); not part of the API.
+#[doc(hidden)]
 pub mod float_parse;
 pub mod generation;
 pub mod line;
 pub mod outcome;
+// Public only for the workspace's other crates, which quote user text in their messages the same
+// way; not part of the API.
+#[doc(hidden)]
 pub mod quote;
 pub mod score;
 #[cfg(feature = "sync")]
@@ -52,6 +118,10 @@ pub mod shared;
 pub mod statistical;
 pub mod traffic;
 pub mod trial;
+// Public only for the workspace's simulator (its scenario reads `"5s"` and `"5%"` as the
+// settings do) and for `object_only_serde!`'s expansion; not part of the API. The units a user
+// may write are documented on the settings.
+#[doc(hidden)]
 pub mod units;
 pub mod window;
 
@@ -59,7 +129,7 @@ mod latest;
 mod types;
 
 pub use error::SettingsError;
-pub use outcome::{Class, Outcome};
+pub use outcome::{Class, Outcome, ParseOutcomeError};
 pub use statistical::{Derived, Statistical, StatisticalSettings};
 pub use types::{
     Decision, Ignored, Observation, Permit, PermitKind, Reason, Recorded, Rejection, State,
@@ -93,7 +163,7 @@ pub trait Breaker {
 
     /// Report the outcome of an admitted call at `now` (its duration is `now - permit.issued_at`).
     ///
-    /// Report each permit once: neither breaker remembers which closed-state permits it has
+    /// Report each permit once, to the breaker that issued it: neither breaker remembers which closed-state permits it has
     /// heard from, so a second report of one counts again (a statistical trial counts once;
     /// a window probe, as in resilience4j, again).
     fn record(&mut self, permit: &Permit, outcome: Outcome, now: f64) -> Recorded;
@@ -192,6 +262,56 @@ shared.permit();
 #[cfg(doctest)]
 pub struct MustUseDoctests;
 
+/// Types that may grow in a minor version are `#[non_exhaustive]`: outside this crate a `match`
+/// on them needs a `_` arm, and the structs cannot be built by a literal (these must fail to
+/// build).
+///
+/// ```compile_fail
+/// use breaker::Reason;
+/// fn name(r: Reason) -> &'static str {
+///     match r {
+///         Reason::ScoreReachedLine { .. } => "line",
+///         Reason::WaitElapsed { .. } => "wait",
+///         Reason::TrialReachedUpper { .. } => "upper",
+///         Reason::TrialReachedLower { .. } => "lower",
+///         Reason::HalfOpenTimeLimit { .. } => "limit",
+///         Reason::FailureRate { .. } => "failures",
+///         Reason::SlowCallRate { .. } => "slow",
+///         Reason::ProbesPassed { .. } => "probes",
+///         Reason::MaxWaitInHalfOpen { .. } => "max wait",
+///     }
+/// }
+/// ```
+///
+/// ```compile_fail
+/// use breaker::{Permit, PermitKind};
+/// let p = Permit { generation: 0, id: 1, issued_at: 0.0, kind: PermitKind::Normal };
+/// ```
+///
+/// ```compile_fail
+/// use breaker::{Ignored, Recorded};
+/// fn counted(r: Recorded) -> u8 {
+///     match r {
+///         Recorded::Counted => 1,
+///         Recorded::Ignored(Ignored::Stale { .. }) => 0,
+///         Recorded::Ignored(Ignored::Neutral) => 0,
+///         Recorded::Ignored(Ignored::LastOption) => 0,
+///         Recorded::Ignored(Ignored::Lost) => 0,
+///         Recorded::Ignored(Ignored::NoEffect) => 0,
+///     }
+/// }
+/// ```
+///
+/// The settings stay buildable with `..Default::default()` (this one builds):
+///
+/// ```
+/// let s = breaker::StatisticalSettings { fine_rate: 0.02, ..Default::default() };
+/// let w = breaker::WindowSettings { sliding_window_size: 50, ..Default::default() };
+/// # let _ = (s, w);
+/// ```
+#[cfg(doctest)]
+pub struct NonExhaustiveDoctests;
+
 /// The README's Rust examples, compiled and run as doc tests so they stay true (its one example
 /// is the `Shared` wrapper's, so only with `sync`).
 #[cfg(all(doctest, feature = "sync"))]
@@ -202,7 +322,10 @@ pub struct ReadmeDoctests;
 /// `#[serde(remote = "Self")]` (so they are inherent functions): serialized as derived, read from
 /// an object only ([`units::serde_units::ObjectOnly`]). Needs `serde` among the caller's
 /// dependencies.
+// Exported only for the workspace's simulator, whose scenario structs are read the same way; not
+// part of the API.
 #[cfg(feature = "serde")]
+#[doc(hidden)]
 #[macro_export]
 macro_rules! object_only_serde {
     ($t:ty) => {

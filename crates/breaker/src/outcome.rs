@@ -7,6 +7,10 @@ use core::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 /// The outcome of one call, as the caller saw it.
+///
+/// Non-exhaustive: a new kind of outcome may be added in a minor version (with its
+/// [`Outcome::class`]), so a `match` needs a `_` arm.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(
     feature = "serde",
@@ -34,7 +38,8 @@ pub enum Outcome {
     UserRateLimited,
 }
 
-/// How an outcome counts.
+/// How an outcome counts: the three ways a result can move a breaker (exhaustive: there are no
+/// others).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Class {
     /// A success: pulls the score down.
@@ -46,8 +51,9 @@ pub enum Class {
 }
 
 impl Outcome {
-    /// All outcomes, in declaration order.
-    pub const ALL: [Outcome; 9] = [
+    /// All outcomes, in declaration order. A slice, not an array, so that adding an outcome does
+    /// not change its type.
+    pub const ALL: &'static [Outcome] = &[
         Outcome::Success,
         Outcome::Timeout,
         Outcome::Refused,
@@ -76,6 +82,8 @@ impl Outcome {
     /// Classify an HTTP status. 401/403 are taken to be the service rejecting our own
     /// credentials (a failure); callers who know a 403 is about the user's input should report
     /// [`Outcome::InputRejected`] instead. 408 counts as a timeout, 429 as the service's own limit.
+    /// A number that is no HTTP status (below 100, above 599) is a [`Outcome::ServerError`]:
+    /// the service answered with something it should not have.
     pub fn from_http_status(status: u16) -> Outcome {
         match status {
             100..=399 => Outcome::Success,
@@ -110,12 +118,33 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// Text [`Outcome::from_str`](FromStr::from_str) does not read; its message says what is
+/// allowed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ParseOutcomeError {
+    message: String,
+}
+
+impl fmt::Display for ParseOutcomeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ParseOutcomeError {}
+
 impl FromStr for Outcome {
-    type Err = String;
+    type Err = ParseOutcomeError;
 
     /// A snake_case name (`timeout`, `server_error`, ...), `ok`/`fail` shorthands, or an HTTP
     /// status code (`200`, `503`, ...).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Outcome::parse(s).map_err(|message| ParseOutcomeError { message })
+    }
+}
+
+impl Outcome {
+    fn parse(s: &str) -> Result<Self, String> {
         let t = s.trim();
         if let Ok(code) = t.parse::<u16>() {
             if (100..=599).contains(&code) {

@@ -20,6 +20,8 @@ use std::fmt::{self, Write};
 /// `s` in double quotes, escaped as Rust's `{:?}` escapes a string for every ASCII character and
 /// for the characters in [`ESCAPED`]; other characters are written as they are (see the
 /// [module](self) for why). `format!("{}", Quoted("a\"b"))` is `"a\"b"` with the quotes.
+// No `Debug`: a derived one would write the text with `{:?}`, which this type exists to avoid.
+#[allow(missing_debug_implementations)]
 #[derive(Clone, Copy)]
 pub struct Quoted<'a>(pub &'a str);
 

@@ -19,13 +19,24 @@
 //! logs, metrics, alerts), register [`Shared::on_transition`], which is called for each one, in
 //! order, exactly once (inside [`Shared::with`], for its last mutating call's only). The
 //! listener must not panic: it runs under the lock, also while a panicking call unwinds.
+//!
+//! In async code (tokio tasks) the lock is a blocking one, held for the breaker's own step (a
+//! few arithmetic operations) and the listener, never across an `.await`: as tokio advises for
+//! a mutex held that briefly, no async mutex is needed. Keep the listener short, since a task
+//! waiting for the lock holds its executor thread meanwhile.
+//!
+//! The lock is not reentrant. A call that would take it on a thread that already holds it (from
+//! the listener, or from inside [`Shared::with`]'s closure, including a [`Guard`] finished or
+//! dropped there) panics with a message saying so, rather than wait for a lock its own thread
+//! holds ([`Shared::with`] would wait for good, the others for the lock timeout while every
+//! other thread waits too). Only [`Shared::state`] and [`Shared::clock`] may be called there.
 
 use std::fmt;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use parking_lot::Mutex;
+use parking_lot::{Mutex, MutexGuard};
 
 use crate::types::{Decision, Permit, PermitKind, Recorded, Rejection, State, Transition};
 use crate::{Breaker, Outcome};
@@ -78,6 +89,13 @@ pub struct ManualClock {
     ns: Arc<AtomicU64>,
 }
 
+/// A clock standing at 0.
+impl Default for ManualClock {
+    fn default() -> Self {
+        ManualClock::new(0.0)
+    }
+}
+
 impl ManualClock {
     /// A clock standing at `start` seconds (rounded to the nanosecond; finite, at least 0;
     /// otherwise 0).
@@ -116,7 +134,7 @@ impl ManualClock {
 }
 
 /// The result of a change under the lock.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Locked<T> {
     /// The lock was taken and the change applied.
     Done(T),
@@ -136,6 +154,35 @@ pub struct Shared<B> {
     lock_timeout: Duration,
     clock: Clock,
     on_transition: Option<Listener>,
+    /// The thread holding the lock ([`this_thread`]), 0 when none: how a reentrant call is told
+    /// from a wait for another thread.
+    owner: AtomicUsize,
+}
+
+thread_local! {
+    /// Its address names the thread (see [`this_thread`]).
+    static THREAD_MARK: u8 = const { 0 };
+}
+
+/// A number naming the calling thread among the threads alive (the address of a thread-local),
+/// never 0; 0 if it cannot be had (the thread's locals being torn down: no check then).
+fn this_thread() -> usize {
+    THREAD_MARK
+        .try_with(|mark| mark as *const u8 as usize)
+        .unwrap_or(0)
+}
+
+/// The lock, held: marks the thread that took it as [`Shared`]'s owner until dropped.
+struct Held<'a, B> {
+    inner: MutexGuard<'a, Inner<B>>,
+    owner: &'a AtomicUsize,
+}
+
+impl<B> Drop for Held<'_, B> {
+    fn drop(&mut self) {
+        // Before the lock is let go (fields drop after this): only the holder writes `owner`.
+        self.owner.store(0, AtomicOrdering::Relaxed);
+    }
 }
 
 type Listener = Box<dyn Fn(&Transition) + Send + Sync>;
@@ -175,6 +222,7 @@ impl<B: Breaker> Shared<B> {
             lock_timeout,
             clock: Clock::new(),
             on_transition: None,
+            owner: AtomicUsize::new(0),
         }
     }
 
@@ -186,9 +234,10 @@ impl<B: Breaker> Shared<B> {
     ///
     /// The listener runs with the lock held, so that the changes arrive in order: keep it short
     /// (count, log, send to a channel). [`Shared::state`] may be called from it (it reads a copy
-    /// kept without the lock, already the new state); do not call anything else of this `Shared`
-    /// from it (the lock is not reentrant: that call would wait for the lock timeout, or forever
-    /// for [`Shared::with`]).
+    /// kept without the lock, already the new state), and [`Shared::clock`]; anything else of
+    /// this `Shared` called from it panics (the lock is not reentrant: see the
+    /// [module](self)), and so does the call whose transition the listener was hearing. Send
+    /// what needs the breaker to another thread or task instead.
     pub fn on_transition(mut self, listener: impl Fn(&Transition) + Send + Sync + 'static) -> Self {
         self.on_transition = Some(Box::new(listener));
         self
@@ -222,12 +271,36 @@ impl<B: Breaker> Shared<B> {
         }
     }
 
+    /// Panic if the calling thread holds the lock: `what` would wait for it (see the
+    /// [module](self)).
+    #[inline]
+    fn not_reentrant(&self, what: &str) {
+        let me = this_thread();
+        // Relaxed is enough: reading our own mark means this thread wrote it and has not yet
+        // cleared it (a thread reads its own writes in order), so it holds the lock.
+        if me != 0 && self.owner.load(AtomicOrdering::Relaxed) == me {
+            reentrant(what);
+        }
+    }
+
+    /// Mark the lock just taken as held by this thread.
+    fn held<'a>(&'a self, inner: MutexGuard<'a, Inner<B>>) -> Held<'a, B> {
+        self.owner.store(this_thread(), AtomicOrdering::Relaxed);
+        Held {
+            inner,
+            owner: &self.owner,
+        }
+    }
+
     /// Run `f` on the breaker if the lock can be taken in time, then report its transitions.
-    fn change<T>(&self, f: impl FnOnce(&mut B) -> T) -> Locked<T> {
+    /// `what` names the call for [`Shared::not_reentrant`]'s message.
+    fn change<T>(&self, what: &str, f: impl FnOnce(&mut B) -> T) -> Locked<T> {
+        self.not_reentrant(what);
         match self.inner.try_lock_for(self.lock_timeout) {
-            Some(mut inner) => {
-                let value = f(&mut inner.breaker);
-                self.report(&mut inner);
+            Some(inner) => {
+                let mut held = self.held(inner);
+                let value = f(&mut held.inner.breaker);
+                self.report(&mut held.inner);
                 Locked::Done(value)
             }
             None => Locked::Dropped,
@@ -243,9 +316,16 @@ impl<B: Breaker> Shared<B> {
     /// the service. An unreported statistical trial is lost only after `call_timeout`; a window
     /// half-open waits for every probe's result, for good unless
     /// `max_wait_duration_in_half_open_state` is set. [`Shared::admit`] does this for you.
+    ///
+    /// # Panics
+    ///
+    /// If called on a thread that holds this `Shared`'s lock (from the transition listener or
+    /// inside [`Shared::with`]): it would wait for its own lock. So do [`Shared::admit`],
+    /// [`Shared::admit_owned`], [`Shared::call`], [`Shared::permit_last_option`],
+    /// [`Shared::record`], [`Shared::poll`] and a guard's `finish` or drop.
     #[must_use = "make the call unless rejected, and report its outcome with the permit"]
     pub fn permit(&self) -> Locked<Decision> {
-        self.change(|b| b.permit(self.clock.now()))
+        self.change("permit, admit or call", |b| b.permit(self.clock.now()))
     }
 
     /// Ask for a last-option permit ([`Breaker::permit_last_option`]: the call has no other
@@ -254,14 +334,18 @@ impl<B: Breaker> Shared<B> {
     /// in time: make the call anyway, with nothing to report.
     #[must_use = "report the call's outcome with the permit"]
     pub fn permit_last_option(&self) -> Locked<Permit> {
-        self.change(|b| b.permit_last_option(self.clock.now()))
+        self.change("permit_last_option", |b| {
+            b.permit_last_option(self.clock.now())
+        })
     }
 
     /// Report an outcome now (read before the wait for the lock); dropped if the lock cannot be
     /// taken in time.
     pub fn record(&self, permit: &Permit, outcome: Outcome) -> Locked<Recorded> {
         let now = self.clock.now();
-        self.change(|b| b.record(permit, outcome, now))
+        self.change("record, or a guard's finish or drop", |b| {
+            b.record(permit, outcome, now)
+        })
     }
 
     /// Let time-driven rules act now ([`Breaker::poll`]: lost trials, time limits, automatic
@@ -270,7 +354,7 @@ impl<B: Breaker> Shared<B> {
     /// change reported when it is due rather than at the next call polls at
     /// [`Breaker::next_deadline`] (read through [`Shared::with`]).
     pub fn poll(&self) -> Locked<()> {
-        self.change(|b| b.poll(self.clock.now()))
+        self.change("poll", |b| b.poll(self.clock.now()))
     }
 
     /// Ask for a permit and hold it in a [`Guard`], which reports the call's outcome with
@@ -380,16 +464,35 @@ impl<B: Breaker> Shared<B> {
     /// transitions of the last mutating call `f` makes, if any, go to the listener. If `f`
     /// replaces the breaker by one of a lower generation (a fresh one), the listener has the
     /// replacement's transitions from then on.
+    ///
+    /// # Panics
+    ///
+    /// If called on a thread that holds this `Shared`'s lock (from the transition listener or
+    /// inside another `with`), rather than wait for good for its own lock; and if `f` calls
+    /// anything of this `Shared` but [`Shared::state`] and [`Shared::clock`].
     pub fn with<T>(&self, f: impl FnOnce(&mut B) -> T) -> T {
-        let mut inner = self.inner.lock();
+        self.not_reentrant("with");
+        let mut held = self.held(self.inner.lock());
+        let inner = &mut *held.inner;
         let value = f(&mut inner.breaker);
         let generation = inner.breaker.generation();
         if generation < inner.reported {
             inner.reported = generation;
         }
-        self.report(&mut inner);
+        self.report(inner);
         value
     }
+}
+
+/// The panic of a reentrant call (out of line: the check stays small where it is inlined).
+#[cold]
+#[inline(never)]
+fn reentrant(what: &str) -> ! {
+    panic!(
+        "breaker::shared::Shared ({what}) called on a thread that holds its lock (from the \
+         transition listener or inside `with`): the lock is not reentrant, so the call would \
+         wait for itself; only `state` and `clock` may be called there"
+    )
 }
 
 /// [`State`] as a byte, for [`Shared::state`]'s copy.

@@ -30,6 +30,11 @@ use serde::{Deserialize, Serialize};
 
 /// Settings of the statistical breaker. Durations are in seconds; rates are fractions.
 ///
+/// Build them with `..Default::default()` after the fields you set (as in the crate's
+/// examples): a setting added in a minor version comes with a default that keeps the breaker's
+/// behaviour, and a struct literal that names every field would stop compiling. (The struct is
+/// not `#[non_exhaustive]` because that would forbid this form too.)
+///
 /// With `serde`, an unknown field is refused (a misspelt setting is an error, not a default),
 /// but not inside a struct that holds these with `#[serde(flatten)]`: serde hands a flattened
 /// struct only its own keys, so a typo passes silently. Nest them under a key instead.
@@ -218,7 +223,11 @@ impl StatisticalSettings {
 }
 
 /// Numbers derived from the settings, for display and teaching.
+///
+/// Non-exhaustive: read its fields; [`StatisticalSettings::derived`] makes it (a number may be
+/// added in a minor version).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct Derived {
     /// `w_fail = ln(p1/p0)` and `w_ok = ln((1-p1)/(1-p0))`.
     pub weights: Weights,

@@ -24,7 +24,7 @@ impl WaldLines {
 }
 
 /// Where a trial result leaves the test.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Verdict {
     /// Keep testing.
     Continue,

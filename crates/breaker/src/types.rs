@@ -6,6 +6,10 @@ use core::fmt;
 use serde::{Deserialize, Serialize};
 
 /// A breaker's state.
+///
+/// Exhaustive on purpose: these three states are the model both breakers implement, and a
+/// `match` on them (a dashboard, a metric) should hear from the compiler if that ever changes.
+/// (resilience4j's `DISABLED` and `FORCED_OPEN` are the caller's decision, made before asking.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(
     feature = "serde",
@@ -48,7 +52,11 @@ impl fmt::Display for State {
 }
 
 /// Why a call was admitted, which decides how its result is counted.
+///
+/// Non-exhaustive: a new way of admitting a call may be added in a minor version, so a `match`
+/// needs a `_` arm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 #[cfg_attr(
     feature = "serde",
     derive(Serialize, Deserialize),
@@ -63,8 +71,30 @@ pub enum PermitKind {
     LastOption,
 }
 
+impl PermitKind {
+    /// `normal`, `trial` or `last_option` (the names serde writes).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PermitKind::Normal => "normal",
+            PermitKind::Trial => "trial",
+            PermitKind::LastOption => "last_option",
+        }
+    }
+}
+
+impl fmt::Display for PermitKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// The ticket an admitted call carries back with its result.
+///
+/// Non-exhaustive: read its fields, but get one from a breaker (or, to rebuild one kept in
+/// another form, [`Permit::new`]) rather than with a struct literal, so that a field can be
+/// added in a minor version.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct Permit {
     /// The generation the call was let in with; its result counts only in that generation.
     pub generation: u64,
@@ -77,7 +107,11 @@ pub struct Permit {
 }
 
 /// Why a call was not admitted.
+///
+/// Non-exhaustive: a new reason to reject may be added in a minor version, so a `match` needs a
+/// `_` arm.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub enum Rejection {
     /// Open: the wait lasts until `until` (seconds).
     Open {
@@ -88,6 +122,19 @@ pub enum Rejection {
     HalfOpenBusy,
 }
 
+/// For logs, and so that a rejection can be returned as an error (`?` into `Box<dyn Error>` or
+/// `anyhow`): `circuit open until 60.000 s`, `circuit half-open with every trial slot taken`.
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Rejection::Open { until } => write!(f, "circuit open until {until:.3} s"),
+            Rejection::HalfOpenBusy => f.write_str("circuit half-open with every trial slot taken"),
+        }
+    }
+}
+
+impl std::error::Error for Rejection {}
+
 /// The answer to [`crate::Breaker::permit`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[must_use = "make the call only if admitted, and report its outcome with the permit"]
@@ -96,6 +143,21 @@ pub enum Decision {
     Admit(Permit),
     /// Do not make the call; use the fallback.
     Reject(Rejection),
+}
+
+impl Permit {
+    /// A permit from its parts: for code that keeps permits in another form and rebuilds them
+    /// (a simulator's compact record of calls in flight). A breaker takes a permit it did not
+    /// issue at its word, so give back only what a breaker issued.
+    #[inline]
+    pub const fn new(generation: u64, id: u64, issued_at: f64, kind: PermitKind) -> Self {
+        Permit {
+            generation,
+            id,
+            issued_at,
+            kind,
+        }
+    }
 }
 
 impl Decision {
@@ -109,7 +171,10 @@ impl Decision {
 }
 
 /// Why a reported result moved nothing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+///
+/// Non-exhaustive: a new reason may be added in a minor version, so a `match` needs a `_` arm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Ignored {
     /// The call was let in under an earlier generation (a late result).
     Stale {
@@ -132,8 +197,25 @@ pub enum Ignored {
     NoEffect,
 }
 
-/// The answer to [`crate::Breaker::record`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// For logs: `late result of generation 1 (now 2)`, `neutral outcome`, `last-option call`,
+/// `trial lost or already reported`, `arrived while open`.
+impl fmt::Display for Ignored {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Ignored::Stale { permit, current } => {
+                write!(f, "late result of generation {permit} (now {current})")
+            }
+            Ignored::Neutral => f.write_str("neutral outcome"),
+            Ignored::LastOption => f.write_str("last-option call"),
+            Ignored::Lost => f.write_str("trial lost or already reported"),
+            Ignored::NoEffect => f.write_str("arrived while open"),
+        }
+    }
+}
+
+/// The answer to [`crate::Breaker::record`]: counted or not (why not is [`Ignored`], which may
+/// grow; this stays two-way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Recorded {
     /// The result was counted.
     Counted,
@@ -142,7 +224,11 @@ pub enum Recorded {
 }
 
 /// Why a transition happened, with the numbers behind it.
+///
+/// Non-exhaustive: a breaker rule added in a minor version brings its own reason, so a `match`
+/// needs a `_` arm (its [`Display`](fmt::Display) text covers every reason, for logs).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 #[cfg_attr(
     feature = "serde",
     derive(Serialize, Deserialize),
@@ -284,7 +370,10 @@ fn fmt_num(v: f64) -> String {
 }
 
 /// A state change.
+///
+/// Non-exhaustive: read its fields; breakers make it (a field may be added in a minor version).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Transition {
     /// When (seconds).
@@ -303,7 +392,11 @@ pub struct Transition {
 ///
 /// With `serde`: JSON has no `NaN`, so `serde_json` writes a `NaN` (or infinite) field as `null`;
 /// a `null` field reads back as `NaN`, so an observation written as JSON reads back.
+///
+/// Non-exhaustive: read its fields; breakers make it (a number may be added in a minor
+/// version).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Observation {
     /// Current state.

@@ -357,6 +357,7 @@ pub mod serde_units {
     /// struct only its own keys, and formats with a struct syntax of their own work as before);
     /// only the visitor's sequence path is closed. Used through
     /// [`object_only_serde!`](crate::object_only_serde).
+    #[allow(missing_debug_implementations)] // a deserializer in passing, never printed
     pub struct ObjectOnly<D>(pub D);
 
     impl<'de, D: Deserializer<'de>> Deserializer<'de> for ObjectOnly<D> {

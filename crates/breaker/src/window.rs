@@ -48,6 +48,11 @@ pub enum AfterHalfOpenWait {
 /// Settings of the window breaker; names are resilience4j's `CircuitBreakerConfig` in snake_case.
 /// Durations in seconds, rates as fractions (resilience4j takes percentages: 50.0 here is 0.5).
 ///
+/// Build them with `..Default::default()` after the fields you set (as in the crate's
+/// examples): a setting added in a minor version comes with a default that keeps the breaker's
+/// behaviour, and a struct literal that names every field would stop compiling. (The struct is
+/// not `#[non_exhaustive]` because that would forbid this form too.)
+///
 /// With `serde`, an unknown field is refused (a misspelt setting is an error, not a default),
 /// but not inside a struct that holds these with `#[serde(flatten)]`: serde hands a flattened
 /// struct only its own keys, so a typo passes silently. Nest them under a key instead.
@@ -1287,7 +1292,7 @@ mod tests {
                     }
                     _ if !held.is_empty() => {
                         let p = held.swap_remove((rng.next_u64() % held.len() as u64) as usize);
-                        let o = Outcome::ALL[(rng.next_u64() % 9) as usize];
+                        let o = Outcome::ALL[(rng.next_u64() % Outcome::ALL.len() as u64) as usize];
                         let a = fast.record(&p, o, t);
                         let b = general.record_any(&p, o, t);
                         assert_eq!(a, b, "case {case}");

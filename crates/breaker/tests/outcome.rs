@@ -75,14 +75,14 @@ fn shorthands_and_refusals() {
     assert_eq!("Failure".parse::<Outcome>(), Ok(Outcome::ServerError));
     for status in ["99", "600", "0", "65535"] {
         assert_eq!(
-            status.parse::<Outcome>(),
+            status.parse::<Outcome>().map_err(|e| e.to_string()),
             Err(format!(
                 "HTTP status {status} is out of range: allowed 100..=599"
             ))
         );
     }
     assert_eq!(
-        "teapot".parse::<Outcome>(),
+        "teapot".parse::<Outcome>().map_err(|e| e.to_string()),
         Err(
             "unknown outcome \"teapot\": allowed success, timeout, refused, server_error, \
              overload, service_rate_limited, auth_rejected, input_rejected, user_rate_limited, \

@@ -205,6 +205,180 @@ fn the_state_can_be_read_from_a_listener_and_while_the_lock_is_held() {
     reader.join().unwrap();
 }
 
+/// The message of a call that takes the lock on the thread holding it.
+fn reentrant_message(what: &str) -> String {
+    format!(
+        "breaker::shared::Shared ({what}) called on a thread that holds its lock (from the \
+         transition listener or inside `with`): the lock is not reentrant, so the call would \
+         wait for itself; only `state` and `clock` may be called there"
+    )
+}
+
+/// Run `f` on its own thread; its panic's message, within 10 s. Before, the reentrant calls
+/// tested with it waited for good (`with`) or for the lock timeout (60 s here): the bound fails
+/// those tests instead of hanging them.
+fn panic_of(f: impl FnOnce() + Send + 'static) -> String {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+        let message = match result {
+            Ok(()) => "no panic".to_string(),
+            Err(payload) => payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default(),
+        };
+        let _ = tx.send(message);
+    });
+    rx.recv_timeout(Duration::from_secs(10))
+        .expect("no answer within 10 s: the reentrant call waits for its own lock")
+}
+
+/// A window breaker shared with a 60 s lock timeout whose listener calls `reenter` on the same
+/// `Shared` at every transition.
+fn reentering(reenter: fn(&Shared<Window>)) -> Arc<Shared<Window>> {
+    let me = Arc::new(std::sync::OnceLock::<std::sync::Weak<Shared<Window>>>::new());
+    let shared = {
+        let me = me.clone();
+        Arc::new(
+            Shared::with_lock_timeout(
+                Window::new(WindowSettings::default()).unwrap(),
+                Duration::from_secs(60),
+            )
+            .on_transition(move |_| {
+                if let Some(shared) = me.get().and_then(|w| w.upgrade()) {
+                    reenter(&shared);
+                }
+            }),
+        )
+    };
+    me.set(Arc::downgrade(&shared)).unwrap();
+    shared
+}
+
+/// A listener that calls `with` on its own `Shared` panics with a message saying why, instead
+/// of waiting for good for the lock it runs under (and every other thread with it). The lock is
+/// let go as the panic unwinds: the breaker goes on.
+#[test]
+fn with_from_a_listener_panics_instead_of_waiting_for_good() {
+    let shared = reentering(|s| {
+        s.with(|b| b.generation());
+    });
+    let caller = shared.clone();
+    let message = panic_of(move || {
+        fail_until_open(&caller);
+    });
+    assert_eq!(message, reentrant_message("with"));
+    // The transition happened before the listener heard it; the lock is free again.
+    assert_eq!(shared.state(), State::Open);
+    assert_eq!(
+        shared.with(|b| (b.state(), b.generation())),
+        (State::Open, 1)
+    );
+    assert!(matches!(
+        shared.permit(),
+        Locked::Done(Decision::Reject(Rejection::Open { .. }))
+    ));
+}
+
+/// The same for the calls with a lock timeout: before, each waited out the timeout (60 s here,
+/// 2 s by default, every other thread's call waiting too) and was dropped.
+#[test]
+fn permit_record_and_poll_from_a_listener_panic_instead_of_waiting_out_the_timeout() {
+    type Reenter = fn(&Shared<Window>);
+    let cases: [(Reenter, &str); 4] = [
+        (
+            |s| {
+                let _ = s.permit();
+            },
+            "permit, admit or call",
+        ),
+        (
+            |s| {
+                let _ = s.admit();
+            },
+            "permit, admit or call",
+        ),
+        (
+            |s| {
+                let _ = s.permit_last_option();
+            },
+            "permit_last_option",
+        ),
+        (
+            |s| {
+                let _ = s.poll();
+            },
+            "poll",
+        ),
+    ];
+    for (reenter, what) in cases {
+        let shared = reentering(reenter);
+        let message = panic_of(move || {
+            fail_until_open(&shared);
+        });
+        assert_eq!(message, reentrant_message(what));
+    }
+}
+
+/// Inside `with`'s closure, the other methods panic too, a guard finished there included;
+/// `state` and `clock` do not wait and do not panic.
+#[test]
+fn calls_from_inside_with_panic_but_state_and_clock_answer() {
+    let shared = Arc::new(Shared::with_lock_timeout(
+        Statistical::new(StatisticalSettings::default()).unwrap(),
+        Duration::from_secs(60),
+    ));
+    let s = shared.clone();
+    let message = panic_of(move || {
+        s.with(|_| {
+            let _ = s.poll();
+        })
+    });
+    assert_eq!(message, reentrant_message("poll"));
+    let s = shared.clone();
+    let message = panic_of(move || {
+        let guard = s.admit().unwrap();
+        s.with(|_| {
+            let _ = guard.finish(Outcome::Success);
+        })
+    });
+    assert_eq!(
+        message,
+        reentrant_message("record, or a guard's finish or drop")
+    );
+    let s = shared.clone();
+    let message = panic_of(move || {
+        s.with(|_| s.with(|b| b.generation()));
+    });
+    assert_eq!(message, reentrant_message("with"));
+    let inside = shared.with(|b| (b.state(), shared.state(), shared.clock().now() >= 0.0));
+    assert_eq!(inside, (State::Closed, State::Closed, true));
+}
+
+/// A listener may drive another `Shared` (a breaker per dependency, one opening another's
+/// fallback): only a thread's own lock is refused, and threads never see each other's.
+#[test]
+fn a_listener_may_use_another_shared() {
+    let other = Arc::new(Shared::new(
+        Statistical::new(StatisticalSettings::default()).unwrap(),
+    ));
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let shared = {
+        let (other, heard) = (other.clone(), heard.clone());
+        Shared::new(Window::new(WindowSettings::default()).unwrap()).on_transition(move |t| {
+            let admitted = matches!(other.permit(), Locked::Done(Decision::Admit(_)));
+            heard
+                .lock()
+                .unwrap()
+                .push((t.to, admitted, other.with(|b| b.generation())));
+        })
+    };
+    fail_until_open(&shared);
+    assert_eq!(*heard.lock().unwrap(), vec![(State::Open, true, 0)]);
+}
+
 /// A service that picks its breaker from configuration shares a `Box<dyn Breaker + Send>`.
 #[test]
 fn a_breaker_chosen_at_run_time_is_shared_boxed() {
@@ -314,6 +488,7 @@ impl Tally {
             Recorded::Ignored(Ignored::Lost) => self.lost += 1,
             Recorded::Ignored(Ignored::NoEffect) => self.no_effect += 1,
             Recorded::Ignored(Ignored::LastOption) => self.last_option += 1,
+            Recorded::Ignored(other) => panic!("a reason this tally does not know: {other:?}"),
         }
     }
 }

@@ -402,7 +402,7 @@ fn neutral_outcomes_and_last_option_calls_move_nothing() {
 
 #[test]
 fn every_failure_class_counts_and_the_others_do_not() {
-    for o in Outcome::ALL {
+    for &o in Outcome::ALL {
         let mut b = breaker();
         call(&mut b, 0.0, o);
         let expect = match o {

@@ -627,12 +627,7 @@ fn automatic_transition_applies_lazily_at_its_deadline() {
     let mut b = Window::new(s).unwrap();
     trip(&mut b, 10.0);
     // A late result at 20 without a poll: the breaker has been half-open since 15.
-    let closed_era = Permit {
-        generation: 0,
-        id: 999,
-        issued_at: 9.0,
-        kind: PermitKind::Normal,
-    };
+    let closed_era = Permit::new(0, 999, 9.0, PermitKind::Normal);
     assert_eq!(b.record(&closed_era, OK, 20.0), Recorded::Counted);
     assert_eq!(b.state(), State::HalfOpen);
     assert_eq!(b.transitions()[0].at, 15.0);
@@ -644,12 +639,7 @@ fn automatic_transition_applies_lazily_at_its_deadline() {
 fn without_automatic_transition_a_record_after_the_wait_stays_open() {
     let mut b = Window::new(three_probes()).unwrap();
     trip(&mut b, 10.0);
-    let closed_era = Permit {
-        generation: 0,
-        id: 999,
-        issued_at: 9.0,
-        kind: PermitKind::Normal,
-    };
+    let closed_era = Permit::new(0, 999, 9.0, PermitKind::Normal);
     assert_eq!(
         b.record(&closed_era, OK, 20.0),
         Recorded::Ignored(Ignored::NoEffect)
@@ -1022,12 +1012,7 @@ fn no_panic_on_odd_input() {
             ..one_probe(1.0, 2.0, 0.0)
         };
         let mut b = Window::new(s).unwrap();
-        let unknown = Permit {
-            generation: 77,
-            id: 12345,
-            issued_at: f64::NAN,
-            kind: PermitKind::Trial,
-        };
+        let unknown = Permit::new(77, 12345, f64::NAN, PermitKind::Trial);
         for now in [
             f64::NAN,
             f64::INFINITY,
@@ -1386,7 +1371,7 @@ mod props {
                     }
                     Op::Unknown(o, dt) => {
                         now += dt;
-                        let p = Permit { generation: 9999, id: u64::MAX, issued_at: now, kind: PermitKind::Normal };
+                        let p = Permit::new(9999, u64::MAX, now, PermitKind::Normal);
                         b.record(&p, o, now);
                     }
                     Op::Poll(dt) => {

@@ -119,12 +119,7 @@ impl Slip {
 
     #[inline(always)]
     fn permit(self) -> Permit {
-        Permit {
-            generation: self.generation,
-            id: self.id,
-            issued_at: self.issued_at,
-            kind: self.kind,
-        }
+        Permit::new(self.generation, self.id, self.issued_at, self.kind)
     }
 }
 
@@ -487,12 +482,7 @@ impl<B: Probe> Side<B> {
                 None => {
                     // The shared state could not be read in time: the call goes out uncounted.
                     let b = &self.copies[copy].breaker;
-                    let p = Permit {
-                        generation: b.generation(),
-                        id: 0,
-                        issued_at: t,
-                        kind: PermitKind::LastOption,
-                    };
+                    let p = Permit::new(b.generation(), 0, t, PermitKind::LastOption);
                     (Decision::Admit(p), t, true)
                 }
             }
@@ -545,6 +535,9 @@ impl<B: Probe> Side<B> {
                     verdict: match r {
                         Rejection::Open { .. } => Verdict::RejectedOpen,
                         Rejection::HalfOpenBusy => Verdict::RejectedBusy,
+                        // `Rejection` is non-exhaustive; a reason added later reads as open
+                        // until the trace learns its name.
+                        _ => Verdict::RejectedOpen,
                     },
                     outcome: None,
                     result_at_s: None,
@@ -606,6 +599,9 @@ impl<B: Probe> Side<B> {
                     s.count(t, Count::LateIgnored);
                 }
             }
+            // `Ignored` is non-exhaustive; a reason added later is counted nowhere until the
+            // simulator learns it.
+            Recorded::Ignored(_) => {}
         }
         self.settle(q, cfg, copy, at, f64::NEG_INFINITY, false);
     }

@@ -353,6 +353,9 @@ impl Verdict {
             PermitKind::Normal => Verdict::Admitted,
             PermitKind::Trial => Verdict::Trial,
             PermitKind::LastOption => Verdict::LastOption,
+            // `PermitKind` is non-exhaustive; a kind added later reads as a plain admission
+            // until the trace learns its name.
+            _ => Verdict::Admitted,
         }
     }
 

@@ -145,7 +145,7 @@ pub(crate) fn parse_line(
     }
     let outcome: Outcome = f_outcome
         .parse()
-        .map_err(|e: String| err(Some("outcome"), e))?;
+        .map_err(|e: breaker::ParseOutcomeError| err(Some("outcome"), e.to_string()))?;
     let latency_s =
         breaker::units::parse_duration(f_latency).map_err(|e| err(Some("latency_s"), e))?;
     if latency_s < 0.0 {
