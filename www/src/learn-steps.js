@@ -188,7 +188,7 @@ export const STEPS = [
         ', and the same line (', t.f('c1:points.0.line', { kind: 'exact', unit: 'nats' }), ') is reached by ',
         t.f(['ceil', ['div', 'c1:points.0.line', 'c1:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }),
         ' instead of ', t.f(['ceil', ['div', 'c0:points.0.line', 'c0:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }), '.'),
-      t.p('The guarantee (step 6) holds only while calls fail independently, each with a chance of at most p0. Set to the usual rate, p0 leaves no room: a few close failures, normal for any real service, now look like proof of an outage. In this six-hour run of a service within your tolerance (its failures come in short bursts) the breaker opened ',
+      t.p('The line is set so that a service failing at p0 reaches it only rarely (step 6 works out how rarely). That promise holds only while calls fail independently, each with a chance of at most p0. Set to the usual rate, p0 leaves no room: a few close failures, normal for any real service, now look like proof of an outage. In this six-hour run of a service within your tolerance (its failures come in short bursts) the breaker opened ',
         t.f('run:statistical.metrics.false_openings', { kind: 'simulated', unit: 'times' }),
         ' (the window breaker, same calls: ', t.f('run:window.metrics.false_openings', { kind: 'simulated', unit: 'times' }),
         '). Set p0 to what you can live with; p1 to what is worth skipping. A higher p0 makes such alarms rarer, but failures that come in bursts are not independent, so no p0 restores the bound for them.'),
