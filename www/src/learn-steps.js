@@ -317,7 +317,7 @@ export const STEPS = [
     look: { panel: 'trace', text: 'the event trace: each reopening doubles the wait; the metrics show late results the statistical breaker ignored and the window breaker recorded.' },
     seek: 'first-opening',
     body: (t) => [
-      t.p('Open means: reject calls to the fallback for a wait. The first wait is ', t.f('sc:statistical.first_wait', { kind: 'setting', fmt: 'dur' }),
+      t.p('Open means: send calls to the fallback for a wait. The first wait is ', t.f('sc:statistical.first_wait', { kind: 'setting', fmt: 'dur' }),
         '; each time the trials find the service still broken it grows by ', t.f('sc:statistical.backoff_factor', { kind: 'setting', unit: '×' }), ' — ',
         ...[1, 2, 3].flatMap((k) => [t.f(WAIT(k), { kind: 'exact', fmt: 'dur' }), ', ']),
         '… — capped at ', t.f('sc:statistical.wait_cap', { kind: 'setting', fmt: 'dur' }),
@@ -326,7 +326,7 @@ export const STEPS = [
         t.f('run:statistical.metrics.late_results_ignored', { kind: 'simulated', unit: 'results' }), '; the window breaker (resilience4j records them) saw ',
         t.f('run:window.metrics.late_results_ignored', { kind: 'simulated', unit: 'results' }), ' arrive while open. Statistical openings: ',
         t.f('run:statistical.metrics.openings', { kind: 'simulated' }), '; calls that waited on the failing service: ',
-        t.f('run:statistical.metrics.calls_waited_on_failure', { kind: 'simulated' }), ' (window: ', t.f('run:window.metrics.calls_waited_on_failure', { kind: 'simulated' }), ').'),
+        t.f('run:statistical.metrics.calls_waited_on_failure', { kind: 'simulated', unit: 'calls' }), ' (window: ', t.f('run:window.metrics.calls_waited_on_failure', { kind: 'simulated', unit: 'calls' }), ').'),
       t.p('What counts: only failures that mean the service is failing — timeouts, refused connections, 5xx, 429 from the service, the service rejecting our own key. A call rejected for its own input (other 4xx) or a user’s own rate limit moves nothing. A failure adds ',
         t.f(['div', 'c0:settings.w_fail', 'c0:settings.point'], { kind: 'exact', unit: 'points' }), ' whichever kind it is.'),
     ],
