@@ -352,7 +352,7 @@ export const STEPS = [
     body: (t) => [
       t.p('The textbook breaker opens when the failure rate of the last n calls reaches a threshold (here ', t.f('c0:threshold', { ...pct, kind: 'setting' }),
         '). Take n = ', t.f('c0:window', { kind: 'setting' }), ' calls and a fine service (p0 = ', t.f('s:fine', { ...pct, ...setting }), '): ',
-        t.f('c0:failures_to_trip', { kind: 'exact', unit: 'failures' }), ' in a full window trip it, which happens to a given window with probability ',
+        t.f('c0:failures_to_trip', { kind: 'exact', unit: 'failures' }), ' or more in a full window trip it, which happens to a given window with probability ',
         t.f('c0:points.0.trip_probability_per_window', {}), '. Counting windows back to back that is ',
         t.f('c0:points.0.trips_per_day_back_to_back', { unit: 'trips per day' }),
         ' at your traffic. But the window slides one call at a time, and overlapping windows give many more chances: ',
