@@ -15,8 +15,11 @@
 //!   `w_fail / |w_ok|`, solved exactly by elimination from the line down. Its error estimate is
 //!   the difference between the two finest convergents that fit the work budget (or between
 //!   the finest and its neighbour `(a +- 1)/b` across the true ratio when only one fits).
-//! * [`lorden_bound`]: Ville's inequality: an excursion from 0 reaches `ln N` with probability at
-//!   most `1/N` at any rate `<= p0`, so the run length is at least `N` (Lorden 1971).
+//! * [`lorden_bound`]: Ville's inequality: a one-sided test started at score 0 (before its first
+//!   result, so not an excursion, which starts one failure up) reaches `ln N` with probability at
+//!   most `1/N` at any rate `<= p0`; the CUSUM stops at the first of such tests started at every
+//!   call, so its average run length is at least `N` (Lorden 1971). A bound on the mean: single
+//!   run lengths can be much shorter.
 //! * [`arl_wald`]: Wald's (Siegmund's) approximation without overshoot,
 //!   `(e^{t h} - 1 - t h) / (-t mu)`, `t` Wald's exponent, `mu` the drift; `h^2 / var` at zero drift.
 //! * [`simulate`]: Monte Carlo (seeded PCG; jumps over runs of successes with geometric draws).
@@ -353,8 +356,9 @@ pub fn arl_markov_chain_capped(w: Weights, line: f64, p: f64, max_work: f64) -> 
     })
 }
 
-/// Ville/Lorden: at least `e^line` calls between alarms at any true rate `<= p0` (the rate that
-/// makes the likelihood ratio a fair bet). `None` above p0, where no such bound holds.
+/// Ville/Lorden: on average at least `e^line` calls between alarms (a bound on the average run
+/// length, not on each run) at any true rate `<= p0` (the rate that makes the likelihood ratio a
+/// fair bet). `None` above p0, where no such bound holds.
 pub fn lorden_bound(line: f64, p: f64, p0: f64) -> Option<Figure> {
     (p <= p0).then(|| Figure::bound(libm::exp(line)))
 }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 pub enum Kind {
     /// Computed exactly (up to a documented truncation tolerance, far below the printed digits).
     Exact,
-    /// A proven inequality (e.g. Ville/Lorden: at least `N` calls between false alarms).
+    /// A proven inequality (e.g. Ville/Lorden: on average at least `N` calls between false alarms).
     Bound,
     /// A formula that neglects something (Wald's approximations ignore the overshoot).
     Approximation,

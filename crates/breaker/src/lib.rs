@@ -5,9 +5,9 @@
 //! * [`Statistical`]: a sequential probability ratio test (Wald 1945) kept running as Page's
 //!   CUSUM (Page 1954). Each counted result adds its log-likelihood ratio to a score with a floor
 //!   at 0; the breaker opens when the score reaches a line `ln N` set by traffic, so that false
-//!   alarms stay rarer than one per `N` calls (Ville's inequality; Lorden 1971). Half-open runs
-//!   Wald's two-sided test on one trial at a time; the open wait backs off exponentially;
-//!   generations drop late results.
+//!   alarms stay rarer than one per `N` calls on average (Ville's inequality; Lorden 1971).
+//!   Half-open runs Wald's two-sided test on one trial at a time; the open wait backs off
+//!   exponentially; generations drop late results.
 //! * [`Window`]: the classic failure-rate-in-a-window breaker with resilience4j 2.x semantics,
 //!   every decision parameter named after its `CircuitBreakerConfig` counterpart.
 //!
