@@ -4,16 +4,19 @@
 
 use sim::{BreakerKind, Condition, Phase, Scenario};
 
-/// A call a second; a 1-second outage at 10 min (one failing call: no breaker opens on it);
-/// fine again from 601 s, and from 40 min still `fine` but failing 60% (both breakers open
-/// there: false alarms by the scenario's own labels).
-fn blip_then_false_alarm(between: Condition) -> Scenario {
-    let phase = |start: f64, condition, failure_rate| Phase {
+fn phase(start: f64, condition: Condition, failure_rate: f64) -> Phase {
+    Phase {
         start,
         condition,
         failure_rate,
         ..Phase::default()
-    };
+    }
+}
+
+/// A call a second; a 1-second outage at 10 min (one failing call: no breaker opens on it);
+/// fine again from 601 s, and from 40 min still `fine` but failing 60% (both breakers open
+/// there: false alarms by the scenario's own labels).
+fn blip_then_false_alarm(between: Condition) -> Scenario {
     let mut s = Scenario {
         duration: 3600.0,
         dependency: vec![
@@ -79,12 +82,6 @@ fn an_opening_while_the_dependency_is_still_not_fine_is_the_outages() {
 /// reaction to the outage).
 #[test]
 fn a_breaker_open_when_the_outage_starts_takes_no_time_to_open() {
-    let phase = |start: f64, condition, failure_rate| Phase {
-        start,
-        condition,
-        failure_rate,
-        ..Phase::default()
-    };
     // Failing 60% while labelled fine (both breakers open: false alarms), then an outage at
     // 10 min, then fine.
     let mut s = Scenario {
