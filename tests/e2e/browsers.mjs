@@ -1,5 +1,7 @@
 // Real headless browsers over WebDriver: Debian's Chromium with its chromedriver, Firefox ESR with
-// geckodriver (from `cargo install geckodriver`). Nothing is downloaded: driver paths are explicit.
+// geckodriver (from `cargo install geckodriver`). Nothing is downloaded: driver paths are explicit,
+// from CHROMIUM_PATH, CHROMEDRIVER, FIREFOX_PATH and GECKODRIVER when set (`cargo xtask test` sets
+// them to what its setup found), else the usual places and PATH.
 import { Builder, Browser } from 'selenium-webdriver';
 import chrome from 'selenium-webdriver/chrome.js';
 import firefox from 'selenium-webdriver/firefox.js';
@@ -8,7 +10,12 @@ import { tmpdir, homedir } from 'node:os';
 import { join } from 'node:path';
 import { execSync } from 'node:child_process';
 
-function which(name, fallbacks) {
+function which(name, env, fallbacks) {
+  const given = process.env[env];
+  if (given) {
+    if (!existsSync(given)) throw new Error(`${env}=${given}: no such file`);
+    return given;
+  }
   for (const p of fallbacks) if (existsSync(p)) return p;
   try {
     return execSync(`command -v ${name}`, { encoding: 'utf8' }).trim();
@@ -23,7 +30,7 @@ export const BROWSERS = (process.env.E2E_BROWSERS || 'chromium,firefox').split('
 export async function launch(name, { width = 1280, height = 900 } = {}) {
   if (name === 'chromium') {
     const opts = new chrome.Options();
-    opts.setChromeBinaryPath(which('chromium', ['/usr/bin/chromium']));
+    opts.setChromeBinaryPath(which('chromium', 'CHROMIUM_PATH', ['/usr/bin/chromium']));
     opts.addArguments(
       '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
       '--disable-background-networking', '--disable-component-update', '--no-first-run',
@@ -31,18 +38,18 @@ export async function launch(name, { width = 1280, height = 900 } = {}) {
       `--user-data-dir=${mkdtempSync(join(tmpdir(), 'e2e-chromium-'))}`,
     );
     opts.setLoggingPrefs({ browser: 'ALL' });
-    const service = new chrome.ServiceBuilder(which('chromedriver', ['/usr/bin/chromedriver']));
+    const service = new chrome.ServiceBuilder(which('chromedriver', 'CHROMEDRIVER', ['/usr/bin/chromedriver']));
     return new Builder().forBrowser(Browser.CHROME).setChromeOptions(opts).setChromeService(service).build();
   }
   if (name === 'firefox') {
     const opts = new firefox.Options();
-    opts.setBinary(which('firefox-esr', ['/usr/bin/firefox-esr', '/usr/bin/firefox']));
+    opts.setBinary(which('firefox-esr', 'FIREFOX_PATH', ['/usr/bin/firefox-esr', '/usr/bin/firefox']));
     opts.addArguments('-headless', `--width=${width}`, `--height=${height}`);
     opts.setPreference('app.update.enabled', false);
     opts.setPreference('network.captive-portal-service.enabled', false);
     opts.setPreference('browser.shell.checkDefaultBrowser', false);
     const service = new firefox.ServiceBuilder(
-      which('geckodriver', [join(homedir(), '.cargo/bin/geckodriver')]),
+      which('geckodriver', 'GECKODRIVER', [join(homedir(), '.cargo/bin/geckodriver')]),
     );
     const driver = await new Builder().forBrowser(Browser.FIREFOX).setFirefoxOptions(opts).setFirefoxService(service).build();
     await driver.manage().window().setRect({ width, height });

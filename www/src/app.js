@@ -4,7 +4,6 @@
 // Several can live on one page (ids are unique, each has its own worker). Options:
 //   url: true      read the settings from and write them to the page URL (the main page);
 //   panels: [...]  which panels to show (default all): now, chart, verdict, trace, metrics,
-//                  derived, analysis;
 //                  derived, analysis; and `controls` (the settings form; shown when `panels`
 //                  is not given, else only when listed);
 //   preset, scenario: start from this preset name or scenario object;

@@ -1,6 +1,6 @@
 // Play, pause, step one call, next event, restart, speed and the time scrubber, with keyboard
-// shortcuts: space (play/pause), → (step one call), ← (back one call-ish: a small step back),
-// n (next event), r (restart). The owner supplies the actions; this module only draws and routes.
+// shortcuts: space (play/pause), → (step one call), ← (back one call), n (next event),
+// r (restart). The owner supplies the actions; this module only draws and routes.
 // A checkbox turns the keys off (see `singleKeys` in dom.js).
 
 import { h, uniqueId, singleKeys, setSingleKeys, onSingleKeys } from './dom.js';

@@ -368,8 +368,8 @@ pub fn wasm_opt() -> Result<PathBuf, String> {
     Err(why.join("; "))
 }
 
-/// binaryen's `wasm-opt` shrinks the page's wasm by about a tenth; dist runs it when it is recent
-/// enough (see [`wasm_opt`]).
+/// binaryen's `wasm-opt` shrinks the page's wasm by about 30% raw, 15% gzip (measured 2026-12-01:
+/// 484,983 -> 342,637 bytes raw); dist runs it when it is recent enough (see [`wasm_opt`]).
 fn wasm_opt_note() {
     match wasm_opt() {
         Ok(p) => println!("ok: wasm-opt {} (dist runs it)", p.display()),
