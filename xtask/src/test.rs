@@ -371,6 +371,11 @@ fn counts(count: Count, ok: bool, text: &str) -> (u64, u64) {
                 } else if let Some(n) = num_after(l, "# fail ").or_else(|| num_after(l, "ℹ fail "))
                 {
                     f += n;
+                } else if let Some(n) =
+                    num_after(l, "# cancelled ").or_else(|| num_after(l, "ℹ cancelled "))
+                {
+                    // A suite whose browser did not start: its tests never ran.
+                    f += n;
                 } else if l.starts_with("test result:") || l.starts_with("Tests:") {
                     p += num_before(l, "passed").unwrap_or(0);
                     f += num_before(l, "failed").unwrap_or(0);
@@ -637,6 +642,15 @@ mod tests {
             (5, 0)
         );
         assert_eq!(counts(Count::Js, true, "ℹ pass 3\nℹ fail 1\n"), (3, 1));
+        // A describe whose `before` failed (no browser): cancelled, a failure.
+        assert_eq!(
+            counts(Count::Js, false, "# pass 0\n# fail 0\n# cancelled 1\n"),
+            (0, 1)
+        );
+        assert_eq!(
+            counts(Count::Js, false, "ℹ pass 4\nℹ cancelled 2\n"),
+            (4, 2)
+        );
         assert_eq!(
             counts(Count::Js, false, "  2 passing (1s)\n  1 failing\n"),
             (2, 1)
