@@ -142,6 +142,73 @@ fn the_half_open_maximum_is_bounded_like_every_other_duration() {
     );
 }
 
+/// Each checked range ends exactly where its error message says: a count of 1 to 1,000,000, a
+/// rate in (0, 1], a randomization factor in [0, 1), an open-state cap of 0 or at least the wait
+/// (equal passes). Each rejected value names its own field.
+#[test]
+fn every_settings_range_ends_where_its_message_says() {
+    let field = |s: WindowSettings| s.validate().err().map(|e| e.field);
+    let d = WindowSettings::default;
+    for n in [1, 1_000_000] {
+        assert_eq!(field(count(n, n)), None, "{n}");
+    }
+    for n in [0, 1_000_001] {
+        assert_eq!(
+            field(count(n, 1)),
+            Some("sliding_window_size".into()),
+            "{n}"
+        );
+        assert_eq!(
+            field(count(1, n)),
+            Some("minimum_number_of_calls".into()),
+            "{n}"
+        );
+    }
+    for r in [1e-9, 0.5, 1.0] {
+        let s = WindowSettings {
+            failure_rate_threshold: r,
+            slow_call_rate_threshold: r,
+            ..d()
+        };
+        assert_eq!(field(s), None, "{r}");
+    }
+    for r in [0.0, -0.5, 1.0 + 1e-9, 1.5, f64::NAN, f64::INFINITY] {
+        let s = WindowSettings {
+            slow_call_rate_threshold: r,
+            ..d()
+        };
+        assert_eq!(field(s), Some("slow_call_rate_threshold".into()), "{r}");
+    }
+    for f in [0.0, 0.5, 0.999_999] {
+        let s = WindowSettings {
+            wait_randomization_factor: f,
+            ..d()
+        };
+        assert_eq!(field(s), None, "{f}");
+    }
+    for f in [1.0, 1.5, -1e-9, -0.5, f64::NAN, f64::INFINITY] {
+        let s = WindowSettings {
+            wait_randomization_factor: f,
+            ..d()
+        };
+        assert_eq!(field(s), Some("wait_randomization_factor".into()), "{f}");
+    }
+    for cap in [0.0, 20.0, 20.5] {
+        let s = WindowSettings {
+            max_wait_duration_in_open_state: cap,
+            wait_duration_in_open_state: 20.0,
+            ..d()
+        };
+        assert_eq!(field(s), None, "{cap}");
+    }
+    let s = WindowSettings {
+        max_wait_duration_in_open_state: 19.999,
+        wait_duration_in_open_state: 20.0,
+        ..d()
+    };
+    assert_eq!(field(s), Some("max_wait_duration_in_open_state".into()));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Minimum number of calls; threshold.
 
