@@ -512,6 +512,69 @@ fn slow_successes_alone_open_at_the_slow_call_rate() {
     assert_eq!(b.observe(1.5).level, 0.25);
 }
 
+/// The slow-call count and rate read back exactly, the rate `NaN` below the minimum: in a count
+/// window as it slides and in a time window as its seconds expire.
+#[test]
+fn slow_call_counts_and_rates_are_exact() {
+    let s = WindowSettings {
+        slow_call_duration_threshold: 1.0,
+        slow_call_rate_threshold: 1.0,
+        failure_rate_threshold: 1.0,
+        ..count(4, 3)
+    };
+    let mut b = Window::new(s).unwrap();
+    // (issued, done, outcome): slow, fast, slow failure, fast, fast.
+    let expected = [
+        (1, f64::NAN),
+        (1, f64::NAN),
+        (2, 2.0 / 3.0),
+        (2, 0.5),
+        (1, 0.25), // the first slow call has left the window
+    ];
+    let calls = [
+        (0.0, 2.0, OK),
+        (2.0, 2.5, OK),
+        (3.0, 4.5, FAIL),
+        (5.0, 5.0, OK),
+        (6.0, 6.5, OK),
+    ];
+    for (i, ((issued, done, o), (slow, rate))) in calls.into_iter().zip(expected).enumerate() {
+        let p = admit(&mut b, issued);
+        b.record(&p, o, done);
+        assert_eq!(b.state(), State::Closed, "after call {i}");
+        assert_eq!(b.slow_calls_in_window(done), slow, "after call {i}");
+        let got = b.slow_call_rate(done);
+        assert!(
+            got == rate || (got.is_nan() && rate.is_nan()),
+            "after call {i}: {got} vs {rate}"
+        );
+        assert_eq!(
+            b.observe(done).rate.to_bits(),
+            got.to_bits(),
+            "after call {i}"
+        );
+    }
+
+    let s = WindowSettings {
+        slow_call_duration_threshold: 1.0,
+        slow_call_rate_threshold: 1.0,
+        ..time(3, 2)
+    };
+    let mut b = Window::new(s).unwrap();
+    call(&mut b, OK, 0.5);
+    let p = admit(&mut b, 0.0);
+    b.record(&p, OK, 1.5);
+    assert_eq!(b.state(), State::Closed);
+    assert_eq!(
+        (b.slow_calls_in_window(2.9), b.slow_call_rate(2.9)),
+        (1, 0.5)
+    );
+    // Second 3: second 0 has expired, one call is left, below the minimum of 2.
+    assert_eq!(b.slow_calls_in_window(3.0), 1);
+    assert!(b.slow_call_rate(3.0).is_nan());
+    assert_eq!(b.slow_calls_in_window(4.0), 0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Open and half-open.
 
