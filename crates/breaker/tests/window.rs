@@ -1097,6 +1097,42 @@ fn observation_fields() {
     assert_eq!(o.count, 1.0);
 }
 
+/// `trial` is the half-open window's failure fraction, exactly, after each probe result, and
+/// `NaN` while closed or open however many results their window holds.
+#[test]
+fn the_trial_rate_is_the_probes_failure_fraction_and_nan_outside_half_open() {
+    let s = WindowSettings {
+        permitted_number_of_calls_in_half_open_state: 4,
+        ..three_probes()
+    };
+    let mut b = Window::new(s).unwrap();
+    call(&mut b, OK, 0.0);
+    call(&mut b, FAIL, 0.0);
+    let o = b.observe(0.0);
+    assert_eq!((o.state, o.count), (State::Closed, 2.0));
+    assert!(o.trial.is_nan());
+    trip(&mut b, 1.0);
+    let o = b.observe(1.0);
+    assert_eq!((o.state, o.count, o.level), (State::Open, 4.0, 0.75));
+    assert!(o.trial.is_nan());
+    let ps: Vec<Permit> = (0..4).map(|_| admit(&mut b, 6.0)).collect();
+    for (p, outcome, trial) in [
+        (&ps[0], FAIL, 1.0),
+        (&ps[1], OK, 0.5),
+        (&ps[2], OK, 1.0 / 3.0),
+    ] {
+        b.record(p, outcome, 7.0);
+        assert_eq!(b.state(), State::HalfOpen);
+        assert_eq!(b.observe(7.0).trial, trial);
+    }
+    // The fourth result decides: 2/4 = 50% reopens, and the window that opened it is no trial.
+    b.record(&ps[3], FAIL, 7.0);
+    assert_eq!(b.state(), State::Open);
+    let o = b.observe(7.0);
+    assert_eq!((o.count, o.level), (4.0, 0.5));
+    assert!(o.trial.is_nan());
+}
+
 /// After a long pause, automatic transitions and the half-open maximum catch up one deadline at a
 /// time, each reported: many transitions from one call (the trait's docs said at most two), at
 /// most 64 from the time rules and one from the call itself.
