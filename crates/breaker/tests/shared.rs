@@ -6,7 +6,7 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use breaker::shared::{Locked, ManualClock, Shared};
+use breaker::shared::{counts, Locked, ManualClock, Shared};
 use breaker::{
     Breaker, Decision, Ignored, Observation, Outcome, Permit, PermitKind, Reason, Recorded,
     Rejection, State, Statistical, StatisticalSettings, Transition, Window, WindowSettings,
@@ -865,4 +865,24 @@ fn an_owned_guard_in_a_spawned_future_reports_neutral_when_dropped() {
         half_open_behind_an_arc(Checked::new(statistical, true, 1), first_wait),
         "statistical",
     );
+}
+
+/// `counts` tells a permit whose result the breaker counts (a closed call's, a probe's) from a
+/// last-option one's, whose result moves nothing.
+#[test]
+fn only_a_last_option_permit_goes_uncounted() {
+    let (shared, clock) = opened_window_on_a_manual_clock();
+    let Locked::Done(last) = shared.permit_last_option() else {
+        panic!("the lock is free");
+    };
+    assert_eq!((last.kind, counts(&last)), (PermitKind::LastOption, false));
+    clock.advance(Duration::from_secs(10));
+    let probe = shared.admit().expect("the probe");
+    let p = *probe.permit().expect("counted");
+    assert_eq!((p.kind, counts(&p)), (PermitKind::Trial, true));
+    let _ = probe.finish(Outcome::Success);
+    assert_eq!(shared.state(), State::Closed);
+    let call = shared.admit().expect("closed admits");
+    let p = *call.permit().expect("counted");
+    assert_eq!((p.kind, counts(&p)), (PermitKind::Normal, true));
 }
