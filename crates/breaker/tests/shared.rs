@@ -886,3 +886,41 @@ fn only_a_last_option_permit_goes_uncounted() {
     let p = *call.permit().expect("counted");
     assert_eq!((p.kind, counts(&p)), (PermitKind::Normal, true));
 }
+
+/// The `Debug` forms, for a service's logs: the wrapper's shows its breaker, lock timeout and
+/// whether a listener is set; a guard's, its permit (`None` for an uncounted call).
+#[test]
+fn debug_shows_the_lock_timeout_the_listener_and_a_guards_permit() {
+    let window = || Window::new(WindowSettings::default()).unwrap();
+    let shared = Arc::new(Shared::with_lock_timeout(
+        window(),
+        Duration::from_millis(20),
+    ));
+    let s = format!("{shared:?}");
+    assert!(s.starts_with("Shared { inner: "), "{s}");
+    assert!(s.contains(&format!("{:?}", window())), "{s}");
+    assert!(s.contains(", lock_timeout: 20ms, clock: Clock { "), "{s}");
+    assert!(s.ends_with(", on_transition: false }"), "{s}");
+    let heard = Shared::new(window()).on_transition(|_| {});
+    assert!(format!("{heard:?}").ends_with(", on_transition: true }"));
+
+    let guard = shared.admit().expect("closed admits");
+    let p = *guard.permit().expect("counted");
+    assert_eq!(
+        format!("{guard:?}"),
+        format!("Guard {{ permit: Some({p:?}) }}")
+    );
+    let owned = shared.admit_owned().expect("closed admits");
+    let p = *owned.permit().expect("counted");
+    assert_eq!(
+        format!("{owned:?}"),
+        format!("OwnedGuard {{ permit: Some({p:?}) }}")
+    );
+    drop((guard, owned));
+    let held = hold_lock(&shared, Duration::from_secs(10));
+    let guard = shared.admit().expect("an uncounted call goes ahead");
+    assert_eq!(format!("{guard:?}"), "Guard { permit: None }");
+    let owned = shared.admit_owned().expect("an uncounted call goes ahead");
+    assert_eq!(format!("{owned:?}"), "OwnedGuard { permit: None }");
+    held.release();
+}
