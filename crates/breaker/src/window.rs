@@ -1242,7 +1242,8 @@ mod tests {
     /// [`Probes`] answers as the ordered set it replaces: random half-opens of growing ids
     /// (starting near `u64::MAX`, so some wrap), answered in random order, some twice, with ids
     /// from earlier half-opens and never-issued ids mixed in; every `remove` and the count agree
-    /// with a `BTreeSet` model.
+    /// with a `BTreeSet` model. And the list never holds more than the documented
+    /// `2 x in flight + 16` entries.
     #[test]
     fn probes_match_an_ordered_set() {
         use std::collections::BTreeSet;
@@ -1273,6 +1274,12 @@ mod tests {
                 };
                 assert_eq!(probes.remove(id), model.remove(&id), "id {id}");
                 assert_eq!(probes.in_flight as usize, model.len());
+                assert!(
+                    probes.issued.len() <= 2 * probes.in_flight as usize + 16,
+                    "{} entries for {} in flight",
+                    probes.issued.len(),
+                    probes.in_flight
+                );
                 checked += 1;
             }
             earlier.extend(ids);
@@ -1296,6 +1303,19 @@ mod tests {
             assert!(probes.remove(k) && !probes.remove(k));
         }
         assert_eq!(probes.in_flight, 0);
+
+        // 17 probes, all answered: the 17th answer leaves 17 entries for none in flight, more
+        // than 2 x 0 + 16, so the list empties then (and not before: 17 <= 2 x 1 + 16).
+        probes.clear();
+        for k in 0..17 {
+            probes.insert(k);
+        }
+        for k in 0..16 {
+            assert!(probes.remove(k));
+        }
+        assert_eq!((probes.issued.len(), probes.in_flight), (17, 1));
+        assert!(probes.remove(16));
+        assert_eq!((probes.issued.len(), probes.in_flight), (0, 0));
     }
 
     /// [`Breaker::record`]'s closed-state shortcut gives what the general path
