@@ -1168,10 +1168,87 @@ mod tests {
         }
     }
 
+    /// The randomized wait's generator is splitmix64 as published (Vigna's `splitmix64.c`): a
+    /// seed's waits are what makes a run repeatable, so they must not drift with a refactor.
+    /// `next_f64` is the top 53 bits over 2^53.
+    #[test]
+    fn splitmix64_gives_the_published_outputs() {
+        let mut g = SplitMix64(0);
+        let first: [u64; 3] = std::array::from_fn(|_| g.next_u64());
+        assert_eq!(
+            first,
+            [
+                0xE220_A839_7B1D_CDAF,
+                0x6E78_9E6A_A1B9_65F4,
+                0x06C4_5D18_8009_454F
+            ]
+        );
+        let mut g = SplitMix64(1_234_567);
+        let first: [u64; 5] = std::array::from_fn(|_| g.next_u64());
+        assert_eq!(
+            first,
+            [
+                6_457_827_717_110_365_317,
+                3_203_168_211_198_807_973,
+                9_817_491_932_198_370_423,
+                4_593_380_528_125_082_431,
+                16_408_922_859_458_223_821,
+            ]
+        );
+        let mut g = SplitMix64(1_234_567);
+        assert_eq!(
+            g.next_f64(),
+            (6_457_827_717_110_365_317_u64 >> 11) as f64 / 9_007_199_254_740_992.0
+        );
+    }
+
+    /// Each opening draws the generator's next `u` in [0, 1) and waits
+    /// `base x (1 - f + 2 f u)`, then capped: `base` the attempt's exponential wait. Exact to
+    /// rounding, first opening and every reopening, capped ones too.
+    #[test]
+    fn a_randomized_wait_is_the_next_draw_scaled_into_the_factor() {
+        let s = WindowSettings {
+            sliding_window_size: 1,
+            minimum_number_of_calls: 1,
+            permitted_number_of_calls_in_half_open_state: 1,
+            wait_duration_in_open_state: 4.0,
+            wait_interval_multiplier: 2.0,
+            max_wait_duration_in_open_state: 20.0,
+            wait_randomization_factor: 0.25,
+            random_seed: 99,
+            ..WindowSettings::default()
+        };
+        let mut b = Window::new(s).unwrap();
+        let mut g = SplitMix64(99);
+        let mut t = 0.0;
+        let mut capped = 0;
+        for attempt in 1..=6 {
+            let p = match b.permit(t) {
+                Decision::Admit(p) => p,
+                d => panic!("{d:?} at {t}"),
+            };
+            b.record(&p, Outcome::ServerError, t);
+            assert_eq!((b.state, b.attempt), (State::Open, attempt));
+            let base = 4.0 * libm::pow(2.0, f64::from(attempt - 1));
+            let u = g.next_f64();
+            let expected = (base * (0.75 + 0.5 * u)).min(20.0);
+            capped += usize::from(expected == 20.0);
+            assert!(
+                (b.wait() - expected).abs() <= 1e-12 * base,
+                "attempt {attempt}: {} vs {expected} (u {u})",
+                b.wait()
+            );
+            assert_eq!(b.open_until(), t + b.wait());
+            t = b.open_until();
+        }
+        assert!(capped >= 2, "{capped}");
+    }
+
     /// [`Probes`] answers as the ordered set it replaces: random half-opens of growing ids
     /// (starting near `u64::MAX`, so some wrap), answered in random order, some twice, with ids
     /// from earlier half-opens and never-issued ids mixed in; every `remove` and the count agree
-    /// with a `BTreeSet` model.
+    /// with a `BTreeSet` model. And the list never holds more than the documented
+    /// `2 x in flight + 16` entries.
     #[test]
     fn probes_match_an_ordered_set() {
         use std::collections::BTreeSet;
@@ -1202,6 +1279,12 @@ mod tests {
                 };
                 assert_eq!(probes.remove(id), model.remove(&id), "id {id}");
                 assert_eq!(probes.in_flight as usize, model.len());
+                assert!(
+                    probes.issued.len() <= 2 * probes.in_flight as usize + 16,
+                    "{} entries for {} in flight",
+                    probes.issued.len(),
+                    probes.in_flight
+                );
                 checked += 1;
             }
             earlier.extend(ids);
@@ -1225,6 +1308,19 @@ mod tests {
             assert!(probes.remove(k) && !probes.remove(k));
         }
         assert_eq!(probes.in_flight, 0);
+
+        // 17 probes, all answered: the 17th answer leaves 17 entries for none in flight, more
+        // than 2 x 0 + 16, so the list empties then (and not before: 17 <= 2 x 1 + 16).
+        probes.clear();
+        for k in 0..17 {
+            probes.insert(k);
+        }
+        for k in 0..16 {
+            assert!(probes.remove(k));
+        }
+        assert_eq!((probes.issued.len(), probes.in_flight), (17, 1));
+        assert!(probes.remove(16));
+        assert_eq!((probes.issued.len(), probes.in_flight), (0, 0));
     }
 
     /// [`Breaker::record`]'s closed-state shortcut gives what the general path

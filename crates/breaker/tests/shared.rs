@@ -6,7 +6,7 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use breaker::shared::{Locked, ManualClock, Shared};
+use breaker::shared::{counts, Locked, ManualClock, Shared};
 use breaker::{
     Breaker, Decision, Ignored, Observation, Outcome, Permit, PermitKind, Reason, Recorded,
     Rejection, State, Statistical, StatisticalSettings, Transition, Window, WindowSettings,
@@ -1040,4 +1040,62 @@ fn an_owned_guard_in_a_spawned_future_reports_neutral_when_dropped() {
         half_open_behind_an_arc(Checked::new(statistical, true, 1), first_wait),
         "statistical",
     );
+}
+
+/// `counts` tells a permit whose result the breaker counts (a closed call's, a probe's) from a
+/// last-option one's, whose result moves nothing.
+#[test]
+fn only_a_last_option_permit_goes_uncounted() {
+    let (shared, clock) = opened_window_on_a_manual_clock();
+    let Locked::Done(last) = shared.permit_last_option() else {
+        panic!("the lock is free");
+    };
+    assert_eq!((last.kind, counts(&last)), (PermitKind::LastOption, false));
+    clock.advance(Duration::from_secs(10));
+    let probe = shared.admit().expect("the probe");
+    let p = *probe.permit().expect("counted");
+    assert_eq!((p.kind, counts(&p)), (PermitKind::Trial, true));
+    let _ = probe.finish(Outcome::Success);
+    assert_eq!(shared.state(), State::Closed);
+    let call = shared.admit().expect("closed admits");
+    let p = *call.permit().expect("counted");
+    assert_eq!((p.kind, counts(&p)), (PermitKind::Normal, true));
+}
+
+/// The `Debug` forms, for a service's logs: the wrapper's shows its breaker, lock timeout and
+/// whether a listener is set; a guard's, its permit (`None` for an uncounted call).
+#[test]
+fn debug_shows_the_lock_timeout_the_listener_and_a_guards_permit() {
+    let window = || Window::new(WindowSettings::default()).unwrap();
+    let shared = Arc::new(Shared::with_lock_timeout(
+        window(),
+        Duration::from_millis(20),
+    ));
+    let s = format!("{shared:?}");
+    assert!(s.starts_with("Shared { inner: "), "{s}");
+    assert!(s.contains(&format!("{:?}", window())), "{s}");
+    assert!(s.contains(", lock_timeout: 20ms, clock: Clock { "), "{s}");
+    assert!(s.ends_with(", on_transition: false }"), "{s}");
+    let heard = Shared::new(window()).on_transition(|_| {});
+    assert!(format!("{heard:?}").ends_with(", on_transition: true }"));
+
+    let guard = shared.admit().expect("closed admits");
+    let p = *guard.permit().expect("counted");
+    assert_eq!(
+        format!("{guard:?}"),
+        format!("Guard {{ permit: Some({p:?}) }}")
+    );
+    let owned = shared.admit_owned().expect("closed admits");
+    let p = *owned.permit().expect("counted");
+    assert_eq!(
+        format!("{owned:?}"),
+        format!("OwnedGuard {{ permit: Some({p:?}) }}")
+    );
+    drop((guard, owned));
+    let held = hold_lock(&shared, Duration::from_secs(10));
+    let guard = shared.admit().expect("an uncounted call goes ahead");
+    assert_eq!(format!("{guard:?}"), "Guard { permit: None }");
+    let owned = shared.admit_owned().expect("an uncounted call goes ahead");
+    assert_eq!(format!("{owned:?}"), "OwnedGuard { permit: None }");
+    held.release();
 }

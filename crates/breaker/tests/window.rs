@@ -142,6 +142,73 @@ fn the_half_open_maximum_is_bounded_like_every_other_duration() {
     );
 }
 
+/// Each checked range ends exactly where its error message says: a count of 1 to 1,000,000, a
+/// rate in (0, 1], a randomization factor in [0, 1), an open-state cap of 0 or at least the wait
+/// (equal passes). Each rejected value names its own field.
+#[test]
+fn every_settings_range_ends_where_its_message_says() {
+    let field = |s: WindowSettings| s.validate().err().map(|e| e.field);
+    let d = WindowSettings::default;
+    for n in [1, 1_000_000] {
+        assert_eq!(field(count(n, n)), None, "{n}");
+    }
+    for n in [0, 1_000_001] {
+        assert_eq!(
+            field(count(n, 1)),
+            Some("sliding_window_size".into()),
+            "{n}"
+        );
+        assert_eq!(
+            field(count(1, n)),
+            Some("minimum_number_of_calls".into()),
+            "{n}"
+        );
+    }
+    for r in [1e-9, 0.5, 1.0] {
+        let s = WindowSettings {
+            failure_rate_threshold: r,
+            slow_call_rate_threshold: r,
+            ..d()
+        };
+        assert_eq!(field(s), None, "{r}");
+    }
+    for r in [0.0, -0.5, 1.0 + 1e-9, 1.5, f64::NAN, f64::INFINITY] {
+        let s = WindowSettings {
+            slow_call_rate_threshold: r,
+            ..d()
+        };
+        assert_eq!(field(s), Some("slow_call_rate_threshold".into()), "{r}");
+    }
+    for f in [0.0, 0.5, 0.999_999] {
+        let s = WindowSettings {
+            wait_randomization_factor: f,
+            ..d()
+        };
+        assert_eq!(field(s), None, "{f}");
+    }
+    for f in [1.0, 1.5, -1e-9, -0.5, f64::NAN, f64::INFINITY] {
+        let s = WindowSettings {
+            wait_randomization_factor: f,
+            ..d()
+        };
+        assert_eq!(field(s), Some("wait_randomization_factor".into()), "{f}");
+    }
+    for cap in [0.0, 20.0, 20.5] {
+        let s = WindowSettings {
+            max_wait_duration_in_open_state: cap,
+            wait_duration_in_open_state: 20.0,
+            ..d()
+        };
+        assert_eq!(field(s), None, "{cap}");
+    }
+    let s = WindowSettings {
+        max_wait_duration_in_open_state: 19.999,
+        wait_duration_in_open_state: 20.0,
+        ..d()
+    };
+    assert_eq!(field(s), Some("max_wait_duration_in_open_state".into()));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Minimum number of calls; threshold.
 
@@ -443,6 +510,69 @@ fn slow_successes_alone_open_at_the_slow_call_rate() {
     );
     assert_eq!(b.observe(1.5).rate, 0.5);
     assert_eq!(b.observe(1.5).level, 0.25);
+}
+
+/// The slow-call count and rate read back exactly, the rate `NaN` below the minimum: in a count
+/// window as it slides and in a time window as its seconds expire.
+#[test]
+fn slow_call_counts_and_rates_are_exact() {
+    let s = WindowSettings {
+        slow_call_duration_threshold: 1.0,
+        slow_call_rate_threshold: 1.0,
+        failure_rate_threshold: 1.0,
+        ..count(4, 3)
+    };
+    let mut b = Window::new(s).unwrap();
+    // (issued, done, outcome): slow, fast, slow failure, fast, fast.
+    let expected = [
+        (1, f64::NAN),
+        (1, f64::NAN),
+        (2, 2.0 / 3.0),
+        (2, 0.5),
+        (1, 0.25), // the first slow call has left the window
+    ];
+    let calls = [
+        (0.0, 2.0, OK),
+        (2.0, 2.5, OK),
+        (3.0, 4.5, FAIL),
+        (5.0, 5.0, OK),
+        (6.0, 6.5, OK),
+    ];
+    for (i, ((issued, done, o), (slow, rate))) in calls.into_iter().zip(expected).enumerate() {
+        let p = admit(&mut b, issued);
+        b.record(&p, o, done);
+        assert_eq!(b.state(), State::Closed, "after call {i}");
+        assert_eq!(b.slow_calls_in_window(done), slow, "after call {i}");
+        let got = b.slow_call_rate(done);
+        assert!(
+            got == rate || (got.is_nan() && rate.is_nan()),
+            "after call {i}: {got} vs {rate}"
+        );
+        assert_eq!(
+            b.observe(done).rate.to_bits(),
+            got.to_bits(),
+            "after call {i}"
+        );
+    }
+
+    let s = WindowSettings {
+        slow_call_duration_threshold: 1.0,
+        slow_call_rate_threshold: 1.0,
+        ..time(3, 2)
+    };
+    let mut b = Window::new(s).unwrap();
+    call(&mut b, OK, 0.5);
+    let p = admit(&mut b, 0.0);
+    b.record(&p, OK, 1.5);
+    assert_eq!(b.state(), State::Closed);
+    assert_eq!(
+        (b.slow_calls_in_window(2.9), b.slow_call_rate(2.9)),
+        (1, 0.5)
+    );
+    // Second 3: second 0 has expired, one call is left, below the minimum of 2.
+    assert_eq!(b.slow_calls_in_window(3.0), 1);
+    assert!(b.slow_call_rate(3.0).is_nan());
+    assert_eq!(b.slow_calls_in_window(4.0), 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -955,6 +1085,42 @@ fn observation_fields() {
     let o = b.observe(6.1);
     assert_eq!(o.trial, 1.0);
     assert_eq!(o.count, 1.0);
+}
+
+/// `trial` is the half-open window's failure fraction, exactly, after each probe result, and
+/// `NaN` while closed or open however many results their window holds.
+#[test]
+fn the_trial_rate_is_the_probes_failure_fraction_and_nan_outside_half_open() {
+    let s = WindowSettings {
+        permitted_number_of_calls_in_half_open_state: 4,
+        ..three_probes()
+    };
+    let mut b = Window::new(s).unwrap();
+    call(&mut b, OK, 0.0);
+    call(&mut b, FAIL, 0.0);
+    let o = b.observe(0.0);
+    assert_eq!((o.state, o.count), (State::Closed, 2.0));
+    assert!(o.trial.is_nan());
+    trip(&mut b, 1.0);
+    let o = b.observe(1.0);
+    assert_eq!((o.state, o.count, o.level), (State::Open, 4.0, 0.75));
+    assert!(o.trial.is_nan());
+    let ps: Vec<Permit> = (0..4).map(|_| admit(&mut b, 6.0)).collect();
+    for (p, outcome, trial) in [
+        (&ps[0], FAIL, 1.0),
+        (&ps[1], OK, 0.5),
+        (&ps[2], OK, 1.0 / 3.0),
+    ] {
+        b.record(p, outcome, 7.0);
+        assert_eq!(b.state(), State::HalfOpen);
+        assert_eq!(b.observe(7.0).trial, trial);
+    }
+    // The fourth result decides: 2/4 = 50% reopens, and the window that opened it is no trial.
+    b.record(&ps[3], FAIL, 7.0);
+    assert_eq!(b.state(), State::Open);
+    let o = b.observe(7.0);
+    assert_eq!((o.count, o.level), (4.0, 0.5));
+    assert!(o.trial.is_nan());
 }
 
 /// After a long pause, automatic transitions and the half-open maximum catch up one deadline at a
