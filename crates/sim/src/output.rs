@@ -562,3 +562,293 @@ pub(crate) fn hash_events(events: [Vec<&[Event]>; 2]) -> String {
     let digest = Sha256::digest(canonical_events(events).as_bytes());
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    //! `finish_metrics`, `open_at` and `Changes::see` on hand-made events, with every expected
+    //! number worked out by hand from the metrics' docs.
+
+    use super::*;
+    use crate::scenario::Phase;
+    use State::{Closed as C, HalfOpen as H, Open as O};
+
+    fn ev(t_s: f64, caller: u32, from: State, to: State) -> Event {
+        Event {
+            t_s,
+            breaker: BreakerKind::Statistical,
+            caller,
+            from,
+            to,
+            generation: 0,
+            reason: Reason::WaitElapsed { wait: 1.0 },
+        }
+    }
+
+    fn phases(p: &[(f64, Condition)]) -> Phases {
+        let s = Scenario {
+            dependency: p
+                .iter()
+                .map(|&(start, condition)| Phase {
+                    start,
+                    condition,
+                    ..Phase::default()
+                })
+                .collect(),
+            ..Scenario::default()
+        };
+        Phases::of(&s)
+    }
+
+    /// The metrics and changes of `events`, checked to be the same when the events come in
+    /// several parts (the event log's chunks).
+    fn finish(events: &[Event], p: &Phases, end: f64) -> (Metrics, Changes) {
+        let mut m = Metrics::default();
+        let c = finish_metrics(&mut m, &[events], p, end);
+        for k in 0..=events.len() {
+            let mut m2 = Metrics::default();
+            let c2 = finish_metrics(&mut m2, &[&events[..k], &[], &events[k..]], p, end);
+            assert_eq!((&m2, &c2), (&m, &c), "split at {k}");
+        }
+        (m, c)
+    }
+
+    /// Two outages, a degraded stretch, false alarms before and between them, a second caller.
+    #[test]
+    fn two_outages_worked_by_hand() {
+        use Condition::{Degraded, Fine, Outage};
+        let p = phases(&[
+            (0.0, Fine),
+            (100.0, Outage),
+            (200.0, Degraded),
+            (300.0, Fine),
+            (400.0, Outage),
+            (500.0, Fine),
+        ]);
+        let events = [
+            ev(50.0, 0, C, O), // false alarm (fine)
+            ev(60.0, 0, O, H),
+            ev(70.0, 0, H, O), // re-opening from half-open: no opening
+            ev(80.0, 0, O, H),
+            ev(90.0, 0, H, C),  // caller 0's first close
+            ev(130.0, 0, C, O), // outage 1 answered after 30 s
+            ev(135.0, 1, C, O), // caller 1, in the outage
+            ev(190.0, 0, O, H),
+            ev(195.0, 0, H, O),
+            ev(230.0, 0, O, H),
+            ev(240.0, 0, H, C),
+            ev(250.0, 0, C, O), // degraded: not a false alarm
+            ev(260.0, 0, O, H),
+            ev(270.0, 0, H, C),
+            ev(300.0, 1, O, H),
+            ev(310.0, 1, H, C),
+            ev(350.0, 0, C, O), // fine again: false alarm
+            ev(360.0, 0, O, H),
+            ev(380.0, 0, H, C), // last change before outage 2: closed, 180 s after outage 1
+            ev(420.0, 0, C, O), // outage 2 answered after 20 s
+            ev(520.0, 0, O, H),
+            ev(530.0, 0, H, C), // closed 30 s after outage 2
+        ];
+        let (m, c) = finish(&events, &p, 1000.0);
+        // Closed -> open at 50, 130, 135 (caller 1), 250, 350, 420; false at 50 and 350.
+        assert_eq!((m.openings, m.false_openings), (6, 2));
+        assert_eq!(m.time_to_open_s, Some((30.0 + 20.0) / 2.0));
+        assert_eq!(m.time_to_close_s, Some((180.0 + 30.0) / 2.0));
+        // Caller 0 only: first close at 90, then closed -> open at 130, 250, 350, 420.
+        assert_eq!(
+            c,
+            Changes {
+                opened: true,
+                retrips: 4,
+                last_s: Some(530.0),
+                last_to: C,
+            }
+        );
+        // The counters are recomputed, not added to.
+        let mut again = m.clone();
+        let c2 = finish_metrics(&mut again, &[&events], &p, 1000.0);
+        assert_eq!((again, c2), (m, c));
+    }
+
+    /// A change at the very start of the next outage belongs to that outage: the close that
+    /// `time_to_close_s` takes is the last change *before* the next outage.
+    #[test]
+    fn a_change_at_the_next_outages_start_is_that_outages() {
+        use Condition::{Fine, Outage};
+        let p = phases(&[
+            (0.0, Fine),
+            (100.0, Outage),
+            (200.0, Fine),
+            (300.0, Outage),
+            (400.0, Fine),
+        ]);
+        let events = [
+            ev(110.0, 0, C, O),
+            ev(210.0, 0, O, H),
+            ev(220.0, 0, H, C),
+            ev(290.0, 0, C, O), // false alarm
+            ev(295.0, 0, O, H), // outage 1's last change: half-open, so no time to close
+            ev(300.0, 0, H, C), // at outage 2's start: not open when it starts
+            ev(310.0, 0, C, O),
+            ev(410.0, 0, O, H),
+            ev(420.0, 0, H, C),
+        ];
+        let (m, _) = finish(&events, &p, 1000.0);
+        assert_eq!((m.openings, m.false_openings), (3, 1));
+        assert_eq!(m.time_to_open_s, Some(10.0));
+        assert_eq!(m.time_to_close_s, Some(20.0));
+        // Changes after the run's end are not its changes: outage 2 was left half-open.
+        let (m, _) = finish(&events, &p, 415.0);
+        assert_eq!(m.time_to_open_s, Some(10.0));
+        assert_eq!(m.time_to_close_s, None);
+    }
+
+    /// An opening at the moment the dependency is fine again is a false alarm, not a late
+    /// reaction to the outage; one in a degraded stretch before that is the outage's.
+    #[test]
+    fn an_opening_answers_the_outage_until_the_dependency_is_fine() {
+        use Condition::{Degraded, Fine, Outage};
+        let p = phases(&[(0.0, Fine), (100.0, Outage), (200.0, Fine)]);
+        let events = [ev(200.0, 0, C, O), ev(210.0, 0, O, H), ev(220.0, 0, H, C)];
+        let (m, _) = finish(&events, &p, 1000.0);
+        assert_eq!((m.openings, m.false_openings), (1, 1));
+        assert_eq!((m.time_to_open_s, m.time_to_close_s), (None, None));
+
+        let p = phases(&[
+            (0.0, Fine),
+            (100.0, Outage),
+            (200.0, Degraded),
+            (300.0, Fine),
+        ]);
+        let events = [ev(250.0, 0, C, O), ev(260.0, 0, O, H), ev(270.0, 0, H, C)];
+        let (m, _) = finish(&events, &p, 1000.0);
+        assert_eq!((m.openings, m.false_openings), (1, 0));
+        assert_eq!(m.time_to_open_s, Some(150.0));
+        assert_eq!(m.time_to_close_s, Some(70.0));
+        // The same opening at 300 (fine again) is a false alarm.
+        let events = [ev(300.0, 0, C, O), ev(310.0, 0, O, H), ev(320.0, 0, H, C)];
+        let (m, _) = finish(&events, &p, 1000.0);
+        assert_eq!((m.openings, m.false_openings), (1, 1));
+        assert_eq!((m.time_to_open_s, m.time_to_close_s), (None, None));
+    }
+
+    /// Open just before the outage starts (its last change before it went to open) counts 0,
+    /// even when it goes half-open at that very moment; open earlier but closed again does not.
+    #[test]
+    fn open_when_the_outage_starts() {
+        use Condition::{Fine, Outage};
+        let p = phases(&[(0.0, Fine), (100.0, Outage), (200.0, Fine)]);
+        let events = [
+            ev(50.0, 0, C, O),
+            ev(100.0, 0, O, H),
+            ev(105.0, 0, H, O),
+            ev(250.0, 0, O, H),
+            ev(260.0, 0, H, C),
+        ];
+        assert!(open_at(&[&events], 100.0));
+        assert!(!open_at(&[&events], 50.0));
+        let (m, _) = finish(&events, &p, 1000.0);
+        assert_eq!((m.openings, m.false_openings), (1, 1));
+        assert_eq!(m.time_to_open_s, Some(0.0));
+        assert_eq!(m.time_to_close_s, Some(60.0));
+
+        // Opened, went half-open, closed: not open at 100; it opens 5 s into the outage.
+        let events = [
+            ev(50.0, 0, C, O),
+            ev(60.0, 0, O, H),
+            ev(70.0, 0, H, C),
+            ev(105.0, 0, C, O),
+        ];
+        assert!(!open_at(&[&events], 100.0));
+        let (m, _) = finish(&events, &p, 1000.0);
+        assert_eq!(m.time_to_open_s, Some(5.0));
+        // Left open at the end: no time to close.
+        assert_eq!(m.time_to_close_s, None);
+    }
+
+    /// Any caller's copy open at the outage's start counts, whatever the others do.
+    #[test]
+    fn open_at_takes_each_callers_last_change() {
+        let events = [
+            ev(10.0, 1, C, O),
+            ev(20.0, 0, C, O),
+            ev(30.0, 0, O, H),
+            ev(40.0, 2, C, O),
+            ev(45.0, 2, O, H),
+            ev(50.0, 0, H, C),
+            ev(60.0, 1, O, H),
+            ev(70.0, 2, H, O),
+        ];
+        let want = [
+            (5.0, false),
+            (15.0, true),  // 1 open
+            (35.0, true),  // 1 open, 0 half-open
+            (55.0, true),  // 1 open, 2 half-open, 0 closed
+            (65.0, false), // 1 half-open, 2 half-open, 0 closed
+            (75.0, true),  // 2 open again
+        ];
+        for (t, open) in want {
+            assert_eq!(open_at(&[&events], t), open, "at {t}");
+            assert_eq!(open_at(&[&events[..3], &events[3..]], t), open, "at {t}");
+        }
+    }
+
+    /// A single opening: opened, no re-trip, left open; an outage without an end has no time to
+    /// close.
+    #[test]
+    fn opened_once_and_left_open() {
+        use Condition::{Fine, Outage};
+        let p = phases(&[(0.0, Fine), (100.0, Outage)]);
+        let (m, c) = finish(&[ev(112.5, 0, C, O)], &p, 1000.0);
+        assert_eq!(
+            c,
+            Changes {
+                opened: true,
+                retrips: 0,
+                last_s: Some(112.5),
+                last_to: O,
+            }
+        );
+        assert_eq!((m.openings, m.false_openings), (1, 0));
+        assert_eq!((m.time_to_open_s, m.time_to_close_s), (Some(12.5), None));
+        // No events: nothing opened, left closed.
+        let (m, c) = finish(&[], &p, 1000.0);
+        assert_eq!(c, Changes::default());
+        assert_eq!(c.last_to, C);
+        assert!(!c.opened);
+        assert_eq!(m, Metrics::default());
+    }
+
+    /// Re-trips are caller 0's closed -> open changes strictly later than its first close: one
+    /// at the same instant as that close is not counted (the rule the page's verdict had when it
+    /// was JavaScript, ported as is); later ones are, other callers' never.
+    #[test]
+    fn retrips_are_later_than_the_first_close() {
+        use Condition::Fine;
+        let p = phases(&[(0.0, Fine)]);
+        let events = [
+            ev(10.0, 0, C, O),
+            ev(20.0, 0, O, H),
+            ev(30.0, 0, H, C),
+            ev(30.0, 0, C, O),
+            ev(35.0, 1, C, O),
+            ev(40.0, 0, O, H),
+            ev(50.0, 0, H, O),
+            ev(55.0, 0, O, H),
+            ev(58.0, 0, H, C),
+            ev(60.0, 0, C, O),
+            ev(65.0, 1, O, H),
+        ];
+        let (m, c) = finish(&events, &p, 1000.0);
+        // Closed -> open at 10, 30, 35 (caller 1) and 60, all while fine.
+        assert_eq!((m.openings, m.false_openings), (4, 4));
+        assert_eq!(
+            c,
+            Changes {
+                opened: true,
+                retrips: 1,
+                last_s: Some(60.0),
+                last_to: O,
+            }
+        );
+    }
+}
