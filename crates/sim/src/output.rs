@@ -851,4 +851,39 @@ mod tests {
             }
         );
     }
+
+    /// Each permit kind reads as its verdict (the engine only ever asks with `Normal` and
+    /// `Trial`: its last options are its own); admitted means sent to the dependency.
+    #[test]
+    fn verdicts_of_permit_kinds() {
+        assert_eq!(Verdict::of_kind(PermitKind::Normal), Verdict::Admitted);
+        assert_eq!(Verdict::of_kind(PermitKind::Trial), Verdict::Trial);
+        assert_eq!(
+            Verdict::of_kind(PermitKind::LastOption),
+            Verdict::LastOption
+        );
+        use Verdict::*;
+        for (v, admitted) in [
+            (Admitted, true),
+            (Trial, true),
+            (LastOption, true),
+            (RejectedOpen, false),
+            (RejectedBusy, false),
+        ] {
+            assert_eq!(v.admitted(), admitted, "{v:?}");
+        }
+    }
+
+    /// A series' length is its number of buckets; the default (a run that collected none) is
+    /// empty.
+    #[test]
+    fn series_length() {
+        let none = Series::default();
+        assert_eq!((none.len(), none.is_empty()), (0, true));
+        let three = Series {
+            state_min: vec![0.0, 1.0, 2.0],
+            ..Series::default()
+        };
+        assert_eq!((three.len(), three.is_empty()), (3, false));
+    }
 }
