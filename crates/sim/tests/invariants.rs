@@ -4,7 +4,7 @@
 //! from the events, the series' state band agrees with the events).
 
 use breaker::State;
-use sim::{BreakerKind, RunResult, Scenario};
+use sim::{BreakerKind, Condition, RunResult, Scenario};
 
 /// The runs checked: each preset but the month-long busy one (cut to two days for the week),
 /// at a few seeds (0 and u64::MAX among them), alone, with three callers of their own, and with
@@ -160,6 +160,29 @@ fn check(what: &str, s: &Scenario, r: &RunResult) {
             }
         }
         soft_eq!(m.openings, openings, "{w}: openings");
+        // False alarms: openings while the scenario says the dependency is fine.
+        let false_openings = b
+            .events
+            .iter()
+            .filter(|e| {
+                e.from == State::Closed
+                    && e.to == State::Open
+                    && s.condition_at(e.t_s) == Condition::Fine
+            })
+            .count() as u64;
+        soft_eq!(m.false_openings, false_openings, "{w}: false openings");
+        // An opening (or being open) answers an outage no earlier than its start; a time to
+        // close needs one to open; neither without an opening or an outage.
+        if let Some(t) = m.time_to_open_s {
+            soft!(t >= 0.0, "{w}: time to open {t}");
+        }
+        soft!(
+            m.time_to_close_s.is_none() || m.time_to_open_s.is_some(),
+            "{w}: a time to close without a time to open"
+        );
+        if m.openings == 0 || s.outages().is_empty() {
+            soft_eq!(m.time_to_open_s, None, "{w}: time to open");
+        }
         // The state band: a bucket's min and max state cover caller 0's states in it.
         let n = se.len();
         soft!(n > 0, "{w}: buckets");
