@@ -1,7 +1,8 @@
 //! Golden trace hashes: SHA-256 of each preset's canonical event trace (`sim::trace_hash`),
 //! against the one pinned table `sim::GOLDEN_TRACE_HASHES`, which the browser tests check too.
 
-use sim::GOLDEN_TRACE_HASHES as GOLDEN;
+use sha2::Digest;
+use sim::{BreakerKind, GOLDEN_TRACE_HASHES as GOLDEN};
 
 fn check(names: &[&str]) {
     let mut wrong = vec![];
@@ -65,4 +66,23 @@ fn canonical_trace_is_one_line_per_event() {
     assert_eq!(text.lines().count(), n);
     assert!(text.starts_with("statistical "), "{text}");
     assert_eq!(sim::trace_hash(&r).len(), 64);
+    // Each line names its event: breaker, time (shortest round-trip form), caller, states and
+    // generation, statistical's events before window's, in order.
+    let events = BreakerKind::ALL
+        .iter()
+        .flat_map(|&k| r.breakers.get(k).events.iter().map(move |e| (k, e)));
+    for (line, (kind, e)) in text.lines().zip(events) {
+        let f: Vec<&str> = line.splitn(7, ' ').collect();
+        assert_eq!(f[0], kind.as_str(), "{line}");
+        assert_eq!(f[1].parse::<f64>().unwrap(), e.t_s, "{line}");
+        assert_eq!(f[2], e.caller.to_string(), "{line}");
+        assert_eq!((f[3], f[4]), (e.from.as_str(), e.to.as_str()), "{line}");
+        assert_eq!(f[5], e.generation.to_string(), "{line}");
+        assert_eq!(f[6], format!("{:?}", e.reason), "{line}");
+    }
+    assert!(text.contains("\nwindow "), "both breakers' events");
+    // The hash is the SHA-256 of that text, in lower-case hex.
+    let digest = sha2::Sha256::digest(text.as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(sim::trace_hash(&r), hex);
 }
