@@ -373,4 +373,227 @@ mod tests {
             assert!(!s.same_bucket(next_up(t1)));
         }
     }
+
+    /// One thing the engine does to a series, in time order.
+    #[derive(Debug, Clone, Copy)]
+    enum Op {
+        Sample(f64, [f64; VALUES]),
+        /// Right after a sample at the same time, as the engine does.
+        Reach(f64, f64),
+        /// Only in the bucket sampled last, as the engine does.
+        Quick(f64, f64, f64),
+        Count(f64, usize),
+    }
+
+    /// Per bucket: minima, maxima (of the values, in `values` order) and counts.
+    type Recounted = (Vec<[f64; VALUES]>, Vec<[f64; VALUES]>, Vec<[f64; COUNTS]>);
+
+    /// What the docs say a series holds, recounted bucket by bucket from the list of what
+    /// happened: bucket `i` over `[t0 + i w, t0 + (i + 1) w)` (the last one closed) holds the
+    /// min and max of the values in force at its start (the last sample before it, or the
+    /// initial values) and of those sampled in it (and of a level reached in it), NaN ignored;
+    /// buckets after the one `known` falls in hold NaN; the counts are the calls at times in
+    /// each bucket, NaN after `known` when it is before `t1`.
+    fn recount(
+        ops: &[Op],
+        initial: [f64; VALUES],
+        (t0, t1, n): (f64, f64, usize),
+        known: f64,
+    ) -> Recounted {
+        let w = (t1 - t0) / n as f64;
+        let bucket = |t: f64| {
+            (t0..=t1)
+                .contains(&t)
+                .then(|| (((t - t0) / w) as usize).min(n - 1))
+        };
+        // Every sample as full values (a quick one changes the level and trial only), with the
+        // samples after the range dropped.
+        let mut last = initial;
+        let mut samples = vec![];
+        for op in ops {
+            match *op {
+                Op::Sample(t, v) if t <= t1 => last = v,
+                Op::Quick(_, level, trial) => {
+                    last[0] = level;
+                    last[2] = trial;
+                }
+                _ => continue,
+            }
+            samples.push((op_time(op), last));
+        }
+        let reached = samples
+            .iter()
+            .filter_map(|&(t, _)| bucket(t))
+            .chain(bucket(known.min(t1)))
+            .max();
+        let mut mins = vec![[f64::NAN; VALUES]; n];
+        let mut maxs = vec![[f64::NAN; VALUES]; n];
+        let mut counts = vec![[0.0; COUNTS]; n];
+        let fold = |lo: &mut [f64; VALUES], hi: &mut [f64; VALUES], v: &[f64; VALUES]| {
+            for k in 0..VALUES {
+                if !v[k].is_nan() {
+                    lo[k] = if lo[k].is_nan() {
+                        v[k]
+                    } else {
+                        lo[k].min(v[k])
+                    };
+                    hi[k] = if hi[k].is_nan() {
+                        v[k]
+                    } else {
+                        hi[k].max(v[k])
+                    };
+                }
+            }
+        };
+        for i in 0..reached.map_or(0, |r| r + 1) {
+            let start = t0 + i as f64 * w;
+            let held = samples
+                .iter()
+                .rev()
+                .find(|&&(t, _)| t < start)
+                .map_or(initial, |&(_, v)| v);
+            fold(&mut mins[i], &mut maxs[i], &held);
+            for (_, v) in samples.iter().filter(|&&(t, _)| bucket(t) == Some(i)) {
+                fold(&mut mins[i], &mut maxs[i], v);
+            }
+            for op in ops {
+                if let Op::Reach(t, x) = *op {
+                    if bucket(t) == Some(i) {
+                        let mut v = [f64::NAN; VALUES];
+                        v[0] = x;
+                        fold(&mut mins[i], &mut maxs[i], &v);
+                    }
+                }
+            }
+        }
+        for op in ops {
+            if let Op::Count(t, c) = *op {
+                if let Some(i) = bucket(t) {
+                    counts[i][c] += 1.0;
+                }
+            }
+        }
+        if known < t1 {
+            let first_unknown = bucket(known).map_or(0, |i| i + 1);
+            for c in &mut counts[first_unknown..] {
+                *c = [f64::NAN; COUNTS];
+            }
+        }
+        (mins, maxs, counts)
+    }
+
+    fn op_time(op: &Op) -> f64 {
+        match *op {
+            Op::Sample(t, _) | Op::Reach(t, _) | Op::Quick(t, _, _) | Op::Count(t, _) => t,
+        }
+    }
+
+    /// Random runs of samples, quick samples, levels reached and counts, before, in and after
+    /// the range, against the recount (bit for bit: NaN is "no value"). Times are multiples of
+    /// 1/4 s and widths whole seconds, so the buckets' edges are exact.
+    #[test]
+    fn buckets_hold_what_the_docs_say() {
+        use breaker::State;
+        let base = Statistical::new(Default::default()).unwrap().observe(0.0);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        let pick = [f64::NAN, -1.5, 0.0, 0.5, 2.0, 3.25];
+        let states = [State::Closed, State::HalfOpen, State::Open];
+        let mut buckets_seen = 0;
+        for round in 0..300 {
+            let (t0, t1, n) = [(4.0, 20.0, 8), (0.0, 3.0, 3), (4.0, 20.0, 1)][round % 3];
+            let obs = |next: &mut dyn FnMut(u64) -> u64| {
+                let mut o = base;
+                o.level = pick[next(6) as usize];
+                o.threshold = pick[next(6) as usize];
+                o.trial = pick[next(6) as usize];
+                o.trial_upper = pick[next(6) as usize];
+                o.trial_lower = pick[next(6) as usize];
+                o.state = states[next(3) as usize];
+                o.wait = pick[next(6) as usize];
+                o
+            };
+            let initial = obs(&mut next);
+            let mut acc = SeriesAcc::new(n, t0, t1, &initial);
+            // From before t0 to past t1, or stopped part way.
+            let end = if next(3) == 0 {
+                t0 + next(((t1 - t0) * 4.0) as u64) as f64 / 4.0
+            } else {
+                t1 + 4.0
+            };
+            let mut ops = vec![];
+            let mut t = 0.0;
+            let mut cur: Option<usize> = None;
+            while t <= end {
+                match next(5) {
+                    0 | 1 => {
+                        let o = obs(&mut next);
+                        acc.sample(t, &o);
+                        ops.push(Op::Sample(t, values(&o)));
+                        if t >= t0 && t <= t1 {
+                            cur = acc.index(t);
+                            if next(2) == 0 {
+                                let x = pick[next(6) as usize];
+                                acc.reach_level(t, x);
+                                ops.push(Op::Reach(t, x));
+                            }
+                        }
+                    }
+                    2 if cur.is_some() && acc.index(t) == cur => {
+                        let (level, trial) = (pick[next(6) as usize], pick[next(6) as usize]);
+                        assert!(acc.same_bucket(t));
+                        acc.sample_quick(t, level, trial);
+                        ops.push(Op::Quick(t, level, trial));
+                    }
+                    _ => {
+                        let c = next(4) as usize;
+                        let count = [
+                            Count::Answered,
+                            Count::Failed,
+                            Count::Fallback,
+                            Count::LateIgnored,
+                        ][c];
+                        acc.count(t, count);
+                        ops.push(Op::Count(t, c));
+                    }
+                }
+                t += next(4) as f64 / 4.0;
+            }
+            let known = end.min(t1 + 4.0);
+            let (mins, maxs, counts) = recount(&ops, values(&initial), (t0, t1, n), known);
+            let s = acc.finish(known);
+            assert_eq!((s.t0_s, s.t1_s, s.bucket_s), (t0, t1, (t1 - t0) / n as f64));
+            let cols = s.columns();
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            for k in 0..VALUES {
+                let want_min: Vec<f64> = mins.iter().map(|b| b[k]).collect();
+                let want_max: Vec<f64> = maxs.iter().map(|b| b[k]).collect();
+                assert_eq!(
+                    bits(cols[2 * k]),
+                    bits(&want_min),
+                    "round {round} value {k} min: {ops:?}"
+                );
+                assert_eq!(
+                    bits(cols[2 * k + 1]),
+                    bits(&want_max),
+                    "round {round} value {k} max: {ops:?}"
+                );
+            }
+            for c in 0..COUNTS {
+                let want: Vec<f64> = counts.iter().map(|b| b[c]).collect();
+                assert_eq!(
+                    bits(cols[14 + c]),
+                    bits(&want),
+                    "round {round} count {c}: {ops:?}"
+                );
+            }
+            buckets_seen += mins.iter().filter(|b| !b[0].is_nan()).count();
+        }
+        assert!(buckets_seen > 500, "{buckets_seen}");
+    }
 }
