@@ -95,8 +95,9 @@ pub struct Metrics {
     pub time_to_open_s: Option<f64>,
     /// Mean over outages of (last close before the next outage or the end) - (outage end),
     /// seconds, for outages the breaker opened for (as `time_to_open_s` counts) and after which
-    /// it ended closed; negative when it closed before the dependency recovered; `null` when
-    /// there is none.
+    /// it ended closed (with a copy per caller: every copy, and the time is the last copy's
+    /// close); negative when it closed before the dependency recovered; `null` when there is
+    /// none.
     pub time_to_close_s: Option<f64>,
 }
 
@@ -449,25 +450,26 @@ pub(crate) fn finish_metrics(
         // The segment's first opening and its last change. A breaker (any caller's copy) still
         // open when the outage starts answers it at once: its next opening, a half-open trial
         // failing, is not its reaction.
-        let (mut first_open, mut last): (Option<f64>, Option<&Event>) = (None, None);
+        let (mut first_open, mut last): (Option<f64>, Option<f64>) = (None, None);
         if open_at(events, s) {
             first_open = Some(s);
         }
+        let in_segment = |ev: &Event| ev.t_s < seg_end && ev.t_s <= end;
         for ev in events.iter().copied().flatten() {
-            if ev.t_s >= s && ev.t_s < seg_end && ev.t_s <= end {
+            if ev.t_s >= s && in_segment(ev) {
                 if first_open.is_none() && ev.to == State::Open && ev.t_s < answers_until {
                     first_open = Some(ev.t_s);
                 }
-                last = Some(ev);
+                last = Some(last.map_or(ev.t_s, |l: f64| l.max(ev.t_s)));
             }
         }
         if let Some(first) = first_open {
             opens.push(first - s);
-            if e.is_finite() {
-                if let Some(last) = last {
-                    if last.to == State::Closed {
-                        closes.push(last.t_s - e);
-                    }
+            // Closed once every caller's copy is: with one copy per caller, the last of their
+            // closes (one copy closed while another stays open is not the breaker closed).
+            if let Some(last) = last.filter(|_| e.is_finite()) {
+                if last_states(events, in_segment).all(|(_, st)| st == State::Closed) {
+                    closes.push(last - e);
                 }
             }
         }
@@ -481,14 +483,24 @@ pub(crate) fn finish_metrics(
 /// Whether some caller's copy is open just before `t` (its last change before `t` went to
 /// open). Each caller's events are in time order.
 fn open_at(events: &[&[Event]], t: f64) -> bool {
-    let mut open: Vec<u32> = Vec::new();
-    for ev in events.iter().copied().flatten().filter(|ev| ev.t_s < t) {
-        open.retain(|&c| c != ev.caller);
-        if ev.to == State::Open {
-            open.push(ev.caller);
+    last_states(events, |ev| ev.t_s < t).any(|(_, st)| st == State::Open)
+}
+
+/// Each caller's state after its last change among the events `keep` keeps (a caller with no
+/// change there is not listed: closed, as every copy starts). Each caller's events are in time
+/// order.
+fn last_states(
+    events: &[&[Event]],
+    keep: impl Fn(&Event) -> bool,
+) -> impl Iterator<Item = (u32, State)> {
+    let mut states: Vec<(u32, State)> = Vec::new();
+    for ev in events.iter().copied().flatten().filter(|ev| keep(ev)) {
+        match states.iter_mut().find(|(c, _)| *c == ev.caller) {
+            Some(s) => s.1 = ev.to,
+            None => states.push((ev.caller, ev.to)),
         }
     }
-    !open.is_empty()
+    states.into_iter()
 }
 
 /// The phases' conditions, as the metrics need them.
@@ -763,6 +775,54 @@ mod tests {
         assert_eq!(m.time_to_open_s, Some(5.0));
         // Left open at the end: no time to close.
         assert_eq!(m.time_to_close_s, None);
+    }
+
+    /// With a copy per caller, the breaker has closed after an outage once every copy has: one
+    /// copy's close while another is still open or half-open is not it.
+    #[test]
+    fn closed_after_an_outage_means_every_callers_copy() {
+        use Condition::{Fine, Outage};
+        let p = phases(&[(0.0, Fine), (100.0, Outage), (200.0, Fine)]);
+        // Caller 1 opens first and is still half-open at the end; caller 0 closes last.
+        let events = [
+            ev(110.0, 1, C, O),
+            ev(120.0, 0, C, O),
+            ev(240.0, 1, O, H),
+            ev(250.0, 0, O, H),
+            ev(260.0, 0, H, C),
+        ];
+        let (m, _) = finish(&events, &p, 1000.0);
+        assert_eq!(m.time_to_open_s, Some(10.0));
+        assert_eq!(m.time_to_close_s, None);
+        // Caller 1 closes after caller 0: the breaker closed at caller 1's close.
+        let mut events = events.to_vec();
+        events.push(ev(280.0, 1, H, C));
+        let (m, _) = finish(&events, &p, 1000.0);
+        assert_eq!(m.time_to_close_s, Some(80.0));
+        // The same closes, caller 1's first: the later one, caller 0's, is the breaker's.
+        let events = [
+            ev(110.0, 1, C, O),
+            ev(120.0, 0, C, O),
+            ev(220.0, 1, O, H),
+            ev(230.0, 1, H, C),
+            ev(250.0, 0, O, H),
+            ev(260.0, 0, H, C),
+        ];
+        let (m, _) = finish(&events, &p, 1000.0);
+        assert_eq!(m.time_to_close_s, Some(60.0));
+        // A copy that never changed is closed throughout: caller 2 alone opens and closes.
+        let events = [ev(150.0, 2, C, O), ev(220.0, 2, O, H), ev(230.0, 2, H, C)];
+        let (m, _) = finish(&events, &p, 1000.0);
+        assert_eq!(m.time_to_close_s, Some(30.0));
+        // A copy still open from before the outage, untouched in it, keeps the breaker open.
+        let events = [
+            ev(50.0, 1, C, O),
+            ev(150.0, 0, C, O),
+            ev(220.0, 0, O, H),
+            ev(230.0, 0, H, C),
+        ];
+        let (m, _) = finish(&events, &p, 1000.0);
+        assert_eq!((m.time_to_open_s, m.time_to_close_s), (Some(0.0), None));
     }
 
     /// Any caller's copy open at the outage's start counts, whatever the others do.
