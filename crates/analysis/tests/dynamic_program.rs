@@ -175,6 +175,19 @@ fn settings() -> Vec<(Weights, f64, f64, f64, Vec<f64>)> {
         // its remainder below the smallest normal double is what lets the program stop.
         (unit, 0.0, -3.0, 160.0, vec![0.01]),
         (unit, 0.0, -160.0, 3.0, vec![0.99]),
+        // Lines closer than one unit (span 0.37 < 1): at p = 0.4 the drift (0.01) lies between
+        // var x span and var / span, where only the comparison |drift| span >= var picks the
+        // smaller (diffusion) estimate of the steps still to come.
+        (
+            Weights {
+                fail: 0.1,
+                ok: -0.05,
+            },
+            0.0,
+            -0.1,
+            0.12,
+            vec![0.4],
+        ),
         // Near zero drift: the diffusion estimate caps the steps still to come.
         (
             skew,
