@@ -171,6 +171,10 @@ fn settings() -> Vec<(Weights, f64, f64, f64, Vec<f64>)> {
         // Integer steps: exact hits of both lines; zero drift exactly at 1/2.
         (unit, 0.0, -3.0, 4.0, vec![0.1, 0.5, 0.9]),
         (unit, 1.0, -2.0, 2.5, vec![0.3, 0.5, 0.7]),
+        // Strong drift away from a far line: the walks still alive late sit near that line, so
+        // its remainder is the last to fall within the tolerance of its (small) total.
+        (unit, 0.0, -20.0, 3.0, vec![0.9]),
+        (unit, 0.0, -3.0, 20.0, vec![0.1]),
         // A line out of reach: nothing absorbed there (the mass underflows on the way), and
         // its remainder below the smallest normal double is what lets the program stop.
         (unit, 0.0, -3.0, 160.0, vec![0.01]),
