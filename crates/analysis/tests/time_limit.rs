@@ -99,3 +99,101 @@ fn matches_a_simulation() {
         t.close_probability
     );
 }
+
+/// The mixture recounted: for each number of trials `N` by the limit, the chance to have closed
+/// at `<= B`, or to be undecided with a score below 0, weighted by Poisson(mean) (its pmf by the
+/// recurrence `pmf(n) = pmf(n-1) mean / n`), up to `mean + 12 sqrt(mean) + 40` trials.
+fn recount(w: Weights, l: WaldLines, p: f64, mean: f64) -> (f64, f64, u64) {
+    let n_max = (mean + 12.0 * mean.sqrt() + 40.0).ceil() as usize;
+    // undecided[k]: no line reached after n trials, k of them failed.
+    let mut undecided = vec![1.0f64];
+    let (mut closed, mut close, mut at_limit, mut weight) = (0.0, 0.0, 0.0, 0.0);
+    let mut pmf = (-mean).exp();
+    for n in 0..=n_max {
+        if n > 0 {
+            pmf *= mean / n as f64;
+            let mut next = vec![0.0; n + 1];
+            for (k, &m) in undecided.iter().enumerate() {
+                next[k] += m * (1.0 - p);
+                next[k + 1] += m * p;
+            }
+            for (k, m) in next.iter_mut().enumerate() {
+                let s = k as f64 * w.fail + (n - k) as f64 * w.ok;
+                if s <= l.lower {
+                    closed += *m;
+                }
+                if s <= l.lower || s >= l.upper {
+                    *m = 0.0;
+                }
+            }
+            undecided = next;
+        }
+        let below: f64 = undecided
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| k as f64 * w.fail + (n - k) as f64 * w.ok < 0.0)
+            .map(|(_, m)| m)
+            .sum();
+        close += pmf * (closed + below);
+        at_limit += pmf * undecided.iter().sum::<f64>();
+        weight += pmf;
+    }
+    // Cells: the failure counts 0..=n+1 of trial n + 1, for n = 0..=n_max.
+    let n = n_max as u64;
+    let cells = (n + 1) * (n + 4) / 2;
+    (close / weight, at_limit / weight, cells)
+}
+
+/// Every output against the recount, over rates, lines and limits.
+#[test]
+fn matches_a_recount() {
+    let mut checked = 0;
+    for (w, l) in [
+        (Weights::new(0.05, 0.2), WaldLines::new(0.01, 0.05)),
+        (Weights::new(0.02, 0.1), WaldLines::new(0.05, 0.1)),
+        (
+            Weights {
+                fail: 1.0,
+                ok: -1.0,
+            },
+            WaldLines {
+                upper: 3.0,
+                lower: -2.0,
+            },
+        ),
+    ] {
+        for p in [0.0, 0.03, 0.1, 0.5, 1.0] {
+            for mean in [0.5, 4.0, 54.0, 300.0] {
+                let t = sprt::time_limited(w, l, p, mean, CELLS).expect("fits");
+                let (close, at_limit, cells) = recount(w, l, p, mean);
+                assert!(
+                    (t.close_probability - close).abs() < 1e-12,
+                    "{w:?} p {p} mean {mean}: {} vs {close}",
+                    t.close_probability
+                );
+                assert!(
+                    (t.ends_at_limit - at_limit).abs() < 1e-12,
+                    "{w:?} p {p} mean {mean}: {} vs {at_limit}",
+                    t.ends_at_limit
+                );
+                assert_eq!(t.cells, cells, "{w:?} p {p} mean {mean}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 60);
+}
+
+/// Not computed: a mean that is no count, or more cells than allowed (about n_max^2 / 2).
+#[test]
+fn what_it_refuses() {
+    let (w, l) = (Weights::new(0.05, 0.2), WaldLines::new(0.01, 0.05));
+    for bad in [-1.0, -1e-300, f64::NAN, f64::INFINITY] {
+        assert!(sprt::time_limited(w, l, 0.1, bad, CELLS).is_none(), "{bad}");
+    }
+    // mean 100: n_max = 100 + 120 + 40 = 260, 260^2 / 2 = 33800 allowed at that cap exactly.
+    assert!(sprt::time_limited(w, l, 0.1, 100.0, 33_800).is_some());
+    assert!(sprt::time_limited(w, l, 0.1, 100.0, 33_799).is_none());
+    assert!(sprt::time_limited(w, l, 0.1, 0.0, 840).is_some());
+    assert!(sprt::time_limited(w, l, 0.1, 0.0, 799).is_none());
+}
