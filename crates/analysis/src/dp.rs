@@ -12,9 +12,10 @@
 //! * chance to end at `upper` from position `s`: at most `e^{-t (upper - s)}` when Wald's exponent
 //!   `t > 0` (negative drift; `e^{t S}` is a martingale), else at most 1;
 //! * chance to end at `lower`: at most `e^{t (s - lower)}` when `t < 0`, else at most 1;
-//! * expected further steps: `(upper - lower + w_fail - w_ok) / |drift|` by Wald's identity
-//!   (rigorous); where the drift is too small for that to be useful (`|drift| D < var`), the
-//!   diffusion estimate `4 D^2 / var` is used instead (an estimate, not a bound).
+//! * expected further steps: `D / |drift|` with `D = upper - lower + w_fail - w_ok` by Wald's
+//!   identity (rigorous); where the drift is too small for that to be useful (`|drift| D < var`),
+//!   the smaller of it and the diffusion estimate `D^2 / var` (the exact expected time at zero
+//!   drift is at most that; near it, an estimate, not a bound).
 //!
 //! Those remainders are returned, so callers turn them into error estimates.
 
