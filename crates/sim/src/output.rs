@@ -244,7 +244,8 @@ impl Series {
 pub struct Changes {
     /// Whether it ever went to open.
     pub opened: bool,
-    /// Closed -> open changes after its first close (the first change to closed).
+    /// Closed -> open changes after its first close (the first change to closed), in the order
+    /// of the changes: one at the same instant as that close counts.
     pub retrips: u64,
     /// When it last changed state (s), if it did.
     pub last_s: Option<f64>,
@@ -264,21 +265,23 @@ impl Default for Changes {
 }
 
 impl Changes {
-    /// Take the next event (of any caller) into account; `first_close` is caller 0's first
-    /// change to closed so far.
-    fn see(&mut self, e: &Event, first_close: &mut Option<f64>) {
+    /// Take the next event (of any caller) into account; `closed_once`: whether caller 0 has
+    /// changed to closed so far.
+    fn see(&mut self, e: &Event, closed_once: &mut bool) {
         if e.caller != 0 {
             return;
         }
         self.last_s = Some(e.t_s);
         self.last_to = e.to;
         self.opened |= e.to == State::Open;
-        match *first_close {
-            Some(t) if e.from == State::Closed && e.to == State::Open && e.t_s > t => {
+        // After the first close in the order of changes, at the same instant too (a trace's
+        // results can share a time stamp).
+        if *closed_once {
+            if e.from == State::Closed && e.to == State::Open {
                 self.retrips += 1;
             }
-            None if e.to == State::Closed => *first_close = Some(e.t_s),
-            _ => {}
+        } else if e.to == State::Closed {
+            *closed_once = true;
         }
     }
 }
@@ -429,9 +432,9 @@ pub(crate) fn finish_metrics(
     m.openings = 0;
     m.false_openings = 0;
     let mut changes = Changes::default();
-    let mut first_close = None;
+    let mut closed_once = false;
     for e in events.iter().copied().flatten() {
-        changes.see(e, &mut first_close);
+        changes.see(e, &mut closed_once);
         if e.from == State::Closed && e.to == State::Open {
             m.openings += 1;
             if scenario_phases.condition_at(e.t_s) == Condition::Fine {
@@ -878,11 +881,10 @@ mod tests {
         assert_eq!(m, Metrics::default());
     }
 
-    /// Re-trips are caller 0's closed -> open changes strictly later than its first close: one
-    /// at the same instant as that close is not counted (the rule the page's verdict had when it
-    /// was JavaScript, ported as is); later ones are, other callers' never.
+    /// Re-trips are caller 0's closed -> open changes after its first close in the order of the
+    /// changes, one at the same instant as that close included; other callers' never count.
     #[test]
-    fn retrips_are_later_than_the_first_close() {
+    fn retrips_come_after_the_first_close() {
         use Condition::Fine;
         let p = phases(&[(0.0, Fine)]);
         let events = [
@@ -905,7 +907,7 @@ mod tests {
             c,
             Changes {
                 opened: true,
-                retrips: 1,
+                retrips: 2,
                 last_s: Some(60.0),
                 last_to: O,
             }
