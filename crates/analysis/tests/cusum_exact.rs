@@ -3,6 +3,7 @@
 //! closed forms for +1/-1 weights.
 
 use analysis::cusum::{self, ExactArl, EXACT_MAX_RELATIVE_ERROR};
+use analysis::dp;
 use analysis::Kind;
 use breaker::score::Weights;
 
@@ -131,6 +132,43 @@ fn a_capped_program_brackets_the_closed_form() {
         }
     }
     assert!(finite >= 10, "only {finite} finite estimates");
+}
+
+#[test]
+fn a_capped_error_covers_every_run_length_the_remainders_allow() {
+    // The program's totals are sums so far: the true alarm chance is in [q, q + tail_upper] and
+    // the true excursion length in [L, L + tail_steps]. The error estimate must cover the run
+    // lengths at both ends, (1 + p L) / (p (q + tail_upper)) and (1 + p (L + tail_steps)) / (p q).
+    let mut checked = 0;
+    for &(fail, ok) in &[(1.0, -1.0), (2.0, -1.0), (1.0, -3.0), (0.9, -0.4)] {
+        let wt = w(fail, ok);
+        for &h in &[4.0, 8.0] {
+            for &p in &[0.1, 0.3, 0.5, 0.7] {
+                for cap in [20u64, 50, 100, 200, 500] {
+                    let e = cusum::arl_exact_capped(wt, h, p, cap);
+                    if e.converged {
+                        continue;
+                    }
+                    let a = dp::absorb_capped(wt, p, fail, 0.0, h, cap);
+                    assert_eq!(
+                        (a.upper, a.steps),
+                        (e.alarm_per_excursion, e.excursion_calls)
+                    );
+                    let longest = (1.0 + p * (a.steps + a.tail_steps)) / (p * a.upper);
+                    let shortest = (1.0 + p * a.steps) / (p * (a.upper + a.tail_upper));
+                    assert!(shortest <= e.arl && e.arl <= longest, "{e:?} {a:?}");
+                    let need = (longest - e.arl).max(e.arl - shortest);
+                    assert!(
+                        e.error >= need,
+                        "{fail}/{ok} h={h} p={p} cap={cap}: error {} < {need}",
+                        e.error
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 50, "only {checked} capped cases");
 }
 
 #[test]
