@@ -172,6 +172,30 @@ fn a_capped_error_covers_every_run_length_the_remainders_allow() {
 }
 
 #[test]
+fn r_failures_in_a_row_match_the_closed_form_and_carry_a_rounding_error() {
+    // A success from anywhere below the line resets (|w_ok| >= line): the alarm is the first run
+    // of r = ceil(line / w_fail) failures in a row, ARL = (1 - p^r) / ((1 - p) p^r). Every
+    // excursion ends within r calls, so the program leaves no remainder and the error estimate is
+    // rounding alone: nonnegative, at least eps sqrt(steps) of the value, and covering the miss.
+    for &(fail, line) in &[(1.0f64, 2.0f64), (1.0, 5.0), (0.5, 20.0), (0.25, 30.0)] {
+        let r = (line / fail).ceil() as i32;
+        for &p in &[0.5f64, 0.8, 0.9, 0.97, 0.99] {
+            let want = (1.0 - p.powi(r)) / ((1.0 - p) * p.powi(r));
+            let e = cusum::arl_exact(w(fail, -(line + 1.0)), line, p);
+            assert!(e.converged && e.iterations >= r as u64 - 1, "{e:?}");
+            assert!(rel(e.arl, want) < 1e-12, "r={r} p={p}: {} vs {want}", e.arl);
+            assert!(
+                e.error >= (e.arl - want).abs(),
+                "r={r} p={p}: {e:?} vs {want}"
+            );
+            let floor = f64::EPSILON * (e.iterations as f64).sqrt() * e.arl;
+            assert!(e.error >= floor, "r={r} p={p}: error {} < {floor}", e.error);
+            assert!(e.error <= 1e-12 * e.arl, "r={r} p={p}: {e:?}");
+        }
+    }
+}
+
+#[test]
 fn wald_matches_its_closed_form_for_plus1_minus1() {
     // +1/-1: p e^t + q e^-t = 1 gives e^t = q/p; drift 2p - 1; (e^{t h} - 1 - t h) / (-t mu).
     for &h in &[3.0, 7.5, 12.0] {
