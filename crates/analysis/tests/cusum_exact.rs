@@ -140,15 +140,30 @@ fn a_capped_error_covers_every_run_length_the_remainders_allow() {
     // the true excursion length in [L, L + tail_steps]. The error estimate must cover the run
     // lengths at both ends, (1 + p L) / (p (q + tail_upper)) and (1 + p (L + tail_steps)) / (p q).
     let mut checked = 0;
-    for &(fail, ok) in &[(1.0, -1.0), (2.0, -1.0), (1.0, -3.0), (0.9, -0.4)] {
+    for &(fail, ok) in &[
+        (1.0, -1.0),
+        (2.0, -1.0),
+        (1.0, -3.0),
+        (0.9, -0.4),
+        (1.0, -6.0),
+        (0.3, -1.7),
+    ] {
         let wt = w(fail, ok);
-        for &h in &[4.0, 8.0] {
-            for &p in &[0.1, 0.3, 0.5, 0.7] {
-                for cap in [20u64, 50, 100, 200, 500] {
+        for &h in &[4.0, 8.0, 15.0] {
+            for &p in &[0.05, 0.1, 0.3, 0.5, 0.7] {
+                for cap in [10u64, 20, 50, 100, 200, 500] {
                     let e = cusum::arl_exact_capped(wt, h, p, cap);
                     if e.converged {
                         continue;
                     }
+                    // And the true run length (the uncapped program, converged to 1e-10).
+                    let truth = cusum::arl_exact(wt, h, p);
+                    assert!(truth.converged && truth.error < 1e-9 * truth.arl);
+                    assert!(
+                        e.error >= (e.arl - truth.arl).abs() - truth.error,
+                        "{fail}/{ok} h={h} p={p} cap={cap}: {e:?} vs {}",
+                        truth.arl
+                    );
                     let a = dp::absorb_capped(wt, p, fail, 0.0, h, cap);
                     assert_eq!(
                         (a.upper, a.steps),
