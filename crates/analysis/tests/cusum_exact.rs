@@ -1,0 +1,249 @@
+//! The CUSUM's exact run length at its edges (no rate, a line one failure reaches, a capped
+//! dynamic program), when it is labeled exact, and Wald's and Lorden's figures against their
+//! closed forms for +1/-1 weights.
+
+use analysis::cusum::{self, ExactArl, EXACT_MAX_RELATIVE_ERROR};
+use analysis::dp;
+use analysis::Kind;
+use breaker::score::Weights;
+
+fn w(fail: f64, ok: f64) -> Weights {
+    Weights { fail, ok }
+}
+
+fn rel(a: f64, b: f64) -> f64 {
+    ((a - b) / b).abs()
+}
+
+/// Gambler's ruin for +1/-1 weights and an integer line `h`: an excursion starts at 1 and ends
+/// at 0 or `h`; `ARL = (1 + p E) / (p q_alarm)` (see the module docs).
+fn plus1_minus1_arl(h: u32, p: f64) -> f64 {
+    let q = 1.0 - p;
+    let r = q / p;
+    let qa = (1.0 - r) / (1.0 - r.powi(h as i32));
+    let e = 1.0 / (q - p) - h as f64 / (q - p) * qa;
+    (1.0 + p * e) / (p * qa)
+}
+
+fn stopped(arl: f64, error: f64, converged: bool) -> ExactArl {
+    ExactArl {
+        arl,
+        error,
+        alarm_per_excursion: 0.5,
+        excursion_calls: 1.0,
+        iterations: 10,
+        converged,
+        cells: 10,
+    }
+}
+
+#[test]
+fn labeled_exact_when_converged_or_the_relative_error_is_within_the_limit() {
+    // Converged: exact whatever the error estimate says.
+    assert!(stopped(1e4, f64::INFINITY, true).is_exact());
+    assert!(stopped(1e4, 1.0, true).is_exact());
+    // Stopped by the cap: exact iff the error is finite and <= 1e-6 of the value.
+    let at_limit = EXACT_MAX_RELATIVE_ERROR * 1e4;
+    assert!(stopped(1e4, 0.0, false).is_exact());
+    assert!(stopped(1e4, at_limit, false).is_exact());
+    assert!(!stopped(1e4, at_limit * 1.001, false).is_exact());
+    assert!(!stopped(1e4, 1.0, false).is_exact());
+    assert!(!stopped(1e4, f64::INFINITY, false).is_exact());
+    assert!(!stopped(f64::INFINITY, f64::INFINITY, false).is_exact());
+    assert!(!stopped(1e4, f64::NAN, false).is_exact());
+    // Small values: the limit is relative, not absolute (1e-6 x 0.5 < 1e-6).
+    assert!(!stopped(0.5, 0.9e-6, false).is_exact());
+    assert!(stopped(0.5, 0.4e-6, false).is_exact());
+    // The figure carries the value, labeled exact, only when it is exact.
+    let f = stopped(1e4, at_limit, false).figure().unwrap();
+    assert_eq!((f.value, f.kind), (1e4, Kind::Exact));
+    assert!(stopped(1e4, 1.0, false).figure().is_none());
+    assert_eq!(stopped(7.0, 1.0, true).figure().unwrap().value, 7.0);
+}
+
+#[test]
+fn a_line_one_failure_reaches_gives_a_geometric_run_length() {
+    // Every failure at 0 alarms: the run length is geometric with mean 1/p.
+    for &(fail, line) in &[(2.0, 2.0), (2.0, 1.5), (0.7, 0.1)] {
+        for &p in &[0.01, 0.1, 0.3, 0.5, 0.9, 1.0] {
+            let e = cusum::arl_exact(w(fail, -1.0), line, p);
+            assert!(rel(e.arl, 1.0 / p) < 1e-12, "{fail} {line} {p}: {e:?}");
+            assert_eq!(e.alarm_per_excursion, 1.0);
+            assert!(e.converged && e.is_exact());
+        }
+    }
+}
+
+#[test]
+fn no_failures_never_alarm() {
+    let e = cusum::arl_exact(w(1.0, -1.0), 5.0, 0.0);
+    assert_eq!(e.arl, f64::INFINITY);
+    assert_eq!(e.alarm_per_excursion, 0.0);
+    assert!(e.converged && e.is_exact());
+    assert_eq!(e.figure().unwrap().value, f64::INFINITY);
+}
+
+#[test]
+#[should_panic(expected = "need line > 0")]
+fn a_line_at_zero_is_rejected() {
+    cusum::arl_exact(w(1.0, -1.0), 0.0, 0.1);
+}
+
+#[test]
+#[should_panic(expected = "need line > 0")]
+fn a_failure_weight_at_zero_is_rejected() {
+    cusum::arl_exact(w(0.0, -1.0), 3.0, 0.1);
+}
+
+#[test]
+#[should_panic(expected = "need line > 0")]
+fn a_success_weight_at_zero_is_rejected() {
+    cusum::arl_exact(w(1.0, 0.0), 3.0, 0.1);
+}
+
+#[test]
+fn a_capped_program_brackets_the_closed_form() {
+    // Stopped early, the figure is off, but by no more than its error estimate, and the estimate
+    // is not wildly loose (within 20x of the true miss). Uncapped, it converges to 1e-9.
+    let mut finite = 0;
+    for &(h, p) in &[(10u32, 0.3), (10, 0.45), (6, 0.4), (8, 0.6)] {
+        let want = plus1_minus1_arl(h, p);
+        let full = cusum::arl_exact(w(1.0, -1.0), h as f64, p);
+        assert!(
+            full.converged && rel(full.arl, want) < 1e-9,
+            "{h} {p}: {full:?}"
+        );
+        assert!(full.error >= (full.arl - want).abs() && full.error <= 1e-9 * want);
+        for cap in [10u64, 20, 50, 100, 200, 500, 1000] {
+            let e = cusum::arl_exact_capped(w(1.0, -1.0), h as f64, p, cap);
+            let miss = (e.arl - want).abs();
+            assert!(e.error >= miss, "h={h} p={p} cap={cap}: {e:?}, true {want}");
+            if e.converged {
+                continue;
+            }
+            assert!(e.cells <= cap + 2 * h as u64 + 2, "{e:?}");
+            if e.error.is_finite() {
+                finite += 1;
+                assert!(
+                    e.error <= 20.0 * miss,
+                    "h={h} p={p} cap={cap}: {e:?}, true {want}"
+                );
+            }
+        }
+    }
+    assert!(finite >= 10, "only {finite} finite estimates");
+}
+
+#[test]
+fn a_capped_error_covers_every_run_length_the_remainders_allow() {
+    // The program's totals are sums so far: the true alarm chance is in [q, q + tail_upper] and
+    // the true excursion length in [L, L + tail_steps]. The error estimate must cover the run
+    // lengths at both ends, (1 + p L) / (p (q + tail_upper)) and (1 + p (L + tail_steps)) / (p q).
+    let mut checked = 0;
+    for &(fail, ok) in &[
+        (1.0, -1.0),
+        (2.0, -1.0),
+        (1.0, -3.0),
+        (0.9, -0.4),
+        (1.0, -6.0),
+        (0.3, -1.7),
+    ] {
+        let wt = w(fail, ok);
+        for &h in &[4.0, 8.0, 15.0] {
+            for &p in &[0.05, 0.1, 0.3, 0.5, 0.7] {
+                for cap in [10u64, 20, 50, 100, 200, 500] {
+                    let e = cusum::arl_exact_capped(wt, h, p, cap);
+                    if e.converged {
+                        continue;
+                    }
+                    // And the true run length (the uncapped program, converged to 1e-10).
+                    let truth = cusum::arl_exact(wt, h, p);
+                    assert!(truth.converged && truth.error < 1e-9 * truth.arl);
+                    assert!(
+                        e.error >= (e.arl - truth.arl).abs() - truth.error,
+                        "{fail}/{ok} h={h} p={p} cap={cap}: {e:?} vs {}",
+                        truth.arl
+                    );
+                    let a = dp::absorb_capped(wt, p, fail, 0.0, h, cap);
+                    assert_eq!(
+                        (a.upper, a.steps),
+                        (e.alarm_per_excursion, e.excursion_calls)
+                    );
+                    let longest = (1.0 + p * (a.steps + a.tail_steps)) / (p * a.upper);
+                    let shortest = (1.0 + p * a.steps) / (p * (a.upper + a.tail_upper));
+                    assert!(shortest <= e.arl && e.arl <= longest, "{e:?} {a:?}");
+                    let need = (longest - e.arl).max(e.arl - shortest);
+                    assert!(
+                        e.error >= need,
+                        "{fail}/{ok} h={h} p={p} cap={cap}: error {} < {need}",
+                        e.error
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 50, "only {checked} capped cases");
+}
+
+#[test]
+fn r_failures_in_a_row_match_the_closed_form_and_carry_a_rounding_error() {
+    // A success from anywhere below the line resets (|w_ok| >= line): the alarm is the first run
+    // of r = ceil(line / w_fail) failures in a row, ARL = (1 - p^r) / ((1 - p) p^r). Every
+    // excursion ends within r calls, so the program leaves no remainder and the error estimate is
+    // rounding alone: nonnegative, at least eps sqrt(steps) of the value, and covering the miss.
+    for &(fail, line) in &[(1.0f64, 2.0f64), (1.0, 5.0), (0.5, 20.0), (0.25, 30.0)] {
+        let r = (line / fail).ceil() as i32;
+        for &p in &[0.5f64, 0.8, 0.9, 0.97, 0.99] {
+            let want = (1.0 - p.powi(r)) / ((1.0 - p) * p.powi(r));
+            let e = cusum::arl_exact(w(fail, -(line + 1.0)), line, p);
+            assert!(e.converged && e.iterations >= r as u64 - 1, "{e:?}");
+            assert!(rel(e.arl, want) < 1e-12, "r={r} p={p}: {} vs {want}", e.arl);
+            assert!(
+                e.error >= (e.arl - want).abs(),
+                "r={r} p={p}: {e:?} vs {want}"
+            );
+            let floor = f64::EPSILON * (e.iterations as f64).sqrt() * e.arl;
+            assert!(e.error >= floor, "r={r} p={p}: error {} < {floor}", e.error);
+            assert!(e.error <= 1e-12 * e.arl, "r={r} p={p}: {e:?}");
+        }
+    }
+}
+
+#[test]
+fn wald_matches_its_closed_form_for_plus1_minus1() {
+    // +1/-1: p e^t + q e^-t = 1 gives e^t = q/p; drift 2p - 1; (e^{t h} - 1 - t h) / (-t mu).
+    for &h in &[3.0, 7.5, 12.0] {
+        for &p in &[0.05, 0.3, 0.45, 0.55, 0.8] {
+            let q: f64 = 1.0 - p;
+            let t = (q / p).ln();
+            let want = ((t * h).exp() - 1.0 - t * h) / (-t * (2.0 * p - 1.0));
+            let got = cusum::arl_wald(w(1.0, -1.0), h, p);
+            assert_eq!(got.kind, Kind::Approximation);
+            assert!(
+                rel(got.value, want) < 1e-9,
+                "h={h} p={p}: {} vs {want}",
+                got.value
+            );
+        }
+        // Zero drift: h^2 / var, var = 4 p q = 1.
+        let got = cusum::arl_wald(w(1.0, -1.0), h, 0.5).value;
+        assert!(rel(got, h * h) < 1e-12, "h={h}: {got}");
+        // No successes: one failure after another, h / w_fail calls (no overshoot).
+        assert!(rel(cusum::arl_wald(w(2.0, -1.0), h, 1.0).value, h / 2.0) < 1e-15);
+        // No failures: never.
+        assert_eq!(cusum::arl_wald(w(2.0, -1.0), h, 0.0).value, f64::INFINITY);
+    }
+}
+
+#[test]
+fn lorden_bound_is_e_to_the_line_at_and_below_p0_and_absent_above() {
+    for &line in &[0.5, 3.0, 20.0] {
+        for &p in &[0.0, 0.01, 0.05] {
+            let b = cusum::lorden_bound(line, p, 0.05).unwrap();
+            assert_eq!(b.kind, Kind::Bound);
+            assert!(rel(b.value, line.exp()) < 1e-15);
+        }
+        assert!(cusum::lorden_bound(line, 0.050_000_1, 0.05).is_none());
+    }
+}
