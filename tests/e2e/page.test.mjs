@@ -375,6 +375,39 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('on the focused time slider, → and ← move the slider (a seek), not a call at a time', async () => {
+      await open(s);
+      const look = () => page(s.driver, () => {
+        const scrub = document.querySelector('#playground .scrubrow input[type=range]');
+        return { t: window.playground.state.snap.t_s, value: Number(scrub.value), max: Number(scrub.max), focused: document.activeElement === scrub };
+      });
+      const press = (k) => s.driver.actions().sendKeys(k).perform();
+      const stepBtn = () => page(s.driver, () => [...document.querySelectorAll('#playground .buttons button')].find((b) => b.textContent === 'Step one call').click());
+      // The first call's time, by the Step button; then back to 0.
+      await stepBtn();
+      const first = (await until(async () => { const x = await look(); return x.t > 0 && x; }, 'one call')).t;
+      await press('r');
+      await until(async () => (await look()).t === 0, 'restarted');
+      await page(s.driver, () => document.querySelector('#playground .scrubrow input[type=range]').focus());
+      assert.equal((await look()).focused, true);
+      await press(Key.ARROW_RIGHT);
+      const right = await until(async () => { const x = await look(); return x.t > 0 && x.value > 0 && x; }, 'the slider moved');
+      assert.ok(right.t > first, `a slider step (${right.t} s), not the first call (${first} s)`);
+      assert.ok(Math.abs(right.t - right.value) < 1e-9, `the run at the slider's time (${right.t} against ${right.value})`);
+      assert.ok(right.value < right.max, 'one step of the slider, not to its end');
+      await press(Key.ARROW_LEFT);
+      const left = await until(async () => { const x = await look(); return x.value < right.value && x; }, 'the slider moved back');
+      assert.equal(left.t, left.value, 'back at the slider\'s time');
+      assert.equal((await look()).focused, true, 'the slider kept the focus');
+      // Away from the slider, → steps a call again.
+      await page(s.driver, () => document.activeElement.blur());
+      await press('r');
+      await until(async () => (await look()).t === 0, 'restarted again');
+      await press(Key.ARROW_RIGHT);
+      assert.equal((await until(async () => { const x = await look(); return x.t > 0 && x; }, 'one call by →')).t, first);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('the embedded form (?embed=1, panels=...) hides the page chrome and shows only the panels asked for', async () => {
       const look = () => page(s.driver, () => {
         const shown = (el) => Boolean(el) && getComputedStyle(el).display !== 'none' && !el.hidden && el.getClientRects().length > 0;

@@ -1,6 +1,6 @@
 // Play, pause, step one call, next event, restart, speed and the time scrubber, with keyboard
 // shortcuts: space (play/pause), → (step one call), ← (back one call), n (next event),
-// r (restart). The owner supplies the actions; this module only draws and routes.
+// r (restart); on the focused time slider the arrows move the slider instead. The owner supplies the actions; this module only draws and routes.
 // A checkbox turns the keys off (see `singleKeys` in dom.js).
 
 import { h, uniqueId, singleKeys, setSingleKeys, onSingleKeys } from './dom.js';
@@ -56,6 +56,8 @@ export function createTransport(root, actions) {
     if (isTyping(el)) return;
     if (!singleKeys() || !actions.keysActive()) return;
     const k = e.key;
+    // On the time slider the arrows move the slider (as on any slider), not a call at a time.
+    if ((k === 'ArrowRight' || k === 'ArrowLeft') && el && el.tagName === 'INPUT' && el.type === 'range') return;
     if (k === ' ' || k === 'Spacebar') {
       // Let a focused control act on its own space: a button, a checkbox, a <summary> (which
       // opens its section), a link.
