@@ -76,7 +76,9 @@ pub fn arl_exact(w: Weights, line: f64, p: f64) -> ExactArl {
 }
 
 /// [`arl_exact`] with the dynamic program's work capped at `max_cells` band cells. When the cap
-/// stops it, `converged` is false and `error` says how much is missing (often infinite).
+/// stops it, `converged` is false and `error` says how much is missing: the larger distance to
+/// the run lengths the remainders allow, `(1 + p L) / (p (q + tail_upper))` and
+/// `(1 + p (L + tail_steps)) / (p q)`, plus rounding (infinite while `q = 0`).
 pub fn arl_exact_capped(w: Weights, line: f64, p: f64, max_cells: u64) -> ExactArl {
     assert!(
         line > 0.0 && w.fail > 0.0 && w.ok < 0.0,
@@ -109,8 +111,11 @@ pub fn arl_exact_capped(w: Weights, line: f64, p: f64, max_cells: u64) -> ExactA
     let qa = a.upper;
     let l = a.steps;
     let arl = (1.0 + p * l) / (p * qa);
-    let hi = (1.0 + p * (l + a.tail_steps)) / (p * (qa - a.tail_upper).max(0.0));
-    let lo = (1.0 + p * (l - a.tail_steps).max(0.0)) / (p * (qa + a.tail_upper));
+    // The totals are sums so far: the true alarm chance is in [qa, qa + tail_upper] and the
+    // true excursion length in [l, l + tail_steps], and the run length falls as the first grows
+    // and rises with the second. (Infinite while nothing has reached the line: qa = 0.)
+    let hi = (1.0 + p * (l + a.tail_steps)) / (p * qa);
+    let lo = (1.0 + p * l) / (p * (qa + a.tail_upper));
     let rounding = arl * 4.0 * f64::EPSILON * (a.iterations as f64).sqrt().max(1.0);
     let error = (hi - arl).max(arl - lo) + rounding;
     ExactArl {
