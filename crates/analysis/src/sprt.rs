@@ -299,16 +299,20 @@ pub fn simulate_capped(
                 u64::MAX / 4
             };
             let to_close = libm::ceil((s - lines.lower) / step).max(1.0);
-            if g as f64 >= to_close {
-                // Check the exact crossing step by step near the line (rounding of s + j w_ok).
+            if g as f64 + 1.0 >= to_close {
+                // The division can round either way at a tie: find the exact crossing step by
+                // step from one before (the first j with s + j w_ok <= B), and close only if it
+                // comes within the g successes (else the failure comes first).
                 let mut j = (to_close as u64).saturating_sub(1);
                 let mut t = s + j as f64 * w.ok;
                 while t > lines.lower {
                     j += 1;
                     t = s + j as f64 * w.ok;
                 }
-                trials += j;
-                break true;
+                if j <= g {
+                    trials += j;
+                    break true;
+                }
             }
             s += g as f64 * w.ok;
             trials += g + 1;

@@ -422,6 +422,15 @@ fn simulation_matches_a_recount_trial_by_trial() {
             },
             lines(3.0, -2.0),
         ),
+        // A rounding tie: (0 - B) / 1.16 is 3 exactly, but 3 x -1.16 is a hair above B, so from
+        // 0 it takes 4 successes to close (three and a failure do not).
+        (
+            Weights {
+                fail: 1.0,
+                ok: -1.16,
+            },
+            lines(3.0, -3.48),
+        ),
     ];
     let mut checked = 0;
     for (ci, (w, l)) in cases.into_iter().enumerate() {
@@ -471,7 +480,7 @@ fn simulation_matches_a_recount_trial_by_trial() {
             }
         }
     }
-    assert_eq!(checked, 60);
+    assert_eq!(checked, 75);
 }
 
 #[test]
