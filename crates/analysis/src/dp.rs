@@ -82,16 +82,13 @@ pub fn absorb_capped(
             f64::INFINITY
         };
         // Exact bound at zero drift (optional stopping of (S - s)^2 - n var): an estimate nearby.
+        // The smaller is the drift bound exactly when |drift| D >= var (the module docs' rule).
         let diffusion = if var > 0.0 {
             span * span / var
         } else {
             f64::INFINITY
         };
-        if mu.abs() * span >= var {
-            drift_bound
-        } else {
-            drift_bound.min(diffusion)
-        }
+        drift_bound.min(diffusion)
     };
 
     // Position after n steps with k failures.
