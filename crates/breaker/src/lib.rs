@@ -118,10 +118,6 @@ pub mod shared;
 pub mod statistical;
 pub mod traffic;
 pub mod trial;
-// Public only for the workspace's simulator (its scenario reads `"5s"` and `"5%"` as the
-// settings do) and for `object_only_serde!`'s expansion; not part of the API. The units a user
-// may write are documented on the settings.
-#[doc(hidden)]
 pub mod units;
 pub mod window;
 

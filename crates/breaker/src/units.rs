@@ -1,24 +1,61 @@
 //! Durations and rates as people write them: `200ms`, `5s`, `1m`, `1h`, `30d`; `0.05` or `5%`.
 //!
+//! The settings read these forms when deserialized; a service reading its own configuration
+//! (an environment variable, a flag) can use the same parsers:
+//!
+//! ```
+//! use breaker::units::{parse_duration, parse_rate};
+//!
+//! assert_eq!(parse_duration("200ms"), Ok(0.2));
+//! assert_eq!(parse_rate("5%"), Ok(0.05));
+//! let e = parse_duration("5 parsecs").unwrap_err();
+//! assert_eq!(e.to_string(), r#"unknown duration unit "parsecs" in "5 parsecs": allowed ms, s, m, h, d, w"#);
+//! ```
+//!
+//! They check the form only: the settings check each value against its field's range.
+//!
 //! The messages quote the text with [`Quoted`] rather than `{:?}`, and the text is split without
 //! slicing (which could panic, and whose panic message formats a `char` with `{:?}`): both keep
 //! Rust's Unicode tables out of the page's wasm (see [`crate::quote`]).
 
+use std::fmt;
+
 use crate::float_parse::parse_f64;
 use crate::quote::Quoted;
 
+/// Text [`parse_duration`] or [`parse_rate`] does not read; its message quotes the text and says
+/// what is allowed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ParseUnitError {
+    message: String,
+}
+
+impl ParseUnitError {
+    fn new(message: String) -> Self {
+        ParseUnitError { message }
+    }
+}
+
+impl fmt::Display for ParseUnitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ParseUnitError {}
+
 /// Seconds from `"200ms"`, `"5s"`, `"1.5m"`, `"1h"`, `"30d"`, `"1w"` or a bare number of seconds
-/// (`"12.5"`, `"1e3"`).
-pub fn parse_duration(s: &str) -> Result<f64, String> {
+/// (`"12.5"`, `"1e3"`); finite, and negative if written so (the caller checks the range).
+pub fn parse_duration(s: &str) -> Result<f64, ParseUnitError> {
     let t = s.trim();
     // The unit is the letters at the end, so that the `e` of `1e3` stays in the number.
     let split = t.trim_end_matches(|c: char| c.is_ascii_alphabetic()).len();
     let (num, unit) = t.split_at_checked(split).unwrap_or((t, ""));
     let value = parse_f64(num.trim()).ok_or_else(|| {
-        format!(
+        ParseUnitError::new(format!(
             "{} is not a duration: use seconds or a unit (200ms, 5s, 1m, 1h, 30d)",
             Quoted(s)
-        )
+        ))
     })?;
     let scale = match unit.trim() {
         "" | "s" | "sec" => 1.0,
@@ -28,32 +65,40 @@ pub fn parse_duration(s: &str) -> Result<f64, String> {
         "d" => 86_400.0,
         "w" => 604_800.0,
         other => {
-            return Err(format!(
+            return Err(ParseUnitError::new(format!(
                 "unknown duration unit {} in {}: allowed ms, s, m, h, d, w",
                 Quoted(other),
                 Quoted(s)
-            ))
+            )))
         }
     };
     let v = value * scale;
     if v.is_finite() {
         Ok(v)
     } else {
-        Err(format!("{} is not a finite duration", Quoted(s)))
+        Err(ParseUnitError::new(format!(
+            "{} is not a finite duration",
+            Quoted(s)
+        )))
     }
 }
 
-/// A fraction from `"0.05"` or `"5%"`.
-pub fn parse_rate(s: &str) -> Result<f64, String> {
+/// A fraction from `"0.05"` or `"5%"` (`"35%"` is 0.35 to the last bit, as `"0.35"` is); finite,
+/// in any range (the caller checks it).
+pub fn parse_rate(s: &str) -> Result<f64, ParseUnitError> {
     let t = s.trim();
     let (num, scale) = match t.strip_suffix('%') {
         Some(n) => (n, 0.01),
         None => (t, 1.0),
     };
-    let v = parse_f64(num.trim())
-        .ok_or_else(|| format!("{} is not a rate: use 0.05 or 5%", Quoted(s)))?;
+    let v = parse_f64(num.trim()).ok_or_else(|| {
+        ParseUnitError::new(format!("{} is not a rate: use 0.05 or 5%", Quoted(s)))
+    })?;
     if !v.is_finite() {
-        Err(format!("{} is not a finite rate", Quoted(s)))
+        Err(ParseUnitError::new(format!(
+            "{} is not a finite rate",
+            Quoted(s)
+        )))
     } else if scale == 1.0 {
         Ok(v)
     } else {
@@ -97,16 +142,19 @@ mod tests {
         assert_eq!(parse_duration("1e3ms").unwrap(), 1.0);
         assert_eq!(parse_duration(" 1.5e1 min ").unwrap(), 900.0);
         assert_eq!(
-            parse_duration("5e").unwrap_err(),
+            parse_duration("5e").unwrap_err().to_string(),
             "unknown duration unit \"e\" in \"5e\": allowed ms, s, m, h, d, w"
         );
         assert_eq!(
-            parse_duration("1e400s").unwrap_err(),
+            parse_duration("1e400s").unwrap_err().to_string(),
             "\"1e400s\" is not a finite duration"
         );
         for s in ["inf", "NaN", "e3", "5s5"] {
             assert!(
-                parse_duration(s).unwrap_err().contains("is not a duration"),
+                parse_duration(s)
+                    .unwrap_err()
+                    .to_string()
+                    .contains("is not a duration"),
                 "{s}"
             );
         }
@@ -134,7 +182,11 @@ mod tests {
 
 /// Serde helpers: a duration field accepts seconds (`5`) or a string with a unit (`"5s"`), a rate
 /// field accepts a fraction (`0.05`) or a percentage string (`"5%"`).
+///
+/// Public only for the workspace's simulator and for `object_only_serde!`'s expansion; not part
+/// of the API.
 #[cfg(feature = "serde")]
+#[doc(hidden)]
 pub mod serde_units {
     use serde::{de, Deserialize, Deserializer};
     use std::fmt;

@@ -235,3 +235,30 @@ fn a_typo_passes_flattened_and_is_refused_nested() {
         "{e}"
     );
 }
+
+/// The parsers are public, for a service's own configuration: a typed error, usable as any
+/// `std::error::Error`, whose message quotes the text and says what is allowed.
+#[test]
+fn the_parsers_give_a_typed_error_that_says_what_is_allowed() {
+    use breaker::units::{parse_duration, parse_rate, ParseUnitError};
+    fn boxed(e: ParseUnitError) -> Box<dyn std::error::Error + Send + Sync> {
+        Box::new(e)
+    }
+    assert_eq!(parse_duration(" 1.5 min "), Ok(90.0));
+    assert_eq!(parse_duration("-2s"), Ok(-2.0), "the range is the caller's");
+    assert_eq!(parse_rate("150%"), Ok(1.5), "the range is the caller's");
+    for (got, want) in [
+        (
+            parse_duration("soon"),
+            "\"soon\" is not a duration: use seconds or a unit (200ms, 5s, 1m, 1h, 30d)",
+        ),
+        (
+            parse_duration("3 fortnights"),
+            "unknown duration unit \"fortnights\" in \"3 fortnights\": allowed ms, s, m, h, d, w",
+        ),
+        (parse_rate("five"), "\"five\" is not a rate: use 0.05 or 5%"),
+        (parse_rate("1e999%"), "\"1e999%\" is not a finite rate"),
+    ] {
+        assert_eq!(boxed(got.unwrap_err()).to_string(), want);
+    }
+}

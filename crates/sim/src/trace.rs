@@ -146,8 +146,8 @@ pub(crate) fn parse_line(
     let outcome: Outcome = f_outcome
         .parse()
         .map_err(|e: breaker::ParseOutcomeError| err(Some("outcome"), e.to_string()))?;
-    let latency_s =
-        breaker::units::parse_duration(f_latency).map_err(|e| err(Some("latency_s"), e))?;
+    let latency_s = breaker::units::parse_duration(f_latency)
+        .map_err(|e| err(Some("latency_s"), e.to_string()))?;
     if latency_s < 0.0 {
         return Err(err(
             Some("latency_s"),
