@@ -237,7 +237,10 @@ impl<B: Breaker> Shared<B> {
     /// kept without the lock, already the new state), and [`Shared::clock`]; anything else of
     /// this `Shared` called from it panics (the lock is not reentrant: see the
     /// [module](self)), and so does the call whose transition the listener was hearing. Send
-    /// what needs the breaker to another thread or task instead.
+    /// what needs the breaker to another thread or task instead. That goes for another `Shared`
+    /// too, where its listener may call this one: two threads each in one of those listeners
+    /// wait for each other's lock, which is not detected (the calls with a lock timeout give up
+    /// after it, dropping their change; [`Shared::with`] waits for good).
     pub fn on_transition(mut self, listener: impl Fn(&Transition) + Send + Sync + 'static) -> Self {
         self.on_transition = Some(Box::new(listener));
         self
