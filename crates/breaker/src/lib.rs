@@ -94,7 +94,7 @@
 //!
 //! Features, both on by default: `serde` (`Serialize`/`Deserialize` for the settings, states,
 //! outcomes, reasons, transitions and observations; settings also read durations such as `"5s"`
-//! and rates such as `"5%"`) and `sync` (the thread-safe `shared::Shared` wrapper, on
+//! and rates such as `"5%"`, with the parsers of [`units`], which need no feature) and `sync` (the thread-safe `shared::Shared` wrapper, on
 //! `parking_lot`). With `default-features = false` the crate depends on `libm` alone.
 #![forbid(unsafe_code)]
 #![warn(missing_docs, missing_debug_implementations)]
