@@ -395,3 +395,124 @@ fn an_outage_left_unsimulated_says_why() {
     let ok = window_outage(&CountWindow::new(40, 0.4), 0.05, 0.6, 10.0, sim);
     assert!(ok.note.is_none() && ok.calls_to_open.simulated.is_some());
 }
+
+/// The search for the smallest tripping count gives `n + 1` when no count trips: a threshold
+/// over 100% (no fraction reaches it) or an empty window (0 / 0 is not a fraction).
+#[test]
+fn failures_to_trip_is_one_past_the_window_when_nothing_trips() {
+    assert_eq!(window::failures_to_trip(4, 1.5), 5);
+    assert_eq!(window::failures_to_trip(1, 2.0), 2);
+    assert_eq!(window::failures_to_trip(0, 0.5), 1);
+}
+
+/// The sliding trips per day carry the chain's error estimate, carried over to the rate: calls
+/// per day / E[calls] has the relative error of E[calls]. Checked against the linear system
+/// above: the estimate is positive (the chain sums its geometric tail in closed form here), far
+/// below the printed digits, and covers the actual distance to the solved value.
+#[test]
+fn sliding_trips_per_day_carries_the_relative_error_of_the_calls() {
+    let cases = [
+        (CountWindow::new(4, 0.5), 0.1, 3.0),
+        (
+            CountWindow {
+                size: 6,
+                threshold: 0.5,
+                minimum_calls: 2,
+            },
+            0.05,
+            0.5,
+        ),
+        (
+            CountWindow {
+                size: 8,
+                threshold: 0.75,
+                minimum_calls: 8,
+            },
+            0.3,
+            40.0,
+        ),
+    ];
+    for (w, p, rps) in cases {
+        let e = window::calls_to_trip_exact(&w, p, Start::Empty).unwrap();
+        let (fig, err) = window::sliding_trips_per_day_exact(&w, p, rps).unwrap();
+        let want = rps * 86_400.0 / calls_to_trip_linear_system(&w, p, None);
+        assert!(
+            rel(fig.value, want) < 1e-9,
+            "{w:?} p={p}: {fig:?} vs {want}"
+        );
+        assert!(
+            err > 0.0 && err < 1e-6 * fig.value,
+            "{w:?} p={p}: error {err}"
+        );
+        assert!(
+            rel(err / fig.value, e.error / e.calls) < 1e-12,
+            "{w:?} p={p}: relative error {} vs {} of the calls",
+            err / fig.value,
+            e.error / e.calls
+        );
+        assert!(
+            (fig.value - want).abs() <= err + 1e-12 * want,
+            "{w:?} p={p}: {} off, error estimate {err}",
+            (fig.value - want).abs()
+        );
+    }
+}
+
+/// Nothing to simulate gives no figure: no calls, no runs, or a window of no calls (which would
+/// otherwise index an empty ring).
+#[test]
+fn simulations_of_nothing_give_no_figure() {
+    let w = CountWindow::new(10, 0.5);
+    let empty = CountWindow::new(0, 0.5);
+    assert_eq!(window::simulate_trips_per_day(&w, 0.1, 1.0, 0, 1), None);
+    assert_eq!(
+        window::simulate_trips_per_day(&empty, 0.1, 1.0, 1000, 1),
+        None
+    );
+    let start = Start::Full { baseline: 0.05 };
+    assert_eq!(
+        window::simulate_calls_to_trip(&w, 0.5, start, 0, 1, u64::MAX),
+        None
+    );
+    assert_eq!(
+        window::simulate_calls_to_trip(&empty, 0.5, start, 10, 1, u64::MAX),
+        None
+    );
+    assert_eq!(
+        window::simulate_calls_to_trip(&empty, 0.5, Start::Empty, 10, 1, u64::MAX),
+        None
+    );
+}
+
+/// A window of 2 at 50% trips on one failure, so the healthy full window it starts from holds
+/// none (a full window at a baseline of 50% has a failure 3 times in 4 and is redrawn), and every
+/// call then trips with chance p: calls to open are geometric, mean 1 / p = 4 at p = 25%
+/// (variance (1 - p) / p^2 = 12: 20000 runs give a 95% half-width of about 0.05). Starting from
+/// a window with its newest call failed (kept if the redraw accepted a window at the threshold)
+/// trips at once and pulls the mean to 3. The exact chain gives 4 too, also from a window at a
+/// baseline of 0 (no failures for certain).
+#[test]
+fn a_healthy_window_of_two_opens_after_a_geometric_number_of_calls() {
+    let w = CountWindow::new(2, 0.5);
+    let start = Start::Full { baseline: 0.5 };
+    let s = window::simulate_calls_to_trip(&w, 0.25, start, 20_000, 7, u64::MAX).unwrap();
+    let (lo, hi) = s.ci95.unwrap();
+    assert!(lo <= 4.0 && 4.0 <= hi && hi - lo < 0.12, "{s:?}");
+    assert_eq!(s.n, Some(20_000));
+    for baseline in [0.5, 0.0] {
+        let e = window::calls_to_trip_exact(&w, 0.25, Start::Full { baseline }).unwrap();
+        assert!(rel(e.calls, 4.0) < 1e-9, "baseline {baseline}: {e:?}");
+    }
+}
+
+/// A full window at a baseline of 100% is always over the threshold: redrawn 1000 times, then
+/// given up (no cap on calls to stop it instead).
+#[test]
+fn a_baseline_that_always_trips_gives_up_after_a_thousand_redraws() {
+    let w = CountWindow::new(2, 0.5);
+    let start = Start::Full { baseline: 1.0 };
+    assert_eq!(
+        window::simulate_calls_to_trip(&w, 0.25, start, 3, 1, u64::MAX),
+        None
+    );
+}
