@@ -516,3 +516,92 @@ fn a_baseline_that_always_trips_gives_up_after_a_thousand_redraws() {
         None
     );
 }
+
+/// Every call failing from a full window at the baseline: the calls to open are fixed by where
+/// the window's failures sit (a failure that leaves as a failure enters does not raise the
+/// count), so walking each starting window call by call and weighting it by its binomial chance,
+/// given that it is under the threshold, gives the expectation exactly. The chain absorbs all its
+/// mass within the longest walk, so it has nothing left to estimate (error 0) and carries exactly
+/// that many calls.
+#[test]
+fn every_call_failing_from_a_full_window_matches_walking_each_start() {
+    for (size, threshold, baseline) in [(8u32, 0.5, 0.2f64), (5, 0.4, 0.3), (7, 0.75, 0.45)] {
+        let w = CountWindow::new(size, threshold);
+        let n = size as usize;
+        let k = (0..=n).find(|&k| k as f64 / n as f64 >= threshold).unwrap();
+        let (mut num, mut den, mut longest) = (0.0, 0.0, 0u64);
+        for start in 0..1usize << n {
+            // Oldest outcome first.
+            let mut ring: std::collections::VecDeque<bool> =
+                (0..n).map(|i| start >> i & 1 == 1).collect();
+            let j = ring.iter().filter(|&&f| f).count();
+            if j >= k {
+                continue;
+            }
+            let pr = baseline.powi(j as i32) * (1.0 - baseline).powi((n - j) as i32);
+            let mut calls = 0u64;
+            while ring.iter().filter(|&&f| f).count() < k {
+                ring.pop_front();
+                ring.push_back(true);
+                calls += 1;
+            }
+            num += pr * calls as f64;
+            den += pr;
+            longest = longest.max(calls);
+        }
+        let e = window::calls_to_trip_exact(&w, 1.0, Start::Full { baseline }).unwrap();
+        assert!(
+            rel(e.calls, num / den) < 1e-12,
+            "{w:?} from {baseline}: {e:?} vs {}",
+            num / den
+        );
+        assert_eq!((e.error, e.iterations), (0.0, longest), "{w:?}");
+    }
+}
+
+/// Every call failing from an empty window: the first evaluation, at the minimum, sees only
+/// failures and trips, so exactly `min(minimum_calls, size)` calls, with nothing estimated.
+#[test]
+fn every_call_failing_from_an_empty_window_opens_at_the_minimum() {
+    for (size, minimum_calls) in [(6u32, 6u32), (6, 3), (9, 1), (4, 40)] {
+        let w = CountWindow {
+            size,
+            threshold: 0.5,
+            minimum_calls,
+        };
+        let m = minimum_calls.min(size);
+        let e = window::calls_to_trip_exact(&w, 1.0, Start::Empty).unwrap();
+        assert_eq!(
+            (e.calls, e.error, e.iterations),
+            (m as f64, 0.0, m as u64),
+            "{w:?}"
+        );
+    }
+}
+
+/// The simulated trips per day are a count of trips scaled to a day, interval and all: at a
+/// failure rate of 0 nothing trips, and Garwood's interval for a count of 0 is [0, -ln 0.025]
+/// (P(N = 0) = e^-m = 2.5%), times calls per day / calls simulated. Traffic does not change what
+/// is simulated, only that scale: three times the calls per second, three times every number.
+#[test]
+fn simulated_trips_per_day_scale_the_count_and_its_interval_to_a_day() {
+    let w = CountWindow::new(10, 0.5);
+    // 2 calls/s over 43200 simulated calls: a day is 4 times the calls simulated.
+    let none = window::simulate_trips_per_day(&w, 0.0, 2.0, 43_200, 1).unwrap();
+    let (lo, hi) = none.ci95.unwrap();
+    assert_eq!((none.value, lo, none.n), (0.0, 0.0, Some(43_200)));
+    assert!(rel(hi, -(0.025f64.ln()) * 4.0) < 1e-9, "{none:?}");
+    let w = CountWindow {
+        size: 8,
+        threshold: 0.5,
+        minimum_calls: 1,
+    };
+    let one = window::simulate_trips_per_day(&w, 0.3, 1.0, 20_000, 5).unwrap();
+    let three = window::simulate_trips_per_day(&w, 0.3, 3.0, 20_000, 5).unwrap();
+    let (lo1, hi1) = one.ci95.unwrap();
+    let (lo3, hi3) = three.ci95.unwrap();
+    assert!(lo1 < one.value && one.value < hi1, "{one:?}");
+    for (a, b) in [(one.value, three.value), (lo1, lo3), (hi1, hi3)] {
+        assert!(rel(b, 3.0 * a) < 1e-12, "{one:?} vs {three:?}");
+    }
+}
