@@ -605,3 +605,50 @@ fn simulated_trips_per_day_scale_the_count_and_its_interval_to_a_day() {
         assert!(rel(b, 3.0 * a) < 1e-12, "{one:?} vs {three:?}");
     }
 }
+
+/// "At most `max_calls` calls in all": from a window of 4 at 50% holding no failure (a baseline
+/// of 0) with every call failing, a run fills 4 calls and trips on its 2nd, so 3 runs take 18
+/// calls: a cap of 18 is enough and 17 is not (the 3rd run's 1st call is the 17th and does not
+/// trip). Likewise a window of 2 trips on its 1st call: one run takes 3 calls, and a cap of 2 (no
+/// call left after the fill) is not enough.
+#[test]
+fn the_simulation_cap_counts_every_call_drawn() {
+    let start = Start::Full { baseline: 0.0 };
+    let four = CountWindow::new(4, 0.5);
+    let s = window::simulate_calls_to_trip(&four, 1.0, start, 3, 1, 18).expect("18 calls");
+    assert_eq!((s.value, s.n), (2.0, Some(3)));
+    assert_eq!(
+        window::simulate_calls_to_trip(&four, 1.0, start, 3, 1, 17),
+        None
+    );
+    let two = CountWindow::new(2, 0.5);
+    let s = window::simulate_calls_to_trip(&two, 1.0, start, 1, 1, 3).expect("3 calls");
+    assert_eq!((s.value, s.n), (1.0, Some(1)));
+    assert_eq!(
+        window::simulate_calls_to_trip(&two, 1.0, start, 1, 1, 2),
+        None
+    );
+}
+
+/// "None ... if a full window at the baseline trips 1000 times running". A window of one call at
+/// 100% trips exactly when its call failed, so each redraw is one draw at the baseline, in the
+/// generator's order: a seed whose first 1000 draws at 99.9% all fail gives up, and one whose
+/// first 999 fail and the 1000th does not starts its run from that window.
+#[test]
+fn the_start_is_given_up_after_tripping_a_thousand_times_running() {
+    let baseline = 0.999;
+    let leading_failures = |seed: u64| {
+        let mut rng = analysis::mc::Rng::new(seed);
+        (0..).take_while(|_| rng.bernoulli(baseline)).count()
+    };
+    let seed_with = |n: usize| {
+        (1..200_000u64)
+            .find(|&s| leading_failures(s) == n)
+            .expect("a seed")
+    };
+    let w = CountWindow::new(1, 1.0);
+    let start = Start::Full { baseline };
+    let sim = |seed| window::simulate_calls_to_trip(&w, 0.5, start, 1, seed, u64::MAX);
+    assert!(sim(seed_with(999)).is_some());
+    assert_eq!(sim(seed_with(1000)), None);
+}
