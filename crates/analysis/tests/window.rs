@@ -654,3 +654,28 @@ fn the_start_is_given_up_after_tripping_a_thousand_times_running() {
     assert!(sim(seed_with(999)).is_some());
     assert_eq!(sim(seed_with(1000)), None);
 }
+
+/// At a threshold of 100% with the minimum at the window, the window trips on the first run of
+/// `n` failures in a row: E[calls] = (1 - p^n) / ((1 - p) p^n), the classic waiting time for a
+/// run. A full window with no failures (a baseline of 0) waits for the same run, and cannot trip
+/// in its first `n - 1` calls. These runs are long (2.4e5 calls at n = 10, p = 30%), and the chain
+/// carries only a few times `n` calls before it sums the geometric tail in closed form.
+#[test]
+fn a_threshold_of_all_failures_waits_for_a_run_of_them() {
+    for (n, p) in [(5u32, 0.3f64), (5, 0.6), (10, 0.3), (14, 0.5)] {
+        let w = CountWindow::new(n, 1.0);
+        let want = (1.0 - p.powi(n as i32)) / ((1.0 - p) * p.powi(n as i32));
+        for start in [Start::Empty, Start::Full { baseline: 0.0 }] {
+            let e = window::calls_to_trip_exact(&w, p, start).unwrap();
+            assert!(
+                rel(e.calls, want) < 1e-9,
+                "n={n} p={p} {start:?}: {e:?} vs {want}"
+            );
+            assert!(e.error < 1e-8 * want, "n={n} p={p} {start:?}: {e:?}");
+            assert!(
+                e.iterations <= 20 * n as u64,
+                "n={n} p={p} {start:?}: {e:?}"
+            );
+        }
+    }
+}
