@@ -399,14 +399,14 @@ pub fn simulate_calls_to_trip(
                 // Filling counts against the cap: a window of 1e6 calls redrawn 1000 times was
                 // 1e9 draws (2 s) before the cap was ever looked at.
                 spent = spent.saturating_add(u64::from(w.size));
-                if spent > max_calls {
+                if spent >= max_calls {
                     return None;
                 }
                 if f < k_full {
                     break;
                 }
                 tries += 1;
-                if tries > 1000 {
+                if tries >= 1000 {
                     return None;
                 }
             }
@@ -417,7 +417,7 @@ pub fn simulate_calls_to_trip(
             if sim.record(w, rng.bernoulli(p)) {
                 break;
             }
-            if spent + calls > max_calls {
+            if spent + calls >= max_calls {
                 return None;
             }
         }

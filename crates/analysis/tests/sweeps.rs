@@ -164,6 +164,7 @@ fn window_calls_to_open_decrease_with_the_outage_rate() {
         })
         .collect();
     assert!(decreasing(&calls), "{calls:?}");
-    // Every call failing from a window with j failures: exactly k - j calls, on average over j.
+    // Every call failing from a window with j failures: at least k - j calls (more when failures
+    // leave the window as failures enter; window.rs checks the exact figure by walking each start).
     assert!(calls.last().unwrap() >= &1.0 && calls.last().unwrap() <= &8.0);
 }

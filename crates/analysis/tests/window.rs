@@ -395,3 +395,304 @@ fn an_outage_left_unsimulated_says_why() {
     let ok = window_outage(&CountWindow::new(40, 0.4), 0.05, 0.6, 10.0, sim);
     assert!(ok.note.is_none() && ok.calls_to_open.simulated.is_some());
 }
+
+/// The search for the smallest tripping count gives `n + 1` when no count trips: a threshold
+/// over 100% (no fraction reaches it) or an empty window (0 / 0 is not a fraction).
+#[test]
+fn failures_to_trip_is_one_past_the_window_when_nothing_trips() {
+    assert_eq!(window::failures_to_trip(4, 1.5), 5);
+    assert_eq!(window::failures_to_trip(1, 2.0), 2);
+    assert_eq!(window::failures_to_trip(0, 0.5), 1);
+}
+
+/// The sliding trips per day carry the chain's error estimate, carried over to the rate: calls
+/// per day / E[calls] has the relative error of E[calls]. Checked against the linear system
+/// above: the estimate is positive (the chain sums its geometric tail in closed form here), far
+/// below the printed digits, and covers the actual distance to the solved value.
+#[test]
+fn sliding_trips_per_day_carries_the_relative_error_of_the_calls() {
+    let cases = [
+        (CountWindow::new(4, 0.5), 0.1, 3.0),
+        (
+            CountWindow {
+                size: 6,
+                threshold: 0.5,
+                minimum_calls: 2,
+            },
+            0.05,
+            0.5,
+        ),
+        (
+            CountWindow {
+                size: 8,
+                threshold: 0.75,
+                minimum_calls: 8,
+            },
+            0.3,
+            40.0,
+        ),
+    ];
+    for (w, p, rps) in cases {
+        let e = window::calls_to_trip_exact(&w, p, Start::Empty).unwrap();
+        let (fig, err) = window::sliding_trips_per_day_exact(&w, p, rps).unwrap();
+        let want = rps * 86_400.0 / calls_to_trip_linear_system(&w, p, None);
+        assert!(
+            rel(fig.value, want) < 1e-9,
+            "{w:?} p={p}: {fig:?} vs {want}"
+        );
+        assert!(
+            err > 0.0 && err < 1e-6 * fig.value,
+            "{w:?} p={p}: error {err}"
+        );
+        assert!(
+            rel(err / fig.value, e.error / e.calls) < 1e-12,
+            "{w:?} p={p}: relative error {} vs {} of the calls",
+            err / fig.value,
+            e.error / e.calls
+        );
+        assert!(
+            (fig.value - want).abs() <= err + 1e-12 * want,
+            "{w:?} p={p}: {} off, error estimate {err}",
+            (fig.value - want).abs()
+        );
+    }
+}
+
+/// Nothing to simulate gives no figure: no calls, no runs, or a window of no calls (which would
+/// otherwise index an empty ring).
+#[test]
+fn simulations_of_nothing_give_no_figure() {
+    let w = CountWindow::new(10, 0.5);
+    let empty = CountWindow::new(0, 0.5);
+    assert_eq!(window::simulate_trips_per_day(&w, 0.1, 1.0, 0, 1), None);
+    assert_eq!(
+        window::simulate_trips_per_day(&empty, 0.1, 1.0, 1000, 1),
+        None
+    );
+    let start = Start::Full { baseline: 0.05 };
+    assert_eq!(
+        window::simulate_calls_to_trip(&w, 0.5, start, 0, 1, u64::MAX),
+        None
+    );
+    assert_eq!(
+        window::simulate_calls_to_trip(&empty, 0.5, start, 10, 1, u64::MAX),
+        None
+    );
+    assert_eq!(
+        window::simulate_calls_to_trip(&empty, 0.5, Start::Empty, 10, 1, u64::MAX),
+        None
+    );
+}
+
+/// A window of 2 at 50% trips on one failure, so the healthy full window it starts from holds
+/// none (a full window at a baseline of 50% has a failure 3 times in 4 and is redrawn), and every
+/// call then trips with chance p: calls to open are geometric, mean 1 / p = 4 at p = 25%
+/// (variance (1 - p) / p^2 = 12: 20000 runs give a 95% half-width of about 0.05). Starting from
+/// a window with its newest call failed (kept if the redraw accepted a window at the threshold)
+/// trips at once and pulls the mean to 3. The exact chain gives 4 too, also from a window at a
+/// baseline of 0 (no failures for certain).
+#[test]
+fn a_healthy_window_of_two_opens_after_a_geometric_number_of_calls() {
+    let w = CountWindow::new(2, 0.5);
+    let start = Start::Full { baseline: 0.5 };
+    let s = window::simulate_calls_to_trip(&w, 0.25, start, 20_000, 7, u64::MAX).unwrap();
+    let (lo, hi) = s.ci95.unwrap();
+    assert!(lo <= 4.0 && 4.0 <= hi && hi - lo < 0.12, "{s:?}");
+    assert_eq!(s.n, Some(20_000));
+    for baseline in [0.5, 0.0] {
+        let e = window::calls_to_trip_exact(&w, 0.25, Start::Full { baseline }).unwrap();
+        assert!(rel(e.calls, 4.0) < 1e-9, "baseline {baseline}: {e:?}");
+    }
+}
+
+/// A full window at a baseline of 100% is always over the threshold: redrawn 1000 times, then
+/// given up (no cap on calls to stop it instead).
+#[test]
+fn a_baseline_that_always_trips_gives_up_after_a_thousand_redraws() {
+    let w = CountWindow::new(2, 0.5);
+    let start = Start::Full { baseline: 1.0 };
+    assert_eq!(
+        window::simulate_calls_to_trip(&w, 0.25, start, 3, 1, u64::MAX),
+        None
+    );
+}
+
+/// Every call failing from a full window at the baseline: the calls to open are fixed by where
+/// the window's failures sit (a failure that leaves as a failure enters does not raise the
+/// count), so walking each starting window call by call and weighting it by its binomial chance,
+/// given that it is under the threshold, gives the expectation exactly. The chain absorbs all its
+/// mass within the longest walk, so it has nothing left to estimate (error 0) and carries exactly
+/// that many calls.
+#[test]
+fn every_call_failing_from_a_full_window_matches_walking_each_start() {
+    for (size, threshold, baseline) in [(8u32, 0.5, 0.2f64), (5, 0.4, 0.3), (7, 0.75, 0.45)] {
+        let w = CountWindow::new(size, threshold);
+        let n = size as usize;
+        let k = (0..=n).find(|&k| k as f64 / n as f64 >= threshold).unwrap();
+        let (mut num, mut den, mut longest) = (0.0, 0.0, 0u64);
+        for start in 0..1usize << n {
+            // Oldest outcome first.
+            let mut ring: std::collections::VecDeque<bool> =
+                (0..n).map(|i| start >> i & 1 == 1).collect();
+            let j = ring.iter().filter(|&&f| f).count();
+            if j >= k {
+                continue;
+            }
+            let pr = baseline.powi(j as i32) * (1.0 - baseline).powi((n - j) as i32);
+            let mut calls = 0u64;
+            while ring.iter().filter(|&&f| f).count() < k {
+                ring.pop_front();
+                ring.push_back(true);
+                calls += 1;
+            }
+            num += pr * calls as f64;
+            den += pr;
+            longest = longest.max(calls);
+        }
+        let e = window::calls_to_trip_exact(&w, 1.0, Start::Full { baseline }).unwrap();
+        assert!(
+            rel(e.calls, num / den) < 1e-12,
+            "{w:?} from {baseline}: {e:?} vs {}",
+            num / den
+        );
+        assert_eq!((e.error, e.iterations), (0.0, longest), "{w:?}");
+    }
+}
+
+/// Every call failing from an empty window: the first evaluation, at the minimum, sees only
+/// failures and trips, so exactly `min(minimum_calls, size)` calls, with nothing estimated.
+#[test]
+fn every_call_failing_from_an_empty_window_opens_at_the_minimum() {
+    for (size, minimum_calls) in [(6u32, 6u32), (6, 3), (9, 1), (4, 40)] {
+        let w = CountWindow {
+            size,
+            threshold: 0.5,
+            minimum_calls,
+        };
+        let m = minimum_calls.min(size);
+        let e = window::calls_to_trip_exact(&w, 1.0, Start::Empty).unwrap();
+        assert_eq!(
+            (e.calls, e.error, e.iterations),
+            (m as f64, 0.0, m as u64),
+            "{w:?}"
+        );
+    }
+}
+
+/// The simulated trips per day are a count of trips scaled to a day, interval and all: at a
+/// failure rate of 0 nothing trips, and Garwood's interval for a count of 0 is [0, -ln 0.025]
+/// (P(N = 0) = e^-m = 2.5%), times calls per day / calls simulated. Traffic does not change what
+/// is simulated, only that scale: three times the calls per second, three times every number.
+#[test]
+fn simulated_trips_per_day_scale_the_count_and_its_interval_to_a_day() {
+    let w = CountWindow::new(10, 0.5);
+    // 2 calls/s over 43200 simulated calls: a day is 4 times the calls simulated.
+    let none = window::simulate_trips_per_day(&w, 0.0, 2.0, 43_200, 1).unwrap();
+    let (lo, hi) = none.ci95.unwrap();
+    assert_eq!((none.value, lo, none.n), (0.0, 0.0, Some(43_200)));
+    assert!(rel(hi, -(0.025f64.ln()) * 4.0) < 1e-9, "{none:?}");
+    let w = CountWindow {
+        size: 8,
+        threshold: 0.5,
+        minimum_calls: 1,
+    };
+    let one = window::simulate_trips_per_day(&w, 0.3, 1.0, 20_000, 5).unwrap();
+    let three = window::simulate_trips_per_day(&w, 0.3, 3.0, 20_000, 5).unwrap();
+    let (lo1, hi1) = one.ci95.unwrap();
+    let (lo3, hi3) = three.ci95.unwrap();
+    assert!(lo1 < one.value && one.value < hi1, "{one:?}");
+    for (a, b) in [(one.value, three.value), (lo1, lo3), (hi1, hi3)] {
+        assert!(rel(b, 3.0 * a) < 1e-12, "{one:?} vs {three:?}");
+    }
+}
+
+/// "At most `max_calls` calls in all": from a window of 4 at 50% holding no failure (a baseline
+/// of 0) with every call failing, a run fills 4 calls and trips on its 2nd, so 3 runs take 18
+/// calls: a cap of 18 is enough and 17 is not (the 3rd run's 1st call is the 17th and does not
+/// trip). Likewise a window of 2 trips on its 1st call: one run takes 3 calls, and a cap of 2 (no
+/// call left after the fill) or 1 (the fill alone is over it) is not enough.
+#[test]
+fn the_simulation_cap_counts_every_call_drawn() {
+    let start = Start::Full { baseline: 0.0 };
+    let four = CountWindow::new(4, 0.5);
+    let s = window::simulate_calls_to_trip(&four, 1.0, start, 3, 1, 18).expect("18 calls");
+    assert_eq!((s.value, s.n), (2.0, Some(3)));
+    assert_eq!(
+        window::simulate_calls_to_trip(&four, 1.0, start, 3, 1, 17),
+        None
+    );
+    let two = CountWindow::new(2, 0.5);
+    let s = window::simulate_calls_to_trip(&two, 1.0, start, 1, 1, 3).expect("3 calls");
+    assert_eq!((s.value, s.n), (1.0, Some(1)));
+    for cap in [2, 1] {
+        assert_eq!(
+            window::simulate_calls_to_trip(&two, 1.0, start, 1, 1, cap),
+            None
+        );
+    }
+}
+
+/// "None ... if a full window at the baseline trips 1000 times running". A window of one call at
+/// 100% trips exactly when its call failed, so each redraw is one draw at the baseline, in the
+/// generator's order: a seed whose first 1000 draws at 99.9% all fail gives up, and one whose
+/// first 999 fail and the 1000th does not starts its run from that window.
+#[test]
+fn the_start_is_given_up_after_tripping_a_thousand_times_running() {
+    let baseline = 0.999;
+    let leading_failures = |seed: u64| {
+        let mut rng = analysis::mc::Rng::new(seed);
+        (0..).take_while(|_| rng.bernoulli(baseline)).count()
+    };
+    let seed_with = |n: usize| {
+        (1..200_000u64)
+            .find(|&s| leading_failures(s) == n)
+            .expect("a seed")
+    };
+    let w = CountWindow::new(1, 1.0);
+    let start = Start::Full { baseline };
+    let sim = |seed| window::simulate_calls_to_trip(&w, 0.5, start, 1, seed, u64::MAX);
+    assert!(sim(seed_with(999)).is_some());
+    assert_eq!(sim(seed_with(1000)), None);
+}
+
+/// At a threshold of 100% with the minimum at the window, the window trips on the first run of
+/// `n` failures in a row: E[calls] = (1 - p^n) / ((1 - p) p^n), the classic waiting time for a
+/// run. A full window with no failures (a baseline of 0) waits for the same run, and cannot trip
+/// in its first `n - 1` calls. These runs are long (2.4e5 calls at n = 10, p = 30%), and the chain
+/// carries only a few times `n` calls before it sums the geometric tail in closed form, with an
+/// error estimate that covers the distance to the closed form.
+#[test]
+fn a_threshold_of_all_failures_waits_for_a_run_of_them() {
+    for (n, p) in [(5u32, 0.3f64), (5, 0.6), (10, 0.3), (14, 0.5)] {
+        let w = CountWindow::new(n, 1.0);
+        let want = (1.0 - p.powi(n as i32)) / ((1.0 - p) * p.powi(n as i32));
+        for start in [Start::Empty, Start::Full { baseline: 0.0 }] {
+            let e = window::calls_to_trip_exact(&w, p, start).unwrap();
+            assert!(
+                rel(e.calls, want) < 1e-9,
+                "n={n} p={p} {start:?}: {e:?} vs {want}"
+            );
+            // The estimate covers the actual error, and stays far below the printed digits.
+            assert!(
+                (e.calls - want).abs() <= e.error && e.error < 1e-8 * want,
+                "n={n} p={p} {start:?}: {e:?}"
+            );
+            assert!(
+                e.iterations <= 20 * n as u64,
+                "n={n} p={p} {start:?}: {e:?}"
+            );
+        }
+    }
+}
+
+/// A threshold above 100% (outside resilience4j's range, but the type takes it) is never reached:
+/// the chain never settles on a trip rate, stops at its step cap and reports an infinite wait
+/// rather than running on.
+#[test]
+fn a_window_that_cannot_trip_waits_forever() {
+    let w = CountWindow::new(4, 1.5);
+    for start in [Start::Empty, Start::Full { baseline: 0.2 }] {
+        let e = window::calls_to_trip_exact(&w, 0.5, start).unwrap();
+        assert_eq!(e.calls, f64::INFINITY, "{start:?}: {e:?}");
+    }
+}
