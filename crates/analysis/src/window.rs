@@ -234,11 +234,11 @@ pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<Exac
         let rate = tripped / alive;
         alive = new_alive;
         if alive <= total * 1e-17 || alive < f64::MIN_POSITIVE {
-            // Whatever is left adds at most alive / rate.
+            // Whatever is left adds at most alive / rate; the sum's rounding as below.
             let rem = if rate > 0.0 { alive / rate } else { 0.0 };
             return Some(ExactTrip {
                 calls: total + rem,
-                error: rem,
+                error: rem + total * 1e-14,
                 iterations: t,
             });
         }
