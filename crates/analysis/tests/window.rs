@@ -521,8 +521,8 @@ fn a_baseline_that_always_trips_gives_up_after_a_thousand_redraws() {
 /// the window's failures sit (a failure that leaves as a failure enters does not raise the
 /// count), so walking each starting window call by call and weighting it by its binomial chance,
 /// given that it is under the threshold, gives the expectation exactly. The chain absorbs all its
-/// mass within the longest walk, so it has nothing left to estimate (its error is the sum's rounding
-/// allowance alone) and carries exactly that many calls.
+/// mass within the longest walk, so it has nothing left to estimate (its error is the sum's
+/// rounding allowance alone) and carries exactly that many calls.
 #[test]
 fn every_call_failing_from_a_full_window_matches_walking_each_start() {
     for (size, threshold, baseline) in [(8u32, 0.5, 0.2f64), (5, 0.4, 0.3), (7, 0.75, 0.45)] {
