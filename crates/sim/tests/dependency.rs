@@ -365,3 +365,88 @@ fn calls_waited_on_failure_are_the_timeouts() {
         );
     }
 }
+
+/// Each call's latency from its report: result time − arrival time, for every call of the run
+/// (the window breaker never opens here, so every call is admitted).
+fn latencies(s: &Scenario) -> Vec<(Outcome, f64)> {
+    let mut sim = Sim::new(s).unwrap();
+    let mut out = vec![];
+    while sim.step_call() {
+        let c = sim.snapshot().last_call.unwrap();
+        assert_eq!(c.window.verdict, Verdict::Admitted);
+        out.push((
+            c.window.outcome.unwrap(),
+            c.window.result_at_s.unwrap() - c.t_s,
+        ));
+    }
+    out
+}
+
+/// The jitter is one exponential (mean 1) per call from a stream of its own, scaled by the
+/// phase's jitter for an answer or for a failure. Read off a run where every call succeeds
+/// with `latency_jitter` 1 s, the draws J_n must give a run where every call fails exactly
+/// `failure_latency + failure_latency_jitter × J_n` (0.5 + 2 J_n here), success jitter off:
+/// the failure jitter alone turns the draws on, and scales and adds as documented.
+#[test]
+fn failure_jitter_scales_the_same_draws_as_success_jitter() {
+    let mut ok = base(600.0, 100.0, zero_latency());
+    ok.dependency[0].latency = 0.25;
+    ok.dependency[0].latency_jitter = 1.0;
+    ok.callers.call_timeout = 1e6;
+    let draws: Vec<f64> = latencies(&ok)
+        .into_iter()
+        .map(|(o, lat)| {
+            assert_eq!(o, Outcome::Success);
+            lat - 0.25
+        })
+        .collect();
+    assert_eq!(draws.len(), 1000);
+    // Exponential with mean 1: positive, mean within 10% over 1000 draws (sd of the mean 0.03).
+    assert!(draws.iter().all(|&j| j >= 0.0));
+    let mean = draws.iter().sum::<f64>() / draws.len() as f64;
+    assert!((mean - 1.0).abs() < 0.1, "mean jitter {mean}");
+
+    let mut fail = ok.clone();
+    fail.dependency[0] = Phase {
+        failure_rate: 1.0,
+        failure_latency: 0.5,
+        failure_latency_jitter: 2.0,
+        ..zero_latency()
+    };
+    let got = latencies(&fail);
+    assert_eq!(got.len(), draws.len());
+    for (n, ((o, lat), j)) in got.iter().zip(&draws).enumerate() {
+        assert_eq!(*o, Outcome::ServerError, "call {}", n + 1);
+        let want = 0.5 + 2.0 * j;
+        assert!((lat - want).abs() < 1e-9, "call {}: {lat} != {want}", n + 1);
+    }
+}
+
+/// A phase whose failures are timeouts waits the whole call timeout for them (its
+/// `failure_latency` is for the other failures), and a phase whose failures are not timeouts
+/// answers them at `failure_latency`, under the timeout.
+#[test]
+fn a_timeout_failure_waits_the_call_timeout_and_others_the_failure_latency() {
+    let mut s = base(
+        60.0,
+        10.0,
+        Phase {
+            failure_rate: 1.0,
+            failure: Outcome::Timeout,
+            failure_latency: 0.3,
+            ..zero_latency()
+        },
+    );
+    s.callers.call_timeout = 7.0;
+    let got = latencies(&s);
+    assert_eq!(got.len(), 10);
+    for (o, lat) in &got {
+        assert_eq!(*o, Outcome::Timeout);
+        assert!((lat - 7.0).abs() < 1e-9, "{lat}");
+    }
+    s.dependency[0].failure = Outcome::Refused;
+    for (o, lat) in latencies(&s) {
+        assert_eq!(o, Outcome::Refused);
+        assert!((lat - 0.3).abs() < 1e-9, "{lat}");
+    }
+}
