@@ -450,3 +450,42 @@ fn a_timeout_failure_waits_the_call_timeout_and_others_the_failure_latency() {
         assert!((lat - 0.3).abs() < 1e-9, "{lat}");
     }
 }
+
+/// `good_calls_to_fallback` asks this side's copy of the dependency whether a rejected call
+/// would have been answered: not when the phase's capacity is used up by admitted calls in the
+/// second before it, always in a phase without a capacity (even in a run where another phase
+/// has one). Worked by hand on a trace, the window breaker over the last 3 calls opening at 50%:
+/// 1.0 ok (admitted, uses the capacity of 1/s), 1.1 and 1.2 fail (admitted: 2 of 3 failed, it
+/// opens at 1.2 for 5 s); then rejected: 1.3 ok (1.0 is in (0.3, 1.3]: would be shed), 2.0 ok
+/// and 2.1 ok (1.0 is a second or more before: would be answered), 2.2 fail (would fail), and
+/// from 2.5 a phase without a capacity: 3.0 ok and 3.5 ok (would be answered). 4 of 6.
+#[test]
+fn good_calls_to_fallback_use_the_phase_capacity() {
+    let mut s = base(
+        60.0,
+        10.0,
+        Phase {
+            capacity: 1.0,
+            ..zero_latency()
+        },
+    );
+    s.dependency.push(Phase {
+        start: 2.5,
+        ..zero_latency()
+    });
+    s.window.sliding_window_size = 3;
+    s.window.minimum_number_of_calls = 3;
+    s.window.failure_rate_threshold = 0.5;
+    s.window.wait_duration_in_open_state = 5.0;
+    s.trace = Some("1,ok,0\n1.1,fail,0\n1.2,fail,0\n1.3,ok,0\n2,ok,0\n2.1,ok,0\n2.2,fail,0\n3,ok,0\n3.5,ok,0\n".into());
+    let r = sim::run(&s, 10).unwrap();
+    let w = &r.breakers.window;
+    assert_eq!(w.events.len(), 1);
+    assert_eq!(
+        (w.events[0].t_s, w.events[0].to),
+        (1.2, breaker::State::Open)
+    );
+    assert_eq!(w.totals.admitted, 3);
+    assert_eq!(w.metrics.calls_rejected, 6);
+    assert_eq!(w.metrics.good_calls_to_fallback, 4);
+}
