@@ -489,3 +489,31 @@ fn good_calls_to_fallback_use_the_phase_capacity() {
     assert_eq!(w.metrics.calls_rejected, 6);
     assert_eq!(w.metrics.good_calls_to_fallback, 4);
 }
+
+/// A call shed by the capacity answers at `failure_latency`, but never after the call timeout:
+/// with a failure latency of 5 s and a 2 s timeout, calls every 0.5 s at 1 call/s of capacity
+/// alternate: answered at once, shed and done at 2 s (the first call at 0.5 s; a success exactly
+/// a second before no longer counts).
+#[test]
+fn a_shed_call_completes_by_the_call_timeout() {
+    let mut s = base(
+        120.0,
+        10.0,
+        Phase {
+            capacity: 1.0,
+            failure_latency: 5.0,
+            ..zero_latency()
+        },
+    );
+    s.callers.call_timeout = 2.0;
+    let got = latencies(&s);
+    assert_eq!(got.len(), 20);
+    for (i, (o, lat)) in got.iter().enumerate() {
+        if i % 2 == 0 {
+            assert_eq!((*o, *lat), (Outcome::Success, 0.0), "call {}", i + 1);
+        } else {
+            assert_ne!(*o, Outcome::Success, "call {}", i + 1);
+            assert!((lat - 2.0).abs() < 1e-9, "call {}: {lat}", i + 1);
+        }
+    }
+}
