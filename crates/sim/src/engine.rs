@@ -405,7 +405,14 @@ impl<B: Probe> Side<B> {
             return (d.outcome, d.latency);
         }
         if phase.capacity > 0.0 && self.recent_successes(t) as f64 >= phase.capacity {
-            return (Outcome::Overload, d.fail_latency);
+            // Shed: an overload at the failure latency, or a timeout at the call timeout if the
+            // answer would not come before it (`fail_latency` is capped there, as every call is).
+            let outcome = if d.fail_latency >= cfg.call_timeout {
+                Outcome::Timeout
+            } else {
+                Outcome::Overload
+            };
+            return (outcome, d.fail_latency);
         }
         if self.successes.len() == cfg.cap_keep {
             self.successes.pop_front();

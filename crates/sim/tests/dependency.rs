@@ -517,3 +517,39 @@ fn a_shed_call_completes_by_the_call_timeout() {
         }
     }
 }
+
+/// A call with no answer by the call timeout completes then as a timeout, and a shed call is no
+/// exception: shed with a failure latency (5 s) over the call timeout (2 s), the caller sees its
+/// timeout fire, not the overload answer that would come later, and counts a call that waited
+/// on a failure. 10 of the 20 calls are shed ([`a_shed_call_completes_by_the_call_timeout`]).
+#[test]
+fn a_shed_call_over_the_call_timeout_is_a_timeout() {
+    let mut s = base(
+        120.0,
+        10.0,
+        Phase {
+            capacity: 1.0,
+            failure_latency: 5.0,
+            ..zero_latency()
+        },
+    );
+    s.callers.call_timeout = 2.0;
+    let got = latencies(&s);
+    for (i, (o, _)) in got.iter().enumerate().filter(|(i, _)| i % 2 == 1) {
+        assert_eq!(*o, Outcome::Timeout, "call {}", i + 1);
+    }
+    let r = sim::run(&s, 10).unwrap();
+    let w = &r.breakers.window;
+    // The timeouts of the calls at 9 s and 10 s fire after the 10 s run: still in flight, but
+    // counted as waiting on a failure when admitted.
+    let t = &w.totals;
+    assert_eq!((t.answered, t.failed, t.in_flight_at_end), (10, 8, 2));
+    assert_eq!(w.metrics.calls_waited_on_failure, 10);
+    // Under the timeout, a shed call is an overload.
+    s.callers.call_timeout = 5.5;
+    let got = latencies(&s);
+    for (i, (o, lat)) in got.iter().enumerate().filter(|(i, _)| i % 2 == 1) {
+        assert_eq!(*o, Outcome::Overload, "call {}", i + 1);
+        assert!((lat - 5.0).abs() < 1e-9, "call {}: {lat}", i + 1);
+    }
+}
