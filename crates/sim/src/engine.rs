@@ -1205,6 +1205,39 @@ mod tests {
         serde_json::to_string(&e.into_result()).expect("serializable")
     }
 
+    /// The cursor gives the phase in force at any `t`, in any order (it caches the last phase's
+    /// range, and a `t` outside it, earlier or later, looks again): phases from 0, 10 and 20 s;
+    /// the first is in force before 0 too, and a start belongs to the phase it starts.
+    #[test]
+    fn the_phase_cursor_finds_the_phase_at_any_time() {
+        let phases: Vec<Phase> = [0.0, 10.0, 20.0]
+            .into_iter()
+            .map(|start| Phase {
+                start,
+                ..Phase::default()
+            })
+            .collect();
+        let mut c = PhaseCursor::new();
+        let want = [
+            (5.0, 0),
+            (10.0, 1),
+            (15.0, 1),
+            (20.0, 2),
+            (25.0, 2),
+            (12.0, 1),
+            (3.0, 0),
+            (-1.0, 0),
+            (19.999, 1),
+            (20.0, 2),
+            (1e9, 2),
+            (10.0, 1),
+            (9.999, 0),
+        ];
+        for (t, i) in want {
+            assert_eq!(c.index(&phases, t), i, "t = {t}");
+        }
+    }
+
     /// [`Engine::step_one`] (the wasm's step) plays every run as [`Engine::events`] (the native
     /// one) does, one event at a time and a call at a time: every preset (the first two days),
     /// alone and with three callers sharing a state behind a lock that drops updates.
