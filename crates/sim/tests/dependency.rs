@@ -235,6 +235,20 @@ fn shared_state_lock_drops_updates_as_configured() {
         );
         assert_eq!(b.totals.in_flight_at_end, 20);
     }
+    // Which requests were dropped, from the calls' verdicts (a dropped permit request lets the
+    // call out as a last option): 6, 8, ..., 20. A wait of exactly the timeout is kept, so the
+    // 2 s waits of requests 5, 7, ... go through (dropping them instead drops 5, 7, ..., 19:
+    // as many, other calls).
+    let mut sim = Sim::new(&s).unwrap();
+    let mut last_option = vec![];
+    while sim.step_call() {
+        let c = sim.snapshot().last_call.unwrap();
+        assert_eq!(c.statistical.verdict, c.window.verdict, "call {}", c.index);
+        if c.window.verdict == Verdict::LastOption {
+            last_option.push(c.index);
+        }
+    }
+    assert_eq!(last_option, (6..=20).step_by(2).collect::<Vec<u64>>());
     // Same traffic, own breakers: no lock, nothing dropped.
     s.callers.shared_state = false;
     let r = sim::run(&s, 10).unwrap();
