@@ -405,7 +405,14 @@ impl<B: Probe> Side<B> {
             return (d.outcome, d.latency);
         }
         if phase.capacity > 0.0 && self.recent_successes(t) as f64 >= phase.capacity {
-            return (Outcome::Overload, d.fail_latency);
+            // Shed: an overload at the failure latency, or a timeout at the call timeout if the
+            // answer would not come before it (`fail_latency` is capped there, as every call is).
+            let outcome = if d.fail_latency >= cfg.call_timeout {
+                Outcome::Timeout
+            } else {
+                Outcome::Overload
+            };
+            return (outcome, d.fail_latency);
         }
         if self.successes.len() == cfg.cap_keep {
             self.successes.pop_front();
@@ -1196,6 +1203,115 @@ mod tests {
         let mut src = Generator::new(s);
         while step(&mut e, &mut src) != Stepped::Done {}
         serde_json::to_string(&e.into_result()).expect("serializable")
+    }
+
+    fn deadline_at(at: f64) -> What {
+        What::Deadline {
+            side: BreakerKind::Window,
+            copy: 0,
+            at,
+        }
+    }
+
+    /// A queue that never empties (a call always in flight) holds the entries still to come,
+    /// not one slot per entry ever pushed: the slots before the front are given back once there
+    /// are 64 of them and they are at least as many as the entries left. With `live` entries
+    /// queued, the buffer stays within `max(64, live) + live + 1` slots, and entries leave in
+    /// time order throughout.
+    #[test]
+    fn a_queue_that_never_empties_stays_small() {
+        for live in [1usize, 100] {
+            let mut q = Queue::default();
+            for k in 0..live {
+                q.push(k as f64, deadline_at(k as f64));
+            }
+            let bound = 64.max(live) + live + 1;
+            let mut most = 0;
+            for k in live..20_000 {
+                q.push(k as f64, deadline_at(k as f64));
+                most = most.max(q.entries.len());
+                let e = q.pop().expect("queued");
+                assert_eq!(e.t, (k - live) as f64, "live {live}");
+            }
+            assert!(most <= bound, "live {live}: {most} slots, bound {bound}");
+            assert_eq!(q.iter().count(), live);
+        }
+    }
+
+    /// The queue's order: earliest time first, then the order of pushing among equal times,
+    /// whether an entry goes on at the back or is moved forward past later ones.
+    #[test]
+    fn the_queue_orders_by_time_then_by_push() {
+        let mut q = Queue::default();
+        // (time, label): the label is the deadline's `at`, to tell equal times apart.
+        for (t, label) in [
+            (5.0, 1.0),
+            (3.0, 2.0),
+            (5.0, 3.0),
+            (1.0, 4.0),
+            (3.0, 5.0),
+            (9.0, 6.0),
+        ] {
+            q.push(t, deadline_at(label));
+        }
+        assert_eq!(q.peek().map(|e| e.t), Some(1.0));
+        assert!(q.pop_due(0.5).is_none());
+        let mut out = vec![];
+        while let Some(e) = q.pop_due(5.0) {
+            let What::Deadline { at, .. } = e.what else {
+                unreachable!()
+            };
+            out.push((e.t, at));
+        }
+        assert_eq!(
+            out,
+            vec![(1.0, 4.0), (3.0, 2.0), (3.0, 5.0), (5.0, 1.0), (5.0, 3.0)]
+        );
+        assert_eq!(q.iter().map(|e| e.t).collect::<Vec<_>>(), vec![9.0]);
+        // With entries already taken from the front: one at the back, one moved between.
+        q.push(10.0, deadline_at(7.0));
+        q.push(9.5, deadline_at(8.0));
+        assert_eq!(
+            q.iter().map(|e| e.t).collect::<Vec<_>>(),
+            vec![9.0, 9.5, 10.0]
+        );
+        for t in [9.0, 9.5, 10.0] {
+            assert_eq!(q.pop().map(|e| e.t), Some(t));
+        }
+        assert!(q.pop().is_none() && q.peek().is_none());
+    }
+
+    /// The cursor gives the phase in force at any `t`, in any order (it caches the last phase's
+    /// range, and a `t` outside it, earlier or later, looks again): phases from 0, 10 and 20 s;
+    /// the first is in force before 0 too, and a start belongs to the phase it starts.
+    #[test]
+    fn the_phase_cursor_finds_the_phase_at_any_time() {
+        let phases: Vec<Phase> = [0.0, 10.0, 20.0]
+            .into_iter()
+            .map(|start| Phase {
+                start,
+                ..Phase::default()
+            })
+            .collect();
+        let mut c = PhaseCursor::new();
+        let want = [
+            (5.0, 0),
+            (10.0, 1),
+            (15.0, 1),
+            (20.0, 2),
+            (25.0, 2),
+            (12.0, 1),
+            (3.0, 0),
+            (-1.0, 0),
+            (19.999, 1),
+            (20.0, 2),
+            (1e9, 2),
+            (10.0, 1),
+            (9.999, 0),
+        ];
+        for (t, i) in want {
+            assert_eq!(c.index(&phases, t), i, "t = {t}");
+        }
     }
 
     /// [`Engine::step_one`] (the wasm's step) plays every run as [`Engine::events`] (the native

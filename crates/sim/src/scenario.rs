@@ -183,7 +183,8 @@ pub struct Phase {
     #[serde(deserialize_with = "serde_units::duration")]
     pub failure_latency_jitter: f64,
     /// Capacity in calls per second, 0 = unlimited. A call that would succeed fails as
-    /// `overload` (at `failure_latency`) when `capacity` or more calls already succeeded in the
+    /// `overload` (at `failure_latency`; as a `timeout` at the call timeout if that comes first)
+    /// when `capacity` or more calls already succeeded in the
     /// second up to it, `(t - 1 s, t]` (a success at the same instant came first and counts);
     /// shed calls use no capacity. Each breaker's copy of
     /// the dependency keeps its own count (a breaker that holds calls back lightens its load).

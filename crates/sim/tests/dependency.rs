@@ -235,6 +235,20 @@ fn shared_state_lock_drops_updates_as_configured() {
         );
         assert_eq!(b.totals.in_flight_at_end, 20);
     }
+    // Which requests were dropped, from the calls' verdicts (a dropped permit request lets the
+    // call out as a last option): 6, 8, ..., 20. A wait of exactly the timeout is kept, so the
+    // 2 s waits of requests 5, 7, ... go through (dropping them instead drops 5, 7, ..., 19:
+    // as many, other calls).
+    let mut sim = Sim::new(&s).unwrap();
+    let mut last_option = vec![];
+    while sim.step_call() {
+        let c = sim.snapshot().last_call.unwrap();
+        assert_eq!(c.statistical.verdict, c.window.verdict, "call {}", c.index);
+        if c.window.verdict == Verdict::LastOption {
+            last_option.push(c.index);
+        }
+    }
+    assert_eq!(last_option, (6..=20).step_by(2).collect::<Vec<u64>>());
     // Same traffic, own breakers: no lock, nothing dropped.
     s.callers.shared_state = false;
     let r = sim::run(&s, 10).unwrap();
@@ -363,5 +377,193 @@ fn calls_waited_on_failure_are_the_timeouts() {
             3,
             "{k:?}"
         );
+    }
+}
+
+/// Each call's latency from its report: result time − arrival time, for every call of the run
+/// (the window breaker never opens here, so every call is admitted).
+fn latencies(s: &Scenario) -> Vec<(Outcome, f64)> {
+    let mut sim = Sim::new(s).unwrap();
+    let mut out = vec![];
+    while sim.step_call() {
+        let c = sim.snapshot().last_call.unwrap();
+        assert_eq!(c.window.verdict, Verdict::Admitted);
+        out.push((
+            c.window.outcome.unwrap(),
+            c.window.result_at_s.unwrap() - c.t_s,
+        ));
+    }
+    out
+}
+
+/// The jitter is one exponential (mean 1) per call from a stream of its own, scaled by the
+/// phase's jitter for an answer or for a failure. Read off a run where every call succeeds
+/// with `latency_jitter` 1 s, the draws J_n must give a run where every call fails exactly
+/// `failure_latency + failure_latency_jitter × J_n` (0.5 + 2 J_n here), success jitter off:
+/// the failure jitter alone turns the draws on, and scales and adds as documented.
+#[test]
+fn failure_jitter_scales_the_same_draws_as_success_jitter() {
+    let mut ok = base(600.0, 100.0, zero_latency());
+    ok.dependency[0].latency = 0.25;
+    ok.dependency[0].latency_jitter = 1.0;
+    ok.callers.call_timeout = 1e6;
+    let draws: Vec<f64> = latencies(&ok)
+        .into_iter()
+        .map(|(o, lat)| {
+            assert_eq!(o, Outcome::Success);
+            lat - 0.25
+        })
+        .collect();
+    assert_eq!(draws.len(), 1000);
+    // Exponential with mean 1: positive, mean within 10% over 1000 draws (sd of the mean 0.03).
+    assert!(draws.iter().all(|&j| j >= 0.0));
+    let mean = draws.iter().sum::<f64>() / draws.len() as f64;
+    assert!((mean - 1.0).abs() < 0.1, "mean jitter {mean}");
+
+    let mut fail = ok.clone();
+    fail.dependency[0] = Phase {
+        failure_rate: 1.0,
+        failure_latency: 0.5,
+        failure_latency_jitter: 2.0,
+        ..zero_latency()
+    };
+    let got = latencies(&fail);
+    assert_eq!(got.len(), draws.len());
+    for (n, ((o, lat), j)) in got.iter().zip(&draws).enumerate() {
+        assert_eq!(*o, Outcome::ServerError, "call {}", n + 1);
+        let want = 0.5 + 2.0 * j;
+        assert!((lat - want).abs() < 1e-9, "call {}: {lat} != {want}", n + 1);
+    }
+}
+
+/// A phase whose failures are timeouts waits the whole call timeout for them (its
+/// `failure_latency` is for the other failures), and a phase whose failures are not timeouts
+/// answers them at `failure_latency`, under the timeout.
+#[test]
+fn a_timeout_failure_waits_the_call_timeout_and_others_the_failure_latency() {
+    let mut s = base(
+        60.0,
+        10.0,
+        Phase {
+            failure_rate: 1.0,
+            failure: Outcome::Timeout,
+            failure_latency: 0.3,
+            ..zero_latency()
+        },
+    );
+    s.callers.call_timeout = 7.0;
+    let got = latencies(&s);
+    assert_eq!(got.len(), 10);
+    for (o, lat) in &got {
+        assert_eq!(*o, Outcome::Timeout);
+        assert!((lat - 7.0).abs() < 1e-9, "{lat}");
+    }
+    s.dependency[0].failure = Outcome::Refused;
+    for (o, lat) in latencies(&s) {
+        assert_eq!(o, Outcome::Refused);
+        assert!((lat - 0.3).abs() < 1e-9, "{lat}");
+    }
+}
+
+/// `good_calls_to_fallback` asks this side's copy of the dependency whether a rejected call
+/// would have been answered: not when the phase's capacity is used up by admitted calls in the
+/// second before it, always in a phase without a capacity (even in a run where another phase
+/// has one). Worked by hand on a trace, the window breaker over the last 3 calls opening at 50%:
+/// 1.0 ok (admitted, uses the capacity of 1/s), 1.1 and 1.2 fail (admitted: 2 of 3 failed, it
+/// opens at 1.2 for 5 s); then rejected: 1.3 ok (1.0 is in (0.3, 1.3]: would be shed), 2.0 ok
+/// and 2.1 ok (1.0 is a second or more before: would be answered), 2.2 fail (would fail), and
+/// from 2.5 a phase without a capacity: 3.0 ok and 3.5 ok (would be answered). 4 of 6.
+#[test]
+fn good_calls_to_fallback_use_the_phase_capacity() {
+    let mut s = base(
+        60.0,
+        10.0,
+        Phase {
+            capacity: 1.0,
+            ..zero_latency()
+        },
+    );
+    s.dependency.push(Phase {
+        start: 2.5,
+        ..zero_latency()
+    });
+    s.window.sliding_window_size = 3;
+    s.window.minimum_number_of_calls = 3;
+    s.window.failure_rate_threshold = 0.5;
+    s.window.wait_duration_in_open_state = 5.0;
+    s.trace = Some("1,ok,0\n1.1,fail,0\n1.2,fail,0\n1.3,ok,0\n2,ok,0\n2.1,ok,0\n2.2,fail,0\n3,ok,0\n3.5,ok,0\n".into());
+    let r = sim::run(&s, 10).unwrap();
+    let w = &r.breakers.window;
+    assert_eq!(w.events.len(), 1);
+    assert_eq!(
+        (w.events[0].t_s, w.events[0].to),
+        (1.2, breaker::State::Open)
+    );
+    assert_eq!(w.totals.admitted, 3);
+    assert_eq!(w.metrics.calls_rejected, 6);
+    assert_eq!(w.metrics.good_calls_to_fallback, 4);
+}
+
+/// A call shed by the capacity answers at `failure_latency`, but never after the call timeout:
+/// with a failure latency of 5 s and a 2 s timeout, calls every 0.5 s at 1 call/s of capacity
+/// alternate: answered at once, shed and done at 2 s (the first call at 0.5 s; a success exactly
+/// a second before no longer counts).
+#[test]
+fn a_shed_call_completes_by_the_call_timeout() {
+    let mut s = base(
+        120.0,
+        10.0,
+        Phase {
+            capacity: 1.0,
+            failure_latency: 5.0,
+            ..zero_latency()
+        },
+    );
+    s.callers.call_timeout = 2.0;
+    let got = latencies(&s);
+    assert_eq!(got.len(), 20);
+    for (i, (o, lat)) in got.iter().enumerate() {
+        if i % 2 == 0 {
+            assert_eq!((*o, *lat), (Outcome::Success, 0.0), "call {}", i + 1);
+        } else {
+            assert_ne!(*o, Outcome::Success, "call {}", i + 1);
+            assert!((lat - 2.0).abs() < 1e-9, "call {}: {lat}", i + 1);
+        }
+    }
+}
+
+/// A call with no answer by the call timeout completes then as a timeout, and a shed call is no
+/// exception: shed with a failure latency (5 s) over the call timeout (2 s), the caller sees its
+/// timeout fire, not the overload answer that would come later, and counts a call that waited
+/// on a failure. 10 of the 20 calls are shed ([`a_shed_call_completes_by_the_call_timeout`]).
+#[test]
+fn a_shed_call_over_the_call_timeout_is_a_timeout() {
+    let mut s = base(
+        120.0,
+        10.0,
+        Phase {
+            capacity: 1.0,
+            failure_latency: 5.0,
+            ..zero_latency()
+        },
+    );
+    s.callers.call_timeout = 2.0;
+    let got = latencies(&s);
+    for (i, (o, _)) in got.iter().enumerate().filter(|(i, _)| i % 2 == 1) {
+        assert_eq!(*o, Outcome::Timeout, "call {}", i + 1);
+    }
+    let r = sim::run(&s, 10).unwrap();
+    let w = &r.breakers.window;
+    // The timeouts of the calls at 9 s and 10 s fire after the 10 s run: still in flight, but
+    // counted as waiting on a failure when admitted.
+    let t = &w.totals;
+    assert_eq!((t.answered, t.failed, t.in_flight_at_end), (10, 8, 2));
+    assert_eq!(w.metrics.calls_waited_on_failure, 10);
+    // Under the timeout, a shed call is an overload.
+    s.callers.call_timeout = 5.5;
+    let got = latencies(&s);
+    for (i, (o, lat)) in got.iter().enumerate().filter(|(i, _)| i % 2 == 1) {
+        assert_eq!(*o, Outcome::Overload, "call {}", i + 1);
+        assert!((lat - 5.0).abs() < 1e-9, "call {}: {lat}", i + 1);
     }
 }

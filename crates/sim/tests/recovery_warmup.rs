@@ -14,6 +14,17 @@ enum S {
 
 /// (call number at which the transition happens, from, to)
 fn rules() -> Vec<(u64, S, S)> {
+    played().0
+}
+
+/// A rejected call's number and whether the dependency would have answered it.
+type Rejected = (u64, bool);
+
+/// The rules played out: the transitions ([`rules`]) and every rejected call's number with
+/// whether the dependency would have answered it (its drawn outcome a success and, in the
+/// warm-up, fewer than 2 successes of admitted calls in the open second before it: a rejected
+/// call uses no capacity).
+fn played() -> (Vec<(u64, S, S)>, Vec<Rejected>) {
     const WINDOW: usize = 20;
     const PROBES: usize = 3;
     const WAIT_CALLS: u64 = 25; // 5 s at 5 calls/s
@@ -23,6 +34,7 @@ fn rules() -> Vec<(u64, S, S)> {
     let mut probes: Vec<bool> = vec![];
     let mut opened_at = 0u64;
     let mut successes: Vec<u64> = vec![]; // call numbers of calls that succeeded
+    let mut rejected = vec![];
     for n in 1..=300u64 {
         // t = n/5: outage 8 <= t < 30 is 40 <= n < 150; warm-up 30 <= t < 40 is 150 <= n < 200.
         if state == S::Open {
@@ -31,7 +43,16 @@ fn rules() -> Vec<(u64, S, S)> {
                 state = S::HalfOpen;
                 probes.clear();
             } else {
-                continue; // rejected: reaches neither the dependency nor the window
+                // Rejected: reaches neither the dependency nor the window.
+                let drawn_ok = if !(40..200).contains(&n) {
+                    n % 10 != 0
+                } else {
+                    n >= 150
+                };
+                let recent = successes.iter().filter(|&&m| m + 5 > n && m < n).count();
+                let warm_up = (150..200).contains(&n);
+                rejected.push((n, drawn_ok && !(warm_up && recent >= 2)));
+                continue;
             }
         }
         let failed = if !(40..200).contains(&n) {
@@ -77,7 +98,7 @@ fn rules() -> Vec<(u64, S, S)> {
             S::Open => unreachable!(),
         }
     }
-    out
+    (out, rejected)
 }
 
 fn s(x: State) -> S {
@@ -128,4 +149,42 @@ fn the_warm_up_serves_two_calls_a_second_per_copy() {
         }
     }
     assert!(!ok.is_empty());
+}
+
+/// The window breaker's rejected calls, call for call, against the rules: which calls it
+/// rejects, and which of them the dependency would have answered (`good_calls_to_fallback`):
+/// none in the outage; in the warm-up, those its copy of the dependency would not have shed
+/// (fewer than 2 calls answered in the second before).
+#[test]
+fn rejected_calls_and_those_the_dependency_would_have_answered() {
+    let (_, want) = played();
+    // The rules reject calls in the outage (none would be answered) and in the warm-up (some
+    // would be answered, some shed).
+    let part = |lo: u64, hi: u64| want.iter().filter(|(n, _)| (lo..hi).contains(n)).count();
+    let good = |lo: u64, hi: u64| {
+        want.iter()
+            .filter(|(n, ok)| *ok && (lo..hi).contains(n))
+            .count()
+    };
+    assert!(part(40, 150) > 0 && good(40, 150) == 0, "{want:?}");
+    assert!(
+        good(150, 200) > 0 && good(150, 200) < part(150, 200),
+        "{want:?}"
+    );
+
+    let scenario = sim::preset("recovery-warmup").unwrap();
+    let mut sim = sim::Sim::new(&scenario).unwrap();
+    let mut rejected = vec![];
+    while sim.step_call() {
+        let c = sim.snapshot().last_call.unwrap();
+        if !c.window.verdict.admitted() {
+            rejected.push(c.index);
+        }
+    }
+    let numbers: Vec<u64> = want.iter().map(|(n, _)| *n).collect();
+    assert_eq!(rejected, numbers);
+    let m = &sim.result().breakers.window.metrics;
+    assert_eq!(m.calls_rejected, want.len() as u64);
+    let good = want.iter().filter(|(_, ok)| *ok).count() as u64;
+    assert_eq!(m.good_calls_to_fallback, good);
 }

@@ -167,3 +167,22 @@ fn the_closed_score_has_no_value_while_open_or_half_open() {
         "closed at 50 s"
     );
 }
+
+/// A run stepped to its end stands at its end, not at its last event: one call at 60 s
+/// (answered at 60.05 s) in a 100 s run leaves the clock at 100 s once stepping says it is over.
+#[test]
+fn a_finished_run_stands_at_its_end() {
+    let mut s = sim::Scenario {
+        duration: 100.0,
+        ..sim::Scenario::default()
+    };
+    s.traffic.calls_per_minute = 1.0;
+    s.traffic.arrivals = sim::Arrivals::Even;
+    let mut sim = sim::Sim::new(&s).unwrap();
+    assert!(sim.step_call());
+    assert_eq!(sim.now_s(), 60.0);
+    assert!(!sim.step_call());
+    assert!(sim.is_done());
+    assert_eq!(sim.now_s(), 100.0);
+    assert_eq!(sim.progress(), 1.0);
+}
