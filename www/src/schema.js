@@ -64,7 +64,7 @@ export const SECTIONS = [
         { key: 'latency_jitter', label: '+ exponential jitter, mean', ...secs, min: 0 },
         { key: 'failure_latency', label: 'Latency of a failure', ...secs, min: 0 },
         { key: 'failure_latency_jitter', label: '+ exponential jitter, mean', ...secs, min: 0 },
-        { key: 'capacity', label: 'Capacity (0 = unlimited)', unit: 'calls/s', step: 'any', min: 0, help: 'Above it, calls fail as overload (warm-up).' },
+        { key: 'capacity', label: 'Capacity (0 = unlimited)', unit: 'calls/s', step: 'any', min: 0, help: 'Above it, calls fail as overload at the failure latency (a timeout if the call timeout comes first); warm-up.' },
       ],
     },
   },
