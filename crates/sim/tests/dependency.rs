@@ -504,12 +504,9 @@ fn good_calls_to_fallback_use_the_phase_capacity() {
     assert_eq!(w.metrics.good_calls_to_fallback, 4);
 }
 
-/// A call shed by the capacity answers at `failure_latency`, but never after the call timeout:
-/// with a failure latency of 5 s and a 2 s timeout, calls every 0.5 s at 1 call/s of capacity
-/// alternate: answered at once, shed and done at 2 s (the first call at 0.5 s; a success exactly
-/// a second before no longer counts).
-#[test]
-fn a_shed_call_completes_by_the_call_timeout() {
+/// Calls every 0.5 s for 10 s at a capacity of 1 call/s, a failure latency of 5 s and a call
+/// timeout of 2 s: every other call is shed, and its answer would come after the timeout.
+fn shed_past_the_timeout() -> Scenario {
     let mut s = base(
         120.0,
         10.0,
@@ -520,6 +517,16 @@ fn a_shed_call_completes_by_the_call_timeout() {
         },
     );
     s.callers.call_timeout = 2.0;
+    s
+}
+
+/// A call shed by the capacity answers at `failure_latency`, but never after the call timeout:
+/// with a failure latency of 5 s and a 2 s timeout, calls every 0.5 s at 1 call/s of capacity
+/// alternate: answered at once, shed and done at 2 s (the first call at 0.5 s; a success exactly
+/// a second before no longer counts).
+#[test]
+fn a_shed_call_completes_by_the_call_timeout() {
+    let s = shed_past_the_timeout();
     let got = latencies(&s);
     assert_eq!(got.len(), 20);
     for (i, (o, lat)) in got.iter().enumerate() {
@@ -538,16 +545,7 @@ fn a_shed_call_completes_by_the_call_timeout() {
 /// on a failure. 10 of the 20 calls are shed ([`a_shed_call_completes_by_the_call_timeout`]).
 #[test]
 fn a_shed_call_over_the_call_timeout_is_a_timeout() {
-    let mut s = base(
-        120.0,
-        10.0,
-        Phase {
-            capacity: 1.0,
-            failure_latency: 5.0,
-            ..zero_latency()
-        },
-    );
-    s.callers.call_timeout = 2.0;
+    let mut s = shed_past_the_timeout();
     let got = latencies(&s);
     for (i, (o, _)) in got.iter().enumerate().filter(|(i, _)| i % 2 == 1) {
         assert_eq!(*o, Outcome::Timeout, "call {}", i + 1);
