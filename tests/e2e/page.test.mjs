@@ -375,6 +375,46 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('the time axis ticks at clock steps: whole days for a month, whole seconds for a minute, and a zoom keeps them round', async () => {
+      const ticks = () => page(s.driver, () => window.playground.chart.xTicks());
+      // The month (quiet-service): ticks at multiples of a clock step, read back as seconds.
+      const toSeconds = (x) => {
+        const m = x.match(/^(\d+) d$/);
+        if (m) return Number(m[1]) * 86400;
+        const parts = x.split(':').map(Number);
+        return parts.reduce((acc, v) => acc * 60 + v, 0);
+      };
+      await open(s, '?v=1&preset=quiet-service');
+      const month = await until(async () => { const t = await ticks(); return t.every((x) => x.length > 2) && t; }, 'the month\'s ticks');
+      assert.equal(month.length, 3, 'three charts');
+      for (const t of month) {
+        assert.deepEqual(t, month[0], 'the charts share their ticks');
+        assert.ok(t.every((x) => /^(0:00|\d+ d)$/.test(x)), `whole days: ${t.join(', ')}`);
+        const steps = t.slice(1).map((x, i) => toSeconds(x) - toSeconds(t[i]));
+        assert.ok(steps.every((d) => d === steps[0] && [86400, 2 * 86400, 5 * 86400, 10 * 86400].includes(d)), `one step of 1, 2, 5 or 10 days: ${t.join(', ')}`);
+      }
+      // The default preset (a minute): whole seconds at a clock step.
+      await open(s);
+      const minute = (await until(async () => { const t = await ticks(); return t[0].length > 2 && t; }, 'the minute\'s ticks'))[0];
+      const secs = minute.map(toSeconds);
+      const step = secs[1] - secs[0];
+      assert.ok([5, 10, 15, 30].includes(step), `a clock step: ${minute.join(', ')}`);
+      assert.ok(secs.every((v, i) => v === secs[0] + i * step && v % step === 0), `round times: ${minute.join(', ')}`);
+      // Zoomed in with + (four times, around the playback cursor at 0): ticks at a clock step
+      // inside the view, at multiples of it.
+      await page(s.driver, () => {
+        const box = document.querySelector('#playground .chart-plots');
+        for (let i = 0; i < 4; i++) box.dispatchEvent(new KeyboardEvent('keydown', { key: '+', bubbles: true, cancelable: true }));
+      });
+      const view = await until(async () => { const [[a, b]] = await page(s.driver, () => window.playground.chart.xScales()); return b - a < 10 && [a, b]; }, 'the zoom');
+      const zoomed = (await until(async () => { const t = await ticks(); const v = t[0].map(toSeconds); return v.length > 2 && v[0] >= view[0] && v.at(-1) <= view[1] && t; }, 'the zoomed ticks'))[0];
+      const zs = zoomed.map(toSeconds);
+      const zstep = Math.round((zs[1] - zs[0]) * 100) / 100;
+      assert.ok([0.2, 0.5, 1, 2].includes(zstep), `a clock step inside the zoom ${view}: ${zoomed.join(', ')}`);
+      assert.ok(zs.every((v) => Math.abs(v / zstep - Math.round(v / zstep)) < 1e-6), `round times: ${zoomed.join(', ')}`);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('on the focused time slider, → and ← move the slider (a seek), not a call at a time', async () => {
       await open(s);
       const look = () => page(s.driver, () => {

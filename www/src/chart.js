@@ -114,18 +114,36 @@ function cursorLine(get, pal) {
 /** Said when a zoom is asked for while the owner cannot show one. */
 const BUSY = 'The run is still being computed: zoom once it is done.';
 
-const xAxisValues = (u, splits) => splits.map((v) => (v == null ? '' : clock(v).replace(/\.00$/, '')));
+/**
+ * Steps between the time axis's ticks, in seconds: steps of a clock (15 s, 5 min, 6 h, a day),
+ * not uPlot's default 1-2-5 steps of a plain number (500,000 s put a month's ticks at
+ * 5 d 18:53:20). Ticks fall on multiples of the step, so at round times.
+ */
+export const TIME_STEPS = [
+  0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30,
+  60, 120, 300, 600, 900, 1800,
+  3600, 2 * 3600, 3 * 3600, 6 * 3600, 12 * 3600,
+  ...[1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000].map((d) => d * 86400),
+];
+
+/** A time axis tick: the clock without zero hundredths, whole days as "5 d". */
+export function timeTick(v) {
+  if (v == null) return '';
+  if (v !== 0 && v % 86400 === 0) return `${v < 0 ? '−' : ''}${Math.abs(v) / 86400} d`;
+  return clock(v).replace(/\.00$/, '');
+}
 
 /**
  * Create the chart in `root`. Options: onSeek(t), onZoom(t0, t1), canZoom() (false while the
  * owner cannot show a zoomed range: the keys and a drag then leave the view as it is).
- * Returns {setData(series, point, t0, t1, end), setCursor(t), xScales(), destroy}.
+ * Returns {setData(series, point, t0, t1, end), setCursor(t), xScales(), xTicks(), destroy}.
  */
 export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => true }) {
   let pal = palette(root);
   let point = 1;
   let cursorT = 0;
   let plots = [];
+  const ticks = new WeakMap();
   let series = null;
   let syncing = false;
   let view = [0, 1];
@@ -243,7 +261,10 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
     for (const p of plots) p.destroy();
     pal = palette(root);
     const ax = axisStyle();
-    const xAxis = { ...ax, values: xAxisValues, label: 'time', labelSize: 18, space: 90 };
+    const xAxis = {
+      ...ax, incrs: TIME_STEPS, label: 'time', labelSize: 18, space: 90,
+      values: (u, splits) => { const v = splits.map(timeTick); ticks.set(u, v); return v; },
+    };
     const o1 = {
       ...common(240, 7),
       series: [
@@ -428,6 +449,8 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
     },
     /** Each plot's x scale as drawn: [[min, max], ...]. */
     xScales() { return plots.map((p) => [p.scales.x.min, p.scales.x.max]); },
+    /** Each chart's time ticks as last drawn. */
+    xTicks() { return plots.map((p) => ticks.get(p) ?? []); },
     destroy() {
       ro.disconnect();
       mq.removeEventListener('change', onScheme);
