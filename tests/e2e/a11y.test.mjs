@@ -45,10 +45,13 @@ for (const browser of BROWSERS) {
 
     test('axe: the page (every settings section and the analysis curves open) has no serious violation', async () => {
       await open(s);
-      await page(s.driver, async () => {
-        for (const d of document.querySelectorAll('#playground details')) d.open = true;
-        await new Promise((r) => setTimeout(r, 1500)); // the analysis curves
-      });
+      await page(s.driver, () => { for (const d of document.querySelectorAll('#playground details')) d.open = true; });
+      // The analysis curves are computed in the worker once their section opens: axe checks them
+      // drawn (a fixed wait could end before, or while they are being put in).
+      await until(() => page(s.driver, () => {
+        const figs = [...document.querySelectorAll('#playground .analysis-grid figure')];
+        return figs.length === 5 && figs.every((f) => f.querySelector('canvas'));
+      }), 'the five analysis charts', 60_000);
       assert.deepEqual(bad(await axe(s)), []);
     });
 

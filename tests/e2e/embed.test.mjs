@@ -213,7 +213,17 @@ for (const browser of BROWSERS) {
       assert.deepEqual(r, { value: '0 run,success,0x.1', t: 0, playing: false });
       // Space on a button inside the element presses that button (Step one call), not play.
       const stepBtn = (await root.findElements({ css: '.transport button' }))[1];
-      await s.driver.executeScript('arguments[0].focus()', stepBtn);
+      // Leaving the edited trace commits it: a rerun, and until its reply the playground takes no
+      // step (a step sent before would be dropped, and the wait below would time out).
+      const runId = await page(s.driver, (b) => {
+        const id = document.getElementById('ctl').playground.state.runId;
+        b.focus();
+        return id;
+      }, stepBtn);
+      await until(() => page(s.driver, (id) => {
+        const S = document.getElementById('ctl').playground.state;
+        return S.runId > id && S.loaded;
+      }, runId), 'the edited trace run or refused');
       await stepBtn.sendKeys(Key.SPACE);
       await until(() => page(s.driver, () => document.getElementById('ctl').playground.state.t > 0), 'one call stepped');
       assert.equal(await page(s.driver, () => document.getElementById('ctl').playground.state.playing), false);

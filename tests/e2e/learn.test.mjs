@@ -187,6 +187,46 @@ for (const browser of BROWSERS) {
       checkNumbers(shown, { ...DEFAULTS, period: 3600, cpm: 1 });
     });
 
+    test('a change while the step\'s cursor is being placed: the step is said ready only once its new numbers are in', async () => {
+      await openStep(s, '?step=1', 1);
+      await page(s.driver, () => {
+        const root = document.getElementById('learn');
+        // Each time the step is said ready: the settings then, and the numbers still waiting.
+        window.__e2eReady = [];
+        new MutationObserver(() => {
+          if (!root.dataset.ready) return;
+          window.__e2eReady.push({
+            fine: window.__learn.settings.fine,
+            waiting: root.querySelectorAll('.learn-text .fig.stale').length,
+            status: root.querySelector('.learn-status').textContent,
+          });
+        }).observe(root, { attributes: true, attributeFilter: ['data-ready'] });
+        const set = (v) => {
+          const i = document.getElementById('learn-fine');
+          i.value = v;
+          i.dispatchEvent(new Event('change', { bubbles: true }));
+        };
+        // p0 = 1%: once its run is in, the step puts the cursor where its text looks (a seek);
+        // just before that seek is sent, p0 = 2%.
+        const e = window.__learn.playground.engine;
+        const call = e.call.bind(e);
+        let armed = true;
+        e.call = (op, a) => {
+          if (op === 'seek' && armed) { armed = false; set('2'); }
+          return call(op, a);
+        };
+        set('1');
+      });
+      const said = await until(() => page(s.driver, () => {
+        const last = window.__e2eReady[window.__e2eReady.length - 1];
+        return last && last.fine === 0.02 && last.waiting === 0 && window.__e2eReady;
+      }), 'the step ready with p0 = 2%', 60_000);
+      // Before, the 1% run's seek coming back said the step ready, "The numbers are in.", while the
+      // 2% numbers were still being computed.
+      assert.deepEqual(said, [{ fine: 0.02, waiting: 0, status: 'The numbers are in.' }]);
+      checkNumbers(await read(s), { ...DEFAULTS, fine: 0.02 });
+    });
+
     test('keyboard: arrows and buttons move between steps; each step has its URL; the heading takes the focus', async () => {
       await openStep(s, '?step=1', 1);
       const key = (k) => page(s.driver, (kk) => document.body.dispatchEvent(new KeyboardEvent('keydown', { key: kk, bubbles: true })), k);

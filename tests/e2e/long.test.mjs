@@ -146,9 +146,14 @@ for (const browser of BROWSERS) {
       }), 'next event answered', 30_000);
       assert.ok(next.t <= next.reached, `next event: cursor ${next.t} s within the ${next.reached} s computed`);
       if (next.t === next.reached) assert.equal(next.text, 'No more state changes in the part computed.');
+      // The step's answer, whenever it comes (a fixed wait could end before it, and then read the
+      // cursor where next event left it).
+      await page(s.driver, () => { window.__e2eSnap = window.playground.state.snap; });
       await s.driver.findElement({ xpath: "//div[@class='transport']//button[normalize-space(.)='Step one call']" }).click();
-      await new Promise((ok) => setTimeout(ok, 500));
-      const stepped = await page(s.driver, () => ({ t: window.playground.state.snap.t_s, reached: window.playground.state.reached }));
+      const stepped = await until(() => page(s.driver, () => {
+        const S = window.playground.state;
+        return S.snap !== window.__e2eSnap && { t: S.snap.t_s, reached: S.reached };
+      }), 'the step answered');
       assert.ok(stepped.t <= stepped.reached, `a step: cursor ${stepped.t} s within the ${stepped.reached} s computed`);
       assert.ok(Date.now() - t0 < 60_000);
       assert.deepEqual(await pageErrors(s), []);

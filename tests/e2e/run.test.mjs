@@ -490,6 +490,34 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('a setting changed while a seek waits its turn (playing, dragging) rewinds the new run all the same', async () => {
+      await open(s);
+      const n = await runsShown(s.driver);
+      // A seek in flight, another waiting behind it, and an edit, in one task (as when a frame of
+      // play or a drag is followed by an edit). The waiting seek is of the run replaced: before,
+      // it was sent when the first came back, after the rerun, and took the new run to 20 s.
+      await page(s.driver, () => {
+        const pg = window.playground;
+        pg.seek(10);
+        pg.seek(20);
+        const input = document.querySelector('#playground .controls .field[data-path="seed"] input');
+        input.value = String(pg.state.scenario.seed + 1);
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+      });
+      await waitSettled(s.driver, n);
+      // The worker answers in order: once this call is answered, so is any seek sent before it.
+      const r = await page(s.driver, async () => {
+        const pg = window.playground;
+        const worker = await pg.engine.call('snapshot');
+        return { worker: worker.t_s, shown: pg.state.snap.t_s, t: pg.state.t };
+      });
+      assert.deepEqual(r, { worker: 0, shown: 0, t: 0 }, 'the new run rewound, in the page and in the worker');
+      const st = await pageState(s.driver);
+      assert.equal(st.timeText, '0:00.00');
+      assert.equal(st.scrub, 0);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('after a click on the scrubber, its thumb follows step, next event and restart', async () => {
       await open(s);
       const scrub = await s.driver.findElement({ css: '#playground .transport input[type=range]' });
@@ -537,9 +565,13 @@ for (const browser of BROWSERS) {
       assert.equal(msg.describedBy, true, 'the message describes the input');
       const other = await fieldMessage(s.driver, 'statistical.fine_rate');
       assert.equal(other.text, '', 'not next to another field');
-      // The same value committed again (leaving the field after typing, or Enter) keeps it.
+      // The same value committed again (leaving the field after typing, or Enter) keeps it, and
+      // runs nothing (a run would clear the message at once and put it back when refused, so the
+      // message alone, read after any wait, could not tell).
+      const runId = () => page(s.driver, () => window.playground.state.runId);
+      const runs = await runId();
       await setField(s.driver, 'statistical.broken_rate', Math.round(fine * 100) - 1);
-      await new Promise((ok) => setTimeout(ok, 600));
+      assert.equal(await runId(), runs, 'no run asked for');
       const again = await fieldMessage(s.driver, 'statistical.broken_rate');
       assert.equal(again.text, msg.text, 'the message stays when the same value is committed again');
       assert.equal(again.invalid, true);

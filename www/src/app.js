@@ -300,6 +300,9 @@ export function mountPlayground(root, options = {}) {
     // seek, step or zoom sent now would be answered from the new run while it is computed.
     S.loaded = false;
     clearTimeout(zoomTimer);
+    // A seek waiting behind one in flight (a frame of play, a drag) is of the run replaced: sent
+    // when that one comes back, it would land after this rerun and move the new run away from t0.
+    seekNext = null;
     // S.scenario is the last valid run's settings until this one is accepted, so the URL and
     // "Copy link" never carry settings the simulator refused.
     const previous = S.scenario;

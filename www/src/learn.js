@@ -336,6 +336,8 @@ export function mountLearn(root) {
     }
     if (id !== token) return;
     await pg.seek(t);
+    // A change or another step meanwhile: its numbers are still coming, and its own run says so.
+    if (id !== token) return;
     status.textContent = 'The numbers are in.';
     root.dataset.ready = String(step);
   }
