@@ -490,6 +490,40 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('a "Next event" answered after a setting changed is of the run replaced: it writes nothing over the new run\'s line', async () => {
+      // busy-service: a month, so the rerun computes for a while and says so on the run line.
+      await open(s, '?v=1&preset=busy-service');
+      await page(s.driver, () => window.playground.seek(window.playground.state.end));
+      await until(() => page(s.driver, () => window.playground.state.t === window.playground.state.end), 'at the end');
+      const n = await runsShown(s.driver);
+      await page(s.driver, () => {
+        const pg = window.playground;
+        const line = document.querySelector('#playground .runinfo');
+        window.__e2eLines = [];
+        new MutationObserver(() => window.__e2eLines.push(line.textContent)).observe(line, { childList: true, characterData: true, subtree: true });
+        // The worker answers "Next event" (none left: the cursor is at the end) before the rerun;
+        // its reply reaches the page 300 ms later, while the new run is being computed.
+        const e = pg.engine;
+        const call = e.call.bind(e);
+        e.call = (op, a) => {
+          const r = call(op, a);
+          return op === 'nextEvent' ? r.then((x) => new Promise((ok) => setTimeout(() => ok(x), 300))) : r;
+        };
+        document.querySelector('#playground .transport').querySelectorAll('button')
+          .forEach((b) => { if (b.textContent === 'Next event') b.click(); });
+        const input = document.querySelector('#playground .controls .field[data-path="seed"] input');
+        input.value = String(pg.state.scenario.seed + 1);
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+      });
+      await waitSettled(s.driver, n, 60_000);
+      const r = await page(s.driver, () => ({ lines: window.__e2eLines, t: window.playground.state.snap.t_s, runText: window.playground.state.runText }));
+      assert.deepEqual(r.lines.filter((l) => /No more state changes/.test(l)), [], `the run line while the new run computed: ${r.lines.join(' | ')}`);
+      assert.ok(r.lines.some((l) => /^The chart fills in as the run is computed/.test(l)), 'the new run said it was being computed');
+      assert.equal(r.lines.at(-1), r.runText, 'and then the new run\'s line');
+      assert.equal(r.t, 0, 'the new run rewound');
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('a setting changed while a seek waits its turn (playing, dragging) rewinds the new run all the same', async () => {
       await open(s);
       const n = await runsShown(s.driver);

@@ -467,7 +467,10 @@ export function mountPlayground(root, options = {}) {
     pause();
     // "Next event" looks no further than the part computed (a cancelled run's), so it never
     // computes past what the panels show.
+    const id = S.runId;
     const res = await engine.call(op, op === 'nextEvent' ? { until: S.reached ?? undefined } : {});
+    // Of a run replaced meanwhile (a setting changed): the new run's line and cursor stand.
+    if (id !== S.runId) return;
     const snap = op === 'nextEvent' ? res.snapshot : res;
     if (S.reached != null && snap.t_s > S.reached) {
       // A cancelled run: a step went past the part the panels show; stay within it.
