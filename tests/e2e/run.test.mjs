@@ -143,6 +143,31 @@ for (const browser of BROWSERS) {
       assert.deepEqual(seen, ['closed', 'half_open', 'open']);
     });
 
+    test('Now: the window\'s failure rate while half-open points at the probes, not at minimumNumberOfCalls', async () => {
+      // recovery-warmup: the window goes half-open at 14.6 s and its first probe is answered by
+      // 14.7 s. Half-open, its rate is not kept (the probes are counted apart, judged at
+      // permittedNumberOfCallsInHalfOpenState): "below minimumNumberOfCalls" was wrong there.
+      await open(s);
+      const rows = async (t) => {
+        await newSnap(s, () => page(s.driver, (x) => { window.playground.seek(x); }, t), `the cursor at ${t}`);
+        return page(s.driver, () => {
+          const table = [...document.querySelectorAll('#playground .panel-now table')][1];
+          return {
+            state: window.playground.state.snap.window.state,
+            rows: Object.fromEntries([...table.querySelectorAll('tbody tr')].map((r) => [r.querySelector('th').textContent, [r.children[1].textContent, r.children[2].textContent]])),
+          };
+        });
+      };
+      const half = await rows(14.7);
+      assert.equal(half.state, 'half_open');
+      assert.deepEqual(half.rows['failure rate'], ['—', 'not kept while half-open: see the probes']);
+      assert.deepEqual(half.rows['probes\' failure rate'], ['100%', 'of the probes answered so far']);
+      const closed = await rows(1);
+      assert.equal(closed.state, 'closed');
+      assert.deepEqual(closed.rows['failure rate'], ['—', 'below minimumNumberOfCalls']);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('the closed score shows only while closed: open and half-open hold it unused (Now says so, the chart leaves a gap)', async () => {
       await open(s);
       const seen = await nowRowAfterEachChange(s, 'closed score', (r, t) => {

@@ -44,9 +44,13 @@ export function renderNow(root, snap, point) {
           row('generation', String(s.generation ?? '—')))),
       h('table', { class: 'kv' }, h('caption', {}, 'Window ', badge(w.state)),
         h('tbody', {},
-          row('failure rate', pct(w.level), Number.isFinite(w.level) ? 'in the window' : 'below minimumNumberOfCalls'),
+          // Half-open, the window's rate is not kept: the probes are counted apart, and judged
+          // once permittedNumberOfCallsInHalfOpenState of them are in (minimumNumberOfCalls
+          // plays no part then).
+          row('failure rate', pct(w.level), Number.isFinite(w.level) ? 'in the window'
+            : w.state === 'half_open' ? 'not kept while half-open: see the probes' : 'below minimumNumberOfCalls'),
           row('threshold', pct(w.threshold)),
-          row('probes\' failure rate', pct(w.trial)),
+          row('probes\' failure rate', pct(w.trial), w.state === 'half_open' ? 'of the probes answered so far' : ''),
           row('calls in window', fmt(w.count, 6)),
           row('wait', duration(w.wait)),
           row('generation', String(w.generation ?? '—'))))));
