@@ -222,6 +222,27 @@ for (const browser of BROWSERS) {
       assert.match(await page(s.driver, () => document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent), /caller 0's breaker\.$/);
     });
 
+    test('the verdict says its failed calls are the whole run\'s, and a run never unhealthy is healthy from the start', async () => {
+      // bursty-failures: one fine phase (bursts of failures within it). Its full health was
+      // "from 0 ms", and "2,261 failed calls let through" did not say that they are the whole
+      // day's, the failures of a fine dependency included.
+      await open(s, '?v=1&preset=bursty-failures');
+      const cli = simulate((await pageState(s.driver)).scenario);
+      const r = await page(s.driver, () => ({
+        note: document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent,
+        lines: [...document.querySelectorAll('#playground .panel-verdict .verdict')].map((v) => [...v.querySelectorAll('li')].map((l) => l.textContent)),
+      }));
+      assert.match(r.note, /^Full health from the start \(no phase is unhealthy\); failed calls let through are every admitted call that failed, over the whole run \(a fine dependency's own failures too\);/, r.note);
+      ['statistical', 'window'].forEach((b, i) => {
+        const failed = cli.result.breakers[b].totals.failed;
+        assert.ok(r.lines[i].includes(`✗ ≤ 50 failed calls let through: ${failed.toLocaleString('en-US')} calls`), `${b}: ${r.lines[i].join(' | ')} (totals: ${failed})`);
+      });
+      // An outage that ends: full health from the fine phase after it.
+      await open(s);
+      assert.match(await page(s.driver, () => document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent), /^Full health from 40 s; /);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('the verdict reads every state change of the run, not only the ones listed', async () => {
       // About 8000 state changes: the page lists the first 5000 (by time); the statistical
       // breaker's last close and re-trips come after them.
