@@ -45,7 +45,7 @@ export const SECTIONS = [
       { path: 'callers.lock_hold', label: 'Lock held per change', ...secs, min: 0 },
       { path: 'callers.lock_timeout', label: 'Lock timeout', ...secs, min: 0.001, help: 'A change that cannot take the lock in time is dropped.' },
       { path: 'trace', label: 'Replay a recorded trace (CSV: time, outcome, latency)', type: 'textarea',
-        help: 'Optional. Replaces the generated traffic and outcomes; the phases still say when the dependency was fine. Empty = none.' },
+        help: 'Optional. Replaces the generated traffic and outcomes, and the run ends at its last call (the run length is not used); the phases still say when the dependency was fine. Empty = none.' },
     ],
     list: {
       path: 'dependency', title: 'Dependency phases (fine, outage, recovery, warm-up)',
@@ -64,7 +64,7 @@ export const SECTIONS = [
         { key: 'latency_jitter', label: '+ exponential jitter, mean', ...secs, min: 0 },
         { key: 'failure_latency', label: 'Latency of a failure', ...secs, min: 0 },
         { key: 'failure_latency_jitter', label: '+ exponential jitter, mean', ...secs, min: 0 },
-        { key: 'capacity', label: 'Capacity (0 = unlimited)', unit: 'calls/s', step: 'any', min: 0, help: 'Above it, calls fail as overload at the failure latency (a timeout if the call timeout comes first); warm-up.' },
+        { key: 'capacity', label: 'Capacity (0 = unlimited)', unit: 'calls/s', step: 'any', min: 0, help: 'Above it, calls fail as overload at the failure latency (a timeout if the call timeout comes first): a service warming up.' },
       ],
     },
   },
