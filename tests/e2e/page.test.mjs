@@ -485,6 +485,7 @@ for (const browser of BROWSERS) {
           panels,
           chart: chart ? chart.width * chart.height : 0,
           rows: document.querySelectorAll('#playground .panel-trace tbody tr').length,
+          runInfo: document.querySelector('#playground .runinfo').textContent,
         };
       });
       await open(s, '?embed=1');
@@ -496,6 +497,7 @@ for (const browser of BROWSERS) {
       assert.equal(r.controls, true, 'the settings form without panels=');
       assert.equal(r.transport, true);
       assert.ok(Object.values(r.panels).every(Boolean), 'every panel without panels=');
+      assert.match(r.runInfo, / The chart, trace, metrics and verdict are simulated\.$/);
       assert.deepEqual(await pageErrors(s), []);
 
       await open(s, '?embed=1&panels=chart,trace');
@@ -506,6 +508,12 @@ for (const browser of BROWSERS) {
       assert.deepEqual(r.panels, { now: false, chart: true, verdict: false, trace: true, metrics: false, derived: false, analysis: false });
       assert.ok(r.chart > 0, 'the chart draws');
       assert.ok(r.rows > 0, 'the trace lists events');
+      // The run line names only the simulated panels shown.
+      assert.match(r.runInfo, / The chart and trace are simulated\.$/);
+      await open(s, '?embed=1&panels=now,metrics');
+      assert.match((await look()).runInfo, /, seed 1\. The metrics are simulated\.$/);
+      await open(s, '?embed=1&panels=now');
+      assert.match((await look()).runInfo, /, seed 1\.$/);
       assert.deepEqual(await pageErrors(s), []);
 
       // An unknown panel name is named in a notice; with no known one left, every panel shows.

@@ -142,6 +142,13 @@ export function mountPlayground(root, options = {}) {
   // A change of the viewport's height alone (the media query below) does not resize the bar.
   window.addEventListener('resize', syncPad);
 
+  // The run line names the simulated panels shown (an embed's panels=chart,metrics has no trace
+  // or verdict to speak of).
+  const simulatedPanels = ['chart', 'trace', 'metrics', 'verdict'].filter((p) => panels.includes(p));
+  const SIMULATED_SHOWN = simulatedPanels.length
+    ? ` The ${simulatedPanels.length > 1 ? `${simulatedPanels.slice(0, -1).join(', ')} and ${simulatedPanels.at(-1)}` : simulatedPanels[0]} ${simulatedPanels.length > 1 || simulatedPanels[0] === 'metrics' ? 'are' : 'is'} simulated.`
+    : '';
+
   // What the page shows now, to skip writing the same again (see setText, showSnap).
   const shown = { end: null, t: null, now: null, derived: null, events: 0, playing: false };
 
@@ -385,7 +392,7 @@ export function mountPlayground(root, options = {}) {
     // A preset's name stays in the settings when they are edited: say the run is not the preset's.
     const edited = Boolean(S.preset && S.byName[S.preset] && info.name === S.preset && !same(sc, S.byName[S.preset]));
     S.runText = res.complete
-      ? `${info.name || 'Custom scenario'}${edited ? ' (edited)' : ''}: ${duration(info.duration)} simulated, ${count(metrics.calls, 'call', 'calls')}, seed ${info.seed}. The chart, trace, metrics and verdict are simulated.`
+      ? `${info.name || 'Custom scenario'}${edited ? ' (edited)' : ''}: ${duration(info.duration)} simulated, ${count(metrics.calls, 'call', 'calls')}, seed ${info.seed}.${SIMULATED_SHOWN}`
       : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${count(metrics.calls, 'call', 'calls')}); the panels show that part.`;
     S.pastLastEvent = false;
     setText(runInfo, notValid ? NOT_VALID : S.runText);
