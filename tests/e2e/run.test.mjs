@@ -593,6 +593,30 @@ for (const browser of BROWSERS) {
       assert.deepEqual(r, { path: 'statistical.broken_rate', invalid: 'true', width: '3px', style: 'solid' });
     });
 
+    test('a refused phase setting says which phase its path names; a message in percent gets no second note', async () => {
+      // The form says "Phase 2", the simulator dependency.1 (its list counts from 0). The
+      // threshold's message gives its range in percent itself, and the page added "(rates are
+      // fractions there: 1 is 100 %)" after it all the same.
+      await open(s);
+      const refused = async (path, value) => {
+        await setField(s.driver, path, value);
+        return (await until(async () => { const m = await fieldMessage(s.driver, path); return m.text ? m : null; }, `${path}'s message`)).text;
+      };
+      assert.equal(await refused('dependency.1.start', -1),
+        'dependency.1.start = -1 is invalid: allowed the previous phase\'s start (0) < x <= 1e9 (dependency.1 is phase 2: the settings count from 0)');
+      await open(s);
+      assert.equal(await refused('dependency.2.failure_rate', 200),
+        'dependency.2.failure_rate = 2 is invalid: allowed 0 <= x <= 1 (0% to 100%) (dependency.2 is phase 3: the settings count from 0)');
+      await open(s);
+      assert.equal(await refused('window.failure_rate_threshold', -1),
+        'window.failure_rate_threshold = -0.01 is invalid: allowed 0 < x <= 1 (0% < x <= 100%)');
+      assert.equal(await refused('statistical.fine_rate', -1),
+        'statistical.fine_rate = -0.01 is invalid: allowed 0 < x < 1 (rates are fractions there: 1 is 100%)');
+      const legend = await page(s.driver, () => document.querySelector('#playground .controls .field[data-path="dependency.1.start"]').closest('fieldset').querySelector('legend').textContent);
+      assert.match(legend, /^Phase 2\b/);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('invalid input shows the error next to its field, and the last valid run stays', async () => {
       await open(s);
       await newSnap(s, () => button(s, 'Next event').click(), 'next event');
@@ -606,7 +630,7 @@ for (const browser of BROWSERS) {
         return m.text ? m : null;
       }, 'the broken rate\'s message');
       assert.match(msg.text, /broken_rate/, 'the message names the field');
-      assert.match(msg.text, /rates are fractions there: 1 is 100 %/, 'and says the range is in fractions');
+      assert.match(msg.text, /rates are fractions there: 1 is 100%\)$/, 'and says the range is in fractions');
       assert.equal(msg.invalid, true, 'the field is marked invalid (aria-invalid)');
       assert.equal(msg.describedBy, true, 'the message describes the input');
       const other = await fieldMessage(s.driver, 'statistical.fine_rate');
