@@ -712,6 +712,25 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('a long run plays at a speed that shows it move, until the user picks a speed', async () => {
+      // At 10× a week took 17 hours to play and a month three days: Play seemed to do nothing.
+      const speed = () => page(s.driver, () => [window.playground.state.speed, document.querySelector('#playground .transport select').value]);
+      await open(s);
+      assert.deepEqual(await speed(), [10, '10'], 'a minute at 10×');
+      await open(s, '?v=1&preset=bad-day');
+      assert.deepEqual(await speed(), [600, '600'], 'a day at 10 min/s (2.4 min)');
+      await open(s, '?v=1&preset=normal-week');
+      assert.deepEqual(await speed(), [3600, '3600'], 'a week at 1 h/s (2.8 min)');
+      // Picked by the user, a speed stays through a run of another length.
+      await page(s.driver, () => { const sel = document.querySelector('#playground .transport select'); sel.value = '60'; sel.dispatchEvent(new Event('change')); });
+      const runs = await runsShown(s.driver);
+      await page(s.driver, () => { const sel = [...document.querySelectorAll('#playground .controls select')][0]; sel.value = 'busy-service'; sel.dispatchEvent(new Event('change')); });
+      await waitSettled(s.driver, runs, 120_000);
+      assert.equal(await page(s.driver, () => window.playground.state.end), 30 * 86400);
+      assert.deepEqual(await speed(), [60, '60'], 'the speed picked');
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('play at the end of the run starts again from 0', async () => {
       await open(s);
       const end = await page(s.driver, () => window.playground.state.end);

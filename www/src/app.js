@@ -27,7 +27,7 @@ import { clone, same } from './paths.js';
 import { exactCopy } from './whole.js';
 import { Engine } from './engine.js';
 import { createControls } from './controls.js';
-import { createTransport } from './transport.js';
+import { createTransport, SPEEDS } from './transport.js';
 import { createChart } from './chart.js';
 import { renderNow, createTrace, renderMetrics, renderDerived } from './panels.js';
 import { createAnalysis } from './analysis.js';
@@ -43,6 +43,16 @@ const TRACE_ROWS = 2000; // the most rows the trace panel draws (panels.js)
 const INLINE_ROWS = 300; // a trace of at most this many rows is drawn in the same task as the chart
 
 const NOT_VALID = 'The settings are not valid: the run shown is the last valid one.';
+
+/**
+ * The speed a run of `end` seconds plays at until the user picks one: the slowest that plays it
+ * whole in at most 10 minutes, and no slower than 10× (at 10× a month took three days, and
+ * Play on it seemed to do nothing).
+ */
+export function defaultSpeed(end) {
+  const fit = SPEEDS.find(([v]) => v >= 10 && end / v <= 600);
+  return fit ? fit[0] : SPEEDS[SPEEDS.length - 1][0];
+}
 
 /** Write text only when it differs: the same text written again is a new node to lay out. */
 function setText(el, text) {
@@ -198,7 +208,7 @@ export function mountPlayground(root, options = {}) {
     back: () => cursorOp('stepBack'),
     nextEvent: () => cursorOp('nextEvent'),
     restart: () => { pause(); seek(0); },
-    speed: (v) => { S.speed = v; },
+    speed: (v) => { S.speed = v; S.speedChosen = true; },
     seek: (t) => { pause(); seek(t); },
     keysActive: () => !options.embedded || root.contains(root.getRootNode().activeElement) || root.matches(':hover'),
   });
@@ -379,7 +389,11 @@ export function mountPlayground(root, options = {}) {
     S.derived = derived;
     S.metrics = metrics;
     S.view = null;
-    if (shown.end !== S.end) { shown.end = S.end; transport.setRange(S.end); }
+    if (shown.end !== S.end) {
+      shown.end = S.end;
+      transport.setRange(S.end);
+      if (!S.speedChosen && S.speed !== defaultSpeed(S.end)) { S.speed = defaultSpeed(S.end); transport.setSpeed(S.speed); }
+    }
     chart.setData(res.series, derived ? derived.point : 1, res.view[0], res.view[1], S.end);
     chart.setCursor(res.snapshot.t_s);
     // A long trace (up to 2000 rows to build and patch) waits for the next task, so no one task
