@@ -211,7 +211,7 @@ export function renderDerived(root, d, snap) {
     item('Line at the current traffic', Number.isFinite(lineNow)
       ? `${fmt(lineNow / d.point, 4)} pt = ${fmt(lineNow, 4)} nats (N = ${fmt(nNow, 4)} calls per ${duration(d.false_alarm_period)})`
       : '—', 'line = max(ln N, floor),  N = rate × false-alarm period,  floor = max(A, w_fail + |w_ok|)', 'simulated',
-      `The rate is the breaker's traffic meter at the cursor in the simulated run. Under p₀ a round from 0 reaches ln N with probability at most 1/N (Ville): at most one false alarm per ${duration(d.false_alarm_period)} at this traffic, a bound.`),
+      `The rate is the breaker's traffic meter at the cursor in the simulated run. Under p₀ a round from 0 reaches ln N with probability at most 1/N (Ville): on average at most one false alarm per ${duration(d.false_alarm_period)} at this traffic, a bound on the mean gap between them (Lorden), not on every gap.`),
     Number.isFinite(d.nominal_line) ? item('Line at the scenario\'s nominal traffic', `${fmt(d.nominal_line / d.point, 4)} pt = ${fmt(d.nominal_line, 4)} nats`,
       `max(ln(${fmt(d.nominal_rate * 60, 4)} calls/min × ${duration(d.false_alarm_period)}), floor)`, 'exact',
       `${Math.log(d.nominal_rate * d.false_alarm_period) < d.line_floor

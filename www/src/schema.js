@@ -24,7 +24,7 @@ export const PROMINENT = [
     help: 'A failure rate worth skipping the service for; above p₀.' },
   { path: 'statistical.false_alarm_period', label: 'False alarms at most', type: 'select',
     options: [[86400, 'one per day'], [604800, 'one per week'], [2592000, 'one per month (30 d)'], [31536000, 'one per year (365 d)']],
-    help: 'While the service fails at p₀.' },
+    help: 'On average, while the service fails at p₀ (a bound on the mean gap; single gaps vary).' },
   { path: 'statistical.trial_wrongly_opens', label: 'Trial wrongly opens a', ...pct, min: 0.01, max: 99,
     help: 'Chance the half-open test keeps out a recovered service.' },
   { path: 'statistical.trial_wrongly_closes', label: 'Trial wrongly closes b', ...pct, min: 0.01, max: 99,
