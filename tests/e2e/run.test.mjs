@@ -143,7 +143,7 @@ for (const browser of BROWSERS) {
       assert.deepEqual(seen, ['closed', 'half_open', 'open']);
     });
 
-    test('Now: the window\'s failure rate while half-open points at the probes, not at minimumNumberOfCalls', async () => {
+    test('Now: the window\'s failure rate while half-open points at the probes, not at minimumNumberOfCalls; N names its period', async () => {
       // recovery-warmup: the window goes half-open at 14.6 s and its first probe is answered by
       // 14.7 s. Half-open, its rate is not kept (the probes are counted apart, judged at
       // permittedNumberOfCallsInHalfOpenState): "below minimumNumberOfCalls" was wrong there.
@@ -165,6 +165,10 @@ for (const browser of BROWSERS) {
       const closed = await rows(1);
       assert.equal(closed.state, 'closed');
       assert.deepEqual(closed.rows['failure rate'], ['—', 'below minimumNumberOfCalls']);
+      // The statistical line's N is over the false-alarm period, named (it said "per period").
+      const line = await page(s.driver, () => [...[...document.querySelectorAll('#playground .panel-now table')][0].querySelectorAll('tbody tr')]
+        .find((r) => r.querySelector('th').textContent === 'line').children[2].textContent);
+      assert.match(line, /^16\.38 nats; N = 12,960,00\d calls per 30 d$/);
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -456,8 +456,9 @@ export function mountPlayground(root, options = {}) {
     // A panel whose inputs are the same as last time (a new seed rewound to 0, a seek to where the
     // cursor is) is not rendered at all.
     const point = S.derived ? S.derived.point : 1;
-    const nowKey = JSON.stringify([snap, point]);
-    if (nowKey !== shown.now) { shown.now = nowKey; patch(P.now.body, (el) => renderNow(el, snap, point)); }
+    const period = S.derived ? S.derived.false_alarm_period : NaN;
+    const nowKey = JSON.stringify([snap, point, period]);
+    if (nowKey !== shown.now) { shown.now = nowKey; patch(P.now.body, (el) => renderNow(el, snap, point, period)); }
     const s = snap.statistical || {};
     const derivedKey = JSON.stringify([S.derived, s.threshold, s.count]);
     if (derivedKey !== shown.derived) { shown.derived = derivedKey; patch(P.derived.body, (el) => renderDerived(el, S.derived, snap)); }

@@ -12,8 +12,8 @@ function row(label, value, detail) {
   return h('tr', {}, h('th', { scope: 'row', text: label }), h('td', {}, value), h('td', { class: 'muted' }, detail ?? ''));
 }
 
-/** The state of both breakers at the cursor. */
-export function renderNow(root, snap, point) {
+/** The state of both breakers at the cursor; `period` is the false-alarm period (s) N counts over. */
+export function renderNow(root, snap, point, period) {
   if (!snap) { replace(root, h('p', { class: 'muted', text: 'No run yet.' })); return; }
   const s = snap.statistical || {};
   const w = snap.window || {};
@@ -34,7 +34,7 @@ export function renderNow(root, snap, point) {
             : row('closed score', 'not in use', s.state === 'open'
               ? 'held unused while open; restarts from 0 at the next close'
               : 'held unused while half-open (the trials have their own score); restarts from 0 if they close'),
-          row('line', pt(s.threshold, point), `${nat(s.threshold)}; N = ${fmt(s.count, 4)} calls per period`),
+          row('line', pt(s.threshold, point), `${nat(s.threshold)}; N = ${fmt(s.count, 4)} calls per ${Number.isFinite(period) ? duration(period) : 'false-alarm period'}`),
           row('trial score', pt(s.trial, point), nat(s.trial)),
           // Half-open, no wait is in force: the one shown was served, and the next (if the
           // trials open it again) is longer by the backoff factor, up to the cap.
