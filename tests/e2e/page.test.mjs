@@ -415,6 +415,25 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('the three charts share one time axis (their plot areas line up), and the y ticks fit beside their axis titles', async () => {
+      // busy-service: about 400,000 calls per bin and a 10-minute wait. The calls panel's wait
+      // axis on the right made its plot narrower than the two above (a time sat 50 px apart), a
+      // grouped "400,000" ran into the title "calls", and the wait ticks were 3.33 min, 6.67 min.
+      await open(s, '?v=1&preset=busy-service');
+      const r = await until(() => page(s.driver, async () => {
+        const { countTick, waitTick } = await import(new URL('src/chart.js', location.href).href);
+        return {
+          boxes: window.playground.chart.plotBoxes(),
+          fns: [[0, 2000, 12000, 400000, 1.5e6, -20].map(countTick), [0, 300, 600].map(waitTick)],
+        };
+      }).then((x) => x.boxes.length === 3 && x.boxes.every(([, w]) => w > 0) && x), 'the charts');
+      for (const [left, width] of r.boxes.slice(1)) {
+        assert.ok(Math.abs(left - r.boxes[0][0]) < 1 && Math.abs(width - r.boxes[0][1]) < 1, `plot areas ${JSON.stringify(r.boxes)}`);
+      }
+      assert.deepEqual(r.fns, [['0', '2,000', '12k', '400k', '1.5M', '−20'], ['0', '5 min', '10 min']]);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('on the focused time slider, → and ← move the slider (a seek), not a call at a time', async () => {
       await open(s);
       const look = () => page(s.driver, () => {
@@ -466,6 +485,7 @@ for (const browser of BROWSERS) {
           panels,
           chart: chart ? chart.width * chart.height : 0,
           rows: document.querySelectorAll('#playground .panel-trace tbody tr').length,
+          runInfo: document.querySelector('#playground .runinfo').textContent,
         };
       });
       await open(s, '?embed=1');
@@ -477,6 +497,7 @@ for (const browser of BROWSERS) {
       assert.equal(r.controls, true, 'the settings form without panels=');
       assert.equal(r.transport, true);
       assert.ok(Object.values(r.panels).every(Boolean), 'every panel without panels=');
+      assert.match(r.runInfo, / The chart, trace, metrics and verdict are simulated\.$/);
       assert.deepEqual(await pageErrors(s), []);
 
       await open(s, '?embed=1&panels=chart,trace');
@@ -487,6 +508,12 @@ for (const browser of BROWSERS) {
       assert.deepEqual(r.panels, { now: false, chart: true, verdict: false, trace: true, metrics: false, derived: false, analysis: false });
       assert.ok(r.chart > 0, 'the chart draws');
       assert.ok(r.rows > 0, 'the trace lists events');
+      // The run line names only the simulated panels shown.
+      assert.match(r.runInfo, / The chart and trace are simulated\.$/);
+      await open(s, '?embed=1&panels=now,metrics');
+      assert.match((await look()).runInfo, /, seed 1\. The metrics are simulated\.$/);
+      await open(s, '?embed=1&panels=now');
+      assert.match((await look()).runInfo, /, seed 1\.$/);
       assert.deepEqual(await pageErrors(s), []);
 
       // An unknown panel name is named in a notice; with no known one left, every panel shows.

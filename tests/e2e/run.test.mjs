@@ -143,6 +143,35 @@ for (const browser of BROWSERS) {
       assert.deepEqual(seen, ['closed', 'half_open', 'open']);
     });
 
+    test('Now: the window\'s failure rate while half-open points at the probes, not at minimumNumberOfCalls; N names its period', async () => {
+      // recovery-warmup: the window goes half-open at 14.6 s and its first probe is answered by
+      // 14.7 s. Half-open, its rate is not kept (the probes are counted apart, judged at
+      // permittedNumberOfCallsInHalfOpenState): "below minimumNumberOfCalls" was wrong there.
+      await open(s);
+      const rows = async (t) => {
+        await newSnap(s, () => page(s.driver, (x) => { window.playground.seek(x); }, t), `the cursor at ${t}`);
+        return page(s.driver, () => {
+          const table = [...document.querySelectorAll('#playground .panel-now table')][1];
+          return {
+            state: window.playground.state.snap.window.state,
+            rows: Object.fromEntries([...table.querySelectorAll('tbody tr')].map((r) => [r.querySelector('th').textContent, [r.children[1].textContent, r.children[2].textContent]])),
+          };
+        });
+      };
+      const half = await rows(14.7);
+      assert.equal(half.state, 'half_open');
+      assert.deepEqual(half.rows['failure rate'], ['—', 'not kept while half-open: see the probes']);
+      assert.deepEqual(half.rows['probes\' failure rate'], ['100%', 'of the probes answered so far']);
+      const closed = await rows(1);
+      assert.equal(closed.state, 'closed');
+      assert.deepEqual(closed.rows['failure rate'], ['—', 'below minimumNumberOfCalls']);
+      // The statistical line's N is over the false-alarm period, named (it said "per period").
+      const line = await page(s.driver, () => [...[...document.querySelectorAll('#playground .panel-now table')][0].querySelectorAll('tbody tr')]
+        .find((r) => r.querySelector('th').textContent === 'line').children[2].textContent);
+      assert.match(line, /^16\.38 nats; N = 12,960,00\d calls per 30 d$/);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('the closed score shows only while closed: open and half-open hold it unused (Now says so, the chart leaves a gap)', async () => {
       await open(s);
       const seen = await nowRowAfterEachChange(s, 'closed score', (r, t) => {
@@ -195,6 +224,27 @@ for (const browser of BROWSERS) {
       // One caller: the breaker.
       await open(s, '?v=1&preset=bursty-failures');
       assert.match(await page(s.driver, () => document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent), /caller 0's breaker\.$/);
+    });
+
+    test('the verdict says its failed calls are the whole run\'s, and a run never unhealthy is healthy from the start', async () => {
+      // bursty-failures: one fine phase (bursts of failures within it). Its full health was
+      // "from 0 ms", and "2,261 failed calls let through" did not say that they are the whole
+      // day's, the failures of a fine dependency included.
+      await open(s, '?v=1&preset=bursty-failures');
+      const cli = simulate((await pageState(s.driver)).scenario);
+      const r = await page(s.driver, () => ({
+        note: document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent,
+        lines: [...document.querySelectorAll('#playground .panel-verdict .verdict')].map((v) => [...v.querySelectorAll('li')].map((l) => l.textContent)),
+      }));
+      assert.match(r.note, /^Full health from the start \(no phase is unhealthy\); failed calls let through are every admitted call that failed, over the whole run \(a fine dependency's own failures too\);/, r.note);
+      ['statistical', 'window'].forEach((b, i) => {
+        const failed = cli.result.breakers[b].totals.failed;
+        assert.ok(r.lines[i].includes(`✗ ≤ 50 failed calls let through: ${failed.toLocaleString('en-US')} calls`), `${b}: ${r.lines[i].join(' | ')} (totals: ${failed})`);
+      });
+      // An outage that ends: full health from the fine phase after it.
+      await open(s);
+      assert.match(await page(s.driver, () => document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent), /^Full health from 40 s; /);
+      assert.deepEqual(await pageErrors(s), []);
     });
 
     test('the verdict reads every state change of the run, not only the ones listed', async () => {
@@ -581,6 +631,30 @@ for (const browser of BROWSERS) {
       assert.deepEqual(r, { path: 'statistical.broken_rate', invalid: 'true', width: '3px', style: 'solid' });
     });
 
+    test('a refused phase setting says which phase its path names; a message in percent gets no second note', async () => {
+      // The form says "Phase 2", the simulator dependency.1 (its list counts from 0). The
+      // threshold's message gives its range in percent itself, and the page added "(rates are
+      // fractions there: 1 is 100 %)" after it all the same.
+      await open(s);
+      const refused = async (path, value) => {
+        await setField(s.driver, path, value);
+        return (await until(async () => { const m = await fieldMessage(s.driver, path); return m.text ? m : null; }, `${path}'s message`)).text;
+      };
+      assert.equal(await refused('dependency.1.start', -1),
+        'dependency.1.start = -1 is invalid: allowed the previous phase\'s start (0) < x <= 1e9 (dependency.1 is phase 2: the settings count from 0)');
+      await open(s);
+      assert.equal(await refused('dependency.2.failure_rate', 200),
+        'dependency.2.failure_rate = 2 is invalid: allowed 0 <= x <= 1 (0% to 100%) (dependency.2 is phase 3: the settings count from 0)');
+      await open(s);
+      assert.equal(await refused('window.failure_rate_threshold', -1),
+        'window.failure_rate_threshold = -0.01 is invalid: allowed 0 < x <= 1 (0% < x <= 100%)');
+      assert.equal(await refused('statistical.fine_rate', -1),
+        'statistical.fine_rate = -0.01 is invalid: allowed 0 < x < 1 (rates are fractions there: 1 is 100%)');
+      const legend = await page(s.driver, () => document.querySelector('#playground .controls .field[data-path="dependency.1.start"]').closest('fieldset').querySelector('legend').textContent);
+      assert.match(legend, /^Phase 2\b/);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('invalid input shows the error next to its field, and the last valid run stays', async () => {
       await open(s);
       await newSnap(s, () => button(s, 'Next event').click(), 'next event');
@@ -594,7 +668,7 @@ for (const browser of BROWSERS) {
         return m.text ? m : null;
       }, 'the broken rate\'s message');
       assert.match(msg.text, /broken_rate/, 'the message names the field');
-      assert.match(msg.text, /rates are fractions there: 1 is 100 %/, 'and says the range is in fractions');
+      assert.match(msg.text, /rates are fractions there: 1 is 100%\)$/, 'and says the range is in fractions');
       assert.equal(msg.invalid, true, 'the field is marked invalid (aria-invalid)');
       assert.equal(msg.describedBy, true, 'the message describes the input');
       const other = await fieldMessage(s.driver, 'statistical.fine_rate');
@@ -673,6 +747,25 @@ for (const browser of BROWSERS) {
       }, 'the trace\'s message');
       assert.match(tr.text, /^trace line 1, field outcome: unknown outcome/);
       assert.equal(tr.invalid, true);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('a long run plays at a speed that shows it move, until the user picks a speed', async () => {
+      // At 10× a week took 17 hours to play and a month three days: Play seemed to do nothing.
+      const speed = () => page(s.driver, () => [window.playground.state.speed, document.querySelector('#playground .transport select').value]);
+      await open(s);
+      assert.deepEqual(await speed(), [10, '10'], 'a minute at 10×');
+      await open(s, '?v=1&preset=bad-day');
+      assert.deepEqual(await speed(), [600, '600'], 'a day at 10 min/s (2.4 min)');
+      await open(s, '?v=1&preset=normal-week');
+      assert.deepEqual(await speed(), [3600, '3600'], 'a week at 1 h/s (2.8 min)');
+      // Picked by the user, a speed stays through a run of another length.
+      await page(s.driver, () => { const sel = document.querySelector('#playground .transport select'); sel.value = '60'; sel.dispatchEvent(new Event('change')); });
+      const runs = await runsShown(s.driver);
+      await page(s.driver, () => { const sel = [...document.querySelectorAll('#playground .controls select')][0]; sel.value = 'busy-service'; sel.dispatchEvent(new Event('change')); });
+      await waitSettled(s.driver, runs, 120_000);
+      assert.equal(await page(s.driver, () => window.playground.state.end), 30 * 86400);
+      assert.deepEqual(await speed(), [60, '60'], 'the speed picked');
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -27,7 +27,7 @@ import { clone, same } from './paths.js';
 import { exactCopy } from './whole.js';
 import { Engine } from './engine.js';
 import { createControls } from './controls.js';
-import { createTransport } from './transport.js';
+import { createTransport, SPEEDS } from './transport.js';
 import { createChart } from './chart.js';
 import { renderNow, createTrace, renderMetrics, renderDerived } from './panels.js';
 import { createAnalysis } from './analysis.js';
@@ -43,6 +43,16 @@ const TRACE_ROWS = 2000; // the most rows the trace panel draws (panels.js)
 const INLINE_ROWS = 300; // a trace of at most this many rows is drawn in the same task as the chart
 
 const NOT_VALID = 'The settings are not valid: the run shown is the last valid one.';
+
+/**
+ * The speed a run of `end` seconds plays at until the user picks one: the slowest that plays it
+ * whole in at most 10 minutes, and no slower than 10× (at 10× a month took three days, and
+ * Play on it seemed to do nothing).
+ */
+export function defaultSpeed(end) {
+  const fit = SPEEDS.find(([v]) => v >= 10 && end / v <= 600);
+  return fit ? fit[0] : SPEEDS[SPEEDS.length - 1][0];
+}
 
 /** Write text only when it differs: the same text written again is a new node to lay out. */
 function setText(el, text) {
@@ -142,6 +152,13 @@ export function mountPlayground(root, options = {}) {
   // A change of the viewport's height alone (the media query below) does not resize the bar.
   window.addEventListener('resize', syncPad);
 
+  // The run line names the simulated panels shown (an embed's panels=chart,metrics has no trace
+  // or verdict to speak of).
+  const simulatedPanels = ['chart', 'trace', 'metrics', 'verdict'].filter((p) => panels.includes(p));
+  const SIMULATED_SHOWN = simulatedPanels.length
+    ? ` The ${simulatedPanels.length > 1 ? `${simulatedPanels.slice(0, -1).join(', ')} and ${simulatedPanels.at(-1)}` : simulatedPanels[0]} ${simulatedPanels.length > 1 || simulatedPanels[0] === 'metrics' ? 'are' : 'is'} simulated.`
+    : '';
+
   // What the page shows now, to skip writing the same again (see setText, showSnap).
   const shown = { end: null, t: null, now: null, derived: null, events: 0, playing: false };
 
@@ -191,7 +208,7 @@ export function mountPlayground(root, options = {}) {
     back: () => cursorOp('stepBack'),
     nextEvent: () => cursorOp('nextEvent'),
     restart: () => { pause(); seek(0); },
-    speed: (v) => { S.speed = v; },
+    speed: (v) => { S.speed = v; S.speedChosen = true; },
     seek: (t) => { pause(); seek(t); },
     keysActive: () => !options.embedded || root.contains(root.getRootNode().activeElement) || root.matches(':hover'),
   });
@@ -372,7 +389,11 @@ export function mountPlayground(root, options = {}) {
     S.derived = derived;
     S.metrics = metrics;
     S.view = null;
-    if (shown.end !== S.end) { shown.end = S.end; transport.setRange(S.end); }
+    if (shown.end !== S.end) {
+      shown.end = S.end;
+      transport.setRange(S.end);
+      if (!S.speedChosen && S.speed !== defaultSpeed(S.end)) { S.speed = defaultSpeed(S.end); transport.setSpeed(S.speed); }
+    }
     chart.setData(res.series, derived ? derived.point : 1, res.view[0], res.view[1], S.end);
     chart.setCursor(res.snapshot.t_s);
     // A long trace (up to 2000 rows to build and patch) waits for the next task, so no one task
@@ -385,7 +406,7 @@ export function mountPlayground(root, options = {}) {
     // A preset's name stays in the settings when they are edited: say the run is not the preset's.
     const edited = Boolean(S.preset && S.byName[S.preset] && info.name === S.preset && !same(sc, S.byName[S.preset]));
     S.runText = res.complete
-      ? `${info.name || 'Custom scenario'}${edited ? ' (edited)' : ''}: ${duration(info.duration)} simulated, ${count(metrics.calls, 'call', 'calls')}, seed ${info.seed}. The chart, trace, metrics and verdict are simulated.`
+      ? `${info.name || 'Custom scenario'}${edited ? ' (edited)' : ''}: ${duration(info.duration)} simulated, ${count(metrics.calls, 'call', 'calls')}, seed ${info.seed}.${SIMULATED_SHOWN}`
       : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${count(metrics.calls, 'call', 'calls')}); the panels show that part.`;
     S.pastLastEvent = false;
     setText(runInfo, notValid ? NOT_VALID : S.runText);
@@ -435,8 +456,9 @@ export function mountPlayground(root, options = {}) {
     // A panel whose inputs are the same as last time (a new seed rewound to 0, a seek to where the
     // cursor is) is not rendered at all.
     const point = S.derived ? S.derived.point : 1;
-    const nowKey = JSON.stringify([snap, point]);
-    if (nowKey !== shown.now) { shown.now = nowKey; patch(P.now.body, (el) => renderNow(el, snap, point)); }
+    const period = S.derived ? S.derived.false_alarm_period : NaN;
+    const nowKey = JSON.stringify([snap, point, period]);
+    if (nowKey !== shown.now) { shown.now = nowKey; patch(P.now.body, (el) => renderNow(el, snap, point, period)); }
     const s = snap.statistical || {};
     const derivedKey = JSON.stringify([S.derived, s.threshold, s.count]);
     if (derivedKey !== shown.derived) { shown.derived = derivedKey; patch(P.derived.body, (el) => renderDerived(el, S.derived, snap)); }

@@ -126,6 +126,30 @@ export const TIME_STEPS = [
   ...[1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000].map((d) => d * 86400),
 ];
 
+/**
+ * A count or points axis tick: grouped digits below 10,000, else short (12k, 1.5M), so the
+ * ticks fit the axis beside its title (a grouped 400,000 ran into "calls").
+ */
+export function countTick(v) {
+  if (v == null) return '';
+  const a = Math.abs(v);
+  if (a < 1e4) return fmt(v, 4);
+  const [d, unit] = a >= 1e9 ? [1e9, 'G'] : a >= 1e6 ? [1e6, 'M'] : [1e3, 'k'];
+  return `${fmt(v / d, 3)}${unit}`;
+}
+
+/** A wait axis tick: a duration, and 0 as "0" (not "0 ms" under "10 min"). */
+export function waitTick(v) {
+  return v === 0 ? '0' : duration(v);
+}
+
+// The widths of the y axes' ticks, the same on the three charts (the calls panel's wait axis on
+// the right is matched by as much padding on the other two), so their plot areas, and so their
+// time axes, line up: the cursor and a time are at one x on all three.
+const LEFT_AXIS = 56;
+const RIGHT_AXIS = 60;
+const AXIS_LABEL = 18;
+
 /** A time axis tick: the clock without zero hundredths, whole days as "5 d". */
 export function timeTick(v) {
   if (v == null) return '';
@@ -277,7 +301,8 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
         { label: 'close (B)', stroke: pal.lower, width: 1, dash: [2, 3], value: (u, v) => pts(v) },
         { label: 'state', show: true, stroke: 'transparent', width: 0, points: { show: false }, value: (u, v) => stv(v) },
       ],
-      axes: [xAxis, { ...ax, label: 'points', labelSize: 18, size: 50 }],
+      padding: [null, RIGHT_AXIS + AXIS_LABEL, null, null],
+      axes: [xAxis, { ...ax, label: 'points', labelSize: AXIS_LABEL, size: LEFT_AXIS, values: (u, s) => s.map(countTick) }],
       scales: { x: { time: false }, y: { range: (u, min, max) => { const lo = Math.min(min ?? 0, -1); const hi = Math.max(max ?? 1, 1); const pad = (hi - lo) * 0.06; return [lo - pad, hi + pad]; } } },
     };
     o1.series[7].scale = 'state';
@@ -291,7 +316,8 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
         { label: 'probes\' failure rate', stroke: pal.trial, width: 1.5, value: (u, v) => pctv(v) },
         { label: 'state', stroke: 'transparent', width: 0, points: { show: false }, scale: 'state', value: (u, v) => stv(v) },
       ],
-      axes: [xAxis, { ...ax, label: 'failure rate', labelSize: 18, size: 50, values: (u, s) => s.map((v) => `${fmt(v * 100, 3)}%`) }],
+      padding: [null, RIGHT_AXIS + AXIS_LABEL, null, null],
+      axes: [xAxis, { ...ax, label: 'failure rate', labelSize: AXIS_LABEL, size: LEFT_AXIS, values: (u, s) => s.map((v) => `${fmt(v * 100, 3)}%`) }],
       scales: { x: { time: false }, y: { range: [0, 1] }, state: { range: [0, 2] } },
     };
     const bars = uPlot.paths.bars ? uPlot.paths.bars({ size: [0.9, 40] }) : undefined;
@@ -306,8 +332,9 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
         { label: 'wait (statistical)', points: { show: false }, stroke: pal.wait, width: 1.5, scale: 'wait', value: (u, v) => (v == null || Number.isNaN(v) ? '—' : duration(v)) },
         { label: 'wait (window)', points: { show: false }, stroke: pal.wait, width: 1, dash: [2, 3], scale: 'wait', value: (u, v) => (v == null || Number.isNaN(v) ? '—' : duration(v)) },
       ],
-      axes: [xAxis, { ...ax, label: 'calls', labelSize: 18, size: 50 },
-        { ...ax, side: 1, scale: 'wait', label: 'wait', labelSize: 18, size: 56, grid: { show: false }, values: (u, s) => s.map((v) => duration(v)) }],
+      axes: [xAxis, { ...ax, label: 'calls', labelSize: AXIS_LABEL, size: LEFT_AXIS, values: (u, s) => s.map(countTick) },
+        // Ticks at a clock's steps (5 min, not 4.17 min).
+        { ...ax, side: 1, scale: 'wait', label: 'wait', labelSize: AXIS_LABEL, size: RIGHT_AXIS, incrs: TIME_STEPS, grid: { show: false }, values: (u, s) => s.map(waitTick) }],
       scales: { x: { time: false }, y: { range: (u, min, max) => [0, Math.max(1, max ?? 1)] }, wait: { range: (u, min, max) => [0, Math.max(1, max ?? 1)] } },
     };
     const data = toData(series);
@@ -449,6 +476,8 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
     },
     /** Each plot's x scale as drawn: [[min, max], ...]. */
     xScales() { return plots.map((p) => [p.scales.x.min, p.scales.x.max]); },
+    /** Each plot's drawing area in CSS pixels: [[left, width], ...]. */
+    plotBoxes() { return plots.map((p) => [p.bbox.left / devicePixelRatio, p.bbox.width / devicePixelRatio]); },
     /** Each chart's time ticks as last drawn. */
     xTicks() { return plots.map((p) => ticks.get(p) ?? []); },
     destroy() {

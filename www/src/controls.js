@@ -272,9 +272,14 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {} })
         }
       }
       if (best && !fields.get(best).wrap.hidden) {
-        // The simulator speaks in fractions where this field is in percent.
-        const inPct = fields.get(best).f.scale === 100;
-        setMsg(best, inPct ? `${message} (rates are fractions there: 1 is 100 %)` : message);
+        const notes = [];
+        // The simulator speaks in fractions where this field is in percent (unless its message
+        // gives the percentages itself: "0 < x <= 1 (0% < x <= 100%)").
+        if (fields.get(best).f.scale === 100 && !message.includes('%')) notes.push('rates are fractions there: 1 is 100%');
+        // And counts a list's items from 0, where the form says "Phase 2" of dependency.1.
+        const item = /^([a-z_]+)\.(\d+)\./.exec(best);
+        if (item && message.includes(`${item[1]}.${item[2]}.`)) notes.push(`${item[1]}.${item[2]} is phase ${Number(item[2]) + 1}: the settings count from 0`);
+        setMsg(best, notes.length ? `${message} (${notes.join('; ')})` : message);
         const d = fields.get(best).wrap.closest('details');
         if (d) d.open = true;
       } else {

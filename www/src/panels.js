@@ -12,8 +12,8 @@ function row(label, value, detail) {
   return h('tr', {}, h('th', { scope: 'row', text: label }), h('td', {}, value), h('td', { class: 'muted' }, detail ?? ''));
 }
 
-/** The state of both breakers at the cursor. */
-export function renderNow(root, snap, point) {
+/** The state of both breakers at the cursor; `period` is the false-alarm period (s) N counts over. */
+export function renderNow(root, snap, point, period) {
   if (!snap) { replace(root, h('p', { class: 'muted', text: 'No run yet.' })); return; }
   const s = snap.statistical || {};
   const w = snap.window || {};
@@ -34,7 +34,7 @@ export function renderNow(root, snap, point) {
             : row('closed score', 'not in use', s.state === 'open'
               ? 'held unused while open; restarts from 0 at the next close'
               : 'held unused while half-open (the trials have their own score); restarts from 0 if they close'),
-          row('line', pt(s.threshold, point), `${nat(s.threshold)}; N = ${fmt(s.count, 4)} calls per period`),
+          row('line', pt(s.threshold, point), `${nat(s.threshold)}; N = ${fmt(s.count, 4)} calls per ${Number.isFinite(period) ? duration(period) : 'false-alarm period'}`),
           row('trial score', pt(s.trial, point), nat(s.trial)),
           // Half-open, no wait is in force: the one shown was served, and the next (if the
           // trials open it again) is longer by the backoff factor, up to the cap.
@@ -44,9 +44,13 @@ export function renderNow(root, snap, point) {
           row('generation', String(s.generation ?? '—')))),
       h('table', { class: 'kv' }, h('caption', {}, 'Window ', badge(w.state)),
         h('tbody', {},
-          row('failure rate', pct(w.level), Number.isFinite(w.level) ? 'in the window' : 'below minimumNumberOfCalls'),
+          // Half-open, the window's rate is not kept: the probes are counted apart, and judged
+          // once permittedNumberOfCallsInHalfOpenState of them are in (minimumNumberOfCalls
+          // plays no part then).
+          row('failure rate', pct(w.level), Number.isFinite(w.level) ? 'in the window'
+            : w.state === 'half_open' ? 'not kept while half-open: see the probes' : 'below minimumNumberOfCalls'),
           row('threshold', pct(w.threshold)),
-          row('probes\' failure rate', pct(w.trial)),
+          row('probes\' failure rate', pct(w.trial), w.state === 'half_open' ? 'of the probes answered so far' : ''),
           row('calls in window', fmt(w.count, 6)),
           row('wait', duration(w.wait)),
           row('generation', String(w.generation ?? '—'))))));
@@ -207,7 +211,7 @@ export function renderDerived(root, d, snap) {
     item('Line at the current traffic', Number.isFinite(lineNow)
       ? `${fmt(lineNow / d.point, 4)} pt = ${fmt(lineNow, 4)} nats (N = ${fmt(nNow, 4)} calls per ${duration(d.false_alarm_period)})`
       : '—', 'line = max(ln N, floor),  N = rate × false-alarm period,  floor = max(A, w_fail + |w_ok|)', 'simulated',
-      `The rate is the breaker's traffic meter at the cursor in the simulated run. Under p₀ a round from 0 reaches ln N with probability at most 1/N (Ville): at most one false alarm per ${duration(d.false_alarm_period)} at this traffic, a bound.`),
+      `The rate is the breaker's traffic meter at the cursor in the simulated run. Under p₀ a round from 0 reaches ln N with probability at most 1/N (Ville): on average at most one false alarm per ${duration(d.false_alarm_period)} at this traffic, a bound on the mean gap between them (Lorden), not on every gap.`),
     Number.isFinite(d.nominal_line) ? item('Line at the scenario\'s nominal traffic', `${fmt(d.nominal_line / d.point, 4)} pt = ${fmt(d.nominal_line, 4)} nats`,
       `max(ln(${fmt(d.nominal_rate * 60, 4)} calls/min × ${duration(d.false_alarm_period)}), floor)`, 'exact',
       `${Math.log(d.nominal_rate * d.false_alarm_period) < d.line_floor

@@ -130,7 +130,10 @@ export function createVerdict(root, onTargets) {
         h('ul', {}, c.map((x) => h('li', { class: x.ok ? 'ok' : 'bad' }, `${x.ok ? '✓' : '✗'} ${x.label}: ${x.measured}`))));
     });
     const ok = ['statistical', 'window'].filter((b) => checks(metrics.verdict[b]).every((x) => x.ok));
-    const note = h('p', { class: 'help', text: `Full health from ${healthAt === null ? '— (the run ends unhealthy)' : duration(healthAt)}; re-trips are openings after the first close; ${metrics.callers > 1
+    // The failed calls are the whole run's: a fine dependency's own failures (1% of a week's
+    // calls is thousands) count too, which a target of 50 does not say by itself.
+    const from = healthAt === null ? '— (the run ends unhealthy)' : healthAt === 0 ? 'the start (no phase is unhealthy)' : duration(healthAt);
+    const note = h('p', { class: 'help', text: `Full health from ${from}; failed calls let through are every admitted call that failed, over the whole run (a fine dependency's own failures too); re-trips are openings after the first close; ${metrics.callers > 1
       ? `false openings and failed calls are summed over the ${metrics.callers} callers' breakers (as in the metrics), closing and re-trips are caller 0's.`
       : 'caller 0\'s breaker.'}` });
     const whole = ok.length === 2 ? 'Both breakers meet the targets on this run.'
