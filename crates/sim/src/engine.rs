@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use breaker::{
-    Breaker, Class, Decision, Ignored, Outcome, Permit, PermitKind, Recorded, Rejection,
+    Breaker, Class, Decision, Ignored, Outcome, Permit, PermitKind, Reason, Recorded, Rejection,
     Statistical, Window,
 };
 
@@ -21,7 +21,7 @@ use crate::output::{
 };
 use crate::rng::Stream;
 use crate::scenario::{phase_index, Phase, Scenario};
-use crate::series::{Count, SeriesAcc};
+use crate::series::{Count, SeriesAcc, LEVEL, TRIAL};
 use crate::trace::{TraceError, TraceRecord};
 use crate::SimError;
 
@@ -296,6 +296,12 @@ pub(crate) trait Probe: Breaker {
     fn level_left(&self) -> Option<f64> {
         None
     }
+
+    /// The trial value that ended half-open in its last transitions (the observation after
+    /// them has none): the trial score that reached A or B, the probes' failure rate judged.
+    fn trial_left(&self) -> Option<f64> {
+        None
+    }
 }
 
 impl Probe for Statistical {
@@ -321,6 +327,17 @@ impl Probe for Statistical {
             .iter()
             .any(|tr| tr.from == breaker::State::Closed)
             .then(|| self.score())
+    }
+
+    /// Leaving half-open, the trial score that decided it (the trial score is 0 outside
+    /// half-open).
+    fn trial_left(&self) -> Option<f64> {
+        self.transitions().iter().find_map(|tr| match tr.reason {
+            Reason::TrialReachedUpper { trial, .. }
+            | Reason::TrialReachedLower { trial, .. }
+            | Reason::HalfOpenTimeLimit { trial, .. } => Some(trial),
+            _ => None,
+        })
     }
 }
 
@@ -349,6 +366,16 @@ impl Probe for Window {
     #[inline]
     fn permit_keeps_quick(&self) -> bool {
         self.settings().sliding_window_type == breaker::SlidingWindowType::CountBased
+    }
+
+    /// Leaving half-open on the probes' results, their failure rate (judged, then cleared).
+    /// Not when the slow-call rate opened it: its reason holds that rate, not the failures'.
+    fn trial_left(&self) -> Option<f64> {
+        self.transitions().iter().find_map(|tr| match tr.reason {
+            Reason::ProbesPassed { failure_rate, .. } => Some(failure_rate),
+            Reason::FailureRate { rate, .. } if tr.from == breaker::State::HalfOpen => Some(rate),
+            _ => None,
+        })
     }
 }
 
@@ -696,7 +723,10 @@ fn sample<B: Probe>(series: &mut Option<SeriesAcc>, sampled_at: &mut f64, b: &B,
         }
         s.sample(t, &b.observe(t));
         if let Some(x) = b.level_left() {
-            s.reach_level(t, x);
+            s.reach(t, LEVEL, x);
+        }
+        if let Some(x) = b.trial_left() {
+            s.reach(t, TRIAL, x);
         }
     }
 }

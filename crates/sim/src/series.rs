@@ -7,6 +7,10 @@ use crate::output::Series;
 
 /// Values sampled per observation (min and max kept for each).
 const VALUES: usize = 7;
+/// The index of the level (the closed score, the window's failure rate) in [`values`].
+pub(crate) const LEVEL: usize = 0;
+/// The index of the trial value (the trial score, the probes' failure rate) in [`values`].
+pub(crate) const TRIAL: usize = 2;
 /// Counts kept per bucket.
 const COUNTS: usize = 4;
 
@@ -200,14 +204,15 @@ impl SeriesAcc {
         self.last = v;
     }
 
-    /// A level reached at `t`, the time sampled last, that the observation then did not give
-    /// (the score that opened the statistical breaker): in that bucket's minimum and maximum
-    /// only, not carried into later buckets.
-    pub(crate) fn reach_level(&mut self, t: f64, x: f64) {
+    /// A value reached at `t`, the time sampled last, that the observation then did not give
+    /// (the score that opened the statistical breaker, the trial score or the probes' failure
+    /// rate that ended half-open): in that bucket's minimum and maximum of value `k` only
+    /// ([`LEVEL`] or [`TRIAL`]), not carried into later buckets.
+    pub(crate) fn reach(&mut self, t: f64, k: usize, x: f64) {
         if let Some(i) = self.index(t) {
             if i as isize == self.cur {
-                self.mins[0][i] = lo(self.mins[0][i], x);
-                self.maxs[0][i] = hi(self.maxs[0][i], x);
+                self.mins[k][i] = lo(self.mins[k][i], x);
+                self.maxs[k][i] = hi(self.maxs[k][i], x);
             }
         }
     }
@@ -378,8 +383,8 @@ mod tests {
     #[derive(Debug, Clone, Copy)]
     enum Op {
         Sample(f64, [f64; VALUES]),
-        /// Right after a sample at the same time, as the engine does.
-        Reach(f64, f64),
+        /// Right after a sample at the same time, as the engine does: (time, value index, value).
+        Reach(f64, usize, f64),
         /// Only in the bucket sampled last, as the engine does.
         Quick(f64, f64, f64),
         Count(f64, usize),
@@ -391,9 +396,9 @@ mod tests {
     /// What the docs say a series holds, recounted bucket by bucket from the list of what
     /// happened: bucket `i` over `[t0 + i w, t0 + (i + 1) w)` (the last one closed) holds the
     /// min and max of the values in force at its start (the last sample before it, or the
-    /// initial values) and of those sampled in it (and of a level reached in it), NaN ignored;
-    /// buckets after the one `known` falls in hold NaN; the counts are the calls at times in
-    /// each bucket, NaN after `known` when it is before `t1`.
+    /// initial values) and of those sampled in it (and of a level or trial value reached in
+    /// it), NaN ignored; buckets after the one `known` falls in hold NaN; the counts are the
+    /// calls at times in each bucket, NaN after `known` when it is before `t1`.
     fn recount(
         ops: &[Op],
         initial: [f64; VALUES],
@@ -457,10 +462,10 @@ mod tests {
                 fold(&mut mins[i], &mut maxs[i], v);
             }
             for op in ops {
-                if let Op::Reach(t, x) = *op {
+                if let Op::Reach(t, k, x) = *op {
                     if bucket(t) == Some(i) {
                         let mut v = [f64::NAN; VALUES];
-                        v[0] = x;
+                        v[k] = x;
                         fold(&mut mins[i], &mut maxs[i], &v);
                     }
                 }
@@ -484,7 +489,7 @@ mod tests {
 
     fn op_time(op: &Op) -> f64 {
         match *op {
-            Op::Sample(t, _) | Op::Reach(t, _) | Op::Quick(t, _, _) | Op::Count(t, _) => t,
+            Op::Sample(t, _) | Op::Reach(t, _, _) | Op::Quick(t, _, _) | Op::Count(t, _) => t,
         }
     }
 
@@ -537,10 +542,13 @@ mod tests {
                         ops.push(Op::Sample(t, values(&o)));
                         if t >= t0 && t <= t1 {
                             cur = acc.index(t);
-                            if next(2) == 0 {
-                                let x = pick[next(6) as usize];
-                                acc.reach_level(t, x);
-                                ops.push(Op::Reach(t, x));
+                            // None, one or both of the level and the trial reached.
+                            for k in [LEVEL, TRIAL] {
+                                if next(2) == 0 {
+                                    let x = pick[next(6) as usize];
+                                    acc.reach(t, k, x);
+                                    ops.push(Op::Reach(t, k, x));
+                                }
                             }
                         }
                     }

@@ -3,7 +3,7 @@
 //! sum to the totals, events chain state to state with one generation each, metrics recount
 //! from the events, the series' state band agrees with the events).
 
-use breaker::State;
+use breaker::{Reason, State};
 use sim::{BreakerKind, Condition, RunResult, Scenario};
 
 /// The runs checked: each preset but the month-long busy one (cut to two days for the week),
@@ -182,6 +182,41 @@ fn check(what: &str, s: &Scenario, r: &RunResult) {
         );
         if m.openings == 0 || s.outages().is_empty() {
             soft_eq!(m.time_to_open_s, None, "{w}: time to open");
+        }
+        // The value that decided each of caller 0's changes is in its bucket's range on the
+        // chart: the score that reached the line, the failure rate that reached the threshold,
+        // the trial score that reached A or B (or stood when the time limit ran out), the
+        // probes' failure rate judged. The observation after a change no longer gives the first,
+        // third and fourth (the engine adds them to the bucket).
+        for e in b
+            .events
+            .iter()
+            .filter(|e| e.caller == 0 && e.t_s <= se.t1_s)
+        {
+            let i = (((e.t_s - se.t0_s) / se.bucket_s) as usize).min(se.len() - 1);
+            let (name, x) = match e.reason {
+                Reason::ScoreReachedLine { score, .. } => ("level", score),
+                Reason::FailureRate { rate, .. } if e.from == State::Closed => ("level", rate),
+                Reason::FailureRate { rate: x, .. }
+                | Reason::ProbesPassed {
+                    failure_rate: x, ..
+                }
+                | Reason::TrialReachedUpper { trial: x, .. }
+                | Reason::TrialReachedLower { trial: x, .. }
+                | Reason::HalfOpenTimeLimit { trial: x, .. } => ("trial", x),
+                _ => continue,
+            };
+            let (lo, hi) = if name == "level" {
+                (se.level_min[i], se.level_max[i])
+            } else {
+                (se.trial_min[i], se.trial_max[i])
+            };
+            soft!(
+                lo <= x && x <= hi,
+                "{w}: at {} ({}), {name} {x} not in bucket {i}'s {lo}..{hi}",
+                e.t_s,
+                e.reason
+            );
         }
         // The state band: a bucket's min and max state cover caller 0's states in it.
         let n = se.len();
