@@ -146,7 +146,7 @@ for (const browser of BROWSERS) {
       const win = byTitle('Window breaker');
       const wat = win.legend.indexOf('sliding window, simulated (simulated)');
       assert.equal(win.legend[wat + 1], '95% interval, high (simulated)', win.legend.join(' | '));
-      assert.match(win.note, /Simulated points: 200000 calls each;/);
+      assert.match(win.note, /Simulated points: 200,000 calls each;/);
       const oc = byTitle('Half-open: chance to close');
       assert.ok(!oc.legend.some((l) => l.includes('95%')), 'no band on a curve with nothing simulated');
 

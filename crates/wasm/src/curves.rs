@@ -439,8 +439,8 @@ fn pct(x: f64) -> String {
     }
 }
 
-/// Calls (or calls per minute): whole below 1e6 unless a fraction under 10 (0.5 calls/min was
-/// "0"), then in e-notation.
+/// Calls (or calls per minute): whole below 1e6, digits grouped as the page groups them
+/// (200,000), unless a fraction under 10 (0.5 calls/min was "0"), then in e-notation.
 fn fmt_calls(n: f64) -> String {
     // Past a million, or below 0.01 (which {:.2} would write 0.00): four figures (1.000e-3).
     if n >= 1e6 || (n > 0.0 && n < 0.01) {
@@ -448,13 +448,46 @@ fn fmt_calls(n: f64) -> String {
     } else if n < 10.0 && n.fract() != 0.0 {
         format!("{:.2}", n)
     } else {
-        format!("{:.0}", n)
+        let whole = format!("{:.0}", n);
+        if n < 0.0 {
+            return whole; // no calls are negative; not grouped
+        }
+        let digits = whole.len();
+        let mut out = String::with_capacity(digits + digits / 3);
+        for (i, c) in whole.chars().enumerate() {
+            if i > 0 && (digits - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whole calls grouped by thousands below a million, e-notation from it, two decimals for a
+    /// fraction under 10.
+    #[test]
+    fn calls_are_written_as_the_page_writes_them() {
+        let cases = [
+            (0.0, "0"),
+            (1.0, "1"),
+            (999.0, "999"),
+            (1000.0, "1,000"),
+            (43_200.0, "43,200"),
+            (200_000.0, "200,000"),
+            (999_999.0, "999,999"),
+            (1e6, "1.000e6"),
+            (0.5, "0.50"),
+            (0.001, "1.000e-3"),
+        ];
+        for (n, want) in cases {
+            assert_eq!(fmt_calls(n), want, "{n}");
+        }
+    }
 
     #[test]
     fn curves_for_close_rates_stay_within_the_page_budget() {
@@ -558,7 +591,7 @@ mod tests {
         let note = |id| &curves.iter().find(|c| c.id == id).unwrap().note;
         assert!(note("false_alarms").contains(" 200 runs each; the band is their 95% interval."));
         assert!(
-            note("window_trips").contains(" 200000 calls each;"),
+            note("window_trips").contains(" 200,000 calls each;"),
             "{}",
             note("window_trips")
         );
