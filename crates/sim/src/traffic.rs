@@ -192,3 +192,58 @@ impl Source for Generator {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn generator(json: &str) -> Generator {
+        Generator::new(&Scenario::from_json(json).expect("valid scenario"))
+    }
+
+    /// The thinning envelope holds the rate on each slice, `low <= rate(t) <= high` for every
+    /// `t` in it, ends included (thinning needs it: a candidate is kept outright when `u <= low`,
+    /// and kept with probability `rate / high` only if `rate <= high`), and only just: within
+    /// `2e-9 x base` of the rate's least and greatest values there, taken at the slice's ends
+    /// from the formula `base x (1 - swing x cos(2 pi t / day))` (the rate is monotone on a
+    /// slice).
+    #[test]
+    fn the_envelope_bounds_the_rate_on_each_slice() {
+        for (cpm, swing) in [
+            (60.0, 0.5),
+            (600.0, 0.3),
+            (1.0, 0.99),
+            (1e-9, 0.7),
+            (6e6, 0.999_999_999),
+        ] {
+            let g = generator(&format!(
+                r#"{{ "traffic": {{ "calls_per_minute": {cpm}, "daily_swing": {swing} }} }}"#
+            ));
+            let base = cpm / 60.0;
+            let formula =
+                |t: f64| base * (1.0 - swing * (2.0 * core::f64::consts::PI * t / DAY).cos());
+            assert_eq!(g.envelope.len(), 96);
+            for (k, &(low, high)) in g.envelope.iter().enumerate() {
+                let (a, b) = (k as f64 * 900.0, (k + 1) as f64 * 900.0);
+                for j in 0..=900 {
+                    let t = a + j as f64;
+                    let r = g.rate(t);
+                    assert!(
+                        low <= r && r <= high,
+                        "{cpm}/min, swing {swing}, slice {k}, t {t}: rate {r} outside [{low}, {high}]"
+                    );
+                }
+                let (least, most) = (formula(a).min(formula(b)), formula(a).max(formula(b)));
+                let slack = 2e-9 * base;
+                assert!(
+                    low <= least && (low >= least - slack || low == 0.0),
+                    "{cpm}/min, swing {swing}, slice {k}: low {low}, least rate {least}"
+                );
+                assert!(
+                    most <= high && high <= most + slack,
+                    "{cpm}/min, swing {swing}, slice {k}: high {high}, greatest rate {most}"
+                );
+            }
+        }
+    }
+}
