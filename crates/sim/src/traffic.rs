@@ -246,4 +246,45 @@ mod tests {
             }
         }
     }
+
+    /// A candidate on its slice's end is dropped and drawing restarts there (under the next
+    /// slice's rate), also when that end is the run's: the arrival is then the one drawn from
+    /// the end, past it, never the untested candidate exactly on it (the engine counts a call at
+    /// the run's end). The last arrival is set up so that the next exponential gap lands exactly
+    /// on the one-hour run's end.
+    #[test]
+    fn a_candidate_on_the_run_end_is_dropped_like_one_on_a_slice_end() {
+        let mut g = generator(
+            r#"{ "duration": 3600, "traffic": { "calls_per_minute": 60, "daily_swing": 0.5 } }"#,
+        );
+        assert_eq!(g.end, 3600.0);
+        // The last slice of the run: [2700, 3600).
+        g.enter_slice(3000.0);
+        assert_eq!(g.slice.end, 3600.0);
+        let gap = g.rng.clone().exponential() * g.slice.inv_high;
+        assert!(gap < 3600.0 - 2700.0, "gap {gap}");
+        // The last arrival just before the end, so that it plus the gap is the end exactly.
+        let mut t = 3600.0 - gap;
+        for step in 0.. {
+            assert!(step < 100, "no last arrival {gap} before the end");
+            if t + gap == 3600.0 {
+                break;
+            }
+            t = f64::from_bits(if t + gap < 3600.0 {
+                t.to_bits() + 1
+            } else {
+                t.to_bits() - 1
+            });
+        }
+        g.t = t;
+        // What drawing restarted at the end gives: the same generator at the end, its stream
+        // past the gap's draw.
+        let mut restarted = g.clone();
+        restarted.rng.exponential();
+        restarted.t = 3600.0;
+        let want = restarted.next_arrival().unwrap().unwrap().t;
+        assert!(want > 3600.0, "{want}");
+        let got = g.next_arrival().unwrap().unwrap().t;
+        assert_eq!(got.to_bits(), want.to_bits(), "{got} vs {want}");
+    }
 }
