@@ -287,4 +287,54 @@ mod tests {
         let got = g.next_arrival().unwrap().unwrap().t;
         assert_eq!(got.to_bits(), want.to_bits(), "{got} vs {want}");
     }
+
+    /// Evenly spaced calls under a swing: call `n` comes where the expected count reaches `n`,
+    /// at the root of `t - a sin(w t) = n / base` (`w = 2 pi / day`, `a = swing / w`), found
+    /// here by bisection down to adjacent floats. Newton's method in the generator gets within
+    /// rounding of it: `8 eps (t + |a sin(w t)| + n / base)`, the rounding in that function's
+    /// terms, over its slope `1 - swing cos(w t)`. Over a day or more of calls, so every phase
+    /// of the swing is met, and with a swing so slight (1e-5) that `a` is under a second, at a
+    /// rate high enough that the first calls come within microseconds (there a step of `4 eps`
+    /// seconds counts as converged: bisection steps alone would stop many ulps from the root).
+    #[test]
+    fn even_arrivals_under_a_swing_come_at_the_root() {
+        const W: f64 = 2.0 * core::f64::consts::PI / DAY;
+        for (cpm, swing, calls) in [
+            (600.0, 0.3, 900_000u64),
+            (1.0, 0.99, 3000),
+            (0.01, 0.9, 60),
+            (60.0, 0.5, 100_000),
+            (6e6, 1e-5, 100_000),
+        ] {
+            let mut g = generator(&format!(
+                r#"{{ "duration": 1e9, "traffic": {{ "calls_per_minute": {cpm},
+                      "daily_swing": {swing}, "arrivals": "even" }} }}"#
+            ));
+            let base = cpm / 60.0;
+            let a = swing / W;
+            for n in 1..=calls {
+                let target = n as f64 / base;
+                let (mut lo, mut hi) = (target - a, target + a);
+                let root = loop {
+                    let mid = lo + 0.5 * (hi - lo);
+                    if mid <= lo || mid >= hi {
+                        break mid;
+                    }
+                    if mid - a * (W * mid).sin() < target {
+                        lo = mid;
+                    } else {
+                        hi = mid;
+                    }
+                };
+                let t = g.next_arrival().unwrap().unwrap().t;
+                let (sin, cos) = (W * root).sin_cos();
+                let tol =
+                    8.0 * f64::EPSILON * (root + a * sin.abs() + target) / (1.0 - swing * cos);
+                assert!(
+                    (t - root).abs() <= tol,
+                    "{cpm}/min, swing {swing}, call {n}: at {t}, the root is {root} (+- {tol:e})"
+                );
+            }
+        }
+    }
 }
