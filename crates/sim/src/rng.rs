@@ -149,7 +149,82 @@ mod tests {
         assert_eq!(got, reference_xoshiro(&[1, 2, 3, 4], 4));
     }
 
-    /// xoshiro256++ written out from the paper, for the test above.
+    /// A stream whose generator gives `first`, then 0, then whatever follows: with `s0 = 0`
+    /// xoshiro256++'s output is `rotl(s3, 23)`, and with `s1 = s3` the next state's `s0` and
+    /// `s3` are both 0, so its output is 0.
+    fn stream_giving(first: u64) -> Stream {
+        let s3 = first.rotate_right(23);
+        let state = [0, s3, 0x0123_4567_89ab_cdef, s3];
+        let mut bytes = [0u8; 32];
+        for (chunk, w) in bytes.chunks_exact_mut(8).zip(state) {
+            chunk.copy_from_slice(&w.to_le_bytes());
+        }
+        assert_eq!(reference_xoshiro(&state, 2), [first, 0]);
+        Stream {
+            gen: Xoshiro256PlusPlus::from_seed(bytes),
+            zig: Ziggurat::exponential(),
+        }
+    }
+
+    /// The layer's uniform is the centre of one of 2^52 cells, `(2m + 1) / 2^53` for the top 52
+    /// bits `m` (so in (0, 1), never 0), and a draw inside layer `i`'s rectangle is that times
+    /// `x(i)`, exactly.
+    #[test]
+    fn a_rectangle_draw_is_the_cell_centre_times_the_layer_edge() {
+        let z = Ziggurat::exponential();
+        let top = (1u64 << 52) - 1;
+        for (m, i) in [
+            (0u64, 0usize),
+            (0, 17),
+            (1, 254),
+            (12345, 100),
+            (top / 3, 1),
+            (top / 2, 128),
+        ] {
+            let u = (2 * m + 1) as f64 / (1u64 << 53) as f64;
+            let want = u * z.x[i];
+            assert!(want < z.x[i + 1], "layer {i}, m {m} is in the rectangle");
+            // Bits 8..12 are not used.
+            let got = stream_giving((m << 12) | 0xa00 | i as u64).exponential();
+            assert_eq!(got.to_bits(), want.to_bits(), "layer {i}, m {m}");
+        }
+    }
+
+    /// A draw on the next layer's edge, `u x(i) = x(i+1)` exactly, is not in layer `i`'s
+    /// rectangle (`x < x(i+1)`, as Doornik and `rand_distr` have it), and with a wedge uniform of
+    /// 0 it is not under the curve either (`f(i+1) + 0 < e^-x(i+1) = f(i+1)` is false): it is
+    /// rejected, and the generator's next outputs make the draw. The 52-bit `m` giving such a
+    /// draw is searched for near `2^52 x(i+1) / x(i)`, layer by layer.
+    #[test]
+    fn a_draw_on_a_layer_edge_is_rejected() {
+        let z = Ziggurat::exponential();
+        let mut found = 0;
+        for i in 1..255 {
+            let m0 = (z.x[i + 1] / z.x[i] * (1u64 << 52) as f64) as u64;
+            for m in m0 - 4..m0 + 4 {
+                let u = (2 * m + 1) as f64 / (1u64 << 53) as f64;
+                if u * z.x[i] != z.x[i + 1] {
+                    continue;
+                }
+                found += 1;
+                let mut s = stream_giving((m << 12) | i as u64);
+                let mut rest = s.clone();
+                rest.gen.next_u64();
+                rest.gen.next_u64();
+                let got = s.exponential();
+                assert_eq!(
+                    got.to_bits(),
+                    rest.exponential().to_bits(),
+                    "layer {i}, m {m}"
+                );
+                assert_ne!(got, z.x[i + 1]);
+            }
+        }
+        // 188 such draws over the 254 layers.
+        assert!(found >= 100, "{found} draws on a layer's edge");
+    }
+
+    /// xoshiro256++ written out from the paper, for the tests above.
     fn reference_xoshiro(s0: &[u64; 4], n: usize) -> Vec<u64> {
         let mut s = *s0;
         (0..n)

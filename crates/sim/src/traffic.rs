@@ -192,3 +192,149 @@ impl Source for Generator {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn generator(json: &str) -> Generator {
+        Generator::new(&Scenario::from_json(json).expect("valid scenario"))
+    }
+
+    /// The thinning envelope holds the rate on each slice, `low <= rate(t) <= high` for every
+    /// `t` in it, ends included (thinning needs it: a candidate is kept outright when `u <= low`,
+    /// and kept with probability `rate / high` only if `rate <= high`), and only just: within
+    /// `2e-9 x base` of the rate's least and greatest values there, taken at the slice's ends
+    /// from the formula `base x (1 - swing x cos(2 pi t / day))` (the rate is monotone on a
+    /// slice).
+    #[test]
+    fn the_envelope_bounds_the_rate_on_each_slice() {
+        for (cpm, swing) in [
+            (60.0, 0.5),
+            (600.0, 0.3),
+            (1.0, 0.99),
+            (1e-9, 0.7),
+            (6e6, 0.999_999_999),
+        ] {
+            let g = generator(&format!(
+                r#"{{ "traffic": {{ "calls_per_minute": {cpm}, "daily_swing": {swing} }} }}"#
+            ));
+            let base = cpm / 60.0;
+            let formula =
+                |t: f64| base * (1.0 - swing * (2.0 * core::f64::consts::PI * t / DAY).cos());
+            assert_eq!(g.envelope.len(), 96);
+            for (k, &(low, high)) in g.envelope.iter().enumerate() {
+                let (a, b) = (k as f64 * 900.0, (k + 1) as f64 * 900.0);
+                for j in 0..=900 {
+                    let t = a + j as f64;
+                    let r = g.rate(t);
+                    assert!(
+                        low <= r && r <= high,
+                        "{cpm}/min, swing {swing}, slice {k}, t {t}: rate {r} outside [{low}, {high}]"
+                    );
+                }
+                let (least, most) = (formula(a).min(formula(b)), formula(a).max(formula(b)));
+                let slack = 2e-9 * base;
+                assert!(
+                    low <= least && (low >= least - slack || low == 0.0),
+                    "{cpm}/min, swing {swing}, slice {k}: low {low}, least rate {least}"
+                );
+                assert!(
+                    most <= high && high <= most + slack,
+                    "{cpm}/min, swing {swing}, slice {k}: high {high}, greatest rate {most}"
+                );
+            }
+        }
+    }
+
+    /// A candidate on its slice's end is dropped and drawing restarts there (under the next
+    /// slice's rate), also when that end is the run's: the arrival is then the one drawn from
+    /// the end, past it, never the untested candidate exactly on it (the engine counts a call at
+    /// the run's end). The last arrival is set up so that the next exponential gap lands exactly
+    /// on the one-hour run's end.
+    #[test]
+    fn a_candidate_on_the_run_end_is_dropped_like_one_on_a_slice_end() {
+        let mut g = generator(
+            r#"{ "duration": 3600, "traffic": { "calls_per_minute": 60, "daily_swing": 0.5 } }"#,
+        );
+        assert_eq!(g.end, 3600.0);
+        // The last slice of the run: [2700, 3600).
+        g.enter_slice(3000.0);
+        assert_eq!(g.slice.end, 3600.0);
+        let gap = g.rng.clone().exponential() * g.slice.inv_high;
+        assert!(gap < 3600.0 - 2700.0, "gap {gap}");
+        // The last arrival just before the end, so that it plus the gap is the end exactly.
+        let mut t = 3600.0 - gap;
+        for step in 0.. {
+            assert!(step < 100, "no last arrival {gap} before the end");
+            if t + gap == 3600.0 {
+                break;
+            }
+            t = f64::from_bits(if t + gap < 3600.0 {
+                t.to_bits() + 1
+            } else {
+                t.to_bits() - 1
+            });
+        }
+        g.t = t;
+        // What drawing restarted at the end gives: the same generator at the end, its stream
+        // past the gap's draw.
+        let mut restarted = g.clone();
+        restarted.rng.exponential();
+        restarted.t = 3600.0;
+        let want = restarted.next_arrival().unwrap().unwrap().t;
+        assert!(want > 3600.0, "{want}");
+        let got = g.next_arrival().unwrap().unwrap().t;
+        assert_eq!(got.to_bits(), want.to_bits(), "{got} vs {want}");
+    }
+
+    /// Evenly spaced calls under a swing: call `n` comes where the expected count reaches `n`,
+    /// at the root of `t - a sin(w t) = n / base` (`w = 2 pi / day`, `a = swing / w`), found
+    /// here by bisection down to adjacent floats. Newton's method in the generator gets within
+    /// rounding of it: `8 eps (t + |a sin(w t)| + n / base)`, the rounding in that function's
+    /// terms, over its slope `1 - swing cos(w t)`. Over a day or more of calls, so every phase
+    /// of the swing is met, and with a swing so slight (1e-5) that `a` is under a second, at a
+    /// rate high enough that the first calls come within microseconds (there a step of `4 eps`
+    /// seconds counts as converged: bisection steps alone would stop many ulps from the root).
+    #[test]
+    fn even_arrivals_under_a_swing_come_at_the_root() {
+        const W: f64 = 2.0 * core::f64::consts::PI / DAY;
+        for (cpm, swing, calls) in [
+            (600.0, 0.3, 900_000u64),
+            (1.0, 0.99, 3000),
+            (0.01, 0.9, 60),
+            (60.0, 0.5, 100_000),
+            (6e6, 1e-5, 100_000),
+        ] {
+            let mut g = generator(&format!(
+                r#"{{ "duration": 1e9, "traffic": {{ "calls_per_minute": {cpm},
+                      "daily_swing": {swing}, "arrivals": "even" }} }}"#
+            ));
+            let base = cpm / 60.0;
+            let a = swing / W;
+            for n in 1..=calls {
+                let target = n as f64 / base;
+                let (mut lo, mut hi) = (target - a, target + a);
+                let root = loop {
+                    let mid = lo + 0.5 * (hi - lo);
+                    if mid <= lo || mid >= hi {
+                        break mid;
+                    }
+                    if mid - a * (W * mid).sin() < target {
+                        lo = mid;
+                    } else {
+                        hi = mid;
+                    }
+                };
+                let t = g.next_arrival().unwrap().unwrap().t;
+                let (sin, cos) = (W * root).sin_cos();
+                let tol =
+                    8.0 * f64::EPSILON * (root + a * sin.abs() + target) / (1.0 - swing * cos);
+                assert!(
+                    (t - root).abs() <= tol,
+                    "{cpm}/min, swing {swing}, call {n}: at {t}, the root is {root} (+- {tol:e})"
+                );
+            }
+        }
+    }
+}
