@@ -166,6 +166,30 @@ mod tests {
         }
     }
 
+    /// A uniform is the generator's top 53 bits over 2^53: 0 from 0, 2^-53 from the lowest bit
+    /// kept, 1/2 from the top bit, and from all ones 1 - 2^-53, the largest float under 1.
+    #[test]
+    fn uniform_is_the_top_53_bits_over_2_to_the_53() {
+        let half_ulp = f64::EPSILON / 2.0;
+        for (bits, want) in [
+            (0u64, 0.0),
+            ((1 << 11) - 1, 0.0),
+            (1 << 11, half_ulp),
+            (1 << 63, 0.5),
+            (u64::MAX, 1.0 - half_ulp),
+            (
+                0x0123_4567_89ab_cdef,
+                (0x0123_4567_89ab_cdef_u64 >> 11) as f64 * half_ulp,
+            ),
+        ] {
+            let mut s = stream_giving(bits);
+            assert_eq!(s.uniform().to_bits(), want.to_bits(), "{bits:#x}");
+            // The next output is 0.
+            assert_eq!(s.uniform(), 0.0);
+        }
+        assert!(1.0 - half_ulp < 1.0);
+    }
+
     /// The layer's uniform is the centre of one of 2^52 cells, `(2m + 1) / 2^53` for the top 52
     /// bits `m` (so in (0, 1), never 0), and a draw inside layer `i`'s rectangle is that times
     /// `x(i)`, exactly.
