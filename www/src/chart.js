@@ -286,7 +286,7 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
     pal = palette(root);
     const ax = axisStyle();
     const xAxis = {
-      ...ax, incrs: TIME_STEPS, label: 'time', labelSize: 18, space: 90,
+      ...ax, incrs: TIME_STEPS, label: 'time', labelSize: AXIS_LABEL, space: 90,
       values: (u, splits) => { const v = splits.map(timeTick); ticks.set(u, v); return v; },
     };
     const o1 = {
