@@ -70,7 +70,15 @@ for (const browser of BROWSERS) {
       await s.driver.get(`${s.url}docs-example.html`);
       for (const id of ['recovery-el', 'quiet-el']) {
         await page(s.driver, (i) => document.getElementById(i).scrollIntoView(), id);
-        await until(() => page(s.driver, (i) => document.getElementById(i).dataset.state === 'ready', id), `${id} to be ready`, 60_000);
+        // Not ready: its state (idle, loading) and the start of what it shows, for the message.
+        await until(async () => {
+          const st = await page(s.driver, (i) => {
+            const el = document.getElementById(i);
+            return { state: el.dataset.state, shows: (el.shadowRoot ? el.shadowRoot.textContent : '').slice(0, 200) };
+          }, id);
+          if (st.state === 'ready') return true;
+          throw new Error(`state ${st.state}, showing “${st.shows}”`);
+        }, `${id} to be ready`, 60_000);
       }
       assert.deepEqual(bad(await axe(s)), []);
     });
