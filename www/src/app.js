@@ -392,7 +392,8 @@ export function mountPlayground(root, options = {}) {
     if (shown.end !== S.end) {
       shown.end = S.end;
       transport.setRange(S.end);
-      if (!S.speedChosen && S.speed !== defaultSpeed(S.end)) { S.speed = defaultSpeed(S.end); transport.setSpeed(S.speed); }
+      const speed = defaultSpeed(S.end);
+      if (!S.speedChosen && S.speed !== speed) { S.speed = speed; transport.setSpeed(speed); }
     }
     chart.setData(res.series, derived ? derived.point : 1, res.view[0], res.view[1], S.end);
     chart.setCursor(res.snapshot.t_s);
