@@ -30,6 +30,8 @@
 //! dropped there) panics with a message saying so, rather than wait for a lock its own thread
 //! holds ([`Shared::with`] would wait for good, the others for the lock timeout while every
 //! other thread waits too). Only [`Shared::state`] and [`Shared::clock`] may be called there.
+//! The one exception: a guard dropped unfinished there while a panic unwinds reports nothing
+//! (a second panic during unwinding would abort the process).
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering as AtomicOrdering};
@@ -278,12 +280,17 @@ impl<B: Breaker> Shared<B> {
     /// [module](self)).
     #[inline]
     fn not_reentrant(&self, what: &str) {
-        let me = this_thread();
         // Relaxed is enough: reading our own mark means this thread wrote it and has not yet
         // cleared it (a thread reads its own writes in order), so it holds the lock.
-        if me != 0 && self.owner.load(AtomicOrdering::Relaxed) == me {
+        if self.held_here() {
             reentrant(what);
         }
+    }
+
+    /// Whether the calling thread holds the lock (inside [`Shared::with`] or the listener).
+    fn held_here(&self) -> bool {
+        let me = this_thread();
+        me != 0 && self.owner.load(AtomicOrdering::Relaxed) == me
     }
 
     /// Mark the lock just taken as held by this thread.
@@ -515,6 +522,18 @@ struct Admitted {
 }
 
 impl Admitted {
+    /// The neutral report of a guard dropped unfinished. Skipped while this thread unwinds a
+    /// panic holding the lock (the guard was moved into [`Shared::with`]'s closure): the report
+    /// would panic as reentrant, and a panic during unwinding aborts the process. The call then
+    /// reports nothing, as when the lock is not had in time.
+    fn abandon<B: Breaker>(&mut self, shared: &Shared<B>) {
+        if std::thread::panicking() && shared.held_here() {
+            self.permit = None;
+            return;
+        }
+        let _ = self.report(shared, Outcome::InputRejected);
+    }
+
     /// Report `outcome` for the permit, once: `None` if there is none (uncounted, or reported).
     fn report<B: Breaker>(
         &mut self,
@@ -529,7 +548,8 @@ impl Admitted {
 /// A call [`Shared::admit`] let through, until its outcome is reported. Dropped unfinished, it
 /// reports a neutral result ([`Outcome::InputRejected`]: it moves nothing and gives back a
 /// half-open slot), so that a call abandoned for any reason does not hold a trial slot (unless
-/// that report, too, cannot take the lock within the lock timeout). Dropping it waits for the
+/// that report, too, cannot take the lock within the lock timeout, or the guard is dropped
+/// inside [`Shared::with`] while a panic unwinds). Dropping it waits for the
 /// lock like [`Shared::record`], on the thread that drops it. It borrows the [`Shared`]: for a
 /// `'static` future, use [`Shared::admit_owned`]'s [`OwnedGuard`].
 #[must_use = "make the call, then report its outcome with `finish`"]
@@ -561,7 +581,7 @@ impl<B: Breaker> fmt::Debug for Guard<'_, B> {
 
 impl<B: Breaker> Drop for Guard<'_, B> {
     fn drop(&mut self) {
-        let _ = self.call.report(self.shared, Outcome::InputRejected);
+        self.call.abandon(self.shared);
     }
 }
 
@@ -598,7 +618,7 @@ impl<B: Breaker> fmt::Debug for OwnedGuard<B> {
 
 impl<B: Breaker> Drop for OwnedGuard<B> {
     fn drop(&mut self) {
-        let _ = self.call.report(&self.shared, Outcome::InputRejected);
+        self.call.abandon(&self.shared);
     }
 }
 

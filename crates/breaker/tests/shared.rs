@@ -357,6 +357,45 @@ fn calls_from_inside_with_panic_but_state_and_clock_answer() {
     assert_eq!(inside, (State::Closed, State::Closed, true));
 }
 
+/// A guard moved into `with`'s closure and dropped there while a panic unwinds reports
+/// nothing: its report would panic as reentrant, and a panic during unwinding aborts the whole
+/// process (before, this test's binary died). The caller's own panic comes through, the lock is
+/// let go, and the breaker goes on; the unreported trial is lost at the call timeout, as a
+/// trial whose result never comes.
+#[test]
+fn a_guard_dropped_inside_with_while_a_panic_unwinds_reports_nothing_and_does_not_abort() {
+    let clock = ManualClock::new(0.0);
+    let settings = StatisticalSettings {
+        first_wait: 10.0,
+        call_timeout: 5.0,
+        ..StatisticalSettings::default()
+    };
+    let shared = Arc::new(
+        Shared::with_lock_timeout(Statistical::new(settings).unwrap(), Duration::from_secs(60))
+            .with_clock(clock.clock()),
+    );
+    fail_until_open(&shared);
+    clock.advance(Duration::from_secs(10));
+    let s = shared.clone();
+    let message = panic_of(move || {
+        let guard = s.admit().expect("the half-open trial is admitted");
+        s.with(move |_| {
+            let _held = guard;
+            panic!("the caller's own bug");
+        });
+    });
+    assert_eq!(message, "the caller's own bug");
+    // Nothing was recorded: the trial is still out, so the next call is turned away.
+    assert_eq!(shared.state(), State::HalfOpen);
+    assert!(matches!(
+        shared.permit(),
+        Locked::Done(Decision::Reject(Rejection::HalfOpenBusy))
+    ));
+    // At the call timeout the trial is lost and the next one is admitted.
+    clock.advance(Duration::from_millis(5500));
+    assert!(matches!(shared.permit(), Locked::Done(Decision::Admit(_))));
+}
+
 /// A listener may drive another `Shared` (a breaker per dependency, one opening another's
 /// fallback): only a thread's own lock is refused, and threads never see each other's.
 #[test]
