@@ -100,7 +100,8 @@ const PRESETS: [Preset; 7] = [
     Preset {
         name: "quiet-service",
         story: "1 call a minute for 30 days with a 2-hour outage on day 10: the window \
-                breaker's 100-call minimum takes 100 minutes to fill.",
+                breaker waits for half its last 100 calls to fail, most of an hour at this \
+                traffic (and after a close its 100-call minimum takes 100 minutes to fill).",
         json: r#"{
   "duration": "30d",
   "traffic": { "calls_per_minute": 1 },
