@@ -3,8 +3,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Key } from 'selenium-webdriver';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import {
-  BROWSERS, session, open, page, pageErrors, pageState, simulate, until, setField, fieldMessage, waitSettled, runsShown,
+  BROWSERS, ROOT, session, open, page, pageErrors, pageState, simulate, until, setField, fieldMessage, waitSettled, runsShown,
 } from './helpers.mjs';
 
 const button = (s, text) => s.driver.findElement({ xpath: `//div[@class='transport']//button[normalize-space(.)='${text}']` });
@@ -802,6 +806,48 @@ for (const browser of BROWSERS) {
       await s.driver.findElement({ xpath: "//button[normalize-space(.)='Copy link']" }).click();
       const link = await until(() => page(s.driver, () => window.__copied), 'the copied link');
       assert.equal(Number(new URL(link).searchParams.get('t')), t, link);
+    });
+
+    test('"Download scenario" saves the settings as JSON that the command line replays to the same run', async () => {
+      await open(s);
+      await change(s, 'seed', 11);
+      await change(s, 'window.sliding_window_size', 12);
+      const here = await pageState(s.driver, { hash: true });
+      // Capture the file the link saves (a headless browser's download folder is not ours).
+      await page(s.driver, () => {
+        window.__saved = null;
+        const click = HTMLAnchorElement.prototype.click;
+        HTMLAnchorElement.prototype.click = function () {
+          if (!this.download) return click.call(this);
+          const name = this.download;
+          fetch(this.href).then((r) => r.text()).then((text) => { window.__saved = { name, text }; });
+        };
+      });
+      await s.driver.findElement({ xpath: "//button[normalize-space(.)='Download scenario']" }).click();
+      const saved = await until(() => page(s.driver, () => window.__saved), 'the saved file');
+      assert.equal(saved.name, 'recovery-warmup.json');
+      assert.deepEqual(JSON.parse(saved.text), here.scenario, 'the settings of the run shown, edits included');
+      const msg = await until(async () => {
+        const t = await s.driver.findElement({ css: '#playground .copy' }).getText();
+        return /trace [0-9a-f]{16}/.test(t) && t;
+      }, 'the saved message with the trace hash');
+      assert.match(msg, /Saved recovery-warmup\.json\. breaker run --scenario recovery-warmup\.json replays this run \(trace [0-9a-f]{16}\)\./);
+      assert.equal(/trace ([0-9a-f]{16})/.exec(msg)[1], here.hash.slice(0, 16), 'the page\'s own trace hash');
+      // The file itself, not the page's object, through the command line.
+      const dir = mkdtempSync(join(tmpdir(), 'e2e-saved-'));
+      try {
+        const file = join(dir, saved.name);
+        writeFileSync(file, saved.text);
+        const [cmd, pre] = process.env.BREAKER_BIN ? [process.env.BREAKER_BIN, []] : ['cargo', ['run', '-q', '-p', 'breaker-cli', '--']];
+        const out = execFileSync(cmd, [...pre, 'run', '--scenario', file], { cwd: ROOT, encoding: 'utf8' });
+        assert.equal(/trace ([0-9a-f]{16})/.exec(out)[1], here.hash.slice(0, 16), 'the command line\'s run of the saved file');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      // A new run makes the message stale: it goes.
+      await change(s, 'seed', 12);
+      assert.doesNotMatch(await s.driver.findElement({ css: '#playground .copy' }).getText(), /Saved/);
+      assert.deepEqual(await pageErrors(s), []);
     });
 
     test('a copied link reproduces the same run and cursor in a fresh page', async () => {

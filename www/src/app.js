@@ -98,7 +98,9 @@ export function mountPlayground(root, options = {}) {
 
   const notice = h('p', { class: 'notice', hidden: true, attrs: { role: 'status' } });
   const copyBtn = h('button', { type: 'button', text: 'Copy link', on: { click: copyLink } });
+  const saveBtn = h('button', { type: 'button', text: 'Download scenario', on: { click: saveScenario } });
   const copyMsg = h('span', { class: 'muted', attrs: { 'aria-live': 'polite' } });
+  let copyMsgTimer = null;
   // A form landmark made of several small <form>s (see controls.js: autofill's cost per edit).
   const controlsEl = h('div', { class: 'controls', attrs: { role: 'form', 'aria-label': 'Settings' } });
   const transportEl = h('div', { class: 'transport' });
@@ -127,7 +129,7 @@ export function mountPlayground(root, options = {}) {
 
   replace(root,
     bannerEl,
-    h('div', { class: 'topbar' }, notice, h('div', { class: 'copy', hidden: !options.url }, copyBtn, ' ', copyMsg)),
+    h('div', { class: 'topbar' }, notice, h('div', { class: 'copy', hidden: !options.url }, copyBtn, ' ', saveBtn, ' ', copyMsg)),
     h('div', { class: showControls ? 'layout' : 'layout no-side' },
       h('aside', { class: 'side', hidden: !showControls }, controlsEl),
       // The page's main landmark, but only on a page of its own: embedded, the host's page has
@@ -313,6 +315,8 @@ export function mountPlayground(root, options = {}) {
   async function setScenario(sc, initial, t0 = 0, { keepError = false } = {}) {
     pause();
     const id = ++S.runId;
+    // A message about the run saved is not about the run to come.
+    if (copyMsg.querySelector('code')) copyMsg.textContent = '';
     // Nothing reads the worker's run until this one is back: it is replaced at once, and a
     // seek, step or zoom sent now would be answered from the new run while it is computed.
     S.loaded = false;
@@ -579,7 +583,35 @@ export function mountPlayground(root, options = {}) {
     const href = `${location.origin}${location.pathname}?${q}${t}`;
     const ok = await copyText(href);
     copyMsg.textContent = ok ? 'Link copied.' : `Copy this link: ${href}`;
-    setTimeout(() => { copyMsg.textContent = ''; }, 4000);
+    clearTimeout(copyMsgTimer);
+    copyMsgTimer = setTimeout(() => { copyMsg.textContent = ''; }, 4000);
+  }
+
+  /**
+   * Save the settings of the run shown as a JSON file, the simulator's own scenario format:
+   * `breaker run --scenario FILE` replays the same run natively, call for call (the same trace
+   * hash, which the message gives when the run shown is whole and is of these settings).
+   */
+  async function saveScenario() {
+    if (!S.scenario) return;
+    const sc = S.scenario;
+    const name = `${String(sc.name || S.preset || 'scenario').toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'scenario'}.json`;
+    const url = URL.createObjectURL(new Blob([`${JSON.stringify(sc, null, 2)}\n`], { type: 'application/json' }));
+    // In the document while clicked: a detached link's click saves nothing in some browsers.
+    const a = h('a', { href: url, download: name, hidden: true });
+    root.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    const runId = S.runId;
+    let hash = null;
+    if (S.loaded && S.complete && S.shownScenario === sc) {
+      try { hash = (await engine.call('traceHash')).slice(0, 16); } catch { hash = null; }
+    }
+    if (runId !== S.runId) return;
+    clearTimeout(copyMsgTimer);
+    replace(copyMsg, `Saved ${name}. `, h('code', { text: `breaker run --scenario ${name}` }),
+      hash ? ` replays this run (trace ${hash}).` : ' replays these settings\u2019 run.');
   }
 
   start();
