@@ -147,7 +147,7 @@ fn write_json(v: &JsValue, out: &mut String) {
         Ok(Kind::Bool(b)) => out.push_str(if b { "true" } else { "false" }),
         Ok(Kind::U64(n)) => out.push_str(&n.to_string()),
         Ok(Kind::I64(n)) => out.push_str(&n.to_string()),
-        Ok(Kind::F64(x)) => out.push_str(&float_text(x)),
+        Ok(Kind::F64(x)) => out.push_str(&number_text(x)),
         // JSON.stringify escapes a string as serde_json does (`"`, `\`, control characters).
         Ok(Kind::Str(_)) => out.push_str(
             &JSON::stringify(v)
@@ -177,6 +177,22 @@ fn write_json(v: &JsValue, out: &mut String) {
             }
             out.push('}');
         }
+    }
+}
+
+/// A number that is not a safe integer as the command line shows it when given the browser's
+/// JSON text of it: a whole number within `u64`/`i64` is read there as an integer, so it is
+/// written as one (`9007199254740992`, not `9007199254740992.0`); any other as [`float_text`].
+fn number_text(x: f64) -> String {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    if x.fract() == 0.0 && (-TWO_63..2.0 * TWO_63).contains(&x) {
+        if x >= 0.0 {
+            (x as u64).to_string()
+        } else {
+            (x as i64).to_string()
+        }
+    } else {
+        float_text(x)
     }
 }
 

@@ -139,6 +139,158 @@ fn native_text(v: &serde_json::Value) -> String {
     JSON::stringify(&js(&v.to_string())).unwrap().into()
 }
 
+/// Each leaf of `v` as a dotted path (`dependency.1.burst.enter`).
+fn leaves(v: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
+    let join = |k: &str| {
+        if prefix.is_empty() {
+            k.to_string()
+        } else {
+            format!("{prefix}.{k}")
+        }
+    };
+    match v {
+        serde_json::Value::Object(m) => m.iter().for_each(|(k, x)| leaves(x, &join(k), out)),
+        serde_json::Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                leaves(x, &join(&i.to_string()), out);
+            }
+        }
+        _ => out.push(prefix.to_string()),
+    }
+}
+
+/// Settings edited at random (the values of `sim/tests/settings_fuzz.rs`: on and past the
+/// ranges' ends, of the wrong type, in unit forms) are read by the page as by the command line:
+/// `Playground::new` on the JS object accepts exactly what `Scenario::from_json` and
+/// `Sim::new` accept on the same JSON as the browser prints it, and refuses with the same
+/// message (a u64's range ends at 2^53 - 1 in JS). Deterministic: a fixed xorshift picks the
+/// presets, fields and values.
+#[wasm_bindgen_test]
+fn random_edits_are_read_as_the_cli_reads_them() {
+    const VALUES: &[&str] = &[
+        "-1",
+        "0",
+        "-0",
+        "1e-300",
+        "5e-324",
+        "0.001",
+        "0.5",
+        "0.999999",
+        "1",
+        "2",
+        "3",
+        "100",
+        "1000",
+        "1e6",
+        "1e9",
+        "1.000000001e9",
+        "1e10",
+        "1e21",
+        "1.7976931348623157e308",
+        "4294967295",
+        "4294967296",
+        "9007199254740991",
+        "9007199254740993",
+        "18446744073709551615",
+        "\"5%\"",
+        "\"100%\"",
+        "\"200ms\"",
+        "\"30d\"",
+        "\"abc\"",
+        "\"\"",
+        "null",
+        "true",
+        "[]",
+        "{}",
+        "\"timeout\"",
+        "503",
+        "\"time\"",
+        "[1]",
+        "{\"a\": 1}",
+    ];
+    let presets = preset_list();
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut pick = |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    let (mut accepted, mut refused) = (0, 0);
+    let mut mismatches = Vec::new();
+    for case in 0..600 {
+        let (name, base) = &presets[pick(presets.len())];
+        let mut v = base.clone();
+        let mut paths = Vec::new();
+        leaves(&v, "", &mut paths);
+        for _ in 0..1 + pick(3) {
+            let path = &paths[pick(paths.len())];
+            let value: serde_json::Value =
+                serde_json::from_str(VALUES[pick(VALUES.len())]).expect("a JSON value");
+            let slot = path
+                .split('.')
+                .try_fold(&mut v, |at, k| match at {
+                    serde_json::Value::Array(a) => {
+                        k.parse::<usize>().ok().and_then(|i| a.get_mut(i))
+                    }
+                    other => other.get_mut(k),
+                })
+                .expect("a leaf of the preset");
+            *slot = value;
+        }
+        let obj = js(&v.to_string());
+        let as_js: String = JSON::stringify(&obj).unwrap().into();
+        let native = sim::Scenario::from_json(&as_js)
+            .and_then(|s| sim::Sim::new(&s).map(|_| ()).map_err(|e| e.to_string()))
+            .map_err(|e| e.replace("18446744073709551615", "9007199254740991"));
+        let page = Playground::new(obj).map(|_| ()).map_err(|e| {
+            get(&JsValue::from(e), "message")
+                .as_string()
+                .expect("message")
+        });
+        if page.is_ok() {
+            accepted += 1;
+        } else {
+            refused += 1;
+        }
+        // A whole number past 2^53 - 1 is a float to the page (JS does not hold it exactly,
+        // so no count takes it) and an integer to the command line: where it is refused, the
+        // two may say different things of what is allowed, but both name the field and value.
+        let inexact = as_js.contains("9007199254740992");
+        let same = if inexact {
+            let head = |r: &Result<(), String>| {
+                r.as_ref()
+                    .err()
+                    .and_then(|m| m.split_once(" is invalid: "))
+                    .map(|(h, _)| h.to_string())
+            };
+            // A whole-number setting's range ends there on the page (`seed`).
+            let js_range = page
+                .as_ref()
+                .is_err_and(|m| m.ends_with("allowed a whole number 0 <= x <= 9007199254740991"));
+            js_range || (page.is_ok() == native.is_ok() && head(&page) == head(&native))
+        } else {
+            page == native
+        };
+        if !same {
+            mismatches.push(format!(
+                "case {case}: {name}: page {page:?}, CLI {native:?}"
+            ));
+        }
+    }
+    assert!(
+        mismatches.is_empty(),
+        "{} of 600 differ:\n{}",
+        mismatches.len(),
+        mismatches.join("\n")
+    );
+    // Both kinds of answer were compared, many times each.
+    assert!(
+        accepted >= 50 && refused >= 300,
+        "{accepted} accepted, {refused} refused"
+    );
+}
+
 #[wasm_bindgen_test]
 fn presets_and_defaults_read_as_natively() {
     // The wasm reads the presets' JSON with the browser's JSON.parse, natively serde_json reads
@@ -305,12 +457,14 @@ fn wrong_kinds_say_what_is_allowed() {
             js(r#"{"window": {"random_seed": -1}}"#),
             "window.random_seed = -1 is invalid: allowed a whole number 0 <= x <= 9007199254740991",
         ),
-        // Whole, but beyond what a JS number holds exactly (read as a float, as serde_json reads
-        // `1e17`): the range a JS number can give, not the CLI's hint to write it without the
-        // exponent (in JS, 100000000000000000 is the same number).
+        // Whole, but beyond what a JS number holds exactly (read as a float): the range a JS
+        // number can give, not the CLI's hint to write it without the exponent (in JS,
+        // 100000000000000000 is the same number), and the value as the browser's JSON text
+        // writes it and the command line shows that text (before, `1e+17`).
         (
             js(r#"{"seed": 1e17}"#),
-            "seed = 1e+17 is invalid: allowed a whole number 0 <= x <= 9007199254740991",
+            "seed = 100000000000000000 is invalid: allowed a whole number 0 <= x <= \
+             9007199254740991",
         ),
         (
             js(r#"{"callers": {"count": "abc"}}"#),
