@@ -127,9 +127,6 @@ fn check(base: &Scenario, edits: &[String]) -> Result<(), String> {
         Ok(s) => s,
         Err(msg) => return refused_well(base, &msg),
     };
-    if std::env::var_os("FUZZ_SAY").is_some() {
-        eprintln!("RAN {}", edits.join(" "));
-    }
     let mut sim = match Sim::new(&s) {
         Ok(sim) => sim,
         Err(e) => return Err(format!("valid settings refused by Sim::new: {e}")),
