@@ -158,6 +158,25 @@ for (const browser of BROWSERS) {
       assert.deepEqual(more, { proto: false, float: true, cpm: 2, seed: 3 });
     });
 
+    test('an element starts in view even when its IntersectionObserver never reports, and not before', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      // An observer that never reports, as headless Firefox's has done late in a long session:
+      // the element's look once a second must start the one in view, and only that one.
+      await page(s.driver, () => {
+        window.IntersectionObserver = class { observe() {} disconnect() {} };
+        window.scrollTo(0, 0);
+      });
+      await addPlaygrounds(s.driver, [
+        { id: 'look-far', attrs: { preset: 'quiet-service', panels: 'now', style: 'display: block; margin-top: 20000px' } },
+        { id: 'look-near', attrs: { preset: 'recovery-warmup', panels: 'now' } },
+      ]);
+      await until(async () => (await element(s, 'look-near')).state === 'ready', 'the element in view to start', 30_000);
+      await new Promise((r) => setTimeout(r, 1500)); // a look more: the far one stays idle
+      assert.equal((await element(s, 'look-far')).state, 'idle', 'an element far below the view waits');
+      await page(s.driver, () => document.getElementById('look-far').scrollIntoView());
+      await until(async () => (await element(s, 'look-far')).state === 'ready', 'the far element, once scrolled to', 30_000);
+    });
+
     test('a custom element whose scenario does not validate shows its preset and says why', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
       await addPlaygrounds(s.driver, [{ id: 'bad', attrs: { preset: 'quiet-service', scenario: JSON.stringify({ statistical: { fine_rate: 5 } }), panels: 'now' } }]);

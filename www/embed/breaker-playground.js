@@ -12,8 +12,8 @@
 //   controls  present: also show the settings form (same as listing `controls` in panels).
 // Each element renders into its own shadow root (the page's styles and the playground's do not
 // mix), and starts work only when it first comes within 200 px of the viewport
-// (IntersectionObserver): then it loads the styles, starts its own worker with its own wasm
-// instance and computes its run. Several on one page are independent. While starting and after,
+// (IntersectionObserver, and a look once a second beside it): then it loads the styles, starts
+// its own worker with its own wasm instance and computes its run. Several on one page are independent. While starting and after,
 // the host's `data-state` is "idle", "loading" or "ready", and a `breaker-playground-ready` event
 // fires after each run; `element.playground` is the handle (`seek(t)`, `load(scenario)`, `state`).
 // The built files must be served from the page's origin (module workers are same-origin).
@@ -23,6 +23,8 @@ import { parseExact } from '../src/whole.js';
 
 const BASE = new URL('../', import.meta.url);
 const PANELS = ['now', 'chart'];
+/** How near the viewport (px) an element starts. */
+const NEAR = 200;
 let sheet = null;
 
 /** The page's style sheet with `:root` rules applied to the host, fetched once per page. */
@@ -49,25 +51,43 @@ const EXTRA = `
 export class BreakerPlayground extends HTMLElement {
   connectedCallback() {
     if (!this.shadowRoot) this.attachShadow({ mode: 'open' });
-    if (this.playground || this.observer) return;
+    if (this.playground || this.observer || this.dataset.state === 'loading') return;
     this.dataset.state = 'idle';
     const p = document.createElement('p');
     p.className = 'placeholder';
     p.textContent = `Breaker playground${this.getAttribute('preset') ? ` (${this.getAttribute('preset')})` : ''}: starts when scrolled into view.`;
     this.shadowRoot.replaceChildren(p);
     this.observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) {
-        this.observer.disconnect();
-        this.observer = null;
-        this.start();
-      }
-    }, { rootMargin: '200px' });
+      if (entries.some((e) => e.isIntersecting)) this.begin();
+    }, { rootMargin: `${NEAR}px` });
     this.observer.observe(this);
+    // Beside the observer, a look once a second: headless Firefox has left an element in view
+    // idle for a minute, its observer never reporting (twice, late in a long test session).
+    this.look = setInterval(() => { if (this.near()) this.begin(); }, 1000);
   }
 
   disconnectedCallback() {
-    if (this.observer) { this.observer.disconnect(); this.observer = null; }
+    this.stopWatching();
     if (this.playground) { this.playground.destroy(); this.playground = null; }
+  }
+
+  stopWatching() {
+    if (this.observer) { this.observer.disconnect(); this.observer = null; }
+    if (this.look) { clearInterval(this.look); this.look = null; }
+  }
+
+  /** Start once, whichever of the observer and the look sees the element first. */
+  begin() {
+    if (!this.observer && !this.look) return;
+    this.stopWatching();
+    this.start();
+  }
+
+  /** Whether the element is shown and within NEAR px of the viewport (as the observer's margin). */
+  near() {
+    const r = this.getBoundingClientRect();
+    return (r.width > 0 || r.height > 0)
+      && r.bottom >= -NEAR && r.top <= innerHeight + NEAR && r.right >= -NEAR && r.left <= innerWidth + NEAR;
   }
 
   /** The options from the attributes (text only; nothing here becomes HTML). */
@@ -100,7 +120,9 @@ export class BreakerPlayground extends HTMLElement {
   async start() {
     this.dataset.state = 'loading';
     const css = await styles();
-    if (!this.isConnected) return;
+    // Taken out of the page while the styles loaded: start again when put back (a move within
+    // the page puts it back before this, and it goes on).
+    if (!this.isConnected) { this.dataset.state = 'idle'; return; }
     const style = document.createElement('style');
     style.textContent = css + EXTRA;
     const uplot = document.createElement('link');
