@@ -230,24 +230,36 @@ for (const browser of BROWSERS) {
       assert.match(await page(s.driver, () => document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent), /caller 0's breaker\.$/);
     });
 
-    test('the verdict says its failed calls are the whole run\'s, and a run never unhealthy is healthy from the start', async () => {
-      // bursty-failures: one fine phase (bursts of failures within it). Its full health was
-      // "from 0 ms", and "2,261 failed calls let through" did not say that they are the whole
-      // day's, the failures of a fine dependency included.
+    test('the verdict counts the failed calls let through while the dependency is unhealthy, and a run never unhealthy is healthy from the start', async () => {
+      // bursty-failures: one fine phase (bursts of failures within it). Its verdict counted the
+      // whole day's failures of a fine dependency (2,261) against a target of 50; its full health
+      // was "from 0 ms".
       await open(s, '?v=1&preset=bursty-failures');
-      const cli = simulate((await pageState(s.driver)).scenario);
-      const r = await page(s.driver, () => ({
+      const read = () => page(s.driver, () => ({
         note: document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent,
         lines: [...document.querySelectorAll('#playground .panel-verdict .verdict')].map((v) => [...v.querySelectorAll('li')].map((l) => l.textContent)),
       }));
-      assert.match(r.note, /^Full health from the start \(no phase is unhealthy\); failed calls let through are every admitted call that failed, over the whole run \(a fine dependency's own failures too\);/, r.note);
+      let cli = simulate((await pageState(s.driver)).scenario);
+      let r = await read();
+      assert.match(r.note, /^Full health from the start \(no phase is unhealthy\); failed calls let through are admitted calls that failed while the dependency was not fine \(an outage or a degraded stretch; a fine dependency's own failures do not count\);/, r.note);
       ['statistical', 'window'].forEach((b, i) => {
-        const failed = cli.result.breakers[b].totals.failed;
-        assert.ok(r.lines[i].includes(`✗ ≤ 50 failed calls let through: ${failed.toLocaleString('en-US')} calls`), `${b}: ${r.lines[i].join(' | ')} (totals: ${failed})`);
+        const m = cli.result.breakers[b];
+        assert.equal(m.metrics.failed_while_unhealthy, 0, b);
+        assert.ok(m.totals.failed > 1000, `${b}: ${m.totals.failed} failed over the fine day`);
+        assert.ok(r.lines[i].includes('✓ ≤ 50 failed calls let through while unhealthy: 0 calls'), `${b}: ${r.lines[i].join(' | ')}`);
       });
-      // An outage that ends: full health from the fine phase after it.
+      // An outage and a warm-up that end: full health from the fine phase after them, and the
+      // failed calls of those phases only, as the command line counts them.
       await open(s);
-      assert.match(await page(s.driver, () => document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent), /^Full health from 40 s; /);
+      cli = simulate((await pageState(s.driver)).scenario);
+      r = await read();
+      assert.match(r.note, /^Full health from 40 s; /);
+      ['statistical', 'window'].forEach((b, i) => {
+        const m = cli.result.breakers[b];
+        const n = m.metrics.failed_while_unhealthy;
+        assert.ok(n > 0 && n < m.totals.failed, `${b}: ${n} while unhealthy of ${m.totals.failed}`);
+        assert.ok(r.lines[i].some((l) => l.endsWith(`≤ 50 failed calls let through while unhealthy: ${n} calls`)), `${b}: ${r.lines[i].join(' | ')} (metrics: ${n})`);
+      });
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -144,6 +144,7 @@ export const METRIC_ROWS = [
   ['metrics', 'false_openings', 'openings while the dependency was fine (false alarms)', '', 'lower'],
   ['metrics', 'calls_waited_on_failure', 'calls that waited the whole timeout', '', 'lower'],
   ['metrics', 'good_calls_to_fallback', 'good calls sent to the fallback', '', 'lower'],
+  ['metrics', 'failed_while_unhealthy', 'failed calls let through while the dependency was unhealthy', '', 'lower'],
   ['metrics', 'calls_rejected', 'calls sent to the fallback', '', null],
   ['metrics', 'time_to_open_s', 'time to open after an outage starts (mean)', 's', 'lower'],
   ['metrics', 'time_to_close_s', 'time to close after an outage ends (mean)', 's', 'lower'],

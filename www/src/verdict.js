@@ -1,5 +1,5 @@
-// A verdict line per run: the user sets targets (no false opening, at most N calls on the dead
-// dependency, closed for good within T s of full health, no re-trip after closing) and sees which
+// A verdict line per run: the user sets targets (no false opening, at most N failed calls let
+// through while the dependency is unhealthy, closed for good within T s of full health, no re-trip after closing) and sees which
 // breaker meets them on this run. Changing a target only re-reads the metrics; nothing is re-run.
 
 import { h, replace, uniqueId } from './dom.js';
@@ -35,7 +35,7 @@ export function fullHealthAt(scenario) {
 
 /**
  * The numbers a verdict needs for one breaker, from the simulator's metrics (`m`, the worker's
- * `metrics`): false openings (metrics), failed calls let through to the dependency (totals), and
+ * `metrics`): false openings and failed calls let through while unhealthy (metrics), and
  * from `changes` (caller 0's state changes in brief, over the run computed: `sim::Changes`) when it
  * closed for good relative to full health, and its re-trips.
  */
@@ -46,7 +46,7 @@ export function verdictNumbers(m, breaker, healthAt) {
   else if (lastTo === 'closed' && lastS != null && healthAt !== null) closedForGood = lastS - healthAt;
   return {
     false_openings: m[breaker].metrics.false_openings,
-    dead_calls: m[breaker].totals.failed,
+    dead_calls: m[breaker].metrics.failed_while_unhealthy,
     closed_for_good_after: closedForGood,
     retrips,
     opened,
@@ -68,7 +68,7 @@ export function createVerdict(root, onTargets) {
   const said = h('p', { class: 'sr-only', attrs: { 'aria-live': 'polite' } });
   const form = h('div', { class: 'targets' },
     h('div', { class: 'field check' }, h('div', { class: 'inputrow' }, fa, h('label', { for: fa.id, text: 'no false opening' }))),
-    h('div', { class: 'field' }, h('label', { for: dead.id, text: 'at most N failed calls let through' }), h('div', { class: 'inputrow' }, dead, h('span', { class: 'unit', text: 'calls' }))),
+    h('div', { class: 'field' }, h('label', { for: dead.id, text: 'at most N failed calls let through while unhealthy' }), h('div', { class: 'inputrow' }, dead, h('span', { class: 'unit', text: 'calls' }))),
     h('div', { class: 'field' }, h('label', { for: close.id, text: 'closed for good within T of full health' }), h('div', { class: 'inputrow' }, close, h('span', { class: 'unit', text: 's' }))),
     h('div', { class: 'field check' }, h('div', { class: 'inputrow' }, retrip, h('label', { for: retrip.id, text: 'no re-trip after closing' }))));
   replace(root, form, out, said);
@@ -109,7 +109,7 @@ export function createVerdict(root, onTargets) {
   function checks(v) {
     const out = [];
     if (targets.no_false_open) out.push({ label: 'no false opening', ok: v.false_openings === 0, measured: count(v.false_openings, 'false opening', 'false openings') });
-    if (targets.max_dead_calls != null) out.push({ label: `≤ ${fmt(targets.max_dead_calls)} failed calls let through`, ok: v.dead_calls <= targets.max_dead_calls, measured: count(v.dead_calls, 'call', 'calls') });
+    if (targets.max_dead_calls != null) out.push({ label: `≤ ${fmt(targets.max_dead_calls)} failed calls let through while unhealthy`, ok: v.dead_calls <= targets.max_dead_calls, measured: count(v.dead_calls, 'call', 'calls') });
     if (targets.close_within != null) {
       const t = v.closed_for_good_after;
       out.push({ label: `closed for good within ${duration(targets.close_within)}`, ok: t != null && Number.isFinite(t) && t <= targets.close_within,
@@ -130,10 +130,10 @@ export function createVerdict(root, onTargets) {
         h('ul', {}, c.map((x) => h('li', { class: x.ok ? 'ok' : 'bad' }, `${x.ok ? '✓' : '✗'} ${x.label}: ${x.measured}`))));
     });
     const ok = ['statistical', 'window'].filter((b) => checks(metrics.verdict[b]).every((x) => x.ok));
-    // The failed calls are the whole run's: a fine dependency's own failures (1% of a week's
-    // calls is thousands) count too, which a target of 50 does not say by itself.
+    // The failed calls are those while a phase is not fine: a fine dependency's own failures
+    // (1% of a week's calls is thousands) would swamp a target of 50, and are not the breaker's.
     const from = healthAt === null ? '— (the run ends unhealthy)' : healthAt === 0 ? 'the start (no phase is unhealthy)' : duration(healthAt);
-    const note = h('p', { class: 'help', text: `Full health from ${from}; failed calls let through are every admitted call that failed, over the whole run (a fine dependency's own failures too); re-trips are openings after the first close; ${metrics.callers > 1
+    const note = h('p', { class: 'help', text: `Full health from ${from}; failed calls let through are admitted calls that failed while the dependency was not fine (an outage or a degraded stretch; a fine dependency's own failures do not count); re-trips are openings after the first close; ${metrics.callers > 1
       ? `false openings and failed calls are summed over the ${metrics.callers} callers' breakers (as in the metrics), closing and re-trips are caller 0's.`
       : 'caller 0\'s breaker.'}` });
     const whole = ok.length === 2 ? 'Both breakers meet the targets on this run.'

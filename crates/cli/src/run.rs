@@ -256,7 +256,7 @@ fn text(r: &RunResult) -> String {
         "metric", "statistical", "window"
     );
     let (s, w) = (&r.breakers.statistical.metrics, &r.breakers.window.metrics);
-    let rows: [(&str, String, String); 9] = [
+    let rows: [(&str, String, String); 10] = [
         ("openings", s.openings.to_string(), w.openings.to_string()),
         (
             "false_openings",
@@ -272,6 +272,11 @@ fn text(r: &RunResult) -> String {
             "good_calls_to_fallback",
             s.good_calls_to_fallback.to_string(),
             w.good_calls_to_fallback.to_string(),
+        ),
+        (
+            "failed_while_unhealthy",
+            s.failed_while_unhealthy.to_string(),
+            w.failed_while_unhealthy.to_string(),
         ),
         (
             "calls_rejected",

@@ -80,6 +80,7 @@ fn json_output_has_the_documented_keys() {
                 "calls_rejected",
                 "calls_waited_on_failure",
                 "dropped_updates",
+                "failed_while_unhealthy",
                 "false_openings",
                 "good_calls_to_fallback",
                 "late_results_ignored",

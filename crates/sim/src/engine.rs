@@ -20,7 +20,7 @@ use crate::output::{
     Metrics, Phases, RunResult, Totals, Verdict,
 };
 use crate::rng::Stream;
-use crate::scenario::{phase_index, Phase, Scenario};
+use crate::scenario::{phase_index, Condition, Phase, Scenario};
 use crate::series::{Count, SeriesAcc, LEVEL, TRIAL};
 use crate::trace::{TraceError, TraceRecord};
 use crate::SimError;
@@ -427,18 +427,35 @@ impl<B: Probe> Side<B> {
     }
 
     /// The outcome and latency an admitted call gets from this side's dependency copy.
+    /// A failure while the phase is not `fine` is counted in `failed_while_unhealthy` here.
     fn serve(&mut self, cfg: &Config, phase: &Phase, t: f64, d: &Drawn) -> (Outcome, f64) {
-        if d.outcome != Outcome::Success || cfg.cap_keep == 0 {
+        if d.outcome != Outcome::Success {
+            self.failed_unless_fine(phase, d.outcome);
+            return (d.outcome, d.latency);
+        }
+        if cfg.cap_keep == 0 {
             return (d.outcome, d.latency);
         }
         if phase.capacity > 0.0 && self.recent_successes(t) as f64 >= phase.capacity {
-            return shed(d.fail_latency, cfg.call_timeout);
+            let shed = shed(d.fail_latency, cfg.call_timeout);
+            self.failed_unless_fine(phase, shed.0);
+            return shed;
         }
         if self.successes.len() == cfg.cap_keep {
             self.successes.pop_front();
         }
         self.successes.push_back(t);
         (Outcome::Success, d.latency)
+    }
+
+    /// Count an admitted call's `outcome` in `failed_while_unhealthy` if it is a failure and
+    /// `phase` is not `fine`. Only on the paths of calls that do not succeed: a success (most
+    /// calls) pays nothing for it.
+    #[inline]
+    fn failed_unless_fine(&mut self, phase: &Phase, outcome: Outcome) {
+        if phase.condition != Condition::Fine && outcome.class() == Class::Failure {
+            self.metrics.failed_while_unhealthy += 1;
+        }
     }
 
     /// Whether a rejected call would have been answered successfully.

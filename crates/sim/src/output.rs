@@ -80,6 +80,11 @@ pub struct Metrics {
     pub calls_waited_on_failure: u64,
     /// Calls sent to the fallback that the dependency would have answered successfully.
     pub good_calls_to_fallback: u64,
+    /// Admitted calls that failed and came while the dependency's phase was not `fine` (an
+    /// outage or a degraded stretch): the failures let through while the breaker was there to
+    /// protect, without a fine dependency's own. Counted when admitted, by the outcome the
+    /// call will have: a call still in flight when the run ends counts.
+    pub failed_while_unhealthy: u64,
     /// Calls rejected by the breaker (sent to the fallback).
     pub calls_rejected: u64,
     /// Results that moved nothing because they came late: from an earlier generation, a lost

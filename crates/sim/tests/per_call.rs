@@ -1,8 +1,8 @@
 //! Per call, through the stepping simulator: the totals and metrics are the sums of what each
 //! call's report says (verdicts, outcomes, result times), for both breakers on the same calls.
 
-use breaker::Outcome;
-use sim::{Sim, Verdict};
+use breaker::{Class, Outcome};
+use sim::{Condition, Sim, Verdict};
 
 #[test]
 fn metrics_are_sums_of_the_calls() {
@@ -21,7 +21,7 @@ fn metrics_are_sums_of_the_calls() {
                 let timeout = s.callers.call_timeout;
                 let capacity = s.dependency.iter().any(|p| p.capacity > 0.0);
                 let mut sim = Sim::new(&s).unwrap();
-                let mut n = [[0u64; 5]; 2];
+                let mut n = [[0u64; 6]; 2];
                 while sim.step_call() {
                     let c = sim.snapshot().last_call.unwrap();
                     for (k, d) in [c.statistical, c.window].iter().enumerate() {
@@ -41,6 +41,12 @@ fn metrics_are_sums_of_the_calls() {
                             if d.verdict == Verdict::Trial {
                                 n[k][2] += 1;
                             }
+                            // By the phase at the call, from the scenario, not the engine's.
+                            if o.class() == Class::Failure
+                                && s.condition_at(c.t_s) != Condition::Fine
+                            {
+                                n[k][5] += 1;
+                            }
                         } else {
                             n[k][3] += 1;
                             if !capacity && c.drawn == Outcome::Success {
@@ -59,6 +65,7 @@ fn metrics_are_sums_of_the_calls() {
                     assert_eq!(b.metrics.calls_waited_on_failure, n[k][1], "{w}");
                     assert_eq!(b.totals.trials, n[k][2], "{w}");
                     assert_eq!(b.metrics.calls_rejected, n[k][3], "{w}");
+                    assert_eq!(b.metrics.failed_while_unhealthy, n[k][5], "{w}");
                     if !capacity {
                         assert_eq!(b.metrics.good_calls_to_fallback, n[k][4], "{w}");
                     }
