@@ -16,45 +16,7 @@ use proptest::prelude::*;
 use serde_json::Value;
 use sim::{presets, BreakerKind, Scenario, Sim};
 
-/// Values typed into a field: on and past the ranges' ends, tiny and huge, of the wrong type,
-/// and the unit forms the settings read.
-const VALUES: &[&str] = &[
-    "-1",
-    "0",
-    "-0",
-    "1e-300",
-    "5e-324",
-    "0.001",
-    "0.5",
-    "0.999999",
-    "1",
-    "2",
-    "3",
-    "100",
-    "1000",
-    "1e6",
-    "1e9",
-    "1.000000001e9",
-    "1e10",
-    "1.7976931348623157e308",
-    "4294967295",
-    "4294967296",
-    "9007199254740991",
-    "18446744073709551615",
-    "\"5%\"",
-    "\"100%\"",
-    "\"200ms\"",
-    "\"30d\"",
-    "\"abc\"",
-    "\"\"",
-    "null",
-    "true",
-    "[]",
-    "{}",
-    "\"timeout\"",
-    "503",
-    "\"time\"",
-];
+include!("support/typed_values.rs");
 
 /// Changes of a numeric setting's own value, so that many cases stay valid and run: `x * f`.
 const SCALES: &[f64] = &[0.0, 1e-3, 0.1, 0.5, 0.9, 1.1, 2.0, 10.0, 1e3, 1e6];

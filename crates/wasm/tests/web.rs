@@ -139,6 +139,9 @@ fn native_text(v: &serde_json::Value) -> String {
     JSON::stringify(&js(&v.to_string())).unwrap().into()
 }
 
+// The values the native settings fuzz test types (`VALUES`).
+include!("../../sim/tests/support/typed_values.rs");
+
 /// Each leaf of `v` as a dotted path (`dependency.1.burst.enter`).
 fn leaves(v: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
     let join = |k: &str| {
@@ -167,47 +170,6 @@ fn leaves(v: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
 /// presets, fields and values.
 #[wasm_bindgen_test]
 fn random_edits_are_read_as_the_cli_reads_them() {
-    const VALUES: &[&str] = &[
-        "-1",
-        "0",
-        "-0",
-        "1e-300",
-        "5e-324",
-        "0.001",
-        "0.5",
-        "0.999999",
-        "1",
-        "2",
-        "3",
-        "100",
-        "1000",
-        "1e6",
-        "1e9",
-        "1.000000001e9",
-        "1e10",
-        "1e21",
-        "1.7976931348623157e308",
-        "4294967295",
-        "4294967296",
-        "9007199254740991",
-        "9007199254740993",
-        "18446744073709551615",
-        "\"5%\"",
-        "\"100%\"",
-        "\"200ms\"",
-        "\"30d\"",
-        "\"abc\"",
-        "\"\"",
-        "null",
-        "true",
-        "[]",
-        "{}",
-        "\"timeout\"",
-        "503",
-        "\"time\"",
-        "[1]",
-        "{\"a\": 1}",
-    ];
     let presets = preset_list();
     let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut pick = |n: usize| {

@@ -1,0 +1,47 @@
+// Values typed into a setting, for the tests that edit settings at random (included by
+// `sim/tests/settings_fuzz.rs` and `wasm/tests/web.rs`): on and past the ranges' ends, tiny and
+// huge, past what a JS number holds exactly, of the wrong type, and the unit forms the settings
+// read.
+
+/// JSON texts of values typed into a field.
+const VALUES: &[&str] = &[
+    "-1",
+    "0",
+    "-0",
+    "1e-300",
+    "5e-324",
+    "0.001",
+    "0.5",
+    "0.999999",
+    "1",
+    "2",
+    "3",
+    "100",
+    "1000",
+    "1e6",
+    "1e9",
+    "1.000000001e9",
+    "1e10",
+    "1e21",
+    "1.7976931348623157e308",
+    "4294967295",
+    "4294967296",
+    "9007199254740991",
+    "9007199254740993",
+    "18446744073709551615",
+    "\"5%\"",
+    "\"100%\"",
+    "\"200ms\"",
+    "\"30d\"",
+    "\"abc\"",
+    "\"\"",
+    "null",
+    "true",
+    "[]",
+    "[1]",
+    "{}",
+    "{\"a\": 1}",
+    "\"timeout\"",
+    "503",
+    "\"time\"",
+];
