@@ -181,16 +181,15 @@ fn write_json(v: &JsValue, out: &mut String) {
 }
 
 /// A number that is not a safe integer as the command line shows it when given the browser's
-/// JSON text of it: a whole number within `u64`/`i64` is read there as an integer, so it is
-/// written as one (`9007199254740992`, not `9007199254740992.0`); any other as [`float_text`].
+/// JSON text of it. `JSON.stringify` writes a whole number below 1e21 as its shortest digits,
+/// padded with zeros (2^60 as `1152921504606847000`); the command line reads that text as an
+/// integer when it fits a `u64` or an `i64`, and shows it as written (not
+/// `9007199254740992.0`, nor 2^60's exact `1152921504606846976`); any other as [`float_text`].
+/// Rust's `Display` writes the same shortest digits, without an exponent.
 fn number_text(x: f64) -> String {
-    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
-    if x.fract() == 0.0 && (-TWO_63..2.0 * TWO_63).contains(&x) {
-        if x >= 0.0 {
-            (x as u64).to_string()
-        } else {
-            (x as i64).to_string()
-        }
+    let text = format!("{x}");
+    if text.parse::<u64>().is_ok() || text.parse::<i64>().is_ok() {
+        text
     } else {
         float_text(x)
     }
