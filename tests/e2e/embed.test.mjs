@@ -177,6 +177,24 @@ for (const browser of BROWSERS) {
       await until(async () => (await element(s, 'look-far')).state === 'ready', 'the far element, once scrolled to', 30_000);
     });
 
+    test('an element taken out of the page while its first run computes starts over when put back', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      await addPlaygrounds(s.driver, [{ id: 'moved', attrs: { preset: 'recovery-warmup', panels: 'now' } }]);
+      // Out and back in as soon as it has a playground, before its first run is in.
+      const stateWhenMoved = await until(() => page(s.driver, () => {
+        const el = document.getElementById('moved');
+        if (!el || !el.playground) return null;
+        const st = el.dataset.state;
+        el.remove();
+        document.body.prepend(el);
+        return st;
+      }), 'the element to start', 30_000, 1);
+      assert.equal(stateWhenMoved, 'loading', 'moved while its first run was computing');
+      await until(async () => (await element(s, 'moved')).state === 'ready', 'the element, put back, to start over and be ready', 30_000);
+      const moved = await element(s, 'moved');
+      assert.equal(moved.calls, simulate(moved.scenario).result.calls);
+    });
+
     test('a custom element whose scenario does not validate shows its preset and says why', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
       await addPlaygrounds(s.driver, [{ id: 'bad', attrs: { preset: 'quiet-service', scenario: JSON.stringify({ statistical: { fine_rate: 5 } }), panels: 'now' } }]);

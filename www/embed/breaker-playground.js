@@ -51,7 +51,8 @@ const EXTRA = `
 export class BreakerPlayground extends HTMLElement {
   connectedCallback() {
     if (!this.shadowRoot) this.attachShadow({ mode: 'open' });
-    if (this.playground || this.observer || this.dataset.state === 'loading') return;
+    // Started, watching, or loading its styles (a move within the page: the start goes on).
+    if (this.playground || this.observer || this.starting) return;
     this.dataset.state = 'idle';
     const p = document.createElement('p');
     p.className = 'placeholder';
@@ -68,7 +69,8 @@ export class BreakerPlayground extends HTMLElement {
 
   disconnectedCallback() {
     this.stopWatching();
-    if (this.playground) { this.playground.destroy(); this.playground = null; }
+    // Put back later, it starts over: idle until in view again.
+    if (this.playground) { this.playground.destroy(); this.playground = null; this.dataset.state = 'idle'; }
   }
 
   stopWatching() {
@@ -119,7 +121,9 @@ export class BreakerPlayground extends HTMLElement {
 
   async start() {
     this.dataset.state = 'loading';
+    this.starting = true;
     const css = await styles();
+    this.starting = false;
     // Taken out of the page while the styles loaded: start again when put back (a move within
     // the page puts it back before this, and it goes on).
     if (!this.isConnected) { this.dataset.state = 'idle'; return; }
