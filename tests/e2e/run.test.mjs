@@ -859,6 +859,19 @@ for (const browser of BROWSERS) {
       // A new run makes the message stale: it goes.
       await change(s, 'seed', 12);
       assert.doesNotMatch(await s.driver.findElement({ css: '#playground .copy' }).getText(), /Saved/);
+      // Saved while a long run of new settings is computed: the run shown (checked), not the
+      // settings the simulator has yet to accept.
+      const shown = (await pageState(s.driver)).scenario;
+      const n = await runsShown(s.driver);
+      await page(s.driver, () => { window.__saved = null; });
+      await setField(s.driver, 'duration', 30 * 86400);
+      await s.driver.findElement({ xpath: "//button[normalize-space(.)='Download scenario']" }).click();
+      const during = await until(() => page(s.driver, () => window.__saved), 'the file saved during the run');
+      assert.deepEqual(JSON.parse(during.text), shown, 'the run shown, not the one being computed');
+      assert.equal(JSON.parse(during.text).seed, 12);
+      assert.match(await s.driver.findElement({ css: '#playground .copy' }).getText(), /replays the run shown\.$/);
+      await waitSettled(s.driver, n, 120_000);
+      assert.doesNotMatch(await s.driver.findElement({ css: '#playground .copy' }).getText(), /Saved/, 'gone with the run it was about');
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -378,6 +378,8 @@ export function mountPlayground(root, options = {}) {
     clearTimeout(timer);
     if (id !== S.runId || res.superseded) return true;
     if (!initial) writeUrl();
+    // A file saved while this run was computed holds the run shown before it: its message goes.
+    if (S.shownScenario !== sc && copyMsg.querySelector('code')) copyMsg.textContent = '';
     S.shownScenario = sc;
     progressRow.hidden = true;
     root.classList.remove('computing');
@@ -593,8 +595,10 @@ export function mountPlayground(root, options = {}) {
    * hash, which the message gives when the run shown is whole and is of these settings).
    */
   async function saveScenario() {
-    if (!S.scenario) return;
-    const sc = S.scenario;
+    // The run shown: its settings were checked (S.scenario may be a run still being computed,
+    // which the simulator can yet refuse).
+    const sc = S.shownScenario;
+    if (!sc) return;
     const name = `${String(sc.name || S.preset || 'scenario').toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'scenario'}.json`;
     const url = URL.createObjectURL(new Blob([`${JSON.stringify(sc, null, 2)}\n`], { type: 'application/json' }));
     // In the document while clicked: a detached link's click saves nothing in some browsers.
@@ -610,8 +614,10 @@ export function mountPlayground(root, options = {}) {
     }
     if (runId !== S.runId) return;
     clearTimeout(copyMsgTimer);
-    replace(copyMsg, `Saved ${name}. `, h('code', { text: `breaker run --scenario ${name}` }),
-      hash ? ` replays this run (trace ${hash}).` : ' replays these settings\u2019 run.');
+    const what = hash ? ` replays this run (trace ${hash}).`
+      : S.loaded && !S.complete ? ' replays this run whole (the page computed part of it).'
+        : ' replays the run shown.';
+    replace(copyMsg, `Saved ${name}. `, h('code', { text: `breaker run --scenario ${name}` }), what);
   }
 
   start();
