@@ -12,9 +12,10 @@
 //   controls  present: also show the settings form (same as listing `controls` in panels).
 // Each element renders into its own shadow root (the page's styles and the playground's do not
 // mix), and starts work only when it first comes within 200 px of the viewport
-// (IntersectionObserver, and a look once a second beside it): then it loads the styles, starts
-// its own worker with its own wasm instance and computes its run. Several on one page are independent. While starting and after,
-// the host's `data-state` is "idle", "loading" or "ready", and a `breaker-playground-ready` event
+// (IntersectionObserver, and a look once a second beside it): then it loads
+// the styles, starts its own worker with its own wasm instance and computes its run. Several on
+// one page are independent. While starting and after, the host's `data-state` is "idle",
+// "loading" or "ready", and a `breaker-playground-ready` event
 // fires after each run; `element.playground` is the handle (`seek(t)`, `load(scenario)`, `state`).
 // The built files must be served from the page's origin (module workers are same-origin).
 
@@ -62,8 +63,10 @@ export class BreakerPlayground extends HTMLElement {
       if (entries.some((e) => e.isIntersecting)) this.begin();
     }, { rootMargin: `${NEAR}px` });
     this.observer.observe(this);
-    // Beside the observer, a look once a second: headless Firefox has left an element in view
-    // idle for a minute, its observer never reporting (twice, late in a long test session).
+    // Beside the observer, a look once a second (a layout read, while the element is idle):
+    // headless Firefox has twice left an element scrolled into view idle for a minute late in a
+    // long test session, its observer not reporting the change. Its first report (out of view,
+    // at once on observing) would be no proof that it reports the next, so the look stays.
     this.look = setInterval(() => { if (this.near()) this.begin(); }, 1000);
   }
 
