@@ -99,8 +99,9 @@ export function decode(search, presetsByName, defaultName) {
       val = r.value;
       if (!Array.isArray(val) && Array.isArray(old)) return fallback(`This link's “${k}” is not a list; showing the default settings.`);
     } else {
-      // A text setting that may be absent (the trace): `null` is written for none.
-      val = raw === 'null' && (old === null || typeof old === 'string') ? null : raw;
+      // A text setting that may be absent (the trace): `null` is written for none. Any other
+      // text setting keeps the text, `null` too (a scenario may be named "null").
+      val = raw === 'null' && (old === null || k === 'trace') ? null : raw;
     }
     setPath(scenario, k, val);
   }
