@@ -1,0 +1,60 @@
+// Whole numbers read exactly from text (www/src/whole.js), as properties in node: a seed or a
+// count typed in any decimal form is the number written, to the last digit, or refused; never
+// another number. fast-check draws the numbers and the ways of writing them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { wholeOf, readWhole, MAX_WHOLE } from '../../www/src/whole.js';
+
+/** `n` (a BigInt) written with a point and zeros, or an exponent, or plain. */
+const written = fc.tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.boolean()).chain(([n, plus]) => {
+  const digits = (n < 0n ? -n : n).toString();
+  const sign = n < 0n ? '-' : plus ? '+' : '';
+  return fc.oneof(
+    fc.constant(`${sign}${digits}`),
+    fc.integer({ min: 1, max: 5 }).map((z) => `${sign}${digits}.${'0'.repeat(z)}`),
+    // d1.d2...e(k): the point moved left k places, written back with an exponent.
+    fc.integer({ min: 0, max: digits.length - 1 }).map((k) => {
+      const head = digits.slice(0, digits.length - k);
+      const tail = digits.slice(digits.length - k);
+      return `${sign}${head}${tail ? `.${tail}` : ''}e${k}`;
+    }),
+    // Zeros moved into the exponent: 1200 as 12e2.
+    fc.constant(digits.replace(/0+$/, '') || '0').map((d) => {
+      const k = digits.length - d.length;
+      return `${sign}${d}${k ? `e+${k}` : ''}`;
+    }),
+    fc.constant(`  ${sign}${digits} `),
+  ).map((text) => ({ n, text }));
+});
+
+test('a whole number in any decimal form reads as itself, exactly', () => {
+  fc.assert(fc.property(written, ({ n, text }) => {
+    assert.equal(wholeOf(text), n, text);
+  }), { numRuns: 3000 });
+});
+
+test('a number with a fraction is not a whole number, however close (no rounding)', () => {
+  fc.assert(fc.property(
+    fc.bigInt({ min: 0n, max: 10n ** 20n }),
+    fc.stringMatching(/^[0-9]{0,8}[1-9]$/),
+    (n, frac) => {
+      assert.equal(wholeOf(`${n}.${frac}`), null);
+      // 9007199254740990.7 is a whole number to a JS number, not to the reader.
+      assert.equal(wholeOf(`${n}${frac}e-${frac.length}`), null);
+    },
+  ), { numRuns: 2000 });
+});
+
+test('a seed past 2^53 - 1 is refused naming the value as written, never run as another seed', () => {
+  fc.assert(fc.property(fc.bigInt({ min: BigInt(MAX_WHOLE) + 1n, max: 2n ** 64n }), (n) => {
+    const r = readWhole('seed', String(n));
+    assert.equal(r.ok, false, String(n));
+    assert.equal(r.message, `seed = ${n} is invalid: allowed a whole number 0 <= x <= ${MAX_WHOLE}`);
+  }), { numRuns: 500 });
+  fc.assert(fc.property(fc.bigInt({ min: 0n, max: BigInt(MAX_WHOLE) }), (n) => {
+    const r = readWhole('seed', String(n));
+    assert.deepEqual(r, { ok: true, value: Number(n) });
+    assert.equal(BigInt(r.value), n, 'exact');
+  }), { numRuns: 500 });
+});
