@@ -415,3 +415,30 @@ fn an_error_among_many_values_takes_few_readings() {
         assert!(readings.get() <= 40, "{} readings", readings.get());
     }
 }
+
+/// A number's text reads as the nearest double, as the page's JSON.parse reads it (serde_json's
+/// `float_roundtrip`): serde_json's default parser read 1.4323598286685562e-242 one unit in the
+/// last place low, so that scenario, saved from the page, ran another run natively.
+#[test]
+fn numbers_read_as_the_nearest_double() {
+    for text in [
+        "1.4323598286685562e-242",
+        "2.2250738585072014e-308",
+        "5e-324",
+        "0.30000000000000004",
+        "1.7976931348623157e308",
+        "9007199254740993.5",
+        "123456789.123456789e-20",
+    ] {
+        let s = sim::Scenario::read_json(&format!(
+            r#"{{"window": {{"failure_rate_threshold": {text}}}}}"#
+        ))
+        .unwrap();
+        let want: f64 = text.parse().unwrap();
+        assert_eq!(
+            s.window.failure_rate_threshold.to_bits(),
+            want.to_bits(),
+            "{text}"
+        );
+    }
+}
