@@ -1369,6 +1369,61 @@ mod tests {
         }
     }
 
+    /// Each of the dependency's chances fires when its uniform is below the rate, never on it
+    /// (a uniform in [0, 1) below `p` has probability `p` exactly; on it too would add a draw):
+    /// the four uniforms of call 1 are read off the dependency's own stream (seed 7, stream 2),
+    /// and a phase whose rate is exactly one of them does not fire on it. The burst's enter
+    /// and leave chances are the third; the failure rate in and out of a burst, the fourth.
+    #[test]
+    fn a_uniform_equal_to_its_rate_does_not_fire() {
+        let mut r = Stream::new(7, 2);
+        let [u_input, u_hang, u_burst, u_fail] = [(); 4].map(|_| r.uniform());
+        assert!([u_input, u_hang, u_burst, u_fail]
+            .iter()
+            .all(|&u| u > 0.0 && u < 1.0));
+        let quiet = Phase {
+            failure_rate: 0.0,
+            ..Phase::default()
+        };
+        let draw = |p: &Phase, burst: bool| {
+            let mut d = Dependency::new(7);
+            d.burst = burst;
+            let out = d.draw(p, 1, 30.0).outcome;
+            (out, d.burst)
+        };
+        let ok = (Outcome::Success, false);
+        let mut p = quiet.clone();
+        p.input_error_rate = u_input;
+        assert_eq!(draw(&p, false), ok, "input error rate {u_input}");
+        let mut p = quiet.clone();
+        p.hang_rate = u_hang;
+        assert_eq!(draw(&p, false), ok, "hang rate {u_hang}");
+        let mut p = quiet.clone();
+        p.failure_rate = u_fail;
+        assert_eq!(draw(&p, false), ok, "failure rate {u_fail}");
+        // Entering a burst (whose calls all fail) at exactly the third uniform: not entered.
+        let mut p = quiet.clone();
+        p.burst.enter = u_burst;
+        p.burst.failure_rate = 1.0;
+        assert_eq!(draw(&p, false), ok, "burst enter {u_burst}");
+        // In a burst, leaving at exactly the third uniform: still in it, and its failure rate
+        // at exactly the fourth: no failure.
+        let mut p = quiet.clone();
+        p.burst.leave = u_burst;
+        p.burst.failure_rate = 1.0;
+        assert_eq!(
+            draw(&p, true),
+            (Outcome::ServerError, true),
+            "burst leave {u_burst}"
+        );
+        p.burst.failure_rate = u_fail;
+        assert_eq!(
+            draw(&p, true),
+            (Outcome::Success, true),
+            "burst failure rate {u_fail}"
+        );
+    }
+
     /// [`Engine::step_one`] (the wasm's step) plays every run as [`Engine::events`] (the native
     /// one) does, one event at a time and a call at a time: every preset (the first two days),
     /// alone and with three callers sharing a state behind a lock that drops updates.
