@@ -101,6 +101,8 @@ export function mountPlayground(root, options = {}) {
   const saveBtn = h('button', { type: 'button', text: 'Download scenario', on: { click: saveScenario } });
   const copyMsg = h('span', { class: 'muted', attrs: { 'aria-live': 'polite' } });
   let copyMsgTimer = null;
+  /** Take down the message of a saved file (it is about the run shown when it was saved). */
+  const clearSaved = () => { if (copyMsg.querySelector('code')) copyMsg.textContent = ''; };
   // A form landmark made of several small <form>s (see controls.js: autofill's cost per edit).
   const controlsEl = h('div', { class: 'controls', attrs: { role: 'form', 'aria-label': 'Settings' } });
   const transportEl = h('div', { class: 'transport' });
@@ -316,7 +318,7 @@ export function mountPlayground(root, options = {}) {
     pause();
     const id = ++S.runId;
     // A message about the run saved is not about the run to come.
-    if (copyMsg.querySelector('code')) copyMsg.textContent = '';
+    clearSaved();
     // Nothing reads the worker's run until this one is back: it is replaced at once, and a
     // seek, step or zoom sent now would be answered from the new run while it is computed.
     S.loaded = false;
@@ -379,7 +381,7 @@ export function mountPlayground(root, options = {}) {
     if (id !== S.runId || res.superseded) return true;
     if (!initial) writeUrl();
     // A file saved while this run was computed holds the run shown before it: its message goes.
-    if (S.shownScenario !== sc && copyMsg.querySelector('code')) copyMsg.textContent = '';
+    if (S.shownScenario !== sc) clearSaved();
     S.shownScenario = sc;
     progressRow.hidden = true;
     root.classList.remove('computing');
@@ -592,7 +594,7 @@ export function mountPlayground(root, options = {}) {
   /**
    * Save the settings of the run shown as a JSON file, the simulator's own scenario format:
    * `breaker run --scenario FILE` replays the same run natively, call for call (the same trace
-   * hash, which the message gives when the run shown is whole and is of these settings).
+   * hash, which the message gives when the run shown is whole and the worker holds it).
    */
   async function saveScenario() {
     // The run shown: its settings were checked (S.scenario may be a run still being computed,
@@ -609,7 +611,7 @@ export function mountPlayground(root, options = {}) {
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
     const runId = S.runId;
     let hash = null;
-    if (S.loaded && S.complete && S.shownScenario === sc) {
+    if (S.loaded && S.complete) {
       try { hash = (await engine.call('traceHash')).slice(0, 16); } catch { hash = null; }
     }
     if (runId !== S.runId) return;

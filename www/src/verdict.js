@@ -1,6 +1,7 @@
 // A verdict line per run: the user sets targets (no false opening, at most N failed calls let
-// through while the dependency is unhealthy, closed for good within T s of full health, no re-trip after closing) and sees which
-// breaker meets them on this run. Changing a target only re-reads the metrics; nothing is re-run.
+// through while the dependency is unhealthy, closed for good within T s of full health, no
+// re-trip after closing) and sees which breaker meets them on this run. Changing a target only
+// re-reads the metrics; nothing is re-run.
 
 import { h, replace, uniqueId } from './dom.js';
 import { fmt, count, duration, kindBadge } from './format.js';
