@@ -711,10 +711,18 @@ for (const browser of BROWSERS) {
       const stepped = await newSnap(s, () => button(s, 'Step one call').click(), 'a step on the kept run');
       assert.equal(stepped.calls, before.calls + 1);
 
-      // Not a number at all: the form's own check, nothing sent to the simulator.
+      // Not a number at all: the form's own check, nothing run; the range is the simulator's,
+      // in the form's percent.
+      const EMPTY_RATE = 'Enter a number: allowed 0% < x < 100%.';
       await setField(s.driver, 'statistical.broken_rate', '');
-      await until(async () => (await fieldMessage(s.driver, 'statistical.broken_rate')).text === 'Enter a number.', '"Enter a number."');
+      await until(async () => (await fieldMessage(s.driver, 'statistical.broken_rate')).text === EMPTY_RATE, `"${EMPTY_RATE}"`);
       assert.equal((await pageState(s.driver, { hash: true })).hash, before.hash);
+      // A duration's range in seconds, as the simulator says it.
+      const duration = (await fieldMessage(s.driver, 'duration')).text;
+      await setField(s.driver, 'duration', '');
+      await until(async () => (await fieldMessage(s.driver, 'duration')).text === 'Enter a number: allowed 0 < x <= 1e9 seconds.', 'the run length\'s range');
+      await setField(s.driver, 'duration', before.scenario.duration);
+      await until(async () => (await fieldMessage(s.driver, 'duration')).text === duration, 'the run length\'s message gone');
 
       // Back to a valid value: the message goes, the run is recomputed.
       const pct = Math.round(before.scenario.statistical.broken_rate * 100);
@@ -734,6 +742,9 @@ for (const browser of BROWSERS) {
       await setField(s.driver, 'seed', -1);
       await until(async () => (await fieldMessage(s.driver, 'seed')).text === 'Enter a whole number from 0 to 9007199254740991.', 'the seed\'s range');
       assert.deepEqual(await staleNow(), { stale: true, runInfo: 'The settings are not valid: the run shown is the last valid one.' });
+      // Empty, a whole number's field says its range at once.
+      await setField(s.driver, 'seed', '');
+      await until(async () => (await fieldMessage(s.driver, 'seed')).text === 'Enter a whole number from 0 to 9007199254740991.', 'the empty seed\'s range');
       await setField(s.driver, 'seed', before.scenario.seed);
       assert.equal((await fieldMessage(s.driver, 'seed')).text, '');
       const back = await staleNow();
@@ -743,10 +754,10 @@ for (const browser of BROWSERS) {
       // A field left empty keeps its message while another change runs (the run shown does not
       // use what the empty field shows).
       await setField(s.driver, 'statistical.broken_rate', '');
-      await until(async () => (await fieldMessage(s.driver, 'statistical.broken_rate')).text === 'Enter a number.', '"Enter a number." again');
+      await until(async () => (await fieldMessage(s.driver, 'statistical.broken_rate')).text === EMPTY_RATE, `"${EMPTY_RATE}" again`);
       await change(s, 'seed', 5);
       const empty = await fieldMessage(s.driver, 'statistical.broken_rate');
-      assert.equal(empty.text, 'Enter a number.', 'the empty field\'s message outlives the seed\'s run');
+      assert.equal(empty.text, EMPTY_RATE, 'the empty field\'s message outlives the seed\'s run');
       assert.equal(empty.invalid, true);
       assert.deepEqual(await staleNow(), { stale: true, runInfo: 'The settings are not valid: the run shown is the last valid one.' },
         'and the run stays marked as the last valid one');

@@ -199,6 +199,10 @@ export function mountPlayground(root, options = {}) {
         if (S.runText) setText(runInfo, S.runText);
       }
     },
+    // What a field allows, said by the simulator for a field the form refuses (empty): the
+    // settings with a value far out of every range at `path` come back refused, naming it.
+    rangeOf: (path, probe) => engine.call('normalize', { scenario: probe }).then(() => null,
+      (err) => (String(err.field || '').replace(/\[(\d+)\]/g, '.$1') === path ? err.allowed || null : null)),
     onPreset: (name) => {
       if (!name || !S.byName[name]) return;
       S.preset = name;

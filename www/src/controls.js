@@ -25,7 +25,16 @@ function toInput(v, f) {
   return String(Number(x.toPrecision(12)));
 }
 
-/** Read an input back; returns {ok, value} or {ok:false, message}. */
+/**
+ * The simulator's range of a rate, in the form's percent: "0 < x < 1" as "0% < x < 100%" (each
+ * number that stands alone, times 100, without float noise).
+ */
+export function percentOf(text) {
+  return text.replace(/(?<![\w.])(\d+(?:\.\d+)?(?:e[+-]?\d+)?)(?![\w.%])/g,
+    (n) => `${Number((Number(n) * 100).toPrecision(12))}%`);
+}
+
+/** Read an input back; returns {ok, value} or {ok:false, message, range}. */
 function fromInput(el, f) {
   if (f.type === 'checkbox') return { ok: true, value: el.checked };
   if (f.type === 'textarea') return { ok: true, value: el.value.trim() === '' ? null : el.value };
@@ -35,9 +44,11 @@ function fromInput(el, f) {
     return { ok: true, value: opt ? opt[0] : (Number.isNaN(Number(raw)) ? raw : Number(raw)) };
   }
   const raw = el.value.trim();
-  if (raw === '') return { ok: false, message: 'Enter a number.' };
   const x = Number(raw);
-  if (!Number.isFinite(x)) return { ok: false, message: `“${raw}” is not a number.` };
+  // A whole number's field says its range below (empty and not a number included); another's
+  // range is the simulator's to say (`range`: see sayRange).
+  if (!f.int && raw === '') return { ok: false, message: 'Enter a number.', range: true };
+  if (!f.int && !Number.isFinite(x)) return { ok: false, message: `“${raw}” is not a number.`, range: true };
   if (f.int) {
     // Read from the text exactly (whole.js): a JS number holds whole numbers exactly only up to
     // 2^53 - 1, and rounds 9007199254740990.7 to a whole number; either would run another value
@@ -68,7 +79,7 @@ const form = (props, ...children) => h('form', {
  * Build the form inside `root`. `onChange(scenario, path)` is called with a fresh copy after every
  * committed edit (typing is debounced). Returns {set, showError, clearErrors, setPresets, focus}.
  */
-export function createControls(root, { onChange, onPreset, onLocal = () => {} }) {
+export function createControls(root, { onChange, onPreset, onLocal = () => {}, rangeOf = async () => null }) {
   let scenario = {};
   let presets = [];
   const fields = new Map(); // path -> {f, input, msg, wrap}
@@ -120,7 +131,11 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {} })
       const r = fromInput(input, f);
       // `onLocal(true)`: some field holds what its input cannot take (the run shown does not use
       // it), so the app marks the run as the last valid one; `false` once none does.
-      if (!r.ok) { c.local = true; setMsg(path, r.message); onLocal(true); return; }
+      if (!r.ok) {
+        c.local = true; setMsg(path, r.message); onLocal(true);
+        if (r.range) sayRange(path, r.message);
+        return;
+      }
       // Typing commits after a pause and leaving the field commits again: run once per value,
       // and keep the message that value's run gave (only a message of the input's own goes).
       if (Object.is(getPath(scenario, path), r.value)) {
@@ -141,6 +156,36 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {} })
     return wrap;
   }
   const anyLocal = () => [...fields.values()].some((c) => c.local);
+
+  /**
+   * What to add to the simulator's `message` about the field at `path`: it speaks in fractions
+   * where the form is in percent (unless it gives the percentages itself: "0 < x <= 1 (0% < x <=
+   * 100%)"), and counts a list's items from 0 where the form says "Phase 2" of dependency.1.
+   */
+  function notesFor(path, message) {
+    const notes = [];
+    if (fields.get(path).f.scale === 100 && !message.includes('%')) notes.push('rates are fractions there: 1 is 100%');
+    const item = /^([a-z_]+)\.(\d+)\./.exec(path);
+    if (item && message.includes(`${item[1]}.${item[2]}.`)) notes.push(`${item[1]}.${item[2]} is phase ${Number(item[2]) + 1}: the settings count from 0`);
+    return notes.length ? ` (${notes.join('; ')})` : '';
+  }
+
+  /**
+   * Add what the field at `path` allows to its own `message` (empty, not a number), as the
+   * simulator says it (`rangeOf`), once that answer comes: if the message is still the one shown
+   * (the field was not fixed or changed meanwhile), and if the simulator's answer is about this
+   * field (another invalid field can make it name that one instead: then nothing is added).
+   */
+  function sayRange(path, message) {
+    const probe = clone(scenario);
+    setPath(probe, path, 1e300);
+    Promise.resolve(rangeOf(path, probe)).then((allowed) => {
+      const c = fields.get(path);
+      if (!allowed || !c || !c.local || c.msg.textContent !== message) return;
+      const said = c.f.scale === 100 && !allowed.includes('%') ? percentOf(allowed) : allowed;
+      setMsg(path, `${message.replace(/\.$/, '')}: allowed ${said}${notesFor(path, said)}.`);
+    }, () => {});
+  }
 
   function setMsg(path, text) {
     const c = fields.get(path);
@@ -272,14 +317,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {} })
         }
       }
       if (best && !fields.get(best).wrap.hidden) {
-        const notes = [];
-        // The simulator speaks in fractions where this field is in percent (unless its message
-        // gives the percentages itself: "0 < x <= 1 (0% < x <= 100%)").
-        if (fields.get(best).f.scale === 100 && !message.includes('%')) notes.push('rates are fractions there: 1 is 100%');
-        // And counts a list's items from 0, where the form says "Phase 2" of dependency.1.
-        const item = /^([a-z_]+)\.(\d+)\./.exec(best);
-        if (item && message.includes(`${item[1]}.${item[2]}.`)) notes.push(`${item[1]}.${item[2]} is phase ${Number(item[2]) + 1}: the settings count from 0`);
-        setMsg(best, notes.length ? `${message} (${notes.join('; ')})` : message);
+        setMsg(best, `${message}${notesFor(best, message)}`);
         const d = fields.get(best).wrap.closest('details');
         if (d) d.open = true;
       } else {
