@@ -296,6 +296,23 @@ for (const browser of BROWSERS) {
       assert.equal(nul.scenario.name, 'recovery-warmup');
       assert.match(await notice('nul'), /The scenario attribute is null, not an object of settings; showing the preset instead\./);
     });
+
+    test('a preset or a setting named as an object\'s own property ("constructor", "__proto__") is unknown like any other name', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      await addPlaygrounds(s.driver, [
+        { id: 'ctor', attrs: { preset: 'constructor' } },
+        { id: 'proto', attrs: { preset: '__proto__' } },
+        { id: 'tostr', attrs: { scenario: '{"toString": 1e30, "seed": 3}' } },
+      ]);
+      for (const id of ['ctor', 'proto', 'tostr']) await until(async () => (await element(s, id)).state === 'ready', `element ${id}`, 60_000);
+      const notice = (id) => page(s.driver, (i) => [...document.getElementById(i).shadowRoot.querySelectorAll('p.banner')].map((b) => b.textContent).join(' '), id);
+      for (const [id, name] of [['ctor', 'constructor'], ['proto', '__proto__']]) {
+        assert.equal((await element(s, id)).scenario.name, 'recovery-warmup', id);
+        assert.match(await notice(id), new RegExp(`^Unknown preset “${name}”; showing recovery-warmup\\.`), id);
+      }
+      assert.equal((await element(s, 'tostr')).scenario.name, 'recovery-warmup');
+      assert.match(await notice('tostr'), /toString/, 'the unknown setting is named');
+    });
   });
 }
 

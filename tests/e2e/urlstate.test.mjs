@@ -48,3 +48,47 @@ test('a link of valid settings gives the same run: the same trace hash from the 
   }), { numRuns: 150 });
   assert.ok(ran >= 60, `${ran} of 150 settings were valid`);
 });
+
+/** Names an object has without owning them: a lookup by a link's text must not find them. */
+const INHERITED = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf'];
+
+test('any link, however hostile, reads as a preset\'s settings edited, or as the defaults with a notice; it never throws', () => {
+  const leaves = [...new Set(PRESETS.flatMap((p) => Object.keys(flatten(p.scenario))))];
+  const key = fc.oneof(
+    fc.constantFrom(...leaves, 'v', 'preset', 't', 'embed', 'panels', 'step', 'goal.max_dead_calls'),
+    fc.constantFrom(...INHERITED, ...INHERITED.map((k) => `${k}.x`), ...INHERITED.map((k) => `statistical.${k}`)),
+    fc.string({ maxLength: 8 }),
+  );
+  const value = fc.oneof(
+    fc.constantFrom('1', '-1', '0.5', '1e400', 'NaN', 'null', 'true', '', '{}', '[]', '[{}]', '{"__proto__": {"x": 1}}',
+      '9007199254740993', ...PRESETS.map((p) => p.name), ...INHERITED),
+    fc.string({ unit: 'binary', maxLength: 10 }),
+    fc.json({ maxDepth: 2 }),
+  );
+  const link = fc.tuple(
+    fc.option(fc.constantFrom('1', '2', ''), { nil: undefined }),
+    fc.option(fc.constantFrom(...PRESETS.map((p) => p.name), ...INHERITED), { nil: undefined }),
+    fc.array(fc.tuple(key, value), { maxLength: 4 }),
+  ).map(([v, preset, pairs]) => {
+    const q = new URLSearchParams();
+    if (v !== undefined) q.append('v', v);
+    if (preset !== undefined) q.append('preset', preset);
+    for (const [k, x] of pairs) q.append(k, x);
+    return `?${q}`;
+  });
+  fc.assert(fc.property(link, (q) => {
+    const d = decode(q, byName, DEFAULT);
+    assert.ok(Object.hasOwn(byName, d.preset), `${q}: the preset ${d.preset} is one`);
+    assert.deepEqual(Object.keys(d.scenario).sort(), Object.keys(byName[d.preset]).sort(), `${q}: a preset's settings`);
+    if (d.notice !== null) assert.equal(typeof d.notice, 'string');
+    assert.equal(({}).x, undefined, `${q}: nothing was added to every object`);
+  }), { numRuns: 3000 });
+});
+
+test('a preset named as an object\'s own property is unknown (the defaults, with a notice)', () => {
+  for (const name of INHERITED) {
+    const d = decode(`?v=1&preset=${name}&seed=3`, byName, DEFAULT);
+    assert.equal(d.preset, DEFAULT, name);
+    assert.equal(d.notice, `This link names an unknown preset “${name}”; showing the default settings.`);
+  }
+});

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { wholeOf, readWhole, MAX_WHOLE } from '../../www/src/whole.js';
+import { wholeOf, readWhole, wholeRange, parseExact, MAX_WHOLE } from '../../www/src/whole.js';
 
 /** `n` (a BigInt) written with a point and zeros, or an exponent, or plain. */
 const written = fc.tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.boolean()).chain(([n, plus]) => {
@@ -57,4 +57,14 @@ test('a seed past 2^53 - 1 is refused naming the value as written, never run as 
     assert.deepEqual(r, { ok: true, value: Number(n) });
     assert.equal(BigInt(r.value), n, 'exact');
   }), { numRuns: 500 });
+});
+
+test('a key named as an object\'s own property ("constructor", "toString") is no whole-number setting', () => {
+  for (const k of ['constructor', 'toString', '__proto__', 'valueOf', 'statistical.constructor']) {
+    assert.equal(wholeRange(k), null, k);
+    // JSON.parse keeps each as a key of its own; the big number stays the number it parses as.
+    const r = parseExact(`{"${k}": 1e30, "seed": 3}`);
+    assert.equal(r.ok, true, k);
+    assert.equal(r.value[k], 1e30, k);
+  }
 });

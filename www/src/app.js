@@ -167,8 +167,9 @@ export function mountPlayground(root, options = {}) {
   const shown = { end: null, t: null, now: null, derived: null, events: 0, playing: false };
 
   // ---- state ----
+  // `byName` has no prototype: a host's preset="constructor" or "toString" is no preset.
   const S = {
-    scenario: null, preset: null, presets: [], byName: {}, info: null, derived: null,
+    scenario: null, preset: null, presets: [], byName: Object.create(null), info: null, derived: null,
     t: 0, end: 0, playing: false, speed: 10, view: null, snap: null, runId: 0, lastAnalysis: null,
     targets: { ...DEFAULT_TARGETS }, loaded: false,
   };

@@ -71,7 +71,8 @@ export function decode(search, presetsByName, defaultName) {
       : `This link is from settings version ${v}, which this page cannot read (it reads version ${URL_VERSION}); showing the default settings.`);
   }
   const name = q.get('preset') || defaultName;
-  const base = presetsByName[name];
+  // The presets' own names only: a link's "constructor" or "__proto__" is no preset.
+  const base = Object.hasOwn(presetsByName, name) ? presetsByName[name] : undefined;
   if (!base) return fallback(`This link names an unknown preset “${name}”; showing the default settings.`);
   const scenario = clone(base);
   const valid = new Set(leafPaths(base));

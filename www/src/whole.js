@@ -42,7 +42,8 @@ export function wholeOf(text) {
 /** The range of the whole-number setting at `path` (a dotted path), or null if it is not one. */
 export function wholeRange(path) {
   const key = String(path).replace(/^(\w+)\.\d+\./, '$1.*.');
-  return WHOLE[key] || null;
+  // Its own keys only: "constructor" or "toString" is a path a host's JSON can hold.
+  return Object.hasOwn(WHOLE, key) ? WHOLE[key] : null;
 }
 
 /** The simulator's message for `path` = `text` out of `[lo, hi]`. */
