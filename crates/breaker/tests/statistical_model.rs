@@ -686,13 +686,16 @@ struct Case {
     fail_trial: f64,
 }
 
-fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
-    (0.0..=1.0f64).prop_map(move |u| lo * (hi / lo).powf(u))
+/// `lo * (hi/lo)^u`: `u` in [0, 1] spread evenly over the orders of magnitude from `lo` to `hi`.
+fn spread(u: f64, (lo, hi): (f64, f64)) -> f64 {
+    lo * (hi / lo).powf(u)
 }
 
 fn settings() -> impl Strategy<Value = StatisticalSettings> {
     let rates = prop_oneof![
         4 => (0.001..0.5f64, 0.02..0.95f64, 0.001..0.45f64, 0.001..0.45f64)
+            .prop_map(|(p0, f, a, b)| (p0, p0 + (1.0 - p0) * f, a, b)),
+        1 => (1e-6..0.9f64, 0.02..0.999f64, 1e-6..0.5f64, 1e-6..0.49f64)
             .prop_map(|(p0, f, a, b)| (p0, p0 + (1.0 - p0) * f, a, b)),
         // A = ln 16 = 2 ln 4 = two failures exactly (the floor and, cold, the line).
         1 => Just((0.0625, 0.25, 0.03125, 0.5)),
@@ -701,21 +704,29 @@ fn settings() -> impl Strategy<Value = StatisticalSettings> {
         // design.md's defaults.
         1 => Just((0.05, 0.20, 0.01, 0.05)),
     ];
-    let factor = prop_oneof![Just(1.0), Just(2.0), 1.0..4.0f64];
-    let cpm = prop_oneof![Just(0.0), Just(60.0), 0.0..600.0f64];
+    let factor = prop_oneof![Just(1.0), Just(2.0), 1.0..4.0f64, 1.0..1000.0f64];
+    let cpm = prop_oneof![Just(0.0), Just(60.0), 0.0..600.0f64, 0.0..1e9f64];
+    let u = || 0.0..=1.0f64;
     (
         rates,
-        log_uniform(10.0, 3e6),
-        log_uniform(1.0, 1e5),
-        log_uniform(0.01, 300.0),
+        // One case in four over (nearly) the whole range each setting allows.
+        prop::bool::weighted(0.25),
+        (u(), u(), u(), u(), u()),
         (0u8..4, 1u32..6, 1.0..20.0f64),
         factor,
-        log_uniform(1e-3, 10.0),
-        log_uniform(0.01, 100.0),
         cpm,
     )
         .prop_map(
-            |((p0, p1, a, b), period, tau, first, (cap_kind, k, m), factor, hotf, timeout, cpm)| {
+            |(
+                (p0, p1, a, b),
+                wide,
+                (period, tau, first, hotf, timeout),
+                (cap_kind, k, m),
+                factor,
+                cpm,
+            )| {
+                let pick = |typical: (f64, f64), all: (f64, f64)| if wide { all } else { typical };
+                let first = spread(first, pick((0.01, 300.0), (1e-3, 1e6)));
                 let cap = match cap_kind {
                     0 => first,
                     // The wait reaches the cap exactly after k reopenings (the same products).
@@ -726,15 +737,15 @@ fn settings() -> impl Strategy<Value = StatisticalSettings> {
                 StatisticalSettings {
                     fine_rate: p0,
                     broken_rate: p1,
-                    false_alarm_period: period,
+                    false_alarm_period: spread(period, pick((10.0, 3e6), (1e-3, 1e12))),
                     trial_wrongly_opens: a,
                     trial_wrongly_closes: b,
-                    traffic_time_constant: tau,
+                    traffic_time_constant: spread(tau, pick((1.0, 1e5), (1e-3, 1e9))),
                     first_wait: first,
-                    wait_cap: cap.max(first),
+                    wait_cap: cap.clamp(first, 1e9),
                     backoff_factor: factor,
-                    half_open_time_factor: hotf,
-                    call_timeout: timeout,
+                    half_open_time_factor: spread(hotf, pick((1e-3, 10.0), (1e-3, 1e6))),
+                    call_timeout: spread(timeout, pick((0.01, 100.0), (1e-3, 1e6))),
                     expected_calls_per_minute: cpm,
                 }
             },
