@@ -3,10 +3,17 @@
 //! Closed: `score = max(0, score + w)` per counted result; open when `score >= line`, where
 //! `line = max(ln N, floor)`, `floor = max(A, w_fail + |w_ok|)`, and `N` is the number of calls expected in the false-alarm period at the
 //! current traffic (see [`crate::line`]). Open: reject for a capped exponential wait; the first
-//! call after it becomes the first trial (lazy). Half-open: one trial at a time on a fresh score
-//! without floor, open again at `A`, close at `B`; a trial not answered within the call timeout is
-//! lost; half-open lasts at most `half_open_time_factor x trials-to-close / rate`, then closes if
-//! the trial score is below 0 and opens again otherwise.
+//! call asked for with [`Breaker::permit`] at or after its end becomes the first trial (lazy: a
+//! last-option call or a poll leaves the breaker open). Half-open: one trial at a time on a fresh
+//! score without floor, open again at `A`, close at `B`; a trial not answered within the call
+//! timeout is lost; half-open lasts at most `half_open_time_factor x trials-to-close / rate`, then
+//! closes if the trial score is below 0 and opens again otherwise.
+//!
+//! A result that moves nothing says why ([`Ignored`]); where more than one reason applies, the
+//! first of these: a last-option permit is [`Ignored::LastOption`], whatever its generation; a
+//! permit of an earlier generation is [`Ignored::Stale`]; a neutral outcome is
+//! [`Ignored::Neutral`] (it frees the trial slot if its permit holds it), also for a trial already
+//! lost or reported; a trial whose slot is no longer its own is [`Ignored::Lost`].
 //!
 //! A `now` that is not finite (`NaN`, an infinity: a broken clock) is read as the latest finite
 //! `now` given before it (at first: 0, or the time given to [`Statistical::starting_at`]), as
@@ -95,11 +102,15 @@ pub struct StatisticalSettings {
     pub wait_cap: f64,
     /// The wait multiplier after failed trials. Default 2.
     pub backoff_factor: f64,
-    /// Half-open lasts at most this many times (trials to close from 0) / current rate. Default 3.
+    /// Half-open lasts at most this many times (trials to close from 0) / current rate: the
+    /// rate when half-open begins, counting the call that begins it. Default 3.
     pub half_open_time_factor: f64,
     /// A trial not answered within this time is lost: its slot goes to the next call and the
     /// score does not move (a caller that died mid-trial cannot hold half-open). A result
-    /// reported at this time exactly still counts. Set it a little above the call's own timeout
+    /// reported at this time exactly still counts, if it is the first thing the breaker hears at
+    /// that instant: the slot is free from this time on (it is the trial's
+    /// [`Breaker::next_deadline`]), so a call asked for, or a poll, at the same time before the
+    /// result frees it, and the result is then lost. Set it a little above the call's own timeout
     /// (the example uses 50 ms for a 20 ms client timeout): a timeout is reported a moment after
     /// it fires, and must arrive in time to count as the failure it is; otherwise a hanging
     /// service's trials are lost, not failed, and only its answered trials move the score.
