@@ -1,7 +1,7 @@
 // Determinism across engines, as a property in node (no browser): settings drawn near the
 // presets' give the same run in the page's own wasm (node's V8) as natively (the command line,
-// `breaker run --scenario`): the same trace hash (every state change, its time and numbers) and
-// the same counts. The presets' hashes are pinned (sim::GOLDEN_TRACE_HASHES); this covers the
+// `breaker run --scenario`): the same trace hash (every state change, its time and numbers), the
+// same counts, and the same chart series to the bit. The presets' hashes are pinned (sim::GOLDEN_TRACE_HASHES); this covers the
 // settings in between. Runs are cut at 2 hours of simulated time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,6 +20,21 @@ function same(s) {
     for (const b of ['statistical', 'window']) {
       assert.deepEqual(m[b].totals, native.result.breakers[b].totals, `${b} totals: ${JSON.stringify(s)}`);
       assert.deepEqual(m[b].metrics, native.result.breakers[b].metrics, `${b} metrics: ${JSON.stringify(s)}`);
+    }
+    // The chart's series: the command line's (its JSON's 100 buckets; NaN, "no value", is null
+    // there) and the page's for the same range, collected from a checkpoint as a zoom is.
+    const end = native.result.breakers.statistical.series.t1_s;
+    const page = pg.series(0, end, 100);
+    for (const [b, prefix] of [['statistical', 's_'], ['window', 'w_']]) {
+      const cli = native.result.breakers[b].series;
+      assert.equal(page.bucket, cli.bucket_s, `${b} bucket: ${JSON.stringify(s)}`);
+      for (const [k, col] of Object.entries(cli)) {
+        if (!Array.isArray(col)) continue;
+        const got = Array.from(page[`${prefix}${k}`], (x) => (Number.isNaN(x) ? null : x));
+        const i = got.findIndex((x, j) => !Object.is(x, col[j]));
+        assert.ok(got.length === col.length && i < 0,
+          `${b} ${k}: bucket ${i} is ${got[i]} in the wasm, ${col[i]} natively (${JSON.stringify(s)})`);
+      }
     }
   } finally {
     pg.free();
@@ -40,6 +55,6 @@ test('settings near the presets\' run the same in the page\'s wasm as natively',
     try { new wasm.Playground(s).free(); } catch { return; } // refused: the refusal's own tests
     ran += 1;
     same(s);
-  }), { numRuns: 60 });
-  assert.ok(ran >= 25, `${ran} of 60 settings were valid`);
+  }), { numRuns: 100 });
+  assert.ok(ran >= 40, `${ran} of 100 settings were valid`);
 });
