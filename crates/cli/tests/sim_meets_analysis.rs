@@ -28,6 +28,14 @@
 //! figure at the real settings would need more calls than a test can play (a false alarm per
 //! 4.7e7 calls at the defaults), the false-alarm period is shortened, which changes the line
 //! only, and the real settings get the one-sided check that is affordable; each test says so.
+//!
+//! What the runs found: the half-open time limit's approximation left out the call that
+//! starts half-open, which is the first trial (fixed in `analysis::sprt::half_open_time_limited`;
+//! `half_open_with_its_time_limit_meets_the_approximation` failed before, at p1: the breaker
+//! ended at the limit 0.154 of the time, the figure said 0.161). Modelling differences, each
+//! documented at its test: the line is set from measured traffic (a percent or two at 1 call a
+//! minute, inside the intervals); the calls to open count from a score of 0, and a breaker
+//! running at p0 opens about 1% sooner; the window's trips per day are per day closed.
 
 use analysis::report::{self, Statistical as Settings};
 use analysis::window::{self as win, CountWindow};
@@ -990,4 +998,135 @@ fn window_trips_per_day_closed_match_the_sliding_window_figure() {
             );
         }
     }
+}
+
+/// Half-open episodes at the fine rate, many of them: at p0 the closed breaker seldom opens,
+/// so each cycle forces an opening with a burst of 12 failures (11 x w_fail passes the
+/// defaults' line, 14.77 nats, from any score), then `calls` at p0. The wait (20 calls) ends
+/// after the burst, so every trial is at p0; the line stays the defaults' (a false alarm per
+/// 4.7e7 calls), so no opening comes within a p0 stretch. Episodes that start in a p0 stretch
+/// are all counted, and each must end within it (none may run into the next burst). Returns
+/// (episodes, reopenings, ended at the time limit, trials per episode ended at a line; the
+/// last with even arrivals only).
+fn episodes_at_the_fine_rate(
+    p: &Point,
+    arrivals: Arrivals,
+    cycles: usize,
+    calls: f64,
+    seeds: std::ops::Range<u64>,
+) -> (u64, u64, u64, Vec<f64>) {
+    let mut p = p.clone();
+    let r = p.rate();
+    p.stat.first_wait = 20.0 / r;
+    p.stat.wait_cap = 20.0 / r;
+    assert!(11.0 * p.weights().fail >= p.line());
+    let cycle = (12.0 + calls) / r;
+    let mut phases = Vec::new();
+    for i in 0..cycles {
+        let t = i as f64 * cycle;
+        // Starts half a call before a call (even arrivals): 12 calls in the burst.
+        let start = if i == 0 { 0.0 } else { t - 0.5 / r };
+        phases.push(phase(start, 1.0, Condition::Degraded));
+        phases.push(phase(t + 11.5 / r, p.stat.fine_rate, Condition::Fine));
+    }
+    let (mut n, mut reopened, mut limited, mut trials) = (0, 0, 0, Vec::new());
+    // A run per seed: the simulator looks a phase up by a scan from the last one, so one run
+    // of 10^5 phases would spend its time there.
+    for seed in seeds {
+        let s = scenario(&p, arrivals, phases.clone(), cycles as f64 * cycle, seed);
+        let out = play(&s);
+        for (t0, t1, closed, reason) in half_open_episodes(&out.breakers.statistical.events) {
+            let i = phases.partition_point(|ph| ph.start <= t0) - 1;
+            assert_eq!(
+                phases[i].failure_rate, p.stat.fine_rate,
+                "a trial in a burst"
+            );
+            let end = phases.get(i + 1).map_or(f64::INFINITY, |ph| ph.start);
+            assert!(
+                t1 < end,
+                "seed {seed}: an episode at {t0} s ran into the next burst"
+            );
+            n += 1;
+            reopened += !closed as u64;
+            limited += matches!(reason, Reason::HalfOpenTimeLimit { .. }) as u64;
+            if arrivals == Arrivals::Even && !matches!(reason, Reason::HalfOpenTimeLimit { .. }) {
+                trials.push((call_at(t1, r) - call_at(t0, r) + 1) as f64);
+            }
+        }
+    }
+    (n, reopened, limited, trials)
+}
+
+/// Check 3 for the chance that matters most at p0, that half-open wrongly opens (the setting
+/// `a` = 1% asks for it; Wald's bound is a / (1 - b) = 1.05%, the exact chance 0.60%), counted
+/// over enough episodes to resolve it to about +-20%: without the time limit against the exact
+/// 1 - OC (and its ASN), and with the default limit (factor 3, Poisson arrivals) against the
+/// approximations. Seeds 6600-6639 (even: 80000 cycles of 412 calls, 40 runs) and 6700-6729
+/// (Poisson: 60000 cycles; a burst of Poisson calls reaches 11 failures only about 3 times in
+/// 4), fixed. (A run per 2000 cycles: see [`episodes_at_the_fine_rate`].)
+#[test]
+fn half_open_at_the_fine_rate_reopens_as_the_analysis_says() {
+    let mut p = Point::defaults();
+    let (a, b) = (p.stat.trial_wrongly_opens, p.stat.trial_wrongly_closes);
+    let q = p.stat.fine_rate;
+    let t = report::trials(&p.analysis(), q, None);
+    let reopen = 1.0 - t.close_probability.exact.expect("exact").value;
+    let asn = t.expected_trials.exact.expect("exact").value;
+    p.stat.half_open_time_factor = 1e6;
+    let (n, k, limited, trials) =
+        episodes_at_the_fine_rate(&p, Arrivals::Even, 2000, 400.0, 6600..6640);
+    assert_eq!(limited, 0);
+    let ci = binomial_ci(k, n);
+    let (m, lo, hi, _) = mean_ci(&trials);
+    eprintln!(
+        "check 3 defaults at p0, reopening: exact {reopen:.5}, Wald's bound {:.5}; simulated \
+         {:.5} [{:.5}, {:.5}] ({k} of {n} episodes); ASN exact {asn:.3}, simulated {m:.3} \
+         [{lo:.3}, {hi:.3}], seeds 6600..6640",
+        a / (1.0 - b),
+        k as f64 / n as f64,
+        ci.0,
+        ci.1
+    );
+    assert!(
+        inside(reopen, ci),
+        "exact reopening chance {reopen} outside"
+    );
+    assert!(inside(asn, (lo, hi)), "exact ASN {asn} outside");
+    assert!(ci.0 <= a / (1.0 - b), "reopens more than Wald's bound");
+
+    // With the time limit.
+    p.stat.half_open_time_factor = 3.0;
+    let d = p.stat.derived();
+    let mut t = report::trials(&p.analysis(), q, None);
+    report::time_limit(
+        &p.analysis(),
+        &mut t,
+        3.0,
+        d.trials_to_close,
+        report::Budget::DEFAULT,
+    );
+    let lim = t.time_limit.expect("computed");
+    let (n, k, limited, _) =
+        episodes_at_the_fine_rate(&p, Arrivals::Poisson, 2000, 400.0, 6700..6730);
+    let (r_ci, l_ci) = (binomial_ci(k, n), binomial_ci(limited, n));
+    eprintln!(
+        "check 3 time limit at p0: reopening approx. {:.5}, simulated {:.5} [{:.5}, {:.5}]; \
+         ends at the limit approx. {:.5}, simulated {:.5} [{:.5}, {:.5}]; {n} episodes, seeds 6700..6730",
+        1.0 - lim.close_probability.value,
+        k as f64 / n as f64,
+        r_ci.0,
+        r_ci.1,
+        lim.ends_at_limit.value,
+        limited as f64 / n as f64,
+        l_ci.0,
+        l_ci.1
+    );
+    assert!(
+        inside(1.0 - lim.close_probability.value, r_ci),
+        "reopening outside"
+    );
+    assert!(
+        inside(lim.ends_at_limit.value, l_ci),
+        "ends at the limit outside"
+    );
 }
