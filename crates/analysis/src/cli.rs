@@ -864,7 +864,7 @@ fn text_trials(r: &report::TrialsReport) -> String {
         if let Some(l) = &p.time_limit {
             let _ = writeln!(
                 out,
-                "  with the time limit ({} x {} trials to close, about {} trials tried): chance to close {} approx., ends at the limit {} approx.",
+                "  with the time limit (1 + {} x {} trials to close, about {} trials tried): chance to close {} approx., ends at the limit {} approx.",
                 short(l.factor),
                 r.trials_to_close,
                 short(l.mean_trials),

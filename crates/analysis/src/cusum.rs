@@ -2,8 +2,11 @@
 //!
 //! Run length = calls from a score of 0 up to and including the call that reaches the line.
 //! Under the fine rate it is the number of calls between false alarms; under an outage rate it
-//! is the number of calls to open (counted from a score of 0, the usual state of a healthy
-//! breaker).
+//! is the number of calls to open, counted from a score of 0: where a breaker stands after a
+//! close or a run of successes. An outage that follows a stretch at the fine rate finds the
+//! score above 0 part of the time (a failure takes `w_fail / |w_ok|` successes to wear off), so
+//! a running breaker opens a little sooner on average: about 1% at the defaults
+//! (crates/cli/tests/sim_meets_analysis.rs measures it).
 //!
 //! Methods:
 //! * [`arl_exact`]: renewal over excursions with the (n, k) dynamic program ([`crate::dp`]).

@@ -404,13 +404,14 @@ pub struct Trials {
 }
 
 /// Half-open with its time limit, `factor x trials to close / rate`, at one true rate
-/// ([`sprt::time_limited`]): approximations, with trials as a Poisson stream (answers much
-/// faster than the time between calls, none lost).
+/// ([`sprt::half_open_time_limited`]): approximations, with trials as a Poisson stream after the
+/// call that starts half-open (answers much faster than the time between calls, none lost).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct TimeLimit {
     /// The half-open time factor.
     pub factor: f64,
-    /// Trials tried by the limit on average: `factor x trials to close`.
+    /// Trials tried by the limit on average: `1 + factor x trials to close` (the call that
+    /// starts half-open, then the calls a Poisson stream brings by the limit).
     pub mean_trials: f64,
     /// Chance that half-open closes: at Wald's lower line, or at the limit with the trial score
     /// below 0.
@@ -427,12 +428,13 @@ pub fn time_limit(
     trials_to_close: u64,
     budget: Budget,
 ) {
-    let mean_trials = factor * trials_to_close as f64;
-    match sprt::time_limited(
+    let after_first = factor * trials_to_close as f64;
+    let mean_trials = 1.0 + after_first;
+    match sprt::half_open_time_limited(
         s.weights(),
         s.wald(),
         t.true_rate,
-        mean_trials,
+        after_first,
         budget.dp_cells,
     ) {
         Some(r) => {

@@ -197,3 +197,28 @@ fn what_it_refuses() {
     assert!(sprt::time_limited(w, l, 0.1, 0.0, 840).is_some());
     assert!(sprt::time_limited(w, l, 0.1, 0.0, 799).is_none());
 }
+
+/// The breaker's half-open (`sprt::half_open_time_limited`): the call that starts it is the
+/// first trial, then Poisson(54) by the limit at the defaults. Against the independent program
+/// of the first test, mixed over 1 + Poisson(54) (which gives its values over Poisson(54)).
+#[test]
+fn the_breakers_half_open_counts_its_first_trial() {
+    let w = Weights::new(0.05, 0.2);
+    let l = WaldLines::new(0.01, 0.05);
+    for (p, close, at_limit) in [
+        (0.05, 0.969_124_350_192_431_3, 0.112_745_510_781_684_82),
+        (0.2, 0.064_420_232_430_924_86, 0.153_943_299_283_527_5),
+    ] {
+        let t = sprt::half_open_time_limited(w, l, p, 54.0, CELLS).expect("fits");
+        assert!(
+            (t.close_probability - close).abs() < 1e-12,
+            "p {p}: {}",
+            t.close_probability
+        );
+        assert!(
+            (t.ends_at_limit - at_limit).abs() < 1e-12,
+            "p {p}: {}",
+            t.ends_at_limit
+        );
+    }
+}
