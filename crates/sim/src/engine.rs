@@ -1369,6 +1369,30 @@ mod tests {
         }
     }
 
+    /// Past 16 phases the lookup is a binary search: the same phase as the scan at every start,
+    /// just before and after it, before the first and past the last (NaN: the first).
+    #[test]
+    fn many_phases_are_looked_up_as_few_are() {
+        for n in [1usize, 2, 16, 17, 40, 1000] {
+            let phases: Vec<Phase> = (0..n)
+                .map(|i| Phase {
+                    start: i as f64 * 2.5,
+                    ..Phase::default()
+                })
+                .collect();
+            let scan = |t: f64| phases.iter().rposition(|p| p.start <= t).unwrap_or(0);
+            let mut ts = vec![f64::NEG_INFINITY, -1.0, f64::NAN, f64::INFINITY, 1e300];
+            for p in &phases {
+                ts.extend([p.start, p.start + 1e-9, p.start - 1e-9, p.start + 1.25]);
+            }
+            let mut c = PhaseCursor::new();
+            for t in ts {
+                assert_eq!(phase_index(&phases, t), scan(t), "{n} phases, t = {t}");
+                assert_eq!(c.index(&phases, t), scan(t), "{n} phases, cursor, t = {t}");
+            }
+        }
+    }
+
     /// Each of the dependency's chances fires when its uniform is below the rate, never on it
     /// (a uniform in [0, 1) below `p` has probability `p` exactly; on it too would add a draw):
     /// the four uniforms of call 1 are read off the dependency's own stream (seed 7, stream 2),
