@@ -252,7 +252,9 @@ pub fn page_curves_metered(
         log_x: false,
         log_y: true,
         note: format!(
-            "At the line for {} calls per false-alarm period ({:.2} nats = {:.1} points).{gap_note}",
+            "At the line for {} calls per false-alarm period ({:.2} nats = {:.1} points). Counted \
+             from a score of 0, as after a close: a breaker that was running at p0 when the \
+             failures began may stand above 0 and open a little sooner.{gap_note}",
             fmt_calls(n_now),
             line,
             line / d.point
