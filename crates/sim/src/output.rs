@@ -432,8 +432,9 @@ pub struct Snapshot {
 /// For each outage `[s, e)` (its segment runs to the next outage's start): the time to open is
 /// from `s` to the segment's first opening (in the log's order) before the dependency is fine
 /// again, or 0 if some caller's copy is open just before `s`; the time to close, from `e` to the
-/// segment's last change, when every caller's copy is closed after it. `O(n log n)` in the events
-/// and outages together (a scan per outage cost a run of many phases O(outages x events)).
+/// segment's last change, when every caller's copy is closed after it. A few passes over the
+/// events, each with a binary search among the outages (a scan of every event per outage cost a
+/// run of many phases O(outages x events)).
 pub(crate) fn finish_metrics(
     m: &mut Metrics,
     events: &[&[Event]],
@@ -515,57 +516,55 @@ struct Standing {
     all_closed: bool,
 }
 
-/// [`Standing`] before each of `times` (events with `t_s < time`), in one sweep: the events
-/// (those `keep` keeps, in time order, ties in the log's order) and the times both sorted, each
-/// caller's latest change in the log's order kept as the sweep passes it. The log holds each
-/// caller's events in time order, but the sweep does not need it.
+/// [`Standing`] before each of `times` (increasing): for each caller, its last change in the
+/// log's order among the events `keep` keeps with `t_s < time`. One pass over the log backwards:
+/// an event at `t` speaks for the times after `t` that no later event of its caller has spoken
+/// for, a run of them it adds to the counts of open and not-closed copies there (as
+/// differences, summed at the end). No sort and no map, so little code in the page's wasm.
 fn last_states_before(
     events: &[&[Event]],
     times: &[f64],
     keep: impl Fn(&Event) -> bool,
 ) -> Vec<Standing> {
-    // (time, place in the log, caller, state after); a NaN time is before no time.
-    let mut evs: Vec<(f64, usize, u32, State)> = events
-        .iter()
-        .copied()
-        .flatten()
-        .enumerate()
-        .filter(|(_, ev)| keep(ev) && !ev.t_s.is_nan())
-        .map(|(k, ev)| (ev.t_s, k, ev.caller, ev.to))
-        .collect();
-    evs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let mut order: Vec<usize> = (0..times.len()).collect();
-    order.sort_by(|&a, &b| times[a].total_cmp(&times[b]));
-    // Each caller's latest change so far: (place in the log, state).
-    let mut latest: std::collections::BTreeMap<u32, (usize, State)> = Default::default();
-    let (mut open, mut not_closed) = (0usize, 0usize);
-    let mut next = 0;
-    let mut out = vec![
-        Standing {
-            any_open: false,
-            all_closed: true,
-        };
-        times.len()
-    ];
-    for q in order {
-        while let Some(&(_, k, caller, to)) = evs.get(next).filter(|e| e.0 < times[q]) {
-            next += 1;
-            let was = match latest.get(&caller) {
-                Some(&(at, _)) if at > k => continue,
-                Some(&(_, st)) => st,
-                None => State::Closed,
-            };
-            latest.insert(caller, (k, to));
-            open = open + usize::from(to == State::Open) - usize::from(was == State::Open);
-            not_closed =
-                not_closed + usize::from(to != State::Closed) - usize::from(was != State::Closed);
+    debug_assert!(times.windows(2).all(|w| w[0] < w[1]));
+    let n = times.len();
+    let (mut open, mut not_closed) = (vec![0i64; n + 1], vec![0i64; n + 1]);
+    // For each caller: the first of the times its later events already speak for.
+    let mut spoken_from: Vec<usize> = Vec::new();
+    for ev in events.iter().rev().flat_map(|part| part.iter().rev()) {
+        // A NaN time is before no time.
+        if !keep(ev) || ev.t_s.is_nan() {
+            continue;
         }
-        out[q] = Standing {
-            any_open: open > 0,
-            all_closed: not_closed == 0,
-        };
+        let from = times.partition_point(|&x| x <= ev.t_s);
+        let c = ev.caller as usize;
+        if c >= spoken_from.len() {
+            spoken_from.resize(c + 1, n);
+        }
+        let until = spoken_from[c];
+        if from < until {
+            spoken_from[c] = from;
+            if ev.to == State::Open {
+                open[from] += 1;
+                open[until] -= 1;
+            }
+            if ev.to != State::Closed {
+                not_closed[from] += 1;
+                not_closed[until] -= 1;
+            }
+        }
     }
-    out
+    let (mut o, mut nc) = (0, 0);
+    (0..n)
+        .map(|k| {
+            o += open[k];
+            nc += not_closed[k];
+            Standing {
+                any_open: o > 0,
+                all_closed: nc == 0,
+            }
+        })
+        .collect()
 }
 
 /// The phases' conditions, as the metrics need them.
