@@ -649,8 +649,8 @@ for (const browser of BROWSERS) {
 
     test('a refused phase setting says which phase its path names; a message in percent gets no second note', async () => {
       // The form says "Phase 2", the simulator dependency.1 (its list counts from 0). The
-      // threshold's message gives its range in percent itself, and the page added "(rates are
-      // fractions there: 1 is 100 %)" after it all the same.
+      // threshold's message gives its range in percent itself, and the page once added "(rates
+      // are fractions there: 1 is 100 %)" after it all the same.
       await open(s);
       const refused = async (path, value) => {
         await setField(s.driver, path, value);
@@ -664,8 +664,9 @@ for (const browser of BROWSERS) {
       await open(s);
       assert.equal(await refused('window.failure_rate_threshold', -1),
         'window.failure_rate_threshold = -0.01 is invalid: allowed 0 < x <= 1 (0% < x <= 100%)');
+      // A rate's message in the form's percent, as typed (the simulator's is in fractions).
       assert.equal(await refused('statistical.fine_rate', -1),
-        'statistical.fine_rate = -0.01 is invalid: allowed 0 < x < 1 (rates are fractions there: 1 is 100%)');
+        'statistical.fine_rate = -1% is invalid: allowed 0% < x < 100%');
       const legend = await page(s.driver, () => document.querySelector('#playground .controls .field[data-path="dependency.1.start"]').closest('fieldset').querySelector('legend').textContent);
       assert.match(legend, /^Phase 2\b/);
       assert.deepEqual(await pageErrors(s), []);
@@ -684,7 +685,7 @@ for (const browser of BROWSERS) {
         return m.text ? m : null;
       }, 'the broken rate\'s message');
       assert.match(msg.text, /broken_rate/, 'the message names the field');
-      assert.match(msg.text, /rates are fractions there: 1 is 100%\)$/, 'and says the range is in fractions');
+      assert.match(msg.text, /^statistical\.broken_rate = \d+% is invalid: allowed .*%/, 'in the form\'s percent');
       assert.equal(msg.invalid, true, 'the field is marked invalid (aria-invalid)');
       assert.equal(msg.describedBy, true, 'the message describes the input');
       const other = await fieldMessage(s.driver, 'statistical.fine_rate');

@@ -158,16 +158,22 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
   const anyLocal = () => [...fields.values()].some((c) => c.local);
 
   /**
-   * What to add to the simulator's `message` about the field at `path`: it speaks in fractions
-   * where the form is in percent (unless it gives the percentages itself: "0 < x <= 1 (0% < x <=
-   * 100%)"), and counts a list's items from 0 where the form says "Phase 2" of dependency.1.
+   * The simulator's `message` about the field at `path` as the form says it: in percent where
+   * the form is (the simulator speaks in fractions: "= -0.01 ... allowed 0 < x < 1" is "= -1% ...
+   * allowed 0% < x < 100%"), unless it gives the percentages itself ("0 < x <= 1 (0% < x <=
+   * 100%)") or quotes a text (whose digits are not a rate); if it cannot be, a note says so.
+   * And a note where it counts a list's items from 0 and the form says "Phase 2" of dependency.1.
    */
-  function notesFor(path, message) {
+  function inFormTerms(path, message) {
     const notes = [];
-    if (fields.get(path).f.scale === 100 && !message.includes('%')) notes.push('rates are fractions there: 1 is 100%');
+    let said = message;
+    if (fields.get(path).f.scale === 100 && !message.includes('%')) {
+      if (/["“]/.test(message)) notes.push('rates are fractions there: 1 is 100%');
+      else said = percentOf(message);
+    }
     const item = /^([a-z_]+)\.(\d+)\./.exec(path);
     if (item && message.includes(`${item[1]}.${item[2]}.`)) notes.push(`${item[1]}.${item[2]} is phase ${Number(item[2]) + 1}: the settings count from 0`);
-    return notes.length ? ` (${notes.join('; ')})` : '';
+    return notes.length ? `${said} (${notes.join('; ')})` : said;
   }
 
   /**
@@ -182,8 +188,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
     Promise.resolve(rangeOf(path, probe)).then((allowed) => {
       const c = fields.get(path);
       if (!allowed || !c || !c.local || c.msg.textContent !== message) return;
-      const said = c.f.scale === 100 && !allowed.includes('%') ? percentOf(allowed) : allowed;
-      setMsg(path, `${message.replace(/\.$/, '')}: allowed ${said}${notesFor(path, said)}.`);
+      setMsg(path, `${message.replace(/\.$/, '')}: allowed ${inFormTerms(path, allowed)}.`);
     }, () => {});
   }
 
@@ -317,7 +322,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
         }
       }
       if (best && !fields.get(best).wrap.hidden) {
-        setMsg(best, `${message}${notesFor(best, message)}`);
+        setMsg(best, inFormTerms(best, message));
         const d = fields.get(best).wrap.closest('details');
         if (d) d.open = true;
       } else {
