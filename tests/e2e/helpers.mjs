@@ -195,8 +195,8 @@ let cliCache = new Map();
 /**
  * Run the simulator's command line on `scenario` (an object, as the page holds it):
  * `breaker run --scenario file.json --format json`, plus the trace hash from the text format.
- * Returns {result, hash, events} with `events` both breakers' events merged by time (window
- * before statistical at equal times, as the page's list).
+ * Returns {result, hash, events} with `events` both breakers' events merged by time (a stable
+ * sort: statistical before window at equal times, as the page's list).
  */
 export function simulate(scenario) {
   const key = JSON.stringify(scenario);
