@@ -1,0 +1,40 @@
+// What an emptied field says it allows comes from the simulator (www/src/controls.js, sayRange):
+// the page sends the settings with 1e300 at the field and reads the range from the refusal. In
+// node, on the page's own wasm: for every number setting of every preset (whole numbers say
+// their range in the form itself), the refusal names that field, so the form has a range to
+// show, and the range it shows for a rate is in the form's percent.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { wasm, PRESETS } from './arbitrary.mjs';
+import { flatten, setPath, clone } from '../../www/src/paths.js';
+import { wholeRange } from '../../www/src/whole.js';
+import { percentOf } from '../../www/src/controls.js';
+
+test('every number setting of every preset, set to 1e300, is refused naming itself and its range', () => {
+  let probed = 0;
+  for (const p of PRESETS) {
+    for (const [k, v] of Object.entries(flatten(p.scenario))) {
+      if (typeof v !== 'number' || wholeRange(k)) continue;
+      const s = clone(p.scenario);
+      setPath(s, k, 1e300);
+      probed += 1;
+      assert.throws(() => wasm.normalizeScenario(s), (e) => {
+        const m = /^([\w.[\]]+) = 1e300 is invalid: allowed (.+)$/.exec(e.message);
+        assert.ok(m, `${p.name} ${k}: ${e.message}`);
+        assert.equal(m[1].replace(/\[(\d+)\]/g, '.$1'), k, `${p.name}: ${e.message}`);
+        return true;
+      });
+    }
+  }
+  assert.ok(probed >= 400, `${probed} settings probed`);
+});
+
+test('a rate\'s range is said in percent', () => {
+  assert.equal(percentOf('0 < x < 1'), '0% < x < 100%');
+  assert.equal(percentOf('fine_rate (0.1) < x < 1'), 'fine_rate (10%) < x < 100%');
+  assert.equal(percentOf('0.001 <= x <= 0.999'), '0.1% <= x <= 99.9%');
+  assert.equal(percentOf('statistical.fine_rate = -0.01 is invalid: allowed 0 < x < 1'),
+    'statistical.fine_rate = -1% is invalid: allowed 0% < x < 100%');
+  // A path's digits are not a rate.
+  assert.equal(percentOf('dependency.2.failure_rate = 2 is invalid'), 'dependency.2.failure_rate = 200% is invalid');
+});
