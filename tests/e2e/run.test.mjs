@@ -657,7 +657,7 @@ for (const browser of BROWSERS) {
         return (await until(async () => { const m = await fieldMessage(s.driver, path); return m.text ? m : null; }, `${path}'s message`)).text;
       };
       assert.equal(await refused('dependency.1.start', -1),
-        'dependency.1.start = -1 is invalid: allowed the previous phase\'s start (0) < x <= 1e9 (dependency.1 is phase 2: the settings count from 0)');
+        'dependency.1.start = -1 is invalid: allowed the previous phase\'s start (0) < x <= 1e9 seconds (dependency.1 is phase 2: the settings count from 0)');
       await open(s);
       assert.equal(await refused('dependency.2.failure_rate', 200),
         'dependency.2.failure_rate = 2 is invalid: allowed 0 <= x <= 1 (0% to 100%) (dependency.2 is phase 3: the settings count from 0)');

@@ -90,6 +90,21 @@ pub(crate) fn open_unit(field: &str, v: f64) -> Result<(), SettingsError> {
     }
 }
 
+/// A range's end as a message shows it: a power of ten from a million up as `1e9` (as the
+/// simulator writes its limits), anything else as [`Num`] does.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Bound(pub f64);
+
+impl fmt::Display for Bound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let e = format!("{:e}", self.0);
+        match e.strip_prefix("1e").and_then(|k| k.parse::<u32>().ok()) {
+            Some(k) if k >= 6 => write!(f, "1e{k}"),
+            _ => Num(self.0).fmt(f),
+        }
+    }
+}
+
 /// `lo <= v <= hi`, finite.
 pub(crate) fn within(field: &str, v: f64, lo: f64, hi: f64) -> Result<(), SettingsError> {
     if v.is_finite() && v >= lo && v <= hi {
@@ -98,22 +113,34 @@ pub(crate) fn within(field: &str, v: f64, lo: f64, hi: f64) -> Result<(), Settin
         Err(SettingsError::new(
             field,
             Num(v),
-            format!("{lo} <= x <= {hi}"),
+            format!("{} <= x <= {}", Bound(lo), Bound(hi)),
         ))
     }
 }
 
+/// [`within`] for a duration: the message says the range is in seconds.
+pub(crate) fn seconds(field: &str, v: f64, lo: f64, hi: f64) -> Result<(), SettingsError> {
+    within(field, v, lo, hi).map_err(|mut e| {
+        e.allowed.push_str(" seconds");
+        e
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{open_unit, within, Num};
+    use super::{open_unit, seconds, within, Bound, Num};
 
     #[test]
     fn messages_write_huge_and_tiny_numbers_with_an_exponent() {
-        let e = within("period", 1e308, 1e-3, 1e12).unwrap_err().to_string();
+        let e = seconds("period", 1e308, 1e-3, 1e12)
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             e,
-            "period = 1e308 is invalid: allowed 0.001 <= x <= 1000000000000"
+            "period = 1e308 is invalid: allowed 0.001 <= x <= 1e12 seconds"
         );
+        let e = within("factor", 0.5, 1.0, 1000.0).unwrap_err().to_string();
+        assert_eq!(e, "factor = 0.5 is invalid: allowed 1 <= x <= 1000");
         let e = open_unit("rate", -1e-300).unwrap_err().to_string();
         assert_eq!(e, "rate = -1e-300 is invalid: allowed 0 < x < 1");
         let e = open_unit("rate", 1e-310).unwrap_err().to_string();
@@ -129,5 +156,19 @@ mod tests {
         assert_eq!(Num(0.0001).to_string(), "0.0001");
         assert_eq!(Num(f64::NAN).to_string(), "NaN");
         assert_eq!(Num(f64::INFINITY).to_string(), "inf");
+        // A range's end: powers of ten from a million up with an exponent, others as numbers.
+        for (b, text) in [
+            (1e6, "1e6"),
+            (1e9, "1e9"),
+            (1e12, "1e12"),
+            (1e5, "100000"),
+            (1000.0, "1000"),
+            (1e-3, "0.001"),
+            (0.0, "0"),
+            (2e9, "2000000000"),
+            (1.5e9, "1500000000"),
+        ] {
+            assert_eq!(Bound(b).to_string(), text, "{b}");
+        }
     }
 }

@@ -171,7 +171,7 @@ impl StatisticalSettings {
                 ),
             ));
         }
-        error::within("false_alarm_period", self.false_alarm_period, 1e-3, 1e12)?;
+        error::seconds("false_alarm_period", self.false_alarm_period, 1e-3, 1e12)?;
         error::open_unit("trial_wrongly_opens", self.trial_wrongly_opens)?;
         error::open_unit("trial_wrongly_closes", self.trial_wrongly_closes)?;
         if self.trial_wrongly_opens + self.trial_wrongly_closes >= 1.0 {
@@ -184,19 +184,19 @@ impl StatisticalSettings {
                 ),
             ));
         }
-        error::within(
+        error::seconds(
             "traffic_time_constant",
             self.traffic_time_constant,
             1e-3,
             1e9,
         )?;
-        error::within("first_wait", self.first_wait, 1e-3, 1e9)?;
+        error::seconds("first_wait", self.first_wait, 1e-3, 1e9)?;
         if !(self.wait_cap.is_finite() && self.wait_cap >= self.first_wait && self.wait_cap <= 1e9)
         {
             return Err(SettingsError::new(
                 "wait_cap",
                 error::Num(self.wait_cap),
-                format!("first_wait ({}) <= x <= 1e9", self.first_wait),
+                format!("first_wait ({}) <= x <= 1e9 seconds", self.first_wait),
             ));
         }
         error::within("backoff_factor", self.backoff_factor, 1.0, 1000.0)?;
@@ -206,7 +206,7 @@ impl StatisticalSettings {
             1e-3,
             1e6,
         )?;
-        error::within("call_timeout", self.call_timeout, 1e-3, 1e9)?;
+        error::seconds("call_timeout", self.call_timeout, 1e-3, 1e9)?;
         error::within(
             "expected_calls_per_minute",
             self.expected_calls_per_minute,

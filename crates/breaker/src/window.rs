@@ -195,13 +195,13 @@ impl WindowSettings {
         };
         rate("failure_rate_threshold", self.failure_rate_threshold)?;
         rate("slow_call_rate_threshold", self.slow_call_rate_threshold)?;
-        error::within(
+        error::seconds(
             "slow_call_duration_threshold",
             self.slow_call_duration_threshold,
             0.0,
             1e9,
         )?;
-        error::within(
+        error::seconds(
             "wait_duration_in_open_state",
             self.wait_duration_in_open_state,
             1e-3,
@@ -213,7 +213,7 @@ impl WindowSettings {
             1.0,
             1000.0,
         )?;
-        error::within(
+        error::seconds(
             "max_wait_duration_in_open_state",
             self.max_wait_duration_in_open_state,
             0.0,
@@ -226,7 +226,7 @@ impl WindowSettings {
                 "max_wait_duration_in_open_state",
                 crate::error::Num(self.max_wait_duration_in_open_state),
                 format!(
-                    "0 (no cap) or >= wait_duration_in_open_state ({})",
+                    "0 (no cap), or wait_duration_in_open_state ({}) <= x <= 1e9 seconds",
                     self.wait_duration_in_open_state
                 ),
             ));
@@ -247,7 +247,7 @@ impl WindowSettings {
             1,
             1_000_000,
         )?;
-        error::within(
+        error::seconds(
             "max_wait_duration_in_half_open_state",
             self.max_wait_duration_in_half_open_state,
             0.0,

@@ -126,8 +126,8 @@ fn the_half_open_maximum_is_bounded_like_every_other_duration() {
         assert_eq!(
             Window::new(with(max)).unwrap_err().to_string(),
             format!(
-                "max_wait_duration_in_half_open_state = {shown} is invalid: allowed 0 <= x <= \
-                 1000000000"
+                "max_wait_duration_in_half_open_state = {shown} is invalid: allowed 0 <= x <= 1e9 \
+                 seconds"
             ),
         );
     }

@@ -301,6 +301,11 @@ fn non_neg(field: impl Into<String>, v: f64) -> Result<(), SettingsError> {
     check(field, v, (0.0..=1e9).contains(&v), "0 <= x <= 1e9")
 }
 
+/// A duration: [`non_neg`], in seconds.
+fn non_neg_secs(field: impl Into<String>, v: f64) -> Result<(), SettingsError> {
+    check(field, v, (0.0..=1e9).contains(&v), "0 <= x <= 1e9 seconds")
+}
+
 impl Scenario {
     /// Check every field. The error names the full dotted path as `--set` takes it, e.g.
     /// `statistical.broken_rate = 0.01 is invalid: allowed fine_rate (0.05) < x < 1` or
@@ -342,7 +347,7 @@ impl Scenario {
                 return Err(SettingsError::new(
                     f("start"),
                     breaker::error::Num(p.start),
-                    format!("the previous phase's start ({prev}) < x <= 1e9"),
+                    format!("the previous phase's start ({prev}) < x <= 1e9 seconds"),
                 ));
             }
             prev = p.start;
@@ -368,10 +373,10 @@ impl Scenario {
             }
             unit(f("hang_rate"), p.hang_rate)?;
             unit(f("input_error_rate"), p.input_error_rate)?;
-            non_neg(f("latency"), p.latency)?;
-            non_neg(f("latency_jitter"), p.latency_jitter)?;
-            non_neg(f("failure_latency"), p.failure_latency)?;
-            non_neg(f("failure_latency_jitter"), p.failure_latency_jitter)?;
+            non_neg_secs(f("latency"), p.latency)?;
+            non_neg_secs(f("latency_jitter"), p.latency_jitter)?;
+            non_neg_secs(f("failure_latency"), p.failure_latency)?;
+            non_neg_secs(f("failure_latency_jitter"), p.failure_latency_jitter)?;
             non_neg(f("capacity"), p.capacity)?;
         }
         let c = &self.callers;
@@ -382,18 +387,18 @@ impl Scenario {
                 "1 <= x <= 1000",
             ));
         }
-        non_neg("callers.lock_hold", c.lock_hold)?;
+        non_neg_secs("callers.lock_hold", c.lock_hold)?;
         check(
             "callers.lock_timeout",
             c.lock_timeout,
             c.lock_timeout > 0.0 && c.lock_timeout <= 1e9,
-            "0 < x <= 1e9",
+            "0 < x <= 1e9 seconds",
         )?;
         check(
             "callers.call_timeout",
             c.call_timeout,
             c.call_timeout > 0.0 && c.call_timeout <= 1e9,
-            "0 < x <= 1e9",
+            "0 < x <= 1e9 seconds",
         )?;
         self.statistical
             .validate()

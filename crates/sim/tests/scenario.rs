@@ -133,7 +133,8 @@ fn validation_names_the_full_dotted_field() {
     two.dependency.push(sim::Phase::default());
     assert_eq!(
         two.validate().unwrap_err().to_string(),
-        "dependency.1.start = 0 is invalid: allowed the previous phase's start (0) < x <= 1e9"
+        "dependency.1.start = 0 is invalid: allowed the previous phase's start (0) < x <= 1e9 \
+         seconds"
     );
 }
 
@@ -217,13 +218,13 @@ fn type_mismatches_say_what_is_allowed() {
         (
             r#"{"callers": {"call_timeout": [1]}}"#,
             "callers.call_timeout = [1] is invalid: allowed a number of seconds or a string with a \
-             unit (200ms, 5s, 1m, 1h, 30d), 0 < x <= 1e9",
+             unit (200ms, 5s, 1m, 1h, 30d), 0 < x <= 1e9 seconds",
         ),
         // A later phase's range is found with its own start in place (it sorts after latency).
         (
             r#"{"dependency": [{"start": 0}, {"start": 10, "latency": []}]}"#,
             "dependency.1.latency = [] is invalid: allowed a number of seconds or a string with a \
-             unit (200ms, 5s, 1m, 1h, 30d), 0 <= x <= 1e9",
+             unit (200ms, 5s, 1m, 1h, 30d), 0 <= x <= 1e9 seconds",
         ),
         (
             r#"{"callers": {"shared_state": "yes"}}"#,
@@ -264,7 +265,7 @@ fn type_mismatches_say_what_is_allowed() {
         (
             r#"{"dependency": [{"start": 0}, {"start": 10, "latency": [], "failure_rate": 2}]}"#,
             "dependency.1.latency = [] is invalid: allowed a number of seconds or a string with a \
-             unit (200ms, 5s, 1m, 1h, 30d), 0 <= x <= 1e9",
+             unit (200ms, 5s, 1m, 1h, 30d), 0 <= x <= 1e9 seconds",
         ),
         // 2^64 is one past the largest seed (`u64::MAX as f64` rounds up to it).
         (

@@ -460,7 +460,7 @@ fn wrong_kinds_say_what_is_allowed() {
         (
             js(r#"{"dependency": [{"start": 0}, {"start": 10, "latency": []}]}"#),
             "dependency.1.latency = [] is invalid: allowed a number of seconds or a string with a \
-             unit (200ms, 5s, 1m, 1h, 30d), 0 <= x <= 1e9",
+             unit (200ms, 5s, 1m, 1h, 30d), 0 <= x <= 1e9 seconds",
         ),
         (
             js(r#"{"traffic": {"arrivals": 3}}"#),
