@@ -421,7 +421,7 @@ export function mountPlayground(root, options = {}) {
     const edited = Boolean(S.preset && S.byName[S.preset] && info.name === S.preset && !same(sc, S.byName[S.preset]));
     S.runText = res.complete
       ? `${info.name || 'Custom scenario'}${edited ? ' (edited)' : ''}: ${duration(info.duration)} simulated, ${count(metrics.calls, 'call', 'calls')}, seed ${info.seed}.${SIMULATED_SHOWN}`
-      : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${count(metrics.calls, 'call', 'calls')}); the panels show that part.`;
+      : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${count(metrics.calls, 'call', 'calls')} simulated); the panels show that part.`;
     S.pastLastEvent = false;
     setText(runInfo, notValid ? NOT_VALID : S.runText);
     trace.set(events.list, events.total, derived && derived.point);

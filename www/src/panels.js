@@ -266,7 +266,7 @@ function halfOpenLimit(item, d) {
     text = `${each}${onAverage}. Half-open cannot close at Wald's lower line: it ends at its limit, closing if the trial score is below 0, unless the trials reach A and open it again; b (a trial wrongly closes) does not hold. ${factors}`;
   } else if (approx >= 2 * limit) {
     title += ': much shorter than the trials take';
-    text = `${each}${onAverage}: ${fmt(approx / limit, 3)} times the limit, so half-open will nearly always end at it, ${endsAtLimit}. ${factors}`;
+    text = `${each}${onAverage}: about ${fmt(approx / limit, 3)} times the limit (an approximation), so half-open will nearly always end at it, ${endsAtLimit}. ${factors}`;
   } else if (approx >= limit) {
     title += ': about as long as the trials';
     text = `${each}${onAverage}: about the limit, so half-open will often end at it, ${endsAtLimit}. ${factors}`;

@@ -100,8 +100,10 @@ const PRESETS: [Preset; 7] = [
     Preset {
         name: "quiet-service",
         story: "1 call a minute for 30 days with a 2-hour outage on day 10: the window \
-                breaker waits for half its last 100 calls to fail, most of an hour at this \
-                traffic (and after a close its 100-call minimum takes 100 minutes to fill).",
+                breaker waits for half its last 100 calls to fail, about 49 calls into the \
+                outage, most of an hour at this traffic (an approximation: about 1 failure in \
+                its window before), and after a close its 100-call minimum takes 100 minutes \
+                to fill.",
         json: r#"{
   "duration": "30d",
   "traffic": { "calls_per_minute": 1 },
@@ -116,7 +118,7 @@ const PRESETS: [Preset; 7] = [
     },
     Preset {
         name: "busy-service",
-        story: "600 calls/min for 30 days (26 million calls) at 0.5% failures with one \
+        story: "600 calls/min for 30 days (about 26 million calls) at 0.5% failures with one \
                 10-minute outage on day 15: false alarms at scale.",
         json: r#"{
   "duration": "30d",

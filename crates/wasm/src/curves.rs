@@ -252,7 +252,7 @@ pub fn page_curves_metered(
         log_x: false,
         log_y: true,
         note: format!(
-            "At the line for {} calls per false-alarm period ({:.2} nats = {:.1} points). Counted \
+            "At the line for {} calls per false-alarm period ({:.2} nats = {:.1} points, exact). Counted \
              from a score of 0, as after a close: a breaker that was running at p0 when the \
              failures began may stand above 0 and open a little sooner.{gap_note}",
             fmt_calls(n_now),
@@ -306,7 +306,7 @@ pub fn page_curves_metered(
         log_x: false,
         log_y: false,
         note: format!(
-            "{} success{} in a row close{} from 0; the most trials are needed near the zero-drift rate {}.{gap_note}",
+            "{} success{} in a row close{} from 0 (exact); the most trials are needed near the zero-drift rate {} (exact).{gap_note}",
             d.trials_to_close,
             if d.trials_to_close == 1 { "" } else { "es" },
             if d.trials_to_close == 1 { "s" } else { "" },
@@ -598,6 +598,19 @@ mod tests {
             note("window_trips")
         );
         assert!(!note("open_delay").contains("Simulated"));
+        // Numbers computed for a note say their kind, as the page's other numbers do.
+        assert!(
+            note("open_delay").contains(" points, exact). "),
+            "{}",
+            note("open_delay")
+        );
+        assert!(
+            note("trials_asn").contains(" in a row close from 0 (exact); ")
+                && note("trials_asn").contains("zero-drift rate ")
+                && note("trials_asn").ends_with("% (exact)."),
+            "{}",
+            note("trials_asn")
+        );
     }
 
     /// The window curve is of count windows. Its note says so and where the user's window sits:
