@@ -71,8 +71,9 @@ export function createTransport(root, actions) {
     else return;
     e.preventDefault();
     // Handled inside a custom element: the host page's own keys do not act on it too (mdBook
-    // turns the page on the arrows, whatever the key's default was).
-    if (shadow) e.stopPropagation();
+    // turns the page on the arrows, whatever the key's default was). A key pressed elsewhere on
+    // the host page and handled by the document listener goes on as it was.
+    if (shadow && e.currentTarget === shadow) e.stopPropagation();
   };
   document.addEventListener('keydown', onKey);
   // In a shadow root, a key pressed on the element's own controls is seen there first, before
