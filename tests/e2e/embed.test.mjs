@@ -266,6 +266,26 @@ for (const browser of BROWSERS) {
       assert.equal(await page(s.driver, () => document.getElementById('ctl').playground.state.playing), false);
     });
 
+    test('a key the element handles goes no further: the host page\'s own arrow keys (mdBook turns the page) do not act on it too', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      // The host's listener on the document comes first, as mdBook's book.js does (it turns the
+      // page on ← and → unless an input has the focus, and does not look at defaultPrevented).
+      await page(s.driver, () => {
+        document.body.dataset.hostKeys = '';
+        document.addEventListener('keydown', (e) => { document.body.dataset.hostKeys += `${e.key};`; });
+      });
+      await until(async () => (await element(s, 'quiet-el')).state === 'ready', 'the first element to be ready', 60_000);
+      const root = await (await s.driver.findElement({ css: '#quiet-el' })).getShadowRoot();
+      const stepBtn = (await root.findElements({ css: '.transport button' }))[1];
+      await page(s.driver, (b) => b.focus(), stepBtn);
+      await stepBtn.sendKeys(Key.ARROW_RIGHT);
+      await until(async () => ((await element(s, 'quiet-el')).t || 0) > 0, 'the element to step one call');
+      // A key the element leaves alone still reaches the host page.
+      await stepBtn.sendKeys('x');
+      await until(() => page(s.driver, () => document.body.dataset.hostKeys.includes('x;')), 'the host to hear x');
+      assert.equal(await page(s.driver, () => document.body.dataset.hostKeys), 'x;', 'the host heard only the key the element did not handle');
+    });
+
     test('README\'s partial scenario with controls: the form shows every setting, defaults filled and units read', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
       await addPlaygrounds(s.driver, [{ id: 'part', attrs: { scenario: '{"duration": "2h", "traffic": {"calls_per_minute": 120}}', controls: '' } }]);

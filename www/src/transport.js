@@ -70,8 +70,16 @@ export function createTransport(root, actions) {
     else if (k === 'r' || k === 'R') actions.restart();
     else return;
     e.preventDefault();
+    // Handled inside a custom element: the host page's own keys do not act on it too (mdBook
+    // turns the page on the arrows, whatever the key's default was). A key pressed elsewhere on
+    // the host page and handled by the document listener goes on as it was.
+    if (shadow && e.currentTarget === shadow) e.stopPropagation();
   };
   document.addEventListener('keydown', onKey);
+  // In a shadow root, a key pressed on the element's own controls is seen there first, before
+  // the host page's listeners on the document (they would run before this one's).
+  const shadow = typeof ShadowRoot !== 'undefined' && root.getRootNode() instanceof ShadowRoot ? root.getRootNode() : null;
+  if (shadow) shadow.addEventListener('keydown', onKey);
 
   return {
     setPlaying(p) {
@@ -95,6 +103,7 @@ export function createTransport(root, actions) {
     },
     destroy() {
       document.removeEventListener('keydown', onKey);
+      if (shadow) shadow.removeEventListener('keydown', onKey);
       stopKeys();
       window.removeEventListener('pointerup', release);
       window.removeEventListener('pointercancel', release);
