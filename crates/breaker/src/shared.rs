@@ -480,6 +480,10 @@ impl<B: Breaker> Shared<B> {
     /// If called on a thread that holds this `Shared`'s lock (from the transition listener or
     /// inside another `with`), rather than wait for good for its own lock; and if `f` calls
     /// anything of this `Shared` but [`Shared::state`] and [`Shared::clock`].
+    ///
+    /// Only this `Shared`'s own lock is checked: `with` of one breaker inside `with` of another
+    /// is an ordinary nested lock, and two threads nesting the same two in opposite orders wait
+    /// for each other for good. Nest them in one order, or read one and then the other.
     pub fn with<T>(&self, f: impl FnOnce(&mut B) -> T) -> T {
         self.not_reentrant("with");
         let mut held = self.held(self.inner.lock());
