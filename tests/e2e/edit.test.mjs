@@ -43,6 +43,46 @@ for (const browser of BROWSERS) {
       assert.equal(r.formless, 0, 'every setting is in one of the forms');
     });
 
+    test('a link with 200 phases: the phases share at most 40 forms (one form each grew with the square: 2,000 phases took 17 s to show), every one is editable, and an edit of the last reaches the run', async () => {
+      // 200 phases: a link of about 11 kB (the test server, as many, takes 16 kB of headers).
+      const n = 200;
+      const deps = Array.from({ length: n }, (_, i) => ({ start: i * 60, failure_rate: i % 2 ? 0.5 : 0.01 }));
+      const q = new URLSearchParams({ v: '1', preset: 'recovery-warmup', duration: String(n * 60), dependency: JSON.stringify(deps) });
+      await open(s, `?${q}`);
+      const shape = () => page(s.driver, () => {
+        const list = document.querySelector('#playground .list[data-list="dependency"]');
+        const forms = [...list.querySelectorAll('form')];
+        return {
+          phases: list.querySelectorAll('fieldset.phase').length,
+          forms: forms.length,
+          perForm: forms.map((f) => f.querySelectorAll('fieldset.phase').length),
+          formless: [...list.querySelectorAll('input, select, textarea')].filter((e) => !e.form).length,
+          legends: [...list.querySelectorAll('fieldset.phase legend')].map((l) => l.textContent),
+        };
+      });
+      const r = await shape();
+      assert.equal(r.phases, n);
+      assert.equal(r.forms, 40, 'five phases a form');
+      assert.equal(r.perForm.reduce((a, b) => a + b, 0), n);
+      assert.equal(r.formless, 0, 'every phase\'s setting is in a form');
+      // In order: the forms split the list, they do not reorder it.
+      assert.deepEqual(r.legends.map((l) => Number(/^Phase (\d+)/.exec(l)[1])), Array.from({ length: n }, (_, i) => i + 1));
+      const before = await runsShown(s.driver);
+      await setField(s.driver, `dependency.${n - 1}.failure_rate`, '100');
+      await waitSettled(s.driver, before, 60_000);
+      const st = await pageState(s.driver);
+      assert.equal(st.scenario.dependency[n - 1].failure_rate, 1);
+      assert.equal(st.scenario.dependency[n - 2].failure_rate, deps[n - 2].failure_rate);
+      assert.deepEqual(await pageErrors(s), []);
+      // Removing a phase (the last: the first phase must start the run) rebuilds the list:
+      // still in a few forms.
+      await page(s.driver, () => [...document.querySelectorAll('#playground .list[data-list="dependency"] button.remove-phase')].pop().click());
+      await waitSettled(s.driver, before + 1, 60_000);
+      const r2 = await shape();
+      assert.equal(r2.phases, n - 1);
+      assert.ok(r2.forms <= 40, `${r2.forms} forms`);
+    });
+
     test('removing or adding a phase from the keyboard keeps its section open and the focus in the list (narrow screen)', async () => {
       // Narrow: every section starts folded, the user opens the one with the phases.
       const rect = await s.driver.manage().window().getRect();

@@ -69,6 +69,9 @@ function fromInput(el, f) {
 // must not submit any of them.
 // novalidate: Enter in a form of one field submits it, and the browser would first show its own
 // bubble for an out-of-range number beside the page's message; the page validates every field.
+/** The most forms a list of phases is split into (see `listEditor`). */
+const LIST_FORMS = 40;
+
 const form = (props, ...children) => h('form', {
   ...props,
   attrs: { ...(props && props.attrs), novalidate: true },
@@ -227,7 +230,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
 
   function listEditor(spec, items) {
     const keys = spec.item.filter((f) => items.some((it) => it && getPath(it, f.key) !== undefined));
-    const rows = items.map((it, i) => form({}, h('fieldset', { class: 'phase' },
+    const phases = items.map((it, i) => h('fieldset', { class: 'phase' },
       h('legend', { text: `Phase ${i + 1}${it.label ? `: ${it.label}` : ''}` }),
       h('div', { class: 'grid' }, keys.filter((f) => getPath(it, f.key) !== undefined).map((f) => field(f, `${spec.path}.${i}.${f.key}`))),
       items.length > 1 ? h('button', { type: 'button', class: 'small remove-phase', text: `Remove phase ${i + 1}`, on: { click: () => {
@@ -238,7 +241,14 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
         const removes = list ? list.querySelectorAll('button.remove-phase') : [];
         const to = removes[Math.min(i, removes.length - 1)] || (list && list.querySelector('button.add-phase'));
         if (to) to.focus();
-      } } }) : null)));
+      } } }) : null));
+    // A form per phase, as for every group of settings (see `form`); but a long list (a link
+    // can hold thousands of phases) in at most LIST_FORMS forms, several phases each: Chromium's
+    // cost of forms added to a page grows with the square of their number (2,000 phases took 17 s
+    // to show, one form each; 2.9 s with none), while an edit's grows only with its own form.
+    const per = Math.max(1, Math.ceil(phases.length / LIST_FORMS));
+    const rows = [];
+    for (let i = 0; i < phases.length; i += per) rows.push(form({}, phases.slice(i, i + per)));
     const add = h('button', { type: 'button', class: 'small add-phase', text: 'Add a phase', on: { click: () => {
       const last = clone(items[items.length - 1]) || {};
       if (typeof last.start === 'number') last.start += 10;
