@@ -19,8 +19,8 @@ use crate::figure::Figure;
 use crate::mc::Rng;
 use crate::num::{binomial_upper_tail, poisson_ci95_overdispersed, Stats};
 
-/// Largest window the exact sliding chain takes (2^18 states: about 20-60 ms natively; 20 would
-/// take 50-250 ms, over the page's 100 ms budget).
+/// Largest window the exact sliding chain takes (2^18 states: 11-39 ms natively for the bench's
+/// figures, measured 2026-12-02; 20 would take four times that, over the page's 100 ms budget).
 pub const MAX_EXACT: u32 = 18;
 
 /// A count window.
@@ -213,19 +213,32 @@ pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<Exac
     loop {
         total += alive;
         // Gather: state s came from (s >> 1) with its oldest bit 0 or 1; its newest bit is s & 1.
+        // By pairs: states 2j and 2j + 1 both come from j and j + top (one sum for both, and no
+        // index arithmetic or bounds checks), in the same order of s as one state at a time.
         let top = 1usize << (n - 1);
         let mut tripped = 0.0;
         let mut new_alive = 0.0;
-        for (s, (v, &c)) in next.iter_mut().zip(ones.iter()).enumerate() {
-            let prev = s >> 1;
-            let mass = dist[prev] + dist[prev | top];
-            let x = if s & 1 == 1 { p * mass } else { q * mass };
-            if c >= k_full_u8 {
-                tripped += x;
-                *v = 0.0;
-            } else {
-                new_alive += x;
-                *v = x;
+        let (older0, older1) = dist.split_at(top);
+        for (((v, c), &a), &b) in next
+            .chunks_exact_mut(2)
+            .zip(ones.chunks_exact(2))
+            .zip(older0)
+            .zip(older1)
+        {
+            let mass = a + b;
+            for (v, &c, x) in v
+                .iter_mut()
+                .zip(c)
+                .zip([q * mass, p * mass])
+                .map(|((v, c), x)| (v, c, x))
+            {
+                if c >= k_full_u8 {
+                    tripped += x;
+                    *v = 0.0;
+                } else {
+                    new_alive += x;
+                    *v = x;
+                }
             }
         }
         std::mem::swap(&mut dist, &mut next);
