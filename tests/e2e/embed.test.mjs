@@ -284,6 +284,32 @@ for (const browser of BROWSERS) {
       await stepBtn.sendKeys('x');
       await until(() => page(s.driver, () => document.body.dataset.hostKeys.includes('x;')), 'the host to hear x');
       assert.equal(await page(s.driver, () => document.body.dataset.hostKeys), 'x;', 'the host heard only the key the element did not handle');
+      // Keys that go to the element's own controls stay there too, though the transport does
+      // not handle them: the arrows on its time slider move the slider, not the book's page.
+      const slider = await root.findElement({ css: '.transport input[type=range]' });
+      const before = Number(await slider.getAttribute('value'));
+      await page(s.driver, (el) => el.focus(), slider);
+      await slider.sendKeys(Key.ARROW_RIGHT);
+      await until(async () => Number(await page(s.driver, (el) => el.value, slider)) !== before, 'the slider to move');
+      assert.equal(await page(s.driver, () => document.body.dataset.hostKeys), 'x;', 'the slider\'s arrow stayed in the element');
+    });
+
+    test('typing in an embedded element\'s settings field reaches the field, not the host page\'s shortcuts (mdBook searches on s)', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      await page(s.driver, () => {
+        document.body.dataset.hostKeys = '';
+        document.addEventListener('keydown', (e) => { document.body.dataset.hostKeys += `${e.key};`; });
+      });
+      await addPlaygrounds(s.driver, [{ id: 'typed', attrs: { preset: 'quiet-service', controls: '' } }]);
+      await until(async () => (await element(s, 'typed')).state === 'ready', 'the element with its settings', 60_000);
+      const root = await (await s.driver.findElement({ css: '#typed' })).getShadowRoot();
+      const input = await root.findElement({ css: '.controls [data-path="seed"] input' });
+      await page(s.driver, (el) => { el.focus(); el.select(); }, input);
+      await input.sendKeys('17', Key.ARROW_LEFT, Key.ARROW_RIGHT);
+      assert.equal(await page(s.driver, (el) => el.value, input), '17', 'the field got the keys');
+      // (A number field refuses the letter itself; its key still went to the field only.)
+      await input.sendKeys('s');
+      assert.equal(await page(s.driver, () => document.body.dataset.hostKeys), '', 'the host heard none of them');
     });
 
     test('README\'s partial scenario with controls: the form shows every setting, defaults filled and units read', async () => {

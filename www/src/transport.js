@@ -45,14 +45,23 @@ export function createTransport(root, actions) {
       h('label', { class: 'inline' }, keysBox, ' Keyboard shortcuts'),
       h('span', { class: 'keys-list', text: ': space play/pause · → step one call · ← one call back · n next event · r restart' })));
 
-  const isTyping = (el) => el && (el.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)) && el.type !== 'range' && el.type !== 'checkbox';
+  const isControl = (el) => el && (el.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName));
+  const isTyping = (el) => isControl(el) && el.type !== 'range' && el.type !== 'checkbox';
+  // In a shadow root (the custom element), a key pressed on the element's own controls is seen
+  // there first, before the host page's listeners on the document (they would run before this
+  // one's); null on the page itself.
+  const shadow = typeof ShadowRoot !== 'undefined' && root.getRootNode() instanceof ShadowRoot ? root.getRootNode() : null;
   const onKey = (e) => {
-    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     // The element the key went to: inside a custom element's shadow root, document.activeElement
     // is only the host, and a field of an embedded playground's settings lost its typing (space,
     // n, r, the arrows) to the shortcuts.
     const target = (e.composedPath && e.composedPath()[0]) || document.activeElement;
     const el = target && target.nodeType === 1 ? target : document.activeElement;
+    // A key typed into the element's own field, list, checkbox or time slider is that control's:
+    // the host page, which sees only the element as the target, must not act on it too (in an
+    // mdBook chapter → on the slider also turned the page, and s in a field opened its search).
+    if (shadow && e.currentTarget === shadow && isControl(el)) e.stopPropagation();
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     if (isTyping(el)) return;
     if (!singleKeys() || !actions.keysActive()) return;
     const k = e.key;
@@ -76,9 +85,6 @@ export function createTransport(root, actions) {
     if (shadow && e.currentTarget === shadow) e.stopPropagation();
   };
   document.addEventListener('keydown', onKey);
-  // In a shadow root, a key pressed on the element's own controls is seen there first, before
-  // the host page's listeners on the document (they would run before this one's).
-  const shadow = typeof ShadowRoot !== 'undefined' && root.getRootNode() instanceof ShadowRoot ? root.getRootNode() : null;
   if (shadow) shadow.addEventListener('keydown', onKey);
 
   return {
