@@ -58,8 +58,10 @@ export function createTransport(root, actions) {
     const target = (e.composedPath && e.composedPath()[0]) || document.activeElement;
     const el = target && target.nodeType === 1 ? target : document.activeElement;
     // A key typed into the element's own field, list, checkbox or time slider is that control's:
-    // the host page, which sees only the element as the target, must not act on it too (in an
-    // mdBook chapter → on the slider also turned the page, and s in a field opened its search).
+    // a host page whose shortcuts look only at the event's target sees the element there, not
+    // the control, and must not act on it too. (mdBook 0.5.4 looks into the shadow root itself,
+    // `composedPath()[0]`, so it already left these keys alone; its page turned on a key the
+    // element's buttons handle, stopped below.)
     if (shadow && e.currentTarget === shadow && isControl(el)) e.stopPropagation();
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     if (isTyping(el)) return;
