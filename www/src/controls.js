@@ -255,8 +255,8 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       items.push(last); rebuild(true); onChange(clone(scenario), spec.path);
       // The new phase's first field, where its start is set.
       const list = sections.querySelector(`.list[data-list="${spec.path}"]`);
-      const phases = list ? list.querySelectorAll('fieldset.phase') : [];
-      const to = phases.length ? phases[phases.length - 1].querySelector('input, select, textarea') : null;
+      const shown = list ? list.querySelectorAll('fieldset.phase') : [];
+      const to = shown.length ? shown[shown.length - 1].querySelector('input, select, textarea') : null;
       if (to) to.focus();
     } } });
     return h('div', { class: 'list', dataset: { list: spec.path } }, h('h3', { text: spec.title }), rows, add);
