@@ -102,7 +102,7 @@ async function main() {
       }
       results.worker[name] = { calls, calls_per_s: stats(w), one_run_ms: busyMs.length ? stats(busyMs) : null };
       results.raw[name] = { calls, calls_per_s: stats(r) };
-      log(`${name}: ${calls} calls; worker path ${Math.round(median(w))} calls/s; raw wasm ${Math.round(median(r))} calls/s`);
+      log(`${name}: ${calls} calls (exact); measured, median of ${runs} run(s): worker path ${Math.round(median(w))} calls/s; raw wasm ${Math.round(median(r))} calls/s`);
     }
     raw.terminate();
     engine.terminate();
@@ -163,7 +163,7 @@ async function pageTimings(log, runs) {
     inputMs.push(ms);
     frames.push(Math.round(ms / frameMs));
   }
-  log(`input change -> redrawn chart (${pg.state.info && pg.state.info.name}): ${median(inputMs).toFixed(1)} ms, ${median(frames)} frame(s) of ${frameMs.toFixed(1)} ms; run drawn after ${median(drawnMs).toFixed(1)} ms`);
+  log(`input change -> redrawn chart (${pg.state.info && pg.state.info.name}), measured, median of ${inputMs.length}: ${median(inputMs).toFixed(1)} ms, ${median(frames)} frame(s) of ${frameMs.toFixed(1)} ms; run drawn after ${median(drawnMs).toFixed(1)} ms`);
   // (b) The busy-service month picked from the preset list; the longest main-thread task meanwhile.
   const select = [...root.querySelectorAll('select')].find((s) => [...s.options].some((o) => o.value === 'busy-service'));
   if (!select) throw new Error('no preset list with busy-service');
@@ -197,7 +197,7 @@ async function pageTimings(log, runs) {
   const busyMs = performance.now() - t0;
   ticking = false;
   if (obs) { await new Promise((r) => setTimeout(r, 50)); obs.disconnect(); }
-  log(`busy-service month on the page (preset change -> redrawn chart): ${busyMs.toFixed(0)} ms; longest task ${longtask ? `${longest.toFixed(0)} ms` : 'n/a'}; longest tick gap ${gap.toFixed(0)} ms`);
+  log(`busy-service month on the page (preset change -> redrawn chart), measured once: ${busyMs.toFixed(0)} ms; longest task ${longtask ? `${longest.toFixed(0)} ms` : 'n/a'}; longest tick gap ${gap.toFixed(0)} ms`);
   return {
     input_to_chart_ms: stats(inputMs),
     input_to_drawn_ms: stats(drawnMs),

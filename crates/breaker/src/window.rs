@@ -170,12 +170,18 @@ impl WindowSettings {
                 Err(SettingsError::new(field, v, format!("{lo} <= x <= {hi}")))
             }
         };
-        n(
-            "sliding_window_size",
-            self.sliding_window_size,
-            1,
-            1_000_000,
-        )?;
+        // The size is calls or seconds by the window's type: the range says which.
+        if !(1..=1_000_000).contains(&self.sliding_window_size) {
+            let unit = match self.sliding_window_type {
+                SlidingWindowType::CountBased => "calls (COUNT_BASED)",
+                SlidingWindowType::TimeBased => "seconds (TIME_BASED)",
+            };
+            return Err(SettingsError::new(
+                "sliding_window_size",
+                self.sliding_window_size,
+                format!("1 <= x <= 1000000 {unit}"),
+            ));
+        }
         n(
             "minimum_number_of_calls",
             self.minimum_number_of_calls,

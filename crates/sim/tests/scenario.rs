@@ -72,7 +72,8 @@ fn set_errors_name_the_key() {
         .unwrap_err();
     assert_eq!(
         e,
-        "window.sliding_window_size = many is invalid: allowed a whole number 1 <= x <= 1000000"
+        "window.sliding_window_size = many is invalid: allowed a whole number 1 <= x <= 1000000 \
+         calls (COUNT_BASED)"
     );
     // An error that is not a type mismatch keeps the deserializer's words, naming the edit.
     let e = s
@@ -186,8 +187,33 @@ fn counts_name_their_range_for_numbers_their_type_refuses() {
     let e = Scenario::read_json(r#"{"window": {"sliding_window_size": -4}}"#).unwrap_err();
     assert_eq!(
         e,
-        "window.sliding_window_size = -4 is invalid: allowed a whole number 1 <= x <= 1000000"
+        "window.sliding_window_size = -4 is invalid: allowed a whole number 1 <= x <= 1000000 \
+         calls (COUNT_BASED)"
     );
+    // A time-based window's size is seconds, whichever key comes first, refused by its range
+    // or by its kind.
+    for json in [
+        r#"{"window": {"sliding_window_type": "time_based", "sliding_window_size": 0}}"#,
+        r#"{"window": {"sliding_window_size": 0, "sliding_window_type": "time_based"}}"#,
+    ] {
+        assert_eq!(
+            Scenario::from_json(json).unwrap_err(),
+            "window.sliding_window_size = 0 is invalid: allowed 1 <= x <= 1000000 seconds \
+             (TIME_BASED)"
+        );
+    }
+    for json in [
+        r#"{"window": {"sliding_window_type": "time_based", "sliding_window_size": "ten"}}"#,
+        r#"{"window": {"sliding_window_size": -4, "sliding_window_type": "time_based"}}"#,
+    ] {
+        let e = Scenario::read_json(json).unwrap_err();
+        assert!(
+            e.ends_with(
+                "is invalid: allowed a whole number 1 <= x <= 1000000 seconds (TIME_BASED)"
+            ),
+            "{e}"
+        );
+    }
 }
 
 /// A value of the wrong kind is named with what the field takes (serde alone named the Rust

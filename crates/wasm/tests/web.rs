@@ -426,7 +426,7 @@ fn wrong_kinds_say_what_is_allowed() {
         (
             js(r#"{"window": {"sliding_window_size": 1e12}}"#),
             "window.sliding_window_size = 1000000000000 is invalid: allowed a whole number \
-             1 <= x <= 1000000",
+             1 <= x <= 1000000 calls (COUNT_BASED)",
         ),
         (
             js(r#"{"window": {"random_seed": -1}}"#),
@@ -507,7 +507,8 @@ fn settings_passed_alone_say_what_is_allowed() {
             "{}",
             r#"{"sliding_window_size": -4}"#,
             "null",
-            "window.sliding_window_size = -4 is invalid: allowed a whole number 1 <= x <= 1000000",
+            "window.sliding_window_size = -4 is invalid: allowed a whole number 1 <= x <= 1000000 \
+         calls (COUNT_BASED)",
         ),
         (
             "{}",
