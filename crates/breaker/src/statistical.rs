@@ -385,7 +385,8 @@ impl Statistical {
         self.backoff.current()
     }
 
-    /// When the current open wait ends.
+    /// When the current (or last) open wait ends: `-inf` before the first opening (the window
+    /// breaker's [`Window::open_until`](crate::Window::open_until) says `NaN` there).
     pub fn open_until(&self) -> f64 {
         self.open_until
     }
