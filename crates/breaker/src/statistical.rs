@@ -157,7 +157,7 @@ impl StatisticalSettings {
             return Err(SettingsError::new(
                 "broken_rate",
                 error::Num(self.broken_rate),
-                format!("fine_rate ({}) < x < 1", self.fine_rate),
+                format!("fine_rate ({}) < x < 1", error::Num(self.fine_rate)),
             ));
         }
         // Otherwise a success weighs ln(1) = 0: no trial score could go below 0 to close.
@@ -167,7 +167,7 @@ impl StatisticalSettings {
                 error::Num(self.broken_rate),
                 format!(
                     "fine_rate ({}) < x < 1 with 1 - x < 1 - fine_rate in f64 (a success must weigh something)",
-                    self.fine_rate
+                    error::Num(self.fine_rate)
                 ),
             ));
         }
@@ -178,9 +178,11 @@ impl StatisticalSettings {
             return Err(SettingsError::new(
                 "trial_wrongly_closes",
                 error::Num(self.trial_wrongly_closes),
+                // The other field's value as given: `1 - a` worked out in `f64` is not the
+                // bound `a + b < 1` checks (0.7 gave 0.30000000000000004, which 0.3 is below).
                 format!(
-                    "0 < x < 1 - trial_wrongly_opens ({})",
-                    1.0 - self.trial_wrongly_opens
+                    "0 < x < 1 - trial_wrongly_opens (trial_wrongly_opens = {})",
+                    error::Num(self.trial_wrongly_opens)
                 ),
             ));
         }
@@ -383,7 +385,8 @@ impl Statistical {
         self.backoff.current()
     }
 
-    /// When the current open wait ends.
+    /// When the current (or last) open wait ends: `-inf` before the first opening (the window
+    /// breaker's [`Window::open_until`](crate::Window::open_until) says `NaN` there).
     pub fn open_until(&self) -> f64 {
         self.open_until
     }

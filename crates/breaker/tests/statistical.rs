@@ -663,6 +663,52 @@ fn invalid_settings_name_the_field_and_the_range() {
     );
 }
 
+/// A rule that ties one field to another says the other's value as given, written as every
+/// message writes a number: `1 - trial_wrongly_opens` worked out in `f64` was not the bound the
+/// check used (`a + b < 1`), so `a = 0.7, b = 0.3` was refused with "allowed 0 < x <
+/// 0.30000000000000004", which 0.3 is; and a tiny `fine_rate` was written out in 300 digits.
+#[test]
+fn a_bound_from_another_field_is_that_fields_value_as_messages_write_numbers() {
+    for (a, b) in [(0.7, 0.3), (0.9, 0.1), (0.6, 0.5)] {
+        let e = StatisticalSettings {
+            trial_wrongly_opens: a,
+            trial_wrongly_closes: b,
+            ..Default::default()
+        }
+        .validate()
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "trial_wrongly_closes = {b} is invalid: allowed 0 < x < 1 - trial_wrongly_opens \
+                 (trial_wrongly_opens = {a})"
+            )
+        );
+    }
+    let e = StatisticalSettings {
+        fine_rate: 1e-300,
+        broken_rate: 1e-301,
+        ..Default::default()
+    }
+    .validate()
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "broken_rate = 1e-301 is invalid: allowed fine_rate (1e-300) < x < 1"
+    );
+    let e = StatisticalSettings {
+        fine_rate: 1e-300,
+        broken_rate: 1e-300 * (1.0 + f64::EPSILON),
+        ..Default::default()
+    }
+    .validate()
+    .unwrap_err();
+    assert!(
+        e.allowed.starts_with("fine_rate (1e-300) < x < 1 with"),
+        "{e}"
+    );
+}
+
 /// Rates so small, or so close, that `1 - p1` and `1 - p0` are the same `f64` give a success a
 /// weight of 0: before, such settings validated, and the breaker could never close again (no
 /// trial score goes below 0; the half-open limit, 0 trials long, reopened it every time).
