@@ -99,6 +99,27 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('verdict targets: text the number input cannot read is refused, not taken as no target', async () => {
+      // "1e" (or "abc" in Firefox) leaves the input's value empty with validity.badInput: read as
+      // empty, it silently dropped the target ("no target") with no message.
+      await open(s);
+      const input = await s.driver.findElement({ css: '#playground .panel-verdict input[type=number]' });
+      // Select and type over it (clear() would commit an empty field first; geckodriver's
+      // Ctrl+A does not select in a number input).
+      await page(s.driver, () => document.querySelector('#playground .panel-verdict input[type=number]').select());
+      await input.sendKeys('1e', Key.TAB);
+      const r = await until(() => page(s.driver, () => {
+        const el = document.querySelector('#playground .panel-verdict input[type=number]');
+        const st = { msg: el.closest('.field').querySelector('.msg').textContent, invalid: el.getAttribute('aria-invalid'), target: window.playground.state.targets.max_dead_calls, href: location.href };
+        return st.invalid === null && st.msg === '' && st.target === 50 ? null : st;
+      }), 'the target read back');
+      assert.match(r.msg, /whole number ≥ 0/, JSON.stringify(r));
+      assert.equal(r.invalid, 'true');
+      assert.equal(r.target, 50, 'the target stays in force');
+      assert.doesNotMatch(r.href, /goal\.max_dead_calls=(&|$)/, 'the link keeps the target');
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('verdict targets: a target emptied (no target) is kept by the link', async () => {
       await open(s);
       const href = await page(s.driver, () => {

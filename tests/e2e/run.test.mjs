@@ -339,6 +339,16 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('derived numbers: the two worlds show p0 and p1 as set, never rounded onto a bound', async () => {
+      // 99.99% at 3 significant digits read "p₁ = 100%", a rate the settings refuse (p1 < 100%);
+      // 12.345% read 12.3%.
+      await open(s, '?v=1&preset=recovery-warmup&statistical.fine_rate=0.12345&statistical.broken_rate=0.9999');
+      const value = await page(s.driver, () => [...document.querySelectorAll('#playground .panel-derived .derived-item')]
+        .find((x) => /^Two worlds/.test(x.querySelector('h3').textContent)).querySelector('.value').textContent);
+      assert.equal(value, 'fine p₀ = 12.345%, broken p₁ = 99.99%');
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('derived numbers: half-open\'s time limit beside the least time its trials take, as the run bears out', async () => {
       const limit = () => page(s.driver, () => {
         const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /^Half-open time limit/.test(x.querySelector('h3').textContent));

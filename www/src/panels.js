@@ -187,6 +187,9 @@ export function renderMetrics(root, m) {
   h('p', { class: 'help', text: m.complete ? 'Bold: the better of the two on this run.' : 'The run was cancelled: these count the part computed.' }));
 }
 
+/** A rate setting in percent as set, without float noise (as its field shows it). */
+const asSet = (v) => (Number.isFinite(v) ? `${Number((v * 100).toPrecision(12))}%` : '—');
+
 /**
  * The derived-numbers panel that teaches: the two worlds, weights and points, the line in points at
  * the current traffic, Wald's lines, trials to close, the zero-drift rate, each with its formula.
@@ -203,7 +206,9 @@ export function renderDerived(root, d, snap) {
   const lineNow = s.threshold;
   const nNow = s.count;
   replace(root,
-    item('Two worlds', `fine p₀ = ${pct(d.fine_rate)}, broken p₁ = ${pct(d.broken_rate)}`,
+    // The two settings as set (as their fields show them): 3 significant digits read 99.99% as
+    // "100%", a rate p₁ cannot be.
+    item('Two worlds', `fine p₀ = ${asSet(d.fine_rate)}, broken p₁ = ${asSet(d.broken_rate)}`,
       'each result: is it more likely in the broken world or the fine one?', 'exact',
       'The breaker never estimates the failure rate; it weighs the evidence for one world against the other.'),
     item('Weights', `failure ${signed(d.w_fail, 4)} nats = ${signed(d.w_fail / d.point, 3)} pt; success ${signed(d.w_ok, 4)} nats = ${signed(d.w_ok / d.point, 3)} pt`,

@@ -80,7 +80,9 @@ export function createVerdict(root, onTargets) {
     [close, h('p', { class: 'msg', id: `${id}-close-msg`, attrs: { 'aria-live': 'polite' } })]]);
   for (const [el, m] of msgs) { el.setAttribute('aria-describedby', m.id); el.closest('.field').append(m); }
   const number = (el, key, whole) => {
-    const { ok, value } = readTarget(key, el.value);
+    // Text the number input cannot read ("1e", or "abc" in Firefox) leaves `value` empty, as if
+    // the field were cleared: it is a bad entry, not "no target".
+    const { ok, value } = el.validity && el.validity.badInput ? { ok: false } : readTarget(key, el.value);
     const m = msgs.get(el);
     m.textContent = ok ? '' : `Enter ${whole ? 'a whole number' : 'a number'} ≥ 0, or leave it empty for no target.`;
     el.setAttribute('aria-invalid', ok ? 'false' : 'true');
@@ -98,6 +100,8 @@ export function createVerdict(root, onTargets) {
     onTargets(targets);
   };
   for (const el of [fa, dead, close, retrip]) el.addEventListener('change', read);
+  // Firefox fires no change for such text (the value stays empty): say so when the field is left.
+  for (const el of [dead, close]) el.addEventListener('blur', () => { if (el.validity.badInput) read(); });
 
   function fill() {
     fa.checked = targets.no_false_open;
