@@ -349,6 +349,15 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('derived numbers: a count that reads 1 takes the singular', async () => {
+      // At p0 = 40%, p1 = 60% a failure weighs what a success does: "outweighs 1 successes".
+      await open(s, '?v=1&preset=recovery-warmup&statistical.fine_rate=0.4&statistical.broken_rate=0.6');
+      const text = await page(s.driver, () => [...document.querySelectorAll('#playground .panel-derived .derived-item')]
+        .find((x) => /^Weights/.test(x.querySelector('h3').textContent)).textContent);
+      assert.match(text, /one failure outweighs 1 success\./);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('derived numbers: half-open\'s time limit beside the least time its trials take, as the run bears out', async () => {
       const limit = () => page(s.driver, () => {
         const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /^Half-open time limit/.test(x.querySelector('h3').textContent));

@@ -307,7 +307,7 @@ pub fn page_curves_metered(
         log_y: false,
         note: format!(
             "{} success{} in a row close{} from 0 (exact); the most trials are needed near the zero-drift rate {} (exact).{gap_note}",
-            d.trials_to_close,
+            fmt_calls(d.trials_to_close as f64),
             if d.trials_to_close == 1 { "" } else { "es" },
             if d.trials_to_close == 1 { "s" } else { "" },
             pct(d.zero_drift_rate)
@@ -611,6 +611,26 @@ mod tests {
             "{}",
             note("trials_asn")
         );
+    }
+
+    /// A count in a note is grouped as the page groups numbers: "2,990 successes", not "2990".
+    #[test]
+    fn a_notes_counts_are_grouped() {
+        let st = StatisticalSettings {
+            fine_rate: 0.001,
+            broken_rate: 0.002,
+            ..StatisticalSettings::default()
+        };
+        let n = st.derived().trials_to_close;
+        assert!((1000..1_000_000).contains(&n), "{n}");
+        let curves = page_curves(&st, &WindowSettings::default(), 1.0);
+        let note = &curves.iter().find(|c| c.id == "trials_asn").unwrap().note;
+        let grouped = format!(
+            "{},{:03} successes in a row close from 0 (exact)",
+            n / 1000,
+            n % 1000
+        );
+        assert!(note.starts_with(&grouped), "{note}");
     }
 
     /// The window curve is of count windows. Its note says so and where the user's window sits:
