@@ -691,6 +691,19 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('a value refused at another field than the one edited: the run line names where the message is', async () => {
+      // Phase 2 starting at 100 s puts phase 3's start (30 s) before it: the message goes under
+      // phase 3's start, which may be out of sight, and the run line only said "not valid".
+      await open(s, '?v=1&preset=recovery-warmup');
+      await setField(s.driver, 'dependency.1.start', 100);
+      const m = await until(async () => { const x = await fieldMessage(s.driver, 'dependency.2.start'); return x.text ? x : null; }, 'phase 3\'s message');
+      assert.match(m.text, /^dependency\.2\.start = 30 is invalid: allowed the previous phase's start \(100\) < x/);
+      assert.equal((await fieldMessage(s.driver, 'dependency.1.start')).text, '');
+      const info = await page(s.driver, () => document.querySelector('#playground .runinfo').textContent);
+      assert.equal(info, 'The settings are not valid (see “Phase 3: warm-up › Starts at”): the run shown is the last valid one.');
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('invalid input shows the error next to its field, and the last valid run stays', async () => {
       await open(s);
       await newSnap(s, () => button(s, 'Next event').click(), 'next event');

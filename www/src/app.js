@@ -43,6 +43,8 @@ const TRACE_ROWS = 2000; // the most rows the trace panel draws (panels.js)
 const INLINE_ROWS = 300; // a trace of at most this many rows is drawn in the same task as the chart
 
 const NOT_VALID = 'The settings are not valid: the run shown is the last valid one.';
+/** The same, naming the field whose message says why (it may not be the one edited). */
+const notValidAt = (where) => `The settings are not valid (see “${where}”): the run shown is the last valid one.`;
 
 /**
  * The speed a run of `end` seconds plays at until the user picks one: the slowest that plays it
@@ -363,10 +365,11 @@ export function mountPlayground(root, options = {}) {
         return false;
       }
       // A trace's error ("trace line 3, field outcome: ...") goes next to the trace's text.
-      controls.showError(e.field || (/^trace line \d+/.test(e.message) ? 'trace' : undefined), e.message);
+      const where = controls.showError(e.field || (/^trace line \d+/.test(e.message) ? 'trace' : undefined), e.message);
       S.errorShown = true;
       S.pastLastEvent = false;
-      runInfo.textContent = NOT_VALID;
+      S.notValid = where ? notValidAt(where) : NOT_VALID;
+      runInfo.textContent = S.notValid;
       root.classList.add('stale');
       if (previous && previous !== S.shownScenario) {
         // The settings before were still being computed: the worker stopped that run for these,
@@ -423,7 +426,7 @@ export function mountPlayground(root, options = {}) {
       ? `${info.name || 'Custom scenario'}${edited ? ' (edited)' : ''}: ${duration(info.duration)} simulated, ${count(metrics.calls, 'call', 'calls')}, seed ${info.seed}.${SIMULATED_SHOWN}`
       : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${count(metrics.calls, 'call', 'calls')} simulated); the panels show that part.`;
     S.pastLastEvent = false;
-    setText(runInfo, notValid ? NOT_VALID : S.runText);
+    setText(runInfo, notValid ? (keepError && S.notValid) || NOT_VALID : S.runText);
     trace.set(events.list, events.total, derived && derived.point);
     shown.events = Math.min(events.list.length, TRACE_ROWS);
     patch(P.metrics.body, (el) => renderMetrics(el, metrics));

@@ -321,7 +321,12 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       presetSel.value = current ?? '';
     },
     showPreset,
-    /** Put `message` next to the control of `field` (a dotted path, possibly with [i]). */
+    /**
+     * Put `message` next to the control of `field` (a dotted path, possibly with [i]). Returns
+     * the field's name as the form shows it ("Phase 3: normal › Starts at"), or null when the
+     * message went to the form's general line: the run line says where to look, since a value
+     * can be refused at a field other than the one edited (a later phase's start).
+     */
     showError(fieldPath, message) {
       general.textContent = '';
       const norm = String(fieldPath || '').replace(/\[(\d+)\]/g, '.$1');
@@ -333,11 +338,17 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       }
       if (best && !fields.get(best).wrap.hidden) {
         setMsg(best, inFormTerms(best, message));
-        const d = fields.get(best).wrap.closest('details');
+        const { wrap } = fields.get(best);
+        const d = wrap.closest('details');
         if (d) d.open = true;
-      } else {
-        general.textContent = message;
+        const label = wrap.querySelector('label');
+        const name = label ? label.firstChild.textContent.trim() : best;
+        const phase = /^dependency\./.test(best) && wrap.closest('fieldset');
+        const legend = phase && phase.querySelector('legend');
+        return legend ? `${legend.textContent.trim()} › ${name}` : name;
       }
+      general.textContent = message;
+      return null;
     },
     clearErrors() {
       general.textContent = '';
