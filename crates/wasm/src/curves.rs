@@ -283,7 +283,7 @@ pub fn page_curves_metered(
     out.push(Curve {
         id: "trials_oc",
         title: "Half-open: chance to close (OC)".into(),
-        x_label: "true failure rate of the recovering service",
+        x_label: "true failure rate in half-open",
         y_label: "chance to close",
         log_x: false,
         log_y: false,
@@ -301,7 +301,7 @@ pub fn page_curves_metered(
     out.push(Curve {
         id: "trials_asn",
         title: "Half-open: expected trials (ASN)".into(),
-        x_label: "true failure rate of the recovering service",
+        x_label: "true failure rate in half-open",
         y_label: "expected trials",
         log_x: false,
         log_y: false,
