@@ -313,7 +313,7 @@ for (const browser of BROWSERS) {
         assert.equal(x.said, `Showing ${x.view.map((v) => clockOf(v)).join(' to ')} of 1:00.00.`);
         return x;
       };
-      const clockOf = (v) => { const m = Math.floor(v / 60); const sec = v - 60 * m; return `${m}:${sec.toFixed(2).padStart(5, '0')}`; };
+      const clockOf = (v) => { const cs = Math.floor(v * 100 + 1e-6); const m = Math.floor(cs / 6000); return `${m}:${((cs - 6000 * m) / 100).toFixed(2).padStart(5, '0')}`; };
       await press('+');
       const half = await zoomed(end / 2, 'zoomed in once');
       await press('+');

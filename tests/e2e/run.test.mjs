@@ -842,13 +842,16 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
-    test('times are rounded before they are split: 59.997 s reads 1:00.00, not 0:60.00', async () => {
+    test('times are cut to the hundredth, never rounded up, and never carry over: 59.997 s reads 0:59.99', async () => {
+      // Rounded, the clock ran ahead of the calls: 29.597 s read 0:29.60 beside the call before
+      // the one at 29.60. A time given in hundredths reads as itself (0.29 * 100 < 29 in floats).
       await open(s);
       const shown = await page(s.driver, async () => {
         const { clock } = await import('./src/format.js');
-        return [59.997, 3599.995, 86399.999, 2 * 86400 - 0.004, 61.004, -59.999].map(clock);
+        return [59.997, 3599.995, 86399.999, 2 * 86400 - 0.004, 61.004, -59.999, 29.597, 29.6, 0.29, 0.57, 1e-7, 30 * 86400].map(clock);
       });
-      assert.deepEqual(shown, ['1:00.00', '1:00:00.00', '1 d 00:00:00.00', '2 d 00:00:00.00', '1:01.00', '−1:00.00']);
+      assert.deepEqual(shown, ['0:59.99', '59:59.99', '23:59:59.99', '1 d 23:59:59.99', '1:01.00', '−0:59.99',
+        '0:29.59', '0:29.60', '0:00.29', '0:00.57', '0:00.00', '30 d 00:00:00.00']);
     });
 
     test('a copied link keeps the cursor time to the last digit: it opens on the same call', async () => {

@@ -78,12 +78,17 @@ export function duration(s) {
   return `${fmt(s / 86400, 3)} d`;
 }
 
-/** A clock-like time for the transport: 1:02:03.4 or 12 d 03:04:05. */
+/**
+ * A clock-like time for the transport: 1:02:03.40 or 12 d 03:04:05.00. Cut to the hundredth, as
+ * a stopwatch is, never rounded up: rounded, the clock at 29.597 s read 0:29.60 beside "call
+ * 147" while call 148 comes at 29.60, and a run cancelled at 59.999 s of 60 read "1:00.00 of
+ * 1:00.00". (The 1e-6 takes a time written in hundredths, 0.29 = 28.999999999999996 / 100,
+ * as the hundredth it is.) Cut first, then split, so the fields never carry over (0:60.00).
+ */
 export function clock(s) {
   if (!Number.isFinite(s)) return '—';
   const neg = s < 0;
-  // Rounded to hundredths first, then split, so that 59.997 s reads 1:00.00, not 0:60.00.
-  let cs = Math.round(Math.abs(s) * 100);
+  let cs = Math.floor(Math.abs(s) * 100 + 1e-6);
   const d = Math.floor(cs / 8640000); cs -= d * 8640000;
   const hh = Math.floor(cs / 360000); cs -= hh * 360000;
   const mm = Math.floor(cs / 6000); cs -= mm * 6000;
