@@ -206,7 +206,7 @@ fn play(scenario: &Scenario, buckets: usize) -> Result<RunResult, String> {
         }
     });
     if shown {
-        eprint!("\r\x1b[K");
+        let _ = write!(std::io::stderr(), "\r\x1b[K");
     }
     Ok(result)
 }
