@@ -28,7 +28,7 @@ run options:
                         are an error)
   --trace FILE.csv      replay a recorded trace (time_s,outcome,latency_s) instead of the
                         generated traffic (a pipe, such as /dev/stdin, works too)
-  --seed N              the run's seed
+  --seed N              the run's seed (the same as --set seed=N: the last given wins)
   --set key=value       edit a dotted path of the scenario JSON, e.g.
                         --set window.permitted_number_of_calls_in_half_open_state=4
                         --set statistical.fine_rate=2% --set dependency.1.latency=200ms

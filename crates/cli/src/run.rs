@@ -18,7 +18,7 @@ struct Opts {
     preset: Option<String>,
     scenario: Option<String>,
     trace: Option<String>,
-    seed: Option<u64>,
+    /// `--set` edits in order; `--seed N` is one (`seed=N`) at its place, so the last wins.
     sets: Vec<String>,
     format: Option<Format>,
     buckets: Option<usize>,
@@ -47,9 +47,10 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
             }
             Long("seed") => {
                 let v = text(p.value().map_err(|e| e.to_string())?, "--seed")?;
-                o.seed = Some(v.trim().parse().map_err(|_| {
+                let seed: u64 = v.trim().parse().map_err(|_| {
                     format!("--seed {v:?}: expected a whole number 0..={}", u64::MAX)
-                })?);
+                })?;
+                o.sets.push(format!("seed={seed}"));
             }
             Long("set") => o
                 .sets
@@ -136,13 +137,8 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
             return Err("run needs --preset NAME, --scenario FILE.json or --trace FILE.csv".into())
         }
     };
-    let mut sets: Vec<String> = Vec::new();
-    if let Some(seed) = o.seed {
-        sets.push(format!("seed={seed}"));
-    }
-    sets.extend(o.sets.iter().cloned());
     let scenario = base
-        .with_sets(sets.iter().map(String::as_str))
+        .with_sets(o.sets.iter().map(String::as_str))
         .map_err(|e| {
             // A range error the file has on its own (no `--set` mended or caused it) names the file.
             match (&o.scenario, base.validate()) {
