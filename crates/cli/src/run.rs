@@ -130,7 +130,9 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
         (Some(name), None) => sim::preset_or_err(name)?,
         (None, Some(path)) => {
             let text = read_file(path, "--scenario")?;
-            Scenario::read_json(&text).map_err(|e| format!("--scenario {path}: {e}"))?
+            // A byte order mark (Notepad, PowerShell) is skipped, as the trace reader does.
+            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            Scenario::read_json(text).map_err(|e| format!("--scenario {path}: {e}"))?
         }
         (None, None) if o.trace.is_some() => Scenario::default(),
         (None, None) => {
