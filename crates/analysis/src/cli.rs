@@ -33,7 +33,9 @@ flags (rates as 0.05 or 5%, durations as 30d, 1h, 5s):
   --calls-per-minute R    traffic (default 60)
   --rps R                 traffic in calls per second (instead of --calls-per-minute)
   --period DURATION       false-alarm period (default 30d)
-  --true-rate RATE        true failure rate (default: fine for false-alarms, broken otherwise)
+  --true-rate RATE        true failure rate (window: the outage's; default: fine for
+                          false-alarms; broken for open-delay and window; fine, the
+                          zero-drift rate and broken for trials and drift)
   --window N              window breaker: slidingWindowSize of a COUNT_BASED window, in
                           calls (default 100); a TIME_BASED window of T s at R calls/s holds
                           about R x T calls: pass that (an approximation)
@@ -410,6 +412,16 @@ pub enum Report {
     Window(report::WindowReport),
 }
 
+/// A value echoed in a message: Rust's shortest form (`0.05`, `1000`), with an exponent outside
+/// 1e-3..1e15, where `{}` alone writes hundreds of digits (`2e-300` as `0.000…0002`).
+fn plain(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() || (1e-3..1e15).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
 /// The report for `args` and whether `--format json` was asked for.
 fn compute(args: &[String]) -> Result<(Report, bool), String> {
     let (command, f) = parse(args)?;
@@ -420,7 +432,9 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
     }
     if !(broken > fine && broken < 1.0) {
         return Err(format!(
-            "--broken: {broken} is not allowed: fine ({fine}) < broken < 1"
+            "--broken: {} is not allowed: fine ({}) < broken < 1",
+            plain(broken),
+            plain(fine)
         ));
     }
     // The breaker's own rule for the pair (a success must weigh something in f64).
@@ -431,15 +445,20 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
     };
     if let Err(e) = pair.validate() {
         if e.field == "broken_rate" {
-            return Err(format!("--broken: {broken} is not allowed: {}", e.allowed));
+            return Err(format!(
+                "--broken: {} is not allowed: {}",
+                plain(broken),
+                e.allowed
+            ));
         }
     }
     let a = f.a.unwrap_or(0.01);
     let b = f.b.unwrap_or(0.05);
     if a + b >= 1.0 {
         return Err(format!(
-            "--b: {b} is not allowed: 0 < b < 1 - a ({})",
-            1.0 - a
+            "--b: {} is not allowed: 0 < b < 1 - a ({})",
+            plain(b),
+            plain(1.0 - a)
         ));
     }
     if f.rps.is_some() && f.calls_per_minute.is_some() {
@@ -479,8 +498,8 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
                 {
                     return Err(format!(
                         "--sweep: {}:{}:{} is not allowed: rates between 0 ({}) and 1",
-                        sw.from,
-                        sw.to,
+                        plain(sw.from),
+                        plain(sw.to),
                         sw.steps,
                         if zero_ok {
                             "allowed for drift on a linear sweep"
@@ -518,7 +537,9 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
                         if !(sw.from > 1.0 && sw.to > 1.0 && sw.from <= 1e15 && sw.to <= 1e15) {
                             return Err(format!(
                                 "--sweep: {}:{}:{} is not allowed: line calls N with 1 < N <= 1e15",
-                                sw.from, sw.to, sw.steps
+                                plain(sw.from),
+                                plain(sw.to),
+                                sw.steps
                             ));
                         }
                         let ns =
@@ -621,7 +642,9 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
                     if !(sw.from > 0.0 && sw.from < 1.0 && sw.to > 0.0 && sw.to < 1.0) {
                         return Err(format!(
                             "--sweep: {}:{}:{} is not allowed: baselines between 0 and 1 (excluded)",
-                            sw.from, sw.to, sw.steps
+                            plain(sw.from),
+                            plain(sw.to),
+                            sw.steps
                         ));
                     }
                     (

@@ -7,7 +7,8 @@
 //! breaker analyze ...            (see `breaker analyze --help`)
 //! ```
 //!
-//! Bad input prints one line on stderr and exits with status 2.
+//! Bad input prints one line on stderr and exits with status 2, as does a result that cannot be
+//! written to stdout (a full disk); a closed pipe (`| head`) is not an error.
 #![forbid(unsafe_code)]
 
 mod run;
@@ -17,17 +18,20 @@ use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: breaker presets
-       breaker run (--preset NAME | --scenario FILE.json | --trace FILE.csv) [--seed N]
+       breaker run [--preset NAME | --scenario FILE.json] [--trace FILE.csv] [--seed N]
                    [--set key=value ...] [--format text|json|csv] [--buckets N]
-       breaker analyze ...
+       breaker analyze ...            (see breaker analyze --help)
+
+run needs a preset, a scenario or a trace; a trace alone replays on the default settings.
 
 run options:
   --preset NAME         start from a named scenario (`breaker presets` lists them)
   --scenario FILE.json  start from a scenario file (the page's settings JSON; unknown keys
                         are an error)
   --trace FILE.csv      replay a recorded trace (time_s,outcome,latency_s) instead of the
-                        generated traffic (a pipe, such as /dev/stdin, works too)
-  --seed N              the run's seed
+                        generated traffic, with the preset's or scenario's settings if given
+                        (a pipe, such as /dev/stdin, works too)
+  --seed N              the run's seed (the same as --set seed=N: the last given wins)
   --set key=value       edit a dotted path of the scenario JSON, e.g.
                         --set window.permitted_number_of_calls_in_half_open_state=4
                         --set statistical.fine_rate=2% --set dependency.1.latency=200ms
@@ -46,31 +50,46 @@ fn main() -> ExitCode {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown".into());
-        eprintln!(
-            "breaker: internal error: {}",
+        say(&format!(
+            "internal error: {}",
             msg.lines().next().unwrap_or("")
-        );
+        ));
     }));
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let outcome = std::panic::catch_unwind(|| dispatch(args));
     match outcome {
-        Ok(Ok(out)) => {
-            let mut stdout = std::io::stdout().lock();
+        Ok(Ok(out)) => match print(&out) {
+            Ok(()) => ExitCode::SUCCESS,
             // A closed pipe (`| head`) is not an error worth a message.
-            let _ = stdout.write_all(out.as_bytes());
-            if !out.is_empty() && !out.ends_with('\n') {
-                let _ = stdout.write_all(b"\n");
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            // Anything else (a full disk) is: a script must not take an empty file for a result.
+            Err(e) => {
+                say(&format!("cannot write the result to stdout: {e}"));
+                ExitCode::from(2)
             }
-            let _ = stdout.flush();
-            ExitCode::SUCCESS
-        }
+        },
         Ok(Err(e)) => {
-            let line = e.lines().next().unwrap_or("error").to_string();
-            eprintln!("breaker: {line}");
+            say(e.lines().next().unwrap_or("error"));
             ExitCode::from(2)
         }
         Err(_) => ExitCode::from(2),
     }
+}
+
+/// The result on stdout, ending in a newline.
+fn print(out: &str) -> std::io::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(out.as_bytes())?;
+    if !out.is_empty() && !out.ends_with('\n') {
+        stdout.write_all(b"\n")?;
+    }
+    stdout.flush()
+}
+
+/// One line `breaker: ...` on stderr. Not `eprintln!`, which panics when stderr cannot be
+/// written (a full disk), and in the panic hook that aborts the process.
+fn say(line: &str) {
+    let _ = writeln!(std::io::stderr(), "breaker: {line}");
 }
 
 fn dispatch(args: Vec<std::ffi::OsString>) -> Result<String, String> {

@@ -18,7 +18,7 @@ struct Opts {
     preset: Option<String>,
     scenario: Option<String>,
     trace: Option<String>,
-    seed: Option<u64>,
+    /// `--set` edits in order; `--seed N` is one (`seed=N`) at its place, so the last wins.
     sets: Vec<String>,
     format: Option<Format>,
     buckets: Option<usize>,
@@ -47,9 +47,10 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
             }
             Long("seed") => {
                 let v = text(p.value().map_err(|e| e.to_string())?, "--seed")?;
-                o.seed = Some(v.trim().parse().map_err(|_| {
+                let seed: u64 = v.trim().parse().map_err(|_| {
                     format!("--seed {v:?}: expected a whole number 0..={}", u64::MAX)
-                })?);
+                })?;
+                o.sets.push(format!("seed={seed}"));
             }
             Long("set") => o
                 .sets
@@ -129,20 +130,17 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
         (Some(name), None) => sim::preset_or_err(name)?,
         (None, Some(path)) => {
             let text = read_file(path, "--scenario")?;
-            Scenario::read_json(&text).map_err(|e| format!("--scenario {path}: {e}"))?
+            // A byte order mark (Notepad, PowerShell) is skipped, as the trace reader does.
+            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            Scenario::read_json(text).map_err(|e| format!("--scenario {path}: {e}"))?
         }
         (None, None) if o.trace.is_some() => Scenario::default(),
         (None, None) => {
             return Err("run needs --preset NAME, --scenario FILE.json or --trace FILE.csv".into())
         }
     };
-    let mut sets: Vec<String> = Vec::new();
-    if let Some(seed) = o.seed {
-        sets.push(format!("seed={seed}"));
-    }
-    sets.extend(o.sets.iter().cloned());
     let scenario = base
-        .with_sets(sets.iter().map(String::as_str))
+        .with_sets(o.sets.iter().map(String::as_str))
         .map_err(|e| {
             // A range error the file has on its own (no `--set` mended or caused it) names the file.
             match (&o.scenario, base.validate()) {
@@ -206,7 +204,7 @@ fn play(scenario: &Scenario, buckets: usize) -> Result<RunResult, String> {
         }
     });
     if shown {
-        eprint!("\r\x1b[K");
+        let _ = write!(std::io::stderr(), "\r\x1b[K");
     }
     Ok(result)
 }
