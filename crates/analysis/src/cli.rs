@@ -456,9 +456,11 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
     let b = f.b.unwrap_or(0.05);
     if a + b >= 1.0 {
         return Err(format!(
-            "--b: {} is not allowed: 0 < b < 1 - a ({})",
+            // `a` as given: `1 - a` worked out in f64 is not the bound `a + b < 1` checks (a =
+            // 0.7 gave 0.30000000000000004, which the refused b = 0.3 is below).
+            "--b: {} is not allowed: 0 < b < 1 - a (a = {})",
             plain(b),
-            plain(1.0 - a)
+            plain(a)
         ));
     }
     if f.rps.is_some() && f.calls_per_minute.is_some() {

@@ -286,6 +286,14 @@ fn rates_at_one_and_long_periods_are_refused_by_their_own_flag() {
     run(&args("window --window 12 --threshold 100%")).unwrap();
 }
 
+/// The pair's bound gives `a` as given: `1 - a` in f64 (0.30000000000000004 for a = 0.7) is not
+/// the bound `a + b < 1` checks, and the refused b = 0.3 sat below it.
+#[test]
+fn b_refused_by_the_pair_gives_a_as_given() {
+    let e = run(&args("trials --a 0.7 --b 0.3")).expect_err("a + b = 1");
+    assert_eq!(e, "--b: 0.3 is not allowed: 0 < b < 1 - a (a = 0.7)");
+}
+
 /// The drift figures say that they are exact in text too, as every number must.
 #[test]
 fn drift_in_text_says_it_is_exact() {
