@@ -45,7 +45,11 @@ export function fmt(v, digits = 3) {
   let s;
   if (Number.isInteger(v) && a < 1e9) s = GROUPED.format(v);
   else if (a >= 1000) s = GROUPED.format(Math.round(v));
-  else s = String(Number(v.toPrecision(digits)));
+  else {
+    // Rounded to its digits first: 999.9999999999998 (e^ln 1000) reads 1,000, grouped as 1000 is.
+    const r = Number(v.toPrecision(digits));
+    s = Math.abs(r) >= 1000 ? GROUPED.format(r) : String(r);
+  }
   return s.replace(/^-/, '−');
 }
 

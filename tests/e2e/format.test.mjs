@@ -1,0 +1,28 @@
+// The page's number and time formats (www/src/format.js), in node: every number the page shows
+// goes through them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fmt, clock } from '../../www/src/format.js';
+
+test('a number that rounds to 1000 or more is grouped as one that is 1000 or more', () => {
+  // e^ln(1000) is 999.9999999999998: it read "1000" beside "18,255" (learn, step 6).
+  assert.equal(fmt(Math.exp(Math.log(1000)), 4), '1,000');
+  assert.equal(fmt(999.96), '1,000');
+  assert.equal(fmt(-999.99), '−1,000');
+  assert.equal(fmt(1000), '1,000');
+  assert.equal(fmt(1234.5), '1,235');
+  assert.equal(fmt(999.4), '999');
+  assert.equal(fmt(12.345), '12.3');
+  assert.equal(fmt(0.5), '0.5');
+});
+
+test('the clock is cut to the hundredth, and a time given in hundredths reads as itself', () => {
+  for (let cs = 0; cs < 100000; cs += 7) {
+    const s = cs / 100;
+    const m = Math.floor(cs / 6000);
+    const want = `${m}:${String(Math.floor((cs % 6000) / 100)).padStart(2, '0')}.${String(cs % 100).padStart(2, '0')}`;
+    assert.equal(clock(s), want, `${s} s`);
+    // Any time up to the next hundredth reads the same.
+    assert.equal(clock(s + 0.0099), want, `${s + 0.0099} s`);
+  }
+});
