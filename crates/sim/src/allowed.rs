@@ -33,9 +33,11 @@ pub type Reading = Result<Result<(), SettingsError>, String>;
 
 /// Why the value at `path` is invalid, when the settings refused it with `error` (the
 /// deserializer's message) for being of a type the field does not take: `allowed <what>`, for
-/// the message `path = value is invalid: allowed <what>`. `None` for other errors (a custom
-/// message that already says what is allowed, an unknown field) and for a field whose kind no
-/// trial finds.
+/// the message `path = value is invalid: allowed <what>`. A string a rate or a duration cannot
+/// read keeps its own message, which says the forms it takes, with the field's range after it
+/// (`"quick" is not a duration: use seconds or a unit (...), 0 <= x <= 1e9 seconds`). `None` for
+/// other errors (a custom message that already says what is allowed, an unknown field) and for a
+/// field whose kind no trial finds.
 ///
 /// `shown` is the value as the user wrote it, `given` the value when it is a number. `exact` is
 /// the largest whole number the settings' representation holds exactly (`u64::MAX` in JSON text,
@@ -65,15 +67,25 @@ pub fn explain(
         || error.starts_with("invalid value: ")
         // `serde_units::no_match`: a rate, duration or outcome given as neither number nor string.
         || error.starts_with("allowed ");
-    if !mismatch {
-        return None;
-    }
-    let reads = |t: Trial| probe(t).is_ok();
     // The range validation gives where it refuses a trial there.
     let refused_at = |t: Trial| match probe(t) {
         Ok(Err(e)) if e.field == path => Some(e.allowed),
         _ => None,
     };
+    if !mismatch {
+        // A string a rate or a duration cannot read (`"quick" is not a duration: use seconds or
+        // a unit (...)`) says the forms it takes; the field's range is added, as every refusal
+        // says it.
+        if after(error, " is not a duration: use ").is_some()
+            || after(error, " is not a rate: use ").is_some()
+        {
+            let range = refused_at(Trial::Number(-f64::MAX))
+                .or_else(|| refused_at(Trial::Number(f64::MAX)))?;
+            return Some(format!("{error}, {range}"));
+        }
+        return None;
+    }
+    let reads = |t: Trial| probe(t).is_ok();
     let mut out = String::from("allowed ");
     let fraction = reads(Trial::Number(0.5));
     let u32_max = u64::from(u32::MAX);

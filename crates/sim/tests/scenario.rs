@@ -85,6 +85,18 @@ fn set_errors_name_the_key() {
     );
     let e = s.with_sets(["seed"]).unwrap_err();
     assert!(e.contains("expected key=value"), "{e}");
+    // Text a rate or a duration cannot read: in the scenario file's words, with the range.
+    let e = s.with_sets(["statistical.fine_rate=abc"]).unwrap_err();
+    assert_eq!(
+        e,
+        "statistical.fine_rate = abc is invalid: \"abc\" is not a rate: use 0.05 or 5%, 0 < x < 1"
+    );
+    let e = s.with_sets(["callers.call_timeout=soon"]).unwrap_err();
+    assert_eq!(
+        e,
+        "callers.call_timeout = soon is invalid: \"soon\" is not a duration: use seconds or a \
+         unit (200ms, 5s, 1m, 1h, 30d), 0 < x <= 1e9 seconds"
+    );
 }
 
 #[test]
@@ -299,10 +311,14 @@ fn type_mismatches_say_what_is_allowed() {
             "seed = 1.8446744073709552e+19 is invalid: allowed a whole number 0 <= x <= \
              18446744073709551615",
         ),
-        // Messages that already say what is allowed are kept.
+        // A string a duration or a rate cannot read: the forms it takes, then its range.
         (
             r#"{"dependency": [{"latency": "quick"}]}"#,
-            r#"dependency.0.latency = "quick" is invalid: "quick" is not a duration: use seconds or a unit (200ms, 5s, 1m, 1h, 30d)"#,
+            r#"dependency.0.latency = "quick" is invalid: "quick" is not a duration: use seconds or a unit (200ms, 5s, 1m, 1h, 30d), 0 <= x <= 1e9 seconds"#,
+        ),
+        (
+            r#"{"statistical": {"fine_rate": "abc"}}"#,
+            r#"statistical.fine_rate = "abc" is invalid: "abc" is not a rate: use 0.05 or 5%, 0 < x < 1"#,
         ),
     ] {
         assert_eq!(Scenario::read_json(text).unwrap_err(), want, "{text}");
