@@ -297,7 +297,7 @@ export const STEPS = [
         t.f('c0:trials_to_close', { kind: 'exact', unit: 'trials' }), ' / the traffic rate (calls/s) = ',
         t.f(['div', ['mul', 'sc:statistical.half_open_time_factor', 'c0:trials_to_close'], 'c0:settings.calls_per_second'], { kind: 'exact', fmt: 'dur' }),
         ' at your traffic; then it closes if the trial score is below 0, else opens again. This limit can stop the test before either line, which moves both chances: with trials as a Poisson stream (',
-        t.f('c0:points.0.time_limit.mean_trials', { kind: 'exact', unit: 'trials' }),
+        t.f('c0:points.0.time_limit.mean_trials', { kind: 'approximation', unit: 'trials' }),
         ' by the limit on average, answers fast, none lost), a recovered service closes with probability ', t.f('c0:points.0.time_limit.close_probability', pct),
         ' and a still-broken one ', t.f('c0:points.2.time_limit.close_probability', pct), ' instead; a larger time factor brings them closer to those of the test run to its end. This run: ',
         t.f('run:statistical.metrics.openings', { kind: 'simulated', unit: 'openings from closed' }), ', ',

@@ -219,7 +219,8 @@ pub fn page_curves_metered(
         log_x: true,
         log_y: true,
         note: format!(
-            "At the fine rate p0 = {}: the bound N is guaranteed (Ville); the exact value is larger.{gap_note}{}",
+            "At the fine rate p0 = {}: the average is at least N, a bound (Ville, Lorden) on the \
+             mean, not on each gap; the exact average is larger.{gap_note}{}",
             pct(s.fine),
             sim_note(&calls, "runs")
         ),
