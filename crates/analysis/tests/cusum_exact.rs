@@ -261,3 +261,55 @@ fn lorden_bound_is_e_to_the_line_at_and_below_p0_and_absent_above() {
         assert!(cusum::lorden_bound(line, 0.050_000_1, 0.05).is_none());
     }
 }
+
+/// Irrational weight ratios against references computed independently in 40-digit arithmetic
+/// (mpmath): the renewal over excursions written afresh, carrying the (failures, calls) mass
+/// until less than 1e-30 of it is left, with the weights `ln(p1/p0)`, `ln((1-p1)/(1-p0))` of
+/// the same f64 rates and the line `ln N` in f64. That program matched exact linear solves on
+/// commensurate lattices (+1/-1, +8/-1, +3/-1, +5/-2 from solved p1) to 1e-16. The crate's
+/// program stops at 1e-10 relative, so 1e-9 here; its error estimate must cover the miss.
+#[test]
+fn exact_run_length_matches_high_precision_references() {
+    // (fine, broken, line calls, true rate, reference)
+    let cases = [
+        (0.05, 0.2, 1e4, 0.05, 180_469.312_853_756_42),
+        (0.05, 0.2, 1e6, 0.2, 96.259_441_794_828_62),
+        (0.0001, 0.5, 1e9, 0.0001, 35_646_699_000.265_015),
+        (0.0001, 0.5, 1e9, 0.5, 6.070_407_110_213_351),
+        (0.2, 0.95, 1e7, 0.2, 38_536_312.536_540_96),
+        (0.2, 0.95, 1e7, 0.95, 12.608_639_294_033_537),
+        (0.01, 0.3, 1e3, 0.01 / 3.0, 501_428.990_950_676_9),
+        (0.001, 0.002, 1e3, 0.002, 15_907.617_254_304_66),
+    ];
+    for (p0, p1, n, p, want) in cases {
+        let e = cusum::arl_exact(Weights::new(p0, p1), libm::log(n), p);
+        assert!(
+            rel(e.arl, want) < 1e-9,
+            "{p0} vs {p1}, ln {n:e}, p {p}: {} vs {want}",
+            e.arl
+        );
+        assert!(
+            (e.arl - want).abs() <= e.error + 1e-14 * want,
+            "{p0} vs {p1}, ln {n:e}, p {p}: miss {} above the error estimate {}",
+            (e.arl - want).abs(),
+            e.error
+        );
+    }
+}
+
+/// A tie: with fine 0.01% and broken 0.1%, `w_fail = ln 10` and the line `ln 100` is two
+/// failures in a row. The breaker's f64 score after two failures is at the line, so it opens
+/// (`>=`); the exact figure must count that. Reference: the same 40-digit renewal with the ratio
+/// exactly 10 and the line exactly `2 ln 10`, alarm at `>=`: 380868.838306092. Resolved the
+/// other way (the two failures fall short) it would be 381708.433187174, 0.22% more.
+#[test]
+fn a_line_two_failures_reach_exactly_alarms() {
+    let w = Weights::new(0.0001, 0.001);
+    let line = libm::log(100.0);
+    assert!(
+        w.fail + w.fail >= line,
+        "the breaker's score reaches the line"
+    );
+    let e = cusum::arl_exact(w, line, 0.0001);
+    assert!(rel(e.arl, 380_868.838_306_092) < 1e-9, "{}", e.arl);
+}

@@ -547,3 +547,62 @@ fn exact_refuses_an_open_line_at_0() {
 fn exact_refuses_lines_on_one_side() {
     sprt::exact(Weights::new(0.05, 0.2), lines(4.6, 1.0), 0.1);
 }
+
+/// Exact OC and ASN at irrational weight ratios and small error rates against references from
+/// an independent 40-digit program (mpmath): the (trials, failures) mass carried until less than
+/// 1e-40 is undecided, open at `>= A`, close at `<= B`, with the weights of the same f64 rates.
+#[test]
+fn exact_matches_high_precision_references() {
+    // (fine, broken, a, b, true rate, OC, ASN)
+    let cases = [
+        (
+            0.05,
+            0.2,
+            0.01,
+            0.05,
+            0.110_291_596_130_600_7,
+            0.622_015_937_555_366_8,
+            65.172_882_968_711_06,
+        ),
+        (
+            0.01,
+            0.3,
+            1e-6,
+            1e-6,
+            0.01,
+            0.999_999_637_586_037_5,
+            44.942_328_801_397_885,
+        ),
+        (
+            0.001,
+            0.01,
+            1e-4,
+            1e-3,
+            0.0055,
+            0.109_461_839_902_360_89,
+            2_229.316_238_900_363_3,
+        ),
+        (
+            0.0001,
+            0.5,
+            0.001,
+            0.001,
+            0.5,
+            0.000_976_980_140_365_128_3,
+            2.246_305_911_203_622,
+        ),
+    ];
+    for (p0, p1, a, b, p, oc, asn) in cases {
+        let e = sprt::exact(Weights::new(p0, p1), WaldLines::new(a, b), p);
+        assert!(
+            rel(e.close_probability, oc) < 1e-9,
+            "{p0} vs {p1}, a {a}, b {b}, p {p}: OC {} vs {oc}",
+            e.close_probability
+        );
+        assert!(
+            rel(e.expected_trials, asn) < 1e-9,
+            "{p0} vs {p1}, a {a}, b {b}, p {p}: ASN {} vs {asn}",
+            e.expected_trials
+        );
+    }
+}

@@ -222,3 +222,53 @@ fn the_breakers_half_open_counts_its_first_trial() {
         );
     }
 }
+
+/// Away from the defaults (a = b = 1e-6: 40 trials to close; 0.1% vs 1% with a = 1e-4,
+/// b = 1e-3: 764), the breaker's half-open against the independent 40-digit program of
+/// `tests/sprt.rs`'s references, mixed over 1 + Poisson(3 x trials to close).
+#[test]
+fn the_breakers_half_open_matches_high_precision_references() {
+    // (fine, broken, a, b, true rate, trials to close, close, ends at the limit)
+    let cases = [
+        (
+            0.01,
+            0.3,
+            1e-6,
+            1e-6,
+            0.01,
+            40.0,
+            0.999_999_609_054_018_3,
+            4.900650112231361e-05,
+        ),
+        (
+            0.001,
+            0.01,
+            1e-4,
+            1e-3,
+            0.0055,
+            764.0,
+            0.167_348_425_963_775_67,
+            0.364_570_572_006_578_16,
+        ),
+    ];
+    for (p0, p1, a, b, p, to_close, close, at_limit) in cases {
+        let t = sprt::half_open_time_limited(
+            Weights::new(p0, p1),
+            WaldLines::new(a, b),
+            p,
+            3.0 * to_close,
+            CELLS,
+        )
+        .expect("fits");
+        assert!(
+            (t.close_probability - close).abs() < 1e-11,
+            "{p0} vs {p1}, p {p}: {} vs {close}",
+            t.close_probability
+        );
+        assert!(
+            (t.ends_at_limit - at_limit).abs() < 1e-11,
+            "{p0} vs {p1}, p {p}: {} vs {at_limit}",
+            t.ends_at_limit
+        );
+    }
+}

@@ -698,3 +698,43 @@ fn a_window_that_cannot_trip_waits_forever() {
         assert_eq!(e.calls, f64::INFINITY, "{start:?}: {e:?}");
     }
 }
+
+/// Independent references (Python): the chain on the last `n` outcomes, trips decided with the
+/// threshold as an exact decimal (20% is 1/5), solved by cancellation-free state reduction
+/// (all quantities positive) in f64, which matched 50-digit LU solves (mpmath) to 1e-16 on
+/// windows of 10 and 12. A minimum below the window trips while it fills (20% of 10 calls: 2
+/// failures; of 15: 3); a baseline of 1e-4 makes the chain nearly closed (1.5e13 calls).
+#[test]
+fn calls_to_trip_match_independent_references() {
+    let cw = |size, threshold, minimum_calls| CountWindow {
+        size,
+        threshold,
+        minimum_calls,
+    };
+    // (window, rate, start, reference calls)
+    let cases = [
+        (cw(18, 0.2, 10), 1e-4, Start::Empty, 14_733_109_311_833.264),
+        (cw(10, 0.2, 5), 1e-4, Start::Empty, 11_119_999.630_629_538),
+        (cw(16, 0.25, 16), 0.05, Start::Empty, 800.233_703_781_098_7),
+        (
+            cw(12, 0.5, 12),
+            0.2,
+            Start::Full { baseline: 0.1 },
+            203.972_909_544_159_56,
+        ),
+        (
+            cw(8, 0.5, 2),
+            0.2,
+            Start::Full { baseline: 0.05 },
+            64.086_105_694_905_78,
+        ),
+    ];
+    for (w, p, start, want) in cases {
+        let e = window::calls_to_trip_exact(&w, p, start).expect("small window");
+        assert!(
+            rel(e.calls, want) < 1e-9,
+            "{w:?} at {p} from {start:?}: {} vs {want}",
+            e.calls
+        );
+    }
+}
