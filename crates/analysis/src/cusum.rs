@@ -139,7 +139,9 @@ pub struct ChainArl {
     pub arl: f64,
     /// Error estimate: `|ARL(finest) - ARL(next finest)|` (or, when only one convergent fits the
     /// budget, the gap to its neighbour `(a +- 1)/b` across the true ratio); rounding only when
-    /// the weight ratio is exactly the convergent (e.g. integer weights); `None` if neither exists.
+    /// the weight ratio is exactly the convergent (e.g. integer weights) and the line is off the
+    /// grid's points (on one, the gap to the grid with the line a step further: f64 rounding
+    /// decides whether the score reaches it); `None` if neither exists.
     pub error: Option<f64>,
     /// The convergent `a/b` (failure `+a`, success `-b` grid steps).
     pub ratio: (u64, u64),
@@ -351,7 +353,29 @@ pub fn arl_markov_chain_capped(w: Weights, line: f64, p: f64, max_work: f64) -> 
     let (arl, states) = run(finest);
     let rounding = arl * 1e-13;
     let error = if exact && is_last {
-        Some(rounding)
+        // The ratio is rational to rounding, but the line may sit on a grid point to rounding
+        // too (fine 0.01%, broken 99.99%: |w_ok| exceeds w_fail by 1e-13, so two failures fall
+        // just short of a line of w_fail + |w_ok| that the grid puts exactly on them): then the
+        // real score's alarm turns on digits the grid does not hold, and the error is the gap
+        // to the grid with the line one step further.
+        let (delta, h) = grid(w, line, finest.0, finest.1);
+        let m = line / delta;
+        if (m - libm::round(m)).abs() <= 1e-9 * m.max(1.0) {
+            let other_h = if h as f64 > libm::round(m) {
+                h - 1
+            } else {
+                h + 1
+            };
+            let alt = grid_arl(
+                p,
+                finest.0 as usize,
+                finest.1 as usize,
+                other_h.max(1) as usize,
+            );
+            Some((arl - alt).abs() + rounding)
+        } else {
+            Some(rounding)
+        }
     } else {
         other.map(|o| (arl - run(o).0).abs() + rounding)
     };

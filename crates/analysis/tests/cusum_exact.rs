@@ -313,3 +313,40 @@ fn a_line_two_failures_reach_exactly_alarms() {
     let e = cusum::arl_exact(w, line, 0.0001);
     assert!(rel(e.arl, 380_868.838_306_092) < 1e-9, "{}", e.arl);
 }
+
+/// A line on a grid point to rounding: fine 0.01%, broken 99.99% (|w_ok| exceeds w_fail by about
+/// 1e-13 in f64) with the line at its floor w_fail + |w_ok|. Two failures from 0 fall just short
+/// of it in the breaker's f64 score, so the exact run length is about 1e12 calls, while the
+/// chain's grid (ratio 1/1) puts them on it: 1e8. Its error estimate said 1e-5 (rounding); it
+/// now covers the other side of the tie. Off a tie, the estimate stays at rounding.
+#[test]
+fn the_chains_error_covers_a_line_on_a_grid_point() {
+    let (p0, p1) = (0.0001, 0.9999);
+    let wts = Weights::new(p0, p1);
+    let line = wts.fail - wts.ok;
+    let exact = cusum::arl_exact(wts, line, p0);
+    let chain = cusum::arl_markov_chain(wts, line, p0).expect("chain fits");
+    assert!(
+        exact.arl > 9e11 && chain.arl < 2e8,
+        "{} {}",
+        exact.arl,
+        chain.arl
+    );
+    let err = chain.error.expect("an estimate");
+    assert!(
+        (chain.arl - exact.arl).abs() <= err,
+        "miss {} above the estimate {err}",
+        (chain.arl - exact.arl).abs()
+    );
+    // Half a step lower, no tie: both agree and the estimate is rounding again.
+    let line = 1.5 * wts.fail;
+    let exact = cusum::arl_exact(wts, line, p0);
+    let chain = cusum::arl_markov_chain(wts, line, p0).expect("chain fits");
+    assert!(
+        rel(chain.arl, exact.arl) < 1e-9,
+        "{} {}",
+        chain.arl,
+        exact.arl
+    );
+    assert!(chain.error.expect("an estimate") < 1e-9 * chain.arl);
+}
