@@ -120,6 +120,27 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('verdict targets: a refused entry then cleared is read as no target', async () => {
+      // The field goes from unreadable text to empty: its value is "" before and after, so no
+      // change fires, and the refusal (and the old target) stayed beside an empty field.
+      await open(s);
+      const css = '#playground .panel-verdict input[type=number]';
+      const input = await s.driver.findElement({ css });
+      await page(s.driver, () => document.querySelector('#playground .panel-verdict input[type=number]').select());
+      await input.sendKeys('1e', Key.TAB);
+      await until(() => page(s.driver, () => document.querySelector('#playground .panel-verdict input[type=number]').getAttribute('aria-invalid') === 'true' || null), 'the refusal');
+      await input.click();
+      await page(s.driver, () => document.querySelector('#playground .panel-verdict input[type=number]').select());
+      await input.sendKeys(Key.BACK_SPACE, Key.BACK_SPACE, Key.TAB);
+      const r = await until(() => page(s.driver, () => {
+        const el = document.querySelector('#playground .panel-verdict input[type=number]');
+        const st = { bad: el.validity.badInput, msg: el.closest('.field').querySelector('.msg').textContent, invalid: el.getAttribute('aria-invalid'), target: window.playground.state.targets.max_dead_calls };
+        return st.msg === '' ? st : null;
+      }), 'the cleared field read');
+      assert.deepEqual(r, { bad: false, msg: '', invalid: 'false', target: null });
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('verdict targets: a target emptied (no target) is kept by the link', async () => {
       await open(s);
       const href = await page(s.driver, () => {

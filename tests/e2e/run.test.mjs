@@ -701,6 +701,15 @@ for (const browser of BROWSERS) {
       assert.equal((await fieldMessage(s.driver, 'dependency.1.start')).text, '');
       const info = await page(s.driver, () => document.querySelector('#playground .runinfo').textContent);
       assert.equal(info, 'The settings are not valid (see “Phase 3: warm-up › Starts at”): the run shown is the last valid one.');
+      // Another field emptied and then set back as it was (no run): phase 3's message still
+      // stands, and the run line names it again.
+      const seed = (await pageState(s.driver, {})).scenario.seed;
+      await setField(s.driver, 'seed', '');
+      await until(async () => ((await fieldMessage(s.driver, 'seed')).text ? true : null), 'the seed\'s message');
+      await setField(s.driver, 'seed', seed);
+      await until(async () => ((await fieldMessage(s.driver, 'seed')).text === '' ? true : null), 'the seed\'s message gone');
+      assert.match((await fieldMessage(s.driver, 'dependency.2.start')).text, /is invalid/);
+      assert.equal(await page(s.driver, () => document.querySelector('#playground .runinfo').textContent), info);
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -200,6 +200,9 @@ export function mountPlayground(root, options = {}) {
       } else if (!S.errorShown) {
         root.classList.remove('stale');
         if (S.runText) setText(runInfo, S.runText);
+      } else if (S.notValid) {
+        // The simulator's refusal still stands: the run line names its field again.
+        setText(runInfo, S.notValid);
       }
     },
     // What a field allows, said by the simulator for a field the form refuses (empty): the
@@ -644,8 +647,9 @@ export function mountPlayground(root, options = {}) {
       await engine.ready;
       const read = exactCopy(scenario);
       if (!read.ok) {
-        controls.showError(read.path, read.message);
+        const where = controls.showError(read.path, read.message);
         S.errorShown = true;
+        S.notValid = where ? notValidAt(where) : NOT_VALID;
         S.lastError = read.message;
         return false;
       }

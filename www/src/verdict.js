@@ -101,7 +101,11 @@ export function createVerdict(root, onTargets) {
   };
   for (const el of [fa, dead, close, retrip]) el.addEventListener('change', read);
   // Firefox fires no change for such text (the value stays empty): say so when the field is left.
-  for (const el of [dead, close]) el.addEventListener('blur', () => { if (el.validity.badInput) read(); });
+  // Nor does any browser when that text is then cleared ("" before and after): a field refused
+  // is read again when left, so an emptied one is no target and its message goes.
+  for (const el of [dead, close]) {
+    el.addEventListener('blur', () => { if (el.validity.badInput || el.getAttribute('aria-invalid') === 'true') read(); });
+  }
 
   function fill() {
     fa.checked = targets.no_false_open;
