@@ -710,6 +710,15 @@ for (const browser of BROWSERS) {
       await until(async () => ((await fieldMessage(s.driver, 'seed')).text === '' ? true : null), 'the seed\'s message gone');
       assert.match((await fieldMessage(s.driver, 'dependency.2.start')).text, /is invalid/);
       assert.equal(await page(s.driver, () => document.querySelector('#playground .runinfo').textContent), info);
+      // Past the last state change of the run shown, then back: the run line says the settings
+      // are refused again, not the run's own line (the panels stay dimmed).
+      const next = button(s, 'Next event');
+      await until(async () => {
+        await newSnap(s, () => next.click(), 'next event');
+        return /No more state changes/.test((await pageState(s.driver)).runInfo) || null;
+      }, 'past the last state change');
+      await newSnap(s, () => button(s, 'Restart').click(), 'restart');
+      assert.equal(await page(s.driver, () => document.querySelector('#playground .runinfo').textContent), info);
       assert.deepEqual(await pageErrors(s), []);
     });
 

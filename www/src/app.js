@@ -534,7 +534,9 @@ export function mountPlayground(root, options = {}) {
   function leftLastEvent() {
     if (!S.pastLastEvent) return;
     S.pastLastEvent = false;
-    if (S.runText) setText(runInfo, S.runText);
+    // While the settings shown are refused (the panels dimmed), that is the line to show.
+    if (root.classList.contains('stale')) setText(runInfo, (!controls.hasLocal() && S.errorShown && S.notValid) || NOT_VALID);
+    else if (S.runText) setText(runInfo, S.runText);
   }
 
   let raf = 0;
