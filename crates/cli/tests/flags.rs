@@ -1,23 +1,10 @@
 //! `breaker run`'s flags together: which one wins when two say the same thing.
 
-use std::process::Command;
+mod support;
 
+/// The run's header line.
 fn header(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_breaker"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .next()
-        .unwrap()
-        .to_string()
+    support::stdout(args).lines().next().unwrap().to_string()
 }
 
 /// `--seed N` is `--set seed=N` at its place: the last one given wins, as between two `--set`s.

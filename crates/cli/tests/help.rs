@@ -1,19 +1,8 @@
 //! The help texts say what the flags do.
 
-use std::process::Command;
+mod support;
 
-fn stdout(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_breaker"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use support::stdout;
 
 /// `--true-rate`'s default as each command takes it: `trials` and `drift` show three points
 /// (fine, the zero-drift rate, broken); the help said "broken otherwise".
