@@ -10,6 +10,7 @@ import { h, uniqueId, replace, debounce } from './dom.js';
 import { getPath, setPath, clone } from './paths.js';
 import { PROMINENT, SECTIONS, SEED } from './schema.js';
 import { wholeOf } from './whole.js';
+import { percentAsSet } from './format.js';
 
 /** Show a stored value in an input (scale e.g. 100 for percentages), without float noise. */
 function toInput(v, f) {
@@ -31,7 +32,7 @@ function toInput(v, f) {
  */
 export function percentOf(text) {
   return text.replace(/(?<![\w.])(\d+(?:\.\d+)?(?:e[+-]?\d+)?)(?![\w.%])/g,
-    (n) => `${Number((Number(n) * 100).toPrecision(12))}%`);
+    (n) => percentAsSet(Number(n)));
 }
 
 /** Read an input back; returns {ok, value} or {ok:false, message, range}. */

@@ -54,9 +54,18 @@ export function fmt(v, digits = 3) {
 }
 
 /** Signed, for weights: +8, −1. */
-/** `n` with its noun, singular for exactly 1: `count(1, 'call', 'calls')` is "1 call". */
+/**
+ * `n` with its noun, singular when it reads "1": `count(1, 'call', 'calls')` is "1 call", and so
+ * is a ratio of 1.0004 at 3 digits ("one failure outweighs 1 success").
+ */
 export function count(n, one, many, digits = 3) {
-  return `${fmt(n, digits)} ${n === 1 ? one : many}`;
+  const shown = fmt(n, digits);
+  return `${shown} ${shown === '1' ? one : many}`;
+}
+
+/** A fraction in percent as a setting holds it, without float noise: 0.9999 is "99.99%". */
+export function percentAsSet(x) {
+  return `${Number((x * 100).toPrecision(12))}%`;
 }
 
 export function signed(v, digits = 3) {

@@ -3,7 +3,7 @@
 
 import { h, replace } from './dom.js';
 import { patch } from './morph.js';
-import { fmt, count, signed, pct, duration, clock, stateName, kindBadge } from './format.js';
+import { fmt, count, signed, pct, percentAsSet, duration, clock, stateName, kindBadge } from './format.js';
 
 const pt = (nats, point) => (Number.isFinite(nats) ? `${fmt(nats / point, 3)} pt` : '—');
 const nat = (nats) => (Number.isFinite(nats) ? `${fmt(nats, 4)} nats` : '—');
@@ -187,11 +187,8 @@ export function renderMetrics(root, m) {
   h('p', { class: 'help', text: m.complete ? 'Bold: the better of the two on this run.' : 'The run was cancelled: these count the part computed.' }));
 }
 
-/** A number as shown with its noun, singular when it reads "1" (a ratio of 1.0004 reads 1). */
-const plural = (shown, one, many) => `${shown} ${shown === '1' ? one : many}`;
-
-/** A rate setting in percent as set, without float noise (as its field shows it). */
-const asSet = (v) => (Number.isFinite(v) ? `${Number((v * 100).toPrecision(12))}%` : '—');
+/** A rate setting in percent as set (as its field shows it). */
+const asSet = (v) => (Number.isFinite(v) ? percentAsSet(v) : '—');
 
 /**
  * The derived-numbers panel that teaches: the two worlds, weights and points, the line in points at
@@ -216,7 +213,7 @@ export function renderDerived(root, d, snap) {
       'The breaker never estimates the failure rate; it weighs the evidence for one world against the other.'),
     item('Weights', `failure ${signed(d.w_fail, 4)} nats = ${signed(d.w_fail / d.point, 3)} pt; success ${signed(d.w_ok, 4)} nats = ${signed(d.w_ok / d.point, 3)} pt`,
       'w_fail = ln(p₁/p₀),  w_ok = ln((1−p₁)/(1−p₀)),  1 pt = |w_ok|', 'exact',
-      `Logs turn the likelihood ratio's product into a sum: one failure outweighs ${plural(fmt(d.w_fail / d.point, 3), 'success', 'successes')}.`),
+      `Logs turn the likelihood ratio's product into a sum: one failure outweighs ${count(d.w_fail / d.point, 'success', 'successes', 3)}.`),
     item('Line at the current traffic', Number.isFinite(lineNow)
       ? `${fmt(lineNow / d.point, 4)} pt = ${fmt(lineNow, 4)} nats (N = ${fmt(nNow, 4)} calls per ${duration(d.false_alarm_period)})`
       : '—', 'line = max(ln N, floor),  N = rate × false-alarm period,  floor = max(A, w_fail + |w_ok|)', 'simulated',
@@ -258,7 +255,7 @@ function halfOpenLimit(item, d) {
   const avg = Number.isFinite(asn) ? asn * (L + 1 / r) : NaN;
   const each = `${count(n, 'success', 'successes')} in a row, one trial at a time, each answered in at least ${duration(L)} (the least latency of any phase that answers successfully), take at least ${duration(bound)} (a bound), about ${duration(approx)} with each trial waiting for the next call (an approximation). That is the best case`;
   const onAverage = Number.isFinite(avg)
-    ? `; a recovered service (at p₀) needs ${plural(fmt(asn, 4), 'trial', 'trials')} on average (exact, Wald's test run to its end), about ${duration(avg)} (an approximation), and a trial lost to the call timeout adds that wait`
+    ? `; a recovered service (at p₀) needs ${count(asn, 'trial', 'trials', 4)} on average (exact, Wald's test run to its end), about ${duration(avg)} (an approximation), and a trial lost to the call timeout adds that wait`
     : '';
   const needed = [
     L > 0 ? `a half-open time factor above ${fmt(r * L, 3)} lets the trials fit (from the bound)` : null,

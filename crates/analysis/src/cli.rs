@@ -8,6 +8,7 @@
 use crate::figure::{Figure, Kind};
 use crate::report::{self, Simulation, Statistical, Ways};
 use crate::window::CountWindow;
+use breaker::error::Num;
 use breaker::float_parse::parse_f64;
 use breaker::quote::Quoted;
 use breaker::units::{parse_duration, parse_rate};
@@ -412,16 +413,6 @@ pub enum Report {
     Window(report::WindowReport),
 }
 
-/// A value echoed in a message: Rust's shortest form (`0.05`, `1000`), with an exponent outside
-/// 1e-3..1e15, where `{}` alone writes hundreds of digits (`2e-300` as `0.000…0002`).
-fn plain(x: f64) -> String {
-    if x == 0.0 || !x.is_finite() || (1e-3..1e15).contains(&x.abs()) {
-        format!("{x}")
-    } else {
-        format!("{x:e}")
-    }
-}
-
 /// The report for `args` and whether `--format json` was asked for.
 fn compute(args: &[String]) -> Result<(Report, bool), String> {
     let (command, f) = parse(args)?;
@@ -433,8 +424,8 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
     if !(broken > fine && broken < 1.0) {
         return Err(format!(
             "--broken: {} is not allowed: fine ({}) < broken < 1",
-            plain(broken),
-            plain(fine)
+            Num(broken),
+            Num(fine)
         ));
     }
     // The breaker's own rule for the pair (a success must weigh something in f64).
@@ -447,7 +438,7 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
         if e.field == "broken_rate" {
             return Err(format!(
                 "--broken: {} is not allowed: {}",
-                plain(broken),
+                Num(broken),
                 e.allowed
             ));
         }
@@ -459,8 +450,8 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
             // `a` as given: `1 - a` worked out in f64 is not the bound `a + b < 1` checks (a =
             // 0.7 gave 0.30000000000000004, which the refused b = 0.3 is below).
             "--b: {} is not allowed: 0 < b < 1 - a (a = {})",
-            plain(b),
-            plain(a)
+            Num(b),
+            Num(a)
         ));
     }
     if f.rps.is_some() && f.calls_per_minute.is_some() {
@@ -500,8 +491,8 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
                 {
                     return Err(format!(
                         "--sweep: {}:{}:{} is not allowed: rates between 0 ({}) and 1",
-                        plain(sw.from),
-                        plain(sw.to),
+                        Num(sw.from),
+                        Num(sw.to),
                         sw.steps,
                         if zero_ok {
                             "allowed for drift on a linear sweep"
@@ -539,8 +530,8 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
                         if !(sw.from > 1.0 && sw.to > 1.0 && sw.from <= 1e15 && sw.to <= 1e15) {
                             return Err(format!(
                                 "--sweep: {}:{}:{} is not allowed: line calls N with 1 < N <= 1e15",
-                                plain(sw.from),
-                                plain(sw.to),
+                                Num(sw.from),
+                                Num(sw.to),
                                 sw.steps
                             ));
                         }
@@ -644,8 +635,8 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
                     if !(sw.from > 0.0 && sw.from < 1.0 && sw.to > 0.0 && sw.to < 1.0) {
                         return Err(format!(
                             "--sweep: {}:{}:{} is not allowed: baselines between 0 and 1 (excluded)",
-                            plain(sw.from),
-                            plain(sw.to),
+                            Num(sw.from),
+                            Num(sw.to),
                             sw.steps
                         ));
                     }
