@@ -126,8 +126,11 @@ fn wasm_bindgen() -> Res<()> {
             Ok(())
         }
         other => fail(format!(
-            "installed wasm-bindgen-cli {want}, but `wasm-bindgen --version` says {other:?}: \
-             is another wasm-bindgen earlier on PATH?"
+            "installed wasm-bindgen-cli {want}, but the wasm-bindgen on PATH ({}) is {}: \
+             remove it, or set `install.root` so that `cargo install` puts binaries in {}",
+            which("wasm-bindgen").map_or("none".into(), |p| p.display().to_string()),
+            other.unwrap_or_else(|| "not runnable".into()),
+            util::cargo_bin_dir().display()
         )),
     }
 }
