@@ -42,9 +42,41 @@ pub fn setup(scope: Scope) -> Res<()> {
         wasm_opt_note();
     }
     if scope >= Scope::Full {
+        node()?;
         npm_ci(&util::root().join("tests/e2e"))?;
     }
     Ok(())
+}
+
+/// The oldest Node.js that runs the end-to-end tests: `npm test` in tests/e2e passes
+/// `--test-timeout` (20.11) and `--test-concurrency` (20.10) to `node --test`; Debian bookworm's
+/// nodejs 18 stops at "bad option". (selenium-webdriver declares node >= 22 but runs on 20.)
+pub const MIN_NODE: (u32, u32) = (20, 11);
+
+/// `node --version` ("v20.20.2") -> (20, 20).
+fn node_version(v: &str) -> Option<(u32, u32)> {
+    let mut parts = v.trim().trim_start_matches('v').split('.');
+    Some((parts.next()?.parse().ok()?, parts.next()?.parse().ok()?))
+}
+
+const NODE_FIX: &str =
+    "install Node.js 20.11 or newer (`npm install -g node@22` takes it from npm; \
+     Debian bookworm's nodejs package is 18)";
+
+fn node() -> Res<()> {
+    let Some(v) = output("node", ["--version"]) else {
+        return fail(format!("node not found: {NODE_FIX}"));
+    };
+    match node_version(&v) {
+        Some(have) if have >= MIN_NODE => {
+            println!("ok: node {v}");
+            Ok(())
+        }
+        _ => fail(format!(
+            "node {v} is older than {}.{}, which the end-to-end tests need: {NODE_FIX}",
+            MIN_NODE.0, MIN_NODE.1
+        )),
+    }
 }
 
 fn components() -> Res<()> {
@@ -322,7 +354,7 @@ pub fn npm_ci(dir: &Path) -> Res<()> {
         (None, _) => println!("installing: npm ci in {name}"),
     }
     if which("npm").is_none() {
-        return fail("npm not found: install Node.js (Debian: `apt-get install nodejs npm`)");
+        return fail(format!("npm not found: {NODE_FIX}"));
     }
     run(Command::new("npm")
         .args(["ci", "--no-audit", "--no-fund"])
@@ -377,5 +409,20 @@ fn wasm_opt_note() {
     match wasm_opt() {
         Ok(p) => println!("ok: wasm-opt {} (dist runs it)", p.display()),
         Err(why) => println!("skip: {why} (optional; dist ships the unoptimized wasm)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_versions() {
+        assert_eq!(node_version("v20.20.2"), Some((20, 20)));
+        assert_eq!(node_version("v18.20.4\n"), Some((18, 20)));
+        assert!(node_version("v18.20.4").unwrap() < MIN_NODE);
+        assert!(node_version("v20.11.0").unwrap() >= MIN_NODE);
+        assert!(node_version("v22.1.0").unwrap() >= MIN_NODE);
+        assert_eq!(node_version("node"), None);
     }
 }
