@@ -264,32 +264,76 @@ pub fn firefox() -> Option<PathBuf> {
 
 fn browsers() -> Res<()> {
     let mut missing = Vec::new();
+    // The `--version` lines of chromium and chromedriver, in BROWSERS' order.
+    let mut versions = Vec::new();
     for need in BROWSERS {
         match find(need.candidates) {
             Some(p) => {
-                let version = output(p.to_str().unwrap_or(need.what), ["--version"])
-                    .and_then(|v| v.lines().last().map(str::to_string))
-                    .unwrap_or_default();
+                let version = version_line(&p);
                 println!("ok: {} {} ({version})", need.what, p.display());
+                versions.push(version);
             }
             None => missing.push(need.package),
         }
     }
-    if missing.is_empty() {
-        return Ok(());
+    if !missing.is_empty() {
+        apt_install("browsers", &missing)?;
+        versions.clear();
+        for need in BROWSERS {
+            let Some(p) = find(need.candidates) else {
+                return fail(format!(
+                    "apt-get installed {}, but {} is still missing",
+                    missing.join(" "),
+                    need.what
+                ));
+            };
+            versions.push(version_line(&p));
+        }
+        println!("ok: browsers installed");
     }
-    apt_install("browsers", &missing)?;
-    for need in BROWSERS {
-        if find(need.candidates).is_none() {
-            return fail(format!(
-                "apt-get installed {}, but {} is still missing",
-                missing.join(" "),
-                need.what
-            ));
+    chromedriver_matches(&versions[0], &versions[1])
+}
+
+/// The last line of `p --version` (chromium prints warnings before it), or "".
+fn version_line(p: &Path) -> String {
+    output(p.to_str().unwrap_or_default(), ["--version"])
+        .and_then(|v| v.lines().last().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// The major version in `chromium --version` / `chromedriver --version` output
+/// ("Chromium 156.0.8078.114 built on ..." / "ChromeDriver 156.0.8078.114 (...)") -> 156.
+fn chrome_major(v: &str) -> Option<u32> {
+    v.split_whitespace()
+        .find(|w| w.contains('.') && w.starts_with(|c: char| c.is_ascii_digit()))?
+        .split('.')
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// chromedriver only drives the Chromium of its own major version ("session not created: This
+/// version of ChromeDriver only supports Chrome version N", seen only when the browser tests
+/// start): Debian's chromium-driver always matches Debian's chromium, another copy may not.
+fn chromedriver_matches(browser: &str, driver: &str) -> Res<()> {
+    let (b, d) = (BROWSERS[0].candidates, BROWSERS[1].candidates);
+    let (b, d) = (
+        find(b).unwrap_or_default().display().to_string(),
+        find(d).unwrap_or_default().display().to_string(),
+    );
+    match (chrome_major(browser), chrome_major(driver)) {
+        (Some(bm), Some(dm)) if bm != dm => fail(format!(
+            "{d} is chromedriver {dm}, but {b} is Chromium {bm}: they must be the same major \
+             version; `apt-get install -y chromium chromium-driver` (as root) brings both to Debian's"
+        )),
+        (Some(_), Some(_)) => Ok(()),
+        _ => {
+            println!(
+                "warning: cannot compare the versions of {b} ({browser:?}) and {d} ({driver:?})"
+            );
+            Ok(())
         }
     }
-    println!("ok: browsers installed");
-    Ok(())
 }
 
 /// Install Debian `packages` with apt-get when running as root; otherwise an error that says
@@ -415,6 +459,16 @@ fn wasm_opt_note() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chrome_majors() {
+        let b = "Chromium 156.0.8078.114 built on Debian GNU/Linux 12 (bookworm)";
+        let d = "ChromeDriver 156.0.8078.114 (ea19f9737303a76e07b53c6a1eec43355aca3b1d-refs/branch-heads/8078_108@{#5})";
+        assert_eq!(chrome_major(b), Some(156));
+        assert_eq!(chrome_major(d), Some(156));
+        assert_eq!(chrome_major("ChromeDriver 120.0.6099.71 (abc)"), Some(120));
+        assert_eq!(chrome_major("chromium"), None);
+    }
 
     #[test]
     fn node_versions() {
