@@ -369,9 +369,31 @@ fn mtime(p: &Path) -> Option<SystemTime> {
     fs::metadata(p).and_then(|m| m.modified()).ok()
 }
 
-/// `npm ci` in `dir` when it has a package-lock.json and its node_modules is
-/// missing or older than the lock (npm records each install in
-/// node_modules/.package-lock.json).
+/// Whether `node_modules` holds what `package-lock.json` asks for, from npm's record of its
+/// install (node_modules/.package-lock.json): every package of the lock that is not optional
+/// is there at the same version, and nothing else. None when there is no record or a file
+/// does not parse.
+fn modules_match_lock(dir: &Path) -> Option<bool> {
+    let read = |p: &Path| -> Option<serde_json::Value> {
+        serde_json::from_str(&fs::read_to_string(p).ok()?).ok()
+    };
+    let lock = read(&dir.join("package-lock.json"))?;
+    let have = read(&dir.join("node_modules/.package-lock.json"))?;
+    let (lock, have) = (lock["packages"].as_object()?, have["packages"].as_object()?);
+    let same = |a: &serde_json::Value, b: &serde_json::Value| a["version"] == b["version"];
+    let wanted = lock
+        .iter()
+        .filter(|(k, _)| !k.is_empty())
+        .all(|(k, v)| v["optional"] == true || have.get(k).is_some_and(|h| same(h, v)));
+    let known = have
+        .iter()
+        .all(|(k, v)| lock.get(k).is_some_and(|l| same(l, v)));
+    Some(wanted && known)
+}
+
+/// `npm ci` in `dir` when it has a package-lock.json and its node_modules is missing, older
+/// than the lock, or holds other packages or versions than the lock (npm records each install
+/// in node_modules/.package-lock.json).
 pub fn npm_ci(dir: &Path) -> Res<()> {
     let name = dir
         .strip_prefix(util::root())
@@ -389,13 +411,18 @@ pub fn npm_ci(dir: &Path) -> Res<()> {
     }
     let modules = dir.join("node_modules");
     let stamp = mtime(&modules.join(".package-lock.json")).or_else(|| mtime(&modules));
-    match (stamp, mtime(&lock)) {
-        (Some(s), Some(l)) if s >= l => {
+    match (stamp, mtime(&lock), modules_match_lock(dir)) {
+        (Some(_), _, Some(false)) => {
+            println!("installing: npm ci in {name} (node_modules differs from the lock)")
+        }
+        (Some(s), Some(l), _) if s >= l => {
             println!("ok: npm packages in {name}");
             return Ok(());
         }
-        (Some(_), _) => println!("installing: npm ci in {name} (node_modules older than the lock)"),
-        (None, _) => println!("installing: npm ci in {name}"),
+        (Some(_), _, _) => {
+            println!("installing: npm ci in {name} (node_modules older than the lock)")
+        }
+        (None, _, _) => println!("installing: npm ci in {name}"),
     }
     if which("npm").is_none() {
         return fail(format!("npm not found: {NODE_FIX}"));
@@ -468,6 +495,33 @@ mod tests {
         assert_eq!(chrome_major(d), Some(156));
         assert_eq!(chrome_major("ChromeDriver 120.0.6099.71 (abc)"), Some(120));
         assert_eq!(chrome_major("chromium"), None);
+    }
+
+    #[test]
+    fn node_modules_against_the_lock() {
+        let dir = std::env::temp_dir().join(format!("xtask-npm-{}", std::process::id()));
+        fs::create_dir_all(dir.join("node_modules")).unwrap();
+        let lock = r#"{"packages": {"": {"name": "x"},
+            "node_modules/a": {"version": "1.2.0"},
+            "node_modules/fsevents": {"version": "2.3.3", "optional": true}}}"#;
+        fs::write(dir.join("package-lock.json"), lock).unwrap();
+        let installed = |a: &str| {
+            let text = format!(r#"{{"packages": {{"node_modules/a": {{"version": "{a}"}}}}}}"#);
+            fs::write(dir.join("node_modules/.package-lock.json"), text).unwrap();
+            modules_match_lock(&dir)
+        };
+        assert_eq!(installed("1.2.0"), Some(true));
+        // Installed from an older lock, though newer on disk (a cache restored after checkout).
+        assert_eq!(installed("1.1.0"), Some(false));
+        fs::write(
+            dir.join("node_modules/.package-lock.json"),
+            r#"{"packages": {"node_modules/a": {"version": "1.2.0"}, "node_modules/b": {"version": "1.0.0"}}}"#,
+        )
+        .unwrap();
+        assert_eq!(modules_match_lock(&dir), Some(false));
+        fs::remove_file(dir.join("node_modules/.package-lock.json")).unwrap();
+        assert_eq!(modules_match_lock(&dir), None);
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
