@@ -5,7 +5,7 @@
 import { Builder, Browser } from 'selenium-webdriver';
 import chrome from 'selenium-webdriver/chrome.js';
 import firefox from 'selenium-webdriver/firefox.js';
-import { mkdtempSync, existsSync } from 'node:fs';
+import { mkdtempSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir, homedir } from 'node:os';
 import { join } from 'node:path';
 import { execSync } from 'node:child_process';
@@ -31,15 +31,33 @@ export async function launch(name, { width = 1280, height = 900 } = {}) {
   if (name === 'chromium') {
     const opts = new chrome.Options();
     opts.setChromeBinaryPath(which('chromium', 'CHROMIUM_PATH', ['/usr/bin/chromium']));
+    const service = new chrome.ServiceBuilder(which('chromedriver', 'CHROMEDRIVER', ['/usr/bin/chromedriver']));
+    // A fresh profile per session (about 5 MB), removed when the session quits or fails to start.
+    const profile = mkdtempSync(join(tmpdir(), 'e2e-chromium-'));
+    const removeProfile = () => rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
     opts.addArguments(
       '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
       '--disable-background-networking', '--disable-component-update', '--no-first-run',
       '--disable-sync', '--disable-quic', `--window-size=${width},${height}`,
-      `--user-data-dir=${mkdtempSync(join(tmpdir(), 'e2e-chromium-'))}`,
+      `--user-data-dir=${profile}`,
     );
     opts.setLoggingPrefs({ browser: 'ALL' });
-    const service = new chrome.ServiceBuilder(which('chromedriver', 'CHROMEDRIVER', ['/usr/bin/chromedriver']));
-    return new Builder().forBrowser(Browser.CHROME).setChromeOptions(opts).setChromeService(service).build();
+    let driver;
+    try {
+      driver = await new Builder().forBrowser(Browser.CHROME).setChromeOptions(opts).setChromeService(service).build();
+    } catch (e) {
+      removeProfile();
+      throw e;
+    }
+    const quit = driver.quit.bind(driver);
+    driver.quit = async () => {
+      try {
+        return await quit();
+      } finally {
+        removeProfile();
+      }
+    };
+    return driver;
   }
   if (name === 'firefox') {
     const opts = new firefox.Options();

@@ -42,9 +42,41 @@ pub fn setup(scope: Scope) -> Res<()> {
         wasm_opt_note();
     }
     if scope >= Scope::Full {
+        node()?;
         npm_ci(&util::root().join("tests/e2e"))?;
     }
     Ok(())
+}
+
+/// The oldest Node.js that runs the end-to-end tests: `npm test` in tests/e2e passes
+/// `--test-timeout` (20.11) and `--test-concurrency` (20.10) to `node --test`; Debian bookworm's
+/// nodejs 18 stops at "bad option". (selenium-webdriver declares node >= 22 but runs on 20.)
+pub const MIN_NODE: (u32, u32) = (20, 11);
+
+/// `node --version` ("v20.20.2") -> (20, 20).
+fn node_version(v: &str) -> Option<(u32, u32)> {
+    let mut parts = v.trim().trim_start_matches('v').split('.');
+    Some((parts.next()?.parse().ok()?, parts.next()?.parse().ok()?))
+}
+
+const NODE_FIX: &str =
+    "install Node.js 20.11 or newer (`npm install -g node@22` takes it from npm; \
+     Debian bookworm's nodejs package is 18)";
+
+fn node() -> Res<()> {
+    let Some(v) = output("node", ["--version"]) else {
+        return fail(format!("node not found: {NODE_FIX}"));
+    };
+    match node_version(&v) {
+        Some(have) if have >= MIN_NODE => {
+            println!("ok: node {v}");
+            Ok(())
+        }
+        _ => fail(format!(
+            "node {v} is older than {}.{}, which the end-to-end tests need: {NODE_FIX}",
+            MIN_NODE.0, MIN_NODE.1
+        )),
+    }
 }
 
 fn components() -> Res<()> {
@@ -126,8 +158,11 @@ fn wasm_bindgen() -> Res<()> {
             Ok(())
         }
         other => fail(format!(
-            "installed wasm-bindgen-cli {want}, but `wasm-bindgen --version` says {other:?}: \
-             is another wasm-bindgen earlier on PATH?"
+            "installed wasm-bindgen-cli {want}, but the wasm-bindgen on PATH ({}) is {}: \
+             remove it, or set `install.root` so that `cargo install` puts binaries in {}",
+            which("wasm-bindgen").map_or("none".into(), |p| p.display().to_string()),
+            other.unwrap_or_else(|| "not runnable".into()),
+            util::cargo_bin_dir().display()
         )),
     }
 }
@@ -229,32 +264,76 @@ pub fn firefox() -> Option<PathBuf> {
 
 fn browsers() -> Res<()> {
     let mut missing = Vec::new();
+    // The `--version` lines of chromium and chromedriver, in BROWSERS' order.
+    let mut versions = Vec::new();
     for need in BROWSERS {
         match find(need.candidates) {
             Some(p) => {
-                let version = output(p.to_str().unwrap_or(need.what), ["--version"])
-                    .and_then(|v| v.lines().last().map(str::to_string))
-                    .unwrap_or_default();
+                let version = version_line(&p);
                 println!("ok: {} {} ({version})", need.what, p.display());
+                versions.push(version);
             }
             None => missing.push(need.package),
         }
     }
-    if missing.is_empty() {
-        return Ok(());
+    if !missing.is_empty() {
+        apt_install("browsers", &missing)?;
+        versions.clear();
+        for need in BROWSERS {
+            let Some(p) = find(need.candidates) else {
+                return fail(format!(
+                    "apt-get installed {}, but {} is still missing",
+                    missing.join(" "),
+                    need.what
+                ));
+            };
+            versions.push(version_line(&p));
+        }
+        println!("ok: browsers installed");
     }
-    apt_install("browsers", &missing)?;
-    for need in BROWSERS {
-        if find(need.candidates).is_none() {
-            return fail(format!(
-                "apt-get installed {}, but {} is still missing",
-                missing.join(" "),
-                need.what
-            ));
+    chromedriver_matches(&versions[0], &versions[1])
+}
+
+/// The last line of `p --version` (chromium prints warnings before it), or "".
+fn version_line(p: &Path) -> String {
+    output(p.to_str().unwrap_or_default(), ["--version"])
+        .and_then(|v| v.lines().last().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// The major version in `chromium --version` / `chromedriver --version` output
+/// ("Chromium 156.0.8078.114 built on ..." / "ChromeDriver 156.0.8078.114 (...)") -> 156.
+fn chrome_major(v: &str) -> Option<u32> {
+    v.split_whitespace()
+        .find(|w| w.contains('.') && w.starts_with(|c: char| c.is_ascii_digit()))?
+        .split('.')
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// chromedriver only drives the Chromium of its own major version ("session not created: This
+/// version of ChromeDriver only supports Chrome version N", seen only when the browser tests
+/// start): Debian's chromium-driver always matches Debian's chromium, another copy may not.
+fn chromedriver_matches(browser: &str, driver: &str) -> Res<()> {
+    let (b, d) = (BROWSERS[0].candidates, BROWSERS[1].candidates);
+    let (b, d) = (
+        find(b).unwrap_or_default().display().to_string(),
+        find(d).unwrap_or_default().display().to_string(),
+    );
+    match (chrome_major(browser), chrome_major(driver)) {
+        (Some(bm), Some(dm)) if bm != dm => fail(format!(
+            "{d} is chromedriver {dm}, but {b} is Chromium {bm}: they must be the same major \
+             version; `apt-get install -y chromium chromium-driver` (as root) brings both to Debian's"
+        )),
+        (Some(_), Some(_)) => Ok(()),
+        _ => {
+            println!(
+                "warning: cannot compare the versions of {b} ({browser:?}) and {d} ({driver:?})"
+            );
+            Ok(())
         }
     }
-    println!("ok: browsers installed");
-    Ok(())
 }
 
 /// Install Debian `packages` with apt-get when running as root; otherwise an error that says
@@ -290,9 +369,31 @@ fn mtime(p: &Path) -> Option<SystemTime> {
     fs::metadata(p).and_then(|m| m.modified()).ok()
 }
 
-/// `npm ci` in `dir` when it has a package-lock.json and its node_modules is
-/// missing or older than the lock (npm records each install in
-/// node_modules/.package-lock.json).
+/// Whether `node_modules` holds what `package-lock.json` asks for, from npm's record of its
+/// install (node_modules/.package-lock.json): every package of the lock that is not optional
+/// is there at the same version, and nothing else. None when there is no record or a file
+/// does not parse.
+fn modules_match_lock(dir: &Path) -> Option<bool> {
+    let read = |p: &Path| -> Option<serde_json::Value> {
+        serde_json::from_str(&fs::read_to_string(p).ok()?).ok()
+    };
+    let lock = read(&dir.join("package-lock.json"))?;
+    let have = read(&dir.join("node_modules/.package-lock.json"))?;
+    let (lock, have) = (lock["packages"].as_object()?, have["packages"].as_object()?);
+    let same = |a: &serde_json::Value, b: &serde_json::Value| a["version"] == b["version"];
+    let wanted = lock
+        .iter()
+        .filter(|(k, _)| !k.is_empty())
+        .all(|(k, v)| v["optional"] == true || have.get(k).is_some_and(|h| same(h, v)));
+    let known = have
+        .iter()
+        .all(|(k, v)| lock.get(k).is_some_and(|l| same(l, v)));
+    Some(wanted && known)
+}
+
+/// `npm ci` in `dir` when it has a package-lock.json and its node_modules is missing, older
+/// than the lock, or holds other packages or versions than the lock (npm records each install
+/// in node_modules/.package-lock.json).
 pub fn npm_ci(dir: &Path) -> Res<()> {
     let name = dir
         .strip_prefix(util::root())
@@ -310,16 +411,21 @@ pub fn npm_ci(dir: &Path) -> Res<()> {
     }
     let modules = dir.join("node_modules");
     let stamp = mtime(&modules.join(".package-lock.json")).or_else(|| mtime(&modules));
-    match (stamp, mtime(&lock)) {
-        (Some(s), Some(l)) if s >= l => {
+    match (stamp, mtime(&lock), modules_match_lock(dir)) {
+        (Some(_), _, Some(false)) => {
+            println!("installing: npm ci in {name} (node_modules differs from the lock)")
+        }
+        (Some(s), Some(l), _) if s >= l => {
             println!("ok: npm packages in {name}");
             return Ok(());
         }
-        (Some(_), _) => println!("installing: npm ci in {name} (node_modules older than the lock)"),
-        (None, _) => println!("installing: npm ci in {name}"),
+        (Some(_), _, _) => {
+            println!("installing: npm ci in {name} (node_modules older than the lock)")
+        }
+        (None, _, _) => println!("installing: npm ci in {name}"),
     }
     if which("npm").is_none() {
-        return fail("npm not found: install Node.js (Debian: `apt-get install nodejs npm`)");
+        return fail(format!("npm not found: {NODE_FIX}"));
     }
     run(Command::new("npm")
         .args(["ci", "--no-audit", "--no-fund"])
@@ -374,5 +480,57 @@ fn wasm_opt_note() {
     match wasm_opt() {
         Ok(p) => println!("ok: wasm-opt {} (dist runs it)", p.display()),
         Err(why) => println!("skip: {why} (optional; dist ships the unoptimized wasm)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chrome_majors() {
+        let b = "Chromium 156.0.8078.114 built on Debian GNU/Linux 12 (bookworm)";
+        let d = "ChromeDriver 156.0.8078.114 (ea19f9737303a76e07b53c6a1eec43355aca3b1d-refs/branch-heads/8078_108@{#5})";
+        assert_eq!(chrome_major(b), Some(156));
+        assert_eq!(chrome_major(d), Some(156));
+        assert_eq!(chrome_major("ChromeDriver 120.0.6099.71 (abc)"), Some(120));
+        assert_eq!(chrome_major("chromium"), None);
+    }
+
+    #[test]
+    fn node_modules_against_the_lock() {
+        let dir = std::env::temp_dir().join(format!("xtask-npm-{}", std::process::id()));
+        fs::create_dir_all(dir.join("node_modules")).unwrap();
+        let lock = r#"{"packages": {"": {"name": "x"},
+            "node_modules/a": {"version": "1.2.0"},
+            "node_modules/fsevents": {"version": "2.3.3", "optional": true}}}"#;
+        fs::write(dir.join("package-lock.json"), lock).unwrap();
+        let installed = |a: &str| {
+            let text = format!(r#"{{"packages": {{"node_modules/a": {{"version": "{a}"}}}}}}"#);
+            fs::write(dir.join("node_modules/.package-lock.json"), text).unwrap();
+            modules_match_lock(&dir)
+        };
+        assert_eq!(installed("1.2.0"), Some(true));
+        // Installed from an older lock, though newer on disk (a cache restored after checkout).
+        assert_eq!(installed("1.1.0"), Some(false));
+        fs::write(
+            dir.join("node_modules/.package-lock.json"),
+            r#"{"packages": {"node_modules/a": {"version": "1.2.0"}, "node_modules/b": {"version": "1.0.0"}}}"#,
+        )
+        .unwrap();
+        assert_eq!(modules_match_lock(&dir), Some(false));
+        fs::remove_file(dir.join("node_modules/.package-lock.json")).unwrap();
+        assert_eq!(modules_match_lock(&dir), None);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn node_versions() {
+        assert_eq!(node_version("v20.20.2"), Some((20, 20)));
+        assert_eq!(node_version("v18.20.4\n"), Some((18, 20)));
+        assert!(node_version("v18.20.4").unwrap() < MIN_NODE);
+        assert!(node_version("v20.11.0").unwrap() >= MIN_NODE);
+        assert!(node_version("v22.1.0").unwrap() >= MIN_NODE);
+        assert_eq!(node_version("node"), None);
     }
 }

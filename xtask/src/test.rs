@@ -20,7 +20,8 @@
 //! from libtest and wasm-bindgen-test; `N passed`/`# pass N`/`N passing` from JS runners).
 //! `fmt`, `clippy`, `doc` and `dist` count as one check when they pass, and as the number of
 //! diagnostics (files to reformat, lint or rustdoc errors) when they fail. A runner that fails
-//! without reporting a failed test (a build error) counts one failure.
+//! without reporting a failed test (a build error) counts one failure; a test runner that exits 0
+//! without reporting a passed test fails its suite.
 
 use crate::setup::{self, Scope};
 use crate::util::{self, cargo, fail, run_tee, strip_ansi, Res};
@@ -203,6 +204,11 @@ fn suite_all(name: &str, count: Count, cmds: &mut [Command], browser: Option<&st
     }
     let (mut passed, mut failed) = counts(count, ok, &text);
     let skipped = skipped_count(count, &text);
+    if ok && passed == 0 && matches!(count, Count::Libtest | Count::Js) {
+        // No test file found, every test skipped, or output we cannot read: not a pass.
+        println!("error: {name} exited 0 but reported no passed test");
+        ok = false;
+    }
     if !ok && failed == 0 {
         failed = 1;
     }
@@ -542,6 +548,14 @@ fn e2e_suites(root: &Path, results: &mut Vec<Outcome>) {
         }
     }
     c.env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1");
+    // Every test in both browsers: a leftover E2E_BROWSERS=firefox would drop Chromium silently.
+    if let Some(v) = std::env::var_os("E2E_BROWSERS") {
+        println!(
+            "note: ignoring E2E_BROWSERS={}: the tests run in every browser",
+            v.to_string_lossy()
+        );
+        c.env_remove("E2E_BROWSERS");
+    }
     results.push(suite("e2e", Count::Js, &mut c));
 }
 
@@ -679,6 +693,16 @@ mod tests {
         let doc =
             "error: `report` is both a function and a module\nerror: could not document `x`\n";
         assert_eq!(counts(Count::Lints, false, doc), (0, 1));
+    }
+
+    #[test]
+    fn a_runner_that_runs_nothing_fails() {
+        // node --test with no test file, or every test skipped: exit 0, nothing passed.
+        let mut c = Command::new("sh");
+        c.args(["-c", "echo '# tests 0'; echo '# skipped 2'"]);
+        let o = suite_in("none", Count::Js, &mut c, None);
+        assert!(matches!(o.status, Status::Failed));
+        assert_eq!((o.passed, o.failed, o.skipped), (0, 1, 2));
     }
 
     #[test]

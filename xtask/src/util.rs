@@ -23,28 +23,37 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
-/// `$CARGO_HOME/bin`, or `~/.cargo/bin`.
+/// Where `cargo install` puts binaries: `$CARGO_INSTALL_ROOT/bin`, `$CARGO_HOME/bin`, or
+/// `~/.cargo/bin`.
 pub fn cargo_bin_dir() -> PathBuf {
-    match env::var_os("CARGO_HOME") {
-        Some(h) if !h.is_empty() => PathBuf::from(h).join("bin"),
-        _ => PathBuf::from(env::var_os("HOME").unwrap_or_default()).join(".cargo/bin"),
+    let set = |v: &str| env::var_os(v).filter(|h| !h.is_empty()).map(PathBuf::from);
+    match set("CARGO_INSTALL_ROOT").or_else(|| set("CARGO_HOME")) {
+        Some(h) => h.join("bin"),
+        None => PathBuf::from(env::var_os("HOME").unwrap_or_default()).join(".cargo/bin"),
     }
 }
 
-/// Puts `~/.cargo/bin` at the front of PATH for every child we start, so
-/// tools installed by `setup` (wasm-bindgen, wasm-pack, geckodriver) are found
-/// by us, by wasm-pack and by npm scripts. Called once at start-up, before any
-/// thread exists.
+/// Puts `~/.cargo/bin` first on PATH for every child we start (moving it there when it is
+/// further down), so the tools `setup` installs (wasm-bindgen, wasm-pack, geckodriver) are the
+/// ones found by us, by wasm-pack and by npm scripts, even when another copy (an older
+/// wasm-bindgen in /usr/local/bin) comes earlier on the caller's PATH. Called once at
+/// start-up, before any thread exists.
 pub fn prepare_env() {
-    let bin = cargo_bin_dir();
     let old = env::var_os("PATH").unwrap_or_default();
-    let mut paths: Vec<PathBuf> = env::split_paths(&old).collect();
-    if !paths.iter().any(|p| p == &bin) {
-        paths.insert(0, bin);
-        if let Ok(joined) = env::join_paths(paths) {
-            env::set_var("PATH", joined);
-        }
+    if let Some(new) = path_with_first(&old, &cargo_bin_dir()) {
+        env::set_var("PATH", new);
     }
+}
+
+/// `path` with `first` as its first entry and nowhere else; None when it already is first.
+fn path_with_first(path: &OsStr, first: &Path) -> Option<std::ffi::OsString> {
+    let mut paths: Vec<PathBuf> = env::split_paths(path).collect();
+    if paths.first().map(PathBuf::as_path) == Some(first) {
+        return None;
+    }
+    paths.retain(|p| p != first);
+    paths.insert(0, first.to_path_buf());
+    env::join_paths(paths).ok()
 }
 
 /// The cargo that runs us (the `CARGO` variable cargo sets), else `cargo`.
@@ -262,6 +271,22 @@ mod tests {
                     [[package]]\nname = \"wasm-bindgen-shared\"\nversion = \"0.2.130\"\n";
         assert_eq!(lock_versions(lock, "wasm-bindgen"), vec!["0.2.130"]);
         assert!(lock_versions(lock, "serde").is_empty());
+    }
+
+    #[test]
+    fn cargo_bin_goes_first_on_path() {
+        let bin = Path::new("/h/.cargo/bin");
+        let first = |p: &str| path_with_first(OsStr::new(p), bin).map(|s| s.into_string());
+        assert_eq!(
+            first("/usr/bin:/bin"),
+            Some(Ok("/h/.cargo/bin:/usr/bin:/bin".into()))
+        );
+        // Further down (a stray wasm-bindgen in /usr/local/bin would win): moved up.
+        assert_eq!(
+            first("/usr/local/bin:/h/.cargo/bin:/bin:/h/.cargo/bin"),
+            Some(Ok("/h/.cargo/bin:/usr/local/bin:/bin".into()))
+        );
+        assert_eq!(first("/h/.cargo/bin:/usr/bin"), None);
     }
 
     #[test]
