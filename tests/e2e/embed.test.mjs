@@ -345,6 +345,50 @@ for (const browser of BROWSERS) {
       assert.match(await notice('nul'), /The scenario attribute is null, not an object of settings; showing the preset instead\./);
     });
 
+    test('an attribute changed after the element started starts it over with the new attributes (a framework re-rendering it)', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      await addPlaygrounds(s.driver, [{ id: 're', attrs: { preset: 'quiet-service', panels: 'now' } }]);
+      await until(async () => (await element(s, 're')).state === 'ready', 'the element', 60_000);
+      // Mark the first handle, and count the ready events from here on.
+      await page(s.driver, () => {
+        const el = document.getElementById('re');
+        el.playground.first = true;
+        window.readyNames = [];
+        el.addEventListener('breaker-playground-ready', (e) => window.readyNames.push(e.detail.name));
+      });
+      const now = () => page(s.driver, () => {
+        const el = document.getElementById('re');
+        return { first: Boolean(el.playground && el.playground.first), ready: window.readyNames.slice() };
+      });
+      const shows = async (name) => until(async () => {
+        const e = await element(s, 're');
+        return e.state === 'ready' && e.scenario && e.scenario.name === name && e;
+      }, `the element to show ${name}`, 60_000);
+
+      await page(s.driver, () => document.getElementById('re').setAttribute('preset', 'bursty-failures'));
+      let e = await shows('bursty-failures');
+      assert.equal(e.calls, simulate(e.scenario).result.calls, 'the new preset\'s own run');
+      assert.deepEqual(e.panels, ['now']);
+      assert.deepEqual(await now(), { first: false, ready: ['bursty-failures'] }, 'a new handle, one run');
+
+      // Two attributes set together start it over once, with both.
+      await page(s.driver, () => {
+        const el = document.getElementById('re');
+        el.setAttribute('panels', 'now,trace');
+        el.setAttribute('scenario', JSON.stringify({ name: 'set later', duration: '10m', seed: 5 }));
+      });
+      e = await shows('set later');
+      assert.deepEqual(e.panels, ['now', 'trace']);
+      assert.equal(e.calls, simulate(e.scenario).result.calls);
+      assert.deepEqual((await now()).ready, ['bursty-failures', 'set later']);
+
+      // Taking the scenario away shows the preset again; an unchanged value does nothing.
+      await page(s.driver, () => document.getElementById('re').removeAttribute('scenario'));
+      await shows('bursty-failures');
+      await page(s.driver, () => document.getElementById('re').setAttribute('preset', 'bursty-failures'));
+      assert.deepEqual((await now()).ready, ['bursty-failures', 'set later', 'bursty-failures']);
+    });
+
     test('a preset or a setting named as an object\'s own property ("constructor", "__proto__") is unknown like any other name', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
       await addPlaygrounds(s.driver, [

@@ -14,7 +14,9 @@
 // mix), and starts work only when it first comes within 200 px of the viewport
 // (IntersectionObserver, and a look once a second beside it): then it loads
 // the styles, starts its own worker with its own wasm instance and computes its run. Several on
-// one page are independent. While starting and after, the host's `data-state` is "idle",
+// one page are independent. An attribute changed after the element started (a framework's
+// re-render, a script) starts it over with the new attributes: a new run and a new
+// `element.playground`. While starting and after, the host's `data-state` is "idle",
 // "loading" or "ready", and a `breaker-playground-ready` event
 // fires after each run; `element.playground` is the handle (`seek(t)`, `load(scenario)`, `state`).
 // The built files must be served from the page's origin (module workers are same-origin).
@@ -49,7 +51,23 @@ const EXTRA = `
 .placeholder { padding: 1rem; color: var(--muted); margin: 0; }
 `;
 
+/** The attributes the element reads (when it starts). */
+const ATTRIBUTES = ['preset', 'scenario', 'panels', 'controls'];
+
 export class BreakerPlayground extends HTMLElement {
+  static get observedAttributes() { return ATTRIBUTES; }
+
+  /**
+   * An attribute changed: once started, start over with the new attributes. Before that there is
+   * nothing to do (an idle element, or one loading its styles, reads them when it starts).
+   */
+  attributeChangedCallback(name, before, after) {
+    if (before === after || !this.playground) return;
+    this.playground.destroy();
+    this.playground = null;
+    this.start();
+  }
+
   connectedCallback() {
     if (!this.shadowRoot) this.attachShadow({ mode: 'open' });
     // Started, watching, or loading its styles (a move within the page: the start goes on).

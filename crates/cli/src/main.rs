@@ -27,10 +27,10 @@ run needs a preset, a scenario or a trace; a trace alone replays on the default 
 run options:
   --preset NAME         start from a named scenario (`breaker presets` lists them)
   --scenario FILE.json  start from a scenario file (the page's settings JSON; unknown keys
-                        are an error)
+                        are an error; - reads standard input)
   --trace FILE.csv      replay a recorded trace (time_s,outcome,latency_s) instead of the
                         generated traffic, with the preset's or scenario's settings if given
-                        (a pipe, such as /dev/stdin, works too)
+                        (- reads standard input; a pipe such as <(...) works too)
   --seed N              the run's seed (the same as --set seed=N: the last given wins)
   --set key=value       edit a dotted path of the scenario JSON, e.g.
                         --set window.permitted_number_of_calls_in_half_open_state=4

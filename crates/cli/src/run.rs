@@ -88,7 +88,17 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
     Ok(o)
 }
 
+/// `-` for a file: standard input, as most command lines read it.
+const STDIN: &str = "-";
+
 fn read_file(path: &str, what: &str) -> Result<String, String> {
+    if path == STDIN {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| format!("{what} - (standard input): {e}"))?;
+        return Ok(text);
+    }
     std::fs::read_to_string(path).map_err(|e| format!("{what} {path}: {e}"))
 }
 
@@ -99,11 +109,19 @@ fn open(path: &str) -> Result<BufReader<std::fs::File>, String> {
 }
 
 /// Replay the trace at `path`. A regular file is read twice, streaming (once for its span, once
-/// to replay), so memory stays bounded whatever its length. Anything else (a pipe, `/dev/stdin`,
-/// `<(...)`) can be read only once: it is read into memory first, since a second open would find
-/// it drained and replay no calls.
+/// to replay), so memory stays bounded whatever its length. Anything else (`-`, a pipe,
+/// `/dev/stdin`, `<(...)`) can be read only once: it is read into memory first, since a second
+/// open would find it drained and replay no calls.
 fn replay(scenario: &Scenario, path: &str, buckets: usize) -> Result<RunResult, String> {
     let named = |e: &dyn std::fmt::Display| format!("{path}: {e}");
+    if path == STDIN {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("--trace - (standard input): {e}"))?;
+        let span = sim::scan_trace(&bytes[..]).map_err(|e| named(&e))?;
+        return sim::replay(scenario, &bytes[..], span.last_s, buckets).map_err(|e| named(&e));
+    }
     let regular = std::fs::metadata(path)
         .map_err(|e| format!("--trace {path}: {e}"))?
         .is_file();
@@ -124,6 +142,9 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
     let o = parse(args)?;
     if o.help {
         return Ok(crate::USAGE.to_string());
+    }
+    if o.scenario.as_deref() == Some(STDIN) && o.trace.as_deref() == Some(STDIN) {
+        return Err("--scenario - and --trace - cannot both read standard input".into());
     }
     let base: Scenario = match (&o.preset, &o.scenario) {
         (Some(_), Some(_)) => return Err("use --preset or --scenario, not both".into()),

@@ -358,13 +358,34 @@ fn help_after_a_command_prints_the_usage() {
     }
 }
 
-/// A trace that can be read only once (a pipe: `--trace /dev/stdin`, `--trace <(...)`) replays
-/// the same calls as the same trace in a file, not an empty run.
+/// `breaker <args>` with `input` on its standard input.
+fn breaker_fed(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_breaker"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Written from a thread: a command that refuses before reading would leave a large input
+    // blocked in a full pipe.
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// A trace that can be read only once (`--trace -`, a pipe: `--trace /dev/stdin`,
+/// `--trace <(...)`) replays the same calls as the same trace in a file, not an empty run.
 #[cfg(unix)]
 #[test]
 fn a_trace_from_a_pipe_replays_like_a_file() {
-    use std::io::Write;
-    use std::process::Stdio;
     let mut trace = String::from("time_s,outcome,latency_s\n");
     for i in 1..=300 {
         let o = if (100..160).contains(&i) { "503" } else { "ok" };
@@ -373,31 +394,65 @@ fn a_trace_from_a_pipe_replays_like_a_file() {
     let file = temp("pipe.csv", &trace);
     let from_file = breaker(&["run", "--trace", file.to_str().unwrap(), "--format", "json"]);
     assert!(from_file.status.success());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_breaker"))
-        .args(["run", "--trace", "/dev/stdin", "--format", "json"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(trace.as_bytes())
-        .unwrap();
-    let from_pipe = child.wait_with_output().unwrap();
+    let a: serde_json::Value = serde_json::from_slice(&from_file.stdout).unwrap();
+    for path in ["/dev/stdin", "-"] {
+        let from_pipe = breaker_fed(&["run", "--trace", path, "--format", "json"], &trace);
+        assert!(
+            from_pipe.status.success(),
+            "{path}: {}",
+            String::from_utf8_lossy(&from_pipe.stderr)
+        );
+        let b: serde_json::Value = serde_json::from_slice(&from_pipe.stdout).unwrap();
+        assert_eq!(b["calls"], 300, "{path}");
+        assert_eq!(a, b, "{path}");
+    }
+}
+
+/// `--scenario -` reads the scenario from standard input: the same run as from the file, with
+/// `--set` applied on top; a refusal names standard input's `-`; `-` cannot feed both.
+#[test]
+fn a_scenario_from_standard_input_runs_like_a_file() {
+    let scenario = r#"{ "name": "from stdin", "duration": "10m", "seed": 7,
+        "dependency": [ { "start": 0, "failure_rate": "2%" },
+                        { "start": "5m", "condition": "outage", "failure_rate": "90%" } ] }"#;
+    let file = temp("stdin-scenario.json", scenario);
+    let args = |path| {
+        [
+            "run",
+            "--scenario",
+            path,
+            "--set",
+            "seed=9",
+            "--format",
+            "json",
+        ]
+    };
+    let a = json_of(&args(file.to_str().unwrap()));
+    let out = breaker_fed(&args("-"), scenario);
     assert!(
-        from_pipe.status.success(),
+        out.status.success(),
         "{}",
-        String::from_utf8_lossy(&from_pipe.stderr)
+        String::from_utf8_lossy(&out.stderr)
     );
-    let (a, b): (serde_json::Value, serde_json::Value) = (
-        serde_json::from_slice(&from_file.stdout).unwrap(),
-        serde_json::from_slice(&from_pipe.stdout).unwrap(),
-    );
-    assert_eq!(b["calls"], 300);
+    let b: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(b["name"], "from stdin");
+    assert_eq!(b["seed"], 9);
     assert_eq!(a, b);
+
+    let out = breaker_fed(&["run", "--scenario", "-"], r#"{ "duration": "-1s" }"#);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--scenario -: ") && err.contains("duration"),
+        "{err}"
+    );
+
+    let out = breaker_fed(&["run", "--scenario", "-", "--trace", "-"], scenario);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "breaker: --scenario - and --trace - cannot both read standard input"
+    );
 }
 
 /// The text output says what its numbers are (the project's rule): simulated, on one run.
