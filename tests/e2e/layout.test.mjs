@@ -1,0 +1,66 @@
+// Layout at a phone's width and after a resize: nothing wider than its box, nothing cut off. A
+// page is shown at an exact width (360 or 320 px: 1280 px at 400 %) in an iframe of that width,
+// the same in both browsers (a headless Firefox window is at least about 450 px wide).
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BROWSERS, session, open, page, until, pageErrors } from './helpers.mjs';
+
+/**
+ * Show `path` (relative to the page's folder) in an iframe `width` px wide, alone on a page of
+ * the same origin, and wait until `ready` (a function source, run in the frame's window) is true.
+ */
+async function framed(s, path, width, ready) {
+  await s.driver.get(`${s.url}docs-example.html`);
+  await page(s.driver, (src, w) => {
+    const f = document.createElement('iframe');
+    f.src = src;
+    f.style.cssText = `width:${w}px;height:900px;border:0;display:block`;
+    document.body.style.cssText = 'margin:0;padding:0;max-width:none';
+    document.body.replaceChildren(f);
+  }, `${s.url}${path}`, width);
+  await until(() => page(s.driver, (src) => {
+    const w = document.querySelector('iframe').contentWindow;
+    try { return Boolean(w.document.readyState === 'complete' && new w.Function(`return (${src})()`)()); } catch { return false; }
+  }, String(ready)), `${path} in a ${width} px frame`, 60_000);
+}
+
+/** Run `fn` (a function source taking the frame's window) in the frame; its value. */
+function inFrame(s, fn, ...args) {
+  return page(s.driver, (src, a) => {
+    const w = document.querySelector('iframe').contentWindow;
+    return new w.Function('args', `return (${src})(window, ...args)`)(a);
+  }, String(fn), args);
+}
+
+const playgroundReady = () => Boolean(window.__playground && window.__playground.ready && window.playground && window.playground.state.snap);
+
+for (const browser of BROWSERS) {
+  describe(`layout [${browser}]`, () => {
+    const s = session(browser);
+
+    test('the analysis curves follow the window\'s width: each chart as wide as its figure after a resize', async () => {
+      const rect = await s.driver.manage().window().getRect();
+      try {
+        await s.driver.manage().window().setRect({ width: 1280, height: 900 });
+        await open(s);
+        await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });
+        await until(() => page(s.driver, () => document.querySelectorAll('#playground .analysis-grid .uplot').length >= 5), 'the analysis curves', 120_000);
+        const widths = () => page(s.driver, () => [...document.querySelectorAll('#playground .analysis-grid figure')]
+          .map((f) => [Math.round(f.querySelector('.uplot').getBoundingClientRect().width), f.clientWidth]));
+        const fits = (ws) => ws.every(([chart, fig]) => Math.abs(chart - fig) <= 2);
+        assert.ok(fits(await widths()), `at 1280 px: ${JSON.stringify(await widths())}`);
+        // Narrower (one column of charts, wider than two were) and back: each chart follows.
+        for (const width of [600, 1280]) {
+          await s.driver.manage().window().setRect({ width, height: 900 });
+          const ws = await until(async () => { const w = await widths(); return fits(w) && w; }, `the charts to fit their figures at ${width} px (chart, figure: ${JSON.stringify(await widths())})`)
+            .catch(async (e) => { throw new Error(`${e.message}; now ${JSON.stringify(await widths())}`); });
+          assert.ok(ws.length >= 5);
+        }
+        assert.deepEqual(await pageErrors(s), []);
+      } finally {
+        await s.driver.manage().window().setRect({ width: rect.width, height: rect.height });
+      }
+    });
+  });
+}
