@@ -62,5 +62,36 @@ for (const browser of BROWSERS) {
         await s.driver.manage().window().setRect({ width: rect.width, height: rect.height });
       }
     });
+
+    test('at 360 px a long scenario name and long phase labels wrap: no sideways scroll, every phase inside the settings', async () => {
+      const phases = Array.from({ length: 6 }, (_, i) => ({
+        start: i * 10, condition: i % 2 ? 'fine' : 'outage', failure_rate: i % 2 ? 0.02 : 1,
+        label: `${'Supercalifragilistic'.repeat(2)}_phase_${i}_without_any_space_in_it`,
+      }));
+      const q = new URLSearchParams({ v: '1', preset: 'recovery-warmup', name: 'x'.repeat(120), dependency: JSON.stringify(phases) });
+      await framed(s, `index.html?${q}`, 360, playgroundReady);
+      const r = await inFrame(s, (w) => {
+        const d = w.document;
+        for (const det of d.querySelectorAll('#playground details.section')) det.open = true;
+        const runinfo = d.querySelector('#playground .runinfo');
+        const outside = [...d.querySelectorAll('#playground fieldset.phase')].filter((f) => {
+          const sec = f.closest('.section').getBoundingClientRect();
+          const b = f.getBoundingClientRect();
+          return b.right > sec.right + 0.5 || b.width === 0;
+        }).map((f) => `${f.querySelector('legend').textContent.slice(0, 20)}… ${Math.round(f.getBoundingClientRect().right)}`);
+        return {
+          name: runinfo.textContent.startsWith('x'.repeat(120)),
+          page: [d.documentElement.scrollWidth, w.innerWidth],
+          runinfo: [runinfo.scrollWidth, runinfo.clientWidth],
+          phases: d.querySelectorAll('#playground fieldset.phase').length,
+          outside,
+        };
+      });
+      assert.ok(r.name, 'the run line names the scenario');
+      assert.ok(r.page[0] <= r.page[1], `no sideways scroll: the page is ${r.page[0]} px wide in ${r.page[1]} px`);
+      assert.ok(r.runinfo[0] <= r.runinfo[1], `the run line's text fits it: ${r.runinfo.join(' > ')}`);
+      assert.equal(r.phases, 6);
+      assert.deepEqual(r.outside, [], 'phases wider than their settings section');
+    });
   });
 }
