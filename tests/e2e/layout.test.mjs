@@ -93,5 +93,33 @@ for (const browser of BROWSERS) {
       assert.equal(r.phases, 6);
       assert.deepEqual(r.outside, [], 'phases wider than their settings section');
     });
+
+    test('at 320 px the state panel\'s tables fit their panel, in the page and in a custom element on a docs page', async () => {
+      const fit = (w) => [...w.document.querySelectorAll('#playground .panel-now table')].map((t) => {
+        const p = t.closest('.panel').getBoundingClientRect();
+        return Math.round(t.getBoundingClientRect().right - p.right);
+      });
+      await framed(s, 'index.html?v=1&preset=quiet-service', 320, playgroundReady);
+      const page320 = await inFrame(s, fit);
+      assert.equal(page320.length, 2);
+      assert.ok(page320.every((d) => d <= 0), `tables past the panel's right edge by ${page320.join(', ')} px`);
+      // The docs example at 320 px: the element has the column, 280 px, inside its padding.
+      await framed(s, 'docs-example.html', 320, () => document.getElementById('quiet-el').dataset.state === 'ready');
+      const el = await inFrame(s, (w) => {
+        const r = w.document.getElementById('quiet-el').shadowRoot;
+        const out = [];
+        for (const sel of ['.panel-now table', '.panel-chart .uplot']) {
+          for (const t of r.querySelectorAll(sel)) {
+            const p = t.closest('.panel');
+            const right = p.getBoundingClientRect().right - parseFloat(w.getComputedStyle(p).paddingRight);
+            out.push([sel, Math.round(t.getBoundingClientRect().right - right)]);
+          }
+        }
+        return { out, host: w.document.getElementById('quiet-el').getBoundingClientRect().width, page: [w.document.documentElement.scrollWidth, w.innerWidth] };
+      });
+      assert.ok(el.out.length >= 5, JSON.stringify(el));
+      assert.deepEqual(el.out.filter(([, d]) => d > 1), [], `past the panel's content box (px), in a ${el.host} px element`);
+      assert.ok(el.page[0] <= el.page[1], 'the docs page does not scroll sideways');
+    });
   });
 }
