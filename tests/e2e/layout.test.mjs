@@ -121,5 +121,23 @@ for (const browser of BROWSERS) {
       assert.deepEqual(el.out.filter(([, d]) => d > 1), [], `past the panel's content box (px), in a ${el.host} px element`);
       assert.ok(el.page[0] <= el.page[1], 'the docs page does not scroll sideways');
     });
+
+    test('the walkthrough at 320 px: no figure (number, words and kind) wider than its step', async () => {
+      for (const step of [6, 8]) {
+        await framed(s, `learn.html?step=${step}`, 320, `() => document.getElementById('learn').dataset.ready === '${step}'`);
+        const r = await inFrame(s, (w) => {
+          const d = w.document;
+          const box = d.querySelector('.learn-step').getBoundingClientRect();
+          return {
+            page: [d.documentElement.scrollWidth, w.innerWidth],
+            figs: d.querySelectorAll('.learn-text .fig').length,
+            outside: [...d.querySelectorAll('.learn-text .fig')].filter((f) => f.getBoundingClientRect().right > box.right + 0.5).map((f) => f.textContent),
+          };
+        });
+        assert.ok(r.figs >= 4, `step ${step} shows its numbers`);
+        assert.deepEqual(r.outside, [], `step ${step}: figures past the step's edge`);
+        assert.ok(r.page[0] <= r.page[1], `step ${step}: no sideways scroll (${r.page.join(' > ')})`);
+      }
+    });
   });
 }
