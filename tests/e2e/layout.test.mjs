@@ -63,6 +63,32 @@ for (const browser of BROWSERS) {
       }
     });
 
+    test('the analysis curves take the dark colours when the system turns dark (Chromium: media emulation)', { skip: browser !== 'chromium' }, async () => {
+      await open(s);
+      await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });
+      await until(() => page(s.driver, () => document.querySelectorAll('#playground .analysis-grid .uplot').length >= 5), 'the analysis curves', 120_000);
+      // Pixels of the first chart near its first line's colour, as the page's variable now says.
+      const near = () => page(s.driver, () => {
+        const hex = getComputedStyle(document.querySelector('#playground .analysis-grid')).getPropertyValue('--c-line').trim();
+        const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+        const canvas = document.querySelector('#playground .analysis-grid canvas');
+        const d = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 200 && Math.abs(d[i] - r) < 12 && Math.abs(d[i + 1] - g) < 12 && Math.abs(d[i + 2] - b) < 12) n++;
+        return { hex, n };
+      });
+      const light = await near();
+      assert.ok(light.n > 50, `the light line colour ${light.hex} is drawn (${light.n} px)`);
+      try {
+        await s.driver.sendDevToolsCommand('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: 'dark' }] });
+        const dark = await until(async () => { const r = await near(); return r.hex !== light.hex && r.n > 50 && r; }, 'the dark line colour on the chart')
+          .catch(async (e) => { throw new Error(`${e.message}: ${JSON.stringify(await near())}`); });
+        assert.notEqual(dark.hex, light.hex);
+      } finally {
+        await s.driver.sendDevToolsCommand('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: 'light' }] });
+      }
+    });
+
     test('at 360 px a long scenario name and long phase labels wrap: no sideways scroll, every phase inside the settings', async () => {
       const phases = Array.from({ length: 6 }, (_, i) => ({
         start: i * 10, condition: i % 2 ? 'fine' : 'outage', failure_rate: i % 2 ? 0.02 : 1,
