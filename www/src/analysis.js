@@ -72,17 +72,35 @@ function markLine(u, x, colour) {
 
 export function createAnalysis(root) {
   let plots = [];
+  let shown = null;
   const status = h('p', { class: 'help', attrs: { 'aria-live': 'polite' } });
   const grid = h('div', { class: 'analysis-grid' });
   replace(root, status, grid);
 
   function destroy() { for (const p of plots) p.destroy(); plots = []; }
 
-  return {
+  // Each chart as wide as its figure, also after the window (or a phone's orientation) changed:
+  // made at 1280 px and then shown at 360, a chart kept its 414 px and its right part (the
+  // largest ticks, the end of every line) was cut off, out of reach. A closed panel (width 0) waits.
+  const ro = new ResizeObserver(() => {
+    for (const p of plots) {
+      const w = p.root.parentElement ? p.root.parentElement.clientWidth : 0;
+      if (w > 0 && Math.abs(p.width - Math.max(240, w)) > 1) p.setSize({ width: Math.max(240, w), height: p.height });
+    }
+  });
+  ro.observe(grid);
+  // Colours follow the colour scheme, as the run's charts do: the axes and grid drawn for a light
+  // page stayed (muted grey at 3:1, a grid too faint to see) when the system turned dark.
+  const mq = matchMedia('(prefers-color-scheme: dark)');
+  const onScheme = () => { if (shown) api.set(shown); };
+  mq.addEventListener('change', onScheme);
+
+  const api = {
     busy(text) { status.textContent = text; },
     /** `curves` = [{id, title, x_label, y_label, log_x, log_y, note, series: [{label, kind, x, y, ci95_lo?, ci95_hi?, n?}], mark?: {label, kind, x: [x]}}]. */
     set(curves) {
       destroy();
+      shown = curves;
       status.textContent = '';
       const css = cssOf(root);
       const muted = css('--muted', '#666');
@@ -161,7 +179,8 @@ export function createAnalysis(root) {
         }
       }
     },
-    error(message) { destroy(); status.textContent = message; replace(grid); },
-    destroy,
+    error(message) { destroy(); shown = null; status.textContent = message; replace(grid); },
+    destroy() { destroy(); shown = null; ro.disconnect(); mq.removeEventListener('change', onScheme); },
   };
+  return api;
 }

@@ -149,6 +149,9 @@ export function waitTick(v) {
 const LEFT_AXIS = 56;
 const RIGHT_AXIS = 60;
 const AXIS_LABEL = 18;
+// The narrowest chart: a custom element in a docs page's column at 320 px (1280 px at 400 %) has
+// about 250 px; a chart kept at 280 px there was cut off at the right (its wait axis, the run's end).
+const MIN_WIDTH = 200;
 
 /** A time axis tick: the clock without zero hundredths, whole days as "5 d". */
 export function timeTick(v) {
@@ -248,7 +251,7 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
 
   function common(height, stateIdx) {
     return {
-      width: Math.max(280, root.clientWidth || 600),
+      width: Math.max(MIN_WIDTH, root.clientWidth || 600),
       height,
       cursor: {
         sync: { key: syncKey },
@@ -429,7 +432,7 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
   }
 
   const ro = new ResizeObserver(() => {
-    const w = Math.max(280, root.clientWidth);
+    const w = Math.max(MIN_WIDTH, root.clientWidth);
     for (const p of plots) if (Math.abs(p.width - w) > 1) p.setSize({ width: w, height: p.height });
   });
   ro.observe(root);

@@ -1,0 +1,169 @@
+// Layout at a phone's width and after a resize: nothing wider than its box, nothing cut off. A
+// page is shown at an exact width (360 or 320 px: 1280 px at 400 %) in an iframe of that width,
+// the same in both browsers (a headless Firefox window is at least about 450 px wide).
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BROWSERS, session, open, page, until, pageErrors } from './helpers.mjs';
+
+/**
+ * Show `path` (relative to the page's folder) in an iframe `width` px wide, alone on a page of
+ * the same origin, and wait until `ready` (a function source, run in the frame's window) is true.
+ */
+async function framed(s, path, width, ready) {
+  await s.driver.get(`${s.url}docs-example.html`);
+  await page(s.driver, (src, w) => {
+    const f = document.createElement('iframe');
+    f.src = src;
+    f.style.cssText = `width:${w}px;height:900px;border:0;display:block`;
+    document.body.style.cssText = 'margin:0;padding:0;max-width:none';
+    document.body.replaceChildren(f);
+  }, `${s.url}${path}`, width);
+  await until(() => page(s.driver, (src) => {
+    const w = document.querySelector('iframe').contentWindow;
+    try { return Boolean(w.document.readyState === 'complete' && new w.Function(`return (${src})()`)()); } catch { return false; }
+  }, String(ready)), `${path} in a ${width} px frame`, 60_000);
+}
+
+/** Run `fn` (a function source taking the frame's window) in the frame; its value. */
+function inFrame(s, fn, ...args) {
+  return page(s.driver, (src, a) => {
+    const w = document.querySelector('iframe').contentWindow;
+    return new w.Function('args', `return (${src})(window, ...args)`)(a);
+  }, String(fn), args);
+}
+
+const playgroundReady = () => Boolean(window.__playground && window.__playground.ready && window.playground && window.playground.state.snap);
+
+for (const browser of BROWSERS) {
+  describe(`layout [${browser}]`, () => {
+    const s = session(browser);
+
+    test('the analysis curves follow the window\'s width: each chart as wide as its figure after a resize', async () => {
+      const rect = await s.driver.manage().window().getRect();
+      try {
+        await s.driver.manage().window().setRect({ width: 1280, height: 900 });
+        await open(s);
+        await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });
+        await until(() => page(s.driver, () => document.querySelectorAll('#playground .analysis-grid .uplot').length >= 5), 'the analysis curves', 120_000);
+        const widths = () => page(s.driver, () => [...document.querySelectorAll('#playground .analysis-grid figure')]
+          .map((f) => [Math.round(f.querySelector('.uplot').getBoundingClientRect().width), f.clientWidth]));
+        const fits = (ws) => ws.every(([chart, fig]) => Math.abs(chart - fig) <= 2);
+        assert.ok(fits(await widths()), `at 1280 px: ${JSON.stringify(await widths())}`);
+        // Narrower (one column of charts, wider than two were) and back: each chart follows.
+        for (const width of [600, 1280]) {
+          await s.driver.manage().window().setRect({ width, height: 900 });
+          const ws = await until(async () => { const w = await widths(); return fits(w) && w; }, `the charts to fit their figures at ${width} px (chart, figure: ${JSON.stringify(await widths())})`)
+            .catch(async (e) => { throw new Error(`${e.message}; now ${JSON.stringify(await widths())}`); });
+          assert.ok(ws.length >= 5);
+        }
+        assert.deepEqual(await pageErrors(s), []);
+      } finally {
+        await s.driver.manage().window().setRect({ width: rect.width, height: rect.height });
+      }
+    });
+
+    test('the analysis curves take the dark colours when the system turns dark (Chromium: media emulation)', { skip: browser !== 'chromium' }, async () => {
+      await open(s);
+      await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });
+      await until(() => page(s.driver, () => document.querySelectorAll('#playground .analysis-grid .uplot').length >= 5), 'the analysis curves', 120_000);
+      // Pixels of the first chart near its first line's colour, as the page's variable now says.
+      const near = () => page(s.driver, () => {
+        const hex = getComputedStyle(document.querySelector('#playground .analysis-grid')).getPropertyValue('--c-line').trim();
+        const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+        const canvas = document.querySelector('#playground .analysis-grid canvas');
+        const d = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 200 && Math.abs(d[i] - r) < 12 && Math.abs(d[i + 1] - g) < 12 && Math.abs(d[i + 2] - b) < 12) n++;
+        return { hex, n };
+      });
+      const light = await near();
+      assert.ok(light.n > 50, `the light line colour ${light.hex} is drawn (${light.n} px)`);
+      try {
+        await s.driver.sendDevToolsCommand('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: 'dark' }] });
+        const dark = await until(async () => { const r = await near(); return r.hex !== light.hex && r.n > 50 && r; }, 'the dark line colour on the chart')
+          .catch(async (e) => { throw new Error(`${e.message}: ${JSON.stringify(await near())}`); });
+        assert.notEqual(dark.hex, light.hex);
+      } finally {
+        await s.driver.sendDevToolsCommand('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: 'light' }] });
+      }
+    });
+
+    test('at 360 px a long scenario name and long phase labels wrap: no sideways scroll, every phase inside the settings', async () => {
+      const phases = Array.from({ length: 6 }, (_, i) => ({
+        start: i * 10, condition: i % 2 ? 'fine' : 'outage', failure_rate: i % 2 ? 0.02 : 1,
+        label: `${'Supercalifragilistic'.repeat(2)}_phase_${i}_without_any_space_in_it`,
+      }));
+      const q = new URLSearchParams({ v: '1', preset: 'recovery-warmup', name: 'x'.repeat(120), dependency: JSON.stringify(phases) });
+      await framed(s, `index.html?${q}`, 360, playgroundReady);
+      const r = await inFrame(s, (w) => {
+        const d = w.document;
+        for (const det of d.querySelectorAll('#playground details.section')) det.open = true;
+        const runinfo = d.querySelector('#playground .runinfo');
+        const outside = [...d.querySelectorAll('#playground fieldset.phase')].filter((f) => {
+          const sec = f.closest('.section').getBoundingClientRect();
+          const b = f.getBoundingClientRect();
+          return b.right > sec.right + 0.5 || b.width === 0;
+        }).map((f) => `${f.querySelector('legend').textContent.slice(0, 20)}… ${Math.round(f.getBoundingClientRect().right)}`);
+        return {
+          name: runinfo.textContent.startsWith('x'.repeat(120)),
+          page: [d.documentElement.scrollWidth, w.innerWidth],
+          runinfo: [runinfo.scrollWidth, runinfo.clientWidth],
+          phases: d.querySelectorAll('#playground fieldset.phase').length,
+          outside,
+        };
+      });
+      assert.ok(r.name, 'the run line names the scenario');
+      assert.ok(r.page[0] <= r.page[1], `no sideways scroll: the page is ${r.page[0]} px wide in ${r.page[1]} px`);
+      assert.ok(r.runinfo[0] <= r.runinfo[1], `the run line's text fits it: ${r.runinfo.join(' > ')}`);
+      assert.equal(r.phases, 6);
+      assert.deepEqual(r.outside, [], 'phases wider than their settings section');
+    });
+
+    test('at 320 px the state panel\'s tables fit their panel, in the page and in a custom element on a docs page', async () => {
+      const fit = (w) => [...w.document.querySelectorAll('#playground .panel-now table')].map((t) => {
+        const p = t.closest('.panel').getBoundingClientRect();
+        return Math.round(t.getBoundingClientRect().right - p.right);
+      });
+      await framed(s, 'index.html?v=1&preset=quiet-service', 320, playgroundReady);
+      const page320 = await inFrame(s, fit);
+      assert.equal(page320.length, 2);
+      assert.ok(page320.every((d) => d <= 0), `tables past the panel's right edge by ${page320.join(', ')} px`);
+      // The docs example at 320 px: the element has the column, 280 px, inside its padding.
+      await framed(s, 'docs-example.html', 320, () => document.getElementById('quiet-el').dataset.state === 'ready');
+      const el = await inFrame(s, (w) => {
+        const r = w.document.getElementById('quiet-el').shadowRoot;
+        const out = [];
+        for (const sel of ['.panel-now table', '.panel-chart .uplot']) {
+          for (const t of r.querySelectorAll(sel)) {
+            const p = t.closest('.panel');
+            const right = p.getBoundingClientRect().right - parseFloat(w.getComputedStyle(p).paddingRight);
+            out.push([sel, Math.round(t.getBoundingClientRect().right - right)]);
+          }
+        }
+        return { out, host: w.document.getElementById('quiet-el').getBoundingClientRect().width, page: [w.document.documentElement.scrollWidth, w.innerWidth] };
+      });
+      assert.ok(el.out.length >= 5, JSON.stringify(el));
+      assert.deepEqual(el.out.filter(([, d]) => d > 1), [], `past the panel's content box (px), in a ${el.host} px element`);
+      assert.ok(el.page[0] <= el.page[1], 'the docs page does not scroll sideways');
+    });
+
+    test('the walkthrough at 320 px: no figure (number, words and kind) wider than its step', async () => {
+      for (const step of [6, 8]) {
+        await framed(s, `learn.html?step=${step}`, 320, `() => document.getElementById('learn').dataset.ready === '${step}'`);
+        const r = await inFrame(s, (w) => {
+          const d = w.document;
+          const box = d.querySelector('.learn-step').getBoundingClientRect();
+          return {
+            page: [d.documentElement.scrollWidth, w.innerWidth],
+            figs: d.querySelectorAll('.learn-text .fig').length,
+            outside: [...d.querySelectorAll('.learn-text .fig')].filter((f) => f.getBoundingClientRect().right > box.right + 0.5).map((f) => f.textContent),
+          };
+        });
+        assert.ok(r.figs >= 4, `step ${step} shows its numbers`);
+        assert.deepEqual(r.outside, [], `step ${step}: figures past the step's edge`);
+        assert.ok(r.page[0] <= r.page[1], `step ${step}: no sideways scroll (${r.page.join(' > ')})`);
+      }
+    });
+  });
+}
