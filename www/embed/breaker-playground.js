@@ -4,7 +4,7 @@
 //   <breaker-playground preset="quiet-service"></breaker-playground>
 //
 // One script tag (this module, from the built files: `cargo xtask dist` -> www/dist/embed/) defines
-// the element. Attributes (read when the element starts):
+// the element. Attributes (read when the element starts, and again when one changes after):
 //   preset    a preset name (`breaker presets`; default the first, recovery-warmup);
 //   scenario  a scenario as JSON text (the simulator's Scenario JSON; overrides preset);
 //   panels    comma-separated panels to show: now, chart, verdict, trace, metrics, derived,
