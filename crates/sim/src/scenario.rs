@@ -2,7 +2,8 @@
 //!
 //! Every struct denies unknown fields and fills missing ones with defaults, so a scenario file
 //! names only what differs. Durations accept seconds (`5`) or a string with a unit (`"200ms"`,
-//! `"5s"`, `"1m"`, `"1h"`, `"30d"`, `"1w"`); rates accept a fraction (`0.05`) or a percentage (`"5%"`).
+//! `"5s"`, `"1m"`, `"1h"`, `"30d"`, `"1w"`); rates accept a fraction (`0.05`) or a percentage
+//! (`"5%"`).
 
 use crate::allowed::{explain, locate, Reading, Trial};
 
