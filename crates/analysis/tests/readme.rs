@@ -136,4 +136,13 @@ fn the_example_figures_are_the_defaults() {
         integer["points"][0]["calls"]["markov_chain"]["kind"],
         "approximation"
     );
+    // An infinite run length is `null`, as the README's example command shows.
+    let never = json("false-alarms --true-rate 1e-300");
+    assert!(never["points"][0]["calls"]["exact"]["value"].is_null());
+    assert!(README.contains("`breaker analyze false-alarms --true-rate 1e-300`"));
+    assert!(
+        analysis::cusum::arl_exact(breaker::score::Weights::new(0.05, 0.2), 5.0, 0.0)
+            .arl
+            .is_infinite()
+    );
 }
