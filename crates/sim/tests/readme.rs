@@ -74,6 +74,7 @@ fn the_scenario_json_is_the_default_with_every_key() {
 #[test]
 fn the_settings_table_names_every_key() {
     let text = section("Scenario JSON");
+    let text = &text[..text.find("### Ranges").unwrap_or(text.len())];
     // First-column names of the table's rows: `a`, `.b`, `dependency[i].c`, several per row.
     let mut named = BTreeSet::new();
     for row in text.lines().filter(|l| l.starts_with("| `")) {
@@ -243,4 +244,51 @@ fn a_run_returns_the_keys_the_readme_lists() {
     assert_eq!(e["reason"], "score 16.64 reached line 16.38");
     assert!(returns.contains("(`score 16.64 reached line 16.38`)"));
     assert_eq!(e["detail"]["kind"], "score_reached_line");
+}
+
+#[test]
+fn the_ranges_table_is_what_validation_allows() {
+    let text = section("Scenario JSON");
+    let table = &text[text.find("### Ranges").expect("a Ranges table")..];
+    let rows: Vec<(String, String)> = table
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            let cells: Vec<&str> = l.split(" | ").collect();
+            let key = cells[0].trim_start_matches("| `").trim_end_matches('`');
+            let allowed = cells[1].trim_end_matches(" |").replace("\\|", "|");
+            (key.replace(".i.", ".0."), allowed)
+        })
+        .collect();
+    // Every setting but the free-text ones has a row.
+    let mut want = BTreeSet::new();
+    paths(&Scenario::default().to_value(), "", &mut want);
+    let want: BTreeSet<String> = want.iter().map(|p| p.replace("[]", ".0")).collect();
+    let leaves: BTreeSet<String> = want
+        .iter()
+        .filter(|p| !want.iter().any(|q| q.starts_with(&format!("{p}."))))
+        .cloned()
+        .filter(|p| !["name", "trace", "dependency.0.label"].contains(&p.as_str()))
+        .collect();
+    let keys: BTreeSet<String> = rows.iter().map(|(k, _)| k.clone()).collect();
+    assert_eq!(keys, leaves, "the Ranges table's keys");
+    let base = Scenario::default();
+    for (key, allowed) in &rows {
+        let e = base.with_sets([format!("{key}=-1").as_str()]).unwrap_err();
+        let head = format!("{key} = -1 is invalid: allowed ");
+        let said = e
+            .strip_prefix(&head)
+            .unwrap_or_else(|| panic!("{key}: {e}"));
+        // The message quotes the other setting's value; the table names the setting.
+        let said = said.replace("first_wait (60)", "first_wait");
+        // The outcome message lists the names the README lists above the table.
+        let said = match said.split_once(" (timeout, ") {
+            Some((start, _)) if key.ends_with(".failure") => start.to_string(),
+            _ => said,
+        };
+        assert!(
+            allowed.starts_with(&said),
+            "{key}: README {allowed:?}, code {said:?}"
+        );
+    }
 }
