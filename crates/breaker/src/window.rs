@@ -102,10 +102,11 @@ pub struct WindowSettings {
     pub wait_duration_in_open_state: f64,
     /// The multiplier of `IntervalFunction.ofExponentialBackoff` used as
     /// `waitIntervalFunctionInOpenState`: wait = initial x multiplier^(attempt-1). 1 = constant.
+    /// 1 <= x <= 1000. Default 1.
     pub wait_interval_multiplier: f64,
     /// The cap of the exponential wait (`maxWaitInterval` of the interval function); 0 = no cap.
     /// Must not be below `wait_duration_in_open_state` (resilience4j accepts that and waits the
-    /// cap every time: give that cap as the wait here).
+    /// cap every time: give that cap as the wait here). Default 0.
     #[cfg_attr(
         feature = "serde",
         serde(deserialize_with = "crate::units::serde_units::duration")
@@ -113,9 +114,10 @@ pub struct WindowSettings {
     pub max_wait_duration_in_open_state: f64,
     /// The `randomizationFactor` of a randomized wait: drawn uniformly within +-factor of the
     /// computed wait (0 = off), from a deterministic generator seeded by `random_seed`. Below 1
-    /// (resilience4j also takes 1, whose waits can be 0).
+    /// (resilience4j also takes 1, whose waits can be 0). Default 0.
     pub wait_randomization_factor: f64,
-    /// Seed of the randomized wait's generator (not a resilience4j setting; keeps runs repeatable).
+    /// Seed of the randomized wait's generator (not a resilience4j setting; keeps runs
+    /// repeatable). Default 0.
     pub random_seed: u64,
     /// `permittedNumberOfCallsInHalfOpenState`. Default 10.
     pub permitted_number_of_calls_in_half_open_state: u32,
@@ -129,6 +131,7 @@ pub struct WindowSettings {
     )]
     pub max_wait_duration_in_half_open_state: f64,
     /// `transitionToStateAfterWaitDuration`: where half-open goes when its max wait runs out.
+    /// Default open.
     pub transition_to_state_after_wait_duration: AfterHalfOpenWait,
     /// `automaticTransitionFromOpenToHalfOpenEnabled`: move to half-open when the wait ends rather
     /// than on the first call after it. Default false.

@@ -169,6 +169,11 @@ fn open_rejects_until_the_wait_then_the_first_call_is_a_trial() {
         d => panic!("expected rejection, got {d:?}"),
     }
     assert_eq!(b.state(), State::Open, "the move to half-open is lazy");
+    // As the module docs say: at the wait's end, a poll or a last-option call leaves it open.
+    b.poll(opened + 60.0);
+    let last = b.permit_last_option(opened + 60.0);
+    assert_eq!(last.kind, breaker::PermitKind::LastOption);
+    assert_eq!(b.state(), State::Open, "only a permit starts half-open");
     let p = b.permit(opened + 60.0).permit().expect("first trial");
     assert_eq!(b.state(), State::HalfOpen);
     assert_eq!(p.kind, breaker::PermitKind::Trial);

@@ -2,7 +2,8 @@
 //!
 //! Every struct denies unknown fields and fills missing ones with defaults, so a scenario file
 //! names only what differs. Durations accept seconds (`5`) or a string with a unit (`"200ms"`,
-//! `"5s"`, `"1m"`, `"1h"`, `"30d"`); rates accept a fraction (`0.05`) or a percentage (`"5%"`).
+//! `"5s"`, `"1m"`, `"1h"`, `"30d"`, `"1w"`); rates accept a fraction (`0.05`) or a percentage
+//! (`"5%"`).
 
 use crate::allowed::{explain, locate, Reading, Trial};
 
@@ -160,7 +161,8 @@ pub struct Phase {
     /// Clustered failures.
     pub burst: Burst,
     /// The outcome a failure carries: `timeout`, `refused`, `server_error` (default),
-    /// `overload`, `service_rate_limited`, `auth_rejected`, or an HTTP status (`503`).
+    /// `overload`, `service_rate_limited`, `auth_rejected`, the neutral `input_rejected` and
+    /// `user_rate_limited`, or an HTTP status of 400 or more (`503`).
     #[serde(deserialize_with = "de_outcome")]
     pub failure: Outcome,
     /// Chance that a call hangs: it completes at the call timeout as a timeout. Default 0.
@@ -218,7 +220,8 @@ impl Default for Phase {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self", default, deny_unknown_fields)]
 pub struct Callers {
-    /// Caller instances; calls go to them in turn (call n to caller n mod count). Default 1.
+    /// Caller instances; calls go to them in turn (call n, counted from 1, to caller
+    /// (n - 1) mod count). Default 1.
     pub count: u32,
     /// One breaker state shared by all callers, changed under a lock (true), or one breaker per
     /// caller (false, default).

@@ -73,8 +73,10 @@ pub fn normalize_scenario(scenario: JsValue) -> Result<JsValue, JsError> {
 }
 
 /// The analysis figures for the page's curves, from the breaker settings (`statistical`,
-/// `window`, objects as in the scenario) and `options` (`{calls_per_minute}`): a list of curves
-/// `{id, title, x_label, y_label, log_x, log_y, note, series: [{label, kind, x, y}]}`.
+/// `window`, objects as in the scenario) and `options` (`{calls_per_minute}`, default 60): a
+/// list of curves `{id, title, x_label, y_label, log_x, log_y, note, series: [{label, kind, x,
+/// y}], mark}` (a simulated line also has `ci95_lo`, `ci95_hi`, `n`; `mark` is a place on the
+/// x axis, the user's own window on the window curve, or null).
 #[wasm_bindgen]
 pub fn analysis(
     statistical: JsValue,
@@ -294,7 +296,8 @@ impl Playground {
     }
 
     /// Both breakers' state changes of the full run, merged in time order: `{list, total}`, each
-    /// `{t_s, breaker, caller, from, to, generation, reason, detail}`; at most `limit` listed.
+    /// `{t_s, breaker, caller, from, to, generation, reason, detail}`; at most `limit` listed
+    /// (default 5000).
     pub fn events(&self, limit: Option<u32>) -> Result<JsValue, JsError> {
         // Each breaker's events are in time order (`sim::BreakerResult::events`), so merging the
         // two lists gives what a stable sort of them by time gives (statistical first at equal

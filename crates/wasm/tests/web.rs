@@ -701,3 +701,60 @@ fn blame_writes_neither_prototypes_nor_the_callers_objects() {
     let after: String = JSON::stringify(&given).unwrap().into();
     assert_eq!(after, before);
 }
+
+/// The README's example lists each result's keys: they are the keys the results have (for the
+/// README's own example, the first preset).
+#[wasm_bindgen_test]
+fn the_readme_lists_the_result_keys() {
+    const README: &str = include_str!("../README.md");
+    // The keys of the first `{...}` in the README's comment after `call` (nested ones left out).
+    let listed = |call: &str| -> Vec<String> {
+        let at = README
+            .find(call)
+            .unwrap_or_else(|| panic!("README: {call}"));
+        let text = &README[at..];
+        let comment = text.find("//").unwrap();
+        let open = comment + text[comment..].find('{').unwrap() + 1;
+        let (mut depth, mut keys, mut word) = (0, vec![], String::new());
+        for c in text[open..].chars() {
+            if depth == 0 && (c.is_ascii_alphanumeric() || c == '_') {
+                word.push(c);
+                continue;
+            }
+            if !word.is_empty() {
+                keys.push(std::mem::take(&mut word));
+            }
+            match c {
+                '{' | '[' => depth += 1,
+                '}' | ']' if depth > 0 => depth -= 1,
+                '}' => break,
+                _ => {}
+            }
+        }
+        // `window: {...}` and `outages: [[start, end|null]]` say shapes, not keys.
+        keys.retain(|k| k != "end" && k != "null");
+        keys.sort();
+        keys.dedup();
+        keys
+    };
+    let keys = |v: &JsValue| -> Vec<String> {
+        let mut k: Vec<String> = json_of(v).as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    let (_, scenario) = preset_list().into_iter().next().unwrap();
+    let mut pg = Playground::new(js(&scenario.to_string())).unwrap();
+    while pg.advance(10_000) < 1.0 {}
+    assert_eq!(keys(&pg.seek(12.5).unwrap()), listed("pg.seek(12.5)"));
+    assert_eq!(keys(&pg.next_event(None).unwrap()), ["event", "snapshot"]);
+    assert_eq!(keys(&pg.metrics().unwrap()), listed("pg.metrics()"));
+    assert_eq!(keys(&pg.derived().unwrap()), listed("pg.derived()"));
+    assert_eq!(keys(&pg.events(None).unwrap()), listed("pg.events(5000)"));
+    let s = json_of(&pg.series(0.0, 60.0, 600).unwrap());
+    for k in ["bucket", "t0", "t1", "s_level_min", "w_late_ignored"] {
+        assert!(s.get(k).is_some(), "series.{k}");
+    }
+    let info = keys(&pg.info().unwrap());
+    assert_eq!(info, ["duration", "name", "seed"]);
+    assert!(README.contains("`{name, seed, duration}`"));
+}
