@@ -277,15 +277,100 @@ fn read<T: DeserializeOwned + Serialize + Default>(
     item: fn() -> JsValue,
     validate: fn(&T) -> Result<(), SettingsError>,
 ) -> Result<T, String> {
+    let base = || to_js_sorted(&T::default()).unwrap_or(JsValue::NULL);
+    not_too_deep(v, what, item, &base)?;
     let e = match is_object(v).then(|| from_js::<T>(v)) {
         Some(Ok(t)) => return validate(&t).map(|()| t).map_err(|e| within(e, what)),
         Some(Err(e)) => Some(e),
         None => None,
     };
-    let base = to_js_sorted(&T::default()).unwrap_or(JsValue::NULL);
+    let base = base();
     let reading =
         |x: &JsValue| -> Reading { from_js::<T>(x).map(|t| validate(&t)).map_err(|e| e.0) };
     Err(refused(v, what, e, base, &item(), &reading))
+}
+
+/// The most levels of objects and lists, one in another, that settings may have: as many as
+/// `serde_json` reads (the command line refuses a scenario file nested 128 deep: "recursion
+/// limit exceeded").
+pub const MAX_NESTING: usize = 127;
+
+/// Whether `v` (at `level`; settings start at 1) holds an object or a list at a level past
+/// [`MAX_NESTING`]; if so, `path` ends with the keys (and list indices) down to it.
+///
+/// Settings are checked for it before anything else reads them: the reader, the search for the
+/// field to blame and the messages all recurse into the value, and a value nested thousands
+/// deep, or one that holds itself (`s.name = s`: it never ends), overflowed the stack inside
+/// the wasm. That is no panic but a JS `RangeError` or a trap, which leaves the wasm's own stack
+/// pointer where it was: after two or three of them every call of the module, even
+/// `defaultScenario()`, failed with "memory access out of bounds". This recursion stops at
+/// [`MAX_NESTING`].
+#[inline(never)]
+fn too_deep(v: &JsValue, level: usize, path: &mut Vec<String>) -> bool {
+    // `Object.keys` of a list is its indices.
+    if !v.is_object() {
+        return false;
+    }
+    if level > MAX_NESTING {
+        return true;
+    }
+    for (k, x) in entries(v, true) {
+        path.push(k);
+        if too_deep(&x, level + 1, path) {
+            return true;
+        }
+        path.pop();
+    }
+    false
+}
+
+/// Refuse settings `v` nested too deep ([`too_deep`], [`nested`]; `base` gives the defaults).
+#[inline(never)]
+fn not_too_deep(
+    v: &JsValue,
+    what: &str,
+    item: fn() -> JsValue,
+    base: &dyn Fn() -> JsValue,
+) -> Result<(), String> {
+    let mut deep = Vec::new();
+    if too_deep(v, 1, &mut deep) {
+        Err(nested(v, what, &deep, &base(), &item()))
+    } else {
+        Ok(())
+    }
+}
+
+/// The message for settings `v` holding a value nested too deep at `deep` ([`too_deep`]),
+/// naming the field that [`collect`] finds on that path (`base`, `item`: as there), so the
+/// page shows it beside that field.
+#[inline(never)]
+fn nested(v: &JsValue, what: &str, deep: &[String], base: &JsValue, item: &JsValue) -> String {
+    let mut leaves = Vec::new();
+    collect(v, String::new(), Some(base), item, &mut leaves);
+    let on_path = |p: &str| p.is_empty() || p.split('.').zip(deep).all(|(a, b)| a == b);
+    let (path, leaf) = leaves
+        .into_iter()
+        .find(|(p, _)| on_path(p))
+        .unwrap_or_else(|| (String::new(), v.clone()));
+    let dot = if what.is_empty() || path.is_empty() {
+        ""
+    } else {
+        "."
+    };
+    let name = if what.is_empty() && path.is_empty() {
+        "scenario"
+    } else {
+        what
+    };
+    let shown = if Array::is_array(&leaf) {
+        "[…]"
+    } else {
+        "{…}"
+    };
+    format!(
+        "{name}{dot}{path} = {shown} is invalid: nested too deep: at most {MAX_NESTING} levels \
+         of objects and lists, one in another, as in JSON (a value that holds itself never ends)"
+    )
 }
 
 /// A validation error, with `what.` before the field when `what` is not empty.

@@ -565,6 +565,131 @@ fn settings_passed_alone_say_what_is_allowed() {
     assert!(analysis(js("{}"), js("{}"), js(r#"{"calls_per_minute": 60}"#)).is_ok());
 }
 
+/// `{"a": {"a": ... leaf}}`, `levels` objects deep.
+fn nest(levels: usize, leaf: JsValue) -> JsValue {
+    (0..levels).fold(leaf, |inner, _| {
+        let o = js_sys::Object::new();
+        Reflect::set(&o, &"a".into(), &inner).unwrap();
+        o.into()
+    })
+}
+
+/// A copy of the default scenario with `value` set at `path` (dotted, objects only).
+fn default_with(path: &str, value: &JsValue) -> JsValue {
+    let sc = default_scenario().unwrap();
+    let keys: Vec<&str> = path.split('.').collect();
+    let (last, up) = keys.split_last().unwrap();
+    let parent = up.iter().fold(sc.clone(), |o, k| get(&o, k));
+    Reflect::set(&parent, &JsValue::from_str(last), value).unwrap();
+    sc
+}
+
+fn any_error<T>(r: Result<T, JsError>) -> String {
+    match r {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => get(&JsValue::from(e), "message")
+            .as_string()
+            .expect("message"),
+    }
+}
+
+const TOO_DEEP: &str = "is invalid: nested too deep: at most 127 levels of objects and lists";
+
+/// Settings nested deeper than the 127 levels JSON reads, or holding themselves (`s.name = s`),
+/// are refused naming the field, as the command line refuses such a file ("recursion limit
+/// exceeded"). Before, the reader and the messages recursed into them: the stack overflowed in
+/// the wasm (a JS RangeError or a trap, no panic), which left the wasm's stack pointer behind,
+/// and after two or three such calls every call of the module failed, `defaultScenario()` too
+/// ("memory access out of bounds"). The boundary is the command line's: 127 levels in all read.
+#[wasm_bindgen_test]
+fn settings_nested_too_deep_or_holding_themselves_are_refused_naming_the_field() {
+    // 125 objects at callers.count: 127 levels with the scenario and callers, read as JSON is.
+    let m = any_error(normalize_scenario(default_with(
+        "callers.count",
+        &nest(125, JsValue::from_f64(1.0)),
+    )));
+    assert!(
+        m.starts_with(r#"callers.count = {"a":{"a":"#) && m.contains("allowed a whole number"),
+        "{m}"
+    );
+    let m = any_error(normalize_scenario(default_with(
+        "callers.count",
+        &nest(126, JsValue::from_f64(1.0)),
+    )));
+    assert!(
+        m.starts_with(&format!("callers.count = {{…}} {TOO_DEEP}")),
+        "{m}"
+    );
+
+    let deep = nest(100_000, JsValue::from_f64(1.0));
+    let selfish = js_sys::Object::new();
+    Reflect::set(&selfish, &"o".into(), &selfish).unwrap();
+    let list = js_sys::Array::new();
+    list.push(&list);
+    for _ in 0..5 {
+        for (path, value, field) in [
+            ("name", &deep, "name = {…}"),
+            (
+                "statistical.fine_rate",
+                &deep,
+                "statistical.fine_rate = {…}",
+            ),
+            ("duration", &selfish.clone().into(), "duration = {…}"),
+            ("callers.count", &list.clone().into(), "callers.count = […]"),
+            ("dependency", &list.clone().into(), "dependency = […]"),
+            (
+                "traffic.nope",
+                &selfish.clone().into(),
+                "traffic.nope = {…}",
+            ),
+        ] {
+            let m = any_error(normalize_scenario(default_with(path, value)));
+            assert!(m.starts_with(&format!("{field} {TOO_DEEP}")), "{path}: {m}");
+            let m = any_error(Playground::new(default_with(path, value)));
+            assert!(m.starts_with(&format!("{field} {TOO_DEEP}")), "{path}: {m}");
+        }
+        // The scenario holding itself, as a field and as a list entry; a list holding itself.
+        let sc = default_scenario().unwrap();
+        Reflect::set(&sc, &"name".into(), &sc).unwrap();
+        let m = any_error(normalize_scenario(sc.clone()));
+        assert!(m.starts_with(&format!("name = {{…}} {TOO_DEEP}")), "{m}");
+        let phases = get(&sc, "dependency");
+        Reflect::set(&get(&phases, "0"), &"label".into(), &sc).unwrap();
+        Reflect::set(&sc, &"name".into(), &"x".into()).unwrap();
+        let m = any_error(normalize_scenario(sc));
+        assert!(
+            m.starts_with(&format!("dependency.0.label = {{…}} {TOO_DEEP}")),
+            "{m}"
+        );
+        let m = any_error(normalize_scenario(list.clone().into()));
+        assert!(m.starts_with(&format!("scenario = […] {TOO_DEEP}")), "{m}");
+        // The curves' settings and options.
+        let m = any_error(analysis(
+            get(
+                &default_with("statistical.fine_rate", &selfish.clone().into()),
+                "statistical",
+            ),
+            get(&default_scenario().unwrap(), "window"),
+            JsValue::UNDEFINED,
+        ));
+        assert!(
+            m.starts_with(&format!("statistical.fine_rate = {{…}} {TOO_DEEP}")),
+            "{m}"
+        );
+        let m = any_error(analysis(
+            get(&default_scenario().unwrap(), "statistical"),
+            get(&default_scenario().unwrap(), "window"),
+            nest(200, JsValue::from_f64(60.0)),
+        ));
+        assert!(
+            m.starts_with(&format!("options.a = {{…}} {TOO_DEEP}")),
+            "{m}"
+        );
+    }
+    // The module is whole: a preset runs to its pinned hash.
+    hashes_as_natively("recovery-warmup");
+}
+
 /// Run preset `name` in wasm, in chunks as the worker does, and compare its trace hash with the
 /// pinned native one.
 fn hashes_as_natively(name: &str) {
