@@ -485,3 +485,51 @@ fn numbers_read_as_the_nearest_double() {
         );
     }
 }
+
+/// Settings each valid alone whose run would not end or would not fit in memory are refused up
+/// front, naming the rate with the most it can be here: 1e7 calls/min for 1e9 s (1.7e14 calls,
+/// which ran for months) and every call hanging for a 1e9 s timeout (in flight at once, which
+/// ran out of memory in seconds). At the limit the run is taken; a trace sets its own size.
+#[test]
+fn a_run_too_long_or_too_wide_is_refused_naming_the_rate() {
+    let tail = "with this duration, latencies and call timeout (a run of at most 1e9 calls, 1e6 \
+                in flight at once)";
+    let long = r#"{"duration": 1e9, "traffic": {"calls_per_minute": 1e7}}"#;
+    assert_eq!(
+        Scenario::from_json(long).unwrap_err(),
+        format!("traffic.calls_per_minute = 10000000 is invalid: allowed 0 < x <= 60 {tail}")
+    );
+    let at_limit = Scenario::from_json(r#"{"duration": 1e9, "traffic": {"calls_per_minute": 60}}"#);
+    assert_eq!(at_limit.map(|s| s.traffic.calls_per_minute), Ok(60.0));
+    let hung = r#"{"duration": 3600, "traffic": {"calls_per_minute": 1e7},
+                   "dependency": [{"hang_rate": 1}], "callers": {"call_timeout": 1e9}}"#;
+    // 1e6 in flight over a mean hold of 3600 s (the run, shorter than the timeout): 16666 a min.
+    assert_eq!(
+        Scenario::from_json(hung).unwrap_err(),
+        format!("traffic.calls_per_minute = 10000000 is invalid: allowed 0 < x <= 16666 {tail}")
+    );
+    // A daily swing raises the peak: at 50%, two thirds of that.
+    let swung = hung.replace(
+        r#""calls_per_minute": 1e7"#,
+        r#""calls_per_minute": 1e7, "daily_swing": 0.5"#,
+    );
+    assert!(Scenario::from_json(&swung)
+        .unwrap_err()
+        .contains("allowed 0 < x <= 11111 with"));
+    // Failures that time out wait as hangs do: a 10% timeout rate, a 1000 s timeout, plus the
+    // latencies (50 ms each): 1e6 / (100.1 s / 60) = 599400 calls/min.
+    let timeouts = r#"{"traffic": {"calls_per_minute": 1e7},
+        "dependency": [{"failure_rate": 0.1, "failure": "timeout"}],
+        "callers": {"call_timeout": 1000}}"#;
+    assert!(Scenario::from_json(timeouts)
+        .unwrap_err()
+        .contains("allowed 0 < x <= 599400 with"));
+    // The same settings with a trace: its calls are the run.
+    let mut traced = Scenario::read_json(long).unwrap();
+    traced.trace = Some("0,ok,0\n".into());
+    assert_eq!(traced.validate(), Ok(()));
+    // Every preset is well inside.
+    for p in sim::presets() {
+        assert_eq!(p.scenario().validate(), Ok(()), "{}", p.name);
+    }
+}
