@@ -22,6 +22,13 @@ pub const MAX_CALLS: f64 = 1e9;
 /// flight holds a queue entry per breaker (about 100 bytes, and the page's checkpoints hold
 /// copies): 1e7 calls/min hanging for a 1e9 s timeout ran out of memory within seconds.
 pub const MAX_IN_FLIGHT: f64 = 1e6;
+
+/// The most half-open rounds the window breaker's clock alone may make in a run (all callers'
+/// copies): with automatic transitions and a half-open time limit ending in open, it goes open
+/// -> half-open -> open with no call at all, every `wait_duration_in_open_state` +
+/// `max_wait_duration_in_half_open_state` (1 ms each: a thousand events a second of run, and a
+/// month of them ran the page's wasm out of memory).
+pub const MAX_TIMED_ROUNDS: f64 = 1e6;
 use breaker::units::serde_units;
 use breaker::{Outcome, SettingsError, StatisticalSettings, WindowSettings};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -453,6 +460,31 @@ impl Scenario {
         let per_cpm = (1.0 + self.traffic.daily_swing) / 60.0 * held.min(self.duration);
         let most = (MAX_CALLS * 60.0 / self.duration).min(MAX_IN_FLIGHT / per_cpm);
         let most = if most >= 1.0 { most.floor() } else { most };
+        let w = &self.window;
+        if w.automatic_transition_from_open_to_half_open_enabled
+            && w.transition_to_state_after_wait_duration == breaker::AfterHalfOpenWait::Open
+        {
+            let copies = if self.callers.shared_state {
+                1.0
+            } else {
+                f64::from(self.callers.count)
+            };
+            let open = w.wait_duration_in_open_state * (1.0 - w.wait_randomization_factor);
+            let least = (copies * self.duration / MAX_TIMED_ROUNDS - open).max(0.0);
+            let limit = w.max_wait_duration_in_half_open_state;
+            if limit > 0.0 && limit < least {
+                return Err(SettingsError::new(
+                    "window.max_wait_duration_in_half_open_state",
+                    breaker::error::Num(limit),
+                    format!(
+                        "0 (off) or {} <= x <= 1e9 seconds with automatic transitions, this \
+                         duration, callers and open wait (at most 1e6 half-open rounds a run \
+                         ended by the clock alone)",
+                        breaker::error::Num(least.ceil())
+                    ),
+                ));
+            }
+        }
         let cpm = self.traffic.calls_per_minute;
         check(
             "traffic.calls_per_minute",

@@ -533,3 +533,41 @@ fn a_run_too_long_or_too_wide_is_refused_naming_the_rate() {
         assert_eq!(p.scenario().validate(), Ok(()), "{}", p.name);
     }
 }
+
+/// The window breaker's clock alone, with automatic transitions and a half-open time limit
+/// ending in open, goes open -> half-open -> open with no call at all: 1 ms each way for a month
+/// was 2.6e9 events (out of memory natively and in the page). At most 1e6 such rounds in a run,
+/// over every caller's copy; the message gives the least limit that fits, and at it the run is
+/// taken. A limit of 0 (off), or ending half-open in closed, needs calls to go round.
+#[test]
+fn a_window_breaker_going_round_on_its_clock_alone_is_refused() {
+    let json = |limit: &str, extra: &str| {
+        format!(
+            r#"{{"duration": "30d", {extra} "window": {{"wait_duration_in_open_state": 0.001,
+                "automatic_transition_from_open_to_half_open_enabled": true,
+                "max_wait_duration_in_half_open_state": {limit}}}}}"#
+        )
+    };
+    let tail = "with automatic transitions, this duration, callers and open wait (at most 1e6 \
+                half-open rounds a run ended by the clock alone)";
+    // 2592000 s / 1e6 rounds - 0.001 s open = 2.591 s: 3 s.
+    assert_eq!(
+        Scenario::from_json(&json("0.001", "")).unwrap_err(),
+        format!(
+            "window.max_wait_duration_in_half_open_state = 0.001 is invalid: allowed 0 (off) or \
+             3 <= x <= 1e9 seconds {tail}"
+        )
+    );
+    assert!(Scenario::from_json(&json("3", "")).is_ok());
+    assert!(Scenario::from_json(&json("0", "")).is_ok());
+    // Ten callers, each with its own copy: ten times the rounds.
+    assert!(
+        Scenario::from_json(&json("3", r#""callers": {"count": 10},"#))
+            .unwrap_err()
+            .contains("allowed 0 (off) or 26 <= x")
+    );
+    let shared = r#""callers": {"count": 10, "shared_state": true},"#;
+    assert!(Scenario::from_json(&json("3", shared)).is_ok());
+    let closes = r#"1e-3, "transition_to_state_after_wait_duration": "closed""#;
+    assert!(Scenario::from_json(&json(closes, "")).is_ok());
+}
