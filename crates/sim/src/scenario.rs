@@ -10,6 +10,26 @@ use crate::allowed::{explain, locate, Reading, Trial};
 /// The longest run, in seconds (about 31.7 years): a scenario's `duration`, and the latest time
 /// a recorded trace's call may have.
 pub const MAX_DURATION_S: f64 = 1e9;
+
+/// The most calls a generated run may expect (the mean rate times the duration): about a minute
+/// natively (`busy-service`'s 26 million take 2 s), a few in the page. Each setting allowed
+/// alone, 1e7 calls/min for 1e9 s would be 1.7e14 calls, months of computing, with its events
+/// piling up in memory: refused up front instead ([`Scenario::validate`]).
+pub const MAX_CALLS: f64 = 1e9;
+
+/// The most calls a generated run may expect in flight at once: by Little's law, the peak rate
+/// (with the daily swing) times the longest mean time a phase's calls take (latencies, and the
+/// call timeout for hangs and `timeout` failures; at most the timeout and the run). Each call in
+/// flight holds a queue entry per breaker (about 100 bytes, and the page's checkpoints hold
+/// copies): 1e7 calls/min hanging for a 1e9 s timeout ran out of memory within seconds.
+pub const MAX_IN_FLIGHT: f64 = 1e6;
+
+/// The most half-open rounds the window breaker's clock alone may make in a run (all callers'
+/// copies): with automatic transitions and a half-open time limit ending in open, it goes open
+/// -> half-open -> open with no call at all, every `wait_duration_in_open_state` +
+/// `max_wait_duration_in_half_open_state` (1 ms each: a thousand events a second of run, and a
+/// month of them ran the page's wasm out of memory).
+pub const MAX_TIMED_ROUNDS: f64 = 1e6;
 use breaker::units::serde_units;
 use breaker::{Outcome, SettingsError, StatisticalSettings, WindowSettings};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -407,7 +427,78 @@ impl Scenario {
             .validate()
             .map_err(|e| e.within("statistical"))?;
         self.window.validate().map_err(|e| e.within("window"))?;
-        Ok(())
+        self.check_size()
+    }
+
+    /// A generated run's size, checked last (it depends on the other fields, each valid): at
+    /// most [`MAX_CALLS`] calls and [`MAX_IN_FLIGHT`] in flight, expected. The rate is the field
+    /// named, as the factor of both. A trace replaces the traffic and sets its own size.
+    fn check_size(&self) -> Result<(), SettingsError> {
+        if self.trace.is_some() {
+            return Ok(());
+        }
+        let timeout = self.callers.call_timeout;
+        let mut held: f64 = 0.0;
+        for p in &self.dependency {
+            let fails = if p.one_in > 0 {
+                1.0 / f64::from(p.one_in)
+            } else if p.burst.enter > 0.0 {
+                p.failure_rate.max(p.burst.failure_rate)
+            } else {
+                p.failure_rate
+            };
+            let waits = p.hang_rate
+                + if p.failure == Outcome::Timeout {
+                    fails
+                } else {
+                    0.0
+                };
+            let mean = p.latency
+                + p.latency_jitter
+                + p.failure_latency
+                + p.failure_latency_jitter
+                + waits * timeout;
+            held = held.max(mean.min(timeout));
+        }
+        let per_cpm = (1.0 + self.traffic.daily_swing) / 60.0 * held.min(self.duration);
+        let most = (MAX_CALLS * 60.0 / self.duration).min(MAX_IN_FLIGHT / per_cpm);
+        let most = if most >= 1.0 { most.floor() } else { most };
+        let w = &self.window;
+        if w.automatic_transition_from_open_to_half_open_enabled
+            && w.transition_to_state_after_wait_duration == breaker::AfterHalfOpenWait::Open
+        {
+            let copies = if self.callers.shared_state {
+                1.0
+            } else {
+                f64::from(self.callers.count)
+            };
+            let open = w.wait_duration_in_open_state * (1.0 - w.wait_randomization_factor);
+            let least = (copies * self.duration / MAX_TIMED_ROUNDS - open).max(0.0);
+            let limit = w.max_wait_duration_in_half_open_state;
+            if limit > 0.0 && limit < least {
+                return Err(SettingsError::new(
+                    "window.max_wait_duration_in_half_open_state",
+                    breaker::error::Num(limit),
+                    format!(
+                        "0 (off) or {} <= x <= 1e9 seconds with automatic transitions, this \
+                         duration, callers and open wait (at most 1e6 half-open rounds a run \
+                         ended by the clock alone)",
+                        breaker::error::Num(least.ceil())
+                    ),
+                ));
+            }
+        }
+        let cpm = self.traffic.calls_per_minute;
+        check(
+            "traffic.calls_per_minute",
+            cpm,
+            cpm <= most,
+            &format!(
+                "0 < x <= {} with this duration, latencies and call timeout (a run of at most \
+                 1e9 calls, 1e6 in flight at once)",
+                breaker::error::Num(most)
+            ),
+        )
     }
 
     /// Read a scenario from JSON text (unknown keys are an error), then validate it.

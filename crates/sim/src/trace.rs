@@ -137,6 +137,8 @@ pub(crate) fn parse_line(
             format!("{f_time} is invalid: allowed 0 <= x <= 1e9 seconds (the longest run)"),
         ));
     }
+    // `-0` is the start of the run, as `0`: kept negative, the run's length read "-0 s".
+    let time_s = time_s + 0.0;
     if time_s < prev_t {
         return Err(err(
             Some("time_s"),

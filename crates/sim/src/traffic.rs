@@ -306,8 +306,10 @@ mod tests {
             (60.0, 0.5, 100_000),
             (6e6, 1e-5, 100_000),
         ] {
+            // As long as a run may be at this rate: at most `MAX_CALLS` calls.
+            let duration = (crate::scenario::MAX_CALLS * 60.0 / cpm).min(1e9);
             let mut g = generator(&format!(
-                r#"{{ "duration": 1e9, "traffic": {{ "calls_per_minute": {cpm},
+                r#"{{ "duration": {duration}, "traffic": {{ "calls_per_minute": {cpm},
                       "daily_swing": {swing}, "arrivals": "even" }} }}"#
             ));
             let base = cpm / 60.0;

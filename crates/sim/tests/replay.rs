@@ -223,3 +223,18 @@ fn a_trace_without_calls_is_refused() {
     let span = sim::scan_trace("time_s,outcome,latency_s\n2.5,ok,0.1\n".as_bytes()).unwrap();
     assert_eq!((span.records, span.first_s, span.last_s), (1, 2.5, 2.5));
 }
+
+/// A time written `-0` is the run's start, `0`: the run's length is `0 s`, not `-0 s`, from a
+/// file and from the scenario's trace alike.
+#[test]
+fn a_time_of_minus_zero_is_the_start() {
+    let text = "-0,ok,0\n-0.0,fail,0\n";
+    let span = sim::scan_trace(text.as_bytes()).unwrap();
+    assert_eq!(span.last_s.to_bits(), 0.0f64.to_bits());
+    let r = sim::replay(&scenario(), text.as_bytes(), span.last_s, 10).unwrap();
+    assert_eq!((r.calls, r.end_s.to_bits()), (2, 0.0f64.to_bits()));
+    let mut s = scenario();
+    s.trace = Some(text.into());
+    let r = sim::Sim::new(&s).unwrap().run_to_end(10);
+    assert_eq!((r.calls, r.end_s.to_bits()), (2, 0.0f64.to_bits()));
+}

@@ -485,3 +485,89 @@ fn numbers_read_as_the_nearest_double() {
         );
     }
 }
+
+/// Settings each valid alone whose run would not end or would not fit in memory are refused up
+/// front, naming the rate with the most it can be here: 1e7 calls/min for 1e9 s (1.7e14 calls,
+/// which ran for months) and every call hanging for a 1e9 s timeout (in flight at once, which
+/// ran out of memory in seconds). At the limit the run is taken; a trace sets its own size.
+#[test]
+fn a_run_too_long_or_too_wide_is_refused_naming_the_rate() {
+    let tail = "with this duration, latencies and call timeout (a run of at most 1e9 calls, 1e6 \
+                in flight at once)";
+    let long = r#"{"duration": 1e9, "traffic": {"calls_per_minute": 1e7}}"#;
+    assert_eq!(
+        Scenario::from_json(long).unwrap_err(),
+        format!("traffic.calls_per_minute = 10000000 is invalid: allowed 0 < x <= 60 {tail}")
+    );
+    let at_limit = Scenario::from_json(r#"{"duration": 1e9, "traffic": {"calls_per_minute": 60}}"#);
+    assert_eq!(at_limit.map(|s| s.traffic.calls_per_minute), Ok(60.0));
+    let hung = r#"{"duration": 3600, "traffic": {"calls_per_minute": 1e7},
+                   "dependency": [{"hang_rate": 1}], "callers": {"call_timeout": 1e9}}"#;
+    // 1e6 in flight over a mean hold of 3600 s (the run, shorter than the timeout): 16666 a min.
+    assert_eq!(
+        Scenario::from_json(hung).unwrap_err(),
+        format!("traffic.calls_per_minute = 10000000 is invalid: allowed 0 < x <= 16666 {tail}")
+    );
+    // A daily swing raises the peak: at 50%, two thirds of that.
+    let swung = hung.replace(
+        r#""calls_per_minute": 1e7"#,
+        r#""calls_per_minute": 1e7, "daily_swing": 0.5"#,
+    );
+    assert!(Scenario::from_json(&swung)
+        .unwrap_err()
+        .contains("allowed 0 < x <= 11111 with"));
+    // Failures that time out wait as hangs do: a 10% timeout rate, a 1000 s timeout, plus the
+    // latencies (50 ms each): 1e6 / (100.1 s / 60) = 599400 calls/min.
+    let timeouts = r#"{"traffic": {"calls_per_minute": 1e7},
+        "dependency": [{"failure_rate": 0.1, "failure": "timeout"}],
+        "callers": {"call_timeout": 1000}}"#;
+    assert!(Scenario::from_json(timeouts)
+        .unwrap_err()
+        .contains("allowed 0 < x <= 599400 with"));
+    // The same settings with a trace: its calls are the run.
+    let mut traced = Scenario::read_json(long).unwrap();
+    traced.trace = Some("0,ok,0\n".into());
+    assert_eq!(traced.validate(), Ok(()));
+    // Every preset is well inside.
+    for p in sim::presets() {
+        assert_eq!(p.scenario().validate(), Ok(()), "{}", p.name);
+    }
+}
+
+/// The window breaker's clock alone, with automatic transitions and a half-open time limit
+/// ending in open, goes open -> half-open -> open with no call at all: 1 ms each way for a month
+/// was 2.6e9 events (out of memory natively and in the page). At most 1e6 such rounds in a run,
+/// over every caller's copy; the message gives the least limit that fits, and at it the run is
+/// taken. A limit of 0 (off), or ending half-open in closed, needs calls to go round.
+#[test]
+fn a_window_breaker_going_round_on_its_clock_alone_is_refused() {
+    let json = |limit: &str, extra: &str| {
+        format!(
+            r#"{{"duration": "30d", {extra} "window": {{"wait_duration_in_open_state": 0.001,
+                "automatic_transition_from_open_to_half_open_enabled": true,
+                "max_wait_duration_in_half_open_state": {limit}}}}}"#
+        )
+    };
+    let tail = "with automatic transitions, this duration, callers and open wait (at most 1e6 \
+                half-open rounds a run ended by the clock alone)";
+    // 2592000 s / 1e6 rounds - 0.001 s open = 2.591 s: 3 s.
+    assert_eq!(
+        Scenario::from_json(&json("0.001", "")).unwrap_err(),
+        format!(
+            "window.max_wait_duration_in_half_open_state = 0.001 is invalid: allowed 0 (off) or \
+             3 <= x <= 1e9 seconds {tail}"
+        )
+    );
+    assert!(Scenario::from_json(&json("3", "")).is_ok());
+    assert!(Scenario::from_json(&json("0", "")).is_ok());
+    // Ten callers, each with its own copy: ten times the rounds.
+    assert!(
+        Scenario::from_json(&json("3", r#""callers": {"count": 10},"#))
+            .unwrap_err()
+            .contains("allowed 0 (off) or 26 <= x")
+    );
+    let shared = r#""callers": {"count": 10, "shared_state": true},"#;
+    assert!(Scenario::from_json(&json("3", shared)).is_ok());
+    let closes = r#"1e-3, "transition_to_state_after_wait_duration": "closed""#;
+    assert!(Scenario::from_json(&json(closes, "")).is_ok());
+}
