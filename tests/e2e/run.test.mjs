@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { duration } from '../../www/src/format.js';
 import {
   BROWSERS, ROOT, session, open, page, pageErrors, pageState, simulate, until, setField, fieldMessage, waitSettled, runsShown,
 } from './helpers.mjs';
@@ -260,6 +261,51 @@ for (const browser of BROWSERS) {
         assert.ok(n > 0 && n < m.totals.failed, `${b}: ${n} while unhealthy of ${m.totals.failed}`);
         assert.ok(r.lines[i].some((l) => l.endsWith(`≤ 50 failed calls let through while unhealthy: ${n} calls`)), `${b}: ${r.lines[i].join(' | ')} (metrics: ${n})`);
       });
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('playground.load of a partial scenario (units as text, phases with no condition): the verdict, the form and the link are of the whole scenario', async () => {
+      // A scenario as a person writes it: the phases' condition left to its default (fine),
+      // durations with units. The page kept it as given: the verdict read a phase with no
+      // condition as unhealthy ("Full health from — (the run ends unhealthy)", "not closed at
+      // the end"), the form showed 0 s for the run length, and the link it wrote ("duration=10m")
+      // opened on the default settings ("This link's “duration” is not a number").
+      await open(s);
+      const given = {
+        name: 'partial', duration: '10m', traffic: { calls_per_minute: 600, arrivals: 'even' },
+        dependency: [
+          { start: 0, failure_rate: '1%', latency: '20ms' },
+          { start: '2m', condition: 'outage', failure_rate: '100%', failure_latency: '5ms' },
+          { start: '3m', failure_rate: '1%', latency: '20ms' },
+        ],
+        statistical: { first_wait: '10s', expected_calls_per_minute: 600 },
+      };
+      const n = await runsShown(s.driver);
+      assert.equal(await page(s.driver, (sc) => window.playground.load(sc), given), true);
+      await waitSettled(s.driver, n);
+      const shown = await pageState(s.driver, { hash: true });
+      assert.equal(shown.scenario.duration, 600);
+      assert.equal(shown.scenario.dependency[0].condition, 'fine');
+      assert.equal(shown.scenario.statistical.first_wait, 10);
+      const cli = simulate(given);
+      assert.equal(shown.hash.slice(0, 16), cli.hash);
+      const r = await page(s.driver, () => ({
+        note: document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent,
+        lines: [...document.querySelectorAll('#playground .panel-verdict .verdict')].map((v) => [...v.querySelectorAll('li')].map((l) => l.textContent)),
+      }));
+      assert.match(r.note, /^Full health from 3 min; /, r.note);
+      ['statistical', 'window'].forEach((b, i) => {
+        const ev = cli.result.breakers[b].events;
+        const last = ev[ev.length - 1];
+        assert.equal(last.to, 'closed', `${b} ends closed`);
+        const closeLine = r.lines[i].find((l) => l.includes('closed for good'));
+        assert.ok(closeLine.endsWith(`: ${duration(last.t_s - 180)} after full health`), `${b}: ${closeLine} (last close ${last.t_s} s)`);
+      });
+      // The link it wrote opens on the same run, with no notice.
+      await open(s, new URL(shown.href).search);
+      const again = await pageState(s.driver, { hash: true });
+      assert.equal(again.hash.slice(0, 16), cli.hash);
+      assert.equal(await page(s.driver, () => document.querySelector('#playground .notice')?.hidden ?? true), true);
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -655,9 +655,16 @@ export function mountPlayground(root, options = {}) {
         S.lastError = read.message;
         return false;
       }
+      // Defaults filled and units read, as a host's `scenario` attribute is: a partial scenario
+      // ("7d", phases without a condition) showed a form of the fields given only, wrote a link
+      // the page refused ("duration is not a number") and left the verdict thinking a phase
+      // with no condition unhealthy. One that does not read goes on as given, to fail below
+      // with its field named.
+      let sc = read.value;
+      try { sc = await engine.call('normalize', { scenario: sc }); } catch { /* setScenario says why */ }
       S.preset = null;
-      controls.set(read.value, '', false);
-      return setScenario(read.value, false, t);
+      controls.set(sc, '', false);
+      return setScenario(sc, false, t);
     },
     destroy() { pause(); stickyRo.disconnect(); window.removeEventListener('resize', syncPad); transport.destroy(); chart.destroy(); analysis.destroy(); engine.terminate(); },
   };
