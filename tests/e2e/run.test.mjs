@@ -306,6 +306,19 @@ for (const browser of BROWSERS) {
       const again = await pageState(s.driver, { hash: true });
       assert.equal(again.hash.slice(0, 16), cli.hash);
       assert.equal(await page(s.driver, () => document.querySelector('#playground .notice')?.hidden ?? true), true);
+      // A link written by hand with the same phases (a list goes into a link as JSON, as given):
+      // the same run, and the verdict of the whole phases.
+      const q = new URLSearchParams({
+        v: '1', preset: 'recovery-warmup', duration: '600', 'traffic.calls_per_minute': '600', 'statistical.first_wait': '10',
+        'statistical.expected_calls_per_minute': '600', dependency: JSON.stringify(given.dependency),
+      });
+      await open(s, `?${q}`);
+      const linked = await pageState(s.driver, { hash: true });
+      const cli2 = simulate(linked.scenario);
+      assert.equal(linked.hash.slice(0, 16), cli2.hash);
+      assert.equal(linked.scenario.dependency[2].condition, 'fine');
+      assert.equal(linked.scenario.dependency[1].start, 120);
+      assert.match(await page(s.driver, () => document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent), /^Full health from 3 min; /);
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -23,7 +23,7 @@
 
 import { h, replace, uniqueId } from './dom.js';
 import { patch } from './morph.js';
-import { clone, same } from './paths.js';
+import { clone, getPath, same } from './paths.js';
 import { exactCopy } from './whole.js';
 import { Engine } from './engine.js';
 import { createControls } from './controls.js';
@@ -266,6 +266,13 @@ export function mountPlayground(root, options = {}) {
     if (options.url) {
       const d = decode(location.search, S.byName, def);
       scenario = d.scenario; preset = d.preset; t = d.t;
+      // A list (the phases) comes from the link as written, perhaps by hand: phases without a
+      // condition, starts as "2h". Every other setting is read against the preset's own type.
+      // Defaults filled and units read, as the simulator reads it, so the form, the verdict
+      // (which phase is unhealthy) and the link written back are of the run shown.
+      if (!d.notice && Object.keys(d.params).some((k) => Array.isArray(getPath(scenario, k)))) {
+        try { scenario = await engine.call('normalize', { scenario }); } catch { /* setScenario says why */ }
+      }
       const badGoals = [];
       for (const k of Object.keys(DEFAULT_TARGETS)) {
         const raw = d.params[`goal.${k}`];
