@@ -476,6 +476,39 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('derived numbers: half-open\'s time in the approximations is a fine phase\'s mean latency, jitter included', async () => {
+      // 2,143 calls/min (50 calls/s at the peak of a 40% swing), p0 1%, p1 30%: 9 successes
+      // close, the limit is 3 x 9 / 35.72 per s = 756 ms. Answers take 30 ms + 20 ms of jitter on
+      // average. With the fixed 30 ms alone the panel said the trials take about 581 ms on
+      // average at p0, "within the limit"; with the mean 50 ms they take about 782 ms, and the
+      // command line's run closes at the limit, not at Wald's lower line.
+      const phase = { latency: 0.03, latency_jitter: 0.02, failure_rate: 0.002 };
+      const dependency = [
+        { start: 0, label: 'normal', ...phase },
+        { start: 600, label: 'outage', condition: 'outage', failure_rate: 1, failure_latency: 0.005 },
+        { start: 1200, label: 'normal', ...phase },
+      ];
+      await open(s, `?${new URLSearchParams({
+        v: '1', preset: 'normal-week', duration: '3600', 'traffic.calls_per_minute': '2143', 'traffic.daily_swing': '0',
+        'statistical.fine_rate': '0.01', 'statistical.broken_rate': '0.3', 'statistical.false_alarm_period': '604800',
+        'statistical.expected_calls_per_minute': '2143', dependency: JSON.stringify(dependency),
+      })}`);
+      const r = await page(s.driver, () => {
+        const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /^Half-open time limit/.test(x.querySelector('h3').textContent));
+        return { title: it.querySelector('h3').textContent, help: it.querySelector('.help').textContent, warn: it.classList.contains('warn'), d: window.playground.state.derived, scenario: window.playground.state.scenario };
+      });
+      assert.equal(r.d.trial_latency_floor, 0.03);
+      assert.ok(Math.abs(r.d.trial_latency_fine_mean - 0.05) < 1e-15, String(r.d.trial_latency_fine_mean));
+      assert.equal(r.d.trials_to_close, 9);
+      assert.match(r.title, /^Half-open time limit: shorter than the trials take on average/, r.title);
+      assert.equal(r.warn, true);
+      assert.match(r.help, /^9 successes in a row, one trial at a time, each answered in at least 30 ms .*take at least 270 ms \(a bound\), about 702 ms with each trial answered in 50 ms on average \(a fine phase's latency and its jitter's mean\) and waiting for the next call \(an approximation\)\. That is the best case; a recovered service \(at p₀\) needs 10\.02 trials on average \(exact, Wald's test run to its end\), about 782 ms \(an approximation\)/, r.help);
+      assert.match(r.help, /about 2\.79 lets the best case finish \(an approximation\); about 3\.1\d? the average at p₀/, r.help);
+      const closes = simulate(r.scenario).result.breakers.statistical.events.filter((e) => e.from === 'half_open' && e.to === 'closed');
+      assert.deepEqual(closes.map((e) => e.detail.kind), ['half_open_time_limit']);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('"No more state changes" stays only while the cursor is where next event found none', async () => {
       await open(s);
       const first = (await pageState(s.driver)).runInfo;
