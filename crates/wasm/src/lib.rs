@@ -76,7 +76,8 @@ pub fn normalize_scenario(scenario: JsValue) -> Result<JsValue, JsError> {
 /// `window`, objects as in the scenario) and `options` (`{calls_per_minute}`, default 60): a
 /// list of curves `{id, title, x_label, y_label, log_x, log_y, note, series: [{label, kind, x,
 /// y}], mark}` (a simulated line also has `ci95_lo`, `ci95_hi`, `n`; `mark` is a place on the
-/// x axis, the user's own window on the window curve, or null).
+/// x axis, the user's own line on the false-alarm curve or window on the window curve, or
+/// null).
 #[wasm_bindgen]
 pub fn analysis(
     statistical: JsValue,
