@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { duration } from '../../www/src/format.js';
 import {
   BROWSERS, ROOT, session, open, page, pageErrors, pageState, simulate, until, setField, fieldMessage, waitSettled, runsShown,
 } from './helpers.mjs';
@@ -263,6 +264,64 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('playground.load of a partial scenario (units as text, phases with no condition): the verdict, the form and the link are of the whole scenario', async () => {
+      // A scenario as a person writes it: the phases' condition left to its default (fine),
+      // durations with units. The page kept it as given: the verdict read a phase with no
+      // condition as unhealthy ("Full health from — (the run ends unhealthy)", "not closed at
+      // the end"), the form showed 0 s for the run length, and the link it wrote ("duration=10m")
+      // opened on the default settings ("This link's “duration” is not a number").
+      await open(s);
+      const given = {
+        name: 'partial', duration: '10m', traffic: { calls_per_minute: 600, arrivals: 'even' },
+        dependency: [
+          { start: 0, failure_rate: '1%', latency: '20ms' },
+          { start: '2m', condition: 'outage', failure_rate: '100%', failure_latency: '5ms' },
+          { start: '3m', failure_rate: '1%', latency: '20ms' },
+        ],
+        statistical: { first_wait: '10s', expected_calls_per_minute: 600 },
+      };
+      const n = await runsShown(s.driver);
+      assert.equal(await page(s.driver, (sc) => window.playground.load(sc), given), true);
+      await waitSettled(s.driver, n);
+      const shown = await pageState(s.driver, { hash: true });
+      assert.equal(shown.scenario.duration, 600);
+      assert.equal(shown.scenario.dependency[0].condition, 'fine');
+      assert.equal(shown.scenario.statistical.first_wait, 10);
+      const cli = simulate(given);
+      assert.equal(shown.hash.slice(0, 16), cli.hash);
+      const r = await page(s.driver, () => ({
+        note: document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent,
+        lines: [...document.querySelectorAll('#playground .panel-verdict .verdict')].map((v) => [...v.querySelectorAll('li')].map((l) => l.textContent)),
+      }));
+      assert.match(r.note, /^Full health from 3 min; /, r.note);
+      ['statistical', 'window'].forEach((b, i) => {
+        const ev = cli.result.breakers[b].events;
+        const last = ev[ev.length - 1];
+        assert.equal(last.to, 'closed', `${b} ends closed`);
+        const closeLine = r.lines[i].find((l) => l.includes('closed for good'));
+        assert.ok(closeLine.endsWith(`: ${duration(last.t_s - 180)} after full health`), `${b}: ${closeLine} (last close ${last.t_s} s)`);
+      });
+      // The link it wrote opens on the same run, with no notice.
+      await open(s, new URL(shown.href).search);
+      const again = await pageState(s.driver, { hash: true });
+      assert.equal(again.hash.slice(0, 16), cli.hash);
+      assert.equal(await page(s.driver, () => document.querySelector('#playground .notice')?.hidden ?? true), true);
+      // A link written by hand with the same phases (a list goes into a link as JSON, as given):
+      // the same run, and the verdict of the whole phases.
+      const q = new URLSearchParams({
+        v: '1', preset: 'recovery-warmup', duration: '600', 'traffic.calls_per_minute': '600', 'statistical.first_wait': '10',
+        'statistical.expected_calls_per_minute': '600', dependency: JSON.stringify(given.dependency),
+      });
+      await open(s, `?${q}`);
+      const linked = await pageState(s.driver, { hash: true });
+      const cli2 = simulate(linked.scenario);
+      assert.equal(linked.hash.slice(0, 16), cli2.hash);
+      assert.equal(linked.scenario.dependency[2].condition, 'fine');
+      assert.equal(linked.scenario.dependency[1].start, 120);
+      assert.match(await page(s.driver, () => document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent), /^Full health from 3 min; /);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('the verdict reads every state change of the run, not only the ones listed', async () => {
       // About 8000 state changes: the page lists the first 5000 (by time); the statistical
       // breaker's last close and re-trips come after them.
@@ -414,6 +473,39 @@ for (const browser of BROWSERS) {
       r = await limit();
       assert.equal(r.d.half_open_rate, 10);
       assert.match(r.value, /^43\.2 s when the breaker's traffic meter reads 600 calls\/min \(its share of the traffic\)$/, r.value);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('derived numbers: half-open\'s time in the approximations is a fine phase\'s mean latency, jitter included', async () => {
+      // 2,143 calls/min (50 calls/s at the peak of a 40% swing), p0 1%, p1 30%: 9 successes
+      // close, the limit is 3 x 9 / 35.72 per s = 756 ms. Answers take 30 ms + 20 ms of jitter on
+      // average. With the fixed 30 ms alone the panel said the trials take about 581 ms on
+      // average at p0, "within the limit"; with the mean 50 ms they take about 782 ms, and the
+      // command line's run closes at the limit, not at Wald's lower line.
+      const phase = { latency: 0.03, latency_jitter: 0.02, failure_rate: 0.002 };
+      const dependency = [
+        { start: 0, label: 'normal', ...phase },
+        { start: 600, label: 'outage', condition: 'outage', failure_rate: 1, failure_latency: 0.005 },
+        { start: 1200, label: 'normal', ...phase },
+      ];
+      await open(s, `?${new URLSearchParams({
+        v: '1', preset: 'normal-week', duration: '3600', 'traffic.calls_per_minute': '2143', 'traffic.daily_swing': '0',
+        'statistical.fine_rate': '0.01', 'statistical.broken_rate': '0.3', 'statistical.false_alarm_period': '604800',
+        'statistical.expected_calls_per_minute': '2143', dependency: JSON.stringify(dependency),
+      })}`);
+      const r = await page(s.driver, () => {
+        const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /^Half-open time limit/.test(x.querySelector('h3').textContent));
+        return { title: it.querySelector('h3').textContent, help: it.querySelector('.help').textContent, warn: it.classList.contains('warn'), d: window.playground.state.derived, scenario: window.playground.state.scenario };
+      });
+      assert.equal(r.d.trial_latency_floor, 0.03);
+      assert.ok(Math.abs(r.d.trial_latency_fine_mean - 0.05) < 1e-15, String(r.d.trial_latency_fine_mean));
+      assert.equal(r.d.trials_to_close, 9);
+      assert.match(r.title, /^Half-open time limit: shorter than the trials take on average/, r.title);
+      assert.equal(r.warn, true);
+      assert.match(r.help, /^9 successes in a row, one trial at a time, each answered in at least 30 ms .*take at least 270 ms \(a bound\), about 702 ms with each trial answered in 50 ms on average \(a fine phase's latency and its jitter's mean\) and waiting for the next call \(an approximation\)\. That is the best case; a recovered service \(at p₀\) needs 10\.02 trials on average \(exact, Wald's test run to its end\), about 782 ms \(an approximation\)/, r.help);
+      assert.match(r.help, /about 2\.79 lets the best case finish \(an approximation\); about 3\.1\d? the average at p₀/, r.help);
+      const closes = simulate(r.scenario).result.breakers.statistical.events.filter((e) => e.from === 'half_open' && e.to === 'closed');
+      assert.deepEqual(closes.map((e) => e.detail.kind), ['half_open_time_limit']);
       assert.deepEqual(await pageErrors(s), []);
     });
 

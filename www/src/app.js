@@ -23,7 +23,7 @@
 
 import { h, replace, uniqueId } from './dom.js';
 import { patch } from './morph.js';
-import { clone, same } from './paths.js';
+import { clone, getPath, same } from './paths.js';
 import { exactCopy } from './whole.js';
 import { Engine } from './engine.js';
 import { createControls } from './controls.js';
@@ -266,6 +266,13 @@ export function mountPlayground(root, options = {}) {
     if (options.url) {
       const d = decode(location.search, S.byName, def);
       scenario = d.scenario; preset = d.preset; t = d.t;
+      // A list (the phases) comes from the link as written, perhaps by hand: phases without a
+      // condition, starts as "2h". Every other setting is read against the preset's own type.
+      // Defaults filled and units read, as the simulator reads it, so the form, the verdict
+      // (which phase is unhealthy) and the link written back are of the run shown.
+      if (!d.notice && Object.keys(d.params).some((k) => Array.isArray(getPath(scenario, k)))) {
+        try { scenario = await engine.call('normalize', { scenario }); } catch { /* setScenario says why */ }
+      }
       const badGoals = [];
       for (const k of Object.keys(DEFAULT_TARGETS)) {
         const raw = d.params[`goal.${k}`];
@@ -655,9 +662,16 @@ export function mountPlayground(root, options = {}) {
         S.lastError = read.message;
         return false;
       }
+      // Defaults filled and units read, as a host's `scenario` attribute is: a partial scenario
+      // ("7d", phases without a condition) showed a form of the fields given only, wrote a link
+      // the page refused ("duration is not a number") and left the verdict thinking a phase
+      // with no condition unhealthy. One that does not read goes on as given, to fail below
+      // with its field named.
+      let sc = read.value;
+      try { sc = await engine.call('normalize', { scenario: sc }); } catch { /* setScenario says why */ }
       S.preset = null;
-      controls.set(read.value, '', false);
-      return setScenario(read.value, false, t);
+      controls.set(sc, '', false);
+      return setScenario(sc, false, t);
     },
     destroy() { pause(); stickyRo.disconnect(); window.removeEventListener('resize', syncPad); transport.destroy(); chart.destroy(); analysis.destroy(); engine.terminate(); },
   };

@@ -247,20 +247,25 @@ function halfOpenLimit(item, d) {
   const n = d.trials_to_close;
   const r = d.half_open_rate;
   const L = d.trial_latency_floor;
+  // The approximations take a recovered (fine) phase's mean latency, its jitter's mean
+  // included: with the fixed part alone a service answering in 30 ms + 20 ms on average was
+  // said to fit a limit its half-opens all ran out in.
+  const M = Number.isFinite(d.trial_latency_fine_mean) ? d.trial_latency_fine_mean : L;
   const limit = d.half_open_limit;
   const bound = n * L;
-  const approx = n * (L + 1 / r);
+  const approx = n * (M + 1 / r);
   // At p0 not every trial succeeds: Wald's test takes this many trials on average (exact).
   const asn = d.trials_expected_fine;
-  const avg = Number.isFinite(asn) ? asn * (L + 1 / r) : NaN;
-  const each = `${count(n, 'success', 'successes')} in a row, one trial at a time, each answered in at least ${duration(L)} (the least latency of any phase that answers successfully), take at least ${duration(bound)} (a bound), about ${duration(approx)} with each trial waiting for the next call (an approximation). That is the best case`;
+  const avg = Number.isFinite(asn) ? asn * (M + 1 / r) : NaN;
+  const mean = M === L ? '' : `answered in ${duration(M)} on average (a fine phase's latency and its jitter's mean) and `;
+  const each = `${count(n, 'success', 'successes')} in a row, one trial at a time, each answered in at least ${duration(L)} (the least latency of any phase that answers successfully), take at least ${duration(bound)} (a bound), about ${duration(approx)} with each trial ${mean}waiting for the next call (an approximation). That is the best case`;
   const onAverage = Number.isFinite(avg)
     ? `; a recovered service (at p₀) needs ${count(asn, 'trial', 'trials', 4)} on average (exact, Wald's test run to its end), about ${duration(avg)} (an approximation), and a trial lost to the call timeout adds that wait`
     : '';
   const needed = [
     L > 0 ? `a half-open time factor above ${fmt(r * L, 3)} lets the trials fit (from the bound)` : null,
-    `about ${fmt(r * L + 1, 3)} lets the best case finish (an approximation)`,
-    Number.isFinite(avg) ? `about ${fmt(asn * (r * L + 1) / n, 3)} the average at p₀ (an approximation)` : null,
+    `about ${fmt(r * M + 1, 3)} lets the best case finish (an approximation)`,
+    Number.isFinite(avg) ? `about ${fmt(asn * (r * M + 1) / n, 3)} the average at p₀ (an approximation)` : null,
   ].filter(Boolean).join('; ');
   const factors = `${needed[0].toUpperCase()}${needed.slice(1)}.`;
   const endsAtLimit = 'closing if the trial score is below 0, rather than at Wald\'s lower line, so a and b hold only approximately';

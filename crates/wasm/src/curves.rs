@@ -77,7 +77,7 @@ pub struct Curve {
     /// The lines.
     pub series: Vec<Line>,
     /// A place on the x axis to mark, with what it is (one x value, y empty): the user's own
-    /// window on the window curve.
+    /// window on the window curve, the user's own line on the false-alarm curve.
     pub mark: Option<Line>,
 }
 
@@ -180,9 +180,14 @@ pub fn page_curves_metered(
     };
     let mut out = Vec::new();
 
-    // 1. Calls between false alarms (at p0) against the line.
+    // 1. Calls between false alarms (at p0) against the line, up to the user's own line (N
+    // calls at the given traffic, or the floor's e^line), marked: the curve stopped at 1e7
+    // calls, so a service of 2,143 calls/min and a week (N = 2.16e7) was past its end.
+    let n_now = calls_per_second * st.false_alarm_period;
+    let line_now = s.line_for_calls(n_now);
+    let yours = line_now.exp();
     let lo = d.upper.exp().max(10.0);
-    let ns = report::sweep_values(lo, lo.max(1e7), 9, true);
+    let ns = report::sweep_values(lo, lo.max(1e7).max(yours), 9, true);
     // Higher lines take more work at the same rate: past the first line whose exact figure
     // (or simulation) did not fit, the others are not tried.
     let (mut exact_fits, mut sim_fits) = (true, true);
@@ -225,12 +230,19 @@ pub fn page_curves_metered(
             sim_note(&calls, "runs")
         ),
         series: ways_lines(&ns, &calls),
-        mark: None,
+        mark: Some(Line {
+            label: "your line at the nominal traffic",
+            kind: Kind::Exact,
+            x: vec![yours],
+            y: Vec::new(),
+            ci95_lo: Vec::new(),
+            ci95_hi: Vec::new(),
+            n: None,
+        }),
     });
 
     // 2. Calls to open against the true failure rate, at the line for the given traffic.
-    let n_now = calls_per_second * st.false_alarm_period;
-    let line = s.line_for_calls(n_now);
+    let line = line_now;
     let ps = report::sweep_values(((s.fine + s.broken) / 2.0).min(0.99), 1.0, 10, false);
     let rows: Vec<_> = ps
         .iter()
@@ -711,15 +723,43 @@ mod tests {
         };
         let c = window(page_curves(&st, &one, 2.0));
         assert!(c.note.contains(" Yours: 1 call. "), "{}", c.note);
-        // Only the window curve has a mark.
+        // Only the false-alarm and window curves have a mark.
         let all = page_curves(&st, &time, 1.0);
         assert_eq!(
             all.iter()
                 .filter(|c| c.mark.is_some())
                 .map(|c| c.id)
                 .collect::<Vec<_>>(),
-            ["window_trips"]
+            ["false_alarms", "window_trips"]
         );
+    }
+
+    #[test]
+    fn the_false_alarm_curve_reaches_and_marks_the_users_line() {
+        // 2,143 calls/min for a week: N = 2.16e7 calls, past the 1e7 the curve used to stop at.
+        // Its last point is the user's line, with `breaker analyze false-alarms --fine 1%
+        // --broken 30% --calls-per-minute 2143 --period 7d`'s exact mean gap (2.457e8 calls).
+        let st = StatisticalSettings {
+            fine_rate: 0.01,
+            broken_rate: 0.3,
+            false_alarm_period: 7.0 * 86_400.0,
+            ..StatisticalSettings::default()
+        };
+        let curves = page_curves(&st, &WindowSettings::default(), 2143.0 / 60.0);
+        let fa = curves.iter().find(|c| c.id == "false_alarms").unwrap();
+        let m = fa.mark.as_ref().expect("a mark");
+        assert_eq!(m.label, "your line at the nominal traffic");
+        assert_eq!(m.kind, Kind::Exact);
+        assert!((m.x[0] - 21_601_440.0).abs() < 1e-6, "{}", m.x[0]);
+        let exact = fa.series.iter().find(|l| l.kind == Kind::Exact).unwrap();
+        assert!((exact.x.last().unwrap() - 21_601_440.0).abs() < 1e-6);
+        let y = *exact.y.last().unwrap();
+        assert!((y / 245_691_697.266_480_7 - 1.0).abs() < 1e-9, "{y}");
+        // A line on the floor (a trickle of traffic): the mark is e^floor, the curve's start.
+        let low = page_curves(&st, &WindowSettings::default(), 1e-6);
+        let fa = low.iter().find(|c| c.id == "false_alarms").unwrap();
+        let x = fa.mark.as_ref().unwrap().x[0];
+        assert!((x.ln() - st.derived().line_floor).abs() < 1e-12, "{x}");
     }
 
     #[test]

@@ -76,7 +76,8 @@ pub fn normalize_scenario(scenario: JsValue) -> Result<JsValue, JsError> {
 /// `window`, objects as in the scenario) and `options` (`{calls_per_minute}`, default 60): a
 /// list of curves `{id, title, x_label, y_label, log_x, log_y, note, series: [{label, kind, x,
 /// y}], mark}` (a simulated line also has `ci95_lo`, `ci95_hi`, `n`; `mark` is a place on the
-/// x axis, the user's own window on the window curve, or null).
+/// x axis, the user's own line on the false-alarm curve or window on the window curve, or
+/// null).
 #[wasm_bindgen]
 pub fn analysis(
     statistical: JsValue,
@@ -419,6 +420,10 @@ fn derived_of(s: &Scenario) -> Result<JsValue, JsError> {
         /// when none does, or for a trace replay): trials go one at a time, so
         /// `trials_to_close` of them take at least that many times it.
         trial_latency_floor: f64,
+        /// The mean latency of a successful answer (`latency + latency_jitter`) in the fine
+        /// phases that answer, the least of them (seconds; NaN when none does, or for a trace
+        /// replay): what a recovered service's trials take on average, for the approximations.
+        trial_latency_fine_mean: f64,
         /// Trials a half-open test takes on average at the fine rate, Wald's test run to its
         /// end (exact: the (n, k) dynamic program); NaN where the program met its work cap.
         trials_expected_fine: f64,
@@ -463,6 +468,21 @@ fn derived_of(s: &Scenario) -> Result<JsValue, JsError> {
                         && p.one_in != 1
                 })
                 .map(|p| p.latency)
+                .fold(f64::NAN, f64::min)
+        },
+        trial_latency_fine_mean: if s.trace.is_some() {
+            f64::NAN
+        } else {
+            s.dependency
+                .iter()
+                .filter(|p| {
+                    p.condition == sim::Condition::Fine
+                        && p.failure_rate < 1.0
+                        && p.hang_rate < 1.0
+                        && p.input_error_rate < 1.0
+                        && p.one_in != 1
+                })
+                .map(|p| p.latency + p.latency_jitter)
                 .fold(f64::NAN, f64::min)
         },
         trials_expected_fine: {
