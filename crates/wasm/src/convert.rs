@@ -411,6 +411,24 @@ pub struct AnalysisOptions {
     pub calls_per_minute: f64,
 }
 
+impl AnalysisOptions {
+    /// The traffic in the range the scenario's `traffic.calls_per_minute` takes (`0 < x <=
+    /// 1e7`): at 0, below it or past it the curves were drawn all the same, for "-216000 calls
+    /// per false-alarm period" or "inf nats".
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        let x = self.calls_per_minute;
+        if x > 0.0 && x <= 1e7 {
+            Ok(())
+        } else {
+            Err(SettingsError::new(
+                "calls_per_minute",
+                breaker::error::Num(x),
+                "0 < x <= 1e7",
+            ))
+        }
+    }
+}
+
 impl Default for AnalysisOptions {
     fn default() -> Self {
         AnalysisOptions {

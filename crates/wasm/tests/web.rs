@@ -551,7 +551,27 @@ fn settings_passed_alone_say_what_is_allowed() {
             "{}",
             "{}",
             r#"{"calls_per_minute": "x"}"#,
-            r#"options.calls_per_minute = "x" is invalid: allowed a number"#,
+            r#"options.calls_per_minute = "x" is invalid: allowed a number 0 < x <= 1e7"#,
+        ),
+        // The traffic's range, as the scenario's takes it: the curves were drawn for any number
+        // ("-216000 calls per false-alarm period", "inf nats").
+        (
+            "{}",
+            "{}",
+            r#"{"calls_per_minute": -5}"#,
+            "options.calls_per_minute = -5 is invalid: allowed 0 < x <= 1e7",
+        ),
+        (
+            "{}",
+            "{}",
+            r#"{"calls_per_minute": 0}"#,
+            "options.calls_per_minute = 0 is invalid: allowed 0 < x <= 1e7",
+        ),
+        (
+            "{}",
+            "{}",
+            r#"{"calls_per_minute": 1e308}"#,
+            "options.calls_per_minute = 1e308 is invalid: allowed 0 < x <= 1e7",
         ),
         (
             "{}",
@@ -563,6 +583,7 @@ fn settings_passed_alone_say_what_is_allowed() {
         assert_eq!(analysis_error(st, win, opts), want, "{st} {win} {opts}");
     }
     assert!(analysis(js("{}"), js("{}"), js(r#"{"calls_per_minute": 60}"#)).is_ok());
+    assert!(analysis(js("{}"), js("{}"), js(r#"{"calls_per_minute": 1e7}"#)).is_ok());
 }
 
 /// `{"a": {"a": ... leaf}}`, `levels` objects deep.
