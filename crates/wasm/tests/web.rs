@@ -481,6 +481,30 @@ fn wrong_kinds_say_what_is_allowed() {
         error_message(Playground::new(o)),
         "callers.count = null is invalid: allowed a whole number 1 <= x <= 1000"
     );
+    // A key whose value is undefined is left out, as JSON.stringify leaves it out: its field
+    // takes its default (it was refused as "seed = null", where the JSON is `{}`).
+    let o = js(r#"{"seed": 5, "traffic": {}, "dependency": [{"start": 0}], "x": 1}"#);
+    for (on, key) in [
+        (o.clone(), "seed"),
+        (get(&o, "traffic"), "calls_per_minute"),
+        (get(&get(&o, "dependency"), "0"), "label"),
+        (o.clone(), "name"),
+        (o.clone(), "x"),
+    ] {
+        Reflect::set(&on, &key.into(), &JsValue::UNDEFINED).unwrap();
+    }
+    assert_eq!(
+        json_of(&normalize_scenario(o).expect("undefined keys are absent")),
+        json_of(&normalize_scenario(js(r#"{"dependency": [{"start": 0}]}"#)).unwrap())
+    );
+    let opts = js_sys::Object::new();
+    Reflect::set(&opts, &"calls_per_minute".into(), &JsValue::UNDEFINED).unwrap();
+    let st = get(&default_scenario().unwrap(), "statistical");
+    let win = get(&default_scenario().unwrap(), "window");
+    assert_eq!(
+        json_of(&analysis(st.clone(), win.clone(), opts.into()).expect("the default traffic")),
+        json_of(&analysis(st, win, js("{}")).unwrap())
+    );
     // A whole number is a whole number however it was written: 1e2 === 100.0 === 100 in JS
     // (the CLI's hint about the spelling cannot apply), and -0 is 0.
     for (given, path, want) in [
