@@ -701,6 +701,36 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('twenty settings fired in quick succession end on the run of the last: its line, link and trace hash are the command line\'s', async () => {
+      await open(s, '?v=1&preset=bad-day');
+      const seed0 = (await pageState(s.driver)).scenario.seed;
+      // Some in one task, some a few ms apart: the worker stops each run for the next, and the
+      // replies of the runs replaced must not land over the last one's.
+      await page(s.driver, async (first) => {
+        const input = () => document.querySelector('#playground .controls .field[data-path="seed"] input');
+        for (let i = 1; i <= 20; i++) {
+          input().value = String(first + i);
+          input().dispatchEvent(new Event('change', { bubbles: true }));
+          if (i % 3 === 0) await new Promise((r) => setTimeout(r, 3 * (i % 4)));
+        }
+      }, seed0);
+      const last = seed0 + 20;
+      await until(() => page(s.driver, (want) => {
+        const S = window.playground.state;
+        return S.loaded && S.info && S.info.seed === want && !document.querySelector('#playground').classList.contains('computing');
+      }, last), 'the last seed\'s run', 60_000);
+      await new Promise((r) => setTimeout(r, 500)); // no late reply lands after it
+      const st = await pageState(s.driver, { hash: true });
+      const cli = simulate(st.scenario);
+      assert.equal(st.scenario.seed, last);
+      assert.match(st.runInfo, new RegExp(`, seed ${last}\\.`));
+      assert.match(st.href, new RegExp(`[?&]seed=${last}(&|$)`));
+      assert.equal(st.hash.slice(0, 16), cli.hash);
+      assert.equal(st.traceRows, cli.events.length);
+      assert.equal(st.t, 0);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('a setting changed while a seek waits its turn (playing, dragging) rewinds the new run all the same', async () => {
       await open(s);
       const n = await runsShown(s.driver);

@@ -43,6 +43,7 @@ const TRACE_ROWS = 2000; // the most rows the trace panel draws (panels.js)
 const INLINE_ROWS = 300; // a trace of at most this many rows is drawn in the same task as the chart
 
 const NOT_VALID = 'The settings are not valid: the run shown is the last valid one.';
+const STOPPED = 'The simulator stopped on an internal error (see the message above): the run shown is the last one computed. Change a setting to run again.';
 /** The same, naming the field whose message says why (it may not be the one edited). */
 const notValidAt = (where) => `The settings are not valid (see “${where}”): the run shown is the last valid one.`;
 
@@ -185,7 +186,17 @@ export function mountPlayground(root, options = {}) {
       // a run quick enough not to show it is drawn once, at its end.
       if (partial && !progressRow.hidden) chart.setData(partial.series, partial.point, partial.series.t0, partial.series.t1);
     },
-    onFatal: report,
+    onFatal: (message) => {
+      report(message);
+      // The worker is replaced by a new one with no run loaded (engine.js): nothing asks for the
+      // run shown (a seek, a step, a zoom) until settings run again.
+      S.loaded = false;
+      pause();
+      clearTimeout(zoomTimer);
+      transport.setEnabled(false);
+      root.classList.add('stale');
+      setText(runInfo, STOPPED);
+    },
   });
 
   const controls = createControls(controlsEl, {
@@ -370,7 +381,7 @@ export function mountPlayground(root, options = {}) {
       S.lastError = e.message;
       if (e.fatal) {
         // The simulator stopped on a bug (the banner shows it): not a fault of the settings.
-        runInfo.textContent = 'The simulator stopped on an internal error (see the message above): the run shown is the last one computed.';
+        setText(runInfo, STOPPED);
         root.classList.add('stale');
         return false;
       }
@@ -456,7 +467,13 @@ export function mountPlayground(root, options = {}) {
     const [t0, t1] = S.view || [0, S.end];
     const id = S.runId;
     // A cancelled run: only the part computed (the wasm would compute a range past it anew).
-    const s = await engine.call('series', { t0, t1: Math.min(t1, S.reached ?? t1), buckets: BUCKETS });
+    let s;
+    try {
+      s = await engine.call('series', { t0, t1: Math.min(t1, S.reached ?? t1), buckets: BUCKETS });
+    } catch (e) {
+      if (e.fatal) return; // said by onFatal
+      throw e;
+    }
     if (id !== S.runId) return;
     chart.setData(s, S.derived ? S.derived.point : 1, t0, t1, S.end);
     chart.setCursor(S.t);
@@ -506,6 +523,9 @@ export function mountPlayground(root, options = {}) {
         showSnap(await engine.call('seek', { t: target }));
         leftLastEvent();
       }
+    } catch (e) {
+      // The simulator stopped on a bug: onFatal has said so (a second report would repeat it).
+      if (!e.fatal) throw e;
     } finally {
       seekBusy = false;
     }
@@ -517,7 +537,13 @@ export function mountPlayground(root, options = {}) {
     // "Next event" looks no further than the part computed (a cancelled run's), so it never
     // computes past what the panels show.
     const id = S.runId;
-    const res = await engine.call(op, op === 'nextEvent' ? { until: S.reached ?? undefined } : {});
+    let res;
+    try {
+      res = await engine.call(op, op === 'nextEvent' ? { until: S.reached ?? undefined } : {});
+    } catch (e) {
+      if (e.fatal) return; // said by onFatal
+      throw e;
+    }
     // Of a run replaced meanwhile (a setting changed): the new run's line and cursor stand.
     if (id !== S.runId) return;
     const snap = op === 'nextEvent' ? res.snapshot : res;

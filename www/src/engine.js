@@ -13,8 +13,9 @@ export class Engine {
    * `onProgress(fraction, reachedSeconds, partial)` during runs, for the latest run requested
    * only; `partial` is {series, point} now and then on a `rerun` of the whole run (the series
    * computed so far, NaN after `reachedSeconds`; `point` one point in nats), else undefined.
-   * `onFatal(message)` when the worker dies or the Rust side panics (the message is shown in
-   * the page's banner).
+   * `onFatal(message)` when the worker dies or the Rust side panics or traps (the message is
+   * shown in the page's banner); after a panic or a trap the worker is replaced by a new one
+   * with no run loaded (`restart`): the page loads its settings again before it asks for a run.
    */
   constructor({ onProgress = () => {}, onFatal = () => {} } = {}) {
     this.onProgress = onProgress;
@@ -27,14 +28,29 @@ export class Engine {
   }
 
   start() {
-    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-    this.worker.addEventListener('message', (e) => this.receive(e.data));
-    this.worker.addEventListener('error', (e) => {
+    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    this.worker = worker;
+    // Only the current worker is heard: one taken down by `restart` may still have messages
+    // on their way.
+    const current = () => worker === this.worker;
+    worker.addEventListener('message', (e) => { if (current()) this.receive(e.data); });
+    worker.addEventListener('error', (e) => {
       e.preventDefault();
-      this.fail(`The simulator's worker failed: ${e.message || 'unknown error (is the wasm package built?)'}`);
+      if (current()) this.fail(`The simulator's worker failed: ${e.message || 'unknown error (is the wasm package built?)'}`);
     });
-    this.worker.addEventListener('messageerror', () => this.fail('The simulator sent a message the page could not read.'));
+    worker.addEventListener('messageerror', () => { if (current()) this.fail('The simulator sent a message the page could not read.'); });
     return this.call('init');
+  }
+
+  /**
+   * Take the worker down and start a new one, with a fresh wasm and no run loaded: after a
+   * panic or a trap the old one's wasm is unusable. `ready` is the new one's.
+   */
+  restart() {
+    this.worker.terminate();
+    this.latestRun = 0;
+    this.ready = this.start();
+    this.ready.catch(() => {}); // a failure to start is reported through onFatal
   }
 
   fail(message) {
@@ -48,7 +64,14 @@ export class Engine {
   }
 
   receive(msg) {
-    if (msg.panic) { this.fail(`The simulator panicked: ${msg.panic}`); return; }
+    // The wasm is unusable after a panic (the hook's message comes first) or a trap: every
+    // request waiting is failed, and the next goes to a new worker, which has no run loaded
+    // until the page loads one (`onFatal` is told so).
+    if (msg.panic || msg.fatal) {
+      this.fail(msg.panic ? `The simulator panicked: ${msg.panic}` : `The simulator stopped on an internal error: ${msg.fatal}`);
+      this.restart();
+      return;
+    }
     if (msg.progress) {
       if (msg.id !== this.latestRun) return;
       const { fraction, reached, series, point } = msg.progress;
@@ -63,6 +86,7 @@ export class Engine {
       const err = new Error(msg.error.message);
       err.field = msg.error.field;
       err.allowed = msg.error.allowed;
+      if (msg.error.fatal) err.fatal = true;
       p.reject(err);
     }
   }

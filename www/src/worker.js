@@ -199,15 +199,34 @@ function transferables(result) {
   return out;
 }
 
+/**
+ * Whether `err` left the wasm unusable: a trap (a panic aborts with one, as does a failed
+ * allocation) or a stack overflow in it. The `Playground` in use stays borrowed: replacing it
+ * threw "attempted to take ownership of Rust value while it was borrowed", then "null pointer
+ * passed to rust" on every later change, shown as if the settings were at fault.
+ */
+function brokenBy(err) {
+  return err instanceof WebAssembly.RuntimeError
+    || (err instanceof RangeError && /call stack/i.test(err.message))
+    || (err && err.name === 'InternalError' && /recursion/i.test(err.message));
+}
+let broken = null; // the message of the error that broke the wasm: every request fails with it
+
 self.addEventListener('message', async (e) => {
   const { id, op, args } = e.data;
   if (op === 'cancel') { if (running) cancelled = true; return; }
   try {
+    if (broken) throw new Error(`the simulator stopped on an earlier error: ${broken}`);
     if (!ops[op]) throw new Error(`unknown operation ${op}`);
     if (!NO_PLAYGROUND_NEEDED.has(op) && !pg) throw new Error('no scenario loaded');
     const result = await ops[op](args || {}, id);
     self.postMessage({ id, ok: true, result }, transferables(result));
   } catch (err) {
-    self.postMessage({ id, ok: false, error: errorOf(err) });
+    if (!broken && brokenBy(err)) {
+      // The page takes this worker down and starts a new one (engine.js).
+      broken = errorOf(err).message;
+      self.postMessage({ fatal: broken });
+    }
+    self.postMessage({ id, ok: false, error: { ...errorOf(err), fatal: Boolean(broken) } });
   }
 });

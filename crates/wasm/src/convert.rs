@@ -3,7 +3,8 @@
 //! Settings arrive as plain JS objects and are read straight from them by [`JsDe`], a small serde
 //! deserializer that reads a JS value the way `serde_json` reads a `serde_json::Value` (object
 //! keys in sorted order, unknown keys seen by `deny_unknown_fields`, whole numbers as integers,
-//! `NaN`/`Infinity`/`undefined` as `null`), so the page's settings are exactly the JSON the CLI
+//! `NaN`/`Infinity`/`undefined` as `null`, a key whose value is `undefined` left out, as
+//! `JSON.stringify` writes them), so the page's settings are exactly the JSON the CLI
 //! reads and the messages are the ones `serde_json` gives. (The wasm used to route settings
 //! through `serde_json::Value`; reading JS values directly keeps `serde_json`'s parser, printer
 //! and a second copy of every settings type's deserializer out of the wasm.)
@@ -81,7 +82,9 @@ fn is_object(v: &JsValue) -> bool {
     v.is_object() && !Array::is_array(v)
 }
 
-/// An object's own enumerable keys and values, optionally in sorted order.
+/// An object's own enumerable keys and values, optionally in sorted order; a key whose value is
+/// `undefined` is not there, as `JSON.stringify` leaves it out (`{seed: undefined}` is `{}`, the
+/// default seed: it was refused as `seed = null`).
 #[inline(never)]
 fn entries(v: &JsValue, sort: bool) -> Vec<(String, JsValue)> {
     let o: &Object = v.unchecked_ref();
@@ -97,6 +100,7 @@ fn entries(v: &JsValue, sort: bool) -> Vec<(String, JsValue)> {
             let x = Reflect::get(o, &JsValue::from_str(&k)).unwrap_or(JsValue::NULL);
             (k, x)
         })
+        .filter(|(_, x)| !x.is_undefined())
         .collect()
 }
 
@@ -409,6 +413,24 @@ fn refused(
 pub struct AnalysisOptions {
     /// The traffic the curves assume (calls per minute).
     pub calls_per_minute: f64,
+}
+
+impl AnalysisOptions {
+    /// The traffic in the range the scenario's `traffic.calls_per_minute` takes (`0 < x <=
+    /// 1e7`): at 0, below it or past it the curves were drawn all the same, for "-216000 calls
+    /// per false-alarm period" or "inf nats".
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        let x = self.calls_per_minute;
+        if x > 0.0 && x <= 1e7 {
+            Ok(())
+        } else {
+            Err(SettingsError::new(
+                "calls_per_minute",
+                breaker::error::Num(x),
+                "0 < x <= 1e7",
+            ))
+        }
+    }
 }
 
 impl Default for AnalysisOptions {

@@ -89,7 +89,7 @@ pub fn analysis(
     let opts: convert::AnalysisOptions = if options.is_undefined() || options.is_null() {
         convert::AnalysisOptions::default()
     } else {
-        convert::from_js_named(&options, "options", |_| Ok(()))?
+        convert::from_js_named(&options, "options", convert::AnalysisOptions::validate)?
     };
     let curves = curves::page_curves(&st, &win, opts.calls_per_minute / 60.0);
     to_js(&curves)

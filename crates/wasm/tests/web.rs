@@ -481,6 +481,30 @@ fn wrong_kinds_say_what_is_allowed() {
         error_message(Playground::new(o)),
         "callers.count = null is invalid: allowed a whole number 1 <= x <= 1000"
     );
+    // A key whose value is undefined is left out, as JSON.stringify leaves it out: its field
+    // takes its default (it was refused as "seed = null", where the JSON is `{}`).
+    let o = js(r#"{"seed": 5, "traffic": {}, "dependency": [{"start": 0}], "x": 1}"#);
+    for (on, key) in [
+        (o.clone(), "seed"),
+        (get(&o, "traffic"), "calls_per_minute"),
+        (get(&get(&o, "dependency"), "0"), "label"),
+        (o.clone(), "name"),
+        (o.clone(), "x"),
+    ] {
+        Reflect::set(&on, &key.into(), &JsValue::UNDEFINED).unwrap();
+    }
+    assert_eq!(
+        json_of(&normalize_scenario(o).expect("undefined keys are absent")),
+        json_of(&normalize_scenario(js(r#"{"dependency": [{"start": 0}]}"#)).unwrap())
+    );
+    let opts = js_sys::Object::new();
+    Reflect::set(&opts, &"calls_per_minute".into(), &JsValue::UNDEFINED).unwrap();
+    let st = get(&default_scenario().unwrap(), "statistical");
+    let win = get(&default_scenario().unwrap(), "window");
+    assert_eq!(
+        json_of(&analysis(st.clone(), win.clone(), opts.into()).expect("the default traffic")),
+        json_of(&analysis(st, win, js("{}")).unwrap())
+    );
     // A whole number is a whole number however it was written: 1e2 === 100.0 === 100 in JS
     // (the CLI's hint about the spelling cannot apply), and -0 is 0.
     for (given, path, want) in [
@@ -551,7 +575,27 @@ fn settings_passed_alone_say_what_is_allowed() {
             "{}",
             "{}",
             r#"{"calls_per_minute": "x"}"#,
-            r#"options.calls_per_minute = "x" is invalid: allowed a number"#,
+            r#"options.calls_per_minute = "x" is invalid: allowed a number 0 < x <= 1e7"#,
+        ),
+        // The traffic's range, as the scenario's takes it: the curves were drawn for any number
+        // ("-216000 calls per false-alarm period", "inf nats").
+        (
+            "{}",
+            "{}",
+            r#"{"calls_per_minute": -5}"#,
+            "options.calls_per_minute = -5 is invalid: allowed 0 < x <= 1e7",
+        ),
+        (
+            "{}",
+            "{}",
+            r#"{"calls_per_minute": 0}"#,
+            "options.calls_per_minute = 0 is invalid: allowed 0 < x <= 1e7",
+        ),
+        (
+            "{}",
+            "{}",
+            r#"{"calls_per_minute": 1e308}"#,
+            "options.calls_per_minute = 1e308 is invalid: allowed 0 < x <= 1e7",
         ),
         (
             "{}",
@@ -563,6 +607,7 @@ fn settings_passed_alone_say_what_is_allowed() {
         assert_eq!(analysis_error(st, win, opts), want, "{st} {win} {opts}");
     }
     assert!(analysis(js("{}"), js("{}"), js(r#"{"calls_per_minute": 60}"#)).is_ok());
+    assert!(analysis(js("{}"), js("{}"), js(r#"{"calls_per_minute": 1e7}"#)).is_ok());
 }
 
 /// `{"a": {"a": ... leaf}}`, `levels` objects deep.
