@@ -153,55 +153,11 @@ impl Entry {
 /// Held in a `Vec` from `head` on (cheaper per entry than a `VecDeque`'s wrapping indices): it
 /// empties often (then starts over at the front of the buffer), and the slots before `head` are
 /// reclaimed once they are the larger part.
-///
-/// An entry earlier than the last one (a fast answer behind hung calls) goes into `late`, a
-/// binary heap on `(t, push number)`, not into the `Vec`: moving it forward there cost every fast
-/// answer a shift of all the hung calls behind it, a run quadratic in the calls in flight (half
-/// the calls hanging for 1000 s at 1e5 calls/min: over 100 s for 1000 s of run, now about one).
-/// Every `late` entry is earlier than the `Vec`'s last (it was when pushed, and the last only
-/// grows while the `Vec` holds entries), so `late` is empty whenever the `Vec` is, and at equal
-/// times the `Vec`'s entry came first (one of that time pushed after a `late` entry would have
-/// gone to `late` too).
 #[derive(Debug, Clone, Default)]
 struct Queue {
     entries: Vec<Entry>,
     head: usize,
-    late: std::collections::BinaryHeap<Late>,
-    /// Push number of the next `late` entry (their order at equal times).
-    pushed_late: u64,
 }
-
-/// An entry pushed out of order, ordered for [`Queue::late`]'s max-heap: the earliest time, then
-/// the first pushed, is the greatest.
-#[derive(Debug, Clone, Copy)]
-struct Late {
-    entry: Entry,
-    n: u64,
-}
-
-impl Ord for Late {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .entry
-            .t
-            .total_cmp(&self.entry.t)
-            .then(other.n.cmp(&self.n))
-    }
-}
-
-impl PartialOrd for Late {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for Late {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Late {}
 
 impl Queue {
     /// Add an entry after every entry of its time or earlier.
@@ -223,103 +179,49 @@ impl Queue {
             *slot = Entry { t, what };
         }
         if out_of_order {
-            self.move_to_late();
+            self.move_back_into_order();
         }
     }
 
-    /// Put the last entry, earlier than the one before it, in its place. Rare: a fast answer
-    /// behind slower ones. Moved forward in the `Vec` when at most [`Queue::NEAR`] entries are
-    /// behind its place and `late` is empty (a jittered latency: the usual case, cheaper than
-    /// the heap); else into `late`, so that no entry is shifted past many others. With `late`
-    /// holding entries, every out-of-order one goes there: moved into the `Vec`, it would come
-    /// before a `late` entry of its time pushed earlier.
+    /// Move the last entry forward to its place: after every entry of its time or earlier (the
+    /// others are sorted). Rare: a fast answer behind slower ones. When its place is nearer the
+    /// front than the back and a slot before `head` is free (one is after any take), the entries
+    /// before its place move back one instead of those after it moving on one: a fast answer
+    /// behind many hung calls (half the calls hanging for 1000 s at 1e5 calls/min) shifted them
+    /// all, a run quadratic in the calls in flight (14 s for 1000 s of run), and now shifts only
+    /// the answers due before it. (Answers at any place among many, a latency jitter of minutes at
+    /// thousands of calls a second, still shift half of them: a binary heap for those cost 1.3 kB
+    /// of the page's wasm, which has a budget.)
     #[cold]
     #[inline(never)]
-    fn move_to_late(&mut self) {
-        let Some(entry) = self.entries.pop() else {
-            return;
-        };
-        if self.late.is_empty() {
-            let i = self.head
-                + self.entries[self.head..]
-                    .partition_point(|x| x.t.total_cmp(&entry.t) != Ordering::Greater);
-            if self.entries.len() - i <= Self::NEAR {
-                self.entries.insert(i, entry);
-                return;
-            }
-        }
-        self.late.push(Late {
-            entry,
-            n: self.pushed_late,
-        });
-        self.pushed_late += 1;
-    }
-
-    /// The most entries an out-of-order one is moved forward past in the `Vec`.
-    const NEAR: usize = 16;
-
-    /// Whether the next entry is `late`'s (earlier than the `Vec`'s front; at equal times the
-    /// `Vec`'s came first).
-    #[inline(always)]
-    fn late_first(&self) -> bool {
-        match (self.late.peek(), self.entries.get(self.head)) {
-            (Some(l), Some(e)) => l.entry.t.total_cmp(&e.t) == Ordering::Less,
-            (Some(_), None) => true,
-            _ => false,
-        }
-    }
-
-    /// When `late`'s first entry is the next of all, move it to the `Vec`'s front: into the
-    /// slot before `head` (free after any take), or shifting the `Vec` when there is none (once
-    /// after each reclaim). The front is then the next entry, taken as when `late` is empty: the
-    /// usual path pays one test of `late` a take, and the entry comes from one place only (an
-    /// entry from either of two places is built in memory, not in registers: 46 more
-    /// instructions a call in busy-service).
-    #[cold]
-    #[inline(never)]
-    fn late_to_front(&mut self) {
-        if !self.late_first() {
-            return;
-        }
-        let Some(Late { entry, .. }) = self.late.pop() else {
-            return;
-        };
-        if self.head > 0 {
+    fn move_back_into_order(&mut self) {
+        let e = self.entries.pop().expect("just pushed");
+        let i = self.head
+            + self.entries[self.head..]
+                .partition_point(|x| x.t.total_cmp(&e.t) != Ordering::Greater);
+        if self.head > 0 && i - self.head < self.entries.len() - i {
+            self.entries.copy_within(self.head..i, self.head - 1);
             self.head -= 1;
-            self.entries[self.head] = entry;
+            self.entries[i - 1] = e;
         } else {
-            self.entries.insert(0, entry);
+            self.entries.insert(i, e);
         }
     }
 
-    /// The front entry (`late` is looked at only when it holds entries).
     #[inline]
     fn peek(&self) -> Option<&Entry> {
-        if !self.late.is_empty() && self.late_first() {
-            return self.late.peek().map(|l| &l.entry);
-        }
         self.entries.get(self.head)
     }
 
-    /// Take the front entry.
-    #[cfg(test)]
-    fn pop(&mut self) -> Option<Entry> {
-        if !self.late.is_empty() {
-            self.late_to_front();
-        }
-        self.pop_front()
-    }
-
-    /// Take the `Vec`'s front entry (copied out field by field, see [`Slip`]).
+    /// Take the front entry (copied out field by field, see [`Slip`]).
     #[inline(always)]
-    fn pop_front(&mut self) -> Option<Entry> {
+    fn pop(&mut self) -> Option<Entry> {
         let e = self.entries.get(self.head).map(|e| Entry {
             t: e.t,
             what: e.what,
         })?;
         self.head += 1;
         if self.head == self.entries.len() {
-            // `late` is empty too: each of its entries is earlier than the `Vec`'s last.
             self.entries.clear();
             self.head = 0;
         } else if self.head >= 64 && self.head * 2 >= self.entries.len() {
@@ -331,11 +233,8 @@ impl Queue {
     /// Take the front entry if it is due at or before `t`.
     #[inline(always)]
     fn pop_due(&mut self, t: f64) -> Option<Entry> {
-        if !self.late.is_empty() {
-            self.late_to_front();
-        }
         if self.entries.get(self.head)?.t <= t {
-            self.pop_front()
+            self.pop()
         } else {
             None
         }
@@ -348,11 +247,8 @@ impl Queue {
         self.head = 0;
     }
 
-    /// The entries queued, in no particular order.
     fn iter(&self) -> impl Iterator<Item = &Entry> {
-        self.entries[self.head..]
-            .iter()
-            .chain(self.late.iter().map(|l| &l.entry))
+        self.entries[self.head..].iter()
     }
 }
 
@@ -1411,24 +1307,28 @@ mod tests {
         }
     }
 
-    /// A fast answer behind hung calls does not move them: with 10,000 hung calls queued (a
-    /// result each, due at 1000 s and on), each of 1,000 fast answers pushed and taken leaves
-    /// the hung ones where they are, in a buffer of 10,000 slots. (Moved forward into the
-    /// buffer, each fast answer shifted all 10,000: half the calls hanging for 1000 s at 1e5
-    /// calls/min made a run of 1000 s take over 100 s.)
+    /// A fast answer behind hung calls moves the answers before it, not the hung calls after
+    /// it: with 10,000 hung calls queued (a result each, due at 1000 s and on), 1,000 fast
+    /// answers pushed and taken one by one leave the hung ones in their slots. (Each answer moved
+    /// all 10,000 on one slot: half the calls hanging for 1000 s at 1e5 calls/min made a run of
+    /// 1000 s take 14 s.)
     #[test]
-    fn an_early_entry_behind_hung_ones_moves_none_of_them() {
+    fn a_fast_answer_behind_hung_calls_moves_none_of_them() {
         let mut q = Queue::default();
         for k in 0..10_000 {
             q.push(1000.0 + k as f64, deadline_at(k as f64));
         }
-        for k in 0..1000 {
-            let t = k as f64 * 0.25;
-            q.push(t + 0.05, deadline_at(-1.0));
-            assert_eq!(q.entries.len() - q.head, 10_000, "fast answer {k}");
-            assert_eq!(q.peek().map(|e| e.t), Some(t + 0.05));
-            let e = q.pop().expect("queued");
-            assert_eq!(e.t, t + 0.05);
+        // The first goes in with the buffer full from its front: the hung calls move once.
+        q.push(0.05, deadline_at(-1.0));
+        assert_eq!(q.pop().map(|e| e.t), Some(0.05));
+        let slot = |q: &Queue| q.entries.iter().position(|e| e.t == 1000.0);
+        let at = slot(&q);
+        for k in 1..1000 {
+            let t = k as f64 * 0.25 + 0.05;
+            q.push(t, deadline_at(-1.0));
+            assert_eq!(slot(&q), at, "fast answer {k}");
+            assert_eq!(q.peek().map(|e| e.t), Some(t));
+            assert_eq!(q.pop().map(|e| e.t), Some(t));
         }
         assert_eq!(q.iter().count(), 10_000);
         assert_eq!(q.pop().map(|e| e.t), Some(1000.0));
@@ -1520,9 +1420,10 @@ mod tests {
         // With entries already taken from the front: one at the back, one moved between.
         q.push(10.0, deadline_at(7.0));
         q.push(9.5, deadline_at(8.0));
-        let mut left: Vec<f64> = q.iter().map(|e| e.t).collect();
-        left.sort_by(f64::total_cmp);
-        assert_eq!(left, vec![9.0, 9.5, 10.0]);
+        assert_eq!(
+            q.iter().map(|e| e.t).collect::<Vec<_>>(),
+            vec![9.0, 9.5, 10.0]
+        );
         for t in [9.0, 9.5, 10.0] {
             assert_eq!(q.pop().map(|e| e.t), Some(t));
         }
