@@ -391,6 +391,51 @@ fn modules_match_lock(dir: &Path) -> Option<bool> {
     Some(wanted && known)
 }
 
+/// Why `npm ci` must run in `dir` (which has a package-lock.json): `Some(" (reason)")`, or
+/// `Some("")` when there is no node_modules; `None` when node_modules holds what the lock asks
+/// for. npm records each install in node_modules/.package-lock.json; without that record, a
+/// lock that lists packages is not installed, whatever the folder's date (an emptied or
+/// half-deleted node_modules, newer than the lock, passed, and `dist` then shipped the wasm
+/// without wasm-opt).
+fn npm_state(dir: &Path) -> Option<&'static str> {
+    let modules = dir.join("node_modules");
+    let record = mtime(&modules.join(".package-lock.json"));
+    let stamp = match record {
+        Some(r) => Some(r),
+        None if lock_lists_packages(dir) => {
+            return Some(if modules.exists() {
+                " (node_modules has no record of an install)"
+            } else {
+                ""
+            });
+        }
+        None => mtime(&modules),
+    };
+    match (
+        stamp,
+        mtime(&dir.join("package-lock.json")),
+        modules_match_lock(dir),
+    ) {
+        (Some(_), _, Some(false)) => Some(" (node_modules differs from the lock)"),
+        (Some(s), Some(l), _) if s >= l => None,
+        (Some(_), _, _) => Some(" (node_modules older than the lock)"),
+        (None, _, _) => Some(""),
+    }
+}
+
+/// Whether `dir`'s package-lock.json lists any package (beyond the project's own entry).
+fn lock_lists_packages(dir: &Path) -> bool {
+    fs::read_to_string(dir.join("package-lock.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| {
+            v["packages"]
+                .as_object()
+                .map(|p| p.keys().any(|k| !k.is_empty()))
+        })
+        .unwrap_or(false)
+}
+
 /// `npm ci` in `dir` when it has a package-lock.json and its node_modules is missing, older
 /// than the lock, or holds other packages or versions than the lock (npm records each install
 /// in node_modules/.package-lock.json).
@@ -409,20 +454,12 @@ pub fn npm_ci(dir: &Path) -> Res<()> {
         }
         return Ok(());
     }
-    let modules = dir.join("node_modules");
-    let stamp = mtime(&modules.join(".package-lock.json")).or_else(|| mtime(&modules));
-    match (stamp, mtime(&lock), modules_match_lock(dir)) {
-        (Some(_), _, Some(false)) => {
-            println!("installing: npm ci in {name} (node_modules differs from the lock)")
-        }
-        (Some(s), Some(l), _) if s >= l => {
+    match npm_state(dir) {
+        None => {
             println!("ok: npm packages in {name}");
             return Ok(());
         }
-        (Some(_), _, _) => {
-            println!("installing: npm ci in {name} (node_modules older than the lock)")
-        }
-        (None, _, _) => println!("installing: npm ci in {name}"),
+        Some(why) => println!("installing: npm ci in {name}{why}"),
     }
     if which("npm").is_none() {
         return fail(format!("npm not found: {NODE_FIX}"));
@@ -521,6 +558,30 @@ mod tests {
         assert_eq!(modules_match_lock(&dir), Some(false));
         fs::remove_file(dir.join("node_modules/.package-lock.json")).unwrap();
         assert_eq!(modules_match_lock(&dir), None);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_emptied_node_modules_is_installed_again() {
+        let dir = std::env::temp_dir().join(format!("xtask-npm-empty-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let lock = r#"{"packages": {"": {"name": "x"}, "node_modules/a": {"version": "1.2.0"}}}"#;
+        fs::write(dir.join("package-lock.json"), lock).unwrap();
+        assert_eq!(npm_state(&dir), Some(""), "no node_modules");
+        // Emptied (a half-finished `npm ci`, a clean that kept the folder): newer than the lock.
+        fs::create_dir_all(dir.join("node_modules")).unwrap();
+        assert_eq!(
+            npm_state(&dir),
+            Some(" (node_modules has no record of an install)")
+        );
+        let record = r#"{"packages": {"node_modules/a": {"version": "1.2.0"}}}"#;
+        fs::write(dir.join("node_modules/.package-lock.json"), record).unwrap();
+        assert_eq!(npm_state(&dir), None, "installed");
+        // A lock with no packages needs no record (the folder newer than the lock is enough).
+        fs::remove_dir_all(dir.join("node_modules")).unwrap();
+        fs::write(dir.join("package-lock.json"), r#"{"packages": {"": {}}}"#).unwrap();
+        fs::create_dir_all(dir.join("node_modules")).unwrap();
+        assert_eq!(npm_state(&dir), None);
         fs::remove_dir_all(&dir).unwrap();
     }
 
