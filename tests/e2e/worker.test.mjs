@@ -44,15 +44,18 @@ const fs = require('node:fs');
   parentPort.postMessage({ booted: true });
 })();`;
 
+/** The page's worker.js over the built wasm, in a worker thread (BOOT). */
+const boot = () => new Thread(BOOT, {
+  eval: true,
+  workerData: {
+    pkgUrl: pathToFileURL(join(DIST, 'pkg/breaker_wasm.js')).href,
+    wasmPath: join(DIST, 'pkg/breaker_wasm_bg.wasm'),
+    workerUrl: pathToFileURL(join(DIST, 'src/worker.js')).href,
+  },
+});
+
 test('a trap in the wasm is fatal: the worker says so once, and refuses every later request', { skip: !existsSync(join(DIST, 'src/worker.js')) && 'run `cargo xtask dist` first' }, async () => {
-  const thread = new Thread(BOOT, {
-    eval: true,
-    workerData: {
-      pkgUrl: pathToFileURL(join(DIST, 'pkg/breaker_wasm.js')).href,
-      wasmPath: join(DIST, 'pkg/breaker_wasm_bg.wasm'),
-      workerUrl: pathToFileURL(join(DIST, 'src/worker.js')).href,
-    },
-  });
+  const thread = boot();
   const got = [];
   const waiters = [];
   thread.on('message', (m) => { got.push(m); for (const w of waiters.splice(0)) w(); });
@@ -99,14 +102,7 @@ test('a trap in the wasm is fatal: the worker says so once, and refuses every la
 });
 
 test('a settings error leaves the worker whole', { skip: !existsSync(join(DIST, 'src/worker.js')) && 'run `cargo xtask dist` first' }, async () => {
-  const thread = new Thread(BOOT, {
-    eval: true,
-    workerData: {
-      pkgUrl: pathToFileURL(join(DIST, 'pkg/breaker_wasm.js')).href,
-      wasmPath: join(DIST, 'pkg/breaker_wasm_bg.wasm'),
-      workerUrl: pathToFileURL(join(DIST, 'src/worker.js')).href,
-    },
-  });
+  const thread = boot();
   const got = new Map();
   thread.on('message', (m) => { if (m.id) got.set(m.id, m); if ('fatal' in m && !m.id) got.set('fatal', m); if (m.booted) got.set('booted', m); });
   const reply = async (id) => {

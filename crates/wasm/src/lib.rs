@@ -391,6 +391,23 @@ impl Playground {
     }
 }
 
+/// Whether a phase answers some calls successfully (not every call failing, hanging or refused).
+fn answers(p: &sim::Phase) -> bool {
+    p.failure_rate < 1.0 && p.hang_rate < 1.0 && p.input_error_rate < 1.0 && p.one_in != 1
+}
+
+/// The least of `latency` over the phases it gives a value for (seconds; NaN when none does,
+/// or for a trace replay, whose phases play no part).
+fn least_latency(s: &Scenario, latency: impl Fn(&sim::Phase) -> Option<f64>) -> f64 {
+    if s.trace.is_some() {
+        return f64::NAN;
+    }
+    s.dependency
+        .iter()
+        .filter_map(latency)
+        .fold(f64::NAN, f64::min)
+}
+
 fn derived_of(s: &Scenario) -> Result<JsValue, JsError> {
     #[derive(Serialize)]
     struct D {
@@ -456,35 +473,11 @@ fn derived_of(s: &Scenario) -> Result<JsValue, JsError> {
         nominal_line: d.line(nominal_rate, st.false_alarm_period),
         half_open_rate,
         half_open_limit: st.half_open_time_factor * d.trials_to_close as f64 / half_open_rate,
-        trial_latency_floor: if s.trace.is_some() {
-            f64::NAN
-        } else {
-            s.dependency
-                .iter()
-                .filter(|p| {
-                    p.failure_rate < 1.0
-                        && p.hang_rate < 1.0
-                        && p.input_error_rate < 1.0
-                        && p.one_in != 1
-                })
-                .map(|p| p.latency)
-                .fold(f64::NAN, f64::min)
-        },
-        trial_latency_fine_mean: if s.trace.is_some() {
-            f64::NAN
-        } else {
-            s.dependency
-                .iter()
-                .filter(|p| {
-                    p.condition == sim::Condition::Fine
-                        && p.failure_rate < 1.0
-                        && p.hang_rate < 1.0
-                        && p.input_error_rate < 1.0
-                        && p.one_in != 1
-                })
-                .map(|p| p.latency + p.latency_jitter)
-                .fold(f64::NAN, f64::min)
-        },
+        trial_latency_floor: least_latency(s, |p| answers(p).then_some(p.latency)),
+        trial_latency_fine_mean: least_latency(s, |p| {
+            (p.condition == sim::Condition::Fine && answers(p))
+                .then_some(p.latency + p.latency_jitter)
+        }),
         trials_expected_fine: {
             let lines = breaker::trial::WaldLines {
                 upper: d.upper,
