@@ -4,7 +4,7 @@
 // kind. Curves depend only on the breaker settings: the owner recomputes them only when those
 // change, and only while the panel is open.
 
-import uPlot from '../vendor/uPlot.esm.js';
+import uPlot from '../vendor/uPlot.min.js';
 import { h, replace } from './dom.js';
 import { fmt, kindBadge, KINDS } from './format.js';
 

@@ -9,7 +9,7 @@
 // in and - zooms out by 2 around the playback cursor, 0 or Escape shows the whole run.
 // Everything drawn is simulated.
 
-import uPlot from '../vendor/uPlot.esm.js';
+import uPlot from '../vendor/uPlot.min.js';
 import { h, replace, uniqueId } from './dom.js';
 import { fmt, clock, duration, stateName } from './format.js';
 
