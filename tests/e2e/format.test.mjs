@@ -2,7 +2,7 @@
 // goes through them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmt, clock } from '../../www/src/format.js';
+import { fmt, clock, percentAsSet, plain } from '../../www/src/format.js';
 
 test('a number that rounds to 1000 or more is grouped as one that is 1000 or more', () => {
   // e^ln(1000) is 999.9999999999998: it read "1000" beside "18,255" (learn, step 6).
@@ -24,5 +24,23 @@ test('the clock is cut to the hundredth, and a time given in hundredths reads as
     assert.equal(clock(s), want, `${s} s`);
     // Any time up to the next hundredth reads the same.
     assert.equal(clock(s + 0.0099), want, `${s + 0.0099} s`);
+  }
+});
+
+test('a rate as set is written out in percent, never in exponent notation', () => {
+  assert.equal(percentAsSet(0.9999), '99.99%');
+  assert.equal(percentAsSet(1e-9), '0.0000001%');
+  assert.equal(percentAsSet(1.25e-10), '0.0000000125%');
+  assert.equal(percentAsSet(0), '0%');
+  assert.equal(plain(1e21), '1000000000000000000000');
+  assert.equal(plain(-2.5e-7), '-0.00000025');
+  // Written out, the digits read back as the same number, whatever its size.
+  for (let k = -30; k <= 30; k++) {
+    for (const m of [1, 1.5, 9.87654321, 3.141592653589793]) {
+      const v = m * 10 ** k;
+      const p = plain(v);
+      assert.ok(!/e/i.test(p), p);
+      assert.equal(Number(p), v, `${v} read as ${p}`);
+    }
   }
 });

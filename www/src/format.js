@@ -53,7 +53,6 @@ export function fmt(v, digits = 3) {
   return s.replace(/^-/, '−');
 }
 
-/** Signed, for weights: +8, −1. */
 /**
  * `n` with its noun, singular when it reads "1": `count(1, 'call', 'calls')` is "1 call", and so
  * is a ratio of 1.0004 at 3 digits ("one failure outweighs 1 success").
@@ -63,11 +62,28 @@ export function count(n, one, many, digits = 3) {
   return `${shown} ${shown === '1' ? one : many}`;
 }
 
-/** A fraction in percent as a setting holds it, without float noise: 0.9999 is "99.99%". */
+/**
+ * A fraction in percent as a setting holds it, without float noise: 0.9999 is "99.99%", and a
+ * tiny rate is written out (1e-9 is "0.0000001%", not JavaScript's "1e-7%").
+ */
 export function percentAsSet(x) {
-  return `${Number((x * 100).toPrecision(12))}%`;
+  return `${plain(Number((x * 100).toPrecision(12)))}%`;
 }
 
+/** `String(v)` without exponent notation: the same digits, written out with zeros. */
+export function plain(v) {
+  const s = String(v);
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+  if (!m) return s;
+  const [, sign, lead, rest = '', e] = m;
+  const digits = lead + rest;
+  const exp = Number(e);
+  return exp < 0
+    ? `${sign}0.${'0'.repeat(-exp - 1)}${digits}`
+    : `${sign}${digits}${'0'.repeat(Math.max(0, exp - rest.length))}`;
+}
+
+/** Signed, for weights: +8, −1. */
 export function signed(v, digits = 3) {
   const s = fmt(v, digits);
   return v > 0 ? `+${s}` : s;
