@@ -92,3 +92,18 @@ test('a preset named as an object\'s own property is unknown (the defaults, with
     assert.equal(d.notice, `This link names an unknown preset “${name}”; showing the default settings.`);
   }
 });
+
+test('a link\'s number is read as decimal only, as the command line and JSON read numbers', () => {
+  const q = (k, x) => decode(`?v=1&preset=${DEFAULT}&${k}=${encodeURIComponent(x)}`, byName, DEFAULT);
+  const rate = 'traffic.calls_per_minute';
+  assert.equal(q(rate, '60').scenario.traffic.calls_per_minute, 60);
+  assert.equal(q(rate, '1.5e2').scenario.traffic.calls_per_minute, 150);
+  for (const bad of ['0x3C', '0b111100', '0o74', 'Infinity', '', ' ', '6_0', '60s']) {
+    const d = q(rate, bad);
+    assert.equal(d.notice, `This link's “${rate}” is not a number; showing the default settings.`, bad);
+    assert.deepEqual(d.scenario, byName[DEFAULT], bad);
+  }
+  assert.equal(q('t', '12.5').t, 12.5);
+  assert.equal(q('t', '0x10').t, 0);
+  assert.match(q('t', '0x10').notice, /time “t” = 0x10 is not a time in seconds/);
+});

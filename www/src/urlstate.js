@@ -57,7 +57,7 @@ export function decode(search, presetsByName, defaultName) {
     scenario: clone(presetsByName[defaultName]), preset: defaultName, t: 0, notice, params,
   });
   const rawT = q.get('t');
-  const t = Number(rawT);
+  const t = decimal(rawT);
   const tOk = rawT === null || (rawT.trim() !== '' && Number.isFinite(t) && t >= 0);
   const tNotice = tOk ? null : `This link's time “t” = ${rawT} is not a time in seconds (a number ≥ 0); starting at the beginning of the run.`;
   const at = tOk && rawT !== null ? t : 0;
@@ -86,7 +86,7 @@ export function decode(search, presetsByName, defaultName) {
     let val;
     if (typeof old === 'number') {
       const range = wholeRange(k);
-      const r = range ? readWhole(k, raw, range) : { ok: true, value: Number(raw) };
+      const r = range ? readWhole(k, raw, range) : { ok: true, value: decimal(raw) };
       if (!r.ok) return invalid(r.message);
       val = r.value;
       if (raw.trim() === '' || !Number.isFinite(val)) return fallback(`This link's “${k}” is not a number; showing the default settings.`);
@@ -107,6 +107,15 @@ export function decode(search, presetsByName, defaultName) {
     setPath(scenario, k, val);
   }
   return { scenario, preset: q.get('preset') ? name : defaultName, t: at, params, notice: tNotice };
+}
+
+/**
+ * A link's number as the simulator reads one: decimal digits with an optional sign, point and
+ * exponent (`60`, `-1.5`, `1e-7`), else NaN. `Number()` alone also reads `0x3C` (60), `0b1`,
+ * `Infinity` and blanks, which no command line or JSON file takes.
+ */
+function decimal(raw) {
+  return raw !== null && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
 }
 
 /** Copy text to the clipboard; falls back to selecting it in a prompt-free way. */
