@@ -156,6 +156,22 @@ for (const browser of BROWSERS) {
         return { proto, float, cpm: pg.state.scenario.traffic.calls_per_minute, seed: pg.state.scenario.seed };
       });
       assert.deepEqual(more, { proto: false, float: true, cpm: 2, seed: 3 });
+      // Settings that hold themselves are refused with a message, not thrown on (a RangeError
+      // came out of load()), and the page runs on.
+      const self = await page(s.driver, async () => {
+        const pg = window.playground;
+        const sc = { ...pg.state.scenario };
+        sc.name = sc;
+        let loaded;
+        try { loaded = await pg.load(sc); } catch (e) { loaded = `threw ${e}`; }
+        const general = document.querySelector('.msg.general').textContent;
+        const again = await pg.load({ ...pg.state.scenario, seed: 4 });
+        return { loaded, general, again, seed: pg.state.scenario.seed };
+      });
+      assert.equal(self.loaded, false);
+      assert.match(self.general, /^name\.name\.name\.… = \{…\} is invalid: nested too deep: at most 127 levels/);
+      assert.equal(self.again, true);
+      assert.equal(self.seed, 4);
     });
 
     test('an element starts in view even when its IntersectionObserver never reports, and not before', async () => {

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { wholeOf, readWhole, wholeRange, parseExact, MAX_WHOLE } from '../../www/src/whole.js';
+import { wholeOf, readWhole, wholeRange, parseExact, exactCopy, MAX_WHOLE, MAX_NESTING } from '../../www/src/whole.js';
 
 /** `n` (a BigInt) written with a point and zeros, or an exponent, or plain. */
 const written = fc.tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.boolean()).chain(([n, plus]) => {
@@ -67,4 +67,27 @@ test('a key named as an object\'s own property ("constructor", "toString") is no
     assert.equal(r.ok, true, k);
     assert.equal(r.value[k], 1e30, k);
   }
+});
+
+test('a copy of settings that hold themselves, or nest past the limit, is refused naming where', () => {
+  const s = { seed: 1 };
+  s.name = s;
+  const r = exactCopy(s);
+  assert.equal(r.ok, false);
+  assert.equal(r.path, 'name');
+  assert.match(r.message, /^name\.name\.name\.… = \{…\} is invalid: nested too deep: at most 127 levels/);
+  // Levels as the wasm counts them: the settings object is level 1.
+  const nest = (levels) => {
+    let v = 1;
+    for (let i = 0; i < levels; i++) v = i % 2 ? [v] : { x: v };
+    return { seed: 1, traffic: v };
+  };
+  assert.equal(MAX_NESTING, 127);
+  assert.equal(exactCopy(nest(MAX_NESTING - 1)).ok, true);
+  const deep = exactCopy(nest(MAX_NESTING));
+  assert.equal(deep.ok, false);
+  assert.equal(deep.path, 'traffic');
+  assert.match(deep.message, /^traffic\.(x|0)\.(x|0)\.… = (\{…\}|\[…\]) is invalid: nested too deep/);
+  // Thousands deep: refused, not a RangeError.
+  assert.equal(exactCopy(nest(100000)).ok, false);
 });

@@ -115,21 +115,32 @@ export function parseExact(text, prefix = '') {
 }
 
 /**
+ * The most levels of objects and lists, one in another, that settings may have: as many as the
+ * simulator reads (JSON's recursion limit; the wasm refuses more, naming the field).
+ */
+export const MAX_NESTING = 127;
+
+/**
  * A deep copy of `value` (plain data, as `load(scenario)` takes it), as a JSON round trip makes
  * it, except that a BigInt is read instead of thrown on: at a whole-number setting it becomes a
  * JS number if its range allows it, else the copy is refused as a typed value would be
  * ({ok: false, path, message}, `seed: 2n ** 64n - 1n`); anywhere else it becomes the number
- * Number() gives. {ok: true, value} otherwise.
+ * Number() gives. A value nested past MAX_NESTING levels (one that holds itself, `s.name = s`,
+ * never ends) is refused naming where, rather than overflowing the stack. {ok: true, value}
+ * otherwise.
  */
 export function exactCopy(value) {
-  const refused = refusedBigInt(value, '');
+  const refused = refusal(value, '', 1);
   if (refused) return { ok: false, ...refused };
   if (value === undefined) return { ok: true, value };
   return { ok: true, value: JSON.parse(JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? Number(v) : v))) };
 }
 
-/** The first BigInt in `value` at a whole-number setting outside its range: {path, message}. */
-function refusedBigInt(value, prefix) {
+/**
+ * The first reason to refuse `value` (at `level`, settings at 1): a BigInt at a whole-number
+ * setting outside its range, or an object or list past MAX_NESTING. {path, message} or null.
+ */
+function refusal(value, prefix, level) {
   if (typeof value === 'bigint') {
     const range = wholeRange(prefix);
     if (range && (value < BigInt(range[0]) || value > BigInt(range[1]))) {
@@ -138,8 +149,19 @@ function refusedBigInt(value, prefix) {
     return null;
   }
   if (value === null || typeof value !== 'object') return null;
+  if (level > MAX_NESTING) {
+    // The path down to here is MAX_NESTING keys long: its first keys say where.
+    const keys = prefix.split('.');
+    const where = keys.length > 3 ? `${keys.slice(0, 3).join('.')}.…` : prefix;
+    return {
+      path: keys[0],
+      message: `${where} = ${Array.isArray(value) ? '[…]' : '{…}'} is invalid: nested too deep: `
+        + `at most ${MAX_NESTING} levels of objects and lists, one in another, as in JSON `
+        + '(a value that holds itself never ends)',
+    };
+  }
   for (const [k, v] of Object.entries(value)) {
-    const r = refusedBigInt(v, prefix ? `${prefix}.${k}` : k);
+    const r = refusal(v, prefix ? `${prefix}.${k}` : k, level + 1);
     if (r) return r;
   }
   return null;
