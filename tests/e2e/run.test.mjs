@@ -1062,6 +1062,52 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('"Open scenario…" shows the run of a scenario file, as the command line runs it; a bad file says why', async () => {
+      await open(s);
+      // A file as a person writes one for the command line: units, a partial scenario.
+      const text = JSON.stringify({ name: 'opened', seed: 31, duration: '2h', traffic: { calls_per_minute: 240 } });
+      const choose = (name, body) => page(s.driver, (n, b) => {
+        const input = document.querySelector('#playground .copy input[type=file]');
+        const dt = new DataTransfer();
+        dt.items.add(new File([b], n, { type: 'application/json' }));
+        input.files = dt.files;
+        input.dispatchEvent(new Event('change'));
+      }, name, body);
+      const copyText = () => s.driver.findElement({ css: '#playground .copy' }).getText();
+      const n = await runsShown(s.driver);
+      await choose('opened.json', text);
+      await waitSettled(s.driver, n, 60_000);
+      assert.match(await until(async () => /Opened/.test(await copyText()) && copyText(), 'the opened message'), /Opened opened\.json\./);
+      const here = await pageState(s.driver, { hash: true });
+      assert.equal(here.scenario.seed, 31);
+      assert.equal(here.scenario.duration, 7200);
+      assert.equal(here.scenario.traffic.calls_per_minute, 240);
+      const dir = mkdtempSync(join(tmpdir(), 'e2e-opened-'));
+      try {
+        const file = join(dir, 'opened.json');
+        writeFileSync(file, text);
+        const [cmd, pre] = process.env.BREAKER_BIN ? [process.env.BREAKER_BIN, []] : ['cargo', ['run', '-q', '-p', 'breaker-cli', '--']];
+        const out = execFileSync(cmd, [...pre, 'run', '--scenario', file], { cwd: ROOT, encoding: 'utf8' });
+        assert.equal(/trace ([0-9a-f]{16})/.exec(out)[1], here.hash.slice(0, 16), 'the command line\'s run of the same file');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      // Not JSON: said, and the run shown stays.
+      await choose('notes.txt', 'seed: 3');
+      assert.match(await until(async () => /not JSON/.test(await copyText()) && copyText(), 'the not-JSON message'), /notes\.txt was not opened: it is not JSON/);
+      // A bad field: named by its field, the run shown stays.
+      await choose('bad.json', JSON.stringify({ seed: 5, traffic: { calls_per_minute: -1 } }));
+      assert.match(await until(async () => /was not opened/.test(await copyText()) && copyText(), 'the refused message'), /bad\.json was not opened: its settings are not valid/);
+      const field = await page(s.driver, () => document.querySelector('.field[data-path="traffic.calls_per_minute"]').textContent);
+      assert.match(field, /calls_per_minute|calls per minute/i);
+      // A seed JSON.parse would round: refused as written, not run as another seed.
+      await choose('big.json', '{"seed": 18446744073709551615}');
+      assert.match(await until(async () => /big\.json was not opened/.test(await copyText()) && copyText(), 'the refused seed'), /big\.json was not opened/);
+      assert.match(await page(s.driver, () => document.querySelector('.field[data-path="seed"]').textContent), /seed = 18446744073709551615 is invalid/);
+      assert.equal((await pageState(s.driver)).scenario.seed, 31, 'the run shown is still the opened one');
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('a copied link reproduces the same run and cursor in a fresh page', async () => {
       await open(s);
       await newSnap(s, () => button(s, 'Next event').click(), 'next event');

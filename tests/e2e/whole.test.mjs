@@ -91,3 +91,12 @@ test('a copy of settings that hold themselves, or nest past the limit, is refuse
   // Thousands deep: refused, not a RangeError.
   assert.equal(exactCopy(nest(100000)).ok, false);
 });
+
+test('JSON text with a whole number past its range is refused with the path of its field', () => {
+  const r = parseExact('{"name": "x 18446744073709551615", "callers": {"count": 3}, "seed": 18446744073709551615}');
+  assert.equal(r.ok, false);
+  assert.equal(r.path, 'seed');
+  assert.equal(r.message, 'seed = 18446744073709551615 is invalid: allowed a whole number 0 <= x <= 9007199254740991');
+  const under = parseExact('{"count": 1e300}', 'callers');
+  assert.deepEqual([under.ok, under.path], [false, 'callers.count']);
+});

@@ -24,7 +24,7 @@
 import { h, replace, uniqueId } from './dom.js';
 import { patch } from './morph.js';
 import { clone, getPath, same } from './paths.js';
-import { exactCopy } from './whole.js';
+import { exactCopy, parseExact } from './whole.js';
 import { Engine } from './engine.js';
 import { createControls } from './controls.js';
 import { createTransport, SPEEDS } from './transport.js';
@@ -102,6 +102,8 @@ export function mountPlayground(root, options = {}) {
   const notice = h('p', { class: 'notice', hidden: true, attrs: { role: 'status' } });
   const copyBtn = h('button', { type: 'button', text: 'Copy link', on: { click: copyLink } });
   const saveBtn = h('button', { type: 'button', text: 'Download scenario', on: { click: saveScenario } });
+  const openInput = h('input', { type: 'file', hidden: true, attrs: { accept: '.json,application/json' }, on: { change: openScenario } });
+  const openBtn = h('button', { type: 'button', text: 'Open scenario…', on: { click: () => openInput.click() } });
   const copyMsg = h('span', { class: 'muted', attrs: { 'aria-live': 'polite' } });
   let copyMsgTimer = null;
   /** Take down the message of a saved file (it is about the run shown when it was saved). */
@@ -134,7 +136,7 @@ export function mountPlayground(root, options = {}) {
 
   replace(root,
     bannerEl,
-    h('div', { class: 'topbar' }, notice, h('div', { class: 'copy', hidden: !options.url }, copyBtn, ' ', saveBtn, ' ', copyMsg)),
+    h('div', { class: 'topbar' }, notice, h('div', { class: 'copy', hidden: !options.url }, copyBtn, ' ', saveBtn, ' ', openBtn, openInput, ' ', copyMsg)),
     h('div', { class: showControls ? 'layout' : 'layout no-side' },
       h('aside', { class: 'side', hidden: !showControls }, controlsEl),
       // The page's main landmark, but only on a page of its own: embedded, the host's page has
@@ -668,6 +670,57 @@ export function mountPlayground(root, options = {}) {
     replace(copyMsg, `Saved ${name}. `, h('code', { text: `breaker run --scenario ${name}` }), what);
   }
 
+  /**
+   * Show `scenario` (validated, run, rewound to `t`); resolves false if it is invalid. A seed
+   * or count may be a BigInt: read exactly, or refused on its field like a typed value.
+   */
+  async function load(scenario, t = 0) {
+    await engine.ready;
+    const read = exactCopy(scenario);
+    if (!read.ok) return refuse(read.path, read.message);
+    // Defaults filled and units read, as a host's `scenario` attribute is: a partial scenario
+    // ("7d", phases without a condition) showed a form of the fields given only, wrote a link
+    // the page refused ("duration is not a number") and left the verdict thinking a phase
+    // with no condition unhealthy. One that does not read goes on as given, to fail below
+    // with its field named.
+    let sc = read.value;
+    try { sc = await engine.call('normalize', { scenario: sc }); } catch { /* setScenario says why */ }
+    S.preset = null;
+    controls.set(sc, '', false);
+    return setScenario(sc, false, t);
+  }
+
+  /** Settings refused before they reach the simulator: the message at `path`'s field. */
+  function refuse(path, message) {
+    const where = controls.showError(path, message);
+    S.errorShown = true;
+    S.notValid = where ? notValidAt(where) : NOT_VALID;
+    S.lastError = message;
+    return false;
+  }
+
+  /**
+   * Open a scenario file (as "Download scenario" saves, or as `breaker run --scenario` reads:
+   * units such as "7d" allowed) and show its run. Whole numbers are read from the text exactly
+   * (a seed past 2^53 − 1 is refused, not rounded); a file that is no JSON says so.
+   */
+  async function openScenario() {
+    const file = openInput.files[0];
+    openInput.value = '';
+    if (!file) return;
+    clearTimeout(copyMsgTimer);
+    let read;
+    try {
+      read = parseExact(await file.text());
+    } catch (e) {
+      copyMsg.textContent = `${file.name} was not opened: it is not JSON (${e.message}).`;
+      return;
+    }
+    const ok = read.ok ? await load(read.value) : refuse(read.path, read.message);
+    copyMsg.textContent = ok ? `Opened ${file.name}.`
+      : `${file.name} was not opened: its settings are not valid (the message is by the settings).`;
+  }
+
   start();
   return {
     engine,
@@ -678,27 +731,7 @@ export function mountPlayground(root, options = {}) {
      * Show `scenario` (validated, run, rewound to `t`); resolves false if it is invalid. A seed
      * or count may be a BigInt: read exactly, or refused on its field like a typed value.
      */
-    async load(scenario, t = 0) {
-      await engine.ready;
-      const read = exactCopy(scenario);
-      if (!read.ok) {
-        const where = controls.showError(read.path, read.message);
-        S.errorShown = true;
-        S.notValid = where ? notValidAt(where) : NOT_VALID;
-        S.lastError = read.message;
-        return false;
-      }
-      // Defaults filled and units read, as a host's `scenario` attribute is: a partial scenario
-      // ("7d", phases without a condition) showed a form of the fields given only, wrote a link
-      // the page refused ("duration is not a number") and left the verdict thinking a phase
-      // with no condition unhealthy. One that does not read goes on as given, to fail below
-      // with its field named.
-      let sc = read.value;
-      try { sc = await engine.call('normalize', { scenario: sc }); } catch { /* setScenario says why */ }
-      S.preset = null;
-      controls.set(sc, '', false);
-      return setScenario(sc, false, t);
-    },
+    load,
     destroy() { pause(); stickyRo.disconnect(); window.removeEventListener('resize', syncPad); transport.destroy(); chart.destroy(); analysis.destroy(); engine.terminate(); },
   };
 }

@@ -74,8 +74,8 @@ const MARK = '\u0000whole:';
 /**
  * JSON text read as JSON.parse reads it, except that a number JSON.parse would not hold exactly
  * (a whole number past 2^53 − 1, or a fraction it would round to a whole number) is checked
- * where it lands: at a whole-number setting it is refused ({ok: false, message} naming its path
- * under `prefix`, and the value as written); anywhere else it is the number JSON.parse gives.
+ * where it lands: at a whole-number setting it is refused ({ok: false, path, message}: its path
+ * under `prefix`, and a message naming it and the value as written); anywhere else it is the number JSON.parse gives.
  * Throws as JSON.parse does on text that is not JSON.
  */
 export function parseExact(text, prefix = '') {
@@ -99,7 +99,7 @@ export function parseExact(text, prefix = '') {
       const range = wholeRange(path);
       if (range && !error) {
         const r = readWhole(path, tok, range);
-        if (!r.ok) error = r.message;
+        if (!r.ok) error = { path, message: r.message };
       }
       return Number(tok);
     }
@@ -111,7 +111,7 @@ export function parseExact(text, prefix = '') {
     return v;
   };
   const value = walk(JSON.parse(marked), prefix);
-  return error ? { ok: false, message: error } : { ok: true, value };
+  return error ? { ok: false, ...error } : { ok: true, value };
 }
 
 /**
