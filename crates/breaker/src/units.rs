@@ -45,7 +45,9 @@ impl fmt::Display for ParseUnitError {
 impl std::error::Error for ParseUnitError {}
 
 /// Seconds from `"200ms"`, `"5s"`, `"1.5m"`, `"1h"`, `"30d"`, `"1w"` or a bare number of seconds
-/// (`"12.5"`, `"1e3"`); finite, and negative if written so (the caller checks the range).
+/// (`"12.5"`, `"1e3"`); finite, and negative if written so (the caller checks the range). `sec`
+/// and `min` are read as `s` and `m` (`"5sec"`, `"1.5 min"`); a space may stand between the
+/// number and its unit.
 pub fn parse_duration(s: &str) -> Result<f64, ParseUnitError> {
     let t = s.trim();
     // The unit is the letters at the end, so that the `e` of `1e3` stays in the number.

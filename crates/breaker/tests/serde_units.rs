@@ -245,6 +245,8 @@ fn the_parsers_give_a_typed_error_that_says_what_is_allowed() {
         Box::new(e)
     }
     assert_eq!(parse_duration(" 1.5 min "), Ok(90.0));
+    assert_eq!(parse_duration("5sec"), Ok(5.0), "sec is s, as documented");
+    assert_eq!(parse_duration("2 m"), Ok(120.0));
     assert_eq!(parse_duration("-2s"), Ok(-2.0), "the range is the caller's");
     assert_eq!(parse_rate("150%"), Ok(1.5), "the range is the caller's");
     for (got, want) in [
