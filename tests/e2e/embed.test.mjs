@@ -129,7 +129,7 @@ for (const browser of BROWSERS) {
       assert.equal(img, 0, 'the scenario name is text, not HTML');
     });
 
-    test('playground.load takes a BigInt seed exactly, and refuses one past 2^53 - 1 on the seed field', async () => {
+    test('playground.load takes a BigInt seed exactly, and refuses one past 2^53 - 1 leaving the form as it was', async () => {
       await s.driver.get(`${s.url}index.html?preset=quiet-service`);
       await until(() => page(s.driver, () => Boolean(window.playground && window.playground.state.metrics)), 'the page\'s run', 60_000);
       const ok = await page(s.driver, async () => {
@@ -142,11 +142,20 @@ for (const browser of BROWSERS) {
         const pg = window.playground;
         const loaded = await pg.load({ ...pg.state.scenario, seed: 2n ** 64n - 1n });
         const field = document.querySelector('.field[data-path="seed"]');
-        return { loaded, seed: pg.state.scenario.seed, error: field ? field.textContent : '' };
+        return {
+          loaded,
+          seed: pg.state.scenario.seed,
+          input: field.querySelector('input').value,
+          fieldMsg: field.querySelector('.msg').textContent,
+          general: document.querySelector('.msg.general').textContent,
+          stale: document.getElementById('playground').classList.contains('stale'),
+        };
       });
       assert.equal(refused.loaded, false);
       assert.equal(refused.seed, 7, 'the run shown is still the last valid one');
-      assert.match(refused.error, /seed = 18446744073709551615 is invalid: allowed a whole number 0 <= x <= 9007199254740991/);
+      assert.match(refused.general, /^seed = 18446744073709551615 is invalid: allowed a whole number 0 <= x <= 9007199254740991$/);
+      // The form is the run's still: no field says a value it does not hold is invalid.
+      assert.deepEqual([refused.input, refused.fieldMsg, refused.stale], ['7', '', false]);
       // The copy is JSON's: an own "__proto__" key stays a key (refused as unknown), not the
       // copy's prototype, and a BigInt where a float goes is read as a number.
       const more = await page(s.driver, async () => {

@@ -1095,16 +1095,34 @@ for (const browser of BROWSERS) {
       // Not JSON: said, and the run shown stays.
       await choose('notes.txt', 'seed: 3');
       assert.match(await until(async () => /not JSON/.test(await copyText()) && copyText(), 'the not-JSON message'), /notes\.txt was not opened: it is not JSON/);
-      // A bad field: named by its field, the run shown stays.
+      // A bad setting in a partial file: said by the button, and the page is as it was: every
+      // field still shown and holding the run's value, nothing marked invalid, nothing dimmed.
+      const form = () => page(s.driver, () => ({
+        shown: [...document.querySelectorAll('.field[data-path]')].filter((f) => !f.hidden).length,
+        traffic: document.querySelector('.field[data-path="traffic.calls_per_minute"] input').value,
+        seed: document.querySelector('.field[data-path="seed"] input').value,
+        msgs: [...document.querySelectorAll('.controls .msg')].map((m) => m.textContent).join(''),
+        stale: document.getElementById('playground').classList.contains('stale'),
+      }));
+      const before = await form();
+      assert.deepEqual([before.traffic, before.seed, before.msgs, before.stale], ['240', '31', '', false]);
       await choose('bad.json', JSON.stringify({ seed: 5, traffic: { calls_per_minute: -1 } }));
-      assert.match(await until(async () => /was not opened/.test(await copyText()) && copyText(), 'the refused message'), /bad\.json was not opened: its settings are not valid/);
-      const field = await page(s.driver, () => document.querySelector('.field[data-path="traffic.calls_per_minute"]').textContent);
-      assert.match(field, /calls_per_minute|calls per minute/i);
+      assert.match(await until(async () => /bad\.json/.test(await copyText()) && copyText(), 'the refused message'),
+        /Open scenario… bad\.json was not opened: traffic\.calls_per_minute = -1 is invalid/);
+      assert.deepEqual(await form(), before);
       // A seed JSON.parse would round: refused as written, not run as another seed.
       await choose('big.json', '{"seed": 18446744073709551615}');
-      assert.match(await until(async () => /big\.json was not opened/.test(await copyText()) && copyText(), 'the refused seed'), /big\.json was not opened/);
-      assert.match(await page(s.driver, () => document.querySelector('.field[data-path="seed"]').textContent), /seed = 18446744073709551615 is invalid/);
-      assert.equal((await pageState(s.driver)).scenario.seed, 31, 'the run shown is still the opened one');
+      assert.match(await until(async () => /big\.json/.test(await copyText()) && copyText(), 'the refused seed'),
+        /Open scenario… big\.json was not opened: seed = 18446744073709551615 is invalid/);
+      assert.deepEqual(await form(), before);
+      // The message is about the file: the next run takes it down.
+      await change(s, 'seed', 32);
+      assert.doesNotMatch(await copyText(), /big\.json/);
+      assert.equal((await pageState(s.driver)).scenario.seed, 32);
+      // Opened again over the edit: its settings, the edit's gone.
+      await choose('opened.json', text);
+      await until(async () => /Opened opened\.json/.test(await copyText()), 'opened again');
+      assert.equal((await pageState(s.driver)).scenario.seed, 31);
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -100,3 +100,15 @@ test('JSON text with a whole number past its range is refused with the path of i
   const under = parseExact('{"count": 1e300}', 'callers');
   assert.deepEqual([under.ok, under.path], [false, 'callers.count']);
 });
+
+test('JSON text nested past the limit is refused as nested too deep, whatever numbers it holds', () => {
+  // With a number JSON.parse rounds inside, the exact walk recursed 20,000 deep and overflowed.
+  for (const inner of ['9007199254740993', '1']) {
+    const r = parseExact(`{"seed":1,"x":${'['.repeat(20000)}${inner}${']'.repeat(20000)}}`);
+    assert.equal(r.ok, false, inner);
+    assert.equal(r.path, 'x');
+    assert.match(r.message, /^x\.0\.0\.… = \[…\] is invalid: nested too deep/);
+  }
+  assert.equal(parseExact(`{"x":${'['.repeat(MAX_NESTING - 1)}1${']'.repeat(MAX_NESTING - 1)}}`).ok, true);
+  assert.equal(parseExact(`{"x":${'['.repeat(MAX_NESTING)}1${']'.repeat(MAX_NESTING)}}`).ok, false);
+});

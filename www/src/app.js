@@ -106,8 +106,11 @@ export function mountPlayground(root, options = {}) {
   const openBtn = h('button', { type: 'button', text: 'Open scenario…', on: { click: () => openInput.click() } });
   const copyMsg = h('span', { class: 'muted', attrs: { 'aria-live': 'polite' } });
   let copyMsgTimer = null;
-  /** Take down the message of a saved file (it is about the run shown when it was saved). */
-  const clearSaved = () => { if (copyMsg.querySelector('code')) copyMsg.textContent = ''; };
+  /**
+   * Take down the message of a saved or opened file (it is about the run shown when it was
+   * saved or opened).
+   */
+  const clearSaved = () => { if (copyMsg.querySelector('code, .opened')) copyMsg.textContent = ''; };
   // A form landmark made of several small <form>s (see controls.js: autofill's cost per edit).
   const controlsEl = h('div', { class: 'controls', attrs: { role: 'form', 'aria-label': 'Settings' } });
   const transportEl = h('div', { class: 'transport' });
@@ -361,7 +364,11 @@ export function mountPlayground(root, options = {}) {
     const previous = S.scenario;
     S.scenario = sc;
     // Clearing touches every field: only when a message is shown.
-    if (!keepError && (S.errorShown || controlsEl.querySelector('.invalid'))) { controls.clearErrors(); S.errorShown = false; }
+    if (!keepError && (S.errorShown || S.refusedShown || controlsEl.querySelector('.invalid'))) {
+      controls.clearErrors();
+      S.errorShown = false;
+      S.refusedShown = false;
+    }
     const timer = setTimeout(() => {
       if (id !== S.runId) return;
       progressRow.hidden = false;
@@ -671,54 +678,82 @@ export function mountPlayground(root, options = {}) {
   }
 
   /**
-   * Show `scenario` (validated, run, rewound to `t`); resolves false if it is invalid. A seed
-   * or count may be a BigInt: read exactly, or refused on its field like a typed value.
+   * Read `scenario` (a copy, BigInts exact, defaults filled and units read, as a host's
+   * `scenario` attribute is) and, when the simulator takes it, show its run rewound to `t`:
+   * {ok: true}. When it does not: {ok: false, message} naming the field, and nothing on the page
+   * has changed: not the form, not the run, not the URL. (Set into the form first, a partial
+   * scenario refused hid every field it did not hold, and an edit then ran and linked the
+   * partial settings.)
    */
-  async function load(scenario, t = 0) {
+  async function read(scenario, t) {
     await engine.ready;
-    const read = exactCopy(scenario);
-    if (!read.ok) return refuse(read.path, read.message);
-    // Defaults filled and units read, as a host's `scenario` attribute is: a partial scenario
-    // ("7d", phases without a condition) showed a form of the fields given only, wrote a link
-    // the page refused ("duration is not a number") and left the verdict thinking a phase
-    // with no condition unhealthy. One that does not read goes on as given, to fail below
-    // with its field named.
-    let sc = read.value;
-    try { sc = await engine.call('normalize', { scenario: sc }); } catch { /* setScenario says why */ }
+    const copy = exactCopy(scenario);
+    if (!copy.ok) return copy;
+    let sc;
+    try {
+      sc = await engine.call('normalize', { scenario: copy.value });
+    } catch (e) {
+      if (e.fatal) {
+        // The simulator stopped on a bug (the banner shows it), as setScenario says it.
+        setText(runInfo, STOPPED);
+        root.classList.add('stale');
+        return { ok: false, message: e.message, shown: true };
+      }
+      return { ok: false, message: e.message };
+    }
     S.preset = null;
     controls.set(sc, '', false);
-    return setScenario(sc, false, t);
+    // Refused here, the form holds the settings and their field shows why, as for an edit.
+    const ok = await setScenario(sc, false, t);
+    return { ok, message: S.lastError, shown: true };
   }
 
-  /** Settings refused before they reach the simulator: the message at `path`'s field. */
-  function refuse(path, message) {
-    const where = controls.showError(path, message);
-    S.errorShown = true;
-    S.notValid = where ? notValidAt(where) : NOT_VALID;
-    S.lastError = message;
-    return false;
+  /**
+   * Show `scenario` (validated, run, rewound to `t`); resolves false if it is invalid, with the
+   * simulator's message naming the field above the settings, and the page as it was. A seed or
+   * count may be a BigInt: read exactly, or refused like a typed value.
+   */
+  async function load(scenario, t = 0) {
+    const r = await read(scenario, t);
+    if (!r.ok && !r.shown) refused(r.message);
+    return r.ok;
   }
 
   /**
    * Open a scenario file (as "Download scenario" saves, or as `breaker run --scenario` reads:
    * units such as "7d" allowed) and show its run. Whole numbers are read from the text exactly
-   * (a seed past 2^53 − 1 is refused, not rounded); a file that is no JSON says so.
+   * (a seed past 2^53 − 1 is refused, not rounded); a file that is no JSON says so. The message
+   * beside the button goes with the next run, as a saved file's does.
    */
   async function openScenario() {
     const file = openInput.files[0];
     openInput.value = '';
     if (!file) return;
     clearTimeout(copyMsgTimer);
-    let read;
+    let parsed;
     try {
-      read = parseExact(await file.text());
+      parsed = parseExact(await file.text());
     } catch (e) {
-      copyMsg.textContent = `${file.name} was not opened: it is not JSON (${e.message}).`;
+      opened(`${file.name} was not opened: it is not JSON (${e.message}).`);
       return;
     }
-    const ok = read.ok ? await load(read.value) : refuse(read.path, read.message);
-    copyMsg.textContent = ok ? `Opened ${file.name}.`
-      : `${file.name} was not opened: its settings are not valid (the message is by the settings).`;
+    const runId = S.runId;
+    const r = parsed.ok ? await read(parsed.value, 0) : { ...parsed, shown: false };
+    // Another file or an edit came while this one ran: its own message (or none) stands.
+    if (r.ok && S.runId !== runId + 1) return;
+    opened(r.ok ? `Opened ${file.name}.` : `${file.name} was not opened: ${r.message}`);
+  }
+
+  /** Settings refused before they reached the form: said above it until the next run. */
+  function refused(message) {
+    controls.showError(null, message);
+    S.lastError = message;
+    S.refusedShown = true;
+  }
+
+  /** A message about an opened file, taken down with the next run (see clearSaved). */
+  function opened(text) {
+    replace(copyMsg, h('span', { class: 'opened', text }));
   }
 
   start();
@@ -727,10 +762,7 @@ export function mountPlayground(root, options = {}) {
     state: S,
     chart,
     seek,
-    /**
-     * Show `scenario` (validated, run, rewound to `t`); resolves false if it is invalid. A seed
-     * or count may be a BigInt: read exactly, or refused on its field like a typed value.
-     */
+    /** See `load` above: show `scenario`'s run, or resolve false with the page as it was. */
     load,
     destroy() { pause(); stickyRo.disconnect(); window.removeEventListener('resize', syncPad); transport.destroy(); chart.destroy(); analysis.destroy(); engine.terminate(); },
   };

@@ -75,11 +75,16 @@ const MARK = '\u0000whole:';
  * JSON text read as JSON.parse reads it, except that a number JSON.parse would not hold exactly
  * (a whole number past 2^53 − 1, or a fraction it would round to a whole number) is checked
  * where it lands: at a whole-number setting it is refused ({ok: false, path, message}: its path
- * under `prefix`, and a message naming it and the value as written); anywhere else it is the number JSON.parse gives.
+ * under `prefix`, and a message naming it and the value as written); anywhere else it is the
+ * number JSON.parse gives. Nested past MAX_NESTING, it is refused as the wasm refuses it.
  * Throws as JSON.parse does on text that is not JSON.
  */
 export function parseExact(text, prefix = '') {
   const plain = JSON.parse(text);
+  // Past the nesting the simulator reads, refused as such (the walk below recurses: thousands
+  // deep, it overflowed the stack, and valid JSON was reported as not JSON).
+  const deep = refusal(plain, prefix, prefix ? prefix.split('.').length + 1 : 1);
+  if (deep) return { ok: false, ...deep };
   let inexact = false;
   // Strings are matched whole (and kept) so a number inside one is never touched.
   const marked = text.replace(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, (tok) => {
