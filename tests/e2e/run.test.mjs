@@ -844,6 +844,50 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('a duration is typed in seconds or with a unit, as a scenario file takes it', async () => {
+      await open(s);
+      const input = () => s.driver.findElement({ css: '#playground .controls .field[data-path="duration"] input' });
+      const type = async (text) => {
+        const el = await input();
+        await el.clear();
+        await el.sendKeys(text, Key.TAB);
+      };
+      const n = await runsShown(s.driver);
+      await type('2h');
+      await waitSettled(s.driver, n, 60_000);
+      const two = await pageState(s.driver, { hash: true });
+      assert.equal(two.scenario.duration, 7200);
+      assert.match(await page(s.driver, () => location.search), /[?&]duration=7200(&|$)/);
+      // Another value, then 2 h in seconds with a unit's spacing: the same run as "2h".
+      const m = await runsShown(s.driver);
+      await type('7199');
+      await waitSettled(s.driver, m, 60_000);
+      assert.equal((await pageState(s.driver)).scenario.duration, 7199);
+      const j = await runsShown(s.driver);
+      await type('7200 s');
+      await waitSettled(s.driver, j, 60_000);
+      assert.equal((await pageState(s.driver, { hash: true })).hash, two.hash);
+      // Text that is no duration: the form's own message, the run shown stays.
+      await type('3 parsecs');
+      const msg = await until(async () => {
+        const f = await fieldMessage(s.driver, 'duration');
+        return f.text ? f : null;
+      }, 'the unit\'s message');
+      assert.equal(msg.text, 'unknown duration unit “parsecs” in “3 parsecs”: allowed ms, s, m, h, d, w');
+      assert.ok(msg.invalid && msg.describedBy);
+      assert.equal((await pageState(s.driver, { hash: true })).hash, two.hash);
+      await type('soon');
+      await until(async () => (await fieldMessage(s.driver, 'duration')).text === '“soon” is not a duration: use seconds or a unit (200ms, 5s, 1m, 1h, 30d)', 'not a duration');
+      // Read, but out of range: the simulator's range, in seconds.
+      await type('-1h');
+      const neg = await until(async () => {
+        const f = await fieldMessage(s.driver, 'duration');
+        return /-3600/.test(f.text) ? f : null;
+      }, 'the range');
+      assert.match(neg.text, /^duration = -3600 is invalid: allowed 0 < x <= 1e9/);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('invalid input shows the error next to its field, and the last valid run stays', async () => {
       await open(s);
       await newSnap(s, () => button(s, 'Next event').click(), 'next event');
@@ -893,7 +937,7 @@ for (const browser of BROWSERS) {
       // A duration's range in seconds, as the simulator says it.
       const duration = (await fieldMessage(s.driver, 'duration')).text;
       await setField(s.driver, 'duration', '');
-      await until(async () => (await fieldMessage(s.driver, 'duration')).text === 'Enter a number: allowed 0 < x <= 1e9 seconds.', 'the run length\'s range');
+      await until(async () => (await fieldMessage(s.driver, 'duration')).text === 'Enter a duration: allowed 0 < x <= 1e9 seconds.', 'the run length\'s range');
       await setField(s.driver, 'duration', before.scenario.duration);
       await until(async () => (await fieldMessage(s.driver, 'duration')).text === duration, 'the run length\'s message gone');
 

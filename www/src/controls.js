@@ -11,6 +11,7 @@ import { getPath, setPath, clone } from './paths.js';
 import { PROMINENT, SECTIONS, SEED } from './schema.js';
 import { wholeOf } from './whole.js';
 import { percentAsSet } from './format.js';
+import { parseDuration } from './units.js';
 
 /** Show a stored value in an input (scale e.g. 100 for percentages), without float noise. */
 function toInput(v, f) {
@@ -35,6 +36,9 @@ export function percentOf(text) {
     (n) => percentAsSet(Number(n)));
 }
 
+/** What a duration field takes (its tooltip, and its label's unit for a screen reader). */
+const DURATION_HINT = 'seconds, or with a unit: 500ms, 1.5m, 2h, 30d, 1w';
+
 /** Read an input back; returns {ok, value} or {ok:false, message, range}. */
 function fromInput(el, f) {
   if (f.type === 'checkbox') return { ok: true, value: el.checked };
@@ -45,6 +49,13 @@ function fromInput(el, f) {
     return { ok: true, value: opt ? opt[0] : (Number.isNaN(Number(raw)) ? raw : Number(raw)) };
   }
   const raw = el.value.trim();
+  if (f.duration) {
+    // Seconds, or with a unit as a scenario file takes it ("500ms", "2h", "30d").
+    if (raw === '') return { ok: false, message: 'Enter a duration.', range: true };
+    const d = parseDuration(raw);
+    // A text that is no duration: its message says what is (the range comes once it reads).
+    return d.ok ? { ok: true, value: d.value } : d;
+  }
   const x = Number(raw);
   // A whole number's field says its range below (empty and not a number included); another's
   // range is the simulator's to say (`range`: see sayRange).
@@ -118,6 +129,12 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       input = h('input', { id, type: 'checkbox', attrs: { 'aria-describedby': describedBy } });
     } else if (f.type === 'textarea') {
       input = h('textarea', { id, rows: 4, spellcheck: false, attrs: { 'aria-describedby': describedBy, placeholder: '0.0,success,0.05\n0.2,timeout,30' } });
+    } else if (f.duration) {
+      // Text, not a number input: a unit is letters ("2h"), which a number input empties.
+      input = h('input', {
+        id, type: 'text', spellcheck: false,
+        attrs: { autocomplete: 'off', title: DURATION_HINT, 'aria-describedby': describedBy },
+      });
     } else {
       input = h('input', {
         id, type: 'number', inputMode: f.int ? 'numeric' : 'decimal',
@@ -125,7 +142,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       });
     }
     const unit = f.unit ? h('span', { class: 'unit', attrs: { 'aria-hidden': 'true' }, text: f.unit }) : null;
-    const label = h('label', { for: id }, f.label, f.unit ? h('span', { class: 'sr-only', text: ` (${f.unit})` }) : null);
+    const label = h('label', { for: id }, f.label, f.unit ? h('span', { class: 'sr-only', text: ` (${f.duration ? DURATION_HINT : f.unit})` }) : null);
     const msg = h('p', { class: 'msg', id: msgId, attrs: { 'aria-live': 'polite' } });
     const wrap = h('div', { class: `field${f.type === 'checkbox' ? ' check' : ''}`, dataset: { path } },
       label, h('div', { class: 'inputrow' }, input, unit),

@@ -14,7 +14,8 @@ const pct = { unit: '%', scale: 100, step: 'any' };
  */
 export const SEED = { path: 'seed', label: 'Seed', step: 1, min: 0, max: Number.MAX_SAFE_INTEGER, int: true,
   help: 'Same seed, same run, call for call.' };
-const secs = { unit: 's', step: 'any' };
+// A duration: seconds, or typed with a unit ("2h"), as a scenario file takes it (units.js).
+const secs = { unit: 's', step: 'any', duration: true };
 
 /** The five settings that say what the statistical breaker decides. Shown first, large. */
 export const PROMINENT = [

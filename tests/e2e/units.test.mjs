@@ -1,0 +1,48 @@
+// Durations typed with a unit in the form (www/src/units.js) against the simulator's own reader
+// (breaker::units::parse_duration, through the page's wasm reading a scenario's `duration`):
+// the same text is refused by both or gives the same seconds to the last bit.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { wasm, byName } from './arbitrary.mjs';
+import { parseDuration } from '../../www/src/units.js';
+
+// Traffic so light that no duration in range makes a run too large to accept (the simulator
+// refuses past 1e9 calls expected): only the duration's own reading and range are tested.
+const base = { ...byName['recovery-warmup'], traffic: { ...byName['recovery-warmup'].traffic, calls_per_minute: 0.001 } };
+
+/** What the wasm makes of `text` as the run's duration: {ok, value} (its range is 0 < x <= 1e9). */
+function simulator(text) {
+  try {
+    return { ok: true, value: wasm.normalizeScenario({ ...base, duration: text }).duration };
+  } catch (e) {
+    return { ok: false, message: String(e.message) };
+  }
+}
+
+const number = fc.oneof(
+  fc.double({ min: 0, max: 1e6, noNaN: true }).map(String),
+  fc.integer({ min: 0, max: 100000 }).map(String),
+  fc.constantFrom('0.1', '.5', '5.', '1e3', '2.5E-1', '+3', '-2', '1e', '', '.', '0x10', 'inf', 'nan', '1_0', '٣'),
+);
+const unit = fc.constantFrom('', 's', 'sec', 'ms', 'm', 'min', 'h', 'd', 'w', 'S', 'hr', 'e', 'µs', 'days');
+const space = fc.constantFrom('', ' ', '  ', '\t');
+
+test('a duration typed with a unit reads as the simulator reads it, bit for bit', () => {
+  for (const [text, want] of [['500ms', 0.5], ['1.5m', 90], ['2 h', 7200], ['30d', 2592000], ['1w', 604800], ['5sec', 5], ['2min', 120], [' 12.5 ', 12.5], ['1e3', 1000]]) {
+    assert.deepEqual(parseDuration(text), { ok: true, value: want }, text);
+  }
+  assert.match(parseDuration('3 fortnights').message, /unknown duration unit “fortnights”/);
+  assert.match(parseDuration('soon').message, /“soon” is not a duration/);
+  fc.assert(fc.property(space, number, space, unit, space, (a, n, b, u, c) => {
+    const text = `${a}${n}${b}${u}${c}`;
+    const js = parseDuration(text);
+    const rs = simulator(text);
+    if (js.ok && js.value > 0 && js.value <= 1e9) {
+      assert.equal(rs.ok, true, `${JSON.stringify(text)}: the form reads ${js.value}, the simulator refuses: ${rs.message}`);
+      assert.ok(Object.is(rs.value, js.value), `${JSON.stringify(text)}: ${js.value} vs ${rs.value}`);
+    } else if (!js.ok) {
+      assert.equal(rs.ok, false, `${JSON.stringify(text)}: the form refuses (${js.message}), the simulator reads ${rs.value}`);
+    }
+  }), { numRuns: 5000 });
+});
