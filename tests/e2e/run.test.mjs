@@ -857,6 +857,7 @@ for (const browser of BROWSERS) {
       await waitSettled(s.driver, n, 60_000);
       const two = await pageState(s.driver, { hash: true });
       assert.equal(two.scenario.duration, 7200);
+      assert.equal(await (await input()).getAttribute('value'), '7200', 'read back in seconds once left');
       assert.match(await page(s.driver, () => location.search), /[?&]duration=7200(&|$)/);
       // Another value, then 2 h in seconds with a unit's spacing: the same run as "2h".
       const m = await runsShown(s.driver);
@@ -885,6 +886,14 @@ for (const browser of BROWSERS) {
         return /-3600/.test(f.text) ? f : null;
       }, 'the range');
       assert.match(neg.text, /^duration = -3600 is invalid: allowed 0 < x <= 1e9/);
+      // A phase's start (between its neighbours' in recovery-warmup), another spelling of a unit.
+      const p = await runsShown(s.driver);
+      const start = await s.driver.findElement({ css: '#playground .controls .field[data-path="dependency.1.start"] input' });
+      await start.clear();
+      await start.sendKeys('0.25 min', Key.TAB);
+      await type('2h');
+      await waitSettled(s.driver, p, 60_000);
+      assert.equal((await pageState(s.driver)).scenario.dependency[1].start, 15);
       assert.deepEqual(await pageErrors(s), []);
     });
 
@@ -1159,6 +1168,13 @@ for (const browser of BROWSERS) {
       assert.match(await until(async () => /big\.json/.test(await copyText()) && copyText(), 'the refused seed'),
         /Open scenario… big\.json was not opened: seed = 18446744073709551615 is invalid/);
       assert.deepEqual(await form(), before);
+      // A trace the simulator reads only when it runs: the settings are in the form, refused
+      // there as after an edit, and the message says the file was not run.
+      await choose('trace.json', JSON.stringify({ seed: 6, trace: '0.0,bogus,0.05' }));
+      assert.match(await until(async () => /trace\.json/.test(await copyText()) && copyText(), 'the trace refused'),
+        /trace\.json was not run: trace line 1.*\(its settings are in the form; the run shown is the last valid one\)/);
+      assert.equal((await pageState(s.driver)).scenario.seed, 31, 'the run shown is the last valid one');
+      await change(s, 'trace', '');
       // The message is about the file: the next run takes it down.
       await change(s, 'seed', 32);
       assert.doesNotMatch(await copyText(), /big\.json/);

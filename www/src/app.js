@@ -106,11 +106,13 @@ export function mountPlayground(root, options = {}) {
   const openBtn = h('button', { type: 'button', text: 'Open scenario…', on: { click: () => openInput.click() } });
   const copyMsg = h('span', { class: 'muted', attrs: { 'aria-live': 'polite' } });
   let copyMsgTimer = null;
+  /** Take down the message of a saved file (it is about the run shown when it was saved). */
+  const clearSaved = () => { if (copyMsg.querySelector('code')) copyMsg.textContent = ''; };
   /**
-   * Take down the message of a saved or opened file (it is about the run shown when it was
-   * saved or opened).
+   * Take down the message of an opened file: at the next run asked for (an edit, a preset, a
+   * load), not at the end of a run already under way, which would take a refusal down unseen.
    */
-  const clearSaved = () => { if (copyMsg.querySelector('code, .opened')) copyMsg.textContent = ''; };
+  const clearOpened = () => { if (copyMsg.querySelector('.opened')) copyMsg.textContent = ''; };
   // A form landmark made of several small <form>s (see controls.js: autofill's cost per edit).
   const controlsEl = h('div', { class: 'controls', attrs: { role: 'form', 'aria-label': 'Settings' } });
   const transportEl = h('div', { class: 'transport' });
@@ -206,7 +208,7 @@ export function mountPlayground(root, options = {}) {
 
   const controls = createControls(controlsEl, {
     // An edit shows "custom", or the preset again when it brings back the preset's settings.
-    onChange: (sc) => { controls.showPreset(S.preset && same(sc, S.byName[S.preset]) ? S.preset : '', Boolean(S.preset)); setScenario(sc, false); },
+    onChange: (sc) => { clearOpened(); controls.showPreset(S.preset && same(sc, S.byName[S.preset]) ? S.preset : '', Boolean(S.preset)); setScenario(sc, false); },
     // A field the form itself refuses (empty, past its max) is as invalid as one the simulator
     // refuses: the run shown is the last valid one, and the page says so.
     onLocal: (invalid) => {
@@ -226,6 +228,7 @@ export function mountPlayground(root, options = {}) {
     rangeOf: (path, probe) => engine.call('normalize', { scenario: probe }).then(() => null,
       (err) => (String(err.field || '').replace(/\[(\d+)\]/g, '.$1') === path ? err.allowed || null : null)),
     onPreset: (name) => {
+      clearOpened();
       if (!name || !S.byName[name]) return;
       S.preset = name;
       controls.set(S.byName[name], name);
@@ -686,6 +689,7 @@ export function mountPlayground(root, options = {}) {
    * partial settings.)
    */
   async function read(scenario, t) {
+    clearOpened();
     await engine.ready;
     const copy = exactCopy(scenario);
     if (!copy.ok) return copy;
@@ -697,13 +701,14 @@ export function mountPlayground(root, options = {}) {
         // The simulator stopped on a bug (the banner shows it), as setScenario says it.
         setText(runInfo, STOPPED);
         root.classList.add('stale');
-        return { ok: false, message: e.message, shown: true };
+        return { ok: false, message: e.message, shown: true, fatal: true };
       }
       return { ok: false, message: e.message };
     }
     S.preset = null;
     controls.set(sc, '', false);
-    // Refused here, the form holds the settings and their field shows why, as for an edit.
+    // Refused here (a trace is read only when run), the form holds the settings and their
+    // field shows why, as after an edit.
     const ok = await setScenario(sc, false, t);
     return { ok, message: S.lastError, shown: true };
   }
@@ -740,8 +745,10 @@ export function mountPlayground(root, options = {}) {
     const runId = S.runId;
     const r = parsed.ok ? await read(parsed.value, 0) : { ...parsed, shown: false };
     // Another file or an edit came while this one ran: its own message (or none) stands.
-    if (r.ok && S.runId !== runId + 1) return;
-    opened(r.ok ? `Opened ${file.name}.` : `${file.name} was not opened: ${r.message}`);
+    if (r.shown && S.runId !== runId + 1) return;
+    opened(r.ok ? `Opened ${file.name}.`
+      : r.shown && !r.fatal ? `${file.name} was not run: ${r.message} (its settings are in the form; the run shown is the last valid one)`
+        : `${file.name} was not opened: ${r.message}`);
   }
 
   /** Settings refused before they reached the form: said above it until the next run. */
@@ -751,7 +758,7 @@ export function mountPlayground(root, options = {}) {
     S.refusedShown = true;
   }
 
-  /** A message about an opened file, taken down with the next run (see clearSaved). */
+  /** A message about an opened file, taken down with the next run asked for (clearOpened). */
   function opened(text) {
     replace(copyMsg, h('span', { class: 'opened', text }));
   }

@@ -11,7 +11,7 @@ import { getPath, setPath, clone } from './paths.js';
 import { PROMINENT, SECTIONS, SEED } from './schema.js';
 import { wholeOf } from './whole.js';
 import { percentAsSet } from './format.js';
-import { parseDuration } from './units.js';
+import { parseDuration, isBlank } from './units.js';
 
 /** Show a stored value in an input (scale e.g. 100 for percentages), without float noise. */
 function toInput(v, f) {
@@ -48,14 +48,15 @@ function fromInput(el, f) {
     const opt = f.options.find(([v]) => String(v) === raw);
     return { ok: true, value: opt ? opt[0] : (Number.isNaN(Number(raw)) ? raw : Number(raw)) };
   }
-  const raw = el.value.trim();
   if (f.duration) {
-    // Seconds, or with a unit as a scenario file takes it ("500ms", "2h", "30d").
-    if (raw === '') return { ok: false, message: 'Enter a duration.', range: true };
-    const d = parseDuration(raw);
+    // Seconds, or with a unit as a scenario file takes it ("500ms", "2h", "30d"), read from the
+    // text as typed: units.js trims as the simulator does, which is not String.trim().
+    if (isBlank(el.value)) return { ok: false, message: 'Enter a duration.', range: true };
+    const d = parseDuration(el.value);
     // A text that is no duration: its message says what is (the range comes once it reads).
     return d.ok ? { ok: true, value: d.value } : d;
   }
+  const raw = el.value.trim();
   const x = Number(raw);
   // A whole number's field says its range below (empty and not a number included); another's
   // range is the simulator's to say (`range`: see sayRange).
@@ -133,7 +134,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       // Text, not a number input: a unit is letters ("2h"), which a number input empties.
       input = h('input', {
         id, type: 'text', spellcheck: false,
-        attrs: { autocomplete: 'off', title: DURATION_HINT, 'aria-describedby': describedBy },
+        attrs: { autocomplete: 'off', autocapitalize: 'off', autocorrect: 'off', title: DURATION_HINT, 'aria-describedby': describedBy },
       });
     } else {
       input = h('input', {
@@ -170,6 +171,14 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
     };
     const typed = debounce(commit, 400);
     input.addEventListener('change', commit);
+    // A duration typed with a unit reads back in seconds once the field is left, as the unit
+    // beside it says ("2h" becomes 7200), every digit kept (the text is what runs if committed).
+    if (f.duration) {
+      input.addEventListener('change', () => {
+        const r = fromInput(input, f);
+        if (r.ok && /[A-Za-z]/.test(input.value)) input.value = String(r.value);
+      });
+    }
     if (f.type !== 'select' && f.type !== 'checkbox' && f.type !== 'textarea') input.addEventListener('input', typed);
     // `local`: the message is the input's own (not a number, ...): it stays until the input is
     // fixed, whatever runs meanwhile, since the run shown does not use what the field shows.

@@ -11,19 +11,44 @@ const SCALE = { '': 1, s: 1, sec: 1, ms: 1e-3, m: 60, min: 60, h: 3600, d: 86_40
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
+ * The longest text read. Past it the form refuses what a file might take: Rust stops reading an
+ * exponent's digits past 65,536 (`0.<700,000 zeros>1e700001` is 0 there, 1 in JS), and no
+ * duration needs more.
+ */
+export const MAX_DURATION_TEXT = 256;
+
+/**
+ * Rust's `str::trim`: Unicode White_Space, which is not JS's `trim()` set (JS also strips
+ * U+FEFF, the byte order mark, and keeps U+0085, next line).
+ */
+const SPACE = '\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000';
+const TRIM = new RegExp(`^[${SPACE}]+|[${SPACE}]+$`, 'g');
+const rustTrim = (s) => s.replace(TRIM, '');
+
+/**
  * Seconds from `text`: {ok: true, value} or {ok: false, message} with the simulator's message.
  * Negative if written so: the range is the field's to check.
  */
 export function parseDuration(text) {
-  const t = String(text).trim();
-  // The unit is the letters at the end, so that the `e` of `1e3` stays in the number.
-  const [, num, unit] = /^(.*?)([A-Za-z]*)$/s.exec(t);
-  if (!NUMBER.test(num.trim())) {
-    return { ok: false, message: `“${text}” is not a duration: use seconds or a unit (200ms, 5s, 1m, 1h, 30d)` };
+  const s = String(text);
+  if (s.length > MAX_DURATION_TEXT) {
+    return { ok: false, message: `a duration of ${s.length} characters is too long: at most ${MAX_DURATION_TEXT}` };
+  }
+  const t = rustTrim(s);
+  // The unit is the ASCII letters at the end, so that the `e` of `1e3` stays in the number.
+  let split = t.length;
+  while (split > 0 && /[A-Za-z]/.test(t[split - 1])) split -= 1;
+  const num = rustTrim(t.slice(0, split));
+  const unit = t.slice(split);
+  if (!NUMBER.test(num)) {
+    return { ok: false, message: `“${s}” is not a duration: use seconds or a unit (200ms, 5s, 1m, 1h, 30d)` };
   }
   if (!Object.hasOwn(SCALE, unit)) {
-    return { ok: false, message: `unknown duration unit “${unit}” in “${text}”: allowed ms, s, m, h, d, w` };
+    return { ok: false, message: `unknown duration unit “${unit}” in “${s}”: allowed ms, s, m, h, d, w` };
   }
-  const v = Number(num.trim()) * SCALE[unit];
-  return Number.isFinite(v) ? { ok: true, value: v } : { ok: false, message: `“${text}” is not a finite duration` };
+  const v = Number(num) * SCALE[unit];
+  return Number.isFinite(v) ? { ok: true, value: v } : { ok: false, message: `“${s}” is not a finite duration` };
 }
+
+/** Whether `text` is blank as Rust reads it (an emptied field). */
+export const isBlank = (text) => rustTrim(String(text)) === '';
