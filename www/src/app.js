@@ -683,10 +683,11 @@ export function mountPlayground(root, options = {}) {
   /**
    * Read `scenario` (a copy, BigInts exact, defaults filled and units read, as a host's
    * `scenario` attribute is) and, when the simulator takes it, show its run rewound to `t`:
-   * {ok: true}. When it does not: {ok: false, message} naming the field, and nothing on the page
+   * {ok: true}. Refused as read: {ok: false, message} naming the field, and nothing on the page
    * has changed: not the form, not the run, not the URL. (Set into the form first, a partial
    * scenario refused hid every field it did not hold, and an edit then ran and linked the
-   * partial settings.)
+   * partial settings.) Refused when run (a trace is read only then): {ok: false, message,
+   * shown: true}, the settings in the form with the message by their field, as after an edit.
    */
   async function read(scenario, t) {
     clearOpened();
@@ -728,7 +729,7 @@ export function mountPlayground(root, options = {}) {
    * Open a scenario file (as "Download scenario" saves, or as `breaker run --scenario` reads:
    * units such as "7d" allowed) and show its run. Whole numbers are read from the text exactly
    * (a seed past 2^53 − 1 is refused, not rounded); a file that is no JSON says so. The message
-   * beside the button goes with the next run, as a saved file's does.
+   * beside the button goes with the next run asked for (clearOpened).
    */
   async function openScenario() {
     const file = openInput.files[0];

@@ -7,8 +7,11 @@
 /** Seconds per unit; `sec` and `min` are `s` and `m`, and no unit is seconds. */
 const SCALE = { '': 1, s: 1, sec: 1, ms: 1e-3, m: 60, min: 60, h: 3600, d: 86_400, w: 604_800 };
 
-/** Rust's `f64` syntax without `inf` and `nan` (those are letters: they read as a unit). */
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/**
+ * A decimal number as the simulator reads one: Rust's `f64` syntax without `inf` and `nan`
+ * (letters, which in a duration read as a unit). Links read their numbers with it too.
+ */
+export const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
  * The longest text read. Past it the form refuses what a file might take: Rust stops reading an
@@ -40,7 +43,7 @@ export function parseDuration(text) {
   while (split > 0 && /[A-Za-z]/.test(t[split - 1])) split -= 1;
   const num = rustTrim(t.slice(0, split));
   const unit = t.slice(split);
-  if (!NUMBER.test(num)) {
+  if (!DECIMAL.test(num)) {
     return { ok: false, message: `“${s}” is not a duration: use seconds or a unit (200ms, 5s, 1m, 1h, 30d)` };
   }
   if (!Object.hasOwn(SCALE, unit)) {

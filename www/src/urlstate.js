@@ -7,6 +7,7 @@
 
 import { flatten, getPath, setPath, clone } from './paths.js';
 import { wholeRange, readWhole, parseExact } from './whole.js';
+import { DECIMAL } from './units.js';
 
 export const URL_VERSION = 1;
 const RESERVED = new Set(['v', 'preset', 't', 'embed', 'panels', 'step']);
@@ -115,7 +116,7 @@ export function decode(search, presetsByName, defaultName) {
  * `Infinity` and blanks, which no command line or JSON file takes.
  */
 function decimal(raw) {
-  return raw !== null && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
+  return raw !== null && DECIMAL.test(raw.trim()) ? Number(raw) : NaN;
 }
 
 /** Copy text to the clipboard; falls back to selecting it in a prompt-free way. */
