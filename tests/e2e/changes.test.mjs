@@ -12,28 +12,8 @@ import { execFileSync } from 'node:child_process';
 import { duration } from '../../www/src/format.js';
 import {
   BROWSERS, ROOT, session, open, page, pageErrors, pageState, simulate, until, setField, fieldMessage, waitSettled, runsShown,
+  button, newSnap, change,
 } from './helpers.mjs';
-
-const button = (s, text) => s.driver.findElement({ xpath: `//div[@class='transport']//button[normalize-space(.)='${text}']` });
-
-/** The page's clock format, m:ss.cc (as format.js `clock` for runs under an hour). */
-const clock = (t) => `${Math.floor(t / 60)}:${(t % 60).toFixed(2).padStart(5, '0')}`;
-
-/** Do `act` (async) and wait for the page to show a new cursor snapshot. */
-async function newSnap(s, act, what) {
-  await page(s.driver, () => { window.__e2eSnap = window.playground.state.snap; });
-  await act();
-  await until(() => page(s.driver, () => window.playground.state.snap !== window.__e2eSnap), what);
-  return pageState(s.driver);
-}
-
-/** Change a setting and wait until the page has recomputed, drawn and rewound the new run. */
-async function change(s, path, value) {
-  const n = await runsShown(s.driver);
-  await setField(s.driver, path, value);
-  await waitSettled(s.driver, n);
-}
-
 
 for (const browser of BROWSERS) {
   describe(`changes [${browser}]`, () => {

@@ -260,6 +260,27 @@ export async function addPlaygrounds(driver, elements) {
   }, elements);
 }
 
+/** A transport button by its text. */
+export const button = (s, text) => s.driver.findElement({ xpath: `//div[@class='transport']//button[normalize-space(.)='${text}']` });
+
+/** The page's clock format, m:ss.cc (as format.js `clock` for runs under an hour). */
+export const clock = (t) => `${Math.floor(t / 60)}:${(t % 60).toFixed(2).padStart(5, '0')}`;
+
+/** Do `act` (async) and wait for the page to show a new cursor snapshot. */
+export async function newSnap(s, act, what) {
+  await page(s.driver, () => { window.__e2eSnap = window.playground.state.snap; });
+  await act();
+  await until(() => page(s.driver, () => window.playground.state.snap !== window.__e2eSnap), what);
+  return pageState(s.driver);
+}
+
+/** Change a setting and wait until the page has recomputed, drawn and rewound the new run. */
+export async function change(s, path, value) {
+  const n = await runsShown(s.driver);
+  await setField(s.driver, path, value);
+  await waitSettled(s.driver, n);
+}
+
 /** The field's inline message and whether it is marked invalid. */
 export async function fieldMessage(driver, path) {
   return page(driver, (p) => {

@@ -6,21 +6,9 @@ import assert from 'node:assert/strict';
 import { Key } from 'selenium-webdriver';
 import { duration } from '../../www/src/format.js';
 import {
-  BROWSERS, session, open, page, pageErrors, pageState, simulate, until, setField, waitSettled, runsShown,
+  BROWSERS, session, open, page, pageErrors, pageState, simulate, until, waitSettled, runsShown,
+  button, clock, newSnap, change,
 } from './helpers.mjs';
-
-const button = (s, text) => s.driver.findElement({ xpath: `//div[@class='transport']//button[normalize-space(.)='${text}']` });
-
-/** The page's clock format, m:ss.cc (as format.js `clock` for runs under an hour). */
-const clock = (t) => `${Math.floor(t / 60)}:${(t % 60).toFixed(2).padStart(5, '0')}`;
-
-/** Do `act` (async) and wait for the page to show a new cursor snapshot. */
-async function newSnap(s, act, what) {
-  await page(s.driver, () => { window.__e2eSnap = window.playground.state.snap; });
-  await act();
-  await until(() => page(s.driver, () => window.playground.state.snap !== window.__e2eSnap), what);
-  return pageState(s.driver);
-}
 
 /** Each breaker's state and generation after CLI events[0..=i] (closed, 0 before any). */
 function expectedAfter(events, i) {
@@ -49,13 +37,6 @@ async function nowRowAfterEachChange(s, name, check) {
     check(r, e.t_s + 0.05);
   }
   return [...seen].sort();
-}
-
-/** Change a setting and wait until the page has recomputed, drawn and rewound the new run. */
-async function change(s, path, value) {
-  const n = await runsShown(s.driver);
-  await setField(s.driver, path, value);
-  await waitSettled(s.driver, n);
 }
 
 for (const browser of BROWSERS) {
