@@ -1016,7 +1016,9 @@ fn browser(ctx: &mut Ctx, name: &'static str) -> Res<Vec<Row>> {
     );
     let mut c = Command::new("node");
     c.arg(&script).args([name, &url, "15"]);
+    let tmp = crate::test::private_tmp(&mut c, &format!("bench-{name}"));
     let (status, text) = run_tee(&mut c)?;
+    drop(tmp);
     if !status.success() {
         return fail(format!("the {name} bench page failed"));
     }

@@ -437,12 +437,14 @@ fn wasm_suites(root: &Path, results: &mut Vec<Outcome>) {
             }
             let mut c = wasm_pack_test(browser);
             c.arg(dir).current_dir(root);
+            let tmp = private_tmp(&mut c, &format!("wasm-{browser}"));
             let shown = if browser == "chrome" {
                 "Chrome"
             } else {
                 "Firefox"
             };
             results.push(suite_in(&name, Count::Libtest, &mut c, Some(shown)));
+            drop(tmp);
         }
     }
 }
@@ -556,7 +558,24 @@ fn e2e_suites(root: &Path, results: &mut Vec<Outcome>) {
         );
         c.env_remove("E2E_BROWSERS");
     }
+    let tmp = private_tmp(&mut c, "e2e");
     results.push(suite("e2e", Count::Js, &mut c));
+    drop(tmp);
+}
+
+/// A [`util::PrivateTmp`] given to `cmd` (it starts browsers, which leave folders behind in
+/// their temporary folder); without one, a warning and the system's temporary folder.
+pub(crate) fn private_tmp(cmd: &mut Command, name: &str) -> Option<util::PrivateTmp> {
+    match util::PrivateTmp::new(name) {
+        Ok(t) => {
+            t.give(cmd);
+            Some(t)
+        }
+        Err(e) => {
+            println!("warning: no private temporary folder ({e}): the browsers' leftovers stay in the system's");
+            None
+        }
+    }
 }
 
 /// `cargo build -p breaker-cli` (dev profile) and the path of the `breaker` binary.

@@ -243,6 +243,45 @@ pub fn lock_versions(lock: &str, package: &str) -> Vec<String> {
     out
 }
 
+/// A temporary folder of the command's own for a child that starts browsers: `TMPDIR` points
+/// there ([`PrivateTmp::give`]), and it is removed, with whatever the child left, when dropped.
+///
+/// chromedriver makes a 23 MB profile (`org.chromium.Chromium.scoped_dir.*`) in `TMPDIR` for
+/// each session and Chromium a folder for its singleton socket; quit the way
+/// wasm-bindgen-test-runner quits them, both stay: each `cargo xtask test` left 8 profiles and 6
+/// folders (about 180 MB) in /tmp. Made in the system's temporary folder, not under `target/`:
+/// the socket's path has to fit in 108 bytes, and a clean clone's target folder is deep.
+pub struct PrivateTmp(PathBuf);
+
+impl PrivateTmp {
+    /// A fresh, empty `<system temp>/breaker-tmp-<pid>-<name>`.
+    pub fn new(name: &str) -> Res<PrivateTmp> {
+        let dir = env::temp_dir().join(format!("breaker-tmp-{}-{name}", std::process::id()));
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir)?;
+        }
+        std::fs::create_dir_all(&dir)?;
+        Ok(PrivateTmp(dir))
+    }
+
+    /// Point `cmd`'s temporary folder (`TMPDIR`, and `TMP`/`TEMP` as Windows reads them) here.
+    pub fn give(&self, cmd: &mut Command) {
+        for var in ["TMPDIR", "TMP", "TEMP"] {
+            cmd.env(var, &self.0);
+        }
+    }
+}
+
+impl Drop for PrivateTmp {
+    fn drop(&mut self) {
+        if let Err(e) = std::fs::remove_dir_all(&self.0) {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                eprintln!("warning: could not remove {}: {e}", self.0.display());
+            }
+        }
+    }
+}
+
 /// The cargo target directory of the workspace (honours CARGO_TARGET_DIR and
 /// config), from `cargo metadata`.
 pub fn target_dir() -> Res<PathBuf> {
@@ -264,6 +303,27 @@ pub fn target_dir() -> Res<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn private_tmp_is_given_fresh_and_removed_with_its_contents() {
+        let t = PrivateTmp::new("unit-test").unwrap();
+        let dir = t.0.clone();
+        std::fs::create_dir_all(dir.join("left/behind")).unwrap();
+        std::fs::write(dir.join("left/behind/f"), "x").unwrap();
+        // A second one of the same name starts empty.
+        std::mem::forget(t); // left, as by a run that was killed
+        let t = PrivateTmp::new("unit-test").unwrap();
+        assert_eq!(std::fs::read_dir(&t.0).unwrap().count(), 0);
+        let mut c = Command::new("sh");
+        t.give(&mut c);
+        let out = c.args(["-c", "echo $TMPDIR"]).output().unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            dir.to_str().unwrap()
+        );
+        drop(t);
+        assert!(!dir.exists());
+    }
 
     #[test]
     fn lock_versions_finds_exact_name() {

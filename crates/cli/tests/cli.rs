@@ -36,8 +36,10 @@ fn fails(args: &[&str]) -> String {
     err
 }
 
+/// A file for a test, in cargo's folder for integration tests' files (`target/tmp`), not the
+/// system's temporary folder, which these files filled run after run.
 fn temp(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("breaker-cli-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("breaker-cli");
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();

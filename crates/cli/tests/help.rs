@@ -50,7 +50,8 @@ fn analyze_help_gives_each_commands_default_true_rate() {
 /// showed the three as alternatives.
 #[test]
 fn run_help_says_a_trace_goes_with_a_preset() {
-    let dir = std::env::temp_dir().join(format!("breaker-cli-help-{}", std::process::id()));
+    // In cargo's folder for integration tests' files, not the system's (left there run after run).
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("breaker-cli-help");
     std::fs::create_dir_all(&dir).unwrap();
     let trace = dir.join("t.csv");
     std::fs::write(&trace, "1,ok,0.1\n2,503,0.1\n").unwrap();

@@ -7,7 +7,8 @@ use std::process::Command;
 /// visible.
 #[test]
 fn a_byte_order_mark_is_skipped() {
-    let dir = std::env::temp_dir().join(format!("breaker-cli-bom-{}", std::process::id()));
+    // In cargo's folder for integration tests' files, not the system's (left there run after run).
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("breaker-cli-bom");
     std::fs::create_dir_all(&dir).unwrap();
     let json = r#"{"seed": 7, "duration": "10m"}"#;
     let plain = dir.join("plain.json");
