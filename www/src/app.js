@@ -39,6 +39,17 @@ import { duration, clock, fmt, count } from './format.js';
 const ALL_PANELS = ['now', 'chart', 'verdict', 'trace', 'metrics', 'derived', 'analysis'];
 const BUCKETS = 600;
 const TRACE_LIMIT = 5000;
+/**
+ * The longest link the page writes or copies (characters): Firefox keeps no longer URL
+ * (network.standard-url.max-length; history.replaceState throws past it), Chromium 2 MB.
+ */
+const LINK_MAX = 1048576;
+/** Past this many characters a link is refused by many servers (nginx's and Apache's 8 KB). */
+const LINK_SERVERS = 8000;
+/** A whole number exactly, its thousands grouped: 1,048,576. */
+const grouped = (n) => n.toLocaleString('en-US');
+/** What the page says of settings whose link would be `n` characters, past LINK_MAX. */
+const tooLong = (n) => `These settings make a link of ${grouped(n)} characters, more than browsers take (Firefox at most ${grouped(LINK_MAX)}), so the address bar holds none of them. “Download scenario” keeps them in a file, which “Open scenario…” reads.`;
 const TRACE_ROWS = 2000; // the most rows the trace panel draws (panels.js)
 const INLINE_ROWS = 300; // a trace of at most this many rows is drawn in the same task as the chart
 
@@ -106,6 +117,8 @@ export function mountPlayground(root, options = {}) {
   const openBtn = h('button', { type: 'button', text: 'Open scenario…', on: { click: () => openInput.click() } });
   const copyMsg = h('span', { class: 'muted', attrs: { 'aria-live': 'polite' } });
   let copyMsgTimer = null;
+  // Said while the settings are too long for the address bar (writeUrl).
+  const linkMsg = h('span', { class: 'muted link-note', hidden: true, attrs: { 'aria-live': 'polite' } });
   /** Take down the message of a saved file (it is about the run shown when it was saved). */
   const clearSaved = () => { if (copyMsg.querySelector('code')) copyMsg.textContent = ''; };
   /**
@@ -141,7 +154,7 @@ export function mountPlayground(root, options = {}) {
 
   replace(root,
     bannerEl,
-    h('div', { class: 'topbar' }, notice, h('div', { class: 'copy', hidden: !options.url }, copyBtn, ' ', saveBtn, ' ', openBtn, openInput, ' ', copyMsg)),
+    h('div', { class: 'topbar' }, notice, h('div', { class: 'copy', hidden: !options.url }, copyBtn, ' ', saveBtn, ' ', openBtn, openInput, ' ', copyMsg, ' ', linkMsg)),
     h('div', { class: showControls ? 'layout' : 'layout no-side' },
       h('aside', { class: 'side', hidden: !showControls }, controlsEl),
       // The page's main landmark, but only on a page of its own: embedded, the host's page has
@@ -632,10 +645,28 @@ export function mountPlayground(root, options = {}) {
     for (const [k, v] of Object.entries(S.targets)) if (v !== DEFAULT_TARGETS[k]) goals[`goal.${k}`] = v === null ? '' : v;
     return encode(S.scenario, S.preset, S.byName[S.preset], goals);
   }
+  /**
+   * The settings into the address bar. Past LINK_MAX characters (a long trace, thousands of
+   * phases) the address bar holds none of them, in every browser, and the page says so: Firefox
+   * threw on such a link (history.replaceState), which left the run unshown.
+   */
   function writeUrl() {
     if (!options.url || !S.scenario) return;
-    const q = urlQuery();
-    history.replaceState(null, '', `${location.pathname}?${q}${location.hash}`);
+    const path = `${location.pathname}?${urlQuery()}${location.hash}`;
+    const length = location.origin.length + path.length;
+    let written = false;
+    if (length <= LINK_MAX) {
+      try {
+        history.replaceState(null, '', path);
+        written = true;
+      } catch { /* a browser whose limit is lower: as too long */ }
+    }
+    if (!written) {
+      // Not the last settings' link left in place: a reload would show other settings unsaid.
+      try { history.replaceState(null, '', `${location.pathname}${location.hash}`); } catch { /* kept */ }
+    }
+    linkMsg.hidden = written;
+    linkMsg.textContent = written ? '' : tooLong(length);
   }
   async function copyLink() {
     const q = S.scenario ? urlQuery() : '';
@@ -643,10 +674,20 @@ export function mountPlayground(root, options = {}) {
     // are not on a 1 ms grid).
     const t = S.t > 0 ? `&t=${S.t}` : '';
     const href = `${location.origin}${location.pathname}?${q}${t}`;
-    const ok = await copyText(href);
-    copyMsg.textContent = ok ? 'Link copied.' : `Copy this link: ${href}`;
     clearTimeout(copyMsgTimer);
-    copyMsgTimer = setTimeout(() => { copyMsg.textContent = ''; }, 4000);
+    const n = href.length;
+    let text;
+    if (n > LINK_MAX) {
+      text = `Not copied. ${tooLong(n)}`;
+    } else {
+      const ok = await copyText(href);
+      const long = n > LINK_SERVERS
+        ? ` It is ${grouped(n)} characters long: many web servers refuse a link longer than ${grouped(LINK_SERVERS)}; “Download scenario” keeps the settings in a file.`
+        : '';
+      text = ok ? `Link copied.${long}` : n > LINK_SERVERS ? `The link could not be copied.${long}` : `Copy this link: ${href}`;
+    }
+    copyMsg.textContent = text;
+    copyMsgTimer = setTimeout(() => { copyMsg.textContent = ''; }, text.length > 40 ? 12000 : 4000);
   }
 
   /**
