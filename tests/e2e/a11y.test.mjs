@@ -55,6 +55,15 @@ for (const browser of BROWSERS) {
       assert.deepEqual(bad(await axe(s)), []);
     });
 
+    test('axe: a long list of phases, on a page of them between two paging bars, has no serious violation', async () => {
+      const deps = Array.from({ length: 120 }, (_, i) => ({ start: i * 60 }));
+      const q = new URLSearchParams({ v: '1', preset: 'recovery-warmup', duration: '7200', dependency: JSON.stringify(deps) });
+      await open(s, `?${q}`);
+      await page(s.driver, () => { for (const d of document.querySelectorAll('#playground details')) d.open = true; });
+      assert.equal(await page(s.driver, () => document.querySelectorAll('#playground .list-nav').length), 2);
+      assert.deepEqual(bad(await axe(s)), []);
+    });
+
     test('axe: the page with ?embed=1 has no serious violation', async () => {
       await open(s, '?embed=1&panels=now,chart,metrics&v=1&preset=bursty-failures');
       assert.deepEqual(bad(await axe(s)), []);

@@ -84,6 +84,12 @@ function fromInput(el, f) {
 // bubble for an out-of-range number beside the page's message; the page validates every field.
 /** The most forms a list of phases is split into (see `listEditor`). */
 const LIST_FORMS = 40;
+/**
+ * The most phases a list shows at once; the others are a page away (Previous, Next, "Go to
+ * phase"). All shown, 1,000 phases (15,000 controls) took 5.8 s to show in Chromium and 4,000
+ * took 30-48 s, the page frozen; "Open scenario…" reaches them with one click.
+ */
+const LIST_PAGE = 50;
 
 const form = (props, ...children) => h('form', {
   ...props,
@@ -99,6 +105,9 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
   let scenario = {};
   let presets = [];
   const fields = new Map(); // path -> {f, input, msg, wrap}
+  // The simulator's message last put beside a field ({path, text}), shown again when a list
+  // page leaves and comes back to it.
+  let lastError = null;
 
   const general = h('p', { class: 'msg general', attrs: { role: 'alert', 'aria-live': 'polite' } });
   const presetId = uniqueId('preset');
@@ -255,38 +264,130 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
     replace(sections, nodes);
   }
 
+  // The first item each list shows (a multiple of LIST_PAGE), by the list's path.
+  const listFrom = new Map();
+
   function listEditor(spec, items) {
     const keys = spec.item.filter((f) => items.some((it) => it && getPath(it, f.key) !== undefined));
-    const phases = items.map((it, i) => h('fieldset', { class: 'phase' },
-      h('legend', { text: `Phase ${i + 1}${it.label ? `: ${it.label}` : ''}` }),
-      h('div', { class: 'grid' }, keys.filter((f) => getPath(it, f.key) !== undefined).map((f) => field(f, `${spec.path}.${i}.${f.key}`))),
-      items.length > 1 ? h('button', { type: 'button', class: 'small remove-phase', text: `Remove phase ${i + 1}`, on: { click: () => {
-        items.splice(i, 1); rebuild(true); onChange(clone(scenario), spec.path);
-        // The focus was on the button just removed: the next phase's (now at this place), the
-        // last one's, or "Add a phase".
-        const list = sections.querySelector(`.list[data-list="${spec.path}"]`);
-        const removes = list ? list.querySelectorAll('button.remove-phase') : [];
-        const to = removes[Math.min(i, removes.length - 1)] || (list && list.querySelector('button.add-phase'));
-        if (to) to.focus();
-      } } }) : null));
-    // A form per phase, as for every group of settings (see `form`); but a long list (a link
-    // can hold thousands of phases) in at most LIST_FORMS forms, several phases each: Chromium's
-    // cost of forms added to a page grows with the square of their number (2,000 phases took 17 s
-    // to show, one form each; 2.9 s with none), while an edit's grows only with its own form.
+    const n = items.length;
+    const last = Math.max(0, Math.floor((n - 1) / LIST_PAGE) * LIST_PAGE);
+    const from = Math.min(listFrom.get(spec.path) ?? 0, last);
+    listFrom.set(spec.path, from);
+    const to = Math.min(n, from + LIST_PAGE);
+    const phases = items.slice(from, to).map((it, j) => {
+      const i = from + j;
+      return h('fieldset', { class: 'phase' },
+        h('legend', { text: `Phase ${i + 1}${it.label ? `: ${it.label}` : ''}` }),
+        h('div', { class: 'grid' }, keys.filter((f) => getPath(it, f.key) !== undefined).map((f) => field(f, `${spec.path}.${i}.${f.key}`))),
+        n > 1 ? h('button', { type: 'button', class: 'small remove-phase', text: `Remove phase ${i + 1}`, on: { click: () => {
+          items.splice(i, 1); rebuild(true); onChange(clone(scenario), spec.path);
+          // The focus was on the button just removed: the next phase's (now at this place), the
+          // last one's, or "Add a phase".
+          // (On its page: the removed phase may have been the last page's only one.)
+          const list = sections.querySelector(`.list[data-list="${spec.path}"]`);
+          const removes = list ? list.querySelectorAll('button.remove-phase') : [];
+          const at = Math.min(i, items.length - 1) - listFrom.get(spec.path);
+          const to = removes[Math.min(at, removes.length - 1)] || (list && list.querySelector('button.add-phase'));
+          if (to) to.focus();
+        } } }) : null);
+    });
+    // A form per phase, as for every group of settings (see `form`); but a long page of them in
+    // at most LIST_FORMS forms, several phases each: Chromium's cost of forms added to a page
+    // grows with the square of their number (2,000 phases took 17 s to show, one form each;
+    // 2.9 s with none), while an edit's grows only with its own form.
     const per = Math.max(1, Math.ceil(phases.length / LIST_FORMS));
     const rows = [];
-    for (let i = 0; i < phases.length; i += per) rows.push(form({}, phases.slice(i, i + per)));
+    for (let k = 0; k < phases.length; k += per) rows.push(form({}, phases.slice(k, k + per)));
     const add = h('button', { type: 'button', class: 'small add-phase', text: 'Add a phase', on: { click: () => {
-      const last = clone(items[items.length - 1]) || {};
-      if (typeof last.start === 'number') last.start += 10;
-      items.push(last); rebuild(true); onChange(clone(scenario), spec.path);
+      const lastItem = clone(items[items.length - 1]) || {};
+      if (typeof lastItem.start === 'number') lastItem.start += 10;
+      items.push(lastItem);
+      listFrom.set(spec.path, Infinity); // the page of the new phase: the last
+      rebuild(true); onChange(clone(scenario), spec.path);
       // The new phase's first field, where its start is set.
       const list = sections.querySelector(`.list[data-list="${spec.path}"]`);
       const shown = list ? list.querySelectorAll('fieldset.phase') : [];
-      const to = shown.length ? shown[shown.length - 1].querySelector('input, select, textarea') : null;
-      if (to) to.focus();
+      const first = shown.length ? shown[shown.length - 1].querySelector('input, select, textarea') : null;
+      if (first) first.focus();
     } } });
-    return h('div', { class: 'list', dataset: { list: spec.path } }, h('h3', { text: spec.title }), rows, add);
+    return h('div', { class: 'list', dataset: { list: spec.path } }, h('h3', { text: spec.title }),
+      n > LIST_PAGE ? listNav(spec, from, to, n, 'top') : null, rows,
+      n > LIST_PAGE ? listNav(spec, from, to, n, 'bottom') : null, add);
+  }
+
+  /**
+   * The paging of a long list: which items are shown, Previous and Next, and "Go to phase" (the
+   * page holding it, with the focus in that phase). `where`: above or below the phases.
+   */
+  function listNav(spec, from, to, n, where) {
+    const go = (start, focusItem = null) => {
+      showListPage(spec, start);
+      const list = sections.querySelector(`.list[data-list="${spec.path}"]`);
+      if (!list) return;
+      if (focusItem !== null) {
+        const fs = list.querySelectorAll('fieldset.phase')[focusItem - listFrom.get(spec.path)];
+        const first = fs && fs.querySelector('input, select, textarea');
+        if (first) first.focus();
+      } else {
+        // The same button above the new page (its other one at an end of the list): the page
+        // is read from its top, whichever end it was asked from.
+        const nav = list.querySelector('.list-nav[data-where="top"]');
+        const b = nav && ([...nav.querySelectorAll('button')].find((x) => !x.disabled && x.dataset.go === String(start > from)) || nav.querySelector('button:not(:disabled)'));
+        if (b) b.focus();
+      }
+    };
+    const id = uniqueId('goto');
+    const goto = h('input', {
+      id, type: 'number', inputMode: 'numeric', class: 'goto',
+      attrs: { min: 1, max: n, step: 1, placeholder: String(from + 1) },
+      on: { change: (e) => {
+        if (isBlank(e.target.value) || !Number.isFinite(Number(e.target.value))) return;
+        // Past either end: the first or the last phase.
+        const k = Math.min(n, Math.max(1, Math.floor(Number(e.target.value))));
+        go(Math.floor((k - 1) / LIST_PAGE) * LIST_PAGE, k - 1);
+      } },
+    });
+    // In a form of its own, as every control of the settings (see `form`).
+    return form({ class: 'list-nav', dataset: { where } },
+      h('span', { class: 'list-range', text: `Phases ${from + 1}–${to} of ${n}` }), ' ',
+      h('button', { type: 'button', class: 'small', disabled: from === 0, dataset: { go: 'false' }, on: { click: () => go(from - LIST_PAGE) } },
+        h('span', { attrs: { 'aria-hidden': 'true' }, text: '◀ ' }), `Previous ${LIST_PAGE}`), ' ',
+      h('button', { type: 'button', class: 'small', disabled: to >= n, dataset: { go: 'true' }, on: { click: () => go(from + LIST_PAGE) } },
+        `Next ${LIST_PAGE}`, h('span', { attrs: { 'aria-hidden': 'true' }, text: ' ▶' })), ' ',
+      h('label', { for: id, text: 'Go to phase' }), ' ', goto);
+  }
+
+  /**
+   * Show the page of `spec`'s list that starts at item `start`: the list alone is built again
+   * and filled; a field left holding what its input could not take goes with its page (the run
+   * shown never used it), and the message last shown for a field of the new page comes back.
+   */
+  function showListPage(spec, start) {
+    const old = sections.querySelector(`.list[data-list="${spec.path}"]`);
+    const items = getPath(scenario, spec.path);
+    if (!old || !Array.isArray(items)) return;
+    listFrom.set(spec.path, Math.max(0, start));
+    const prefix = `${spec.path}.`;
+    for (const path of [...fields.keys()]) if (path.startsWith(prefix)) fields.delete(path);
+    const list = listEditor(spec, items);
+    old.replaceWith(list);
+    fill((path) => path.startsWith(prefix));
+    onLocal(anyLocal());
+    if (lastError && lastError.path && lastError.path.startsWith(prefix) && fields.has(lastError.path)) {
+      setMsg(lastError.path, lastError.text);
+    }
+  }
+
+  /** The list page holding the item a field path names (`dependency.734.start`), if it is not shown. */
+  function showItemOf(norm) {
+    for (const s of SECTIONS) {
+      if (!s.list || !norm.startsWith(`${s.list.path}.`)) continue;
+      const m = /^(\d+)(\.|$)/.exec(norm.slice(s.list.path.length + 1));
+      if (!m) continue;
+      const i = Number(m[1]);
+      const from = listFrom.get(s.list.path) ?? 0;
+      if (i < from || i >= from + LIST_PAGE) showListPage(s.list, Math.floor(i / LIST_PAGE) * LIST_PAGE);
+    }
   }
 
   function rebuild(keepOpen = false) {
@@ -294,8 +395,10 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
     fill();
   }
 
-  function fill() {
+  /** Show the scenario's values in the fields (those whose path `only` takes, or all). */
+  function fill(only = null) {
     for (const [path, c] of fields) {
+      if (only && !only(path)) continue;
       const v = getPath(scenario, path);
       c.wrap.hidden = v === undefined;
       if (c.f.type === 'checkbox') c.input.checked = Boolean(v);
@@ -338,6 +441,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
      */
     set(sc, presetName, edited = true) {
       scenario = clone(sc);
+      listFrom.clear(); // other settings: their lists from the first page
       rebuild();
       showPreset(presetName ?? presetSel.value, edited);
     },
@@ -356,7 +460,10 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
      */
     showError(fieldPath, message) {
       general.textContent = '';
+      lastError = null;
       const norm = String(fieldPath || '').replace(/\[(\d+)\]/g, '.$1');
+      // A phase on another page of a long list: that page first.
+      showItemOf(norm);
       let best = null;
       for (const path of fields.keys()) {
         if (norm === path || norm.endsWith(`.${path}`) || path.endsWith(`.${norm}`)) {
@@ -364,7 +471,8 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
         }
       }
       if (best && !fields.get(best).wrap.hidden) {
-        setMsg(best, inFormTerms(best, message));
+        lastError = { path: best, text: inFormTerms(best, message) };
+        setMsg(best, lastError.text);
         const { wrap } = fields.get(best);
         const d = wrap.closest('details');
         if (d) d.open = true;
@@ -379,6 +487,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
     },
     clearErrors() {
       general.textContent = '';
+      lastError = null;
       for (const [path, c] of fields) if (!c.local) setMsg(path, '');
     },
     /** Whether a field holds what its input cannot take (see `onLocal`). */
