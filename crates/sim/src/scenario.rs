@@ -517,6 +517,13 @@ impl Scenario {
     /// type the field does not take says what is allowed, see [`crate::allowed::explain`]).
     /// Malformed JSON gives serde_json's message with its line and column.
     pub fn read_json(text: &str) -> Result<Scenario, String> {
+        Scenario::read_json_naming(text, true)
+    }
+
+    /// [`Scenario::read_json`]; `name_out_of_range`: a number past a 64-bit float's range is
+    /// named by its field (see [`out_of_range`], which reads the text again with this `false`:
+    /// one more reading, not one per such number).
+    fn read_json_naming(text: &str, name_out_of_range: bool) -> Result<Scenario, String> {
         use serde_json::Value;
         // Typed first: it refuses duplicate keys and holds no copy of the text's values.
         let first = match serde_json::from_str::<Scenario>(text) {
@@ -525,7 +532,13 @@ impl Scenario {
             Err(e) => Some(e),
         };
         // Only for the message: which field, or that it is not an object.
-        let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let v: Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            Err(e) => {
+                let named = name_out_of_range.then(|| out_of_range(text, &e)).flatten();
+                return Err(named.unwrap_or_else(|| e.to_string()));
+            }
+        };
         if !v.is_object() {
             return Err(format!(
                 "scenario = {} is invalid: allowed an object of settings",
@@ -601,6 +614,113 @@ impl Scenario {
         }
         out
     }
+}
+
+/// The message for a number past what a 64-bit float holds (`1e309`: serde_json's "number out
+/// of range at line 1 column 18" named no field): the field as `--set` takes it, the number as
+/// written, and what the field allows. The field is found by putting a marker text where the
+/// number was; what it allows, by reading the text with the largest float of the number's sign
+/// there (a field that takes even that says the float's limit). `None` for any other error.
+fn out_of_range(text: &str, e: &serde_json::Error) -> Option<String> {
+    use serde_json::Value;
+    if !e.to_string().starts_with("number out of range") {
+        return None;
+    }
+    // The error is at the number's last character: line and column (1-based, in bytes).
+    let line_start = if e.line() <= 1 {
+        0
+    } else {
+        text.match_indices('\n').nth(e.line() - 2)?.0 + 1
+    };
+    let end = line_start + e.column();
+    if !text.is_char_boundary(end) {
+        return None;
+    }
+    let is_num = |c: char| c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E');
+    let start = text[..end]
+        .char_indices()
+        .rev()
+        .take_while(|&(_, c)| is_num(c))
+        .last()?
+        .0;
+    let token = &text[start..end];
+    let path = path_at(&text[..start])?;
+    if path.is_empty() {
+        return None; // the scenario is no object: serde_json's message, where the number is
+    }
+    let largest = if token.starts_with('-') {
+        "-1.7976931348623157e308"
+    } else {
+        "1.7976931348623157e308"
+    };
+    let probe = format!("{}{largest}{}", &text[..start], &text[end..]);
+    // As the range check writes it, or as a type mismatch quotes the JSON ("e+308").
+    let shown = [
+        largest.to_string(),
+        short_json(&Value::from(largest.parse::<f64>().ok()?)),
+    ];
+    let refused = Scenario::read_json_naming(&probe, false)
+        .and_then(|s| s.validate().map_err(|e| e.to_string()));
+    let why = refused
+        .err()
+        .and_then(|m| {
+            shown.iter().find_map(|x| {
+                m.strip_prefix(&format!("{path} = {x} is invalid: "))
+                    .map(str::to_string)
+            })
+        })
+        .unwrap_or_else(|| "a number past the largest a 64-bit float holds (about 1.8e308)".into());
+    Some(format!("{path} = {token} is invalid: {why}"))
+}
+
+/// The dotted path (`dependency.2.start`) of the value that starts where `prefix` (valid JSON
+/// up to a value) ends; `None` if that value is not inside an object at the top.
+fn path_at(prefix: &str) -> Option<String> {
+    enum Level {
+        Object(Option<String>),
+        List(usize),
+    }
+    let mut stack: Vec<Level> = Vec::new();
+    let bytes = prefix.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                let from = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                // A key: the string in an object where no key is read yet.
+                if let Some(Level::Object(key @ None)) = stack.last_mut() {
+                    *key = Some(serde_json::from_str(prefix.get(from..=i)?).ok()?);
+                }
+            }
+            b'{' => stack.push(Level::Object(None)),
+            b'[' => stack.push(Level::List(0)),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => match stack.last_mut() {
+                Some(Level::Object(key)) => *key = None,
+                Some(Level::List(n)) => *n += 1,
+                None => {}
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    if !matches!(stack.first(), Some(Level::Object(_))) {
+        return None;
+    }
+    let segs: Option<Vec<String>> = stack
+        .iter()
+        .map(|l| match l {
+            Level::Object(k) => k.clone(),
+            Level::List(n) => Some(n.to_string()),
+        })
+        .collect();
+    Some(segs?.join("."))
 }
 
 /// `v` as compact JSON, cut to about 80 characters (a value in an error message).

@@ -363,6 +363,60 @@ fn json_errors_name_the_dotted_field() {
     assert!(e.contains("line 2"), "{e}");
 }
 
+/// A number past a 64-bit float's range was refused as serde_json's "number out of range at
+/// line 1 column 18", naming no field. It is now named as written, with what the field allows.
+#[test]
+fn numbers_past_a_float_name_their_field_and_range() {
+    for (text, message) in [
+        (r#"{"duration": 1e309}"#, "duration = 1e309 is invalid: allowed 0 < x <= 1e9 seconds"),
+        (
+            r#"{"traffic": {"calls_per_minute": -1e309}}"#,
+            "traffic.calls_per_minute = -1e309 is invalid: allowed 0 < x <= 1e7",
+        ),
+        (
+            "{\"seed\": 1,\n \"dependency\": [{\"start\": 0}, {\"start\": 1E+999, \"condition\": \"outage\"}]}",
+            "dependency.1.start = 1E+999 is invalid: allowed the previous phase's start (0) < x <= 1e9 seconds",
+        ),
+        // Columns count bytes: a name of several-byte characters before the number.
+        (
+            r#"{"name": "é—x", "statistical": {"expected_calls_per_minute": 2e400}}"#,
+            "statistical.expected_calls_per_minute = 2e400 is invalid: allowed 0 <= x <= 1e9",
+        ),
+        (
+            r#"{"seed": 1e400}"#,
+            "seed = 1e400 is invalid: allowed a whole number 0 <= x <= 18446744073709551615",
+        ),
+        (
+            r#"{"sede": 1e400}"#,
+            "sede = 1e400 is invalid: unknown field `sede`, expected one of `name`, `seed`, \
+             `duration`, `traffic`, `dependency`, `callers`, `statistical`, `window`, `trace`",
+        ),
+        // Two: the first is named, without what it allows (the text is read once more, not once
+        // per such number).
+        (
+            r#"{"duration": 1e309, "seed": 1e400}"#,
+            "duration = 1e309 is invalid: a number past the largest a 64-bit float holds (about 1.8e308)",
+        ),
+    ] {
+        assert_eq!(Scenario::read_json(text).unwrap_err(), message, "{text}");
+        assert_eq!(Scenario::from_json(text).unwrap_err(), message, "{text}");
+    }
+    // Not an object: serde_json's message, with the line and column.
+    assert_eq!(
+        Scenario::read_json("[1e400]").unwrap_err(),
+        "number out of range at line 1 column 6"
+    );
+    // Many of them read in one pass more, not one per number (a deep recursion before).
+    let many = format!(
+        r#"{{"dependency": [{}]}}"#,
+        vec![r#"{"start": 1e999}"#; 20_000].join(",")
+    );
+    assert_eq!(
+        Scenario::read_json(&many).unwrap_err(),
+        "dependency.0.start = 1e999 is invalid: a number past the largest a 64-bit float holds (about 1.8e308)"
+    );
+}
+
 #[test]
 fn a_scenario_is_an_object() {
     // Serde would read a list as the fields in order (name, seed, duration, ...); the page
