@@ -515,7 +515,9 @@ impl Scenario {
     /// a value names its dotted field as `--set` takes it, as the page's does:
     /// `traffic.calls_per_minute = "fast" is invalid: allowed a number 0 < x <= 1e7` (a value of a
     /// type the field does not take says what is allowed, see [`crate::allowed::explain`]).
-    /// Malformed JSON gives serde_json's message with its line and column.
+    /// Malformed JSON gives serde_json's message with its line and column; a number past a
+    /// 64-bit float's range (`1e309`) is named by its field: `duration = 1e309 is invalid:
+    /// allowed 0 < x <= 1e9 seconds`.
     pub fn read_json(text: &str) -> Result<Scenario, String> {
         Scenario::read_json_naming(text, true)
     }
