@@ -13,6 +13,38 @@ import { BROWSERS, session, open, page, pageErrors, pageState, simulate, waitSet
 
 const MAX = '9007199254740991';
 
+const span = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+
+/** The phase list as shown: phases, forms, legends' numbers, paging, and where the focus is. */
+const listShape = (s) => page(s.driver, () => {
+  const list = document.querySelector('#playground .list[data-list="dependency"]');
+  const forms = [...list.querySelectorAll('form:not(.list-nav)')];
+  const a = document.activeElement;
+  const nav = list.querySelector('.list-nav');
+  const described = nav && document.getElementById(nav.querySelector('button').getAttribute('aria-describedby'));
+  return {
+    phases: list.querySelectorAll('fieldset.phase').length,
+    forms: forms.length,
+    perForm: forms.map((f) => f.querySelectorAll('fieldset.phase').length),
+    formless: [...list.querySelectorAll('input, select, textarea')].filter((e) => !e.form).length,
+    legends: [...list.querySelectorAll('fieldset.phase legend')].map((l) => Number(/^Phase (\d+)/.exec(l.textContent)[1])),
+    ranges: [...list.querySelectorAll('.list-nav .list-range')].map((x) => x.textContent),
+    disabled: nav ? [...nav.querySelectorAll('button')].map((b) => `${b.textContent}: ${b.disabled}`) : [],
+    described: described ? described.textContent : null,
+    focus: a ? (a.closest('.field') ? a.closest('.field').dataset.path : `${a.tagName} ${a.textContent}`.trim()) : '',
+  };
+});
+
+/** A button of the paging bar below the phases. */
+const bottom = (s, text) => s.driver.findElement({ xpath: `//div[@data-list='dependency']//form[@data-where='bottom']//button[normalize-space(.)='${text}']` });
+
+/** "Go to phase" `k` (typed, then committed as Enter or leaving the field does). */
+const goTo = (s, k) => page(s.driver, (v) => {
+  const g = document.querySelector('#playground .list-nav input.goto');
+  g.value = v;
+  g.dispatchEvent(new Event('change', { bubbles: true }));
+}, k);
+
 for (const browser of BROWSERS) {
   describe(`edit [${browser}]`, () => {
     const s = session(browser);
@@ -43,53 +75,34 @@ for (const browser of BROWSERS) {
       assert.equal(r.formless, 0, 'every setting is in one of the forms');
     });
 
-    test('a link with 200 phases: 50 shown at a time (all shown, 4,000 took 30 s in Chromium), in order and in forms; Next, Go to phase, an edit of the last, a refusal on another page', async () => {
-      // 200 phases: a link of about 11 kB (the test server, as many, takes 16 kB of headers).
-      const n = 200;
+    test('a link with 201 phases: 50 shown at a time (all shown, 4,000 took 30 s in Chromium), in order and in forms; Next, Go to phase, edits, removing and adding at the end', async () => {
+      // 201 phases: a link of about 11 kB (the test server, as many, takes 16 kB of headers).
+      const n = 201;
       const deps = Array.from({ length: n }, (_, i) => ({ start: i * 60, failure_rate: i % 2 ? 0.5 : 0.01 }));
       const q = new URLSearchParams({ v: '1', preset: 'recovery-warmup', duration: String(n * 60), dependency: JSON.stringify(deps) });
       await open(s, `?${q}`);
-      const shape = () => page(s.driver, () => {
-        const list = document.querySelector('#playground .list[data-list="dependency"]');
-        const forms = [...list.querySelectorAll('form:not(.list-nav)')];
-        const a = document.activeElement;
-        return {
-          phases: list.querySelectorAll('fieldset.phase').length,
-          forms: forms.length,
-          perForm: forms.map((f) => f.querySelectorAll('fieldset.phase').length),
-          formless: [...list.querySelectorAll('input, select, textarea')].filter((e) => !e.form).length,
-          legends: [...list.querySelectorAll('fieldset.phase legend')].map((l) => Number(/^Phase (\d+)/.exec(l.textContent)[1])),
-          ranges: [...list.querySelectorAll('.list-nav .list-range')].map((r) => r.textContent),
-          disabled: [...list.querySelector('.list-nav').querySelectorAll('button')].map((b) => `${b.textContent}: ${b.disabled}`),
-          focus: a ? (a.closest('.field') ? a.closest('.field').dataset.path : `${a.tagName} ${a.textContent}`.trim()) : '',
-        };
-      });
-      const span = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+      const shape = () => listShape(s);
       let r = await shape();
       assert.equal(r.phases, 50);
       assert.equal(r.forms, 25, 'two phases a form');
       assert.equal(r.perForm.reduce((a, b) => a + b, 0), 50);
       assert.equal(r.formless, 0, 'every phase\'s setting, and the paging, is in a form');
       assert.deepEqual(r.legends, span(1, 50), 'in order');
-      assert.deepEqual(r.ranges, ['Phases 1–50 of 200', 'Phases 1–50 of 200'], 'above and below the phases');
+      assert.deepEqual(r.ranges, ['Phases 1–50 of 201', 'Phases 1–50 of 201'], 'above and below the phases');
       assert.deepEqual(r.disabled, ['◀ Previous 50: true', 'Next 50 ▶: false']);
+      assert.equal(r.described, 'Phases 1–50 of 201', 'the paging buttons are described by the range');
       // Next, from the list's bottom: the next 50, read from the top (the focus on the top Next).
-      const bottom = (text) => s.driver.findElement({ xpath: `//div[@data-list='dependency']//form[@data-where='bottom']//button[normalize-space(.)='${text}']` });
-      await (await bottom('Next 50 ▶')).click();
+      await (await bottom(s, 'Next 50 ▶')).click();
       r = await shape();
       assert.deepEqual(r.legends, span(51, 100));
-      assert.deepEqual(r.ranges, ['Phases 51–100 of 200', 'Phases 51–100 of 200']);
+      assert.deepEqual(r.ranges, ['Phases 51–100 of 201', 'Phases 51–100 of 201']);
       assert.equal(r.focus, 'BUTTON Next 50 ▶');
       assert.equal(r.formless, 0);
-      // Go to phase 200 (typed past the end: the last): its page, the focus in its first field.
-      await page(s.driver, () => {
-        const g = document.querySelector('#playground .list-nav input.goto');
-        g.value = '999';
-        g.dispatchEvent(new Event('change', { bubbles: true }));
-      });
+      // Go to phase 201 (typed past the end: the last): its page, alone, the focus in its first field.
+      await goTo(s, '999');
       r = await shape();
-      assert.deepEqual(r.legends, span(151, 200));
-      assert.equal(r.focus, 'dependency.199.start');
+      assert.deepEqual(r.legends, [201]);
+      assert.equal(r.focus, 'dependency.200.start');
       assert.deepEqual(r.disabled, ['◀ Previous 50: false', 'Next 50 ▶: true']);
       let before = await runsShown(s.driver);
       await setField(s.driver, `dependency.${n - 1}.failure_rate`, '100');
@@ -97,47 +110,90 @@ for (const browser of BROWSERS) {
       const st = await pageState(s.driver);
       assert.equal(st.scenario.dependency[n - 1].failure_rate, 1);
       assert.equal(st.scenario.dependency[n - 2].failure_rate, deps[n - 2].failure_rate);
-      // A value refused at a phase of another page: phase 150 (page 101–150) set past phase 151's
-      // start. The simulator names phase 151: its page is shown, with the message at its start.
-      await page(s.driver, () => {
-        const g = document.querySelector('#playground .list-nav input.goto');
-        g.value = '150';
-        g.dispatchEvent(new Event('change', { bubbles: true }));
-      });
-      assert.deepEqual((await shape()).legends, span(101, 150));
+      // Removing the only phase of the last page: the page before, the focus on its last phase's
+      // Remove.
+      before = await runsShown(s.driver);
+      await page(s.driver, () => document.querySelector('#playground .list[data-list="dependency"] button.remove-phase').click());
+      await waitSettled(s.driver, before, 60_000);
+      r = await shape();
+      assert.deepEqual(r.legends, span(151, 200));
+      assert.deepEqual(r.ranges, ['Phases 151–200 of 200', 'Phases 151–200 of 200']);
+      assert.equal(r.focus, 'BUTTON Remove phase 200');
+      // Adding one from the first page: the last page, the focus in the new phase.
+      await goTo(s, '1');
+      assert.deepEqual((await shape()).legends, span(1, 50));
+      before = await runsShown(s.driver);
+      await s.driver.findElement({ css: '#playground button.add-phase' }).click();
+      await waitSettled(s.driver, before, 60_000);
+      r = await shape();
+      assert.deepEqual(r.legends, [201]);
+      assert.equal(r.focus, 'dependency.200.start');
+      assert.equal((await pageState(s.driver)).scenario.dependency.length, 201);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('a long list: a value refused at a phase of another page brings that page up, or, with the focus in the list, a button to it; typing then paging leaves no error', async () => {
+      const n = 160;
+      const deps = Array.from({ length: n }, (_, i) => ({ start: i * 60 }));
+      const q = new URLSearchParams({ v: '1', preset: 'recovery-warmup', duration: String(n * 60), dependency: JSON.stringify(deps) });
+      await open(s, `?${q}`);
+      await goTo(s, '150');
+      assert.deepEqual((await listShape(s)).legends, span(101, 150));
+      // Phase 150 set past phase 151's start, the focus elsewhere (setField blurs): the simulator
+      // names phase 151, whose page is shown with the message at its start.
       await setField(s.driver, 'dependency.149.start', String(150 * 60 + 30));
+      const text = "dependency.150.start = 9000 is invalid: allowed the previous phase's start (9030) < x <= 1e9 seconds (dependency.150 is phase 151: the settings count from 0)";
       const msg = await until(async () => {
         const m = await fieldMessage(s.driver, 'dependency.150.start');
         return m && m.text ? m : null;
       }, 'the message at phase 151');
-      assert.equal(msg.text, "dependency.150.start = 9000 is invalid: allowed the previous phase's start (9030) < x <= 1e9 seconds (dependency.150 is phase 151: the settings count from 0)");
-      assert.equal(msg.invalid, true);
-      assert.deepEqual((await shape()).legends, span(151, 200));
+      assert.equal(msg.text, text);
+      assert.deepEqual((await listShape(s)).legends, span(151, 160));
+      assert.match(await page(s.driver, () => document.querySelector('#playground .runinfo').textContent), /see “Phase 151 › Starts at”/);
       // Away and back: the message comes back with its page.
-      await (await bottom('◀ Previous 50')).click();
-      assert.deepEqual((await shape()).legends, span(101, 150));
-      await (await bottom('Next 50 ▶')).click();
+      await (await bottom(s, '◀ Previous 50')).click();
+      assert.deepEqual((await listShape(s)).legends, span(101, 150));
+      await (await bottom(s, 'Next 50 ▶')).click();
       assert.deepEqual(await fieldMessage(s.driver, 'dependency.150.start'), msg);
       // Phase 150 back where it was: valid again.
-      before = await runsShown(s.driver);
-      await (await bottom('◀ Previous 50')).click();
+      let before = await runsShown(s.driver);
+      await goTo(s, '150');
       await setField(s.driver, 'dependency.149.start', String(149 * 60));
       await waitSettled(s.driver, before, 60_000);
-      assert.deepEqual(await pageErrors(s), []);
-      // Removing the last phase on the last page (Go to 200): the list keeps its page.
-      await page(s.driver, () => {
-        const g = document.querySelector('#playground .list-nav input.goto');
-        g.value = '200';
-        g.dispatchEvent(new Event('change', { bubbles: true }));
-      });
+      // The same, the focus left in phase 150's field (a refusal comes 400 ms after typing
+      // stops): the page stays, the message goes above the settings with a button to phase 151.
+      await page(s.driver, (v) => {
+        const input = document.querySelector('#playground .field[data-path="dependency.149.start"] input');
+        input.focus();
+        input.value = v;
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+      }, String(150 * 60 + 30));
+      const general = await until(() => page(s.driver, () => document.querySelector('#playground .controls .msg.general').textContent), 'the message above the settings');
+      assert.equal(general, "dependency.150.start = 9000 is invalid: allowed the previous phase's start (9030) < x <= 1e9 seconds (dependency.150 is phase 151, on another page of the list) Show phase 151");
+      let r = await listShape(s);
+      assert.deepEqual(r.legends, span(101, 150), 'the page stays');
+      assert.equal(r.focus, 'dependency.149.start', 'the focus stays');
+      assert.match(await page(s.driver, () => document.querySelector('#playground .runinfo').textContent), /see “Phase 151 › Starts at”/);
+      await s.driver.findElement({ xpath: "//div[@id='playground']//p[contains(@class,'general')]/button[normalize-space(.)='Show phase 151']" }).click();
+      r = await listShape(s);
+      assert.deepEqual(r.legends, span(151, 160));
+      assert.equal(r.focus, 'dependency.150.start');
+      assert.equal((await fieldMessage(s.driver, 'dependency.150.start')).text, text);
+      // Fixed from there: phase 151 between phase 150 (9030 s) and phase 152 (9060 s).
       before = await runsShown(s.driver);
-      await page(s.driver, () => [...document.querySelectorAll('#playground .list[data-list="dependency"] button.remove-phase')].pop().click());
+      await setField(s.driver, 'dependency.150.start', '9045');
       await waitSettled(s.driver, before, 60_000);
-      r = await shape();
-      assert.deepEqual(r.legends, span(151, 199));
-      assert.deepEqual(r.ranges, ['Phases 151–199 of 199', 'Phases 151–199 of 199']);
-      assert.equal(r.focus, 'BUTTON Remove phase 199', 'the focus on the last phase\'s');
-      assert.equal(r.formless, 0);
+      // Typing in a field, then paging before its commit (400 ms after the last key): the typing
+      // commits with nothing left to commit to, and says nothing.
+      await page(s.driver, () => {
+        const input = document.querySelector('#playground .field[data-path="dependency.150.failure_rate"] input');
+        input.focus();
+        input.value = '2';
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        document.querySelector('#playground .list-nav button').click();
+      });
+      await new Promise((res) => setTimeout(res, 800));
+      assert.deepEqual((await listShape(s)).legends, span(101, 150));
       assert.deepEqual(await pageErrors(s), []);
     });
 

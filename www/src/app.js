@@ -49,7 +49,7 @@ const LINK_SERVERS = 8000;
 /** A whole number exactly, its thousands grouped: 1,048,576. */
 const grouped = (n) => n.toLocaleString('en-US');
 /** What the page says of settings whose link would be `n` characters, past LINK_MAX. */
-const tooLong = (n) => `These settings make a link of ${grouped(n)} characters, more than browsers take (Firefox at most ${grouped(LINK_MAX)}), so the address bar holds none of them. “Download scenario” keeps them in a file, which “Open scenario…” reads.`;
+const tooLong = (n) => `These settings make a link of ${grouped(n)} characters, more than ${n > LINK_MAX ? `browsers take (Firefox at most ${grouped(LINK_MAX)})` : 'this browser takes'}, so the address bar holds none of them. “Download scenario” keeps them in a file, which “Open scenario…” reads.`;
 const TRACE_ROWS = 2000; // the most rows the trace panel draws (panels.js)
 const INLINE_ROWS = 300; // a trace of at most this many rows is drawn in the same task as the chart
 
@@ -118,7 +118,9 @@ export function mountPlayground(root, options = {}) {
   const copyMsg = h('span', { class: 'muted', attrs: { 'aria-live': 'polite' } });
   let copyMsgTimer = null;
   // Said while the settings are too long for the address bar (writeUrl).
-  const linkMsg = h('span', { class: 'muted link-note', hidden: true, attrs: { 'aria-live': 'polite' } });
+  // Empty when there is nothing to say (not hidden: a live region shown and filled at once is
+  // often not read out).
+  const linkMsg = h('span', { class: 'muted link-note', attrs: { 'aria-live': 'polite' } });
   /** Take down the message of a saved file (it is about the run shown when it was saved). */
   const clearSaved = () => { if (copyMsg.querySelector('code')) copyMsg.textContent = ''; };
   /**
@@ -433,7 +435,10 @@ export function mountPlayground(root, options = {}) {
     }
     clearTimeout(timer);
     if (id !== S.runId || res.superseded) return true;
-    if (!initial) writeUrl();
+    // Not the first run's (the link opened stays as given), unless the address bar cannot
+    // keep it: a link past LINK_MAX (one Chromium wrote before) loses its settings there and
+    // says so.
+    if (!initial || location.href.length > LINK_MAX) writeUrl();
     // A file saved while this run was computed holds the run shown before it: its message goes.
     if (S.shownScenario !== sc) clearSaved();
     S.shownScenario = sc;
@@ -665,8 +670,8 @@ export function mountPlayground(root, options = {}) {
       // Not the last settings' link left in place: a reload would show other settings unsaid.
       try { history.replaceState(null, '', `${location.pathname}${location.hash}`); } catch { /* kept */ }
     }
-    linkMsg.hidden = written;
-    linkMsg.textContent = written ? '' : tooLong(length);
+    const say = written ? '' : tooLong(length);
+    if (linkMsg.textContent !== say) linkMsg.textContent = say;
   }
   async function copyLink() {
     const q = S.scenario ? urlQuery() : '';
@@ -674,7 +679,6 @@ export function mountPlayground(root, options = {}) {
     // are not on a 1 ms grid).
     const t = S.t > 0 ? `&t=${S.t}` : '';
     const href = `${location.origin}${location.pathname}?${q}${t}`;
-    clearTimeout(copyMsgTimer);
     const n = href.length;
     let text;
     if (n > LINK_MAX) {
@@ -684,9 +688,14 @@ export function mountPlayground(root, options = {}) {
       const long = n > LINK_SERVERS
         ? ` It is ${grouped(n)} characters long: many web servers refuse a link longer than ${grouped(LINK_SERVERS)}; “Download scenario” keeps the settings in a file.`
         : '';
-      text = ok ? `Link copied.${long}` : n > LINK_SERVERS ? `The link could not be copied.${long}` : `Copy this link: ${href}`;
+      text = ok ? `Link copied.${long}`
+        : n > LINK_SERVERS ? `The link could not be copied; the address bar holds it, without the cursor's time.${long}`
+          : `Copy this link: ${href}`;
     }
     copyMsg.textContent = text;
+    // Cleared here, after the copy: a click while another's copy was pending would otherwise
+    // leave that one's timer to take this message down early.
+    clearTimeout(copyMsgTimer);
     copyMsgTimer = setTimeout(() => { copyMsg.textContent = ''; }, text.length > 40 ? 12000 : 4000);
   }
 

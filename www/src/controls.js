@@ -159,6 +159,9 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       f.help ? h('p', { class: 'help', id: helpId, text: f.help }) : null, msg);
     const commit = () => {
       const c = fields.get(path);
+      // This control was replaced (a page of a list left, the list rebuilt) while its typing
+      // waited to commit: leaving it committed it already.
+      if (!c || c.input !== input) return;
       const r = fromInput(input, f);
       // `onLocal(true)`: some field holds what its input cannot take (the run shown does not use
       // it), so the app marks the run as the last valid one; `false` once none does.
@@ -296,6 +299,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
     // grows with the square of their number (2,000 phases took 17 s to show, one form each;
     // 2.9 s with none), while an edit's grows only with its own form.
     const per = Math.max(1, Math.ceil(phases.length / LIST_FORMS));
+    const rangeId = uniqueId('range');
     const rows = [];
     for (let k = 0; k < phases.length; k += per) rows.push(form({}, phases.slice(k, k + per)));
     const add = h('button', { type: 'button', class: 'small add-phase', text: 'Add a phase', on: { click: () => {
@@ -311,15 +315,17 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       if (first) first.focus();
     } } });
     return h('div', { class: 'list', dataset: { list: spec.path } }, h('h3', { text: spec.title }),
-      n > LIST_PAGE ? listNav(spec, from, to, n, 'top') : null, rows,
-      n > LIST_PAGE ? listNav(spec, from, to, n, 'bottom') : null, add);
+      n > LIST_PAGE ? listNav(spec, from, to, n, 'top', rangeId) : null, rows,
+      n > LIST_PAGE ? listNav(spec, from, to, n, 'bottom', rangeId) : null, add);
   }
 
   /**
    * The paging of a long list: which items are shown, Previous and Next, and "Go to phase" (the
-   * page holding it, with the focus in that phase). `where`: above or below the phases.
+   * page holding it, with the focus in that phase). `where`: above or below the phases. The
+   * paging buttons are described by the range above (`rangeId`), which a screen reader then
+   * says with the button the focus lands on after a page change.
    */
-  function listNav(spec, from, to, n, where) {
+  function listNav(spec, from, to, n, where, rangeId) {
     const go = (start, focusItem = null) => {
       showListPage(spec, start);
       const list = sections.querySelector(`.list[data-list="${spec.path}"]`);
@@ -349,10 +355,10 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
     });
     // In a form of its own, as every control of the settings (see `form`).
     return form({ class: 'list-nav', dataset: { where } },
-      h('span', { class: 'list-range', text: `Phases ${from + 1}–${to} of ${n}` }), ' ',
-      h('button', { type: 'button', class: 'small', disabled: from === 0, dataset: { go: 'false' }, on: { click: () => go(from - LIST_PAGE) } },
+      h('span', { class: 'list-range', id: where === 'top' ? rangeId : undefined, text: `Phases ${from + 1}–${to} of ${n}` }), ' ',
+      h('button', { type: 'button', class: 'small', disabled: from === 0, dataset: { go: 'false' }, attrs: { 'aria-describedby': rangeId }, on: { click: () => go(from - LIST_PAGE) } },
         h('span', { attrs: { 'aria-hidden': 'true' }, text: '◀ ' }), `Previous ${LIST_PAGE}`), ' ',
-      h('button', { type: 'button', class: 'small', disabled: to >= n, dataset: { go: 'true' }, on: { click: () => go(from + LIST_PAGE) } },
+      h('button', { type: 'button', class: 'small', disabled: to >= n, dataset: { go: 'true' }, attrs: { 'aria-describedby': rangeId }, on: { click: () => go(from + LIST_PAGE) } },
         `Next ${LIST_PAGE}`, h('span', { attrs: { 'aria-hidden': 'true' }, text: ' ▶' })), ' ',
       h('label', { for: id, text: 'Go to phase' }), ' ', goto);
   }
@@ -368,26 +374,88 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
     if (!old || !Array.isArray(items)) return;
     listFrom.set(spec.path, Math.max(0, start));
     const prefix = `${spec.path}.`;
-    for (const path of [...fields.keys()]) if (path.startsWith(prefix)) fields.delete(path);
+    let droppedLocal = false;
+    for (const [path, c] of [...fields]) {
+      if (!path.startsWith(prefix)) continue;
+      droppedLocal ||= c.local;
+      fields.delete(path);
+    }
     const list = listEditor(spec, items);
     old.replaceWith(list);
     fill((path) => path.startsWith(prefix));
-    onLocal(anyLocal());
+    // Said only when a field that held what it could not take went: the run line says more
+    // than that (computing, stopped) and must not be written over.
+    if (droppedLocal) onLocal(anyLocal());
     if (lastError && lastError.path && lastError.path.startsWith(prefix) && fields.has(lastError.path)) {
       setMsg(lastError.path, lastError.text);
     }
   }
 
-  /** The list page holding the item a field path names (`dependency.734.start`), if it is not shown. */
-  function showItemOf(norm) {
+  /**
+   * The list item a field path names (`dependency.734.start`) when it is on a page of its list
+   * not shown: {spec, index, key}; else null.
+   */
+  function itemAway(norm) {
     for (const s of SECTIONS) {
       if (!s.list || !norm.startsWith(`${s.list.path}.`)) continue;
-      const m = /^(\d+)(\.|$)/.exec(norm.slice(s.list.path.length + 1));
+      const m = /^(\d+)(?:\.(.+))?$/.exec(norm.slice(s.list.path.length + 1));
       if (!m) continue;
-      const i = Number(m[1]);
+      const index = Number(m[1]);
       const from = listFrom.get(s.list.path) ?? 0;
-      if (i < from || i >= from + LIST_PAGE) showListPage(s.list, Math.floor(i / LIST_PAGE) * LIST_PAGE);
+      const items = getPath(scenario, s.list.path);
+      if (!Array.isArray(items) || index >= items.length) continue;
+      if (index < from || index >= from + LIST_PAGE) return { spec: s.list, index, key: m[2] || '' };
     }
+    return null;
+  }
+
+  /**
+   * Put `message` next to the control of `fieldPath`; see the returned object's `showError`.
+   * A field on another page of a list brings that page up, unless the focus is in that list:
+   * the page the user is working in is not taken from under them (a refusal comes 400 ms after
+   * typing stops). The message then goes above the settings with a button to the field.
+   */
+  function showError(fieldPath, message, { page = false } = {}) {
+    general.textContent = '';
+    lastError = null;
+    const norm = String(fieldPath || '').replace(/\[(\d+)\]/g, '.$1');
+    const away = itemAway(norm);
+    if (away) {
+      const list = sections.querySelector(`.list[data-list="${away.spec.path}"]`);
+      const phase = `Phase ${away.index + 1}`;
+      const f = away.spec.item.find((x) => x.key === away.key);
+      const name = f ? `${phase} › ${f.label}` : phase;
+      if (!page && list && list.contains(document.activeElement)) {
+        replace(general, `${message} (${away.spec.path}.${away.index} is phase ${away.index + 1}, on another page of the list) `,
+          h('button', { type: 'button', class: 'small', text: `Show phase ${away.index + 1}`, on: { click: () => {
+            showError(fieldPath, message, { page: true });
+            const c = fields.get(norm);
+            if (c) c.input.focus();
+          } } }));
+        return name;
+      }
+      showListPage(away.spec, Math.floor(away.index / LIST_PAGE) * LIST_PAGE);
+    }
+    let best = null;
+    for (const path of fields.keys()) {
+      if (norm === path || norm.endsWith(`.${path}`) || path.endsWith(`.${norm}`)) {
+        if (!best || path.length > best.length) best = path;
+      }
+    }
+    if (best && !fields.get(best).wrap.hidden) {
+      lastError = { path: best, text: inFormTerms(best, message) };
+      setMsg(best, lastError.text);
+      const { wrap } = fields.get(best);
+      const d = wrap.closest('details');
+      if (d) d.open = true;
+      const label = wrap.querySelector('label');
+      const name = label ? label.firstChild.textContent.trim() : best;
+      const phase = /^dependency\./.test(best) && wrap.closest('fieldset');
+      const legend = phase && phase.querySelector('legend');
+      return legend ? `${legend.textContent.trim()} › ${name}` : name;
+    }
+    general.textContent = message;
+    return null;
   }
 
   function rebuild(keepOpen = false) {
@@ -458,33 +526,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
      * message went to the form's general line: the run line says where to look, since a value
      * can be refused at a field other than the one edited (a later phase's start).
      */
-    showError(fieldPath, message) {
-      general.textContent = '';
-      lastError = null;
-      const norm = String(fieldPath || '').replace(/\[(\d+)\]/g, '.$1');
-      // A phase on another page of a long list: that page first.
-      showItemOf(norm);
-      let best = null;
-      for (const path of fields.keys()) {
-        if (norm === path || norm.endsWith(`.${path}`) || path.endsWith(`.${norm}`)) {
-          if (!best || path.length > best.length) best = path;
-        }
-      }
-      if (best && !fields.get(best).wrap.hidden) {
-        lastError = { path: best, text: inFormTerms(best, message) };
-        setMsg(best, lastError.text);
-        const { wrap } = fields.get(best);
-        const d = wrap.closest('details');
-        if (d) d.open = true;
-        const label = wrap.querySelector('label');
-        const name = label ? label.firstChild.textContent.trim() : best;
-        const phase = /^dependency\./.test(best) && wrap.closest('fieldset');
-        const legend = phase && phase.querySelector('legend');
-        return legend ? `${legend.textContent.trim()} › ${name}` : name;
-      }
-      general.textContent = message;
-      return null;
-    },
+    showError: (fieldPath, message) => showError(fieldPath, message),
     clearErrors() {
       general.textContent = '';
       lastError = null;
