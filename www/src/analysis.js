@@ -8,6 +8,16 @@ import uPlot from '../vendor/uPlot.min.js';
 import { h, replace } from './dom.js';
 import { fmt, kindBadge, KINDS } from './format.js';
 
+/**
+ * A line's legend label with its kind after it, unless the label says it already: "simulated",
+ * "Lorden/Ville bound", "Wald's approximation" (the legend read "simulated (simulated)").
+ */
+export function withKind(label, kind) {
+  const word = kind === 'approximation' ? 'approx' : kind;
+  if (new RegExp(`\\b${word}`, 'i').test(label)) return label;
+  return `${label} (${(KINDS[kind] || { label: kind }).label})`;
+}
+
 // Colours from CSS variables as seen from the panel's own element: inside a custom element's
 // shadow root they are defined on the host, not on the document (whose root has none of them on
 // a documentation page, and every line came out the same fallback grey).
@@ -143,7 +153,7 @@ export function createAnalysis(root) {
               };
             }
             return {
-              label: `${s.label} (${kind})`,
+              label: withKind(s.label, s.kind),
               stroke: colour, width: 2, dash: st.dash, spanGaps: true,
               points: { show: Boolean(st.points), size: 5 },
               value: (u, v) => fmt(v, 4),
