@@ -316,8 +316,9 @@ for (const browser of BROWSERS) {
       assert.equal(stepped.calls, before.calls + 1);
 
       // Not a number at all: the form's own check, nothing run; the range is the simulator's,
-      // in the form's percent.
-      const EMPTY_RATE = 'Enter a number: allowed 0% < x < 100%.';
+      // in the form's percent, and the broken rate's own (above the fine rate), not a rate's
+      // general 0% < x < 100%.
+      const EMPTY_RATE = `Enter a number: allowed fine_rate (${Number((fine * 100).toPrecision(12))}%) < x < 100%.`;
       await setField(s.driver, 'statistical.broken_rate', '');
       await until(async () => (await fieldMessage(s.driver, 'statistical.broken_rate')).text === EMPTY_RATE, `"${EMPTY_RATE}"`);
       assert.equal((await pageState(s.driver, { hash: true })).hash, before.hash);

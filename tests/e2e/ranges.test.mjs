@@ -1,5 +1,6 @@
 // What an emptied field says it allows comes from the simulator (www/src/controls.js, sayRange):
-// the page sends the settings with 1e300 at the field and reads the range from the refusal. In
+// the page sends the settings with the smallest positive normal number at the field, then 1e300 if that
+// is taken, and reads the range from the refusal. In
 // node, on the page's own wasm: for every number setting of every preset (whole numbers say
 // their range in the form itself), the refusal names that field, so the form has a range to
 // show, and the range it shows for a rate is in the form's percent.
@@ -27,6 +28,18 @@ test('every number setting of every preset, set to 1e300, is refused naming itse
     }
   }
   assert.ok(probed >= 400, `${probed} settings probed`);
+});
+
+test('the smallest positive normal number meets a range that depends on another field, where 1e300 meets the general one', () => {
+  const p = PRESETS.find((x) => x.name === 'recovery-warmup');
+  const at = (x) => {
+    const s = clone(p.scenario);
+    setPath(s, 'statistical.broken_rate', x);
+    try { wasm.normalizeScenario(s); return null; } catch (e) { return e.message; }
+  };
+  const fine = p.scenario.statistical.fine_rate;
+  assert.equal(at(2.2250738585072014e-308), `statistical.broken_rate = 2.2250738585072014e-308 is invalid: allowed fine_rate (${fine}) < x < 1`);
+  assert.equal(at(1e300), 'statistical.broken_rate = 1e300 is invalid: allowed 0 < x < 1');
 });
 
 test('a rate\'s range is said in percent', () => {

@@ -225,9 +225,15 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
    * field (another invalid field can make it name that one instead: then nothing is added).
    */
   function sayRange(path, message) {
-    const probe = clone(scenario);
-    setPath(probe, path, 1e300);
-    Promise.resolve(rangeOf(path, probe)).then((allowed) => {
+    const at = (x) => {
+      const probe = clone(scenario);
+      setPath(probe, path, x);
+      return Promise.resolve(rangeOf(path, probe));
+    };
+    // The smallest positive normal number first (Rust's f64::MIN_POSITIVE; a subnormal rate is
+    // refused as such): a range that depends on another field (the broken rate's "fine_rate
+    // (0.05) < x < 1") refuses it with that; 1e300 meets the general range ("0 < x < 1") first.
+    at(2.2250738585072014e-308).then((a) => a || at(1e300)).then((allowed) => {
       const c = fields.get(path);
       if (!allowed || !c || !c.local || c.msg.textContent !== message) return;
       setMsg(path, `${message.replace(/\.$/, '')}: allowed ${inFormTerms(path, allowed)}.`);

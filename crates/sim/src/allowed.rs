@@ -79,7 +79,11 @@ pub fn explain(
         if after(error, " is not a duration: use ").is_some()
             || after(error, " is not a rate: use ").is_some()
         {
-            let range = refused_at(Trial::Number(-f64::MAX))
+            // The smallest positive number first: a range that depends on another field
+            // (`fine_rate (0.05) < x < 1`) refuses it with that, where -MAX meets the general
+            // one (`0 < x < 1`) first.
+            let range = refused_at(Trial::Number(f64::MIN_POSITIVE))
+                .or_else(|| refused_at(Trial::Number(-f64::MAX)))
                 .or_else(|| refused_at(Trial::Number(f64::MAX)))?;
             return Some(format!("{error}, {range}"));
         }

@@ -320,6 +320,11 @@ fn type_mismatches_say_what_is_allowed() {
             r#"{"statistical": {"fine_rate": "abc"}}"#,
             r#"statistical.fine_rate = "abc" is invalid: "abc" is not a rate: use 0.05 or 5%, 0 < x < 1"#,
         ),
+        // Its own range where it depends on another field (it said a rate's general 0 < x < 1).
+        (
+            r#"{"statistical": {"fine_rate": 0.02, "broken_rate": "abc"}}"#,
+            r#"statistical.broken_rate = "abc" is invalid: "abc" is not a rate: use 0.05 or 5%, fine_rate (0.02) < x < 1"#,
+        ),
     ] {
         assert_eq!(Scenario::read_json(text).unwrap_err(), want, "{text}");
     }
