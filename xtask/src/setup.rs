@@ -25,6 +25,13 @@ pub enum Scope {
 
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 
+/// The wasm-pack the tests run with, installed when none is (a CI machine gets this one, not
+/// whatever is newest that day). One already installed is used, with a note if it differs:
+/// setup does not replace a developer's own.
+const WASM_PACK: &str = "0.15.1";
+/// The geckodriver the Firefox tests run with (as [`WASM_PACK`]).
+const GECKODRIVER: &str = "0.37.1";
+
 pub fn setup(scope: Scope) -> Res<()> {
     println!("== setup ({scope:?})");
     components()?;
@@ -33,8 +40,8 @@ pub fn setup(scope: Scope) -> Res<()> {
         wasm_bindgen()?;
     }
     if scope >= Scope::Full {
-        cargo_tool("wasm-pack", "wasm-pack", &["--version"])?;
-        cargo_tool("geckodriver", "geckodriver", &["--version"])?;
+        cargo_tool("wasm-pack", "wasm-pack", WASM_PACK)?;
+        cargo_tool("geckodriver", "geckodriver", GECKODRIVER)?;
         browsers()?;
     }
     if scope >= Scope::Build {
@@ -167,19 +174,38 @@ fn wasm_bindgen() -> Res<()> {
     }
 }
 
-/// A tool installed with `cargo install` when it is not on PATH.
-fn cargo_tool(bin: &str, krate: &str, version_args: &[&str]) -> Res<()> {
-    if let Some(v) = output(bin, version_args) {
-        println!("ok: {}", v.lines().next().unwrap_or(bin));
+/// A tool installed with `cargo install` at the `pinned` version when it is not on PATH.
+fn cargo_tool(bin: &str, krate: &str, pinned: &str) -> Res<()> {
+    // `wasm-pack 0.15.1`, `geckodriver 0.37.1 (...)`: the second word.
+    let version = || {
+        output(bin, ["--version"]).map(|v| {
+            let first = v.lines().next().unwrap_or(bin).to_string();
+            let n = first.split_whitespace().nth(1).unwrap_or("").to_string();
+            (first, n)
+        })
+    };
+    if let Some((line, v)) = version() {
+        if v == pinned {
+            println!("ok: {line}");
+        } else {
+            println!(
+                "ok: {line} (note: the tests are pinned to {krate} {pinned}, which setup \
+                 installs where none is; `cargo install {krate} --version ={pinned} --locked` \
+                 for the same runs as CI)"
+            );
+        }
         return Ok(());
     }
-    println!("installing: {krate} (cargo install)");
-    cargo_install(krate, None)?;
-    match output(bin, version_args) {
-        Some(v) => {
-            println!("ok: {}", v.lines().next().unwrap_or(bin));
+    println!("installing: {krate} {pinned} (cargo install)");
+    cargo_install(krate, Some(pinned))?;
+    match version() {
+        Some((line, v)) if v == pinned => {
+            println!("ok: {line}");
             Ok(())
         }
+        Some((line, _)) => fail(format!(
+            "`cargo install {krate} --version ={pinned}` ran but `{bin} --version` says {line}"
+        )),
         None => fail(format!(
             "`cargo install {krate}` ran but `{bin}` still does not run"
         )),
