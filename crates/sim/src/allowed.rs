@@ -72,6 +72,20 @@ pub fn explain(
         Ok(Err(e)) if e.field == path => Some(e.allowed),
         _ => None,
     };
+    // What a refusal says the field allows, from trials at both ends: the smallest positive
+    // normal number first (a lower end that depends on another field: the broken rate's
+    // `fine_rate (0.05) < x < 1`), the largest number below 1 (an upper end that does: `0 < x <
+    // 1 - trial_wrongly_opens (0.7)`), then the floats' ends (a field's own range).
+    let range = || {
+        [
+            f64::MIN_POSITIVE,
+            1.0 - f64::EPSILON / 2.0,
+            -f64::MAX,
+            f64::MAX,
+        ]
+        .into_iter()
+        .find_map(|x| refused_at(Trial::Number(x)))
+    };
     if !mismatch {
         // A string a rate or a duration cannot read (`"quick" is not a duration: use seconds or
         // a unit (...)`) says the forms it takes; the field's range is added, as every refusal
@@ -79,13 +93,7 @@ pub fn explain(
         if after(error, " is not a duration: use ").is_some()
             || after(error, " is not a rate: use ").is_some()
         {
-            // The smallest positive number first: a range that depends on another field
-            // (`fine_rate (0.05) < x < 1`) refuses it with that, where -MAX meets the general
-            // one (`0 < x < 1`) first.
-            let range = refused_at(Trial::Number(f64::MIN_POSITIVE))
-                .or_else(|| refused_at(Trial::Number(-f64::MAX)))
-                .or_else(|| refused_at(Trial::Number(f64::MAX)))?;
-            return Some(format!("{error}, {range}"));
+            return Some(format!("{error}, {}", range()?));
         }
         return None;
     }
@@ -134,9 +142,7 @@ pub fn explain(
                 ("a number", " ")
             };
             out.push_str(kind);
-            if let Some(r) =
-                refused_at(Trial::Number(-f64::MAX)).or_else(|| refused_at(Trial::Number(f64::MAX)))
-            {
+            if let Some(r) = range() {
                 out.push_str(sep);
                 out.push_str(&r);
             }

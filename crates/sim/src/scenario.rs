@@ -624,7 +624,6 @@ impl Scenario {
 /// number was; what it allows, by reading the text with the largest float of the number's sign
 /// there (a field that takes even that says the float's limit). `None` for any other error.
 fn out_of_range(text: &str, e: &serde_json::Error) -> Option<String> {
-    use serde_json::Value;
     if !e.to_string().starts_with("number out of range") {
         return None;
     }
@@ -638,6 +637,8 @@ fn out_of_range(text: &str, e: &serde_json::Error) -> Option<String> {
     if !text.is_char_boundary(end) {
         return None;
     }
+    // An exponent past i32 is reported one digit in: the rest of its digits are the number's.
+    let end = end + text[end..].bytes().take_while(u8::is_ascii_digit).count();
     let is_num = |c: char| c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E');
     let start = text[..end]
         .char_indices()
@@ -650,26 +651,26 @@ fn out_of_range(text: &str, e: &serde_json::Error) -> Option<String> {
     if path.is_empty() {
         return None; // the scenario is no object: serde_json's message, where the number is
     }
+    // What the field allows, from readings with a number in range in its place, as
+    // `allowed::explain` tries them: the smallest positive normal number (a lower end that
+    // depends on another field), the largest below 1 (an upper end that does), then the largest
+    // float of the number's sign. The first refusal at this field says it.
     let largest = if token.starts_with('-') {
         "-1.7976931348623157e308"
     } else {
         "1.7976931348623157e308"
     };
-    let probe = format!("{}{largest}{}", &text[..start], &text[end..]);
-    // As the range check writes it, or as a type mismatch quotes the JSON ("e+308").
-    let shown = [
-        largest.to_string(),
-        short_json(&Value::from(largest.parse::<f64>().ok()?)),
-    ];
-    let refused = Scenario::read_json_naming(&probe, false)
-        .and_then(|s| s.validate().map_err(|e| e.to_string()));
-    let why = refused
-        .err()
-        .and_then(|m| {
-            shown.iter().find_map(|x| {
-                m.strip_prefix(&format!("{path} = {x} is invalid: "))
-                    .map(str::to_string)
-            })
+    let at_field = format!("{path} = ");
+    let why = ["2.2250738585072014e-308", "0.9999999999999999", largest]
+        .iter()
+        .find_map(|x| {
+            let probe = format!("{}{x}{}", &text[..start], &text[end..]);
+            let m = Scenario::read_json_naming(&probe, false)
+                .and_then(|s| s.validate().map_err(|e| e.to_string()))
+                .err()?;
+            let rest = m.strip_prefix(&at_field)?;
+            rest.find(" is invalid: ")
+                .map(|i| rest[i + " is invalid: ".len()..].to_string())
         })
         .unwrap_or_else(|| "a number past the largest a 64-bit float holds (about 1.8e308)".into());
     Some(format!("{path} = {token} is invalid: {why}"))

@@ -320,10 +320,19 @@ fn type_mismatches_say_what_is_allowed() {
             r#"{"statistical": {"fine_rate": "abc"}}"#,
             r#"statistical.fine_rate = "abc" is invalid: "abc" is not a rate: use 0.05 or 5%, 0 < x < 1"#,
         ),
-        // Its own range where it depends on another field (it said a rate's general 0 < x < 1).
+        // Its own range where it depends on another field (it said a rate's general 0 < x < 1),
+        // at the lower end or the upper, for a text or a value of the wrong type.
         (
             r#"{"statistical": {"fine_rate": 0.02, "broken_rate": "abc"}}"#,
             r#"statistical.broken_rate = "abc" is invalid: "abc" is not a rate: use 0.05 or 5%, fine_rate (0.02) < x < 1"#,
+        ),
+        (
+            r#"{"statistical": {"fine_rate": 0.02, "broken_rate": []}}"#,
+            r#"statistical.broken_rate = [] is invalid: allowed a fraction or a percentage (0.05 or "5%"), fine_rate (0.02) < x < 1"#,
+        ),
+        (
+            r#"{"statistical": {"trial_wrongly_opens": 0.7, "trial_wrongly_closes": "abc"}}"#,
+            r#"statistical.trial_wrongly_closes = "abc" is invalid: "abc" is not a rate: use 0.05 or 5%, 0 < x < 1 - trial_wrongly_opens (trial_wrongly_opens = 0.7)"#,
         ),
     ] {
         assert_eq!(Scenario::read_json(text).unwrap_err(), want, "{text}");
@@ -395,6 +404,22 @@ fn numbers_past_a_float_name_their_field_and_range() {
             r#"{"sede": 1e400}"#,
             "sede = 1e400 is invalid: unknown field `sede`, expected one of `name`, `seed`, \
              `duration`, `traffic`, `dependency`, `callers`, `statistical`, `window`, `trace`",
+        ),
+        // An exponent past i32 (serde_json stops one digit in): the whole number, and its range.
+        (
+            r#"{"duration": 1e99999999999}"#,
+            "duration = 1e99999999999 is invalid: allowed 0 < x <= 1e9 seconds",
+        ),
+        // At the start of a line, after CRLF, in a list, after a key with escapes and a string
+        // holding a quote and a backslash.
+        (
+            "{\"name\": \"a \\\" \\\\ b\",\r\n\"dependency\": [{\"start\": 0}, {\"st\\u0061rt\":\r\n-1e400}]}",
+            "dependency.1.start = -1e400 is invalid: allowed the previous phase's start (0) < x <= 1e9 seconds",
+        ),
+        // A range that depends on another field: its own, at either end.
+        (
+            r#"{"statistical": {"fine_rate": 0.02, "broken_rate": 1e400}}"#,
+            "statistical.broken_rate = 1e400 is invalid: allowed fine_rate (0.02) < x < 1",
         ),
         // Two: the first is named, without what it allows (the text is read once more, not once
         // per such number).
