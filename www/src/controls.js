@@ -108,6 +108,8 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
   // The simulator's message last put beside a field ({path, text}), shown again when a list
   // page leaves and comes back to it.
   let lastError = null;
+  // Bumped at each committed value: an answer about the settings before it is not shown.
+  let version = 0;
 
   const general = h('p', { class: 'msg general', attrs: { role: 'alert', 'aria-live': 'polite' } });
   const presetId = uniqueId('preset');
@@ -166,7 +168,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       // `onLocal(true)`: some field holds what its input cannot take (the run shown does not use
       // it), so the app marks the run as the last valid one; `false` once none does.
       if (!r.ok) {
-        c.local = true; setMsg(path, r.message); onLocal(true);
+        c.local = true; c.rangeFor = null; setMsg(path, r.message); onLocal(true);
         if (r.range) sayRange(path, r.message);
         return;
       }
@@ -179,7 +181,9 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       if (c.local) { c.local = false; onLocal(anyLocal()); }
       setMsg(path, '');
       setPath(scenario, path, r.value);
+      version += 1;
       onChange(clone(scenario), path);
+      refreshRanges();
     };
     const typed = debounce(commit, 400);
     input.addEventListener('change', commit);
@@ -225,19 +229,32 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
    * field (another invalid field can make it name that one instead: then nothing is added).
    */
   function sayRange(path, message) {
+    const c0 = fields.get(path);
+    if (!c0) return;
+    c0.rangeFor = message;
+    const v = version;
     const at = (x) => {
       const probe = clone(scenario);
       setPath(probe, path, x);
       return Promise.resolve(rangeOf(path, probe));
     };
-    // The smallest positive normal number first (Rust's f64::MIN_POSITIVE; a subnormal rate is
-    // refused as such): a range that depends on another field (the broken rate's "fine_rate
-    // (0.05) < x < 1") refuses it with that; 1e300 meets the general range ("0 < x < 1") first.
-    at(2.2250738585072014e-308).then((a) => a || at(1e300)).then((allowed) => {
+    // As the simulator's own explanation tries them: the smallest positive normal number
+    // (Rust's f64::MIN_POSITIVE; a subnormal rate is refused as such) meets a lower end that
+    // depends on another field (the broken rate's "fine_rate (0.05) < x < 1"), the largest
+    // number below 1 an upper end that does ("0 < x < 1 - trial_wrongly_opens (0.7)"), and 1e300
+    // the field's own range ("0 < x < 1").
+    at(2.2250738585072014e-308).then((a) => a || at(0.9999999999999999)).then((a) => a || at(1e300)).then((allowed) => {
       const c = fields.get(path);
-      if (!allowed || !c || !c.local || c.msg.textContent !== message) return;
+      // Not for settings changed since it was asked (another field's value in the range would
+      // be old: the change asks again, see refreshRanges), nor for a message no longer shown.
+      if (!allowed || version !== v || c !== c0 || !c.local || c.rangeFor !== message) return;
       setMsg(path, `${message.replace(/\.$/, '')}: allowed ${inFormTerms(path, allowed)}.`);
     }, () => {});
+  }
+
+  /** Ask again what each field holding an invalid text allows: a range can quote another field. */
+  function refreshRanges() {
+    for (const [path, c] of fields) if (c.local && c.rangeFor) sayRange(path, c.rangeFor);
   }
 
   function setMsg(path, text) {
@@ -289,7 +306,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
         h('legend', { text: `Phase ${i + 1}${it.label ? `: ${it.label}` : ''}` }),
         h('div', { class: 'grid' }, keys.filter((f) => getPath(it, f.key) !== undefined).map((f) => field(f, `${spec.path}.${i}.${f.key}`))),
         n > 1 ? h('button', { type: 'button', class: 'small remove-phase', text: `Remove phase ${i + 1}`, on: { click: () => {
-          items.splice(i, 1); rebuild(true); onChange(clone(scenario), spec.path);
+          items.splice(i, 1); version += 1; rebuild(true); onChange(clone(scenario), spec.path);
           // The focus was on the button just removed: the next phase's (now at this place), the
           // last one's, or "Add a phase".
           // (On its page: the removed phase may have been the last page's only one.)
@@ -313,7 +330,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       if (typeof lastItem.start === 'number') lastItem.start += 10;
       items.push(lastItem);
       listFrom.set(spec.path, Infinity); // the page of the new phase: the last
-      rebuild(true); onChange(clone(scenario), spec.path);
+      version += 1; rebuild(true); onChange(clone(scenario), spec.path);
       // The new phase's first field, where its start is set.
       const list = sections.querySelector(`.list[data-list="${spec.path}"]`);
       const shown = list ? list.querySelectorAll('fieldset.phase') : [];
@@ -515,6 +532,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
      */
     set(sc, presetName, edited = true) {
       scenario = clone(sc);
+      version += 1;
       listFrom.clear(); // other settings: their lists from the first page
       rebuild();
       showPreset(presetName ?? presetSel.value, edited);
