@@ -437,7 +437,12 @@ fn wasm_suites(root: &Path, results: &mut Vec<Outcome>) {
             }
             let mut c = wasm_pack_test(browser);
             c.arg(dir).current_dir(root);
-            let tmp = private_tmp(&mut c, &format!("wasm-{browser}"));
+            // Kept builds go to the temporary folder: it is then the system's, and kept.
+            let tmp = if std::env::var_os("WASM_BINDGEN_KEEP_TEST_BUILD").is_some() {
+                None
+            } else {
+                private_tmp(&mut c, &format!("wasm-{browser}"))
+            };
             let shown = if browser == "chrome" {
                 "Chrome"
             } else {

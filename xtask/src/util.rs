@@ -249,18 +249,29 @@ pub fn lock_versions(lock: &str, package: &str) -> Vec<String> {
 /// chromedriver makes a 23 MB profile (`org.chromium.Chromium.scoped_dir.*`) in `TMPDIR` for
 /// each session and Chromium a folder for its singleton socket; quit the way
 /// wasm-bindgen-test-runner quits them, both stay: each `cargo xtask test` left 8 profiles and 6
-/// folders (about 180 MB) in /tmp. Made in the system's temporary folder, not under `target/`:
-/// the socket's path has to fit in 108 bytes, and a clean clone's target folder is deep.
+/// folders (about 180 MB) in /tmp. Made in the system's temporary folder (or /tmp when that is
+/// long), not under `target/`: Chromium's socket path, about 46 bytes below it, has to fit in
+/// 107. A folder left by a run that was killed (its process gone) is removed by the next.
 pub struct PrivateTmp(PathBuf);
 
+const PRIVATE_TMP: &str = "breaker-tmp-";
+
 impl PrivateTmp {
-    /// A fresh, empty `<system temp>/breaker-tmp-<pid>-<name>`.
+    /// A fresh, empty `<temp>/breaker-tmp-<pid>-<name>`, readable by this user only.
     pub fn new(name: &str) -> Res<PrivateTmp> {
-        let dir = env::temp_dir().join(format!("breaker-tmp-{}-{name}", std::process::id()));
+        let mut base = env::temp_dir();
+        if base.as_os_str().len() > 24 && Path::new("/tmp").is_dir() {
+            base = PathBuf::from("/tmp");
+        }
+        sweep(&base);
+        let dir = base.join(format!("{PRIVATE_TMP}{}-{name}", std::process::id()));
         if dir.exists() {
             std::fs::remove_dir_all(&dir)?;
         }
-        std::fs::create_dir_all(&dir)?;
+        let mut b = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+        b.create(&dir)?; // not create_all: a folder someone made in between is an error
         Ok(PrivateTmp(dir))
     }
 
@@ -274,10 +285,42 @@ impl PrivateTmp {
 
 impl Drop for PrivateTmp {
     fn drop(&mut self) {
-        if let Err(e) = std::fs::remove_dir_all(&self.0) {
-            if e.kind() != std::io::ErrorKind::NotFound {
-                eprintln!("warning: could not remove {}: {e}", self.0.display());
+        // A browser the child started can outlive it by a moment (a driver killed, its browser
+        // still closing): a few tries.
+        for i in 0..5 {
+            match std::fs::remove_dir_all(&self.0) {
+                Ok(()) => return,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
+                Err(e) if i == 4 => {
+                    eprintln!("warning: could not remove {}: {e}", self.0.display());
+                }
+                Err(_) => std::thread::sleep(std::time::Duration::from_millis(300)),
             }
+        }
+    }
+}
+
+/// Remove the private temporary folders in `base` whose process is gone (a run killed before
+/// its drop). Only where a process can be looked up (/proc); elsewhere they stay.
+fn sweep(base: &Path) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(PRIVATE_TMP))
+            .and_then(|r| r.split('-').next())
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(e.path());
         }
     }
 }
@@ -312,6 +355,9 @@ mod tests {
         std::fs::write(dir.join("left/behind/f"), "x").unwrap();
         // A second one of the same name starts empty.
         std::mem::forget(t); // left, as by a run that was killed
+                             // One of a process that is gone is swept away by the next.
+        let gone = dir.with_file_name(format!("{PRIVATE_TMP}4294967-unit-test"));
+        std::fs::create_dir_all(gone.join("x")).unwrap();
         let t = PrivateTmp::new("unit-test").unwrap();
         assert_eq!(std::fs::read_dir(&t.0).unwrap().count(), 0);
         let mut c = Command::new("sh");
@@ -321,6 +367,7 @@ mod tests {
             String::from_utf8_lossy(&out.stdout).trim(),
             dir.to_str().unwrap()
         );
+        assert!(!gone.exists(), "swept");
         drop(t);
         assert!(!dir.exists());
     }
