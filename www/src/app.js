@@ -46,10 +46,8 @@ const TRACE_LIMIT = 5000;
 const LINK_MAX = 1048576;
 /** Past this many characters a link is refused by many servers (nginx's and Apache's 8 KB). */
 const LINK_SERVERS = 8000;
-/** A whole number exactly, its thousands grouped: 1,048,576. */
-const grouped = (n) => n.toLocaleString('en-US');
 /** What the page says of settings whose link would be `n` characters, past LINK_MAX. */
-const tooLong = (n) => `These settings make a link of ${grouped(n)} characters, more than ${n > LINK_MAX ? `browsers take (Firefox at most ${grouped(LINK_MAX)})` : 'this browser takes'}, so the address bar holds none of them. “Download scenario” keeps them in a file, which “Open scenario…” reads.`;
+const tooLong = (n) => `These settings make a link of ${fmt(n)} characters, more than ${n > LINK_MAX ? `browsers take (Firefox at most ${fmt(LINK_MAX)})` : 'this browser takes'}, so the address bar holds none of them. “Download scenario” keeps them in a file, which “Open scenario…” reads.`;
 const TRACE_ROWS = 2000; // the most rows the trace panel draws (panels.js)
 const INLINE_ROWS = 300; // a trace of at most this many rows is drawn in the same task as the chart
 
@@ -117,9 +115,8 @@ export function mountPlayground(root, options = {}) {
   const openBtn = h('button', { type: 'button', text: 'Open scenario…', on: { click: () => openInput.click() } });
   const copyMsg = h('span', { class: 'muted', attrs: { 'aria-live': 'polite' } });
   let copyMsgTimer = null;
-  // Said while the settings are too long for the address bar (writeUrl).
-  // Empty when there is nothing to say (not hidden: a live region shown and filled at once is
-  // often not read out).
+  // Said while the settings are too long for the address bar (writeUrl); empty otherwise (not
+  // hidden: a live region shown and filled at once is often not read out).
   const linkMsg = h('span', { class: 'muted link-note', attrs: { 'aria-live': 'polite' } });
   /** Take down the message of a saved file (it is about the run shown when it was saved). */
   const clearSaved = () => { if (copyMsg.querySelector('code')) copyMsg.textContent = ''; };
@@ -686,7 +683,7 @@ export function mountPlayground(root, options = {}) {
     } else {
       const ok = await copyText(href);
       const long = n > LINK_SERVERS
-        ? ` It is ${grouped(n)} characters long: many web servers refuse a link longer than ${grouped(LINK_SERVERS)}; “Download scenario” keeps the settings in a file.`
+        ? ` It is ${fmt(n)} characters long: many web servers refuse a link longer than ${fmt(LINK_SERVERS)}; “Download scenario” keeps the settings in a file.`
         : '';
       text = ok ? `Link copied.${long}`
         : n > LINK_SERVERS ? `The link could not be copied; the address bar holds it, without the cursor's time.${long}`

@@ -292,11 +292,15 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
 
   // The first item each list shows (a multiple of LIST_PAGE), by the list's path.
   const listFrom = new Map();
+  /** The first item of the page holding item `i` (from 0). */
+  const pageStart = (i) => Math.floor(i / LIST_PAGE) * LIST_PAGE;
+  /** The list editor of the list at `path`, as shown. */
+  const listEl = (path) => sections.querySelector(`.list[data-list="${path}"]`);
 
   function listEditor(spec, items) {
     const keys = spec.item.filter((f) => items.some((it) => it && getPath(it, f.key) !== undefined));
     const n = items.length;
-    const last = Math.max(0, Math.floor((n - 1) / LIST_PAGE) * LIST_PAGE);
+    const last = pageStart(Math.max(0, n - 1));
     const from = Math.min(listFrom.get(spec.path) ?? 0, last);
     listFrom.set(spec.path, from);
     const to = Math.min(n, from + LIST_PAGE);
@@ -310,7 +314,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
           // The focus was on the button just removed: the next phase's (now at this place), the
           // last one's, or "Add a phase".
           // (On its page: the removed phase may have been the last page's only one.)
-          const list = sections.querySelector(`.list[data-list="${spec.path}"]`);
+          const list = listEl(spec.path);
           const removes = list ? list.querySelectorAll('button.remove-phase') : [];
           const at = Math.min(i, items.length - 1) - listFrom.get(spec.path);
           const to = removes[Math.min(at, removes.length - 1)] || (list && list.querySelector('button.add-phase'));
@@ -332,7 +336,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       listFrom.set(spec.path, Infinity); // the page of the new phase: the last
       version += 1; rebuild(true); onChange(clone(scenario), spec.path);
       // The new phase's first field, where its start is set.
-      const list = sections.querySelector(`.list[data-list="${spec.path}"]`);
+      const list = listEl(spec.path);
       const shown = list ? list.querySelectorAll('fieldset.phase') : [];
       const first = shown.length ? shown[shown.length - 1].querySelector('input, select, textarea') : null;
       if (first) first.focus();
@@ -351,7 +355,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
   function listNav(spec, from, to, n, where, rangeId) {
     const go = (start, focusItem = null) => {
       showListPage(spec, start);
-      const list = sections.querySelector(`.list[data-list="${spec.path}"]`);
+      const list = listEl(spec.path);
       if (!list) return;
       if (focusItem !== null) {
         const fs = list.querySelectorAll('fieldset.phase')[focusItem - listFrom.get(spec.path)];
@@ -373,7 +377,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
         if (isBlank(e.target.value) || !Number.isFinite(Number(e.target.value))) return;
         // Past either end: the first or the last phase.
         const k = Math.min(n, Math.max(1, Math.floor(Number(e.target.value))));
-        go(Math.floor((k - 1) / LIST_PAGE) * LIST_PAGE, k - 1);
+        go(pageStart(k - 1), k - 1);
       } },
     });
     // In a form of its own, as every control of the settings (see `form`).
@@ -392,7 +396,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
    * shown never used it), and the message last shown for a field of the new page comes back.
    */
   function showListPage(spec, start) {
-    const old = sections.querySelector(`.list[data-list="${spec.path}"]`);
+    const old = listEl(spec.path);
     const items = getPath(scenario, spec.path);
     if (!old || !Array.isArray(items)) return;
     listFrom.set(spec.path, Math.max(0, start));
@@ -444,7 +448,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
     const norm = String(fieldPath || '').replace(/\[(\d+)\]/g, '.$1');
     const away = itemAway(norm);
     if (away) {
-      const list = sections.querySelector(`.list[data-list="${away.spec.path}"]`);
+      const list = listEl(away.spec.path);
       const phase = `Phase ${away.index + 1}`;
       const f = away.spec.item.find((x) => x.key === away.key);
       const name = f ? `${phase} › ${f.label}` : phase;
@@ -457,7 +461,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
           } } }));
         return name;
       }
-      showListPage(away.spec, Math.floor(away.index / LIST_PAGE) * LIST_PAGE);
+      showListPage(away.spec, pageStart(away.index));
     }
     let best = null;
     for (const path of fields.keys()) {
