@@ -240,7 +240,7 @@ pub fn locate<V>(
 /// The text after the first `marker` in `s`. Found without `str::split_once` and without
 /// slicing that can panic: the page's wasm would carry a substring searcher and, for the slice
 /// panic's message, Rust's Unicode tables (about 2 KB gzip in all).
-fn after<'a>(s: &'a str, marker: &str) -> Option<&'a str> {
+pub(crate) fn after<'a>(s: &'a str, marker: &str) -> Option<&'a str> {
     let m = marker.as_bytes();
     let i = s.as_bytes().windows(m.len()).position(|w| w == m)?;
     s.get(i + m.len()..)

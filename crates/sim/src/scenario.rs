@@ -5,7 +5,7 @@
 //! `"5s"`, `"1m"`, `"1h"`, `"30d"`, `"1w"`); rates accept a fraction (`0.05`) or a percentage
 //! (`"5%"`).
 
-use crate::allowed::{explain, locate, Reading, Trial};
+use crate::allowed::{after, explain, locate, Reading, Trial};
 
 /// The longest run, in seconds (about 31.7 years): a scenario's `duration`, and the latest time
 /// a recorded trace's call may have.
@@ -668,9 +668,7 @@ fn out_of_range(text: &str, e: &serde_json::Error) -> Option<String> {
             let m = Scenario::read_json_naming(&probe, false)
                 .and_then(|s| s.validate().map_err(|e| e.to_string()))
                 .err()?;
-            let rest = m.strip_prefix(&at_field)?;
-            rest.find(" is invalid: ")
-                .map(|i| rest[i + " is invalid: ".len()..].to_string())
+            after(m.strip_prefix(&at_field)?, " is invalid: ").map(str::to_string)
         })
         .unwrap_or_else(|| "a number past the largest a 64-bit float holds (about 1.8e308)".into());
     Some(format!("{path} = {token} is invalid: {why}"))
