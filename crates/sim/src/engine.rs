@@ -149,25 +149,43 @@ impl Entry {
 /// beside the spacing of calls), so an entry due at or after the last one queued goes at the
 /// back of a sorted buffer (one comparison) and the next leaves from its front, without a
 /// heap's sifts of whole entries. An entry due before the last one queued (a fast answer behind
-/// slower ones) goes into a binary heap of its own ([`Late`]). Placing it in the buffer instead
-/// shifted the entries after it: with a latency jitter of a minute at 1e5 calls/min, about half
-/// of the 100,000 calls in flight for every call, and a 10-minute run took 27 s instead of 0.7.
+/// slower ones) is placed in the buffer if its place is near the back ([`Queue::push_late`]),
+/// else it goes into a binary heap of its own ([`Late`]). Placing every such entry in the
+/// buffer shifted the entries on one side of its place: with a latency jitter of a minute at
+/// 1e5 calls/min, about half of the 100,000 calls in flight for every call, and a 10-minute run
+/// took 27.5 s (0.5 s with the heap).
 ///
 /// The heap's entries are all due before the buffer's last entry: each was when it was pushed,
 /// and the buffer's last entry leaves only after them. So the buffer is empty only when the
-/// heap is too, and at equal times the buffer's front was pushed first: an entry of that time
-/// pushed after the heap's would have gone into the heap as well.
+/// heap is too. At equal times the buffer's entries were pushed before the heap's: an entry goes
+/// into the buffer only when due after every entry in the heap, and the heap's first moves to
+/// the buffer only when due before the buffer's front.
 ///
 /// The buffer is a `Vec` from `head` on (cheaper per entry than a `VecDeque`'s wrapping
 /// indices): it empties often (then starts over at the front), and the slots before `head` are
 /// reclaimed once they are the larger part.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct Queue {
     entries: Vec<Entry>,
     head: usize,
     late: BinaryHeap<Late>,
     /// Entries pushed into `late` so far: the order among its equal times.
     late_pushed: u64,
+    /// No entry in `late` is due later than this (the latest pushed there since it was last
+    /// empty; unset, `-inf`, while empty): a buffer entry due after it can tie with none.
+    late_latest: f64,
+}
+
+impl Default for Queue {
+    fn default() -> Self {
+        Queue {
+            entries: Vec::new(),
+            head: 0,
+            late: BinaryHeap::new(),
+            late_pushed: 0,
+            late_latest: f64::NEG_INFINITY,
+        }
+    }
 }
 
 /// An entry pushed out of order, with its push number among such entries. Ordered for
@@ -230,14 +248,15 @@ impl Queue {
 
     /// Place an entry due before the buffer's last. Rare: a fast answer behind slower ones.
     ///
-    /// Into the buffer if its place is among the buffer's last [`Queue::NEAR`] entries (they
-    /// move on one slot) and the heap is empty; else into the heap. The heap takes every such
-    /// entry while it holds one, so that at equal times the buffer's entries stay the earlier
-    /// pushed. (Most of busy-service's out-of-order answers are one or two places behind.)
+    /// Into the buffer if its place is after the first of the buffer's last [`Queue::NEAR`]
+    /// entries (those after it move on one slot) and it is due after every entry in the heap;
+    /// else into the heap. So at
+    /// equal times the buffer's entries stay the earlier pushed: an entry of the heap's time
+    /// goes into the heap after it. (Most out-of-order answers are a few places behind.)
     #[cold]
     #[inline(never)]
     fn push_late(&mut self, e: Entry) {
-        if self.late.is_empty() {
+        if e.t.total_cmp(&self.late_latest) == Ordering::Greater {
             let n = self.entries.len();
             let lo = n.saturating_sub(Self::NEAR).max(self.head);
             let i = lo
@@ -249,6 +268,9 @@ impl Queue {
         }
         let seq = self.late_pushed;
         self.late_pushed += 1;
+        if e.t.total_cmp(&self.late_latest) == Ordering::Greater {
+            self.late_latest = e.t;
+        }
         self.late.push(Late { e, seq });
     }
 
@@ -277,14 +299,14 @@ impl Queue {
 
     /// Take the first entry if it is due at or before `t`.
     ///
-    /// The heap's first entry, when it is the queue's, is first moved to the buffer's front
-    /// ([`Queue::promote`]): the take itself is then the buffer's alone. (Returning the heap's
-    /// entry from here instead cost 16 instructions a call, callgrind, busy-service: the entry
-    /// was no longer handed over in registers.)
+    /// The heap's first entry, when it is the queue's and due, is first moved to the buffer's
+    /// front ([`Queue::promote`]): the take itself is then the buffer's alone. (Returning the
+    /// heap's entry from here instead cost 16 instructions a call, callgrind, busy-service: the
+    /// entry was no longer handed over in registers.)
     #[inline(always)]
     fn pop_due(&mut self, t: f64) -> Option<Entry> {
         if !self.late.is_empty() {
-            self.promote();
+            self.promote(t);
         }
         if self.entries.get(self.head)?.t <= t {
             self.pop_front()
@@ -293,18 +315,25 @@ impl Queue {
         }
     }
 
-    /// If the heap's first entry comes before the buffer's front, move it there: into the free
-    /// slot before `head` (one is free after any take, and [`Queue::reclaim`] keeps one), else
-    /// in front of the buffer's entries (they move on one slot).
+    /// If the heap's first entry comes before the buffer's front and is due by `t`, move it
+    /// there, to be taken at once: into the free slot before `head` (one is free after any take,
+    /// and [`Queue::reclaim`] keeps one), else in front of the buffer's entries (they move on one
+    /// slot: only at a take with no free slot, once after the buffer started over). Moved also
+    /// when not due, an entry held the front without being taken, the next took the same free
+    /// slot no more, and a run of answers due in falling order shifted the whole buffer for
+    /// each.
     #[cold]
     #[inline(never)]
-    fn promote(&mut self) {
-        if !self.late_first() {
+    fn promote(&mut self, t: f64) {
+        if !self.late_first() || !self.late.peek().is_some_and(|l| l.e.t <= t) {
             return;
         }
         let Some(Late { e, .. }) = self.late.pop() else {
             return;
         };
+        if self.late.is_empty() {
+            self.late_latest = f64::NEG_INFINITY;
+        }
         if self.head > 0 {
             self.head -= 1;
             self.entries[self.head] = e;
@@ -1402,8 +1431,9 @@ mod tests {
 
     /// A fast answer behind hung calls moves none of them: with 10,000 hung calls queued (a
     /// result each, due at 1000 s and on), 1,000 fast answers pushed and taken one by one leave
-    /// the hung ones in their slots (after the first, taken with no free slot before them). (Each answer once moved all 10,000 on one slot: half the
-    /// calls hanging for 1000 s at 1e5 calls/min made a run of 1000 s take 14 s.)
+    /// the hung ones in their slots (after the first, taken with no free slot before them).
+    /// (Each answer once moved all 10,000 on one slot: half the calls hanging for 1000 s at 1e5
+    /// calls/min made a run of 1000 s take 14 s.)
     #[test]
     fn a_fast_answer_behind_hung_calls_moves_none_of_them() {
         let mut q = Queue::default();
@@ -1430,9 +1460,9 @@ mod tests {
     /// 10,000 calls queued (due at 1000 s, 1001 s, ...), 2,000 answers due between two of
     /// them, at places drawn over the range (but its last [`Queue::NEAR`], where an answer is
     /// placed among them), leave the first and the last in their slots; then every entry
-    /// leaves in time order. (Each such answer once shifted the entries on
-    /// one side of its place, about half of those in flight: a latency jitter of a minute at
-    /// 1e5 calls/min made a 10-minute run take 27 s instead of 0.4.)
+    /// leaves in time order. (Each such answer once shifted the entries on one side of its
+    /// place, about half of those in flight: a latency jitter of a minute at 1e5 calls/min made
+    /// a 10-minute run take 27.5 s instead of 0.5.)
     #[test]
     fn an_answer_among_many_in_flight_moves_none_of_them() {
         let mut q = Queue::default();
@@ -1460,6 +1490,84 @@ mod tests {
         assert_eq!(got, want);
     }
 
+    /// Answers due in falling order, none due yet, move none of the calls in flight: with
+    /// 10,000 calls queued (due at 1e6 s and on, none taken), 2,000 answers due at 1000 s,
+    /// 999.75 s, ..., each followed by a look for an entry due by 0, leave the first call in its
+    /// slot; then every entry leaves in time order. (The heap's first was moved to the buffer's
+    /// front at each look, due or not, with no free slot there: the whole buffer moved each time.)
+    #[test]
+    fn answers_due_in_falling_order_move_none_of_the_calls_in_flight() {
+        let mut q = Queue::default();
+        for k in 0..10_000 {
+            q.push(1e6 + k as f64, deadline_at(k as f64));
+        }
+        let slot = |q: &Queue| q.entries.iter().position(|e| e.t == 1e6);
+        let at = slot(&q);
+        for j in 0..2000 {
+            q.push(1000.0 - f64::from(j) * 0.25, deadline_at(-1.0));
+            assert!(q.pop_due(0.0).is_none());
+            assert_eq!(slot(&q), at, "answer {j}");
+            assert_eq!(q.peek().map(|e| e.t), Some(1000.0 - f64::from(j) * 0.25));
+        }
+        let mut got = Vec::new();
+        while let Some(e) = q.pop() {
+            got.push(e.t);
+        }
+        let mut want: Vec<f64> = (0..2000).map(|j| 1000.0 - f64::from(j) * 0.25).collect();
+        want.extend((0..10_000).map(|k| 1e6 + k as f64));
+        want.sort_by(f64::total_cmp);
+        assert_eq!(got, want);
+    }
+
+    /// Equal times across the buffer and the heap leave in push order: a buffer entry before a
+    /// heap entry of its time pushed after it, a moved heap entry before a heap entry of its
+    /// time pushed after it, heap entries among themselves by push, and an entry placed in the
+    /// buffer near its back while the heap holds earlier ones.
+    #[test]
+    fn equal_times_across_the_buffer_and_the_heap_leave_in_push_order() {
+        let mut q = Queue::default();
+        let label = |e: Entry| match e.what {
+            What::Deadline { at, .. } => (e.t, at),
+            What::Result { .. } => unreachable!(),
+        };
+        // The buffer: 50 (label 1), then 100, 101, ..., 119 (labels 100 + k).
+        q.push(50.0, deadline_at(1.0));
+        for k in 0..20 {
+            q.push(100.0 + f64::from(k), deadline_at(100.0 + f64::from(k)));
+        }
+        // 50 again (2): its place is far from the back, so into the heap; then two at 40 (3, 4)
+        // and one more at 50 (5), into the heap too.
+        for (t, l) in [(50.0, 2.0), (40.0, 3.0), (40.0, 4.0), (50.0, 5.0)] {
+            q.push(t, deadline_at(l));
+        }
+        assert_eq!(q.late.len(), 4);
+        // Due after everything in the heap and near the back: into the buffer.
+        q.push(118.5, deadline_at(6.0));
+        assert_eq!(q.late.len(), 4);
+        // A heap entry's time again (40, label 7): into the heap, after 3 and 4.
+        q.push(40.0, deadline_at(7.0));
+        assert_eq!(q.late.len(), 5);
+        let mut got = Vec::new();
+        while let Some(e) = q.pop() {
+            got.push(label(e));
+        }
+        let mut want = vec![
+            (40.0, 3.0),
+            (40.0, 4.0),
+            (40.0, 7.0),
+            (50.0, 1.0),
+            (50.0, 2.0),
+            (50.0, 5.0),
+        ];
+        for k in 0..20 {
+            want.push((100.0 + f64::from(k), 100.0 + f64::from(k)));
+            if k == 18 {
+                want.push((118.5, 6.0));
+            }
+        }
+        assert_eq!(got, want);
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig {
             cases: 500, failure_persistence: None, ..Default::default()
@@ -1480,6 +1588,11 @@ mod tests {
                     .iter()
                     .copied()
                     .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+                let peeked = q.peek().map(|e| match e.what {
+                    What::Deadline { at, .. } => (e.t, at),
+                    What::Result { .. } => unreachable!(),
+                });
+                proptest::prop_assert_eq!(peeked, first);
                 match op {
                     0 | 1 => {
                         let t = now + f64::from(x) * if x > 9 { 100.0 } else { 0.5 };
@@ -1543,8 +1656,8 @@ mod tests {
             vec![(1.0, 4.0), (3.0, 2.0), (3.0, 5.0), (5.0, 1.0), (5.0, 3.0)]
         );
         assert_eq!(q.iter().map(|e| e.t).collect::<Vec<_>>(), vec![9.0]);
-        // With entries already taken from the front: one at the back, one due between (it goes
-        // into the heap; `iter` gives every entry, in no particular order).
+        // With entries already taken from the front: one at the back, one due between (placed
+        // in the buffer, near its back; `iter` gives every entry, in no particular order).
         q.push(10.0, deadline_at(7.0));
         q.push(9.5, deadline_at(8.0));
         let mut held = q.iter().map(|e| e.t).collect::<Vec<_>>();
