@@ -1272,6 +1272,11 @@ impl Engine {
         }
     }
 
+    /// Results and deadlines queued: what a clone of this engine copies besides its fixed size.
+    pub(crate) fn queued_len(&self) -> usize {
+        self.q.entries.len() - self.q.head + self.q.late.len()
+    }
+
     pub(crate) fn in_flight(&self) -> [u64; 2] {
         let mut n = [0u64; 2];
         for e in self.q.iter() {

@@ -42,7 +42,9 @@ pub use presets::{preset, preset_or_err, presets, Preset, GOLDEN_TRACE_HASHES};
 pub use scenario::{
     set_path, Arrivals, Burst, Callers, Condition, Phase, Scenario, Traffic, MAX_DURATION_S,
 };
-pub use sim::{replay, run, Sim, DEFAULT_CHECKPOINT_EVERY, DEFAULT_MAX_CHECKPOINTS};
+pub use sim::{
+    replay, run, Sim, DEFAULT_CHECKPOINT_EVERY, DEFAULT_MAX_CHECKPOINTS, MAX_CHECKPOINTS_QUEUED,
+};
 pub use trace::{scan_trace, TraceError, TraceReader, TraceRecord, TraceSpan};
 
 /// Why a run could not be made.

@@ -44,6 +44,9 @@ struct Checkpoint {
 pub const DEFAULT_CHECKPOINT_EVERY: u64 = 256;
 /// Default most checkpoints kept.
 pub const DEFAULT_MAX_CHECKPOINTS: usize = 64;
+/// Most queued results and deadlines held by a simulation's checkpoints together (each
+/// checkpoint copies the calls in flight at its time, about 48 bytes a call): 2^20, about 50 MB.
+pub const MAX_CHECKPOINTS_QUEUED: usize = 1 << 20;
 
 /// A deterministic run that can be stepped, scrubbed and finished.
 ///
@@ -51,12 +54,16 @@ pub const DEFAULT_MAX_CHECKPOINTS: usize = 64;
 /// which is what the checkpoints use.
 ///
 /// Scrubbing: every `every` calls (256 at first) a checkpoint (a clone of the simulation) is kept;
-/// when more than `max` (64) are held, every other one is dropped and the spacing doubles. So a
-/// run of `C` calls holds at most `max + 1` checkpoints, spaced at most `2 C / max` calls apart, and
-/// [`Sim::seek`] to any time costs one clone plus replaying at most that many calls (in memory:
-/// `O(events + max x callers)`, never per call: the checkpoints share the run's events, see
-/// [`crate::EventLog`]). Checkpoints are only taken while stepping
-/// into time not seen before.
+/// when more than `max` (64) are held, or their calls in flight together pass
+/// [`MAX_CHECKPOINTS_QUEUED`], every other one is dropped and the spacing doubles (down to two).
+/// So a run of `C` calls holds at most `max + 1` checkpoints, spaced at most `2 C / max` calls
+/// apart while few calls are in flight, and [`Sim::seek`] to any time costs one clone plus
+/// replaying at most that many calls (in memory: `O(events + max x callers)` and at most about
+/// 50 MB of calls in flight beside one checkpoint's, never per call: the checkpoints share the
+/// run's events, see [`crate::EventLog`]). Checkpoints are only taken while stepping into time
+/// not seen before. (Without the cap on calls in flight, 100,000 in flight held 436 MB in 43
+/// checkpoints, and a million, the most a run may have, would pass the 4 GB a page's wasm
+/// can address.)
 #[derive(Debug, Clone)]
 pub struct Sim {
     engine: Engine,
@@ -124,8 +131,12 @@ impl Sim {
         }
         let c = self.checkpoint();
         self.checkpoints.push(c);
-        if self.checkpoints.len() > self.max {
-            self.every *= 2;
+        let queued = |cs: &[Checkpoint]| cs.iter().map(|c| c.engine.queued_len()).sum::<usize>();
+        while self.checkpoints.len() > 2
+            && (self.checkpoints.len() > self.max
+                || queued(&self.checkpoints) > MAX_CHECKPOINTS_QUEUED)
+        {
+            self.every = self.every.saturating_mul(2);
             let every = self.every;
             self.checkpoints.retain(|c| c.engine.calls % every == 0);
         }
@@ -614,5 +625,45 @@ mod tests {
                 assert!(own < 1024, "a checkpoint holds {own} events of its own");
             }
         }
+    }
+
+    /// The checkpoints of a run with many calls in flight hold at most
+    /// [`MAX_CHECKPOINTS_QUEUED`] of them together (or are down to two), and a seek from them
+    /// gives what stepping there gives: ten minutes at 1e5 calls/min with a minute of latency
+    /// jitter (about 100,000 in flight), where 43 checkpoints held 436 MB (4.3M queued).
+    #[test]
+    fn checkpoints_hold_a_bounded_number_of_calls_in_flight() {
+        let mut sc = crate::preset("busy-service").unwrap();
+        sc.duration = 600.0;
+        sc.traffic.calls_per_minute = 1e5;
+        sc.dependency[0].latency_jitter = 60.0;
+        sc.callers.call_timeout = 1e4;
+        let mut sim = Sim::new(&sc).unwrap();
+        let mut most = 0;
+        while !sim.advance(1 << 16) {
+            most = most.max(sim.engine.queued_len());
+            let held: usize = sim.checkpoints.iter().map(|c| c.engine.queued_len()).sum();
+            assert!(
+                held <= MAX_CHECKPOINTS_QUEUED || sim.checkpoints.len() <= 2,
+                "{} checkpoints hold {held} queued",
+                sim.checkpoints.len()
+            );
+        }
+        assert!(most > 80_000, "{most} in flight at most");
+        assert!(
+            sim.checkpoints.len() >= 4,
+            "{} checkpoints",
+            sim.checkpoints.len()
+        );
+        let t = sim.end_s() * 0.7;
+        let mut stepped = Sim::new(&sc).unwrap();
+        stepped.set_checkpoints(u64::MAX / 4, 2);
+        stepped.run_until(t);
+        sim.seek(t);
+        assert_eq!(sim.calls(), stepped.calls());
+        assert_eq!(
+            serde_json::to_string(&sim.snapshot()).unwrap(),
+            serde_json::to_string(&stepped.snapshot()).unwrap()
+        );
     }
 }
