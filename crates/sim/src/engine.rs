@@ -164,7 +164,7 @@ impl Entry {
 /// The buffer is a `Vec` from `head` on (cheaper per entry than a `VecDeque`'s wrapping
 /// indices): it empties often (then starts over at the front), and the slots before `head` are
 /// reclaimed once they are the larger part.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 struct Queue {
     entries: Vec<Entry>,
     head: usize,
@@ -174,6 +174,20 @@ struct Queue {
     /// No entry in `late` is due later than this (the latest pushed there since it was last
     /// empty; unset, `-inf`, while empty): a buffer entry due after it can tie with none.
     late_latest: f64,
+}
+
+/// A copy of the entries queued, without the taken slots before `head` (a checkpoint is such a
+/// copy: those slots can be as many as the entries left, and cost as much).
+impl Clone for Queue {
+    fn clone(&self) -> Self {
+        Queue {
+            entries: self.entries[self.head..].to_vec(),
+            head: 0,
+            late: self.late.clone(),
+            late_pushed: self.late_pushed,
+            late_latest: self.late_latest,
+        }
+    }
 }
 
 impl Default for Queue {
@@ -1272,7 +1286,8 @@ impl Engine {
         }
     }
 
-    /// Results and deadlines queued: what a clone of this engine copies besides its fixed size.
+    /// Results and deadlines queued (two a call in flight, one per breaker, and a deadline per
+    /// breaker copy at most): what a clone of this engine copies besides its fixed size.
     pub(crate) fn queued_len(&self) -> usize {
         self.q.entries.len() - self.q.head + self.q.late.len()
     }

@@ -44,9 +44,12 @@ struct Checkpoint {
 pub const DEFAULT_CHECKPOINT_EVERY: u64 = 256;
 /// Default most checkpoints kept.
 pub const DEFAULT_MAX_CHECKPOINTS: usize = 64;
-/// Most queued results and deadlines held by a simulation's checkpoints together (each
-/// checkpoint copies the calls in flight at its time, about 48 bytes a call): 2^20, about 50 MB.
-pub const MAX_CHECKPOINTS_QUEUED: usize = 1 << 20;
+/// Most queued results and deadlines held by a simulation's checkpoints together: 2^21, about
+/// 100 MB. Each checkpoint copies the queue at its time, two entries of 48 bytes a call in
+/// flight (one per breaker). So a run keeps every checkpoint it would keep anyway up to about
+/// 16,000 calls in flight with 64 checkpoints (4,000 with 256); with 50,000, about 20 of them,
+/// and a seek replays up to 1/10 of the run.
+pub const MAX_CHECKPOINTS_QUEUED: usize = 1 << 21;
 
 /// A deterministic run that can be stepped, scrubbed and finished.
 ///
@@ -54,16 +57,18 @@ pub const MAX_CHECKPOINTS_QUEUED: usize = 1 << 20;
 /// which is what the checkpoints use.
 ///
 /// Scrubbing: every `every` calls (256 at first) a checkpoint (a clone of the simulation) is kept;
-/// when more than `max` (64) are held, or their calls in flight together pass
-/// [`MAX_CHECKPOINTS_QUEUED`], every other one is dropped and the spacing doubles (down to two).
-/// So a run of `C` calls holds at most `max + 1` checkpoints, spaced at most `2 C / max` calls
-/// apart while few calls are in flight, and [`Sim::seek`] to any time costs one clone plus
-/// replaying at most that many calls (in memory: `O(events + max x callers)` and at most about
-/// 50 MB of calls in flight beside one checkpoint's, never per call: the checkpoints share the
-/// run's events, see [`crate::EventLog`]). Checkpoints are only taken while stepping into time
-/// not seen before. (Without the cap on calls in flight, 100,000 in flight held 436 MB in 43
-/// checkpoints, and a million, the most a run may have, would pass the 4 GB a page's wasm
-/// can address.)
+/// when more than `max` (64) are held, or the results and deadlines they hold queued together
+/// pass [`MAX_CHECKPOINTS_QUEUED`], every other one is dropped and the spacing doubles (down to
+/// two: the one at 0 and one more). So a run of `C` calls holds at most `max + 1` checkpoints,
+/// spaced at most `2 C / max` calls apart while few calls are in flight, and [`Sim::seek`] to any
+/// time costs one clone plus replaying at most that many calls. With many calls in flight the
+/// cap decides instead: `k` checkpoints fit, spaced up to `2 C / k` apart, and with a checkpoint
+/// alone past the cap (over about 1M calls in flight) a seek may replay up to the whole run.
+/// Memory: `O(events + max x callers)` plus at most about 100 MB of queued entries beside one
+/// checkpoint's, never per call: the checkpoints share the run's events, see
+/// [`crate::EventLog`]. Checkpoints are only taken while stepping into time not seen before.
+/// (Without the cap, about 50,000 calls in flight held 436 MB in 43 checkpoints, and a million,
+/// the most a run may have, would pass the 4 GB a page's wasm can address.)
 #[derive(Debug, Clone)]
 pub struct Sim {
     engine: Engine,
@@ -628,9 +633,10 @@ mod tests {
     }
 
     /// The checkpoints of a run with many calls in flight hold at most
-    /// [`MAX_CHECKPOINTS_QUEUED`] of them together (or are down to two), and a seek from them
-    /// gives what stepping there gives: ten minutes at 1e5 calls/min with a minute of latency
-    /// jitter (about 100,000 in flight), where 43 checkpoints held 436 MB (4.3M queued).
+    /// [`MAX_CHECKPOINTS_QUEUED`] queued entries together (or are down to two), and a seek from
+    /// them gives what stepping there gives: ten minutes at 1e5 calls/min with a minute of
+    /// latency jitter (about 100,000 queued: 50,000 calls in flight, two entries each), where 43
+    /// checkpoints held 436 MB (4.3M queued, and the taken slots before each queue's front).
     #[test]
     fn checkpoints_hold_a_bounded_number_of_calls_in_flight() {
         let mut sc = crate::preset("busy-service").unwrap();
