@@ -152,8 +152,8 @@ impl Entry {
 /// slower ones) is placed in the buffer if its place is near the back ([`Queue::push_late`]),
 /// else it goes into a binary heap of its own ([`Late`]). Placing every such entry in the
 /// buffer shifted the entries on one side of its place: with a latency jitter of a minute at
-/// 1e5 calls/min, about half of the 100,000 calls in flight for every call, and a 10-minute run
-/// took 27.5 s (0.5 s with the heap).
+/// 1e5 calls/min, about half of the 100,000 results queued (50,000 calls in flight, a result
+/// each per breaker) for every call, and a 10-minute run took 27.5 s (0.5 s with the heap).
 ///
 /// The heap's entries are all due before the buffer's last entry: each was when it was pushed,
 /// and the buffer's last entry leaves only after them. So the buffer is empty only when the
