@@ -264,9 +264,9 @@ impl Queue {
     ///
     /// Into the buffer if its place is after the first of the buffer's last [`Queue::NEAR`]
     /// entries (those after it move on one slot) and it is due after every entry in the heap;
-    /// else into the heap. So at
-    /// equal times the buffer's entries stay the earlier pushed: an entry of the heap's time
-    /// goes into the heap after it. (Most out-of-order answers are a few places behind.)
+    /// else into the heap. So at equal times the buffer's entries stay the earlier pushed: an
+    /// entry of a time the heap holds goes into the heap, after it. (Most out-of-order answers
+    /// are a few places behind.)
     #[cold]
     #[inline(never)]
     fn push_late(&mut self, e: Entry) {
@@ -332,10 +332,10 @@ impl Queue {
     /// If the heap's first entry comes before the buffer's front and is due by `t`, move it
     /// there, to be taken at once: into the free slot before `head` (one is free after any take,
     /// and [`Queue::reclaim`] keeps one), else in front of the buffer's entries (they move on one
-    /// slot: only at a take with no free slot, once after the buffer started over). Moved also
-    /// when not due, an entry held the front without being taken, the next took the same free
-    /// slot no more, and a run of answers due in falling order shifted the whole buffer for
-    /// each.
+    /// slot: only at a take with no free slot, once after the buffer started over). It was once
+    /// moved whether due or not: an entry moved but not taken then held the front, the next
+    /// look found no free slot before it, and answers due in falling order shifted the whole
+    /// buffer for each.
     #[cold]
     #[inline(never)]
     fn promote(&mut self, t: f64) {
