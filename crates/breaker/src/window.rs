@@ -13,7 +13,8 @@ use crate::Breaker;
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
-/// `slidingWindowType`.
+/// `slidingWindowType`. Read as `count_based` / `time_based`, or as resilience4j spells them
+/// (`COUNT_BASED` / `TIME_BASED`); written in the first form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(
     feature = "serde",
@@ -22,11 +23,13 @@ use serde::{Deserialize, Serialize};
 )]
 pub enum SlidingWindowType {
     /// `COUNT_BASED`: the last `sliding_window_size` calls.
+    #[cfg_attr(feature = "serde", serde(alias = "COUNT_BASED"))]
     CountBased,
     /// `TIME_BASED`: the calls of the last `sliding_window_size` seconds, in buckets of whole
     /// seconds of `now` (resilience4j: epoch seconds): the window is the current second and the
     /// `sliding_window_size - 1` before it, so a result counts for between `size - 1` and `size`
     /// seconds.
+    #[cfg_attr(feature = "serde", serde(alias = "TIME_BASED"))]
     TimeBased,
 }
 

@@ -264,3 +264,26 @@ fn the_parsers_give_a_typed_error_that_says_what_is_allowed() {
         assert_eq!(boxed(got.unwrap_err()).to_string(), want);
     }
 }
+
+/// A window's type is read as the settings write it or as resilience4j spells it, and written
+/// in the first form; any other spelling is refused, naming the four it reads.
+#[test]
+fn a_window_type_is_read_in_resilience4js_spelling_too() {
+    use breaker::SlidingWindowType::{CountBased, TimeBased};
+    for (text, want) in [
+        ("\"count_based\"", CountBased),
+        ("\"COUNT_BASED\"", CountBased),
+        ("\"time_based\"", TimeBased),
+        ("\"TIME_BASED\"", TimeBased),
+    ] {
+        let got: breaker::SlidingWindowType = serde_json::from_str(text).expect(text);
+        assert_eq!(got, want, "{text}");
+    }
+    assert_eq!(serde_json::to_string(&TimeBased).unwrap(), "\"time_based\"");
+    let e = serde_json::from_str::<breaker::SlidingWindowType>("\"Time_Based\"").unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("expected one of `COUNT_BASED`, `count_based`, `TIME_BASED`, `time_based`"),
+        "{e}"
+    );
+}
