@@ -270,7 +270,8 @@ impl Queue {
     #[cold]
     #[inline(never)]
     fn push_late(&mut self, e: Entry) {
-        if e.t.total_cmp(&self.late_latest) == Ordering::Greater {
+        let after_heap = e.t.total_cmp(&self.late_latest) == Ordering::Greater;
+        if after_heap {
             let n = self.entries.len();
             let lo = n.saturating_sub(Self::NEAR).max(self.head);
             let i = lo
@@ -282,27 +283,29 @@ impl Queue {
         }
         let seq = self.late_pushed;
         self.late_pushed += 1;
-        if e.t.total_cmp(&self.late_latest) == Ordering::Greater {
+        if after_heap {
             self.late_latest = e.t;
         }
         self.late.push(Late { e, seq });
     }
 
-    /// Whether the heap's first entry comes before the buffer's front (the heap is not empty).
-    fn late_first(&self) -> bool {
-        match (self.late.peek(), self.entries.get(self.head)) {
-            (Some(l), Some(front)) => l.e.t.total_cmp(&front.t) == Ordering::Less,
-            (Some(_), None) => true,
-            (None, _) => false,
+    /// The heap's first entry if it comes before the buffer's front (or the buffer is empty).
+    fn late_first(&self) -> Option<&Entry> {
+        let l = &self.late.peek()?.e;
+        match self.entries.get(self.head) {
+            Some(front) if l.t.total_cmp(&front.t) != Ordering::Less => None,
+            _ => Some(l),
         }
     }
 
     #[inline]
     fn peek(&self) -> Option<&Entry> {
-        if !self.late.is_empty() && self.late_first() {
-            return self.late.peek().map(|l| &l.e);
-        }
-        self.entries.get(self.head)
+        self.late_first().or_else(|| self.entries.get(self.head))
+    }
+
+    /// Entries queued.
+    fn len(&self) -> usize {
+        self.entries.len() - self.head + self.late.len()
     }
 
     /// Take the first entry (the tests' take; a run takes with [`Queue::pop_due`]).
@@ -339,7 +342,7 @@ impl Queue {
     #[cold]
     #[inline(never)]
     fn promote(&mut self, t: f64) {
-        if !self.late_first() || !self.late.peek().is_some_and(|l| l.e.t <= t) {
+        if !self.late_first().is_some_and(|l| l.t <= t) {
             return;
         }
         let Some(Late { e, .. }) = self.late.pop() else {
@@ -1289,7 +1292,7 @@ impl Engine {
     /// Results and deadlines queued (two a call in flight, one per breaker, and a deadline per
     /// breaker copy at most): what a clone of this engine copies besides its fixed size.
     pub(crate) fn queued_len(&self) -> usize {
-        self.q.entries.len() - self.q.head + self.q.late.len()
+        self.q.len()
     }
 
     pub(crate) fn in_flight(&self) -> [u64; 2] {
@@ -1414,6 +1417,14 @@ mod tests {
         let mut src = Generator::new(s);
         while step(&mut e, &mut src) != Stepped::Done {}
         serde_json::to_string(&e.into_result()).expect("serializable")
+    }
+
+    /// An entry's time and its deadline's `at` (the tests' label for entries of equal times).
+    fn label(e: &Entry) -> (f64, f64) {
+        match e.what {
+            What::Deadline { at, .. } => (e.t, at),
+            What::Result { .. } => unreachable!(),
+        }
     }
 
     fn deadline_at(at: f64) -> What {
@@ -1546,10 +1557,6 @@ mod tests {
     #[test]
     fn equal_times_across_the_buffer_and_the_heap_leave_in_push_order() {
         let mut q = Queue::default();
-        let label = |e: Entry| match e.what {
-            What::Deadline { at, .. } => (e.t, at),
-            What::Result { .. } => unreachable!(),
-        };
         // The buffer: 50 (label 1), then 100, 101, ..., 119 (labels 100 + k).
         q.push(50.0, deadline_at(1.0));
         for k in 0..20 {
@@ -1569,7 +1576,7 @@ mod tests {
         assert_eq!(q.late.len(), 5);
         let mut got = Vec::new();
         while let Some(e) = q.pop() {
-            got.push(label(e));
+            got.push(label(&e));
         }
         let mut want = vec![
             (40.0, 3.0),
@@ -1608,10 +1615,7 @@ mod tests {
                     .iter()
                     .copied()
                     .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-                let peeked = q.peek().map(|e| match e.what {
-                    What::Deadline { at, .. } => (e.t, at),
-                    What::Result { .. } => unreachable!(),
-                });
+                let peeked = q.peek().map(label);
                 proptest::prop_assert_eq!(peeked, first);
                 match op {
                     0 | 1 => {
@@ -1620,10 +1624,7 @@ mod tests {
                         model.push((t, n as f64));
                     }
                     2 => {
-                        let got = q.pop().map(|e| match e.what {
-                            What::Deadline { at, .. } => (e.t, at),
-                            What::Result { .. } => unreachable!(),
-                        });
+                        let got = q.pop().as_ref().map(label);
                         proptest::prop_assert_eq!(got, first);
                         if let Some(f) = first {
                             now = f.0;
@@ -1652,7 +1653,7 @@ mod tests {
     fn the_queue_orders_by_time_then_by_push() {
         let mut q = Queue::default();
         // (time, label): the label is the deadline's `at`, to tell equal times apart.
-        for (t, label) in [
+        for (t, at) in [
             (5.0, 1.0),
             (3.0, 2.0),
             (5.0, 3.0),
@@ -1660,16 +1661,13 @@ mod tests {
             (3.0, 5.0),
             (9.0, 6.0),
         ] {
-            q.push(t, deadline_at(label));
+            q.push(t, deadline_at(at));
         }
         assert_eq!(q.peek().map(|e| e.t), Some(1.0));
         assert!(q.pop_due(0.5).is_none());
         let mut out = vec![];
         while let Some(e) = q.pop_due(5.0) {
-            let What::Deadline { at, .. } = e.what else {
-                unreachable!()
-            };
-            out.push((e.t, at));
+            out.push(label(&e));
         }
         assert_eq!(
             out,
