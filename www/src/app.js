@@ -37,8 +37,9 @@ import { createBanner, catchUncaught } from './banner.js';
 import { duration, clock, fmt, count } from './format.js';
 
 const ALL_PANELS = ['now', 'chart', 'verdict', 'trace', 'metrics', 'derived', 'analysis'];
-const BUCKETS = 600;
-const TRACE_LIMIT = 5000;
+// What a `rerun` asks for (the bench page sends the same, bench.js).
+export const BUCKETS = 600;
+export const TRACE_LIMIT = 5000;
 /**
  * The longest link the page writes or copies (characters): Firefox keeps no longer URL
  * (network.standard-url.max-length; history.replaceState throws past it), Chromium 2 MB.

@@ -1,7 +1,8 @@
 // The bench page (www/bench.html) and, loaded as a module worker, its raw-wasm helper.
 //
 // On the page: (1) each preset through the page's own worker path (engine.js -> worker.js:
-// `load` then `run` in chunks, as the playground does), calls per second; (2) the same runs with
+// one `rerun` request, as the playground sends on an input change: the run in chunks, then the
+// whole view back), calls per second; (2) the same runs with
 // one `advance` call in a worker of its own (raw wasm, no chunking); (3) the playground mounted
 // as on the main page: time from an input change to the redrawn chart (default scenario), and the
 // busy-service month picked from the preset list (time to the redrawn chart, longest main-thread
@@ -59,6 +60,7 @@ async function main() {
     out.textContent = `${navigator.userAgent}`;
     const results = { userAgent: navigator.userAgent, runs, worker: {}, raw: {}, page: null };
     const { Engine } = await import('./engine.js');
+    const { BUCKETS, TRACE_LIMIT } = await import('./app.js');
     const engine = new Engine({ onFatal: (m) => log(`fatal: ${m}`) });
     const info = await engine.ready;
     const byName = Object.fromEntries(info.presets.map((p) => [p.name, p.scenario]));
@@ -82,17 +84,17 @@ async function main() {
       let calls = 0;
       let busyMs = [];
       for (let i = 0; i < runs; i++) {
-        // The page's path: load + run (chunked, with progress messages), repeated to >= 200 ms.
+        // The page's path: the one `rerun` request an input change sends (app.js: the run
+        // computed in chunks with progress and partial series, then the whole view sent back:
+        // series, events, metrics, snapshot), repeated to >= 200 ms.
         let n = 0;
         const t0 = performance.now();
         let dt = 0;
         do {
-          await engine.call('load', { scenario });
-          const res = await engine.call('run');
-          if (!res.complete) throw new Error(`${name}: run not complete`);
-          const m = await engine.call('metrics');
-          calls = m.calls;
-          n += m.calls;
+          const res = await engine.call('rerun', { scenario, t: 0, buckets: BUCKETS, limit: TRACE_LIMIT });
+          if (res.superseded || !res.complete) throw new Error(`${name}: run not complete`);
+          calls = res.metrics.calls;
+          n += calls;
           dt = performance.now() - t0;
         } while (dt < 200);
         w.push(n / (dt / 1000));

@@ -1034,7 +1034,7 @@ fn browser(ctx: &mut Ctx, name: &'static str) -> Res<Vec<Row>> {
         let native = ctx.native.get(*p).copied();
         rows.push(
             Row::new(step, format!("{p}: worker path"), wm, "calls/s").note(format!(
-                "{calls} calls; Engine load + run as the page does; {}",
+                "{calls} calls; one Engine rerun, as the page sends on an input change; {}",
                 spread(&w["calls_per_s"])
             )),
         );
@@ -1068,7 +1068,7 @@ fn browser(ctx: &mut Ctx, name: &'static str) -> Res<Vec<Row>> {
         None
     };
     let mut row = Row::new(step, "busy-service month in the worker", busy, "ms")
-        .note("Engine load + run, one run");
+        .note("one Engine rerun, as the page sends on an input change");
     row.target = busy_target;
     rows.push(row);
     let page = &r["page"];
