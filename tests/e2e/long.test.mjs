@@ -2,7 +2,26 @@
 // progress bar, the page stays responsive, and Cancel keeps the part computed so far.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BROWSERS, session, open, page, pageErrors, until, runsShown, waitSettled, setField, fieldMessage } from './helpers.mjs';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BROWSERS, ROOT, session, open, page, pageErrors, until, runsShown, waitSettled, setField, fieldMessage } from './helpers.mjs';
+
+/** `breaker run --scenario <scenario> --format text`'s output (the CLI the page is checked against). */
+function cliText(scenario) {
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-cut-'));
+  const file = join(dir, 'scenario.json');
+  writeFileSync(file, JSON.stringify(scenario));
+  const [cmd, pre] = process.env.BREAKER_BIN
+    ? [process.env.BREAKER_BIN, []]
+    : ['cargo', ['run', '-q', '-p', 'breaker-cli', '--']];
+  try {
+    return execFileSync(cmd, [...pre, 'run', '--scenario', file], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 const progress = (driver) => page(driver, () => {
   const row = document.querySelector('#playground .progress');
@@ -184,6 +203,36 @@ for (const browser of BROWSERS) {
       const msg = await fieldMessage(s.driver, 'statistical.broken_rate');
       assert.equal(msg.invalid, true, 'the error stays on its field');
       assert.match(msg.text, /broken_rate/);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('a breaker that changes state every call: the run is cut short, where the CLI cuts it, and says so', async () => {
+      // A day down with waits of 1 ms: both breakers reopen on nearly every call, and the
+      // window's log reaches sim::MAX_EVENTS (2^20 changes) within the day.
+      const q = new URLSearchParams({
+        v: '1', preset: 'busy-service', duration: '86400', seed: '1',
+        dependency: JSON.stringify([{ start: 0, label: 'down', condition: 'outage', failure_rate: 1 }]),
+        'statistical.first_wait': '0.001', 'statistical.wait_cap': '0.001',
+        'window.wait_duration_in_open_state': '0.001', 'window.sliding_window_size': '2',
+        'window.minimum_number_of_calls': '1', 'window.permitted_number_of_calls_in_half_open_state': '1',
+      });
+      await open(s, `?${q}`, { waitReady: false });
+      await waitSettled(s.driver, 0, 90_000);
+      const got = await page(s.driver, () => {
+        const S = window.playground.state;
+        return {
+          cut: S.metrics.cut_at_s, complete: S.complete, reached: S.reached, end: S.end,
+          scenario: S.scenario, runInfo: document.querySelector('#playground .runinfo').textContent,
+        };
+      });
+      assert.equal(got.end, 86400);
+      assert.ok(got.cut > 3600 && got.cut < 86400, `cut at ${got.cut}`);
+      assert.equal(got.reached, got.cut);
+      assert.match(got.runInfo, /: cut short at .+ of .+: a breaker changed state over a million times, the most a run keeps/);
+      // The same cut, to the last bit, natively.
+      const m = /cut short at (\S+) s:/.exec(cliText(got.scenario));
+      assert.ok(m, 'the CLI says the run was cut short');
+      assert.equal(Number(m[1]), got.cut);
       assert.deepEqual(await pageErrors(s), []);
     });
   });

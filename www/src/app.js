@@ -194,7 +194,7 @@ export function mountPlayground(root, options = {}) {
   const S = {
     scenario: null, preset: null, presets: [], byName: Object.create(null), info: null, derived: null,
     t: 0, end: 0, playing: false, speed: 10, view: null, snap: null, runId: 0, lastAnalysis: null,
-    targets: { ...DEFAULT_TARGETS }, loaded: false,
+    targets: { ...DEFAULT_TARGETS }, loaded: false, cut: false,
   };
 
   const engine = new Engine({
@@ -451,6 +451,7 @@ export function mountPlayground(root, options = {}) {
     S.end = info.duration;
     S.reached = res.reached;
     S.complete = res.complete;
+    S.cut = metrics.cut_at_s != null;
     S.derived = derived;
     S.metrics = metrics;
     S.view = null;
@@ -471,9 +472,14 @@ export function mountPlayground(root, options = {}) {
     }
     // A preset's name stays in the settings when they are edited: say the run is not the preset's.
     const edited = Boolean(S.preset && S.byName[S.preset] && info.name === S.preset && !same(sc, S.byName[S.preset]));
-    S.runText = res.complete
-      ? `${info.name || 'Custom scenario'}${edited ? ' (edited)' : ''}: ${duration(info.duration)} simulated, ${count(metrics.calls, 'call', 'calls')}, seed ${info.seed}.${SIMULATED_SHOWN}`
-      : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${count(metrics.calls, 'call', 'calls')} simulated); the panels show that part.`;
+    const title = `${info.name || 'Custom scenario'}${edited ? ' (edited)' : ''}`;
+    // A run is cut short when a breaker changed state 2^20 times (sim::MAX_EVENTS): waits of a
+    // millisecond through a long outage change state about once a call.
+    S.runText = metrics.cut_at_s != null
+      ? `${title}: cut short at ${clock(metrics.cut_at_s)} of ${clock(info.duration)}: a breaker changed state over a million times, the most a run keeps (longer waits or a shorter run go further). ${count(metrics.calls, 'call', 'calls')} simulated, seed ${info.seed}; the panels show that part.`
+      : res.complete
+        ? `${title}: ${duration(info.duration)} simulated, ${count(metrics.calls, 'call', 'calls')}, seed ${info.seed}.${SIMULATED_SHOWN}`
+        : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${count(metrics.calls, 'call', 'calls')} simulated); the panels show that part.`;
     S.pastLastEvent = false;
     setText(runInfo, notValid ? (keepError && S.notValid) || NOT_VALID : S.runText);
     trace.set(events.list, events.total, derived && derived.point);
@@ -581,7 +587,7 @@ export function mountPlayground(root, options = {}) {
     } else if (op === 'nextEvent' && !res.event) {
       showSnap(res.snapshot);
       S.pastLastEvent = true;
-      setText(runInfo, S.complete === false
+      setText(runInfo, S.complete === false || S.cut
         ? 'No more state changes in the part computed.'
         : 'No more state changes in this run.');
     } else {

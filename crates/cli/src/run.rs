@@ -174,7 +174,14 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
         Some(path) => replay(&scenario, path, buckets)?,
         None => play(&scenario, buckets)?,
     };
-    Ok(match o.format.unwrap_or(Format::Text) {
+    let format = o.format.unwrap_or(Format::Text);
+    if let (Some(t), Format::Json | Format::Csv) = (result.cut_at_s, format) {
+        // Said in the text output itself; the JSON has `cut_at_s`, the CSV nothing. Not
+        // `eprintln!`, which panics when stderr cannot be written.
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), "breaker: warning: {}", cut_short(t));
+    }
+    Ok(match format {
         Format::Text => text(&result),
         Format::Json => {
             let mut s = serde_json::to_string_pretty(&result)
@@ -244,6 +251,16 @@ fn opt(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.2}")).unwrap_or_else(|| "-".into())
 }
 
+/// What a run cut short at `t` says (see `sim::MAX_EVENTS`).
+fn cut_short(t: f64) -> String {
+    format!(
+        "cut short at {} s: a breaker changed state {} times, the most a run keeps; longer \
+         waits or a shorter run go further",
+        seconds(t),
+        sim::MAX_EVENTS
+    )
+}
+
 fn text(r: &RunResult) -> String {
     let mut out = String::new();
     let name = if r.name.is_empty() {
@@ -260,6 +277,9 @@ fn text(r: &RunResult) -> String {
         seconds(r.end_s),
         &sim::trace_hash(r)[..16]
     );
+    if let Some(t) = r.cut_at_s {
+        let _ = writeln!(out, "{}", cut_short(t));
+    }
     // The project's rule: every number says what it is. Here all are one run's.
     let _ = writeln!(
         out,

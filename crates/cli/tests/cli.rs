@@ -710,3 +710,54 @@ fn analyze_names_an_unknown_flag_once_prefixed() {
     );
     assert!(fails(&["analyze", "nope"]).starts_with("breaker: analyze: unknown command"));
 }
+
+/// A breaker that changes state about once a call (1 ms waits through a month-long outage):
+/// the run stops once a breaker's log holds `sim::MAX_EVENTS` changes, and says so, in the text
+/// itself and on stderr for the other formats, whose output goes on as a run of that length.
+#[test]
+fn a_run_cut_short_says_so() {
+    let path = temp(
+        "flapping.json",
+        r#"{ "duration": "30d", "seed": 1,
+  "traffic": { "calls_per_minute": 600 },
+  "dependency": [ { "start": 0, "label": "down", "condition": "outage", "failure_rate": 1 } ],
+  "statistical": { "first_wait": "1ms", "wait_cap": "1ms" },
+  "window": { "wait_duration_in_open_state": "1ms", "sliding_window_size": 2,
+              "minimum_number_of_calls": 1,
+              "permitted_number_of_calls_in_half_open_state": 1 } }"#,
+    );
+    let path = path.to_str().unwrap();
+    let out = breaker(&["run", "--scenario", path]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().take(2).collect();
+    let end = lines[0]
+        .split(" calls over ")
+        .nth(1)
+        .and_then(|r| r.split(" s,").next())
+        .expect("the header gives the run's end");
+    assert_eq!(
+        lines[1],
+        format!(
+            "cut short at {end} s: a breaker changed state {} times, the most a run keeps; \
+             longer waits or a shorter run go further",
+            sim::MAX_EVENTS
+        )
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let out = breaker(&["run", "--scenario", path, "--format", "csv"]);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("breaker: warning: {}\n", lines[1])
+    );
+    // A run that goes to its end says nothing of the kind.
+    let out = breaker(&["run", "--preset", "recovery-warmup"]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("cut short"));
+    assert!(out.stderr.is_empty());
+}

@@ -28,8 +28,9 @@ use crate::SimError;
 /// Times closer than this are taken as equal by the capacity rule's open interval.
 const TIME_EPS: f64 = 1e-9;
 
-/// The fixed part of a run, shared by every clone of an engine.
-#[derive(Debug)]
+/// The fixed part of a run, shared by every clone of an engine (copied only to cut a run short,
+/// [`Engine::cut`]).
+#[derive(Debug, Clone)]
 pub(crate) struct Config {
     pub name: String,
     pub seed: u64,
@@ -970,6 +971,8 @@ pub(crate) struct Engine {
     pub win: Side<Window>,
     pub last: Option<CallReport>,
     phase: PhaseCursor,
+    /// When the run was cut short: a breaker's log reached [`MAX_EVENTS`](crate::MAX_EVENTS) ([`Engine::cut`]).
+    pub cut_at: Option<f64>,
 }
 
 /// The phase in force, kept between calls: most calls fall in the phase of the call before.
@@ -1059,6 +1062,7 @@ impl Engine {
             win: Side::new(BreakerKind::Window, win, cap_keep),
             last: None,
             phase: PhaseCursor::new(),
+            cut_at: None,
         })
     }
 
@@ -1182,6 +1186,10 @@ impl Engine {
     #[inline(always)]
     fn arrival_or_end(&mut self) -> Stepped {
         if let Some(a) = self.pending.take() {
+            if self.stat.events.is_full() || self.win.events.is_full() {
+                self.cut();
+                return Stepped::Done;
+            }
             self.arrive(a);
             Stepped::Arrival
         } else {
@@ -1190,6 +1198,17 @@ impl Engine {
             }
             Stepped::Done
         }
+    }
+
+    /// End the run now, before the next call: a breaker's log holds [`MAX_EVENTS`](crate::MAX_EVENTS) changes. The
+    /// run is then as one whose scenario ended now: no more arrivals, and nothing queued later
+    /// is processed (results still out count as in flight at the end).
+    #[cold]
+    #[inline(never)]
+    fn cut(&mut self) {
+        self.source_done = true;
+        self.cut_at = Some(self.now);
+        Arc::make_mut(&mut self.cfg).end = self.now;
     }
 
     /// Process a queued entry, just taken from the queue (inlined: one caller on each target).
@@ -1275,12 +1294,14 @@ impl Engine {
             calls,
             stat,
             win,
+            cut_at,
             ..
         } = self;
         RunResult {
             name: cfg.name.clone(),
             seed: cfg.seed,
             end_s: cfg.end,
+            cut_at_s: cut_at,
             calls,
             breakers: Breakers {
                 statistical: stat.into_result(&cfg, in_flight[0], known),

@@ -33,7 +33,7 @@ mod sim;
 mod trace;
 mod traffic;
 
-pub use log::EventLog;
+pub use log::{EventLog, MAX_EVENTS};
 pub use output::{
     canonical_trace, trace_hash, BreakerKind, BreakerResult, Breakers, CallReport, Changes,
     Decided, Event, Metrics, RunResult, Series, Snapshot, Totals, Verdict,

@@ -13,6 +13,15 @@ use crate::output::Event;
 /// Events per shared chunk.
 const CHUNK: usize = 1024;
 
+/// The most state changes a run keeps per breaker: 2^20, 48 MiB of events. A run whose breaker
+/// gets there is cut short before its next call ([`RunResult::cut_at_s`]). A month-long outage
+/// with 1 ms waits changes state about once a call, 43 million times: 20 GB natively, more than
+/// a page's wasm memory holds. Realistic settings stay far below (a month of a flapping window:
+/// 370,000).
+///
+/// [`RunResult::cut_at_s`]: crate::RunResult::cut_at_s
+pub const MAX_EVENTS: usize = CHUNK * 1024;
+
 /// Append-only events whose clones share every full chunk.
 #[derive(Debug, Clone, Default)]
 pub struct EventLog {
@@ -34,6 +43,12 @@ impl EventLog {
     /// How many events.
     pub fn len(&self) -> usize {
         self.chunks.len() * CHUNK + self.tail.len()
+    }
+
+    /// Whether the log holds [`MAX_EVENTS`] events or more: the run stops before its next call.
+    #[inline]
+    pub(crate) fn is_full(&self) -> bool {
+        self.chunks.len() >= MAX_EVENTS / CHUNK
     }
 
     /// Whether there are none.

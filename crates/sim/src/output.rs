@@ -332,8 +332,14 @@ pub struct RunResult {
     pub name: String,
     /// The seed.
     pub seed: u64,
-    /// When the run ended (s).
+    /// When the run ended (s): the scenario's duration, or the time it was cut short.
     pub end_s: f64,
+    /// Set when the run was cut short, to the time: a breaker changed state
+    /// [`MAX_EVENTS`](crate::MAX_EVENTS) times (a month-long outage with waits of a millisecond),
+    /// and a run keeps no more changes than that. `end_s` is then the same time. Left out of
+    /// the JSON when the run went to its end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut_at_s: Option<f64>,
     /// Calls that arrived.
     pub calls: u64,
     /// Per breaker: metrics, totals, events, series.

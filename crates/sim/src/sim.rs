@@ -399,6 +399,7 @@ impl Sim {
             name: cfg.name.clone(),
             seed: cfg.seed,
             end_s: cfg.end,
+            cut_at_s: self.engine.cut_at,
             calls: self.engine.calls,
             breakers: Breakers {
                 statistical: self.engine.stat.result_of(cfg, in_flight[0], known),
@@ -569,6 +570,12 @@ impl Sim {
     /// [`Sim::result`], taking the series rather than copying them (see `Engine::into_result`).
     fn into_result(self) -> RunResult {
         self.engine.into_result()
+    }
+
+    /// When the run was cut short, if it was: a breaker changed state
+    /// [`MAX_EVENTS`](crate::MAX_EVENTS) times ([`RunResult::cut_at_s`]).
+    pub fn cut_at_s(&self) -> Option<f64> {
+        self.engine.cut_at
     }
 
     /// Already-advanced event count (both breakers), for progress displays.

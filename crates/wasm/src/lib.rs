@@ -344,8 +344,8 @@ impl Playground {
     }
 
     /// The run's metrics, totals and caller 0's changes in brief per breaker:
-    /// `{statistical: {metrics, totals, changes}, window: ...}` (names as in the CLI's JSON), of
-    /// the part of the run computed so far.
+    /// `{statistical: {metrics, totals, changes}, window: ..., complete, cut_at_s, calls,
+    /// outages}` (names as in the CLI's JSON), of the part of the run computed so far.
     pub fn metrics(&self) -> Result<JsValue, JsError> {
         #[derive(Serialize)]
         struct One {
@@ -358,6 +358,8 @@ impl Playground {
             statistical: One,
             window: One,
             complete: bool,
+            /// When the run was cut short (`sim::MAX_EVENTS` changes of one breaker), if it was.
+            cut_at_s: Option<f64>,
             calls: u64,
             /// The outages `[start, end]` (end null when it lasts to the end of the run).
             outages: Vec<(f64, Option<f64>)>,
@@ -374,6 +376,7 @@ impl Playground {
             statistical: one(BreakerKind::Statistical),
             window: one(BreakerKind::Window),
             complete: self.full.is_done(),
+            cut_at_s: self.full.cut_at_s(),
             calls: self.full.calls(),
             outages: self
                 .scenario
