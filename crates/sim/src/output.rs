@@ -96,13 +96,14 @@ pub struct Metrics {
     /// counting an opening only while it answers the outage: during it, or after it while the
     /// dependency is not yet `fine` again (a `degraded` stretch); an opening once it is fine is
     /// a false alarm, not a late reaction. A breaker already open when the outage starts counts
-    /// 0. `null` when the breaker never opened so.
+    /// 0. Outages that start after the run's end do not count. `null` when the breaker never
+    /// opened so.
     pub time_to_open_s: Option<f64>,
     /// Mean over outages of (last close before the next outage or the end) - (outage end),
-    /// seconds, for outages the breaker opened for (as `time_to_open_s` counts) and after which
-    /// it ended closed (with a copy per caller: every copy, and the time is the last copy's
-    /// close); negative when it closed before the dependency recovered; `null` when there is
-    /// none.
+    /// seconds, for outages that ended by the run's end, the breaker opened for (as
+    /// `time_to_open_s` counts) and after which it ended closed (with a copy per caller: every
+    /// copy, and the time is the last copy's close); negative when it closed before the
+    /// dependency recovered; `null` when there is none.
     pub time_to_close_s: Option<f64>,
 }
 
@@ -334,10 +335,10 @@ pub struct RunResult {
     pub seed: u64,
     /// When the run ended (s): the scenario's duration, or the time it was cut short.
     pub end_s: f64,
-    /// Set when the run was cut short, to the time: a breaker changed state
-    /// [`MAX_EVENTS`](crate::MAX_EVENTS) times (a month-long outage with waits of a millisecond),
-    /// and a run keeps no more changes than that. `end_s` is then the same time. Left out of
-    /// the JSON when the run went to its end.
+    /// Set when the run was cut short, to the time of the call it stopped before: a breaker had
+    /// changed state [`MAX_EVENTS`](crate::MAX_EVENTS) times (a month-long outage with waits of
+    /// a millisecond). `end_s` is then the same time; the series still cover the scenario's
+    /// time, NaN after it. Left out of the JSON when the run went to its end.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cut_at_s: Option<f64>,
     /// Calls that arrived.
@@ -496,9 +497,14 @@ pub(crate) fn finish_metrics(
     let mut opens = Vec::new();
     let mut closes = Vec::new();
     for (i, &(s, e)) in outages.iter().enumerate() {
+        // An outage after the run's end (a phase past the duration, a run cut short) is none of
+        // its outages; one that ends after it has no time to close.
+        if s > end {
+            continue;
+        }
         if let Some(first) = first_open[i] {
             opens.push(first - s);
-            if let Some(l) = last[i].filter(|_| e.is_finite()) {
+            if let Some(l) = last[i].filter(|_| e <= end) {
                 if after[i].all_closed {
                     closes.push(l - e);
                 }
@@ -704,6 +710,9 @@ mod tests {
         let mut opens = Vec::new();
         let mut closes = Vec::new();
         for (i, &(s, e)) in outages.iter().enumerate() {
+            if s > end {
+                continue; // not the run's outage
+            }
             let seg_end = outages.get(i + 1).map(|o| o.0).unwrap_or(f64::INFINITY);
             // An opening answers the outage until the dependency is fine again (after that it is a
             // false alarm, counted as one, not a late reaction to this outage).
@@ -728,7 +737,7 @@ mod tests {
                 opens.push(first - s);
                 // Closed once every caller's copy is: with one copy per caller, the last of their
                 // closes (one copy closed while another stays open is not the breaker closed).
-                if let Some(last) = last.filter(|_| e.is_finite()) {
+                if let Some(last) = last.filter(|_| e <= end) {
                     if last_states_by_scan(events, in_segment).all(|(_, st)| st == State::Closed) {
                         closes.push(last - e);
                     }
@@ -973,6 +982,37 @@ mod tests {
         let (m, _) = finish(&events, &p, 415.0);
         assert_eq!(m.time_to_open_s, Some(10.0));
         assert_eq!(m.time_to_close_s, None);
+    }
+
+    /// The run's end (its duration, or a run cut short) before an outage ends: no time to close
+    /// for it (it was -40 s here: the close at 60 minus an end at 100 the run never reached);
+    /// before an outage starts: not the run's outage, even with the breaker open then (it was a
+    /// time to open of 0).
+    #[test]
+    fn outages_past_the_runs_end_are_not_its_outages() {
+        use Condition::{Fine, Outage};
+        let p = phases(&[(0.0, Fine), (10.0, Outage), (100.0, Fine), (150.0, Outage)]);
+        let events = [
+            ev(12.0, 0, C, O),
+            ev(20.0, 0, O, H),
+            ev(60.0, 0, H, C),
+            ev(110.0, 0, C, O), // a false alarm, still open at 150
+        ];
+        let (m, _) = finish(&events[..3], &p, 80.0);
+        assert_eq!(m.time_to_open_s, Some(2.0));
+        assert_eq!(m.time_to_close_s, None);
+        // Run to 120: outage 1 ended at 100 (closed 40 s before it, and still at 120).
+        let (m, _) = finish(&events[..3], &p, 120.0);
+        assert_eq!(
+            (m.time_to_open_s, m.time_to_close_s),
+            (Some(2.0), Some(-40.0))
+        );
+        // With the false alarm, to 120: outage 2 (from 150) is after the end.
+        let (m, _) = finish(&events, &p, 120.0);
+        assert_eq!((m.time_to_open_s, m.time_to_close_s), (Some(2.0), None));
+        // To 200: outage 2 counts, open when it starts (0).
+        let (m, _) = finish(&events, &p, 200.0);
+        assert_eq!(m.time_to_open_s, Some(1.0));
     }
 
     /// An opening at the moment the dependency is fine again is a false alarm, not a late
