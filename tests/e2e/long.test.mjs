@@ -223,12 +223,17 @@ for (const browser of BROWSERS) {
         return {
           cut: S.metrics.cut_at_s, complete: S.complete, reached: S.reached, end: S.end,
           scenario: S.scenario, runInfo: document.querySelector('#playground .runinfo').textContent,
+          verdict: (document.querySelector('#playground .verdict-summary') || {}).textContent || '',
+          metricsHelp: [...document.querySelectorAll('#playground .panel-metrics .help')].map((e) => e.textContent).join(' '),
         };
       });
       assert.equal(got.end, 86400);
       assert.ok(got.cut > 3600 && got.cut < 86400, `cut at ${got.cut}`);
       assert.equal(got.reached, got.cut);
       assert.match(got.runInfo, /: cut short at .+ of .+: a breaker changed state over a million times, the most a run keeps/);
+      // Judged and counted on the part computed, as a cancelled run is.
+      assert.match(got.verdict, /^The run was cut short \(a breaker changed state over a million times\): judged on the part computed only\./);
+      assert.match(got.metricsHelp, /The run was cut short: these count the part computed\./);
       // The same cut, to the last bit, natively.
       const m = /cut short at (\S+) s:/.exec(cliText(got.scenario));
       assert.ok(m, 'the CLI says the run was cut short');

@@ -476,7 +476,7 @@ export function mountPlayground(root, options = {}) {
     // A run is cut short when a breaker changed state 2^20 times (sim::MAX_EVENTS): waits of a
     // millisecond through a long outage change state about once a call.
     S.runText = metrics.cut_at_s != null
-      ? `${title}: cut short at ${clock(metrics.cut_at_s)} of ${clock(info.duration)}: a breaker changed state over a million times, the most a run keeps (longer waits or a shorter run go further). ${count(metrics.calls, 'call', 'calls')} simulated, seed ${info.seed}; the panels show that part.`
+      ? `${title}: cut short at ${clock(metrics.cut_at_s)} of ${clock(info.duration)}: a breaker changed state over a million times, the most a run keeps (longer waits let a run go further). ${count(metrics.calls, 'call', 'calls')} simulated, seed ${info.seed}; the panels show that part.`
       : res.complete
         ? `${title}: ${duration(info.duration)} simulated, ${count(metrics.calls, 'call', 'calls')}, seed ${info.seed}.${SIMULATED_SHOWN}`
         : `Cancelled: computed up to ${clock(res.reached)} of ${clock(info.duration)} (${count(metrics.calls, 'call', 'calls')} simulated); the panels show that part.`;

@@ -184,7 +184,8 @@ export function renderMetrics(root, m) {
         h('td', { class: cmp === 'w' ? 'better' : '', text: val(w, unit) }),
         h('td', {}, kindBadge('simulated')));
     })))),
-  h('p', { class: 'help', text: m.complete ? 'Bold: the better of the two on this run.' : 'The run was cancelled: these count the part computed.' }));
+  h('p', { class: 'help', text: m.cut_at_s != null ? 'The run was cut short: these count the part computed. Bold: the better of the two there.'
+    : m.complete ? 'Bold: the better of the two on this run.' : 'The run was cancelled: these count the part computed.' }));
 }
 
 /** A rate setting in percent as set (as its field shows it). */

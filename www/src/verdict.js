@@ -148,8 +148,10 @@ export function createVerdict(root, onTargets) {
     const whole = ok.length === 2 ? 'Both breakers meet the targets on this run.'
       : ok.length === 0 ? 'Neither breaker meets the targets on this run.'
         : `Only the ${ok[0]} breaker meets the targets on this run.`;
-    // A cancelled run is judged on the part computed only, and says so.
-    const summary = metrics.complete ? whole : `The run was cancelled: judged on the part computed only. ${whole.replace('on this run', 'on that part')}`;
+    // A cancelled run, or one cut short, is judged on the part computed only, and says so.
+    const part = whole.replace('on this run', 'on that part');
+    const summary = metrics.cut ? `The run was cut short (a breaker changed state over a million times): judged on the part computed only. ${part}`
+      : metrics.complete ? whole : `The run was cancelled: judged on the part computed only. ${part}`;
     replace(out, h('p', { class: 'verdict-summary', text: summary }), lines, note);
     if (said.textContent !== `Verdict: ${summary}`) said.textContent = `Verdict: ${summary}`;
   }
@@ -160,10 +162,13 @@ export function createVerdict(root, onTargets) {
     /** A finished (or cancelled) run: its metrics (with `changes`), and the scenario for full health. */
     setRun(m, scenario) {
       healthAt = fullHealthAt(scenario);
+      // Cut short before full health: the part computed ends unhealthy (no close to judge).
+      if (m.cut_at_s != null && healthAt !== null && healthAt > m.cut_at_s) healthAt = null;
       const callers = scenario && scenario.callers && !scenario.callers.shared_state ? scenario.callers.count || 1 : 1;
       metrics = {
         callers,
         complete: m.complete !== false,
+        cut: m.cut_at_s != null,
         verdict: Object.fromEntries(['statistical', 'window'].map((b) => [b, verdictNumbers(m, b, healthAt)])),
       };
       render();

@@ -255,7 +255,7 @@ fn opt(v: Option<f64>) -> String {
 fn cut_short(t: f64) -> String {
     format!(
         "cut short at {} s: a breaker changed state {} times, the most a run keeps; longer \
-         waits or a shorter run go further",
+         waits let a run go further",
         seconds(t),
         sim::MAX_EVENTS
     )

@@ -740,7 +740,7 @@ fn a_run_cut_short_says_so() {
         lines[1],
         format!(
             "cut short at {end} s: a breaker changed state {} times, the most a run keeps; \
-             longer waits or a shorter run go further",
+             longer waits let a run go further",
             sim::MAX_EVENTS
         )
     );

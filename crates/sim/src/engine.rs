@@ -28,9 +28,9 @@ use crate::SimError;
 /// Times closer than this are taken as equal by the capacity rule's open interval.
 const TIME_EPS: f64 = 1e-9;
 
-/// The fixed part of a run, shared by every clone of an engine (copied only to cut a run short,
-/// [`Engine::cut`]).
-#[derive(Debug, Clone)]
+/// The fixed part of a run, shared by every clone of an engine (the same allocation: how
+/// [`Sim::adopt_checkpoints`](crate::Sim::adopt_checkpoints) knows a run's own).
+#[derive(Debug)]
 pub(crate) struct Config {
     pub name: String,
     pub seed: u64,
@@ -814,15 +814,22 @@ impl<B: Probe> Side<B> {
         self.settle(q, cfg, copy, t, at, false);
     }
 
-    /// This side's result so far; `known` is the time up to which the run has been computed
-    /// ([`Engine::known_to`]).
-    pub(crate) fn result_of(&self, cfg: &Config, in_flight: u64, known: f64) -> BreakerResult {
+    /// This side's result so far; `end` is the run's end ([`Engine::end`]), `known` the time up
+    /// to which it has been computed ([`Engine::known_to`]).
+    pub(crate) fn result_of(
+        &self,
+        cfg: &Config,
+        end: f64,
+        in_flight: u64,
+        known: f64,
+    ) -> BreakerResult {
         breaker_result(
             self.metrics.clone(),
             self.totals.clone(),
             self.events.to_vec(),
             self.series.clone(),
             cfg,
+            end,
             in_flight,
             known,
         )
@@ -830,19 +837,38 @@ impl<B: Probe> Side<B> {
 
     /// This side's metrics, totals (with `in_flight` at the end) and caller 0's changes so far:
     /// [`Side::result_of`]'s, without copying the events and series.
-    pub(crate) fn summary_of(&self, cfg: &Config, in_flight: u64) -> (Metrics, Totals, Changes) {
-        summary(&self.metrics, &self.totals, &self.events, cfg, in_flight)
+    pub(crate) fn summary_of(
+        &self,
+        cfg: &Config,
+        end: f64,
+        in_flight: u64,
+    ) -> (Metrics, Totals, Changes) {
+        summary(
+            &self.metrics,
+            &self.totals,
+            &self.events,
+            cfg,
+            end,
+            in_flight,
+        )
     }
 
     /// [`Side::result_of`], taking the series rather than copying it (the event log's chunks are
     /// gathered into one `Vec`).
-    pub(crate) fn into_result(self, cfg: &Config, in_flight: u64, known: f64) -> BreakerResult {
+    pub(crate) fn into_result(
+        self,
+        cfg: &Config,
+        end: f64,
+        in_flight: u64,
+        known: f64,
+    ) -> BreakerResult {
         breaker_result(
             self.metrics,
             self.totals,
             self.events.to_vec(),
             self.series,
             cfg,
+            end,
             in_flight,
             known,
         )
@@ -927,26 +953,29 @@ fn summary(
     totals: &Totals,
     events: &EventLog,
     cfg: &Config,
+    end: f64,
     in_flight: u64,
 ) -> (Metrics, Totals, Changes) {
     let mut metrics = metrics.clone();
     let parts = events.parts();
-    let changes = finish_metrics(&mut metrics, &parts, &cfg.meta, cfg.end);
+    let changes = finish_metrics(&mut metrics, &parts, &cfg.meta, end);
     let mut totals = totals.clone();
     totals.in_flight_at_end = in_flight;
     (metrics, totals, changes)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn breaker_result(
     mut metrics: Metrics,
     mut totals: Totals,
     events: Vec<Event>,
     series: Option<SeriesAcc>,
     cfg: &Config,
+    end: f64,
     in_flight: u64,
     known: f64,
 ) -> BreakerResult {
-    let changes = finish_metrics(&mut metrics, &[&events], &cfg.meta, cfg.end);
+    let changes = finish_metrics(&mut metrics, &[&events], &cfg.meta, end);
     totals.in_flight_at_end = in_flight;
     BreakerResult {
         metrics,
@@ -971,7 +1000,10 @@ pub(crate) struct Engine {
     pub win: Side<Window>,
     pub last: Option<CallReport>,
     phase: PhaseCursor,
-    /// When the run was cut short: a breaker's log reached [`MAX_EVENTS`](crate::MAX_EVENTS) ([`Engine::cut`]).
+    /// The run's end: the scenario's (`cfg.end`), or earlier once cut short ([`Engine::cut`]).
+    pub end: f64,
+    /// When the run was cut short: a breaker's log reached [`MAX_EVENTS`](crate::MAX_EVENTS)
+    /// ([`Engine::cut`]).
     pub cut_at: Option<f64>,
 }
 
@@ -1051,6 +1083,7 @@ impl Engine {
             cap_keep,
         };
         Ok(Engine {
+            end: cfg.end,
             cfg: Arc::new(cfg),
             now: 0.0,
             calls: 0,
@@ -1091,9 +1124,9 @@ impl Engine {
     /// the clock (events are processed in time order, so nothing before it is still to come).
     pub(crate) fn known_to(&self) -> f64 {
         if self.is_done() {
-            self.cfg.end
+            self.end
         } else {
-            self.now.min(self.cfg.end)
+            self.now.min(self.end)
         }
     }
 
@@ -1103,13 +1136,13 @@ impl Engine {
     }
 
     fn next_queued_time(&self) -> Option<f64> {
-        self.q.peek().map(|e| e.t).filter(|&t| t <= self.cfg.end)
+        self.q.peek().map(|e| e.t).filter(|&t| t <= self.end)
     }
 
     fn load<S: Source>(&mut self, src: &mut S) -> Result<(), SimError> {
         if self.pending.is_none() && !self.source_done {
             match src.next_arrival().map_err(SimError::Trace)? {
-                Some(a) if a.t <= self.cfg.end => self.pending = Some(a),
+                Some(a) if a.t <= self.end => self.pending = Some(a),
                 _ => self.source_done = true,
             }
         }
@@ -1156,7 +1189,7 @@ impl Engine {
         self.load(src)?;
         let (due_by, single) = match self.pending {
             Some(a) => (a.t, single),
-            None => (self.cfg.end, true),
+            None => (self.end, true),
         };
         while let Some(e) = self.q.pop_due(due_by) {
             let s = self.queued(e);
@@ -1174,7 +1207,7 @@ impl Engine {
         // by the end when no arrival is left: one look at the queue's front, taken if due.
         let due_by = match self.pending {
             Some(a) => a.t,
-            None => self.cfg.end,
+            None => self.end,
         };
         Ok(match self.q.pop_due(due_by) {
             Some(e) => self.queued(e),
@@ -1187,28 +1220,34 @@ impl Engine {
     fn arrival_or_end(&mut self) -> Stepped {
         if let Some(a) = self.pending.take() {
             if self.stat.events.is_full() || self.win.events.is_full() {
-                self.cut();
+                self.cut(a.t);
                 return Stepped::Done;
             }
             self.arrive(a);
             Stepped::Arrival
         } else {
-            if self.cfg.end > self.now {
-                self.now = self.cfg.end;
+            if self.end > self.now {
+                self.now = self.end;
             }
             Stepped::Done
         }
     }
 
-    /// End the run now, before the next call: a breaker's log holds [`MAX_EVENTS`](crate::MAX_EVENTS) changes. The
-    /// run is then as one whose scenario ended now: no more arrivals, and nothing queued later
-    /// is processed (results still out count as in flight at the end).
+    /// End the run at `t`, the time of the next call, without that call: a breaker's log holds
+    /// [`MAX_EVENTS`](crate::MAX_EVENTS) changes. Everything due by `t` has been processed (a
+    /// call comes after the results and deadlines of its instant), so the run is then as one
+    /// whose scenario ended at `t`: no more arrivals, nothing queued later processed (results
+    /// still out count as in flight at the end). The time is the call's, not the clock's, which
+    /// a seek may have left anywhere before it: the cut is the same however the run is played.
     #[cold]
     #[inline(never)]
-    fn cut(&mut self) {
+    fn cut(&mut self, t: f64) {
         self.source_done = true;
-        self.cut_at = Some(self.now);
-        Arc::make_mut(&mut self.cfg).end = self.now;
+        self.cut_at = Some(t);
+        self.end = t;
+        if t > self.now {
+            self.now = t;
+        }
     }
 
     /// Process a queued entry, just taken from the queue (inlined: one caller on each target).
@@ -1295,17 +1334,18 @@ impl Engine {
             stat,
             win,
             cut_at,
+            end,
             ..
         } = self;
         RunResult {
             name: cfg.name.clone(),
             seed: cfg.seed,
-            end_s: cfg.end,
+            end_s: end,
             cut_at_s: cut_at,
             calls,
             breakers: Breakers {
-                statistical: stat.into_result(&cfg, in_flight[0], known),
-                window: win.into_result(&cfg, in_flight[1], known),
+                statistical: stat.into_result(&cfg, end, in_flight[0], known),
+                window: win.into_result(&cfg, end, in_flight[1], known),
             },
         }
     }
@@ -1823,6 +1863,41 @@ mod tests {
     /// [`Engine::step_one`] (the wasm's step) plays every run as [`Engine::events`] (the native
     /// one) does, one event at a time and a call at a time: every preset (the first two days),
     /// alone and with three callers sharing a state behind a lock that drops updates.
+    /// A run cut short (a breaker's log full: `MAX_EVENTS`) is cut at the same call by the
+    /// wasm's step, the native one and the native step to the next call.
+    #[test]
+    fn the_steps_cut_a_run_short_at_the_same_call() {
+        let s = Scenario::read_json(
+            r#"{ "duration": "1d", "seed": 1, "traffic": { "calls_per_minute": 600 },
+  "dependency": [ { "start": 0, "label": "down", "condition": "outage", "failure_rate": 1 } ],
+  "statistical": { "first_wait": "1ms", "wait_cap": "1ms" },
+  "window": { "wait_duration_in_open_state": "1ms", "sliding_window_size": 2,
+              "minimum_number_of_calls": 1,
+              "permitted_number_of_calls_in_half_open_state": 1 } }"#,
+        )
+        .unwrap();
+        let play = |step: fn(&mut Engine, &mut Generator) -> Stepped| {
+            let mut e = Engine::new(&s, s.duration).unwrap();
+            let mut src = Generator::new(&s);
+            while step(&mut e, &mut src) != Stepped::Done {}
+            let r = e.into_result();
+            let b = r.breakers;
+            (
+                r.cut_at_s,
+                r.end_s,
+                r.calls,
+                b.statistical.events,
+                b.window.events,
+            )
+        };
+        let one = play(|e, src| e.step_one(src).unwrap());
+        let single = play(|e, src| e.events(src, true).unwrap());
+        let calls = play(|e, src| e.events(src, false).unwrap());
+        assert!(one.0.is_some_and(|t| t < s.duration) && one.1 == one.0.unwrap());
+        assert_eq!(one, single);
+        assert_eq!(one, calls);
+    }
+
     #[test]
     fn the_wasm_step_plays_the_native_run() {
         for p in crate::presets() {

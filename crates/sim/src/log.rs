@@ -13,11 +13,13 @@ use crate::output::Event;
 /// Events per shared chunk.
 const CHUNK: usize = 1024;
 
-/// The most state changes a run keeps per breaker: 2^20, 48 MiB of events. A run whose breaker
-/// gets there is cut short before its next call ([`RunResult::cut_at_s`]). A month-long outage
-/// with 1 ms waits changes state about once a call, 43 million times: 20 GB natively, more than
-/// a page's wasm memory holds. Realistic settings stay far below (a month of a flapping window:
-/// 370,000).
+/// The state changes of one breaker (its copies' together, with a copy per caller) after which a
+/// run stops: 2^20, 48 MiB of events. The run is cut short at its next call
+/// ([`RunResult::cut_at_s`]); the changes of results and deadlines due before that call are
+/// kept too, so a log ends a little past this. A month-long outage with 1 ms waits changes
+/// state about once a call, 43 million times for both breakers: 2 GB of events (the CLI took
+/// 20 GB with its output), more than a page's wasm memory holds. Realistic settings stay far
+/// below (a month of a flapping window: 370,000).
 ///
 /// [`RunResult::cut_at_s`]: crate::RunResult::cut_at_s
 pub const MAX_EVENTS: usize = CHUNK * 1024;

@@ -379,7 +379,7 @@ mod tests {
                 for t in probes {
                     let want = s.cur >= 0 && s.index(t) == Some(s.cur as usize);
                     assert_eq!(s.same_bucket(t), want, "{t0} {t1} {n}: t = {t}");
-                    // Again, with the bounds worked out now if it was a hit.
+                    // Again: a hit is counted, and the third works the bounds out.
                     assert_eq!(s.same_bucket(t), want, "{t0} {t1} {n}: t = {t}");
                     if let Some(j) = s.index(t) {
                         if j as isize > s.cur {

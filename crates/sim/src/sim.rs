@@ -277,7 +277,7 @@ impl Sim {
             }
             self.step();
         }
-        let t = t.min(self.engine.cfg.end);
+        let t = t.min(self.engine.end);
         if t > self.engine.now {
             self.engine.now = t;
         }
@@ -339,7 +339,7 @@ impl Sim {
 
     /// How far the run is, 0..=1 (by time).
     pub fn progress(&self) -> f64 {
-        let end = self.engine.cfg.end;
+        let end = self.engine.end;
         if self.is_done() || end <= 0.0 {
             1.0
         } else {
@@ -352,7 +352,8 @@ impl Sim {
         self.engine.now
     }
 
-    /// When the run ends (s).
+    /// When the scenario ends (s). A run cut short ends sooner, at [`Sim::cut_at_s`] (and
+    /// [`RunResult::end_s`] says so); series and progress are over the scenario's time.
     pub fn end_s(&self) -> f64 {
         self.engine.cfg.end
     }
@@ -398,12 +399,18 @@ impl Sim {
         RunResult {
             name: cfg.name.clone(),
             seed: cfg.seed,
-            end_s: cfg.end,
+            end_s: self.engine.end,
             cut_at_s: self.engine.cut_at,
             calls: self.engine.calls,
             breakers: Breakers {
-                statistical: self.engine.stat.result_of(cfg, in_flight[0], known),
-                window: self.engine.win.result_of(cfg, in_flight[1], known),
+                statistical: self
+                    .engine
+                    .stat
+                    .result_of(cfg, self.engine.end, in_flight[0], known),
+                window: self
+                    .engine
+                    .win
+                    .result_of(cfg, self.engine.end, in_flight[1], known),
             },
         }
     }
@@ -415,8 +422,10 @@ impl Sim {
         let cfg = &self.engine.cfg;
         let in_flight = self.engine.in_flight()[kind as usize];
         match kind {
-            BreakerKind::Statistical => self.engine.stat.summary_of(cfg, in_flight),
-            BreakerKind::Window => self.engine.win.summary_of(cfg, in_flight),
+            BreakerKind::Statistical => {
+                self.engine.stat.summary_of(cfg, self.engine.end, in_flight)
+            }
+            BreakerKind::Window => self.engine.win.summary_of(cfg, self.engine.end, in_flight),
         }
     }
 
