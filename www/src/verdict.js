@@ -161,9 +161,12 @@ export function createVerdict(root, onTargets) {
     setTargets(t) { targets = { ...DEFAULT_TARGETS, ...t }; fill(); render(); },
     /** A finished (or cancelled) run: its metrics (with `changes`), and the scenario for full health. */
     setRun(m, scenario) {
-      healthAt = fullHealthAt(scenario);
-      // Cut short before full health: the part computed ends unhealthy (no close to judge).
-      if (m.cut_at_s != null && healthAt !== null && healthAt > m.cut_at_s) healthAt = null;
+      // A run cut short: full health in the part computed, from the phases begun by the cut (a
+      // phase after it is none of that part's; its last phase not fine: it ends unhealthy).
+      const cut = m.cut_at_s;
+      healthAt = fullHealthAt(cut != null && scenario && scenario.dependency
+        ? { ...scenario, dependency: scenario.dependency.filter((p, i) => i === 0 || p.start < cut) }
+        : scenario);
       const callers = scenario && scenario.callers && !scenario.callers.shared_state ? scenario.callers.count || 1 : 1;
       metrics = {
         callers,

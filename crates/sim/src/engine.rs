@@ -1860,9 +1860,6 @@ mod tests {
         );
     }
 
-    /// [`Engine::step_one`] (the wasm's step) plays every run as [`Engine::events`] (the native
-    /// one) does, one event at a time and a call at a time: every preset (the first two days),
-    /// alone and with three callers sharing a state behind a lock that drops updates.
     /// A run cut short (a breaker's log full: `MAX_EVENTS`) is cut at the same call by the
     /// wasm's step, the native one and the native step to the next call.
     #[test]
@@ -1898,6 +1895,9 @@ mod tests {
         assert_eq!(one, calls);
     }
 
+    /// [`Engine::step_one`] (the wasm's step) plays every run as [`Engine::events`] (the native
+    /// one) does, one event at a time and a call at a time: every preset (the first two days),
+    /// alone and with three callers sharing a state behind a lock that drops updates.
     #[test]
     fn the_wasm_step_plays_the_native_run() {
         for p in crate::presets() {

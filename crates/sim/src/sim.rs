@@ -390,7 +390,8 @@ impl Sim {
         }
     }
 
-    /// The result so far: metrics and events up to now; series only on a collecting copy
+    /// The result so far: metrics and events up to now (the metrics of the part computed, as a
+    /// run ending there: [`Sim::known_to`]); series only on a collecting copy
     /// ([`Sim::collecting`]).
     pub fn result(&self) -> RunResult {
         let cfg = &self.engine.cfg;
@@ -403,14 +404,8 @@ impl Sim {
             cut_at_s: self.engine.cut_at,
             calls: self.engine.calls,
             breakers: Breakers {
-                statistical: self
-                    .engine
-                    .stat
-                    .result_of(cfg, self.engine.end, in_flight[0], known),
-                window: self
-                    .engine
-                    .win
-                    .result_of(cfg, self.engine.end, in_flight[1], known),
+                statistical: self.engine.stat.result_of(cfg, known, in_flight[0], known),
+                window: self.engine.win.result_of(cfg, known, in_flight[1], known),
             },
         }
     }
@@ -421,11 +416,12 @@ impl Sim {
     pub fn summary(&self, kind: BreakerKind) -> (crate::Metrics, crate::Totals, crate::Changes) {
         let cfg = &self.engine.cfg;
         let in_flight = self.engine.in_flight()[kind as usize];
+        // The metrics of the part computed (the end once done): outages after it are none of
+        // its own, as for a run that ended there.
+        let known = self.engine.known_to();
         match kind {
-            BreakerKind::Statistical => {
-                self.engine.stat.summary_of(cfg, self.engine.end, in_flight)
-            }
-            BreakerKind::Window => self.engine.win.summary_of(cfg, self.engine.end, in_flight),
+            BreakerKind::Statistical => self.engine.stat.summary_of(cfg, known, in_flight),
+            BreakerKind::Window => self.engine.win.summary_of(cfg, known, in_flight),
         }
     }
 

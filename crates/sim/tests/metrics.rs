@@ -124,3 +124,34 @@ fn a_breaker_open_when_the_outage_starts_takes_no_time_to_open() {
     // Some of the starts found a breaker open (the others, one half-open or closed).
     assert!(checked >= 2, "{checked}");
 }
+
+/// The metrics of a run computed part way (the page's cancelled run) are those of a run that
+/// ended there: an outage still going has no time to close. The window closes during a 10-100 s
+/// outage at 50% failures; stopped at 60 s, its time to close was -40 s, measured from an
+/// outage end the part computed never reached.
+#[test]
+fn a_run_computed_part_way_has_no_close_for_an_outage_still_going() {
+    let s = Scenario::read_json(
+        r#"{ "duration": "200s", "seed": 2, "traffic": { "calls_per_minute": 6000 },
+  "dependency": [ { "start": 0, "condition": "fine", "failure_rate": 0.01 },
+                  { "start": 10, "condition": "outage", "failure_rate": 0.5 },
+                  { "start": 100, "condition": "fine", "failure_rate": 0.01 } ],
+  "statistical": { "first_wait": "100ms", "wait_cap": "100ms" },
+  "window": { "wait_duration_in_open_state": "100ms", "sliding_window_size": 10,
+              "minimum_number_of_calls": 10 } }"#,
+    )
+    .unwrap();
+    let mut part = sim::Sim::new(&s).unwrap();
+    part.run_until(60.0);
+    assert_eq!(part.known_to(), 60.0);
+    let (m, _, changes) = part.summary(BreakerKind::Window);
+    assert!(m.time_to_open_s.is_some_and(|t| t < 1.0));
+    // Closed at the point computed, after closing during the outage.
+    assert_eq!(changes.last_to, breaker::State::Closed);
+    assert_eq!(m.time_to_close_s, None);
+    assert_eq!(part.result().breakers.window.metrics, m);
+    // The same run ended at 60 s says the same.
+    let mut short = s.clone();
+    short.duration = 60.0;
+    assert_eq!(sim::run(&short, 10).unwrap().breakers.window.metrics, m);
+}
