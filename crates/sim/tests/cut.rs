@@ -3,35 +3,9 @@
 //! bounded memory, the same way however it is computed. One test: the peak of memory measured
 //! is the process's, and the run takes seconds (about 800,000 calls to the cut).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
-
 use sim::{Event, RunResult, Scenario, Sim, MAX_EVENTS};
 
-/// Counts live heap bytes and the peak, so the test can measure what a run holds.
-struct Counting;
-
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now =
-                LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed) + layout.size() as isize;
-            PEAK.fetch_max(now.max(0) as usize, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+include!("support/counting.rs");
 
 /// `duration` at 600 calls/min, down throughout, every wait 1 ms: both breakers reopen on almost
 /// every call (the window on its single probe, the statistical one on its trial), about 1.1

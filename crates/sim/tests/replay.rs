@@ -1,35 +1,9 @@
 //! Trace replay: the format, its errors, and a million-line trace in bounded memory.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::io::{BufReader, Write};
-use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
-
 use sim::{Scenario, SimError};
+use std::io::{BufReader, Write};
 
-/// Counts live heap bytes and the peak, so the test can measure what a replay holds.
-struct Counting;
-
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now =
-                LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed) + layout.size() as isize;
-            PEAK.fetch_max(now.max(0) as usize, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+include!("support/counting.rs");
 
 fn scenario() -> Scenario {
     let mut s = Scenario::default();
