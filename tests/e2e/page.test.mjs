@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Key } from 'selenium-webdriver';
 import { execFileSync } from 'node:child_process';
-import { BROWSERS, ROOT, session, open, page, pageErrors, pageState, setField, simulate, until } from './helpers.mjs';
+import { BROWSERS, ROOT, session, open, page, pageErrors, pageState, setField, simulate, until, change } from './helpers.mjs';
 
 /** Names of the simulator's presets, from its command line. */
 function cliPresets() {
@@ -575,6 +575,19 @@ for (const browser of BROWSERS) {
       assert.equal(r.panels.chart, true);
       assert.equal(r.panels.now, false);
       assert.match(await page(s.driver, () => document.querySelector('#playground .notice').textContent), /“bogus”/);
+
+      // An edit rewrites the address with the settings and keeps the page's form: an iframe's
+      // reader who comes back (Back, a reload) sees the embedded panels, not the whole page.
+      await open(s, '?embed=1&panels=chart,controls&v=1&preset=quiet-service');
+      await change(s, 'seed', 7);
+      const q = new URLSearchParams(await page(s.driver, () => location.search));
+      assert.deepEqual([q.get('embed'), q.get('panels'), q.get('preset'), q.get('seed')], ['1', 'chart,controls', 'quiet-service', '7']);
+      await s.driver.navigate().refresh();
+      await until(() => page(s.driver, () => Boolean(window.playground && window.playground.state.metrics)), 'the reloaded run', 60_000);
+      r = await look();
+      assert.equal(r.header, false, 'still embedded after a reload');
+      assert.deepEqual(r.panels, { now: false, chart: true, verdict: false, trace: false, metrics: false, derived: false, analysis: false });
+      assert.equal(await page(s.driver, () => window.playground.state.scenario.seed), 7);
     });
 
     test('keyboard focus never lands under the sticky transport bar (Shift+Tab up through the trace)', async () => {

@@ -661,7 +661,13 @@ export function mountPlayground(root, options = {}) {
    */
   function writeUrl() {
     if (!options.url || !S.scenario) return;
-    const path = `${location.pathname}?${urlQuery()}${location.hash}`;
+    // The page's own form (`embed=1`, `panels=`) stays in its address: an iframe whose reader
+    // edited a setting and then came back (Back, a reload) showed the whole page in its box.
+    const kept = new URLSearchParams();
+    const here = new URLSearchParams(location.search);
+    for (const k of ['embed', 'panels']) if (here.has(k)) kept.set(k, here.get(k));
+    const form = kept.toString();
+    const path = `${location.pathname}?${urlQuery()}${form ? `&${form}` : ''}${location.hash}`;
     const length = location.origin.length + path.length;
     let written = false;
     if (length <= LINK_MAX) {
