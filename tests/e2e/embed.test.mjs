@@ -78,6 +78,40 @@ for (const browser of BROWSERS) {
       assert.notEqual(a.calls, b.calls);
     });
 
+    test('the files on another origin (a docs site with them on a CDN, served with CORS): the element starts and runs', async (t) => {
+      // The same server under two names: the page at one, the playground's files at the other.
+      const files = new URL(s.url);
+      const other = { '127.0.0.1': 'localhost', localhost: '127.0.0.1' }[files.hostname];
+      if (!other) { t.skip(`PLAYGROUND_URL's host ${files.hostname} has no second name here`); return; }
+      const host = new URL(s.url);
+      host.hostname = other;
+      // A page of the other origin (the server's 404 text will do as a host page).
+      await s.driver.get(new URL('a-docs-page', host).href);
+      await page(s.driver, (src) => {
+        const script = document.createElement('script');
+        script.type = 'module';
+        script.textContent = `import ${JSON.stringify(src)};
+          const el = document.createElement('breaker-playground');
+          el.id = 'cdn';
+          el.setAttribute('preset', 'quiet-service');
+          document.body.prepend(el);`;
+        document.head.append(script);
+      }, new URL('embed/breaker-playground.js', files).href);
+      await until(async () => {
+        const st = await page(s.driver, () => {
+          const el = document.getElementById('cdn');
+          const banner = el && el.shadowRoot && el.shadowRoot.querySelector('.banner');
+          return el ? `${el.dataset.state} ${banner ? banner.textContent : ''}` : 'none';
+        });
+        assert.doesNotMatch(st, /could not start|failed/, st);
+        return st.startsWith('ready');
+      }, 'the element from another origin to be ready', 60_000);
+      const e = await element(s, 'cdn');
+      assert.notEqual(await page(s.driver, () => location.origin), files.origin);
+      assert.match(e.runInfo, /quiet-service/);
+      assert.equal(e.calls, simulate(e.scenario).result.calls, 'the simulator\'s own run');
+    });
+
     test('docs-example.html: the ?embed=1 iframe hides the page chrome and shows the panels asked for', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
       await page(s.driver, () => document.getElementById('frame').scrollIntoView());

@@ -28,7 +28,17 @@ export class Engine {
   }
 
   start() {
-    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    let worker;
+    try {
+      worker = spawn(new URL('./worker.js', import.meta.url));
+    } catch (e) {
+      // No worker at all (a Content-Security-Policy without worker-src for these files, or a
+      // browser refusing the blob): `ready` is refused with the reason (the page says it), and
+      // so is every request.
+      this.worker = null;
+      this.dead = `its worker was refused (${e && e.message ? e.message : e})`;
+      return Promise.reject(fatal(this.dead));
+    }
     this.worker = worker;
     // Only the current worker is heard: one taken down by `restart` may still have messages
     // on their way.
@@ -93,6 +103,7 @@ export class Engine {
 
   /** Call `op` in the worker with `args`; resolves with its result. */
   call(op, args = {}) {
+    if (!this.worker) return Promise.reject(fatal(this.dead));
     const id = this.nextId++;
     if (op === 'rerun' || op === 'run') this.latestRun = id;
     return new Promise((resolve, reject) => {
@@ -103,12 +114,32 @@ export class Engine {
 
   /** Stop a long run at the next chunk boundary (the run computed so far stays viewable). */
   cancel() {
-    this.worker.postMessage({ op: 'cancel' });
+    if (this.worker) this.worker.postMessage({ op: 'cancel' });
   }
 
   /** End the worker (e.g. an embedded playground scrolled away for good). */
   terminate() {
-    this.worker.terminate();
+    if (this.worker) this.worker.terminate();
     this.pending.clear();
   }
+}
+
+/** An error the page reports as the simulator's, not the settings' (app.js: `e.fatal`). */
+function fatal(message) {
+  const err = new Error(message);
+  err.fatal = true;
+  return err;
+}
+
+/**
+ * A module worker running `url`. A page may not start a worker from another origin's script (a
+ * docs site serving the playground's files from a CDN): Chromium throws, Firefox fails the
+ * worker later. So for another origin a worker of the page's own origin (a blob) imports it,
+ * which works when the files are served with CORS, as module scripts from another origin must be
+ * anyway. (The worker finds the wasm from its own module's URL.)
+ */
+function spawn(url) {
+  if (url.origin === location.origin) return new Worker(url, { type: 'module' });
+  const src = new Blob([`import ${JSON.stringify(url.href)};\n`], { type: 'text/javascript' });
+  return new Worker(URL.createObjectURL(src), { type: 'module' });
 }

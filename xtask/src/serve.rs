@@ -118,9 +118,12 @@ pub fn resolve(root: &Path, target: &str) -> Option<PathBuf> {
     (real.starts_with(root) && real.is_file()).then_some(real)
 }
 
+/// Every response allows any origin to read it (CORS): the built files are public, and a page of
+/// another origin (a docs site with the playground's files on a CDN, the e2e test of that) must be
+/// able to import the element's module, its worker and the wasm.
 fn respond(s: &mut TcpStream, code: &str, ctype: &str, body: &[u8], head: bool) -> Res<()> {
     let header = format!(
-        "HTTP/1.1 {code}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "HTTP/1.1 {code}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n",
         body.len()
     );
     s.write_all(header.as_bytes())?;
@@ -211,6 +214,8 @@ mod tests {
         let r = get(addr, "/");
         assert!(r.starts_with("HTTP/1.1 200"), "{r}");
         assert!(r.contains("text/html"));
+        // Readable from another origin (the element's files on a CDN; embed.test.mjs).
+        assert!(r.contains("\r\nAccess-Control-Allow-Origin: *\r\n"), "{r}");
         let r = get(addr, "/pkg/a%20b.wasm?v=1");
         assert!(r.contains("application/wasm"), "{r}");
         for bad in [
