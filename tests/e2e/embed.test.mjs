@@ -355,6 +355,22 @@ for (const browser of BROWSERS) {
       assert.equal(await page(s.driver, () => document.body.dataset.hostKeys), 'x;', 'the slider\'s arrow stayed in the element');
     });
 
+    test('the pointer resting over an element, the focus on the host page: Space and the arrows are the page\'s (they scroll it), not the element\'s', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      await until(async () => (await element(s, 'quiet-el')).state === 'ready', 'the first element to be ready', 60_000);
+      const host = await s.driver.findElement({ css: '#quiet-el' });
+      await s.driver.actions().move({ origin: host }).perform();
+      assert.equal(await page(s.driver, () => document.getElementById('quiet-el').matches(':hover')), true, 'the pointer is over the element');
+      await page(s.driver, () => { document.activeElement.blur(); window.__keys = []; document.addEventListener('keydown', (e) => window.__keys.push(e.defaultPrevented)); });
+      await s.driver.actions().sendKeys(Key.ARROW_RIGHT, Key.SPACE, 'n').perform();
+      await until(() => page(s.driver, () => window.__keys.length === 3), 'the three keys to reach the page');
+      // A listener added after the element's sees whether it took the key (preventDefault).
+      assert.deepEqual(await page(s.driver, () => window.__keys), [false, false, false], 'no key was taken');
+      const el = await element(s, 'quiet-el');
+      assert.equal(el.t, 0, 'the element did not step');
+      assert.equal(await page(s.driver, () => document.getElementById('quiet-el').playground.state.playing), false, 'nor play');
+    });
+
     test('typing in an embedded element\'s settings field reaches the field, not a host page\'s shortcuts that see only the element as the target', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
       await page(s.driver, () => {

@@ -30,13 +30,22 @@ const PANELS = ['now', 'chart'];
 const NEAR = 200;
 let sheet = null;
 
-/** The page's style sheet with `:root` rules applied to the host, fetched once per page. */
+/**
+ * The page's style sheet with `:root` rules applied to the host, fetched once per page, as one
+ * constructed sheet that every element adopts: no inline `<style>`, which a host page's
+ * Content-Security-Policy (`style-src` without 'unsafe-inline') would block, leaving the element
+ * unstyled.
+ */
 function styles() {
   if (!sheet) {
     sheet = fetch(new URL('style.css', BASE))
       .then((r) => (r.ok ? r.text() : ''))
-      .then((css) => css.replaceAll(':root', ':host'))
-      .catch(() => '');
+      .catch(() => '')
+      .then((css) => {
+        const s = new CSSStyleSheet();
+        s.replaceSync(css.replaceAll(':root', ':host') + EXTRA);
+        return s;
+      });
   }
   return sheet;
 }
@@ -143,13 +152,11 @@ export class BreakerPlayground extends HTMLElement {
   async start() {
     this.dataset.state = 'loading';
     this.starting = true;
-    const css = await styles();
+    const styleSheet = await styles();
     this.starting = false;
     // Taken out of the page while the styles loaded: start again when put back (a move within
     // the page puts it back before this, and it goes on).
     if (!this.isConnected) { this.dataset.state = 'idle'; return; }
-    const style = document.createElement('style');
-    style.textContent = css + EXTRA;
     const uplot = document.createElement('link');
     uplot.rel = 'stylesheet';
     uplot.href = new URL('vendor/uPlot.min.css', BASE).href;
@@ -159,7 +166,8 @@ export class BreakerPlayground extends HTMLElement {
     // page are told apart by their presets.
     root.setAttribute('role', 'region');
     root.setAttribute('aria-label', `Breaker playground: ${this.getAttribute('preset') || 'custom scenario'}`);
-    this.shadowRoot.replaceChildren(uplot, style, root);
+    this.shadowRoot.adoptedStyleSheets = [styleSheet];
+    this.shadowRoot.replaceChildren(uplot, root);
     const opts = this.options();
     const notice = (text) => {
       const banner = document.createElement('p');
@@ -170,6 +178,7 @@ export class BreakerPlayground extends HTMLElement {
     };
     this.playground = mountPlayground(root, {
       ...opts,
+      keysOnHover: false,
       onNotice: notice,
       onRun: (state) => {
         this.dataset.state = 'ready';

@@ -7,8 +7,10 @@
 //                  derived, analysis; and `controls` (the settings form; shown when `panels`
 //                  is not given, else only when listed);
 //   preset, scenario: start from this preset name or scenario object;
-//   embedded: true  keyboard shortcuts act only while the pointer or focus is inside `root`
-//                  (several playgrounds on one page; works inside a shadow root);
+//   embedded: true  keyboard shortcuts act only while focus is inside `root`, or the pointer
+//                  is over it (several playgrounds on one page; works inside a shadow root);
+//   keysOnHover: false  not for the pointer over it alone (the custom element: a docs reader's
+//                  Space or arrow keys scroll the page wherever the pointer rests);
 //   onRun(state)   called after each run is computed (state.metrics, state.derived, state.info);
 //   onError(message): where panics and worker failures go (default: a banner in `root`).
 //   onNotice(message): where a notice goes when `scenario` does not validate and the preset is
@@ -256,7 +258,8 @@ export function mountPlayground(root, options = {}) {
     restart: () => { pause(); seek(0); },
     speed: (v) => { S.speed = v; S.speedChosen = true; },
     seek: (t) => { pause(); seek(t); },
-    keysActive: () => !options.embedded || root.contains(root.getRootNode().activeElement) || root.matches(':hover'),
+    keysActive: () => !options.embedded || root.contains(root.getRootNode().activeElement)
+      || (options.keysOnHover !== false && root.matches(':hover')),
   });
   transport.setSpeed(S.speed);
   transport.setEnabled(false);
