@@ -112,6 +112,38 @@ for (const browser of BROWSERS) {
       assert.equal(e.calls, simulate(e.scenario).result.calls, 'the simulator\'s own run');
     });
 
+    test('a host page with a strict Content-Security-Policy (no inline styles): the element is styled and runs', async () => {
+      // A page of the files' origin (a blob: document has its creator's) with the policy README
+      // asks for, without 'unsafe-inline' for styles: an inline <style> is refused there, the
+      // page's own as an element's would be.
+      await s.driver.get(new URL('a-docs-page', s.url).href);
+      await page(s.driver, () => {
+        const o = location.origin;
+        const html = `<!doctype html><html><head>
+          <meta http-equiv="Content-Security-Policy" content="default-src 'self' ${o}; script-src 'self' ${o} 'wasm-unsafe-eval'; style-src 'self' ${o}">
+          <script type="module" src="${o}/embed/breaker-playground.js"></script>
+          <style>body { color: rgb(255, 0, 0) }</style></head>
+          <body><breaker-playground id="csp" preset="quiet-service"></breaker-playground></body></html>`;
+        location.href = URL.createObjectURL(new Blob([html], { type: 'text/html' }));
+      });
+      await until(() => page(s.driver, () => location.protocol === 'blob:' && Boolean(document.getElementById('csp'))), 'the page with the policy');
+      await until(async () => (await element(s, 'csp')).state === 'ready', 'the element under the policy to be ready', 60_000);
+      const r = await page(s.driver, () => {
+        const el = document.getElementById('csp');
+        return {
+          pageInline: getComputedStyle(document.body).color,
+          host: getComputedStyle(el).display,
+          panel: getComputedStyle(el.shadowRoot.querySelector('.panel-chart')).paddingTop,
+        };
+      });
+      // The policy holds (the page's inline style refused), and style.css and the element's own
+      // rules apply inside it (`:host { display: block }`, `.panel { padding: .5rem ... }`).
+      assert.notEqual(r.pageInline, 'rgb(255, 0, 0)', 'the policy is in force');
+      assert.deepEqual([r.host, r.panel], ['block', '8px']);
+      const e = await element(s, 'csp');
+      assert.equal(e.calls, simulate(e.scenario).result.calls);
+    });
+
     test('docs-example.html: the ?embed=1 iframe hides the page chrome and shows the panels asked for', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
       await page(s.driver, () => document.getElementById('frame').scrollIntoView());
