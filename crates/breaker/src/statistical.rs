@@ -9,6 +9,12 @@
 //! timeout is lost; half-open lasts at most `half_open_time_factor x trials-to-close / rate`, then
 //! closes if the trial score is below 0 and opens again otherwise.
 //!
+//! The score counts calls and keeps its evidence through a quiet spell, while the line follows
+//! the traffic down: a score built before a quiet night (a burst of failures that fell just short
+//! of the day's line) can reach the night's lower line at the next counted result, a success
+//! included, since the line is compared after every counted result: no call in the quiet
+//! spell said the service had recovered.
+//!
 //! A result that moves nothing says why ([`Ignored`]); where more than one reason applies, the
 //! first of these: a last-option permit is [`Ignored::LastOption`], whatever its generation; a
 //! permit of an earlier generation is [`Ignored::Stale`]; a neutral outcome is
@@ -104,6 +110,13 @@ pub struct StatisticalSettings {
     pub backoff_factor: f64,
     /// Half-open lasts at most this many times (trials to close from 0) / current rate: the
     /// rate when half-open begins, counting the call that begins it. Default 3.
+    ///
+    /// The limit counts calls, not their latency, and trials go one at a time: once a trial's
+    /// answer takes longer than about `half_open_time_factor / rate` (30 ms at 100 calls/s with
+    /// the default), half-open ends at the limit after a few trials, closing if the trial score
+    /// is below 0 (one success is enough), and a still-broken service is let back far more often
+    /// than `trial_wrongly_closes`. Set it so that the limit exceeds trials to close × (the
+    /// trial's latency + 1 / rate); the page's derived numbers show both and warn.
     pub half_open_time_factor: f64,
     /// A trial not answered within this time is lost: its slot goes to the next call and the
     /// score does not move (a caller that died mid-trial cannot hold half-open). A result
