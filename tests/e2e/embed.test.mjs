@@ -286,6 +286,23 @@ for (const browser of BROWSERS) {
       assert.equal(moved.calls, simulate(moved.scenario).result.calls);
     });
 
+    test('the label attribute names an element\'s region; without it, its preset does', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      await addPlaygrounds(s.driver, [
+        { id: 'named', attrs: { preset: 'quiet-service', panels: 'now', label: '  Payments, at night  ' } },
+        { id: 'unnamed', attrs: { preset: 'quiet-service', panels: 'now' } },
+      ]);
+      for (const id of ['named', 'unnamed']) await until(async () => (await element(s, id)).state === 'ready', `${id} to be ready`, 60_000);
+      const names = () => page(s.driver, () => ['named', 'unnamed'].map((id) => {
+        const region = document.getElementById(id).shadowRoot.querySelector('[role=region]');
+        return region.getAttribute('aria-label');
+      }));
+      assert.deepEqual(await names(), ['Payments, at night', 'Breaker playground: quiet-service']);
+      // Set later, as a framework would: the element starts over under its new name.
+      await page(s.driver, () => document.getElementById('unnamed').setAttribute('label', 'Search'));
+      await until(async () => (await names())[1] === 'Search', 'the new name');
+    });
+
     test('a custom element whose scenario does not validate shows its preset and says why', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
       await addPlaygrounds(s.driver, [{ id: 'bad', attrs: { preset: 'quiet-service', scenario: JSON.stringify({ statistical: { fine_rate: 5 } }), panels: 'now' } }]);

@@ -9,7 +9,9 @@
 //   scenario  a scenario as JSON text (the simulator's Scenario JSON; overrides preset);
 //   panels    comma-separated panels to show: now, chart, verdict, trace, metrics, derived,
 //             analysis, controls (default "now,chart");
-//   controls  present: also show the settings form (same as listing `controls` in panels).
+//   controls  present: also show the settings form (same as listing `controls` in panels);
+//   label     the name screen readers give the element's region (default "Breaker playground:
+//             <preset>"): two elements of one preset, or of scenarios, told apart.
 // Each element renders into its own shadow root (the page's styles and the playground's do not
 // mix), and starts work only when it first comes within 200 px of the viewport
 // (IntersectionObserver, and a look once a second beside it): then it loads
@@ -61,7 +63,7 @@ const EXTRA = `
 `;
 
 /** The attributes the element reads (when it starts). */
-const ATTRIBUTES = ['preset', 'scenario', 'panels', 'controls'];
+const ATTRIBUTES = ['preset', 'scenario', 'panels', 'controls', 'label'];
 
 export class BreakerPlayground extends HTMLElement {
   static get observedAttributes() { return ATTRIBUTES; }
@@ -162,10 +164,10 @@ export class BreakerPlayground extends HTMLElement {
     uplot.href = new URL('vendor/uPlot.min.css', BASE).href;
     const root = document.createElement('div');
     root.className = 'playground embed';
-    // One named region per element: the host page's landmarks hold it, and two elements on one
-    // page are told apart by their presets.
+    // One named region per element: the host page's landmarks hold it, named by the `label`
+    // attribute, else by its preset (two of one preset, or of scenarios, need a label each).
     root.setAttribute('role', 'region');
-    root.setAttribute('aria-label', `Breaker playground: ${this.getAttribute('preset') || 'custom scenario'}`);
+    root.setAttribute('aria-label', this.getAttribute('label')?.trim() || `Breaker playground: ${this.getAttribute('preset') || 'custom scenario'}`);
     this.shadowRoot.adoptedStyleSheets = [styleSheet];
     this.shadowRoot.replaceChildren(uplot, root);
     const opts = this.options();
