@@ -44,3 +44,15 @@ test('a rate as set is written out in percent, never in exponent notation', () =
     }
   }
 });
+
+test('the metrics table\'s "better": a time to close below 0 (closed while the dependency still failed) is never the better one', async () => {
+  const { betterOf } = await import('../../www/src/panels.js');
+  // It was by absolute value: −5 s beat +30 s, and was shown bold.
+  assert.equal(betterOf('sooner', 30, -5), true);
+  assert.equal(betterOf('sooner', -5, 30), false);
+  assert.equal(betterOf('sooner', 0, -0.01), true);
+  assert.equal(betterOf('sooner', -5, -50), true, 'of two early closes, the nearer the end');
+  assert.equal(betterOf('sooner', 10, 30), true);
+  assert.equal(betterOf('lower', 3, 4), true);
+  assert.equal(betterOf('lower', 4, 3), false);
+});

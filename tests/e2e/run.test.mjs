@@ -321,6 +321,23 @@ for (const browser of BROWSERS) {
       });
     });
 
+    test('a run that ends before full health: the verdict says so, not "not closed at the end" of a closed breaker', async () => {
+      // An outage, then a degraded stretch without failures to the end: both breakers open and
+      // close again, and the dependency is never fully healthy (no `fine` phase after).
+      const dependency = [{ start: 0, condition: 'fine', failure_rate: 0.01 }, { start: 60, condition: 'outage', failure_rate: 1 }, { start: 120, condition: 'degraded', failure_rate: 0 }];
+      await open(s, `?${new URLSearchParams({ v: '1', preset: 'recovery-warmup', duration: '900', dependency: JSON.stringify(dependency) })}`);
+      const { scenario } = await pageState(s.driver);
+      const cli = simulate(scenario);
+      const lines = await page(s.driver, () => [...document.querySelectorAll('#playground .panel-verdict .verdict')].map((v) => [...v.querySelectorAll('li')].map((l) => l.textContent)));
+      ['statistical', 'window'].forEach((b, i) => {
+        const ev = cli.result.breakers[b].events.filter((e) => !e.caller);
+        const last = ev[ev.length - 1];
+        assert.ok(ev.some((e) => e.to === 'open'), `${b} opened`);
+        const closeLine = lines[i].find((l) => l.includes('closed for good'));
+        assert.match(closeLine, new RegExp(`the dependency is not fully healthy by the run's end \\(${last.to.replace('_', '-')} then\\)`), `${b}: ${closeLine}`);
+      });
+    });
+
     test('space on a focused section heading (summary) opens it and does not start playing', async () => {
       await open(s);
       const summary = await s.driver.findElement({ css: '#playground .analysis-details > summary' });

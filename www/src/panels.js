@@ -146,8 +146,8 @@ export const METRIC_ROWS = [
   ['metrics', 'good_calls_to_fallback', 'good calls sent to the fallback', '', 'lower'],
   ['metrics', 'failed_while_unhealthy', 'failed calls let through while the dependency was unhealthy', '', 'lower'],
   ['metrics', 'calls_rejected', 'calls sent to the fallback', '', null],
-  ['metrics', 'time_to_open_s', 'time to open after an outage starts (mean)', 's', 'lower'],
-  ['metrics', 'time_to_close_s', 'time to close after an outage ends (mean)', 's', 'lower'],
+  ['metrics', 'time_to_open_s', 'time to open after an outage starts (mean over the outages it opened for)', 's', 'lower'],
+  ['metrics', 'time_to_close_s', 'time to close after an outage ends (mean over those it opened for; below 0: closed before the outage ended)', 's', 'sooner'],
   ['metrics', 'late_results_ignored', 'late results ignored', '', null],
   ['metrics', 'dropped_updates', 'shared-state changes dropped (lock timeout)', '', 'lower'],
   ['totals', 'calls', 'calls', '', null],
@@ -159,6 +159,16 @@ export const METRIC_ROWS = [
   ['totals', 'results_neutral', 'results ignored as neutral', '', null],
   ['totals', 'in_flight_at_end', 'in flight at the end', '', null],
 ];
+
+/**
+ * Whether `a` is better than `b`: `lower` the lower; `sooner` (a time to close) the lower when
+ * neither is negative, and a negative one (closed while the dependency still failed) after
+ * every other, the nearer 0 the better.
+ */
+export function betterOf(better, a, b) {
+  if (better === 'sooner' && (a < 0 || b < 0)) return a < 0 && b < 0 ? a > b : b < 0;
+  return a < b;
+}
 
 /** Metrics for both breakers, side by side: `m` = {statistical: {metrics, totals}, window: ...}. */
 export function renderMetrics(root, m) {
@@ -178,7 +188,7 @@ export function renderMetrics(root, m) {
       const s = m.statistical[g][k];
       const w = m.window[g][k];
       const cmp = better && Number.isFinite(s) && Number.isFinite(w) && s !== w
-        ? ((better === 'lower') === (Math.abs(s) < Math.abs(w)) ? 's' : 'w') : '';
+        ? (betterOf(better, s, w) ? 's' : 'w') : '';
       return h('tr', {}, h('th', { scope: 'row', text: label }),
         h('td', { class: cmp === 's' ? 'better' : '', text: val(s, unit) }),
         h('td', { class: cmp === 'w' ? 'better' : '', text: val(w, unit) }),

@@ -4,7 +4,7 @@
 // re-reads the metrics; nothing is re-run.
 
 import { h, replace, uniqueId } from './dom.js';
-import { fmt, count, duration, kindBadge } from './format.js';
+import { fmt, count, duration, kindBadge, stateName } from './format.js';
 
 export const DEFAULT_TARGETS = { no_false_open: true, max_dead_calls: 50, close_within: 60, no_retrip: true };
 
@@ -49,6 +49,9 @@ export function verdictNumbers(m, breaker, healthAt) {
     false_openings: m[breaker].metrics.false_openings,
     dead_calls: m[breaker].metrics.failed_while_unhealthy,
     closed_for_good_after: closedForGood,
+    // No full health in the run (it ends in an outage or degraded): nothing to close after.
+    never_healthy: healthAt === null,
+    last_to: lastTo,
     retrips,
     opened,
   };
@@ -122,7 +125,9 @@ export function createVerdict(root, onTargets) {
     if (targets.close_within != null) {
       const t = v.closed_for_good_after;
       out.push({ label: `closed for good within ${duration(targets.close_within)}`, ok: t != null && Number.isFinite(t) && t <= targets.close_within,
-        measured: t == null || !Number.isFinite(t) ? 'not closed at the end' : t === 0 && !v.opened ? 'never opened' : t < 0 ? `closed ${duration(-t)} before full health` : `${duration(t)} after full health` });
+        measured: t == null || !Number.isFinite(t)
+          ? (v.never_healthy && v.opened ? `the dependency is not fully healthy by the run's end (${stateName(v.last_to)} then)` : 'not closed at the end')
+          : t === 0 && !v.opened ? 'never opened' : t < 0 ? `closed ${duration(-t)} before full health` : `${duration(t)} after full health` });
     }
     if (targets.no_retrip) out.push({ label: 'no re-trip after closing', ok: v.retrips === 0, measured: count(v.retrips, 're-trip', 're-trips') });
     return out;

@@ -99,11 +99,14 @@ pub struct Metrics {
     /// 0. Outages that start after the run's end do not count. `null` when the breaker never
     /// opened so.
     pub time_to_open_s: Option<f64>,
-    /// Mean over outages of (last close before the next outage or the end) - (outage end),
-    /// seconds, for outages that ended by the run's end, the breaker opened for (as
-    /// `time_to_open_s` counts) and after which it ended closed (with a copy per caller: every
-    /// copy, and the time is the last copy's close); negative when it closed before the
-    /// dependency recovered; `null` when there is none.
+    /// Mean over outages of (last close before the next outage, the next false opening after
+    /// the outage's end, or the run's end) - (outage end), seconds, for outages that ended by
+    /// the run's end, the breaker opened for (as `time_to_open_s` counts) and after which it
+    /// was closed then (with a copy per caller: every copy, and the time is the last copy's
+    /// close); negative when it closed before the dependency recovered; `null` when there is
+    /// none. A false opening (one while the dependency is `fine`, counted in
+    /// `false_openings`) ends the outage's recovery: the closes after it are of that alarm, not
+    /// of the outage, however long after it comes.
     pub time_to_close_s: Option<f64>,
 }
 
@@ -477,6 +480,23 @@ pub(crate) fn finish_metrics(
     let answers_until: Vec<f64> = (0..outages.len())
         .map(|i| scenario_phases.fine_from(outages[i].1).min(seg_end(i)))
         .collect();
+    // The recovery from an outage ends at the segment's end, or earlier at the first false
+    // opening after the outage's end: the closes after it are that alarm's.
+    let mut close_until: Vec<f64> = (0..outages.len()).map(seg_end).collect();
+    for ev in events.iter().copied().flatten() {
+        if ev.from != State::Closed || ev.to != State::Open {
+            continue;
+        }
+        let Some(i) = outages.partition_point(|o| o.0 <= ev.t_s).checked_sub(1) else {
+            continue;
+        };
+        if ev.t_s >= outages[i].1
+            && ev.t_s < close_until[i]
+            && scenario_phases.condition_at(ev.t_s) == Condition::Fine
+        {
+            close_until[i] = ev.t_s;
+        }
+    }
     for ev in events.iter().copied().flatten() {
         // The segment holding the event (none before the first outage).
         let Some(i) = outages.partition_point(|o| o.0 <= ev.t_s).checked_sub(1) else {
@@ -488,12 +508,13 @@ pub(crate) fn finish_metrics(
         if first_open[i].is_none() && ev.to == State::Open && ev.t_s < answers_until[i] {
             first_open[i] = Some(ev.t_s);
         }
-        last[i] = Some(last[i].map_or(ev.t_s, |l: f64| l.max(ev.t_s)));
+        if ev.t_s < close_until[i] {
+            last[i] = Some(last[i].map_or(ev.t_s, |l: f64| l.max(ev.t_s)));
+        }
     }
     // Closed once every caller's copy is: with one copy per caller, the last of their closes
     // (one copy closed while another stays open is not the breaker closed).
-    let ends: Vec<f64> = (0..outages.len()).map(seg_end).collect();
-    let after = last_states_before(events, &ends, |ev| ev.t_s <= end);
+    let after = last_states_before(events, &close_until, |ev| ev.t_s <= end);
     let mut opens = Vec::new();
     let mut closes = Vec::new();
     for (i, &(s, e)) in outages.iter().enumerate() {
@@ -725,11 +746,28 @@ mod tests {
                 first_open = Some(s);
             }
             let in_segment = |ev: &Event| ev.t_s < seg_end && ev.t_s <= end;
+            // The recovery ends at the first false opening after the outage's end.
+            let close_until = events
+                .iter()
+                .copied()
+                .flatten()
+                .filter(|ev| {
+                    ev.from == State::Closed
+                        && ev.to == State::Open
+                        && ev.t_s >= e
+                        && ev.t_s < seg_end
+                        && condition_by_scan(scenario_phases, ev.t_s) == Condition::Fine
+                })
+                .map(|ev| ev.t_s)
+                .fold(seg_end, f64::min);
+            let in_recovery = |ev: &Event| ev.t_s < close_until && ev.t_s <= end;
             for ev in events.iter().copied().flatten() {
                 if ev.t_s >= s && in_segment(ev) {
                     if first_open.is_none() && ev.to == State::Open && ev.t_s < answers_until {
                         first_open = Some(ev.t_s);
                     }
+                }
+                if ev.t_s >= s && in_recovery(ev) {
                     last = Some(last.map_or(ev.t_s, |l: f64| l.max(ev.t_s)));
                 }
             }
@@ -738,7 +776,7 @@ mod tests {
                 // Closed once every caller's copy is: with one copy per caller, the last of their
                 // closes (one copy closed while another stays open is not the breaker closed).
                 if let Some(last) = last.filter(|_| e <= end) {
-                    if last_states_by_scan(events, in_segment).all(|(_, st)| st == State::Closed) {
+                    if last_states_by_scan(events, in_recovery).all(|(_, st)| st == State::Closed) {
                         closes.push(last - e);
                     }
                 }
@@ -922,10 +960,10 @@ mod tests {
             ev(260.0, 0, O, H),
             ev(270.0, 0, H, C),
             ev(300.0, 1, O, H),
-            ev(310.0, 1, H, C),
-            ev(350.0, 0, C, O), // fine again: false alarm
+            ev(310.0, 1, H, C), // both closed: 110 s after outage 1 (the last close before 350)
+            ev(350.0, 0, C, O), // fine again: false alarm, which ends outage 1's recovery
             ev(360.0, 0, O, H),
-            ev(380.0, 0, H, C), // last change before outage 2: closed, 180 s after outage 1
+            ev(380.0, 0, H, C), // the alarm's close, not the outage's
             ev(420.0, 0, C, O), // outage 2 answered after 20 s
             ev(520.0, 0, O, H),
             ev(530.0, 0, H, C), // closed 30 s after outage 2
@@ -934,7 +972,7 @@ mod tests {
         // Closed -> open at 50, 130, 135 (caller 1), 250, 350, 420; false at 50 and 350.
         assert_eq!((m.openings, m.false_openings), (6, 2));
         assert_eq!(m.time_to_open_s, Some((30.0 + 20.0) / 2.0));
-        assert_eq!(m.time_to_close_s, Some((180.0 + 30.0) / 2.0));
+        assert_eq!(m.time_to_close_s, Some((110.0 + 30.0) / 2.0));
         // Caller 0 only: first close at 90, then closed -> open at 130, 250, 350, 420.
         assert_eq!(
             c,
@@ -952,7 +990,8 @@ mod tests {
     }
 
     /// A change at the very start of the next outage belongs to that outage: the close that
-    /// `time_to_close_s` takes is the last change *before* the next outage.
+    /// `time_to_close_s` takes is the last change *before* the next outage (and before a false
+    /// alarm after the outage's end).
     #[test]
     fn a_change_at_the_next_outages_start_is_that_outages() {
         use Condition::{Fine, Outage};
@@ -966,9 +1005,9 @@ mod tests {
         let events = [
             ev(110.0, 0, C, O),
             ev(210.0, 0, O, H),
-            ev(220.0, 0, H, C),
-            ev(290.0, 0, C, O), // false alarm
-            ev(295.0, 0, O, H), // outage 1's last change: half-open, so no time to close
+            ev(220.0, 0, H, C), // outage 1's close, 20 s after it
+            ev(290.0, 0, C, O), // false alarm: the changes from here are its own
+            ev(295.0, 0, O, H),
             ev(300.0, 0, H, C), // at outage 2's start: not open when it starts
             ev(310.0, 0, C, O),
             ev(410.0, 0, O, H),
@@ -977,11 +1016,11 @@ mod tests {
         let (m, _) = finish(&events, &p, 1000.0);
         assert_eq!((m.openings, m.false_openings), (3, 1));
         assert_eq!(m.time_to_open_s, Some(10.0));
-        assert_eq!(m.time_to_close_s, Some(20.0));
+        assert_eq!(m.time_to_close_s, Some(20.0)); // 20 s and 20 s
         // Changes after the run's end are not its changes: outage 2 was left half-open.
         let (m, _) = finish(&events, &p, 415.0);
         assert_eq!(m.time_to_open_s, Some(10.0));
-        assert_eq!(m.time_to_close_s, None);
+        assert_eq!(m.time_to_close_s, Some(20.0)); // outage 1's alone
     }
 
     /// The run's end (its duration, or a run cut short) before an outage ends: no time to close
@@ -1007,12 +1046,44 @@ mod tests {
             (m.time_to_open_s, m.time_to_close_s),
             (Some(2.0), Some(-40.0))
         );
-        // With the false alarm, to 120: outage 2 (from 150) is after the end.
+        // With the false alarm, to 120: outage 2 (from 150) is after the end, and outage 1's
+        // close is still the one at 60 (the alarm open at 120 is not the outage's).
         let (m, _) = finish(&events, &p, 120.0);
-        assert_eq!((m.time_to_open_s, m.time_to_close_s), (Some(2.0), None));
+        assert_eq!(
+            (m.time_to_open_s, m.time_to_close_s),
+            (Some(2.0), Some(-40.0))
+        );
         // To 200: outage 2 counts, open when it starts (0).
         let (m, _) = finish(&events, &p, 200.0);
         assert_eq!(m.time_to_open_s, Some(1.0));
+    }
+
+    /// A false alarm long after an outage's recovery ends that recovery: its close is not the
+    /// outage's. (The close taken was once the last before the next outage or the end: a week
+    /// with bursts gave a time to close of 4.3 days for a breaker that closed 335 s after.)
+    #[test]
+    fn a_false_alarm_after_the_recovery_is_not_the_outages_close() {
+        use Condition::{Fine, Outage};
+        let p = phases(&[(0.0, Fine), (100.0, Outage), (200.0, Fine)]);
+        let events = [
+            ev(105.0, 0, C, O),
+            ev(260.0, 0, O, H),
+            ev(335.0, 0, H, C), // closed 135 s after the outage
+            ev(90_000.0, 0, C, O), // a false alarm a day later
+            ev(90_060.0, 0, O, H),
+            ev(90_100.0, 0, H, C),
+            ev(400_000.0, 1, C, O), // another caller's false alarm
+            ev(400_060.0, 1, O, H),
+            ev(400_100.0, 1, H, C),
+        ];
+        let (m, _) = finish(&events, &p, 500_000.0);
+        assert_eq!((m.openings, m.false_openings), (3, 2));
+        assert_eq!((m.time_to_open_s, m.time_to_close_s), (Some(5.0), Some(135.0)));
+        // Another caller still open when the first false alarm comes: not closed then.
+        let mut open_on = events[..6].to_vec();
+        open_on.insert(1, ev(150.0, 1, C, O));
+        let (m, _) = finish(&open_on, &p, 500_000.0);
+        assert_eq!(m.time_to_close_s, None);
     }
 
     /// An opening at the moment the dependency is fine again is a false alarm, not a late
