@@ -393,6 +393,24 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('derived numbers and curves: with callers that do not share state, the line is at one breaker\'s share of the traffic', async () => {
+      // bad-day at 3 callers, each its own breaker: each meter sees a third of the calls (its
+      // line was said at the whole traffic, 15.46 nats, while the run's settled near 14.36).
+      await open(s, '?v=1&preset=bad-day&callers.count=3');
+      const r = await page(s.driver, () => {
+        const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /nominal traffic/.test(x.querySelector('h3').textContent));
+        return { title: it.querySelector('h3').textContent, formula: it.querySelector('.formula').textContent, d: window.playground.state.derived, sc: window.playground.state.scenario };
+      });
+      const share = r.sc.traffic.calls_per_minute / 3;
+      assert.ok(Math.abs(r.d.nominal_line - Math.max(Math.log(share / 60 * r.d.false_alarm_period), r.d.line_floor)) < 1e-9, `${r.d.nominal_line}`);
+      assert.match(r.title, /one breaker's share: each caller has its own/);
+      assert.match(r.formula, new RegExp(`^max\\(ln\\(${share} calls/min × 30 d\\), floor\\)$`), r.formula);
+      // Shared state: one breaker sees every call.
+      await open(s, '?v=1&preset=bad-day&callers.count=3&callers.shared_state=true');
+      const d = await page(s.driver, () => window.playground.state.derived);
+      assert.ok(Math.abs(d.nominal_line - Math.log(r.sc.traffic.calls_per_minute / 60 * d.false_alarm_period)) < 1e-9);
+    });
+
     test('derived numbers: the two worlds show p0 and p1 as set, never rounded onto a bound', async () => {
       // 99.99% at 3 significant digits read "p₁ = 100%", a rate the settings refuse (p1 < 100%);
       // 12.345% read 12.3%.

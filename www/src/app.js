@@ -639,12 +639,17 @@ export function mountPlayground(root, options = {}) {
 
   async function refreshAnalysis() {
     if (!S.scenario) return;
-    const key = JSON.stringify([S.scenario.statistical, S.scenario.window, S.scenario.traffic]);
+    // The traffic one breaker sees: callers that do not share state each have their own, at
+    // their share of the calls (round robin).
+    const callers = S.scenario.callers || {};
+    const share = callers.shared_state ? 1 : Math.max(1, callers.count || 1);
+    const cpm = S.scenario.traffic && S.scenario.traffic.calls_per_minute;
+    const key = JSON.stringify([S.scenario.statistical, S.scenario.window, cpm, share]);
     if (key === S.lastAnalysis) return;
     S.lastAnalysis = key;
     analysis.busy('Computing the curves…');
     try {
-      const curves = await engine.call('analysis', { statistical: S.scenario.statistical, window: S.scenario.window, what: { calls_per_minute: S.scenario.traffic && S.scenario.traffic.calls_per_minute } });
+      const curves = await engine.call('analysis', { statistical: S.scenario.statistical, window: S.scenario.window, what: { calls_per_minute: cpm === undefined ? cpm : cpm / share } });
       if (key === S.lastAnalysis) analysis.set(curves);
     } catch (e) {
       S.lastAnalysis = null;

@@ -229,10 +229,10 @@ export function renderDerived(root, d, snap) {
       ? `${fmt(lineNow / d.point, 4)} pt = ${fmt(lineNow, 4)} nats (N = ${fmt(nNow, 4)} calls per ${duration(d.false_alarm_period)})`
       : '—', 'line = max(ln N, floor),  N = rate × false-alarm period,  floor = max(A, w_fail + |w_ok|)', 'simulated',
       `The rate is the breaker's traffic meter at the cursor in the simulated run. Under p₀ a round from 0 reaches ln N with probability at most 1/N (Ville): on average at most one false alarm per ${duration(d.false_alarm_period)} at this traffic, a bound on the mean gap between them (Lorden), not on every gap.`),
-    Number.isFinite(d.nominal_line) ? item('Line at the scenario\'s nominal traffic', `${fmt(d.nominal_line / d.point, 4)} pt = ${fmt(d.nominal_line, 4)} nats`,
-      `max(ln(${fmt(d.nominal_rate * 60, 4)} calls/min × ${duration(d.false_alarm_period)}), floor)`, 'exact',
-      `${Math.log(d.nominal_rate * d.false_alarm_period) < d.line_floor
-        ? `At this traffic ln N = ${fmt(Math.log(d.nominal_rate * d.false_alarm_period), 4)} nats is below the floor ${fmt(d.line_floor, 4)} nats (Wald's A, or one failure and one point if more, so a cold meter never opens on one failure), so the line is the floor. `
+    Number.isFinite(d.nominal_line) ? item(`Line at the scenario's nominal traffic${d.half_open_rate === d.nominal_rate ? '' : ' (one breaker\'s share: each caller has its own)'}`, `${fmt(d.nominal_line / d.point, 4)} pt = ${fmt(d.nominal_line, 4)} nats`,
+      `max(ln(${fmt(d.half_open_rate * 60, 4)} calls/min × ${duration(d.false_alarm_period)}), floor)`, 'exact',
+      `${Math.log(d.half_open_rate * d.false_alarm_period) < d.line_floor
+        ? `At this traffic ln N = ${fmt(Math.log(d.half_open_rate * d.false_alarm_period), 4)} nats is below the floor ${fmt(d.line_floor, 4)} nats (Wald's A, or one failure and one point if more, so a cold meter never opens on one failure), so the line is the floor. `
         : ''}From a score of 0 that is ${count(Math.ceil(d.nominal_line / d.w_fail), 'failure', 'failures')} in a row.`) : null,
     item('Wald\'s two lines (half-open)', `open again at A = ${signed(d.upper / d.point, 4)} pt (${fmt(d.upper, 4)} nats); close at B = ${signed(d.lower / d.point, 4)} pt (${fmt(d.lower, 4)} nats)`,
       'A = ln((1−b)/a),  B = ln(b/(1−a))', 'exact',

@@ -439,6 +439,9 @@ fn derived_of(s: &Scenario) -> Result<JsValue, JsError> {
         drift_fine: f64,
         drift_broken: f64,
         nominal_rate: f64,
+        /// The line one breaker has at the nominal traffic: at its share of the calls
+        /// (`half_open_rate`), as its traffic meter reads it in a steady run; NaN for a trace
+        /// replay.
         nominal_line: f64,
         /// The calls per second one breaker sees at the nominal traffic: callers that do not
         /// share state each have their own breaker. NaN for a trace replay (its own traffic).
@@ -483,7 +486,12 @@ fn derived_of(s: &Scenario) -> Result<JsValue, JsError> {
         drift_fine: w.drift(st.fine_rate),
         drift_broken: w.drift(st.broken_rate),
         nominal_rate,
-        nominal_line: d.line(nominal_rate, st.false_alarm_period),
+        // (`line` takes the larger of ln N and the floor, and `max` passes over a NaN.)
+        nominal_line: if half_open_rate.is_nan() {
+            f64::NAN
+        } else {
+            d.line(half_open_rate, st.false_alarm_period)
+        },
         half_open_rate,
         half_open_limit: st.half_open_time_factor * d.trials_to_close as f64 / half_open_rate,
         trial_latency_floor: least_latency(s, |p| answers(p).then_some(p.latency)),
