@@ -142,7 +142,7 @@ export function createTrace(root, onJump) {
 export const METRIC_ROWS = [
   ['metrics', 'openings', 'openings', '', null],
   ['metrics', 'false_openings', 'openings while the dependency was fine (false alarms)', '', 'lower'],
-  ['metrics', 'calls_waited_on_failure', 'calls that waited the whole timeout', '', 'lower'],
+  ['metrics', 'calls_waited_on_failure', 'admitted calls that ended in a timeout (hung or timed out)', '', 'lower'],
   ['metrics', 'good_calls_to_fallback', 'good calls sent to the fallback', '', 'lower'],
   ['metrics', 'failed_while_unhealthy', 'failed calls let through while the dependency was unhealthy', '', 'lower'],
   ['metrics', 'calls_rejected', 'calls sent to the fallback', '', null],
@@ -236,7 +236,7 @@ export function renderDerived(root, d, snap) {
         : ''}From a score of 0 that is ${count(Math.ceil(d.nominal_line / d.w_fail), 'failure', 'failures')} in a row.`) : null,
     item('Wald\'s two lines (half-open)', `open again at A = ${signed(d.upper / d.point, 4)} pt (${fmt(d.upper, 4)} nats); close at B = ${signed(d.lower / d.point, 4)} pt (${fmt(d.lower, 4)} nats)`,
       'A = ln((1−b)/a),  B = ln(b/(1−a))', 'exact',
-      'The trial score starts at 0 with no floor; Wald\'s error chances a and b hold approximately (overshoot ignored).'),
+      'The trial score starts at 0 with no floor; Wald\'s error chances a and b hold approximately (overshoot ignored) for a test run to its end: half-open\'s time limit (below) can end it first, which moves both (`breaker analyze trials` gives them with it).'),
     item('Trials to close / to open again', `${count(d.trials_to_close, 'success', 'successes')} in a row close${d.trials_to_close === 1 ? 's' : ''}; ${count(d.trials_to_open, 'failure', 'failures')} in a row open${d.trials_to_open === 1 ? 's' : ''} again`,
       'ceil(B / w_ok),  ceil(A / w_fail)', 'exact'),
     Number.isFinite(d.half_open_limit) && Number.isFinite(d.trial_latency_floor) ? halfOpenLimit(item, d) : null,

@@ -287,6 +287,10 @@ pub fn page_curves_metered(
             r
         })
         .collect();
+    // The curves are of Wald's test run to its end, every trial answered.
+    const NO_LIMIT: &str = " For the test run to its end: half-open's time limit can end it \
+         first, which moves both chances and the trials (`breaker analyze trials` gives them \
+         with it).";
     let gap_note = if rows.iter().any(|r| r.exact_note.is_some()) {
         " Exact values are left out where the dynamic program did not converge within its work \
          budget (the rates are close)."
@@ -301,7 +305,7 @@ pub fn page_curves_metered(
         log_x: false,
         log_y: false,
         note: format!(
-            "Wald: about 1 - a = {} at p0, about b = {} at p1.{gap_note}",
+            "Wald: about 1 - a = {} at p0, about b = {} at p1.{NO_LIMIT}{gap_note}",
             pct(1.0 - s.a),
             pct(s.b)
         ),
@@ -319,7 +323,7 @@ pub fn page_curves_metered(
         log_x: false,
         log_y: false,
         note: format!(
-            "{} success{} in a row close{} from 0 (exact); the most trials are needed near the zero-drift rate {} (exact).{gap_note}",
+            "{} success{} in a row close{} from 0 (exact); the most trials are needed near the zero-drift rate {} (exact).{NO_LIMIT}{gap_note}",
             fmt_calls(d.trials_to_close as f64),
             if d.trials_to_close == 1 { "" } else { "es" },
             if d.trials_to_close == 1 { "s" } else { "" },
@@ -445,13 +449,24 @@ fn sim_note(ways: &[Ways], unit: &str) -> String {
     }
 }
 
+/// A rate in percent, with the decimals it needs to be told from 0% and from 100% (two at
+/// least; trailing zeros dropped): 5%, 11.03%, 0.004% (p0 may be that small), 99.999% (1 - a
+/// for a = 0.001%); two decimals gave 0.00% and 100.00%.
 fn pct(x: f64) -> String {
     let v = x * 100.0;
     if (v - v.round()).abs() < 1e-9 {
-        format!("{v:.0}%")
-    } else {
-        format!("{v:.2}%")
+        return format!("{v:.0}%");
     }
+    // Two significant digits of its distance to 0% or 100%, at least two decimals.
+    let mut n = v.min(100.0 - v).abs() * 10.0;
+    let mut decimals = 2;
+    while n < 1.0 && decimals < 15 {
+        n *= 10.0;
+        decimals += 1;
+    }
+    let text = format!("{v:.decimals$}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    format!("{text}%")
 }
 
 /// Calls (or calls per minute): whole below 1e6, digits grouped as the page groups them
@@ -481,6 +496,16 @@ fn fmt_calls(n: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_rate_in_a_note_is_never_read_as_0_or_100_percent() {
+        assert_eq!(super::pct(0.05), "5%");
+        assert_eq!(super::pct(0.110311), "11.03%");
+        assert_eq!(super::pct(0.00004), "0.004%");
+        assert_eq!(super::pct(1.0 - 0.00001), "99.999%");
+        assert_eq!(super::pct(0.995), "99.5%");
+        assert_eq!(super::pct(1e-9), "0.0000001%");
+    }
+
     use super::*;
 
     /// Whole calls grouped by thousands below a million, e-notation from it, two decimals for a
@@ -620,7 +645,8 @@ mod tests {
         assert!(
             note("trials_asn").contains(" in a row close from 0 (exact); ")
                 && note("trials_asn").contains("zero-drift rate ")
-                && note("trials_asn").ends_with("% (exact)."),
+                && note("trials_asn").contains("% (exact). For the test run to its end: ")
+                && note("trials_oc").contains("at p1. For the test run to its end: "),
             "{}",
             note("trials_asn")
         );
