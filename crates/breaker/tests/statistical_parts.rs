@@ -184,3 +184,33 @@ fn generations_count_up_by_one() {
     assert_eq!(g.get(), 2);
     assert!(g.is_current(2) && !g.is_current(1) && !g.is_current(3));
 }
+
+/// Rates close together (or tiny, for `w_ok`) keep their weights' digits: reference values
+/// computed at 60 digits (Python's decimal) from the same binary inputs. `ln` of the rounded
+/// ratio gave w_ok = -9.99978e-13 for (1e-9, 1.001e-9) (2e-5 off, the drift at p0 4% off), and
+/// a positive drift at p0 for (1 - 2^-52, 1 - 2^-53).
+#[test]
+fn weights_of_rates_close_together_keep_their_digits() {
+    let close = |got: f64, want: f64, tol: f64| {
+        assert!(
+            ((got - want) / want).abs() < tol,
+            "{got:e} against {want:e}"
+        )
+    };
+    let w = Weights::new(1e-9, 1.001e-9);
+    close(w.fail, 9.995_003_330_834_265e-4, 1e-13);
+    close(w.ok, -1.000_000_001_000_393_1e-12, 1e-13);
+    close(w.drift(1e-9), -4.996_669_169_667_264e-16, 1e-9);
+    close(w.zero_drift_rate(), 1.000_499_916_708_307e-9, 1e-12);
+    let w = Weights::new(0.999_999_999_999_999_8, 0.999_999_999_999_999_9);
+    close(w.fail, 1.110_223_024_625_156_8e-16, 1e-13);
+    close(w.ok, -6.931_471_805_599_453e-1, 1e-15);
+    close(w.drift(0.999_999_999_999_999_8), -4.288_728_939_981_675e-17, 1e-9);
+    let w = Weights::new(1e-17, 1e-16);
+    close(w.ok, -9.000_000_000_000_001e-17, 1e-13);
+    close(w.drift(1e-17), -6.697_414_907_005_954e-17, 1e-9);
+    // Ordinary rates: ln of the ratio as before, bit for bit (runs are unchanged).
+    let w = Weights::new(0.05, 0.2);
+    assert_eq!(w.fail.to_bits(), libm::log(0.2 / 0.05).to_bits());
+    assert_eq!(w.ok.to_bits(), libm::log((1.0 - 0.2) / (1.0 - 0.05)).to_bits());
+}
