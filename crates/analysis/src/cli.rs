@@ -428,21 +428,6 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
             Num(fine)
         ));
     }
-    // The breaker's own rule for the pair (a success must weigh something in f64).
-    let pair = breaker::StatisticalSettings {
-        fine_rate: fine,
-        broken_rate: broken,
-        ..breaker::StatisticalSettings::default()
-    };
-    if let Err(e) = pair.validate() {
-        if e.field == "broken_rate" {
-            return Err(format!(
-                "--broken: {} is not allowed: {}",
-                Num(broken),
-                e.allowed
-            ));
-        }
-    }
     let a = f.a.unwrap_or(0.01);
     let b = f.b.unwrap_or(0.05);
     if a + b >= 1.0 {
@@ -453,6 +438,33 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
             Num(b),
             Num(a)
         ));
+    }
+    // The breaker's own rules for the rates (a success must weigh something in f64; no rate is
+    // subnormal, where the weights and Wald's lines lose their digits or overflow: a fine rate
+    // of 5e-324 reached the analysis and stopped it with an internal error), each said with
+    // its flag.
+    let rates = breaker::StatisticalSettings {
+        fine_rate: fine,
+        broken_rate: broken,
+        trial_wrongly_opens: a,
+        trial_wrongly_closes: b,
+        ..breaker::StatisticalSettings::default()
+    };
+    if let Err(e) = rates.validate() {
+        let (flag, value) = match e.field.as_str() {
+            "fine_rate" => ("fine", fine),
+            "broken_rate" => ("broken", broken),
+            "trial_wrongly_opens" => ("a", a),
+            "trial_wrongly_closes" => ("b", b),
+            _ => ("", 0.0),
+        };
+        if !flag.is_empty() {
+            return Err(format!(
+                "--{flag}: {} is not allowed: {}",
+                Num(value),
+                e.allowed
+            ));
+        }
     }
     if f.rps.is_some() && f.calls_per_minute.is_some() {
         return Err("--rps: give --rps or --calls-per-minute, not both".into());

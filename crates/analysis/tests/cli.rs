@@ -341,6 +341,26 @@ fn rates_where_a_success_weighs_nothing_are_refused() {
     }
 }
 
+/// Subnormal rates are refused naming their flag, as the breaker refuses them: a fine rate of
+/// 5e-324 stopped false-alarms and open-delay with an internal error, drift gave w_ok = 0 and
+/// a zero-drift rate of 0%, and a = b = 5e-324 made Wald's A infinite.
+#[test]
+fn subnormal_rates_are_refused_naming_their_flag() {
+    for (cmd, flags, flag) in [
+        ("false-alarms", "--fine 5e-324 --broken 1e-300", "--fine: 5e-324"),
+        ("open-delay", "--fine 1e-320 --broken 1e-310", "--fine: 1e-320"),
+        ("drift", "--fine 1e-320 --broken 1e-310", "--fine: 1e-320"),
+        ("trials", "--a 5e-324 --b 5e-324", "--a: 5e-324"),
+        ("false-alarms", "--b 1e-310", "--b: 1e-310"),
+    ] {
+        let e = run(&args(&format!("{cmd} {flags}"))).unwrap_err();
+        assert!(
+            e.starts_with(&format!("{flag} is not allowed: 0 < x < 1, at least 2.2250738585072014e-308")),
+            "{cmd} {flags}: {e}"
+        );
+    }
+}
+
 /// A percentage threshold means the same as its fraction: resilience4j trips a window of 20 at
 /// 7 failures with `failureRateThreshold = 35` (7 * 100f / 20 = 35f >= 35f), and so does
 /// `--threshold 0.35`. `35%` used to be read as 35 * 0.01 = 0.35000000000000003, one ulp above
