@@ -114,14 +114,16 @@ fn a_capped_program_brackets_the_closed_form() {
             "{h} {p}: {full:?}"
         );
         assert!(full.error >= (full.arl - want).abs() && full.error <= 1e-9 * want);
-        for cap in [10u64, 20, 50, 100, 200, 500, 1000] {
+        // Caps of a few steps: a step counts its cells and dp::STEP_CELLS.
+        for steps in [10u64, 20, 50, 100, 200, 500, 1000] {
+            let cap = steps * dp::STEP_CELLS;
             let e = cusum::arl_exact_capped(w(1.0, -1.0), h as f64, p, cap);
             let miss = (e.arl - want).abs();
             assert!(e.error >= miss, "h={h} p={p} cap={cap}: {e:?}, true {want}");
             if e.converged {
                 continue;
             }
-            assert!(e.cells <= cap + 2 * h as u64 + 2, "{e:?}");
+            assert!(e.cells <= cap + 2 * h as u64 + 1 + dp::STEP_CELLS, "{e:?}");
             if e.error.is_finite() {
                 finite += 1;
                 assert!(
@@ -151,7 +153,8 @@ fn a_capped_error_covers_every_run_length_the_remainders_allow() {
         let wt = w(fail, ok);
         for &h in &[4.0, 8.0, 15.0] {
             for &p in &[0.05, 0.1, 0.3, 0.5, 0.7] {
-                for cap in [10u64, 20, 50, 100, 200, 500] {
+                for steps in [10u64, 20, 50, 100, 200, 500] {
+                    let cap = steps * dp::STEP_CELLS;
                     let e = cusum::arl_exact_capped(wt, h, p, cap);
                     if e.converged {
                         continue;

@@ -54,7 +54,7 @@ fn recount(w: Weights, p: f64, start: f64, lower: f64, upper: f64, max_cells: u6
     let mut n = 0u64;
     let converged = loop {
         steps += mass.iter().sum::<f64>();
-        cells += alive.iter().filter(|&&a| a).count() as u64 + 1;
+        cells += alive.iter().filter(|&&a| a).count() as u64 + dp::STEP_CELLS;
         n += 1;
         let mut next = vec![0.0; n as usize + 1];
         let mut next_alive = vec![false; n as usize + 1];
