@@ -328,12 +328,21 @@ pub fn run_length_capped(
     let w = s.weights();
     let exact = cusum::arl_exact_capped(w, line, p, budget.dp_cells);
     let chain = cusum::arl_markov_chain_capped(w, line, p, budget.chain_work as f64);
+    let bound = cusum::lorden_bound(line, p, s.fine);
+    // A chain whose error is not finite or not below its value, or whose value is below the
+    // proven bound, says nothing of the run length (only coarse convergents fit, their grid's
+    // drift of the other sign: 2.269e10 +- inf below a bound of 1e15): its work counts, its
+    // figure is left out.
+    let chain_work = chain.map_or(0, |c| c.work as u64);
+    let chain = chain.filter(|c| {
+        c.error.is_none_or(|e| e.is_finite() && e < c.arl) && bound.is_none_or(|b| c.arl >= b.value)
+    });
     let (simulated, simulation_note, draws) = match sim {
         Some(o) => simulated_run_length(w, line, p, exact.arl, o, budget.sim_draws),
         None => (None, None, 0),
     };
     let calls = Ways {
-        bound: cusum::lorden_bound(line, p, s.fine),
+        bound,
         exact: exact.figure(),
         markov_chain: chain.map(|c| c.figure()),
         approximation: Some(cusum::arl_wald(w, line, p)),
@@ -354,7 +363,7 @@ pub fn run_length_capped(
         simulation_note,
         work: Work {
             dp_cells: exact.cells,
-            chain_work: chain.map_or(0, |c| c.work as u64),
+            chain_work,
             sim_draws: draws,
         },
     }

@@ -347,18 +347,53 @@ fn rates_where_a_success_weighs_nothing_are_refused() {
 #[test]
 fn subnormal_rates_are_refused_naming_their_flag() {
     for (cmd, flags, flag) in [
-        ("false-alarms", "--fine 5e-324 --broken 1e-300", "--fine: 5e-324"),
-        ("open-delay", "--fine 1e-320 --broken 1e-310", "--fine: 1e-320"),
+        (
+            "false-alarms",
+            "--fine 5e-324 --broken 1e-300",
+            "--fine: 5e-324",
+        ),
+        (
+            "open-delay",
+            "--fine 1e-320 --broken 1e-310",
+            "--fine: 1e-320",
+        ),
         ("drift", "--fine 1e-320 --broken 1e-310", "--fine: 1e-320"),
         ("trials", "--a 5e-324 --b 5e-324", "--a: 5e-324"),
         ("false-alarms", "--b 1e-310", "--b: 1e-310"),
     ] {
         let e = run(&args(&format!("{cmd} {flags}"))).unwrap_err();
         assert!(
-            e.starts_with(&format!("{flag} is not allowed: 0 < x < 1, at least 2.2250738585072014e-308")),
+            e.starts_with(&format!(
+                "{flag} is not allowed: 0 < x < 1, at least 2.2250738585072014e-308"
+            )),
             "{cmd} {flags}: {e}"
         );
     }
+}
+
+/// A Brook-Evans chain that says nothing (an error not finite or not below its value, or a
+/// value below Lorden's proven bound) is left out: with rates 0.1% apart only coarse
+/// convergents fit, and it gave 2.269e10 (+-inf) beside a bound of 1e15, or 8.24e7 (+-3.2e95)
+/// beside 1e9. At the defaults it stays, within its error of the exact value.
+#[test]
+fn a_chain_figure_that_says_nothing_is_left_out() {
+    for line_calls in ["1e15", "1e9", "1e2"] {
+        let v = json(&format!(
+            "false-alarms --fine 0.05 --broken 0.05005 --line-calls {line_calls}"
+        ));
+        let pt = &v["points"][0];
+        assert!(pt["calls"]["markov_chain"].is_null(), "{line_calls}: {pt}");
+        assert!(pt["markov_chain_error"].is_null(), "{line_calls}: {pt}");
+        assert!(pt["calls"]["bound"]["value"].as_f64().is_some());
+    }
+    let v = json("false-alarms");
+    let pt = &v["points"][0];
+    let (chain, err, exact) = (
+        pt["calls"]["markov_chain"]["value"].as_f64().unwrap(),
+        pt["markov_chain_error"].as_f64().unwrap(),
+        pt["calls"]["exact"]["value"].as_f64().unwrap(),
+    );
+    assert!((chain - exact).abs() <= err && err < chain, "{pt}");
 }
 
 /// A percentage threshold means the same as its fraction: resilience4j trips a window of 20 at
