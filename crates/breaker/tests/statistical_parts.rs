@@ -204,13 +204,20 @@ fn weights_of_rates_close_together_keep_their_digits() {
     close(w.zero_drift_rate(), 1.000_499_916_708_307e-9, 1e-12);
     let w = Weights::new(0.999_999_999_999_999_8, 0.999_999_999_999_999_9);
     close(w.fail, 1.110_223_024_625_156_8e-16, 1e-13);
-    close(w.ok, -6.931_471_805_599_453e-1, 1e-15);
-    close(w.drift(0.999_999_999_999_999_8), -4.288_728_939_981_675e-17, 1e-9);
+    close(w.ok, -std::f64::consts::LN_2, 1e-15); // ln(2^-53 / 2^-52)
+    close(
+        w.drift(0.999_999_999_999_999_8),
+        -4.288_728_939_981_675e-17,
+        1e-9,
+    );
     let w = Weights::new(1e-17, 1e-16);
     close(w.ok, -9.000_000_000_000_001e-17, 1e-13);
     close(w.drift(1e-17), -6.697_414_907_005_954e-17, 1e-9);
     // Ordinary rates: ln of the ratio as before, bit for bit (runs are unchanged).
     let w = Weights::new(0.05, 0.2);
     assert_eq!(w.fail.to_bits(), libm::log(0.2 / 0.05).to_bits());
-    assert_eq!(w.ok.to_bits(), libm::log((1.0 - 0.2) / (1.0 - 0.05)).to_bits());
+    assert_eq!(
+        w.ok.to_bits(),
+        libm::log((1.0 - 0.2) / (1.0 - 0.05)).to_bits()
+    );
 }

@@ -762,10 +762,13 @@ mod tests {
                 .fold(seg_end, f64::min);
             let in_recovery = |ev: &Event| ev.t_s < close_until && ev.t_s <= end;
             for ev in events.iter().copied().flatten() {
-                if ev.t_s >= s && in_segment(ev) {
-                    if first_open.is_none() && ev.to == State::Open && ev.t_s < answers_until {
-                        first_open = Some(ev.t_s);
-                    }
+                if ev.t_s >= s
+                    && in_segment(ev)
+                    && first_open.is_none()
+                    && ev.to == State::Open
+                    && ev.t_s < answers_until
+                {
+                    first_open = Some(ev.t_s);
                 }
                 if ev.t_s >= s && in_recovery(ev) {
                     last = Some(last.map_or(ev.t_s, |l: f64| l.max(ev.t_s)));
@@ -1017,7 +1020,7 @@ mod tests {
         assert_eq!((m.openings, m.false_openings), (3, 1));
         assert_eq!(m.time_to_open_s, Some(10.0));
         assert_eq!(m.time_to_close_s, Some(20.0)); // 20 s and 20 s
-        // Changes after the run's end are not its changes: outage 2 was left half-open.
+                                                   // Changes after the run's end are not its changes: outage 2 was left half-open.
         let (m, _) = finish(&events, &p, 415.0);
         assert_eq!(m.time_to_open_s, Some(10.0));
         assert_eq!(m.time_to_close_s, Some(20.0)); // outage 1's alone
@@ -1068,7 +1071,7 @@ mod tests {
         let events = [
             ev(105.0, 0, C, O),
             ev(260.0, 0, O, H),
-            ev(335.0, 0, H, C), // closed 135 s after the outage
+            ev(335.0, 0, H, C),    // closed 135 s after the outage
             ev(90_000.0, 0, C, O), // a false alarm a day later
             ev(90_060.0, 0, O, H),
             ev(90_100.0, 0, H, C),
@@ -1078,7 +1081,10 @@ mod tests {
         ];
         let (m, _) = finish(&events, &p, 500_000.0);
         assert_eq!((m.openings, m.false_openings), (3, 2));
-        assert_eq!((m.time_to_open_s, m.time_to_close_s), (Some(5.0), Some(135.0)));
+        assert_eq!(
+            (m.time_to_open_s, m.time_to_close_s),
+            (Some(5.0), Some(135.0))
+        );
         // Another caller still open when the first false alarm comes: not closed then.
         let mut open_on = events[..6].to_vec();
         open_on.insert(1, ev(150.0, 1, C, O));
