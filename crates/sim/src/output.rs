@@ -99,14 +99,15 @@ pub struct Metrics {
     /// 0. Outages that start after the run's end do not count. `null` when the breaker never
     /// opened so.
     pub time_to_open_s: Option<f64>,
-    /// Mean over outages of (last close before the next outage, the next false opening after
-    /// the outage's end, or the run's end) - (outage end), seconds, for outages that ended by
-    /// the run's end, the breaker opened for (as `time_to_open_s` counts) and after which it
-    /// was closed then (with a copy per caller: every copy, and the time is the last copy's
-    /// close); negative when it closed before the dependency recovered; `null` when there is
-    /// none. A false opening (one while the dependency is `fine`, counted in
-    /// `false_openings`) ends the outage's recovery: the closes after it are of that alarm, not
-    /// of the outage, however long after it comes.
+    /// Mean over outages of (last close of the outage's recovery) - (outage end), seconds, for
+    /// outages that ended by the run's end, the breaker opened for (as `time_to_open_s` counts)
+    /// and after which it was closed when the recovery ended (with a copy per caller: every
+    /// copy, and the time is the last copy's close); negative when it closed before the
+    /// dependency recovered; `null` when there is none. The recovery ends at the next outage,
+    /// the run's end, or the first opening once the dependency was `fine` again (an opening
+    /// that no longer answers the outage, as `time_to_open_s` reads it: a false alarm, or the
+    /// reaction to a later degraded stretch), whichever comes first: the closes after that
+    /// opening are its own, however long after the outage they come.
     pub time_to_close_s: Option<f64>,
 }
 
@@ -442,7 +443,8 @@ pub struct Snapshot {
 /// For each outage `[s, e)` (its segment runs to the next outage's start): the time to open is
 /// from `s` to the segment's first opening (in the log's order) before the dependency is fine
 /// again, or 0 if some caller's copy is open just before `s`; the time to close, from `e` to the
-/// segment's last change, when every caller's copy is closed after it. A few passes over the
+/// last change of its recovery, when every caller's copy is closed then. The recovery ends at
+/// the segment's end or at the segment's first opening once the dependency was fine again. A few passes over the
 /// events, each with a binary search among the outages (a scan of every event per outage cost a
 /// run of many phases O(outages x events)).
 pub(crate) fn finish_metrics(
@@ -480,8 +482,9 @@ pub(crate) fn finish_metrics(
     let answers_until: Vec<f64> = (0..outages.len())
         .map(|i| scenario_phases.fine_from(outages[i].1).min(seg_end(i)))
         .collect();
-    // The recovery from an outage ends at the segment's end, or earlier at the first false
-    // opening after the outage's end: the closes after it are that alarm's.
+    // The recovery from an outage ends at the segment's end, or earlier at the first opening
+    // that no longer answers it (once the dependency was fine again: a false alarm, or the
+    // reaction to a later degraded stretch): the closes after it are that opening's.
     let mut close_until: Vec<f64> = (0..outages.len()).map(seg_end).collect();
     for ev in events.iter().copied().flatten() {
         if ev.from != State::Closed || ev.to != State::Open {
@@ -490,10 +493,7 @@ pub(crate) fn finish_metrics(
         let Some(i) = outages.partition_point(|o| o.0 <= ev.t_s).checked_sub(1) else {
             continue;
         };
-        if ev.t_s >= outages[i].1
-            && ev.t_s < close_until[i]
-            && scenario_phases.condition_at(ev.t_s) == Condition::Fine
-        {
+        if ev.t_s >= answers_until[i] && ev.t_s < close_until[i] {
             close_until[i] = ev.t_s;
         }
     }
@@ -746,7 +746,7 @@ mod tests {
                 first_open = Some(s);
             }
             let in_segment = |ev: &Event| ev.t_s < seg_end && ev.t_s <= end;
-            // The recovery ends at the first false opening after the outage's end.
+            // The recovery ends at the first opening once the dependency was fine again.
             let close_until = events
                 .iter()
                 .copied()
@@ -754,9 +754,8 @@ mod tests {
                 .filter(|ev| {
                     ev.from == State::Closed
                         && ev.to == State::Open
-                        && ev.t_s >= e
+                        && ev.t_s >= answers_until
                         && ev.t_s < seg_end
-                        && condition_by_scan(scenario_phases, ev.t_s) == Condition::Fine
                 })
                 .map(|ev| ev.t_s)
                 .fold(seg_end, f64::min);
@@ -1019,11 +1018,30 @@ mod tests {
         let (m, _) = finish(&events, &p, 1000.0);
         assert_eq!((m.openings, m.false_openings), (3, 1));
         assert_eq!(m.time_to_open_s, Some(10.0));
-        assert_eq!(m.time_to_close_s, Some(20.0)); // 20 s and 20 s
-                                                   // Changes after the run's end are not its changes: outage 2 was left half-open.
+        // 20 s and 20 s.
+        assert_eq!(m.time_to_close_s, Some(20.0));
+        // Changes after the run's end are not its changes: outage 2 was left half-open.
         let (m, _) = finish(&events, &p, 415.0);
         assert_eq!(m.time_to_open_s, Some(10.0));
         assert_eq!(m.time_to_close_s, Some(20.0)); // outage 1's alone
+                                                   // No false alarm: outage 1's recovery runs to outage 2's start, where its last change
+                                                   // (half-open at 295) leaves it not closed; the close at 300 is outage 2's.
+        let events = [
+            ev(110.0, 0, C, O),
+            ev(210.0, 0, O, H),
+            ev(290.0, 0, H, O), // a failed trial: open again, no opening
+            ev(295.0, 0, O, H),
+            ev(300.0, 0, H, C), // at outage 2's start
+            ev(310.0, 0, C, O),
+            ev(410.0, 0, O, H),
+            ev(420.0, 0, H, C),
+        ];
+        let (m, _) = finish(&events, &p, 1000.0);
+        assert_eq!((m.openings, m.false_openings), (2, 0));
+        assert_eq!(
+            (m.time_to_open_s, m.time_to_close_s),
+            (Some(10.0), Some(20.0))
+        );
     }
 
     /// The run's end (its duration, or a run cut short) before an outage ends: no time to close
@@ -1085,11 +1103,37 @@ mod tests {
             (m.time_to_open_s, m.time_to_close_s),
             (Some(5.0), Some(135.0))
         );
-        // Another caller still open when the first false alarm comes: not closed then.
+        // Another caller still open when the first false alarm comes, closed only after it:
+        // not closed when the recovery ended (the last close before the next outage or the end,
+        // 95,000, was the time taken before).
         let mut open_on = events[..6].to_vec();
         open_on.insert(1, ev(150.0, 1, C, O));
+        open_on.extend([ev(94_900.0, 1, O, H), ev(95_000.0, 1, H, C)]);
         let (m, _) = finish(&open_on, &p, 500_000.0);
         assert_eq!(m.time_to_close_s, None);
+        // An opening in a degraded stretch after the dependency was fine again is not the
+        // outage's either (it gave 1900 s here: the close at 2100).
+        let p = phases(&[
+            (0.0, Fine),
+            (100.0, Outage),
+            (200.0, Fine),
+            (1000.0, Condition::Degraded),
+            (2000.0, Fine),
+        ]);
+        let events = [
+            ev(105.0, 0, C, O),
+            ev(250.0, 0, O, H),
+            ev(265.0, 0, H, C),
+            ev(1100.0, 0, C, O),
+            ev(2090.0, 0, O, H),
+            ev(2100.0, 0, H, C),
+        ];
+        let (m, _) = finish(&events, &p, 5000.0);
+        assert_eq!((m.openings, m.false_openings), (2, 0));
+        assert_eq!(
+            (m.time_to_open_s, m.time_to_close_s),
+            (Some(5.0), Some(65.0))
+        );
     }
 
     /// An opening at the moment the dependency is fine again is a false alarm, not a late
