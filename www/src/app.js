@@ -686,7 +686,7 @@ export function mountPlayground(root, options = {}) {
     }
     if (!written) {
       // Not the last settings' link left in place: a reload would show other settings unsaid.
-      try { history.replaceState(null, '', `${location.pathname}${location.hash}`); } catch { /* kept */ }
+      try { history.replaceState(null, '', `${location.pathname}${form ? `?${form}` : ''}${location.hash}`); } catch { /* kept */ }
     }
     const say = written ? '' : tooLong(length);
     if (linkMsg.textContent !== say) linkMsg.textContent = say;

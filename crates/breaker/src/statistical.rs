@@ -112,10 +112,11 @@ pub struct StatisticalSettings {
     /// rate when half-open begins, counting the call that begins it. Default 3.
     ///
     /// The limit counts calls, not their latency, and trials go one at a time: once a trial's
-    /// answer takes longer than about `half_open_time_factor / rate` (30 ms at 100 calls/s with
-    /// the default), half-open ends at the limit after a few trials, closing if the trial score
-    /// is below 0 (one success is enough), and a still-broken service is let back far more often
-    /// than `trial_wrongly_closes`. Set it so that the limit exceeds trials to close × (the
+    /// answer takes longer than about `(half_open_time_factor - 1) / rate` (20 ms at 100 calls/s
+    /// with the default), the limit comes before the trials that close from 0 can, and half-open
+    /// often ends at it, closing if the trial score is below 0 (one success is enough): a
+    /// still-broken service is let back more often than `trial_wrongly_closes`, and far more
+    /// often as the latency grows. Set it so that the limit exceeds trials to close × (the
     /// trial's latency + 1 / rate); the page's derived numbers show both and warn.
     pub half_open_time_factor: f64,
     /// A trial not answered within this time is lost: its slot goes to the next call and the

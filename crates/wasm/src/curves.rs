@@ -454,7 +454,8 @@ fn sim_note(ways: &[Ways], unit: &str) -> String {
 /// for a = 0.001%); two decimals gave 0.00% and 100.00%.
 fn pct(x: f64) -> String {
     let v = x * 100.0;
-    if (v - v.round()).abs() < 1e-9 {
+    // A whole percent as it is, but never a rate that rounds to 0% or 100% (1e-12 read "0%").
+    if (v - v.round()).abs() < 1e-9 && v.round() != 0.0 && v.round() != 100.0 {
         return format!("{v:.0}%");
     }
     // Two significant digits of its distance to 0% or 100%, at least two decimals.
@@ -504,6 +505,8 @@ mod tests {
         assert_eq!(super::pct(1.0 - 0.00001), "99.999%");
         assert_eq!(super::pct(0.995), "99.5%");
         assert_eq!(super::pct(1e-9), "0.0000001%");
+        assert_eq!(super::pct(1e-12), "0.0000000001%");
+        assert_eq!(super::pct(1.0 - 1e-12), "99.9999999999%");
     }
 
     use super::*;
