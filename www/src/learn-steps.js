@@ -34,6 +34,7 @@ export const OPS = {
   min: (x, y) => Math.min(x, y),
   max: (x, y) => Math.max(x, y),
   pow: (x, y) => x ** y,
+  ln: (x) => Math.log(x),
 };
 
 /** Numbers as the command line reads them: the shortest text that parses back to the same double. */
@@ -72,7 +73,7 @@ export const STEPS = [
       dependency: [fine(S, 0), { start: 600, condition: 'degraded', failure_rate: S.broken, label: 'broken (p1)' }],
       statistical: statistical(S),
     }),
-    look: { panel: 'chart', text: 'the bottom chart: answered (green) and failed (red) calls per bucket. The first ten minutes are the fine world, the last ten the broken one. Once the breaker opens there (about two minutes in), its calls go to the fallback (grey line) instead of the bars.' },
+    look: { panel: 'chart', text: 'the bottom chart: answered (green) and failed (red) calls per bucket. The first ten minutes are the fine world, the last ten the broken one. Once the breaker opens there, its calls go to the fallback (grey line) instead of the bars.' },
     seek: 20 * 60,
     body: (t) => [
       t.p('After every call the breaker asks one question: is this service ', t.em('fine'), ' or ', t.em('broken'),
@@ -151,7 +152,7 @@ export const STEPS = [
         { start: 2 * SECONDS_PER_HOUR, condition: 'outage', failure_rate: S.broken, label: 'broken (p1)' }],
       statistical: statistical(S),
     }),
-    look: { panel: 'chart', text: 'the score (blue) in the three hours: it hugs 0 at p0; at the zero-drift rate it wanders, and luck alone carries it to the line (red), in the average time given below (the cursor is at the first opening); at p1 it climbs straight to the line.' },
+    look: { panel: 'chart', text: 'the score (blue) in the three hours: it hugs 0 at p0; at the zero-drift rate it wanders, and luck alone can carry it to the line (red): on average in the time given below, which at little traffic is longer than the hour; at p1 it climbs straight to the line. The cursor is at the first opening.' },
     seek: 'first-opening',
     body: (t) => [
       t.p('The drift is the expected weight per call: the score’s expected change while it is above the floor. At p0 it is ',
@@ -240,7 +241,7 @@ export const STEPS = [
         t.f('run:statistical.metrics.false_openings', { kind: 'simulated', unit: 'false alarms' }), ' in ',
         t.f('run:calls', { kind: 'simulated', unit: 'calls' }), ' (one run; the calls over the exact ARL give ',
         t.f(['div', 'run:calls', 'c1:points.0.calls.exact'], { kind: 'approximation' }),
-        ', a little more than the count to expect: the calls while open and half-open move no closed score).'),
+        ', more than the count to expect: the calls while open and half-open move no closed score, and the busier the service the more of them).'),
     ],
   },
   {
@@ -262,7 +263,7 @@ export const STEPS = [
         t.f('s:cpm', { ...setting, unit: 'calls/min' }), ': N = ', t.f('c1:points.0.line_calls', { kind: 'exact', unit: 'calls' }), ', line ',
         t.f('c1:points.0.line', { kind: 'exact', unit: 'nats' }), '. Busy, 600 calls/min: N = ', t.f('c2:points.0.line_calls', { kind: 'exact', unit: 'calls' }),
         ', line ', t.f('c2:points.0.line', { kind: 'exact', unit: 'nats' }), ' (', t.f('c2:points.0.line_points', { kind: 'exact', unit: 'points' }), ').'),
-      t.p('A tenfold busier service raises the line by only ln 10 (', t.f(['sub', 'c2:points.0.line', 'c1:points.0.line'], { kind: 'exact', unit: 'nats' }), ' from yours to busy, while neither is at the minimum), yet keeps the same promise: on average at most one false alarm per ',
+      t.p('A tenfold busier service raises the line by only ln 10 = ', t.f(['ln', 10], { kind: 'exact', unit: 'nats' }), ', yet keeps the same promise: on average at most one false alarm per ',
         t.f('s:period', { fmt: 'dur', ...setting }), ' (bound, for steady traffic). The line never goes below a minimum, ',
         t.f('c1:settings.line_floor', { kind: 'exact', unit: 'nats' }), ': the larger of Wald’s A (', t.f('c1:settings.upper', { kind: 'exact', unit: 'nats' }),
         ', step 6) and one failure plus one point (w_fail + |w_ok|), so a cold meter cannot open on the first failure. From 0, a quiet service needs ',
@@ -326,7 +327,7 @@ export const STEPS = [
         '; each time half-open ends without closing it grows by ', t.f('sc:statistical.backoff_factor', { kind: 'setting', unit: '×' }), ' — ',
         ...[1, 2, 3].flatMap((k) => [t.f(WAIT(k), { kind: 'exact', fmt: 'dur' }), ', ']),
         '… — capped at ', t.f('sc:statistical.wait_cap', { kind: 'setting', fmt: 'dur' }),
-        '. After a close the next wait starts at the first again. Half-open ends without closing when the trial score reaches A, or when its time limit (step 8) runs out with the trial score not below 0: in this run every trial hangs, none is answered within the breaker’s call timeout (', t.f('sc:statistical.call_timeout', { kind: 'setting', fmt: 'dur' }), '), each is lost, and half-open ends at its limit with the trial score at 0.'),
+        '. After a close the next wait starts at the first again. Half-open ends without closing when the trial score reaches A, or when its time limit (step 8) runs out with the trial score not below 0. In this run’s outage every trial hangs past the breaker’s call timeout (', t.f('sc:statistical.call_timeout', { kind: 'setting', fmt: 'dur' }), ') or past the limit, so no trial’s answer counts, and each half-open ends at its limit with the trial score at 0.'),
       t.p('Every state change increments a generation. An admitted call carries the generation it was let in with; its result counts only if the breaker is still in that generation. In this run calls hang for ', t.f('sc:callers.call_timeout', { fmt: 'dur', ...setting }), ' during the outage, so their failures land long after the breaker opened: the statistical breaker ignored ',
         t.f('run:statistical.metrics.late_results_ignored', { kind: 'simulated', unit: 'results' }), '; the window breaker (resilience4j records them) saw ',
         t.f('run:window.metrics.late_results_ignored', { kind: 'simulated', unit: 'results' }), ' arrive while open. Statistical openings: ',
