@@ -44,9 +44,16 @@ function styles() {
       .then((r) => (r.ok ? r.text() : ''))
       .catch(() => '')
       .then((css) => {
-        const s = new CSSStyleSheet();
-        s.replaceSync(css.replaceAll(':root', ':host') + EXTRA);
-        return s;
+        const text = css.replaceAll(':root', ':host') + EXTRA;
+        // A browser without constructed sheets (Safari before 16.4) gets the text, for a
+        // <style> of each element's own.
+        try {
+          const s = new CSSStyleSheet();
+          s.replaceSync(text);
+          return s;
+        } catch {
+          return text;
+        }
       });
   }
   return sheet;
@@ -168,8 +175,14 @@ export class BreakerPlayground extends HTMLElement {
     // attribute, else by its preset (two of one preset, or of scenarios, need a label each).
     root.setAttribute('role', 'region');
     root.setAttribute('aria-label', this.getAttribute('label')?.trim() || `Breaker playground: ${this.getAttribute('preset') || 'custom scenario'}`);
-    this.shadowRoot.adoptedStyleSheets = [styleSheet];
-    this.shadowRoot.replaceChildren(uplot, root);
+    if (typeof styleSheet === 'string') {
+      const style = document.createElement('style');
+      style.textContent = styleSheet;
+      this.shadowRoot.replaceChildren(uplot, style, root);
+    } else {
+      this.shadowRoot.adoptedStyleSheets = [styleSheet];
+      this.shadowRoot.replaceChildren(uplot, root);
+    }
     const opts = this.options();
     const notice = (text) => {
       const banner = document.createElement('p');

@@ -140,6 +140,12 @@ function fatal(message) {
  */
 function spawn(url) {
   if (url.origin === location.origin) return new Worker(url, { type: 'module' });
-  const src = new Blob([`import ${JSON.stringify(url.href)};\n`], { type: 'text/javascript' });
-  return new Worker(URL.createObjectURL(src), { type: 'module' });
+  // One blob per script for the page's life, whatever the workers started and replaced.
+  let blob = blobs.get(url.href);
+  if (!blob) {
+    blob = URL.createObjectURL(new Blob([`import ${JSON.stringify(url.href)};\n`], { type: 'text/javascript' }));
+    blobs.set(url.href, blob);
+  }
+  return new Worker(blob, { type: 'module' });
 }
+const blobs = new Map();
