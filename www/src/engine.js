@@ -139,7 +139,9 @@ function fatal(message) {
  * anyway. (The worker finds the wasm from its own module's URL.)
  */
 function spawn(url) {
-  if (url.origin === location.origin) return new Worker(url, { type: 'module' });
+  // (No page, no origin to compare: node, whose tests give the engine a worker of their own.)
+  const here = globalThis.location && globalThis.location.origin;
+  if (!here || url.origin === here) return new Worker(url, { type: 'module' });
   // One blob per script for the page's life, whatever the workers started and replaced.
   let blob = blobs.get(url.href);
   if (!blob) {
