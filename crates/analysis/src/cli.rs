@@ -451,14 +451,14 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
         ..breaker::StatisticalSettings::default()
     };
     if let Err(e) = rates.validate() {
-        let (flag, value) = match e.field.as_str() {
-            "fine_rate" => ("fine", fine),
-            "broken_rate" => ("broken", broken),
-            "trial_wrongly_opens" => ("a", a),
-            "trial_wrongly_closes" => ("b", b),
-            _ => ("", 0.0),
+        let flag = match e.field.as_str() {
+            "fine_rate" => Some(("fine", fine)),
+            "broken_rate" => Some(("broken", broken)),
+            "trial_wrongly_opens" => Some(("a", a)),
+            "trial_wrongly_closes" => Some(("b", b)),
+            _ => None,
         };
-        if !flag.is_empty() {
+        if let Some((flag, value)) = flag {
             return Err(format!(
                 "--{flag}: {} is not allowed: {}",
                 Num(value),

@@ -444,7 +444,8 @@ pub struct Snapshot {
 /// from `s` to the segment's first opening (in the log's order) before the dependency is fine
 /// again, or 0 if some caller's copy is open just before `s`; the time to close, from `e` to the
 /// last change of its recovery, when every caller's copy is closed then. The recovery ends at
-/// the segment's end or at the segment's first opening once the dependency was fine again. A few passes over the
+/// the segment's end or at the segment's first opening once the dependency was fine again. A
+/// few passes over the
 /// events, each with a binary search among the outages (a scan of every event per outage cost a
 /// run of many phases O(outages x events)).
 pub(crate) fn finish_metrics(
@@ -455,28 +456,8 @@ pub(crate) fn finish_metrics(
 ) -> Changes {
     m.openings = 0;
     m.false_openings = 0;
-    let mut changes = Changes::default();
-    let mut closed_once = false;
-    for e in events.iter().copied().flatten() {
-        changes.see(e, &mut closed_once);
-        if e.from == State::Closed && e.to == State::Open {
-            m.openings += 1;
-            if scenario_phases.condition_at(e.t_s) == Condition::Fine {
-                m.false_openings += 1;
-            }
-        }
-    }
     let outages = &scenario_phases.outages;
     let seg_end = |i: usize| outages.get(i + 1).map_or(f64::INFINITY, |o| o.0);
-    // Some caller's copy open just before each outage starts: its segment opened at once.
-    let starts: Vec<f64> = outages.iter().map(|o| o.0).collect();
-    let before = last_states_before(events, &starts, |_| true);
-    let mut first_open: Vec<Option<f64>> = before
-        .iter()
-        .zip(outages)
-        .map(|(b, o)| b.any_open.then_some(o.0))
-        .collect();
-    let mut last: Vec<Option<f64>> = vec![None; outages.len()];
     // An opening answers the outage until the dependency is fine again (after that it is a
     // false alarm, counted as one, not a late reaction to this outage).
     let answers_until: Vec<f64> = (0..outages.len())
@@ -486,17 +467,31 @@ pub(crate) fn finish_metrics(
     // that no longer answers it (once the dependency was fine again: a false alarm, or the
     // reaction to a later degraded stretch): the closes after it are that opening's.
     let mut close_until: Vec<f64> = (0..outages.len()).map(seg_end).collect();
-    for ev in events.iter().copied().flatten() {
-        if ev.from != State::Closed || ev.to != State::Open {
-            continue;
-        }
-        let Some(i) = outages.partition_point(|o| o.0 <= ev.t_s).checked_sub(1) else {
-            continue;
-        };
-        if ev.t_s >= answers_until[i] && ev.t_s < close_until[i] {
-            close_until[i] = ev.t_s;
+    let mut changes = Changes::default();
+    let mut closed_once = false;
+    for e in events.iter().copied().flatten() {
+        changes.see(e, &mut closed_once);
+        if e.from == State::Closed && e.to == State::Open {
+            m.openings += 1;
+            if scenario_phases.condition_at(e.t_s) == Condition::Fine {
+                m.false_openings += 1;
+            }
+            if let Some(i) = outages.partition_point(|o| o.0 <= e.t_s).checked_sub(1) {
+                if e.t_s >= answers_until[i] && e.t_s < close_until[i] {
+                    close_until[i] = e.t_s;
+                }
+            }
         }
     }
+    // Some caller's copy open just before each outage starts: its segment opened at once.
+    let starts: Vec<f64> = outages.iter().map(|o| o.0).collect();
+    let before = last_states_before(events, &starts, |_| true);
+    let mut first_open: Vec<Option<f64>> = before
+        .iter()
+        .zip(outages)
+        .map(|(b, o)| b.any_open.then_some(o.0))
+        .collect();
+    let mut last: Vec<Option<f64>> = vec![None; outages.len()];
     for ev in events.iter().copied().flatten() {
         // The segment holding the event (none before the first outage).
         let Some(i) = outages.partition_point(|o| o.0 <= ev.t_s).checked_sub(1) else {
@@ -1023,9 +1018,10 @@ mod tests {
         // Changes after the run's end are not its changes: outage 2 was left half-open.
         let (m, _) = finish(&events, &p, 415.0);
         assert_eq!(m.time_to_open_s, Some(10.0));
-        assert_eq!(m.time_to_close_s, Some(20.0)); // outage 1's alone
-                                                   // No false alarm: outage 1's recovery runs to outage 2's start, where its last change
-                                                   // (half-open at 295) leaves it not closed; the close at 300 is outage 2's.
+        // Outage 1's alone.
+        assert_eq!(m.time_to_close_s, Some(20.0));
+        // No false alarm: outage 1's recovery runs to outage 2's start, where its last change
+        // (half-open at 295) leaves it not closed; the close at 300 is outage 2's.
         let events = [
             ev(110.0, 0, C, O),
             ev(210.0, 0, O, H),
