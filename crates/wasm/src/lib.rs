@@ -19,7 +19,6 @@ use sim::{BreakerKind, Scenario};
 use wasm_bindgen::prelude::*;
 
 mod convert;
-pub mod curves;
 use convert::{scenario_from_js, to_js, to_js_json, to_js_sorted};
 
 /// The allocator: talc rather than Rust's default for wasm (dlmalloc). The page's wasm is

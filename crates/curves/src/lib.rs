@@ -1,4 +1,4 @@
-//! The page's analysis curves: sweeps of `analysis::report`'s point functions (the same ones
+//! The page's analysis curves: sweeps of [`analysis::report`]'s point functions (the same ones
 //! `breaker analyze` prints), each series labeled with the kind of its numbers.
 //!
 //! Simulated points are kept small enough for a browser worker (a few million calls per curve):
