@@ -185,8 +185,8 @@ pub fn page_curves_metered(
     // calls, so a service of 2,143 calls/min and a week (N = 2.16e7) was past its end.
     let n_now = calls_per_second * st.false_alarm_period;
     let line_now = s.line_for_calls(n_now);
-    let yours = line_now.exp();
-    let lo = d.upper.exp().max(10.0);
+    let yours = libm::exp(line_now);
+    let lo = libm::exp(d.upper).max(10.0);
     let ns = report::sweep_values(lo, lo.max(1e7).max(yours), 9, true);
     // Higher lines take more work at the same rate: past the first line whose exact figure
     // (or simulation) did not fit, the others are not tried.
