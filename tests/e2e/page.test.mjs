@@ -286,6 +286,29 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('the analysis curves are `breaker analyze curves`\'s for the page\'s scenario, number for number (simulated points included)', async () => {
+      // Three callers that do not share state: the curves are at one breaker's share of the
+      // traffic, on the page as on the command line. A time window, so the window curve's mark
+      // is the approximation.
+      await open(s, '?v=1&preset=bad-day&callers.count=3&window.sliding_window_type=time_based&window.sliding_window_size=30');
+      await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });
+      // As JSON text (a gap's NaN as null, as the command line writes it): Firefox's WebDriver
+      // hands numbers back rounded to fewer digits (30823.133108138998 as 30823.133108139).
+      const got = JSON.parse(await until(() => page(s.driver, () => {
+        const S = window.playground.state;
+        return S.curves && JSON.stringify({ scenario: S.scenario, curves: S.curves });
+      }), 'the curves', 120_000));
+      const [cmd, pre] = process.env.BREAKER_BIN ? [process.env.BREAKER_BIN, []] : ['cargo', ['run', '-q', '-p', 'breaker-cli', '--']];
+      const cli = JSON.parse(execFileSync(cmd, [...pre, 'analyze', 'curves', '--scenario', '-', '--format', 'json'], {
+        cwd: ROOT, encoding: 'utf8', input: JSON.stringify(got.scenario),
+      }));
+      assert.equal(cli.calls_per_minute_per_breaker, got.scenario.traffic.calls_per_minute / 3);
+      assert.deepEqual(got.curves.map((c) => c.id), ['false_alarms', 'open_delay', 'trials_oc', 'trials_asn', 'window_trips']);
+      assert.ok(got.curves.some((c) => c.series.some((l) => l.kind === 'simulated')), 'something is simulated');
+      assert.deepEqual(got.curves, cli.curves);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('keyboard zoom: Tab to the charts, then + and − zoom around the playback cursor, 0 and Escape show the whole run', async () => {
       await open(s);
       const look = () => page(s.driver, () => {

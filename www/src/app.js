@@ -195,7 +195,7 @@ export function mountPlayground(root, options = {}) {
   // `byName` has no prototype: a host's preset="constructor" or "toString" is no preset.
   const S = {
     scenario: null, preset: null, presets: [], byName: Object.create(null), info: null, derived: null,
-    t: 0, end: 0, playing: false, speed: 10, view: null, snap: null, runId: 0, lastAnalysis: null,
+    t: 0, end: 0, playing: false, speed: 10, view: null, snap: null, runId: 0, lastAnalysis: null, curves: null,
     targets: { ...DEFAULT_TARGETS }, loaded: false, cut: false,
   };
 
@@ -650,7 +650,8 @@ export function mountPlayground(root, options = {}) {
     analysis.busy('Computing the curves…');
     try {
       const curves = await engine.call('analysis', { statistical: S.scenario.statistical, window: S.scenario.window, what: { calls_per_minute: cpm === undefined ? cpm : cpm / share } });
-      if (key === S.lastAnalysis) analysis.set(curves);
+      // Shown, and kept with the settings they are of (`breaker analyze curves` prints them).
+      if (key === S.lastAnalysis) { S.curves = curves; analysis.set(curves); }
     } catch (e) {
       S.lastAnalysis = null;
       analysis.error(`The curves could not be computed: ${e.message}`);

@@ -5,12 +5,14 @@
 //! breaker run --preset NAME [--seed N] [--set key=value ...] [--format text|json|csv]
 //!             [--scenario FILE.json] [--trace FILE.csv] [--buckets N]
 //! breaker analyze ...            (see `breaker analyze --help`)
+//! breaker analyze curves [--preset NAME | --scenario FILE.json] [--set key=value ...]
 //! ```
 //!
 //! Bad input prints one line on stderr and exits with status 2, as does a result that cannot be
 //! written to stdout (a full disk); a closed pipe (`| head`) is not an error.
 #![forbid(unsafe_code)]
 
+mod curves;
 mod run;
 
 use std::io::Write;
@@ -112,6 +114,9 @@ fn dispatch(args: Vec<std::ffi::OsString>) -> Result<String, String> {
             Ok(presets_text())
         }
         "run" => run::run(rest),
+        "analyze" if rest.first().and_then(|a| a.to_str()) == Some("curves") => {
+            curves::run(rest.into_iter().skip(1).collect())
+        }
         "analyze" => {
             let args = rest
                 .into_iter()
@@ -129,9 +134,20 @@ fn dispatch(args: Vec<std::ffi::OsString>) -> Result<String, String> {
     }
 }
 
-/// `breaker analyze ...`: the analysis crate's command line.
+/// `breaker analyze ...`: the analysis crate's command line, and `curves` (which reads a
+/// scenario, which that crate does not know: the wasm's copy of its command line never lists it).
 fn analyze(args: &[String]) -> Result<String, String> {
-    analysis::cli::run(args)
+    const CURVES: &str = "curves (the page's five analysis charts for a scenario: breaker \
+                          analyze curves --help)";
+    match analysis::cli::run(args) {
+        Ok(usage) if analysis::cli::is_help(args) => Ok(format!(
+            "{usage}\n\nand from a scenario's settings:\n  {CURVES}"
+        )),
+        Err(e) if e.starts_with("analyze: missing command") || e.contains("unknown command") => {
+            Err(format!("{e}; or {CURVES}"))
+        }
+        r => r,
+    }
 }
 
 fn presets_text() -> String {

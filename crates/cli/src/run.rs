@@ -146,29 +146,13 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
     if o.scenario.as_deref() == Some(STDIN) && o.trace.as_deref() == Some(STDIN) {
         return Err("--scenario - and --trace - cannot both read standard input".into());
     }
-    let base: Scenario = match (&o.preset, &o.scenario) {
-        (Some(_), Some(_)) => return Err("use --preset or --scenario, not both".into()),
-        (Some(name), None) => sim::preset_or_err(name)?,
-        (None, Some(path)) => {
-            let text = read_file(path, "--scenario")?;
-            // A byte order mark (Notepad, PowerShell) is skipped, as the trace reader does.
-            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-            Scenario::read_json(text).map_err(|e| format!("--scenario {path}: {e}"))?
-        }
-        (None, None) if o.trace.is_some() => Scenario::default(),
-        (None, None) => {
-            return Err("run needs --preset NAME, --scenario FILE.json or --trace FILE.csv".into())
-        }
-    };
-    let scenario = base
-        .with_sets(o.sets.iter().map(String::as_str))
-        .map_err(|e| {
-            // A range error the file has on its own (no `--set` mended or caused it) names the file.
-            match (&o.scenario, base.validate()) {
-                (Some(path), Err(own)) if own.to_string() == e => format!("--scenario {path}: {e}"),
-                _ => e,
-            }
-        })?;
+    let scenario = settings(
+        o.preset.as_deref(),
+        o.scenario.as_deref(),
+        &o.sets,
+        o.trace.is_some(),
+        "run needs --preset NAME, --scenario FILE.json or --trace FILE.csv",
+    )?;
     let buckets = o.buckets.unwrap_or(100);
     let result = match &o.trace {
         Some(path) => replay(&scenario, path, buckets)?,
@@ -191,6 +175,37 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
         }
         Format::Csv => csv(&result),
     })
+}
+
+/// The scenario of `--preset NAME` or `--scenario FILE` (the default scenario when neither is
+/// given and `default_ok`, else the error `needed`), with the `--set` edits applied in order.
+pub(crate) fn settings(
+    preset: Option<&str>,
+    scenario: Option<&str>,
+    sets: &[String],
+    default_ok: bool,
+    needed: &str,
+) -> Result<Scenario, String> {
+    let base: Scenario = match (preset, scenario) {
+        (Some(_), Some(_)) => return Err("use --preset or --scenario, not both".into()),
+        (Some(name), None) => sim::preset_or_err(name)?,
+        (None, Some(path)) => {
+            let text = read_file(path, "--scenario")?;
+            // A byte order mark (Notepad, PowerShell) is skipped, as the trace reader does.
+            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            Scenario::read_json(text).map_err(|e| format!("--scenario {path}: {e}"))?
+        }
+        (None, None) if default_ok => Scenario::default(),
+        (None, None) => return Err(needed.into()),
+    };
+    base.with_sets(sets.iter().map(String::as_str))
+        .map_err(|e| {
+            // A range error the file has on its own (no `--set` mended or caused it) names the file.
+            match (scenario, base.validate()) {
+                (Some(path), Err(own)) if own.to_string() == e => format!("--scenario {path}: {e}"),
+                _ => e,
+            }
+        })
 }
 
 /// Run `scenario` to the end. When stderr is a terminal and the run takes more than a second,

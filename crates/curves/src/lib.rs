@@ -1,5 +1,7 @@
 //! The page's analysis curves: sweeps of [`analysis::report`]'s point functions (the same ones
-//! `breaker analyze` prints), each series labeled with the kind of its numbers.
+//! `breaker analyze` prints), each series labeled with the kind of its numbers. The page's
+//! `analysis()` and `breaker analyze curves` both call [`page_curves`], so the command line
+//! prints the page's numbers for a scenario, bit for bit.
 //!
 //! Simulated points are kept small enough for a browser worker (a few million calls per curve):
 //! the false-alarm curve simulates only lines up to [`SIM_MAX_LINE_CALLS`] calls, and the window's

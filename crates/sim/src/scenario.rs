@@ -330,6 +330,19 @@ fn non_neg_secs(field: impl Into<String>, v: f64) -> Result<(), SettingsError> {
 }
 
 impl Scenario {
+    /// The generated traffic one breaker copy sees, in calls per minute: all of it with shared
+    /// state (one copy), else one caller's share (calls go to the callers in turn). The analysis
+    /// curves are computed at this traffic (`breaker analyze curves`, and the page's
+    /// `refreshAnalysis` in `www/src/app.js`, which follows the same rule).
+    pub fn calls_per_minute_per_breaker(&self) -> f64 {
+        let share = if self.callers.shared_state {
+            1
+        } else {
+            self.callers.count.max(1)
+        };
+        self.traffic.calls_per_minute / f64::from(share)
+    }
+
     /// Check every field. The error names the full dotted path as `--set` takes it, e.g.
     /// `statistical.broken_rate = 0.01 is invalid: allowed fine_rate (0.05) < x < 1` or
     /// `dependency.1.failure_rate = 2 is invalid: allowed 0 <= x <= 1 (0% to 100%)`.

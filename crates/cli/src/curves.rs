@@ -1,0 +1,254 @@
+//! `breaker analyze curves`: the page's five analysis charts for a scenario, as tables or JSON.
+//!
+//! The page computes them with the same function ([`curves::page_curves`]) at the same traffic
+//! ([`Scenario::calls_per_minute_per_breaker`]), so these are its numbers, bit for bit.
+
+use std::ffi::OsString;
+use std::fmt::Write as _;
+
+use analysis::cli::{duration, num, pct};
+use analysis::Kind;
+use breaker::SlidingWindowType;
+use curves::{Curve, Line};
+use sim::Scenario;
+
+/// Usage text (also for `--help`).
+pub(crate) const USAGE: &str = "\
+usage: breaker analyze curves [--preset NAME | --scenario FILE.json] [--set key=value ...]
+                              [--format text|json]
+
+The page's five analysis charts for a scenario's breaker settings, at the traffic one breaker
+sees (the scenario's calls per minute, divided among callers that do not share state): calls
+between false alarms vs the line, calls to open vs the true failure rate, half-open's chance to
+close and expected trials, and the window breaker's spurious trips per day vs window size. Every
+line says what it is: exact, bound, approximation or simulated (with its 95% interval and size).
+Points left out for the work budget, and ways that do not apply, are n/a (null in JSON).
+
+  --preset NAME         a named scenario (`breaker presets`)
+  --scenario FILE.json  a scenario file, such as the page's Download scenario (- reads stdin);
+                        with neither, the default scenario
+  --set key=value       edit a dotted path of the scenario, as `breaker run --set`
+  --format FMT          text (default) or json: {calls_per_minute_per_breaker, curves}, each
+                        curve as the page's analysis() gives it";
+
+#[derive(Debug, Default)]
+struct Opts {
+    preset: Option<String>,
+    scenario: Option<String>,
+    sets: Vec<String>,
+    json: bool,
+    help: bool,
+}
+
+fn parse(args: Vec<OsString>) -> Result<Opts, String> {
+    use lexopt::prelude::*;
+    let mut p = lexopt::Parser::from_args(args);
+    let mut o = Opts::default();
+    let value = |p: &mut lexopt::Parser, flag: &str| -> Result<String, String> {
+        p.value()
+            .map_err(|e| e.to_string())?
+            .into_string()
+            .map_err(|v| format!("{flag} {v:?}: not valid UTF-8"))
+    };
+    while let Some(arg) = p.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("preset") => o.preset = Some(value(&mut p, "--preset")?),
+            Long("scenario") => o.scenario = Some(value(&mut p, "--scenario")?),
+            Long("set") => o.sets.push(value(&mut p, "--set")?),
+            Long("format") => {
+                o.json = match value(&mut p, "--format")?.as_str() {
+                    "text" => false,
+                    "json" => true,
+                    v => return Err(format!("--format {v:?}: allowed text, json")),
+                }
+            }
+            Long("help") | Short('h') => o.help = true,
+            Value(v) => {
+                return Err(format!(
+                    "unexpected argument {v:?}: curves takes options only (breaker analyze curves --help)"
+                ))
+            }
+            _ => {
+                return Err(format!(
+                    "{} (breaker analyze curves --help)",
+                    arg.unexpected()
+                ))
+            }
+        }
+    }
+    Ok(o)
+}
+
+/// `breaker analyze curves ...` (`args` after `curves`).
+pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
+    let o = parse(args)?;
+    if o.help {
+        return Ok(USAGE.to_string());
+    }
+    let s = crate::run::settings(
+        o.preset.as_deref(),
+        o.scenario.as_deref(),
+        &o.sets,
+        true,
+        "",
+    )?;
+    let cpm = s.calls_per_minute_per_breaker();
+    let all = curves::page_curves(&s.statistical, &s.window, cpm / 60.0);
+    if o.json {
+        let v = serde_json::json!({ "calls_per_minute_per_breaker": cpm, "curves": all });
+        let mut text =
+            serde_json::to_string_pretty(&v).map_err(|e| format!("cannot write JSON: {e}"))?;
+        text.push('\n');
+        return Ok(text);
+    }
+    Ok(text(&s, cpm, &all))
+}
+
+fn text(s: &Scenario, cpm: f64, all: &[Curve]) -> String {
+    let st = &s.statistical;
+    let w = &s.window;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "curves (the page's analysis charts) at {} calls/min, the traffic one breaker sees",
+        short(cpm)
+    );
+    let _ = writeln!(
+        out,
+        "statistical: fine {}  broken {}  a {}  b {}  false-alarm period {}",
+        pct(st.fine_rate),
+        pct(st.broken_rate),
+        pct(st.trial_wrongly_opens),
+        pct(st.trial_wrongly_closes),
+        duration(st.false_alarm_period)
+    );
+    let size = match w.sliding_window_type {
+        SlidingWindowType::CountBased => format!("count-based, {} calls", w.sliding_window_size),
+        SlidingWindowType::TimeBased => format!("time-based, {} s", w.sliding_window_size),
+    };
+    let _ = writeln!(
+        out,
+        "window: {size}, failure rate threshold {}, minimum {} calls",
+        pct(w.failure_rate_threshold),
+        w.minimum_number_of_calls
+    );
+    for (i, c) in all.iter().enumerate() {
+        let _ = writeln!(out, "\n{}. {}", i + 1, c.title);
+        for l in wrap(&c.note, 94) {
+            let _ = writeln!(out, "   {l}");
+        }
+        if let Some(m) = &c.mark {
+            if let Some(&x) = m.x.first() {
+                let _ = writeln!(out, "   {}: {} ({})", m.label, short(x), kind(m.kind));
+            }
+        }
+        table(&mut out, c);
+    }
+    out
+}
+
+fn kind(k: Kind) -> &'static str {
+    match k {
+        Kind::Exact => "exact",
+        Kind::Bound => "bound",
+        Kind::Approximation => "approx.",
+        Kind::Simulated => "simulated",
+    }
+}
+
+/// A curve's points as a table: its x, then a column per line (a simulated one with its 95%
+/// interval), each named by a letter in a legend above with its label and kind.
+fn table(out: &mut String, c: &Curve) {
+    let xs = c.series.first().map_or(&[][..], |l| &l.x[..]);
+    let _ = writeln!(out, "   x: {}", c.x_label);
+    let mut cols: Vec<Vec<String>> = vec![std::iter::once("x".to_string())
+        .chain(xs.iter().map(|&x| short(x)))
+        .collect()];
+    for (l, name) in c.series.iter().zip('a'..='z') {
+        let n =
+            l.n.map(|n| format!(", {n} {} each", per(c)))
+                .unwrap_or_default();
+        let band = if l.ci95_lo.is_empty() {
+            ""
+        } else {
+            " [95% interval]"
+        };
+        // Its kind once: after it, unless its label says it ("exact (renewal DP)").
+        let k = kind(l.kind);
+        let said = l.label.to_lowercase().contains(k.trim_end_matches('.'));
+        let k = if said {
+            String::new()
+        } else {
+            format!(", {k}")
+        };
+        let _ = writeln!(out, "   {name}: {}{k}{n}{band}", l.label);
+        cols.push(
+            std::iter::once(name.to_string())
+                .chain((0..xs.len()).map(|i| cell(l, i)))
+                .collect(),
+        );
+    }
+    let widths: Vec<usize> = cols
+        .iter()
+        .map(|c| c.iter().map(|s| s.chars().count()).max().unwrap_or(0))
+        .collect();
+    for row in 0..=xs.len() {
+        let mut line = String::from(" ");
+        for (c, w) in cols.iter().zip(&widths) {
+            let _ = write!(line, "  {:>w$}", c[row], w = *w);
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+}
+
+/// What a simulated line's size counts: calls for the window's trips, runs otherwise.
+fn per(c: &Curve) -> &'static str {
+    if c.id == "window_trips" {
+        "calls"
+    } else {
+        "runs"
+    }
+}
+
+/// Line `l`'s value at point `i`: `n/a` where absent, a simulated one with its interval.
+fn cell(l: &Line, i: usize) -> String {
+    let y = l.y.get(i).copied().unwrap_or(f64::NAN);
+    if y.is_nan() {
+        return "n/a".into();
+    }
+    match (l.ci95_lo.get(i), l.ci95_hi.get(i)) {
+        (Some(&lo), Some(&hi)) if lo.is_finite() && hi.is_finite() => {
+            format!("{} [{}, {}]", num(y), num(lo), num(hi))
+        }
+        _ => num(y),
+    }
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut cur = String::new();
+    for word in text.split_whitespace() {
+        if !cur.is_empty() && cur.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+    }
+    if !cur.is_empty() {
+        lines.push(cur);
+    }
+    lines
+}
+
+/// [`num`] without trailing zeros (600 calls/min, not 600.0).
+fn short(x: f64) -> String {
+    let s = num(x);
+    if s.contains('.') && !s.contains('e') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}

@@ -1,0 +1,198 @@
+//! `breaker analyze curves`: the page's analysis charts for a scenario, from the command line.
+
+mod support;
+
+use serde_json::Value;
+use std::process::Command;
+use support::stdout;
+
+fn json(args: &[&str]) -> Value {
+    let mut all = vec!["analyze", "curves"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--format", "json"]);
+    serde_json::from_str(&stdout(&all)).unwrap()
+}
+
+fn curve<'a>(v: &'a Value, id: &str) -> &'a Value {
+    v["curves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap_or_else(|| panic!("no curve {id}"))
+}
+
+fn line<'a>(c: &'a Value, label: &str) -> &'a Value {
+    c["series"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["label"] == label)
+        .unwrap_or_else(|| panic!("no line {label} in {}", c["id"]))
+}
+
+fn refusal(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_breaker"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+/// Callers that do not share state each have a breaker that sees its share of the calls (round
+/// robin); the false-alarm curve marks the user's line at that traffic: N = rate x period.
+#[test]
+fn the_curves_are_at_one_breakers_share_of_the_traffic() {
+    let period = 30.0 * 86_400.0; // busy-service's false-alarm period (the default)
+    for (sets, cpm) in [
+        (&[][..], 600.0),
+        (&["--set", "callers.count=3"][..], 200.0),
+        (
+            &[
+                "--set",
+                "callers.count=3",
+                "--set",
+                "callers.shared_state=true",
+            ][..],
+            600.0,
+        ),
+        (&["--set", "callers.count=4"][..], 150.0),
+    ] {
+        let mut args = vec!["--preset", "busy-service"];
+        args.extend_from_slice(sets);
+        let v = json(&args);
+        assert_eq!(v["calls_per_minute_per_breaker"], cpm, "{sets:?}");
+        let mark = &curve(&v, "false_alarms")["mark"];
+        assert_eq!(mark["kind"], "exact");
+        let x = mark["x"][0].as_f64().unwrap();
+        let want = cpm / 60.0 * period;
+        assert!((x - want).abs() <= 1e-6 * want, "{sets:?}: {x} vs {want}");
+        // The window curve's note names the same traffic.
+        let note = curve(&v, "window_trips")["note"].as_str().unwrap();
+        assert!(note.contains(&format!(", {cpm} calls/min;")), "{note}");
+    }
+}
+
+/// Each curve's points are the figures `breaker analyze` gives for the same point on its own:
+/// calls to open at the user's line, and half-open's chance to close at p0.
+#[test]
+fn the_curves_agree_with_the_single_figures() {
+    let v = json(&["--set", "traffic.calls_per_minute=120"]);
+    // The default scenario: 120 calls/min, a 30 d period, N = 2 x 2,592,000 calls.
+    let open = curve(&v, "open_delay");
+    let exact = line(open, "exact (renewal DP)");
+    // The first point, (p0 + p1) / 2 = 12.5%, where the calls to open move with the line.
+    let rate = format!("{:?}", exact["x"][0].as_f64().unwrap());
+    let single: Value = serde_json::from_str(&stdout(&[
+        "analyze",
+        "open-delay",
+        "--true-rate",
+        &rate,
+        "--calls-per-minute",
+        "120",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    assert_eq!(
+        exact["y"][0], single["points"][0]["calls"]["exact"]["value"],
+        "calls to open at {rate}"
+    );
+    let oc = curve(&v, "trials_oc");
+    let exact = line(oc, "exact (renewal DP)");
+    // The point nearest p1 = 20%, asked for at its exact value.
+    let xs = exact["x"].as_array().unwrap();
+    let at = (0..xs.len())
+        .min_by(|&i, &j| {
+            let d = |k: usize| (xs[k].as_f64().unwrap() - 0.2).abs();
+            d(i).total_cmp(&d(j))
+        })
+        .unwrap();
+    let rate = format!("{:?}", xs[at].as_f64().unwrap());
+    let single: Value = serde_json::from_str(&stdout(&[
+        "analyze",
+        "trials",
+        "--true-rate",
+        &rate,
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    let p = &single["points"][0];
+    let want = p["close_probability"]["exact"]["value"].as_f64().unwrap();
+    let got = exact["y"][at].as_f64().unwrap();
+    assert_eq!(got, want, "OC at {rate}");
+    assert!(
+        (got - 0.0458).abs() < 1e-4,
+        "about b = 5% at p1 (exact: 4.58%): {got}"
+    );
+}
+
+/// The text gives every chart: its title, note, the user's mark, a legend naming each line's
+/// kind, and a row per point (n/a where a way does not apply).
+#[test]
+fn the_text_gives_every_chart_with_its_kinds() {
+    let t = stdout(&["analyze", "curves", "--preset", "busy-service"]);
+    assert!(t.starts_with(
+        "curves (the page's analysis charts) at 600 calls/min, the traffic one breaker sees\n"
+    ));
+    for title in [
+        "\n1. Calls between false alarms vs the line\n",
+        "\n2. Calls to open vs the true failure rate\n",
+        "\n3. Half-open: chance to close (OC)\n",
+        "\n4. Half-open: expected trials (ASN)\n",
+        "\n5. Window breaker: spurious trips per day vs window size\n",
+    ] {
+        assert!(t.contains(title), "{title:?}");
+    }
+    assert!(t.contains("   your line at the nominal traffic: 2.592e7 (exact)\n"));
+    assert!(t.contains("   your window: 100 (exact)\n"));
+    assert!(t.contains("   a: Lorden/Ville bound\n   b: exact (renewal DP)\n"));
+    assert!(t.contains("   c: Brook-Evans chain, approx.\n"));
+    assert!(t.contains("   e: simulated, 200 runs each [95% interval]\n"));
+    assert!(t.contains("   c: sliding window, simulated, 200000 calls each [95% interval]\n"));
+    // The false-alarm chart's first row: x = 95 (e^A), the bound equal to it, a simulated
+    // point with its interval; its last, past what is simulated: n/a.
+    let fa = &t[t.find("\n1. ").unwrap()..t.find("\n2. ").unwrap()];
+    let rows: Vec<&str> = fa.lines().filter(|l| l.starts_with("  ")).collect();
+    let first = rows
+        .iter()
+        .find(|l| l.trim_start().starts_with("95 "))
+        .unwrap();
+    assert!(first.contains(" 95.00 ") && first.contains('['), "{first}");
+    assert!(
+        rows.last().unwrap().ends_with(" n/a"),
+        "{}",
+        rows.last().unwrap()
+    );
+}
+
+#[test]
+fn bad_input_names_the_flag_or_field() {
+    for (args, said) in [
+        (
+            &["analyze", "curves", "--format", "xml"][..],
+            "breaker: --format \"xml\": allowed text, json\n",
+        ),
+        (
+            &["analyze", "curves", "--set", "statistical.fine_rate=2"],
+            "breaker: statistical.fine_rate = 2 is invalid: allowed 0 < x < 1\n",
+        ),
+        (
+            &["analyze", "curves", "extra"],
+            "breaker: unexpected argument \"extra\": curves takes options only (breaker analyze curves --help)\n",
+        ),
+        (
+            &["analyze", "curves", "--preset", "busy-service", "--scenario", "x.json"],
+            "breaker: use --preset or --scenario, not both\n",
+        ),
+    ] {
+        assert_eq!(refusal(args), said, "{args:?}");
+    }
+    assert!(refusal(&["analyze", "curves", "--preset", "nope"]).contains("nope"));
+    assert!(refusal(&["analyze", "curves", "--bogus"]).contains("--bogus"));
+    assert!(stdout(&["analyze", "curves", "--help"]).starts_with("usage: breaker analyze curves"));
+    assert!(stdout(&["analyze", "--help"]).contains("\n  curves "));
+}
