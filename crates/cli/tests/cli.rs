@@ -673,7 +673,7 @@ fn readme_commands_run_as_written() {
             None => commands.push(text),
         }
     }
-    assert_eq!(commands.len(), 5, "{commands:#?}");
+    assert_eq!(commands.len(), 6, "{commands:#?}");
     for c in &commands {
         // No quoting in these examples: plain words.
         assert!(!c.contains(['"', '\'', '$', '|']), "{c}");
