@@ -117,6 +117,25 @@ for (const browser of BROWSERS) {
       await until(async () => (await look()).current === r.rows - 1, 'the last drawn row highlighted');
     });
 
+    test('a replayed trace whose phases mark no outage says its openings cannot be judged; with an outage phase it does not', async () => {
+      await open(s);
+      const trace = ['time_s,outcome,latency_s', ...Array.from({ length: 200 }, (_, i) => `${i * 0.1},${i >= 50 && i < 120 ? 503 : 200},40ms`)].join('\n');
+      const shown = (dependency) => page(s.driver, async (trace, dependency) => {
+        const pg = window.playground;
+        const sc = pg.state.scenario;
+        const ok = await pg.load({ ...sc, trace, dependency: dependency.map((p) => ({ ...sc.dependency[0], ...p })) });
+        const note = document.querySelector('#playground .panel-metrics .unjudged');
+        return { ok, note: note && note.textContent };
+      }, trace, dependency);
+      const fine = await shown([{ start: 0, condition: 'fine' }]);
+      assert.ok(fine.ok);
+      assert.equal(fine.note, 'No phase marks an outage in this trace: the dependency counts as fine throughout, so every opening counts as false and the times to open and close have nothing to measure. Give the trace\'s outages as phases (Dependency: condition outage) to judge them.');
+      const marked = await shown([{ start: 0, condition: 'fine' }, { start: 5, condition: 'outage' }, { start: 12, condition: 'fine' }]);
+      assert.ok(marked.ok);
+      assert.equal(marked.note, null);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('Now: the statistical wait is "in force" only while open', async () => {
       await open(s);
       const seen = await nowRowAfterEachChange(s, 'wait', (w, t) => {

@@ -74,7 +74,10 @@ function cli(args) {
     // A file's error starts with its path: the rest is the reader's message.
     const file = args[args.indexOf('--trace') + 1];
     const first = String(e.stderr).trim().split('\n')[0].replace(/^breaker: /, '');
-    return { error: args.includes('--trace') ? first.replace(`${file}: `, '') : first };
+    // A --trace file's refusal may end with a hint on mending a log's export (the command line's
+    // own, after '; '): the reader's message is what comes before it.
+    const hint = /; (times are seconds|a header, if any|sort the rows|times and latencies) .*$/;
+    return { error: args.includes('--trace') ? first.replace(`${file}: `, '').replace(hint, '') : first };
   }
 }
 

@@ -487,7 +487,10 @@ export function mountPlayground(root, options = {}) {
     setText(runInfo, notValid ? (keepError && S.notValid) || NOT_VALID : S.runText);
     trace.set(events.list, events.total, derived && derived.point);
     shown.events = Math.min(events.list.length, TRACE_ROWS);
-    patch(P.metrics.body, (el) => renderMetrics(el, metrics));
+    // A replayed trace's health is the phases' to say: with none but fine, its openings cannot
+    // be told false from true.
+    const unjudged = Boolean(sc.trace) && !(sc.dependency || []).some((p) => p.condition && p.condition !== 'fine');
+    patch(P.metrics.body, (el) => renderMetrics(el, metrics, unjudged));
     verdict.setRun(metrics, sc);
     transport.setEnabled(true);
     S.loaded = true;

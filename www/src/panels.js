@@ -170,8 +170,11 @@ export function betterOf(better, a, b) {
   return a < b;
 }
 
-/** Metrics for both breakers, side by side: `m` = {statistical: {metrics, totals}, window: ...}. */
-export function renderMetrics(root, m) {
+/**
+ * Metrics for both breakers, side by side: `m` = {statistical: {metrics, totals}, window: ...}.
+ * `unjudged`: a replayed trace whose phases mark no outage, said under the table.
+ */
+export function renderMetrics(root, m, unjudged = false) {
   if (!m || !m.statistical) { replace(root, h('p', { class: 'muted', text: 'No run yet.' })); return; }
   const val = (v, unit) => {
     if (v === null || v === undefined || Number.isNaN(v)) return '—';
@@ -195,8 +198,12 @@ export function renderMetrics(root, m) {
         h('td', {}, kindBadge('simulated')));
     })))),
   h('p', { class: 'help', text: m.cut_at_s != null ? 'The run was cut short: these count the part computed. Bold: the better of the two there.'
-    : m.complete ? 'Bold: the better of the two on this run.' : 'The run was cancelled: these count the part computed.' }));
+    : m.complete ? 'Bold: the better of the two on this run.' : 'The run was cancelled: these count the part computed.' }),
+  unjudged ? h('p', { class: 'notice unjudged', text: UNJUDGED }) : null);
 }
+
+/** Under the metrics of a replayed trace whose phases are all fine (`breaker run --trace` says the same). */
+export const UNJUDGED = 'No phase marks an outage in this trace: the dependency counts as fine throughout, so every opening counts as false and the times to open and close have nothing to measure. Give the trace\'s outages as phases (Dependency: condition outage) to judge them.';
 
 /** A rate setting in percent as set (as its field shows it). */
 const asSet = (v) => (Number.isFinite(v) ? percentAsSet(v) : '—');

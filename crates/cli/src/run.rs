@@ -4,7 +4,7 @@ use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::io::{BufReader, Read as _};
 
-use sim::{BreakerKind, RunResult, Scenario};
+use sim::{BreakerKind, RunResult, Scenario, TraceSpan};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Format {
@@ -108,33 +108,136 @@ fn open(path: &str) -> Result<BufReader<std::fs::File>, String> {
         .map_err(|e| format!("--trace {path}: {e}"))
 }
 
-/// Replay the trace at `path`. A regular file is read twice, streaming (once for its span, once
+/// Replay the trace at `path`, with what its scan found ([`sim::scan_trace_against`] at the
+/// scenario's call timeout). A regular file is read twice, streaming (once for its span, once
 /// to replay), so memory stays bounded whatever its length. Anything else (`-`, a pipe,
 /// `/dev/stdin`, `<(...)`) can be read only once: it is read into memory first, since a second
 /// open would find it drained and replay no calls.
-fn replay(scenario: &Scenario, path: &str, buckets: usize) -> Result<RunResult, String> {
+fn replay(
+    scenario: &Scenario,
+    path: &str,
+    buckets: usize,
+) -> Result<(RunResult, TraceSpan), String> {
     let named = |e: &dyn std::fmt::Display| format!("{path}: {e}");
+    let timeout = scenario.callers.call_timeout;
+    let from_memory = |bytes: &[u8]| {
+        let span = sim::scan_trace_against(bytes, timeout).map_err(|e| named(&hinted(e)))?;
+        let r = sim::replay(scenario, bytes, span.last_s, buckets).map_err(|e| named(&e))?;
+        Ok((r, span))
+    };
     if path == STDIN {
         let mut bytes = Vec::new();
         std::io::stdin()
             .read_to_end(&mut bytes)
             .map_err(|e| format!("--trace - (standard input): {e}"))?;
-        let span = sim::scan_trace(&bytes[..]).map_err(|e| named(&e))?;
-        return sim::replay(scenario, &bytes[..], span.last_s, buckets).map_err(|e| named(&e));
+        return from_memory(&bytes);
     }
     let regular = std::fs::metadata(path)
         .map_err(|e| format!("--trace {path}: {e}"))?
         .is_file();
     if regular {
-        let span = sim::scan_trace(open(path)?).map_err(|e| named(&e))?;
-        sim::replay(scenario, open(path)?, span.last_s, buckets).map_err(|e| named(&e))
+        let span = sim::scan_trace_against(open(path)?, timeout).map_err(|e| named(&hinted(e)))?;
+        let r = sim::replay(scenario, open(path)?, span.last_s, buckets).map_err(|e| named(&e))?;
+        Ok((r, span))
     } else {
         let mut bytes = Vec::new();
         open(path)?
             .read_to_end(&mut bytes)
             .map_err(|e| format!("--trace {path}: {e}"))?;
-        let span = sim::scan_trace(&bytes[..]).map_err(|e| named(&e))?;
-        sim::replay(scenario, &bytes[..], span.last_s, buckets).map_err(|e| named(&e))
+        from_memory(&bytes)
+    }
+}
+
+/// A trace's refusal with how to mend a file exported from logs, where one is known (on the
+/// command line only: the page's trace box has its own help, and the wasm no bytes to spare).
+fn hinted(e: sim::TraceError) -> String {
+    let m = &e.message;
+    let hint = match e.field {
+        Some("time_s") if m.contains(" is not a number of seconds") => {
+            // A word where the first time goes: a header with other names.
+            if m.strip_prefix('"')
+                .is_some_and(|w| w.starts_with(|c: char| c.is_ascii_alphabetic()))
+            {
+                "a header, if any, must be time_s,outcome,latency_s; times are seconds from the \
+                 run's start (0.20)"
+            } else {
+                "times are seconds from the run's start (0.20), not clock times"
+            }
+        }
+        Some("time_s") if m.contains("allowed 0 <= x <= 1e9") && !m.starts_with('-') => {
+            "times are seconds from the run's start: for Unix times, subtract the first call's \
+             time from each"
+        }
+        Some("time_s") if m.contains("times must not decrease") => {
+            "sort the rows by time, e.g. sort -t, -k1,1g (a header stays first)"
+        }
+        None if m.starts_with("a header must be") => {
+            "times and latencies in seconds, or latencies with a unit (120ms)"
+        }
+        _ => return e.to_string(),
+    };
+    format!("{e}; {hint}")
+}
+
+/// What a replay's output says of its trace beside the run.
+struct Replayed<'a> {
+    path: &'a str,
+    span: TraceSpan,
+    call_timeout: f64,
+    /// Some phase of the scenario is not `fine`: openings can be judged false or not.
+    judged: bool,
+}
+
+impl Replayed<'_> {
+    /// Lines on the trace: its calls and span, how many latencies reach the call timeout (with
+    /// a hint when most do: milliseconds written bare are read as seconds), and, when no phase
+    /// marks an outage, that the outage metrics cannot tell.
+    fn lines(&self) -> Vec<String> {
+        let sp = &self.span;
+        let mut v = vec![format!(
+            "replayed {}: {} {} from {} s to {} s (the seed draws nothing in a replay)",
+            self.path,
+            sp.records,
+            if sp.records == 1 { "call" } else { "calls" },
+            seconds(sp.first_s),
+            seconds(sp.last_s)
+        )];
+        v.extend(self.timeout_line());
+        if !self.judged {
+            v.push(
+                "no phase marks an outage (the scenario's dependency is fine throughout): every \
+                 opening counts as false, and time_to_open_s and time_to_close_s have nothing to \
+                 measure; give the trace's outages as phases in a --scenario file \
+                 (\"dependency\": [{\"start\": ..., \"condition\": \"outage\"}, ...])"
+                    .into(),
+            );
+        }
+        v
+    }
+
+    /// How many latencies reach the call timeout, if any, with a hint when most do.
+    fn timeout_line(&self) -> Option<String> {
+        let sp = &self.span;
+        if sp.reach_timeout == 0 {
+            return None;
+        }
+        let mut l = format!(
+            "{} of {} latencies reach the call timeout ({} s) and are replayed as timeouts",
+            sp.reach_timeout,
+            sp.records,
+            seconds(self.call_timeout)
+        );
+        if self.most_reach_timeout() {
+            l.push_str(
+                "; latencies are seconds unless they carry a unit: write 120ms for milliseconds",
+            );
+        }
+        Some(l)
+    }
+
+    /// At least half the calls' latencies reach the call timeout.
+    fn most_reach_timeout(&self) -> bool {
+        self.span.reach_timeout * 2 >= self.span.records
     }
 }
 
@@ -154,19 +257,47 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
         "run needs --preset NAME, --scenario FILE.json or --trace FILE.csv",
     )?;
     let buckets = o.buckets.unwrap_or(100);
-    let result = match &o.trace {
-        Some(path) => replay(&scenario, path, buckets)?,
-        None => play(&scenario, buckets)?,
+    let (result, replayed) = match &o.trace {
+        Some(path) => {
+            let (r, span) = replay(&scenario, path, buckets)?;
+            let judged = scenario
+                .dependency
+                .iter()
+                .any(|p| p.condition != sim::Condition::Fine);
+            let call_timeout = scenario.callers.call_timeout;
+            (
+                r,
+                Some(Replayed {
+                    path,
+                    span,
+                    call_timeout,
+                    judged,
+                }),
+            )
+        }
+        None => (play(&scenario, buckets)?, None),
     };
     let format = o.format.unwrap_or(Format::Text);
-    if let (Some(t), Format::Json | Format::Csv) = (result.cut_at_s, format) {
+    if format != Format::Text {
         // Said in the text output itself; the JSON has `cut_at_s`, the CSV nothing. Not
         // `eprintln!`, which panics when stderr cannot be written.
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), "breaker: warning: {}", cut_short(t));
+        let warn = |line: &str| {
+            let _ = writeln!(std::io::stderr(), "breaker: warning: {line}");
+        };
+        if let Some(t) = result.cut_at_s {
+            warn(&cut_short(t));
+        }
+        if let Some(line) = replayed
+            .as_ref()
+            .filter(|r| r.most_reach_timeout())
+            .and_then(Replayed::timeout_line)
+        {
+            warn(&line);
+        }
     }
     Ok(match format {
-        Format::Text => text(&result),
+        Format::Text => text(&result, replayed.as_ref()),
         Format::Json => {
             let mut s = serde_json::to_string_pretty(&result)
                 .map_err(|e| format!("cannot write JSON: {e}"))?;
@@ -276,7 +407,7 @@ fn cut_short(t: f64) -> String {
     )
 }
 
-fn text(r: &RunResult) -> String {
+fn text(r: &RunResult, replayed: Option<&Replayed>) -> String {
     let mut out = String::new();
     let name = if r.name.is_empty() {
         "scenario"
@@ -292,6 +423,9 @@ fn text(r: &RunResult) -> String {
         seconds(r.end_s),
         &sim::trace_hash(r)[..16]
     );
+    for line in replayed.map(Replayed::lines).unwrap_or_default() {
+        let _ = writeln!(out, "{line}");
+    }
     if let Some(t) = r.cut_at_s {
         let _ = writeln!(out, "{}", cut_short(t));
     }
@@ -299,9 +433,10 @@ fn text(r: &RunResult) -> String {
     let _ = writeln!(
         out,
         "simulated below: every count, time, rate, score and the closed line (it follows the \
-         run's traffic), measured on this one run (the same scenario and seed give the same \
+         run's traffic), measured on this one run (the same scenario and {} give the same \
          run); exact: the window's thresholds and Wald's upper and lower lines, from the \
-         settings; scores and lines in nats"
+         settings; scores and lines in nats",
+        if replayed.is_some() { "trace" } else { "seed" }
     );
     let _ = writeln!(out);
     let _ = writeln!(

@@ -45,7 +45,7 @@ pub use scenario::{
 pub use sim::{
     replay, run, Sim, DEFAULT_CHECKPOINT_EVERY, DEFAULT_MAX_CHECKPOINTS, MAX_CHECKPOINTS_QUEUED,
 };
-pub use trace::{scan_trace, TraceError, TraceReader, TraceRecord, TraceSpan};
+pub use trace::{scan_trace, scan_trace_against, TraceError, TraceReader, TraceRecord, TraceSpan};
 
 /// Why a run could not be made.
 #[derive(Debug, Clone, PartialEq)]

@@ -18,7 +18,8 @@
 //!   over the scenario's call timeout becomes a timeout at the call timeout.
 //!
 //! A UTF-8 byte order mark before the first line is skipped. The header line is optional
-//! (recognized by its first field being `time_s`). Fields are
+//! (recognized by its first field being `time_s`; it must then be `time_s,outcome,latency_s`, so
+//! that a column named `duration_ms` is not read as seconds). Fields are
 //! separated by commas, with surrounding spaces ignored; there is no quoting (no field needs it).
 //! An error names the line (1-based) and the field.
 
@@ -77,6 +78,9 @@ pub struct TraceSpan {
     pub first_s: f64,
     /// Time of the last call (s).
     pub last_s: f64,
+    /// Calls whose latency reaches the call timeout given to [`scan_trace_against`] (each is
+    /// replayed as a timeout at the call timeout); 0 from [`scan_trace`].
+    pub reach_timeout: u64,
 }
 
 /// Parse one line. `Ok(None)` for blank, comment and header lines.
@@ -102,8 +106,26 @@ pub(crate) fn parse_line(
     };
     let mut it = t.split(',');
     let f_time = it.next().unwrap_or("").trim();
+    // A header: `time_s` first. Its other names are checked too, so a column of milliseconds
+    // (`time_s,status,duration_ms`) is not read as seconds unsaid.
     if f_time.eq_ignore_ascii_case("time_s") {
-        return Ok(None);
+        let rest = (
+            it.next().map(str::trim),
+            it.next().map(str::trim),
+            it.next(),
+        );
+        if let (Some(o), Some(l), None) = rest {
+            if o.eq_ignore_ascii_case("outcome") && l.eq_ignore_ascii_case("latency_s") {
+                return Ok(None);
+            }
+        }
+        return Err(err(
+            None,
+            format!(
+                "a header must be time_s,outcome,latency_s, got {}",
+                Quoted(t)
+            ),
+        ));
     }
     let f_outcome = it.next().map(str::trim);
     let f_latency = it.next().map(str::trim);
@@ -225,11 +247,22 @@ impl<R> TraceReader<R> {
 /// calls (empty, or only a header, blank lines and comments) is an error at the line after its
 /// last.
 pub fn scan_trace<R: BufRead>(reader: R) -> Result<TraceSpan, TraceError> {
+    scan_trace_against(reader, f64::INFINITY)
+}
+
+/// [`scan_trace`], also counting the calls whose latency reaches `call_timeout`
+/// ([`TraceSpan::reach_timeout`]): a trace whose latencies are milliseconds written as bare
+/// numbers (read as seconds) shows as nearly every call reaching it.
+pub fn scan_trace_against<R: BufRead>(
+    reader: R,
+    call_timeout: f64,
+) -> Result<TraceSpan, TraceError> {
     let mut r = TraceReader::new(reader);
     let mut span = TraceSpan {
         records: 0,
         first_s: 0.0,
         last_s: 0.0,
+        reach_timeout: 0,
     };
     while let Some(rec) = r.next_record()? {
         if span.records == 0 {
@@ -237,6 +270,9 @@ pub fn scan_trace<R: BufRead>(reader: R) -> Result<TraceSpan, TraceError> {
         }
         span.records += 1;
         span.last_s = rec.time_s;
+        if rec.latency_s >= call_timeout {
+            span.reach_timeout += 1;
+        }
     }
     if span.records == 0 {
         // Replaying nothing would give a run of 0 s that looks like a result.

@@ -212,3 +212,46 @@ fn a_time_of_minus_zero_is_the_start() {
     let r = sim::Sim::new(&s).unwrap().run_to_end(10);
     assert_eq!((r.calls, r.end_s.to_bits()), (2, 0.0f64.to_bits()));
 }
+
+/// A header's three names are checked (review: `time_s,status,duration_ms` was skipped on its
+/// first name, and the bare milliseconds under it were replayed as seconds, every call a
+/// timeout).
+#[test]
+fn a_header_is_time_s_outcome_latency_s() {
+    for (text, got) in [
+        (
+            "time_s,status,duration_ms\n1,200,41\n",
+            "\"time_s,status,duration_ms\"",
+        ),
+        (
+            "# from the load balancer\nTIME_S,Outcome\n1,200,41\n",
+            "\"TIME_S,Outcome\"",
+        ),
+        (
+            "time_s,outcome,latency_s,host\n1,200,41ms,a\n",
+            "\"time_s,outcome,latency_s,host\"",
+        ),
+    ] {
+        let err = sim::scan_trace(text.as_bytes()).unwrap_err();
+        let line = if text.starts_with('#') { 2 } else { 1 };
+        assert_eq!(
+            err.to_string(),
+            format!("trace line {line}: a header must be time_s,outcome,latency_s, got {got}"),
+            "{text}"
+        );
+    }
+    // The three names in any case, with spaces around them.
+    let span = sim::scan_trace(" Time_S , OUTCOME , latency_s \n1,200,41ms\n".as_bytes()).unwrap();
+    assert_eq!(span.records, 1);
+}
+
+/// The scan counts the latencies that reach a call timeout (replayed as timeouts there).
+#[test]
+fn the_scan_counts_latencies_at_the_call_timeout() {
+    let text = "0,ok,29.999\n1,ok,30\n2,503,41\n3,ok,41ms\n";
+    let span = sim::scan_trace_against(text.as_bytes(), 30.0).unwrap();
+    assert_eq!((span.records, span.reach_timeout), (4, 2));
+    assert_eq!(sim::scan_trace(text.as_bytes()).unwrap().reach_timeout, 0);
+    let span = sim::scan_trace_against(text.as_bytes(), 0.041).unwrap();
+    assert_eq!(span.reach_timeout, 4);
+}

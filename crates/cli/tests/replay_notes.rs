@@ -1,0 +1,193 @@
+//! What `breaker run --trace` says of the trace beside the run: its span, latencies that reach
+//! the call timeout (milliseconds written bare are read as seconds), and that a scenario with
+//! no outage phase cannot tell a false opening from a true one.
+
+use std::process::{Command, Output};
+
+fn breaker(args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_breaker"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn temp(name: &str, text: &str) -> String {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("breaker-cli-replay");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+/// 40 calls, 0.5 s apart, every fourth failing, latencies 41..80 in the unit given.
+fn trace(unit: &str) -> String {
+    let mut t = String::from("time_s,outcome,latency_s\n");
+    for i in 0..40 {
+        let outcome = if i % 4 == 3 { "503" } else { "200" };
+        t.push_str(&format!("{},{outcome},{}{unit}\n", i as f64 * 0.5, 41 + i));
+    }
+    t
+}
+
+const NO_OUTAGE: &str = "no phase marks an outage (the scenario's dependency is fine \
+    throughout): every opening counts as false, and time_to_open_s and time_to_close_s have \
+    nothing to measure; give the trace's outages as phases in a --scenario file \
+    (\"dependency\": [{\"start\": ..., \"condition\": \"outage\"}, ...])";
+
+#[test]
+fn bare_milliseconds_are_said_to_reach_the_call_timeout() {
+    let bare = temp("bare.csv", &trace(""));
+    let out = String::from_utf8(breaker(&["run", "--trace", &bare]).stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[1],
+        format!(
+            "replayed {bare}: 40 calls from 0 s to 19.5 s (the seed draws nothing in a replay)"
+        )
+    );
+    // 41..80 s against the default call timeout of 30 s: all 40.
+    assert_eq!(
+        lines[2],
+        "40 of 40 latencies reach the call timeout (30 s) and are replayed as timeouts; \
+         latencies are seconds unless they carry a unit: write 120ms for milliseconds"
+    );
+    assert_eq!(lines[3], NO_OUTAGE);
+    assert!(
+        lines[4].contains("(the same scenario and trace give the same run)"),
+        "{}",
+        lines[4]
+    );
+    // With --format json the hint goes to stderr; stdout stays JSON.
+    let o = breaker(&["run", "--trace", &bare, "--format", "json"]);
+    assert_eq!(
+        String::from_utf8(o.stderr).unwrap(),
+        format!("breaker: warning: {}\n", lines[2])
+    );
+    serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap();
+
+    // Half at the timeout still gets the hint; under half is counted with none (hung calls are
+    // what timeouts are for).
+    let o = breaker(&["run", "--trace", &bare, "--set", "callers.call_timeout=61s"]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(
+        out.lines().nth(2).unwrap(),
+        "20 of 40 latencies reach the call timeout (61 s) and are replayed as timeouts; \
+         latencies are seconds unless they carry a unit: write 120ms for milliseconds"
+    );
+    let o = breaker(&[
+        "run",
+        "--trace",
+        &bare,
+        "--set",
+        "callers.call_timeout=62s",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = String::from_utf8(
+        breaker(&["run", "--trace", &bare, "--set", "callers.call_timeout=62s"]).stdout,
+    )
+    .unwrap();
+    assert_eq!(
+        out.lines().nth(2).unwrap(),
+        "19 of 40 latencies reach the call timeout (62 s) and are replayed as timeouts"
+    );
+
+    // In milliseconds, none: no line about it.
+    let ms = temp("ms.csv", &trace("ms"));
+    let out = String::from_utf8(breaker(&["run", "--trace", &ms]).stdout).unwrap();
+    assert!(!out.contains("latencies reach"), "{out}");
+    assert_eq!(out.lines().nth(2).unwrap(), NO_OUTAGE);
+}
+
+/// A scenario with an outage phase judges the openings: no such note.
+#[test]
+fn a_scenario_with_an_outage_phase_has_no_note() {
+    let ms = temp("ms2.csv", &trace("ms"));
+    let out =
+        String::from_utf8(breaker(&["run", "--preset", "recovery-warmup", "--trace", &ms]).stdout)
+            .unwrap();
+    assert!(!out.contains("no phase marks an outage"), "{out}");
+    assert!(out.lines().nth(1).unwrap().starts_with("replayed "));
+    // A generated run says nothing of a trace, and names the seed.
+    let out = String::from_utf8(breaker(&["run", "--preset", "recovery-warmup"]).stdout).unwrap();
+    assert!(
+        !out.contains("replayed") && !out.contains("no phase marks"),
+        "{out}"
+    );
+    assert!(out.contains("(the same scenario and seed give the same run)"));
+}
+
+fn refusal(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_breaker"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+/// A refused time or header says how to mend a file exported from logs: a Unix time is rebased
+/// on the first call, a clock time given in seconds, rows from several hosts' logs sorted, a
+/// header named as the replay reads it.
+#[test]
+fn a_refused_trace_says_how_to_mend_it() {
+    for (name, text, said) in [
+        (
+            "unix.csv",
+            "1764720000.133,200,41ms\n",
+            "trace line 1, field time_s: 1764720000.133 is invalid: allowed 0 <= x <= 1e9 \
+             seconds (the longest run); times are seconds from the run's start: for Unix times, \
+             subtract the first call's time from each",
+        ),
+        (
+            "iso.csv",
+            "2025-12-03T00:00:00.132Z,200,41ms\n",
+            "trace line 1, field time_s: \"2025-12-03T00:00:00.132Z\" is not a number of \
+             seconds; times are seconds from the run's start (0.20), not clock times",
+        ),
+        (
+            "named.csv",
+            "timestamp,status,duration_ms\n1,200,41\n",
+            "trace line 1, field time_s: \"timestamp\" is not a number of seconds; a header, if \
+             any, must be time_s,outcome,latency_s; times are seconds from the run's start (0.20)",
+        ),
+        (
+            "ms.csv",
+            "time_s,status,duration_ms\n1,200,41\n",
+            "trace line 1: a header must be time_s,outcome,latency_s, got \
+             \"time_s,status,duration_ms\"; times and latencies in seconds, or latencies with a \
+             unit (120ms)",
+        ),
+        (
+            "merged.csv",
+            "5019.542,200,41ms\n0.087,200,41ms\n",
+            "trace line 2, field time_s: 0.087 is earlier than the line before (5019.542): times \
+             must not decrease; sort the rows by time, e.g. sort -t, -k1,1g (a header stays first)",
+        ),
+        // Below 0 is out of range, with no hint.
+        (
+            "negative.csv",
+            "-1,200,41ms\n",
+            "trace line 1, field time_s: -1 is invalid: allowed 0 <= x <= 1e9 seconds (the \
+             longest run)",
+        ),
+    ] {
+        let path = temp(name, text);
+        assert_eq!(
+            refusal(&["run", "--trace", &path]),
+            format!("breaker: {path}: {said}\n"),
+            "{name}"
+        );
+    }
+}
