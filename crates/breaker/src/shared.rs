@@ -51,12 +51,24 @@ pub struct Clock {
     source: Source,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 enum Source {
     Real(Instant),
     /// The time in whole nanoseconds, shared with the [`ManualClock`] that moves it (whole
     /// numbers, so that advancing by 100 ms ten times reads exactly 1 s more).
     Manual(Arc<AtomicU64>),
+    /// Another clock's reading ([`Clock::from_fn`]).
+    Fn(Arc<dyn Fn() -> f64 + Send + Sync>),
+}
+
+impl fmt::Debug for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Real(start) => f.debug_tuple("Real").field(start).finish(),
+            Source::Manual(ns) => f.debug_tuple("Manual").field(ns).finish(),
+            Source::Fn(_) => f.write_str("Fn"),
+        }
+    }
 }
 
 impl Default for Clock {
@@ -73,11 +85,38 @@ impl Clock {
         Self::default()
     }
 
-    /// Seconds since the clock was made, or a manual clock's time.
+    /// A clock that reads `now`: seconds on a time line of your own that never goes back, such
+    /// as a runtime's clock, so that a test on a paused or mocked runtime clock moves the
+    /// breaker's time too. With tokio: `let start = tokio::time::Instant::now();
+    /// Clock::from_fn(move || start.elapsed().as_secs_f64())` follows `tokio::time::pause` and
+    /// `advance`. It is read under the breaker's lock: keep it quick, and call nothing of the
+    /// [`Shared`] from it.
+    ///
+    /// ```
+    /// # use std::sync::{Arc, Mutex};
+    /// # use breaker::shared::{Clock, Shared};
+    /// # use breaker::{Window, WindowSettings};
+    /// let t = Arc::new(Mutex::new(5.0));
+    /// let seen = t.clone();
+    /// let breaker = Shared::new(Window::new(WindowSettings::default())?)
+    ///     .with_clock(Clock::from_fn(move || *seen.lock().unwrap()));
+    /// assert_eq!(breaker.clock().now(), 5.0);
+    /// *t.lock().unwrap() = 7.5;
+    /// assert_eq!(breaker.clock().now(), 7.5);
+    /// # Ok::<(), breaker::SettingsError>(())
+    /// ```
+    pub fn from_fn(now: impl Fn() -> f64 + Send + Sync + 'static) -> Self {
+        Clock {
+            source: Source::Fn(Arc::new(now)),
+        }
+    }
+
+    /// Seconds since the clock was made, a manual clock's time, or [`Clock::from_fn`]'s.
     pub fn now(&self) -> f64 {
         match &self.source {
             Source::Real(start) => start.elapsed().as_secs_f64(),
             Source::Manual(ns) => ns.load(AtomicOrdering::Acquire) as f64 / 1e9,
+            Source::Fn(now) => now(),
         }
     }
 }
@@ -374,8 +413,9 @@ impl<B: Breaker> Shared<B> {
     /// the guard holds no permit: make the call anyway, uncounted.
     ///
     /// A timeout on the dependency must be caught inside and reported as
-    /// [`Outcome::Timeout`]: a timeout that drops the whole future reports neutral, and then
-    /// hangs never count against the service.
+    /// [`Outcome::Timeout`], or the guard made with [`Guard::dropped_as`]`(Outcome::Timeout)`:
+    /// otherwise a timeout that drops the whole future reports neutral, and hangs never count
+    /// against the service.
     ///
     /// ```
     /// # use breaker::shared::Shared;
@@ -441,7 +481,11 @@ impl<B: Breaker> Shared<B> {
             Locked::Done(Decision::Reject(r)) => return Err(r),
             Locked::Dropped => None,
         };
-        Ok(Admitted { permit })
+        Ok(Admitted {
+            permit,
+            // It moves nothing and gives back a half-open slot.
+            dropped_as: Outcome::InputRejected,
+        })
     }
 
     /// Run `f` around a call: ask, call, report ([`Shared::admit`] and [`Guard::finish`]).
@@ -523,10 +567,12 @@ fn state_code(s: State) -> u8 {
 #[derive(Debug)]
 struct Admitted {
     permit: Option<Permit>,
+    /// Reported if the guard is dropped unfinished: neutral unless set ([`Guard::dropped_as`]).
+    dropped_as: Outcome,
 }
 
 impl Admitted {
-    /// The neutral report of a guard dropped unfinished. Skipped while this thread unwinds a
+    /// The report of a guard dropped unfinished (neutral unless set). Skipped while this thread unwinds a
     /// panic holding the lock (the guard was moved into [`Shared::with`]'s closure): the report
     /// would panic as reentrant, and a panic during unwinding aborts the process. The call then
     /// reports nothing, as when the lock is not had in time.
@@ -535,7 +581,7 @@ impl Admitted {
             self.permit = None;
             return;
         }
-        let _ = self.report(shared, Outcome::InputRejected);
+        let _ = self.report(shared, self.dropped_as);
     }
 
     /// Report `outcome` for the permit, once: `None` if there is none (uncounted, or reported).
@@ -566,6 +612,31 @@ impl<B: Breaker> Guard<'_, B> {
     /// The permit, or `None` for a call going ahead uncounted (the lock was not had in time).
     pub fn permit(&self) -> Option<&Permit> {
         self.call.permit.as_ref()
+    }
+
+    /// Report `outcome`, not a neutral result, if this guard is dropped unfinished. For a
+    /// timeout that drops the whole call (tower's `Timeout`, a request deadline, `select!` with
+    /// a sleep) around a guard made inside it: `dropped_as(Outcome::Timeout)` makes such a hang
+    /// count against the service, as a timeout caught inside would. Any other drop reports it
+    /// too (an error on your side, a panic, a caller that gave up), so use it where a drop means
+    /// the dependency took too long. A [`Statistical`](crate::Statistical) trial past its call
+    /// timeout is lost whatever is reported.
+    ///
+    /// ```
+    /// # use breaker::shared::{ManualClock, Shared};
+    /// # use breaker::{Outcome, State, Window, WindowSettings};
+    /// let settings = WindowSettings { minimum_number_of_calls: 2, sliding_window_size: 2, ..Default::default() };
+    /// let breaker = Shared::new(Window::new(settings)?).with_clock(ManualClock::new(0.0).clock());
+    /// for _ in 0..2 {
+    ///     let guard = breaker.admit().unwrap().dropped_as(Outcome::Timeout);
+    ///     drop(guard); // as an outer timeout drops the future holding it
+    /// }
+    /// assert_eq!(breaker.state(), State::Open);
+    /// # Ok::<(), breaker::SettingsError>(())
+    /// ```
+    pub fn dropped_as(mut self, outcome: Outcome) -> Self {
+        self.call.dropped_as = outcome;
+        self
     }
 
     /// Report the call's outcome now. `None` for an uncounted call (nothing to report);
@@ -603,6 +674,18 @@ impl<B: Breaker> OwnedGuard<B> {
     /// The permit, or `None` for a call going ahead uncounted (the lock was not had in time).
     pub fn permit(&self) -> Option<&Permit> {
         self.call.permit.as_ref()
+    }
+
+    /// Report `outcome`, not a neutral result, if this guard is dropped unfinished. For a
+    /// timeout that drops the whole call (tower's `Timeout`, a request deadline, `select!` with
+    /// a sleep) around a guard made inside it ([`Guard::dropped_as`]): `dropped_as(Outcome::Timeout)` makes such a hang
+    /// count against the service, as a timeout caught inside would. Any other drop reports it
+    /// too (an error on your side, a panic, a caller that gave up), so use it where a drop means
+    /// the dependency took too long. A [`Statistical`](crate::Statistical) trial past its call
+    /// timeout is lost whatever is reported.
+    pub fn dropped_as(mut self, outcome: Outcome) -> Self {
+        self.call.dropped_as = outcome;
+        self
     }
 
     /// Report the call's outcome now. `None` for an uncounted call (nothing to report);

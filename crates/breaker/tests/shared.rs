@@ -970,6 +970,89 @@ fn a_future_dropped_at_an_await_gives_its_slot_back() {
     assert_eq!(shared.state(), State::Closed);
 }
 
+/// A future dropped by a timeout around the whole call (a review: tower's `Timeout`, a request
+/// deadline) reports what its guard was told to, `dropped_as(Outcome::Timeout)`: the hung probe
+/// counts as the failure it is and the breaker opens again, where a plain guard gives its slot
+/// back unjudged. `finish` still reports what it is given.
+#[test]
+fn a_guard_dropped_as_a_timeout_counts_as_one() {
+    use std::future::Future;
+    use std::pin::pin;
+    use std::task::{Context, Waker};
+
+    let (shared, clock) = opened_window_on_a_manual_clock();
+    clock.advance(Duration::from_secs(10));
+    {
+        let call = pin!(async {
+            let guard = shared
+                .admit()
+                .expect("the probe")
+                .dropped_as(Outcome::Timeout);
+            std::future::pending::<()>().await; // the dependency hangs
+            guard.finish(Outcome::Success)
+        });
+        let mut cx = Context::from_waker(Waker::noop());
+        assert!(call.poll(&mut cx).is_pending());
+    } // the outer timeout drops the future, its guard with it
+    assert_eq!(shared.state(), State::Open, "the hung probe failed");
+    let reason = shared.with(|b| b.transitions().to_vec())[0].reason;
+    assert!(
+        matches!(reason, Reason::FailureRate { rate, .. } if rate == 1.0),
+        "{reason:?}"
+    );
+
+    // An owned guard, for a spawned or boxed future: the same.
+    let shared = Arc::new(shared);
+    clock.advance(Duration::from_secs(20));
+    let owned = shared
+        .admit_owned()
+        .expect("the next probe")
+        .dropped_as(Outcome::Timeout);
+    drop(owned);
+    assert_eq!(shared.state(), State::Open);
+
+    // Finished, a guard reports its outcome, not the one for a drop.
+    clock.advance(Duration::from_secs(40));
+    let guard = shared
+        .admit()
+        .expect("a probe")
+        .dropped_as(Outcome::Timeout);
+    assert_eq!(
+        guard.finish(Outcome::Success),
+        Some(Locked::Done(Recorded::Counted))
+    );
+    assert_eq!(shared.state(), State::Closed);
+}
+
+/// A clock made from a function (a runtime's own, such as tokio's pausable one) is the breaker's
+/// time: the open wait ends when that clock says so.
+#[test]
+fn a_clock_from_a_function_is_the_breakers_time() {
+    use breaker::shared::Clock;
+    let t = Arc::new(Mutex::new(100.0_f64));
+    let seen = t.clone();
+    let s = WindowSettings {
+        sliding_window_size: 2,
+        minimum_number_of_calls: 2,
+        wait_duration_in_open_state: 10.0,
+        ..Default::default()
+    };
+    let shared = Shared::new(Window::new(s).unwrap())
+        .with_clock(Clock::from_fn(move || *seen.lock().unwrap()));
+    for _ in 0..2 {
+        assert!(shared.call(|| ((), Outcome::Refused)).is_some());
+    }
+    assert_eq!(
+        shared.admit().err(),
+        Some(Rejection::Open { until: 110.0 }),
+        "opened at 100 s on that clock"
+    );
+    *t.lock().unwrap() = 110.0;
+    let guard = shared.admit().expect("a probe at 110 s");
+    assert_eq!(guard.permit().map(|p| p.issued_at), Some(110.0));
+    assert_eq!(format!("{:?}", shared.clock()), "Clock { source: Fn }");
+}
+
 /// `finish` on a call that went ahead uncounted (the lock was held past its timeout) reports
 /// nothing, from a `Guard` or an `OwnedGuard`.
 #[test]
