@@ -122,6 +122,32 @@ pub enum Rejection {
     HalfOpenBusy,
 }
 
+impl Rejection {
+    /// How long from `now` until the breaker lets a call through again, for a `Retry-After`
+    /// header or a client's backoff: the rest of an open wait (zero once it has run out: the
+    /// next call is a trial), `None` while half-open's trial slots are taken (that waits on a
+    /// trial's answer, not the clock). `now` is on the breaker's clock, as every method's is
+    /// (a `Shared`'s `clock().now()`).
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use breaker::Rejection;
+    /// let r = Rejection::Open { until: 60.0 };
+    /// assert_eq!(r.retry_after(45.5), Some(Duration::from_millis(14_500)));
+    /// assert_eq!(r.retry_after(61.0), Some(Duration::ZERO));
+    /// assert_eq!(Rejection::HalfOpenBusy.retry_after(45.5), None);
+    /// ```
+    pub fn retry_after(&self, now: f64) -> Option<core::time::Duration> {
+        match *self {
+            Rejection::Open { until } => Some(
+                core::time::Duration::try_from_secs_f64((until - now).max(0.0))
+                    .unwrap_or(core::time::Duration::MAX),
+            ),
+            Rejection::HalfOpenBusy => None,
+        }
+    }
+}
+
 /// For logs, and so that a rejection can be returned as an error (`?` into `Box<dyn Error>` or
 /// `anyhow`): `circuit open until 60.000 s`, `circuit half-open with every trial slot taken`.
 impl fmt::Display for Rejection {
