@@ -4,6 +4,7 @@ use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::io::{BufReader, Read as _};
 
+use breaker::State;
 use sim::{BreakerKind, RunResult, Scenario, TraceSpan};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -496,6 +497,30 @@ fn text(r: &RunResult, replayed: Option<&Replayed>) -> String {
     for (k, a, b) in rows {
         let _ = writeln!(out, "{k:<26} {a:>14} {b:>14}");
     }
+    // Where the run leaves each breaker, and how long it kept calls out: caller 0's copy (the
+    // only one with shared state or one caller; the others' are in the events).
+    let ends = BreakerKind::ALL.map(|k| copy_zero(&r.breakers.get(k).events, r.end_s));
+    let [(s_state, s_out), (w_state, w_out)] = ends;
+    let (s_state, w_state) = (s_state.as_str(), w_state.as_str());
+    let _ = writeln!(out, "{:<26} {s_state:>14} {w_state:>14}", "state_at_end");
+    let _ = writeln!(
+        out,
+        "{:<26} {s_out:>14.2} {w_out:>14.2}",
+        "time_not_closed_s"
+    );
+    let copies = r
+        .breakers
+        .statistical
+        .events
+        .iter()
+        .chain(&r.breakers.window.events)
+        .any(|e| e.caller > 0);
+    if copies {
+        let _ = writeln!(
+            out,
+            "(state_at_end and time_not_closed_s: caller 0's breaker; each caller has its own)"
+        );
+    }
     for kind in BreakerKind::ALL {
         let events = &r.breakers.get(kind).events;
         let _ = writeln!(out, "\n{} events: {}", kind.as_str(), events.len());
@@ -520,6 +545,22 @@ fn text(r: &RunResult, replayed: Option<&Replayed>) -> String {
         }
     }
     out
+}
+
+/// Caller 0's copy of a breaker: its state at `end` and the seconds before it that it was open
+/// or half-open, from its changes (in time order).
+fn copy_zero(events: &[sim::Event], end: f64) -> (State, f64) {
+    let (mut state, mut since, mut out) = (State::Closed, 0.0, 0.0);
+    for e in events.iter().filter(|e| e.caller == 0 && e.t_s <= end) {
+        if state != State::Closed {
+            out += e.t_s - since;
+        }
+        (state, since) = (e.to, e.t_s);
+    }
+    if state != State::Closed {
+        out += end - since;
+    }
+    (state, out)
 }
 
 fn num(x: f64) -> String {

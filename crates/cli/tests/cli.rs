@@ -477,6 +477,61 @@ fn text_output_says_its_numbers_are_simulated() {
     );
 }
 
+/// The text says where the run leaves each breaker and how long it kept calls out (open or
+/// half-open), against the JSON events: each spell from a change away from closed to the next
+/// change to closed, or to the run's end. With callers of their own, caller 0's breaker.
+#[test]
+fn text_output_says_the_state_at_the_end_and_the_time_not_closed() {
+    for (args, note) in [
+        (&["--preset", "recovery-warmup"][..], false),
+        (&["--preset", "bad-day", "--set", "callers.count=3"], true),
+        (
+            &["--preset", "recovery-warmup", "--set", "duration=20s"],
+            false,
+        ),
+    ] {
+        let mut run = vec!["run"];
+        run.extend_from_slice(args);
+        let text = String::from_utf8(breaker(&run).stdout).unwrap();
+        run.extend_from_slice(&["--format", "json"]);
+        let v = json_of(&run);
+        let end = v["end_s"].as_f64().unwrap();
+        let row = |name: &str| -> Vec<String> {
+            let line = text
+                .lines()
+                .find(|l| l.split_whitespace().next() == Some(name))
+                .unwrap_or_else(|| panic!("no {name} row: {text}"));
+            line.split_whitespace().skip(1).map(String::from).collect()
+        };
+        let (mut states, mut outs) = (Vec::new(), Vec::new());
+        for kind in ["statistical", "window"] {
+            let mut out = 0.0;
+            let mut away: Option<f64> = None;
+            let mut last = "closed".to_string();
+            for e in v["breakers"][kind]["events"].as_array().unwrap() {
+                if e["caller"] != 0 {
+                    continue;
+                }
+                let t = e["t_s"].as_f64().unwrap();
+                match (e["from"].as_str().unwrap(), e["to"].as_str().unwrap()) {
+                    ("closed", _) => away = Some(t),
+                    (_, "closed") => out += t - away.take().unwrap(),
+                    _ => {}
+                }
+                last = e["to"].as_str().unwrap().to_string();
+            }
+            if let Some(t) = away {
+                out += end - t;
+            }
+            states.push(last);
+            outs.push(format!("{out:.2}"));
+        }
+        assert_eq!(row("state_at_end"), states, "{args:?}");
+        assert_eq!(row("time_not_closed_s"), outs, "{args:?}");
+        assert_eq!(text.contains("caller 0's breaker"), note, "{args:?}");
+    }
+}
+
 /// Counts in the text output agree with their nouns: one call, one probe, two calls (the
 /// header, and the window breaker's reasons as the event lines print them).
 #[test]
