@@ -165,7 +165,13 @@ fn hinted(e: sim::TraceError) -> String {
                 "times are seconds from the run's start (0.20), not clock times"
             }
         }
-        Some("time_s") if m.contains("allowed 0 <= x <= 1e9") && !m.starts_with('-') => {
+        // Past the longest run, and finite: a Unix time (not -1, inf or nan).
+        Some("time_s")
+            if m.contains("allowed 0 <= x <= 1e9")
+                && m.split_once(' ')
+                    .and_then(|(v, _)| v.parse::<f64>().ok())
+                    .is_some_and(|x| x.is_finite() && x > 1e9) =>
+        {
             "times are seconds from the run's start: for Unix times, subtract the first call's \
              time from each"
         }

@@ -175,11 +175,17 @@ fn a_refused_trace_says_how_to_mend_it() {
             "trace line 2, field time_s: 0.087 is earlier than the line before (5019.542): times \
              must not decrease; sort the rows by time, e.g. sort -t, -k1,1g (a header stays first)",
         ),
-        // Below 0 is out of range, with no hint.
+        // Below 0, or not finite, is out of range with no hint.
         (
             "negative.csv",
             "-1,200,41ms\n",
             "trace line 1, field time_s: -1 is invalid: allowed 0 <= x <= 1e9 seconds (the \
+             longest run)",
+        ),
+        (
+            "inf.csv",
+            "inf,200,41ms\n",
+            "trace line 1, field time_s: inf is invalid: allowed 0 <= x <= 1e9 seconds (the \
              longest run)",
         ),
     ] {
