@@ -133,6 +133,10 @@ for (const browser of BROWSERS) {
       const marked = await shown([{ start: 0, condition: 'fine' }, { start: 5, condition: 'outage' }, { start: 12, condition: 'fine' }]);
       assert.ok(marked.ok);
       assert.equal(marked.note, null);
+      // An outage that starts after the trace's last call (19.9 s) judges nothing.
+      const later = await shown([{ start: 0, condition: 'fine' }, { start: 40, condition: 'outage' }]);
+      assert.ok(later.ok);
+      assert.equal(later.note, fine.note);
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -76,7 +76,7 @@ function cli(args) {
     const first = String(e.stderr).trim().split('\n')[0].replace(/^breaker: /, '');
     // A --trace file's refusal may end with a hint on mending a log's export (the command line's
     // own, after '; '): the reader's message is what comes before it.
-    const hint = /; (times are seconds|a header, if any|sort the rows|times and latencies) .*$/;
+    const hint = /; (times are seconds|a header, if any|sort the rows|times and latencies|fields are not quoted).*$/;
     return { error: args.includes('--trace') ? first.replace(`${file}: `, '').replace(hint, '') : first };
   }
 }

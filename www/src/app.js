@@ -489,7 +489,8 @@ export function mountPlayground(root, options = {}) {
     shown.events = Math.min(events.list.length, TRACE_ROWS);
     // A replayed trace's health is the phases' to say: with none but fine, its openings cannot
     // be told false from true.
-    const unjudged = Boolean(sc.trace) && !(sc.dependency || []).some((p) => p.condition && p.condition !== 'fine');
+    // (A phase that starts after the trace's last call judges nothing: the run ends there.)
+    const unjudged = Boolean(sc.trace) && !(sc.dependency || []).some((p) => p.condition && p.condition !== 'fine' && (p.start || 0) <= info.duration);
     patch(P.metrics.body, (el) => renderMetrics(el, metrics, unjudged));
     verdict.setRun(metrics, sc);
     transport.setEnabled(true);

@@ -12,7 +12,8 @@
 //! A call admitted by [`Shared::admit`] is held in a [`Guard`] until its outcome is reported
 //! (by [`Shared::admit_owned`] in an [`OwnedGuard`], for a `'static` future): a guard dropped
 //! unfinished (an error on your side, a panic, an async call's future dropped at an `.await`)
-//! reports a neutral result, so no abandoned call holds a half-open slot.
+//! reports a neutral result, so no abandoned call holds a half-open slot, or the outcome set
+//! with [`Guard::dropped_as`] (a timeout, where a drop means the dependency took too long).
 //!
 //! [`Breaker::transitions`] holds only what the most recent call changed, so with many threads
 //! another thread's call may clear it before this one can look: to see every state change (for
@@ -597,7 +598,7 @@ impl Admitted {
 
 /// A call [`Shared::admit`] let through, until its outcome is reported. Dropped unfinished, it
 /// reports a neutral result ([`Outcome::InputRejected`]: it moves nothing and gives back a
-/// half-open slot), so that a call abandoned for any reason does not hold a trial slot (unless
+/// half-open slot; or what [`Guard::dropped_as`] set), so that a call abandoned for any reason does not hold a trial slot (unless
 /// that report, too, cannot take the lock within the lock timeout, or the guard is dropped
 /// inside [`Shared::with`] while a panic unwinds). Dropping it waits for the
 /// lock like [`Shared::record`], on the thread that drops it. It borrows the [`Shared`]: for a
@@ -663,7 +664,8 @@ impl<B: Breaker> Drop for Guard<'_, B> {
 /// A [`Guard`] that holds an `Arc` of the [`Shared`] rather than a borrow
 /// ([`Shared::admit_owned`]), so that a `'static` future can hold it: the same rules, reported
 /// with [`OwnedGuard::finish`] or, dropped unfinished, as a neutral result
-/// ([`Outcome::InputRejected`]) that gives back a half-open slot.
+/// ([`Outcome::InputRejected`]) that gives back a half-open slot (or what
+/// [`OwnedGuard::dropped_as`] set).
 #[must_use = "make the call, then report its outcome with `finish`"]
 pub struct OwnedGuard<B: Breaker> {
     shared: Arc<Shared<B>>,

@@ -302,3 +302,23 @@ fn clocks_and_lock_timeouts_do_not_panic_at_their_extremes() {
         Locked::Done(Recorded::Counted)
     );
 }
+
+/// `retry_after` is never negative and never panics: a wait that ran out is zero, a time past a
+/// `Duration`'s range is its most, a NaN time (refused elsewhere) zero.
+#[test]
+fn retry_after_is_a_duration_for_any_times() {
+    use breaker::Rejection;
+    use std::time::Duration;
+    let open = |until| Rejection::Open { until };
+    assert_eq!(
+        open(10.0).retry_after(9.75),
+        Some(Duration::from_millis(250))
+    );
+    assert_eq!(open(10.0).retry_after(10.0), Some(Duration::ZERO));
+    assert_eq!(open(10.0).retry_after(1e9), Some(Duration::ZERO));
+    assert_eq!(open(f64::INFINITY).retry_after(0.0), Some(Duration::MAX));
+    assert_eq!(open(1e300).retry_after(0.0), Some(Duration::MAX));
+    assert_eq!(open(f64::NAN).retry_after(0.0), Some(Duration::ZERO));
+    assert_eq!(open(10.0).retry_after(f64::NAN), Some(Duration::ZERO));
+    assert_eq!(Rejection::HalfOpenBusy.retry_after(0.0), None);
+}

@@ -6,7 +6,7 @@
 use std::ffi::OsString;
 use std::fmt::Write as _;
 
-use analysis::cli::{duration, num, pct};
+use analysis::cli::{duration, num};
 use analysis::Kind;
 use breaker::SlidingWindowType;
 use curves::{Curve, Line};
@@ -113,13 +113,15 @@ fn text(s: &Scenario, cpm: f64, all: &[Curve]) -> String {
         "curves (the page's analysis charts) at {} calls/min, the traffic one breaker sees",
         short(cpm)
     );
+    // The rates as set (a rounded percent told 0.19999 and 0.2 apart as 20.00% and 20.00%).
     let _ = writeln!(
         out,
-        "statistical: fine {}  broken {}  a {}  b {}  false-alarm period {}",
-        pct(st.fine_rate),
-        pct(st.broken_rate),
-        pct(st.trial_wrongly_opens),
-        pct(st.trial_wrongly_closes),
+        "statistical: fine_rate {}, broken_rate {}, trial_wrongly_opens {}, trial_wrongly_closes \
+         {}, false_alarm_period {}",
+        st.fine_rate,
+        st.broken_rate,
+        st.trial_wrongly_opens,
+        st.trial_wrongly_closes,
         duration(st.false_alarm_period)
     );
     let size = match w.sliding_window_type {
@@ -128,19 +130,13 @@ fn text(s: &Scenario, cpm: f64, all: &[Curve]) -> String {
     };
     let _ = writeln!(
         out,
-        "window: {size}, failure rate threshold {}, minimum {} calls",
-        pct(w.failure_rate_threshold),
-        w.minimum_number_of_calls
+        "window: {size}, failure_rate_threshold {}, minimum_number_of_calls {}",
+        w.failure_rate_threshold, w.minimum_number_of_calls
     );
     for (i, c) in all.iter().enumerate() {
         let _ = writeln!(out, "\n{}. {}", i + 1, c.title);
         for l in wrap(&c.note, 94) {
             let _ = writeln!(out, "   {l}");
-        }
-        if let Some(m) = &c.mark {
-            if let Some(&x) = m.x.first() {
-                let _ = writeln!(out, "   {}: {} ({})", m.label, short(x), kind(m.kind));
-            }
         }
         table(&mut out, c);
     }
@@ -161,12 +157,25 @@ fn kind(k: Kind) -> &'static str {
 fn table(out: &mut String, c: &Curve) {
     let xs = c.series.first().map_or(&[][..], |l| &l.x[..]);
     let _ = writeln!(out, "   x: {}", c.x_label);
+    if let Some(m) = &c.mark {
+        if let Some(&x) = m.x.first() {
+            let _ = writeln!(
+                out,
+                "      {} at x = {} ({})",
+                m.label,
+                short(x),
+                kind(m.kind)
+            );
+        }
+    }
+    let _ = writeln!(out, "   y: {}", c.y_label);
     let mut cols: Vec<Vec<String>> = vec![std::iter::once("x".to_string())
         .chain(xs.iter().map(|&x| short(x)))
         .collect()];
-    for (l, name) in c.series.iter().zip('a'..='z') {
+    for (i, l) in c.series.iter().enumerate() {
+        let name = format!("y{}", i + 1);
         let n =
-            l.n.map(|n| format!(", {n} {} each", per(c)))
+            l.n.map(|n| format!(", {} {} each", grouped(n), per(c)))
                 .unwrap_or_default();
         let band = if l.ci95_lo.is_empty() {
             ""
@@ -181,9 +190,9 @@ fn table(out: &mut String, c: &Curve) {
         } else {
             format!(", {k}")
         };
-        let _ = writeln!(out, "   {name}: {}{k}{n}{band}", l.label);
+        let _ = writeln!(out, "      {name}: {}{k}{n}{band}", l.label);
         cols.push(
-            std::iter::once(name.to_string())
+            std::iter::once(name)
                 .chain((0..xs.len()).map(|i| cell(l, i)))
                 .collect(),
         );
@@ -199,6 +208,19 @@ fn table(out: &mut String, c: &Curve) {
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
+}
+
+/// A whole count with its thousands grouped, as the notes write them (200,000).
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// What a simulated line's size counts: calls for the window's trips, runs otherwise.
@@ -218,9 +240,9 @@ fn cell(l: &Line, i: usize) -> String {
     }
     match (l.ci95_lo.get(i), l.ci95_hi.get(i)) {
         (Some(&lo), Some(&hi)) if lo.is_finite() && hi.is_finite() => {
-            format!("{} [{}, {}]", num(y), num(lo), num(hi))
+            format!("{} [{}, {}]", short(y), short(lo), short(hi))
         }
-        _ => num(y),
+        _ => short(y),
     }
 }
 

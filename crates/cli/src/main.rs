@@ -6,6 +6,7 @@
 //!             [--scenario FILE.json] [--trace FILE.csv] [--buckets N]
 //! breaker analyze ...            (see `breaker analyze --help`)
 //! breaker analyze curves [--preset NAME | --scenario FILE.json] [--set key=value ...]
+//!                        [--format text|json]
 //! ```
 //!
 //! Bad input prints one line on stderr and exits with status 2, as does a result that cannot be

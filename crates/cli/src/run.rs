@@ -153,30 +153,41 @@ fn replay(
 /// command line only: the page's trace box has its own help, and the wasm no bytes to spare).
 fn hinted(e: sim::TraceError) -> String {
     let m = &e.message;
+    // The refused value as the reader quoted it ("..." with \" inside) or wrote it.
+    let value = m.split(" is ").next().unwrap_or("");
     let hint = match e.field {
         Some("time_s") if m.contains(" is not a number of seconds") => {
-            // A word where the first time goes: a header with other names.
-            if m.strip_prefix('"')
+            if value.starts_with("\"\\\"") {
+                "fields are not quoted: remove the quotes"
+            } else if value
+                .strip_prefix('"')
                 .is_some_and(|w| w.starts_with(|c: char| c.is_ascii_alphabetic()))
             {
+                // A word where the first time goes: a header with other names.
                 "a header, if any, must be time_s,outcome,latency_s; times are seconds from the \
                  run's start (0.20)"
-            } else {
+            } else if value.contains(':') {
                 "times are seconds from the run's start (0.20), not clock times"
+            } else {
+                return e.to_string();
             }
         }
-        // Past the longest run, and finite: a Unix time (not -1, inf or nan).
-        Some("time_s")
-            if m.contains("allowed 0 <= x <= 1e9")
-                && m.split_once(' ')
-                    .and_then(|(v, _)| v.parse::<f64>().ok())
-                    .is_some_and(|x| x.is_finite() && x > 1e9) =>
-        {
-            "times are seconds from the run's start: for Unix times, subtract the first call's \
-             time from each"
-        }
+        // Past the longest run, and finite: a Unix time in seconds or milliseconds (not -1, inf
+        // or nan).
+        Some("time_s") if m.contains("allowed 0 <= x <= 1e9") => match value.parse::<f64>() {
+            Ok(x) if x.is_finite() && x >= 1e11 => {
+                "times are seconds from the run's start: for Unix times in milliseconds, \
+                     subtract the first call's time from each and divide by 1000"
+            }
+            Ok(x) if x.is_finite() && x > 1e9 => {
+                "times are seconds from the run's start: for Unix times, subtract the first \
+                     call's time from each"
+            }
+            _ => return e.to_string(),
+        },
         Some("time_s") if m.contains("times must not decrease") => {
-            "sort the rows by time, e.g. sort -t, -k1,1g (a header stays first)"
+            "sort the rows by time, keeping equal times in order: LC_ALL=C sort -s -t, -k1,1g \
+             (a header stays first)"
         }
         None if m.starts_with("a header must be") => {
             "times and latencies in seconds, or latencies with a unit (120ms)"
@@ -191,7 +202,8 @@ struct Replayed<'a> {
     path: &'a str,
     span: TraceSpan,
     call_timeout: f64,
-    /// Some phase of the scenario is not `fine`: openings can be judged false or not.
+    /// Some phase of the scenario is not `fine` while the trace lasts: openings can be judged
+    /// false or not.
     judged: bool,
 }
 
@@ -212,8 +224,8 @@ impl Replayed<'_> {
         v.extend(self.timeout_line());
         if !self.judged {
             v.push(
-                "no phase marks an outage (the scenario's dependency is fine throughout): every \
-                 opening counts as false, and time_to_open_s and time_to_close_s have nothing to \
+                "no phase marks an outage while the trace lasts (the dependency is fine \
+                 throughout): every opening counts as false, and time_to_open_s and time_to_close_s have nothing to \
                  measure; give the trace's outages as phases in a --scenario file \
                  (\"dependency\": [{\"start\": ..., \"condition\": \"outage\"}, ...])"
                     .into(),
@@ -229,20 +241,22 @@ impl Replayed<'_> {
             return None;
         }
         let mut l = format!(
-            "{} of {} latencies reach the call timeout ({} s) and are replayed as timeouts",
+            "{} of {} calls not recorded as timeouts took the call timeout ({} s) or longer and \
+             are replayed as timeouts",
             sp.reach_timeout,
             sp.records,
             seconds(self.call_timeout)
         );
         if self.most_reach_timeout() {
             l.push_str(
-                "; latencies are seconds unless they carry a unit: write 120ms for milliseconds",
+                "; bare latencies are seconds: if these are milliseconds, give them a unit (120ms)",
             );
         }
         Some(l)
     }
 
-    /// At least half the calls' latencies reach the call timeout.
+    /// At least half the calls took the call timeout or longer without being recorded as
+    /// timeouts.
     fn most_reach_timeout(&self) -> bool {
         self.span.reach_timeout * 2 >= self.span.records
     }
@@ -267,10 +281,12 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
     let (result, replayed) = match &o.trace {
         Some(path) => {
             let (r, span) = replay(&scenario, path, buckets)?;
+            // A phase that is not fine while the trace lasts (a preset's outage on day 3 of a
+            // trace of minutes judges nothing).
             let judged = scenario
                 .dependency
                 .iter()
-                .any(|p| p.condition != sim::Condition::Fine);
+                .any(|p| p.condition != sim::Condition::Fine && p.start <= span.last_s);
             let call_timeout = scenario.callers.call_timeout;
             (
                 r,
@@ -304,7 +320,11 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
         }
     }
     Ok(match format {
-        Format::Text => text(&result, replayed.as_ref()),
+        Format::Text => text(
+            &result,
+            replayed.as_ref(),
+            scenario.callers.count > 1 && !scenario.callers.shared_state,
+        ),
         Format::Json => {
             let mut s = serde_json::to_string_pretty(&result)
                 .map_err(|e| format!("cannot write JSON: {e}"))?;
@@ -414,7 +434,9 @@ fn cut_short(t: f64) -> String {
     )
 }
 
-fn text(r: &RunResult, replayed: Option<&Replayed>) -> String {
+/// The run as text; `copies`: each caller has a breaker of its own (the state and time rows are
+/// caller 0's).
+fn text(r: &RunResult, replayed: Option<&Replayed>, copies: bool) -> String {
     let mut out = String::new();
     let name = if r.name.is_empty() {
         "scenario"
@@ -514,13 +536,6 @@ fn text(r: &RunResult, replayed: Option<&Replayed>) -> String {
         "{:<26} {s_out:>14.2} {w_out:>14.2}",
         "time_not_closed_s"
     );
-    let copies = r
-        .breakers
-        .statistical
-        .events
-        .iter()
-        .chain(&r.breakers.window.events)
-        .any(|e| e.caller > 0);
     if copies {
         let _ = writeln!(
             out,

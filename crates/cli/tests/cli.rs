@@ -489,6 +489,31 @@ fn text_output_says_the_state_at_the_end_and_the_time_not_closed() {
             &["--preset", "recovery-warmup", "--set", "duration=20s"],
             false,
         ),
+        // Callers of their own whose breakers never change (the outage starts at 10 s): said
+        // all the same, of the scenario, not of the events.
+        (
+            &[
+                "--preset",
+                "recovery-warmup",
+                "--set",
+                "callers.count=4",
+                "--set",
+                "duration=5s",
+            ],
+            true,
+        ),
+        // Shared state: one breaker, no note.
+        (
+            &[
+                "--preset",
+                "bad-day",
+                "--set",
+                "callers.count=3",
+                "--set",
+                "callers.shared_state=true",
+            ],
+            false,
+        ),
     ] {
         let mut run = vec!["run"];
         run.extend_from_slice(args);

@@ -147,12 +147,19 @@ fn the_text_gives_every_chart_with_its_kinds() {
     ] {
         assert!(t.contains(title), "{title:?}");
     }
-    assert!(t.contains("   your line at the nominal traffic: 2.592e7 (exact)\n"));
-    assert!(t.contains("   your window: 100 (exact)\n"));
-    assert!(t.contains("   a: Lorden/Ville bound\n   b: exact (renewal DP)\n"));
-    assert!(t.contains("   c: Brook-Evans chain, approx.\n"));
-    assert!(t.contains("   e: simulated, 200 runs each [95% interval]\n"));
-    assert!(t.contains("   c: sliding window, simulated, 200000 calls each [95% interval]\n"));
+    assert!(t.contains(
+        "statistical: fine_rate 0.05, broken_rate 0.2, trial_wrongly_opens 0.01, \
+         trial_wrongly_closes 0.05, false_alarm_period 30.00 d\n"
+    ));
+    assert!(t.contains(
+        "   x: line as N = e^line (calls)\n      your line at the nominal traffic at x = 2.592e7 \
+         (exact)\n   y: calls per false alarm\n"
+    ));
+    assert!(t.contains("      your window at x = 100 (exact)\n"));
+    assert!(t.contains("      y1: Lorden/Ville bound\n      y2: exact (renewal DP)\n"));
+    assert!(t.contains("      y3: Brook-Evans chain, approx.\n"));
+    assert!(t.contains("      y5: simulated, 200 runs each [95% interval]\n"));
+    assert!(t.contains("      y3: sliding window, simulated, 200,000 calls each [95% interval]\n"));
     // The false-alarm chart's first row: x = 95 (e^A), the bound equal to it, a simulated
     // point with its interval; its last, past what is simulated: n/a.
     let fa = &t[t.find("\n1. ").unwrap()..t.find("\n2. ").unwrap()];
@@ -161,7 +168,7 @@ fn the_text_gives_every_chart_with_its_kinds() {
         .iter()
         .find(|l| l.trim_start().starts_with("95 "))
         .unwrap();
-    assert!(first.contains(" 95.00 ") && first.contains('['), "{first}");
+    assert!(first.contains("  95  ") && first.contains('['), "{first}");
     assert!(
         rows.last().unwrap().ends_with(" n/a"),
         "{}",
@@ -195,4 +202,31 @@ fn bad_input_names_the_flag_or_field() {
     assert!(refusal(&["analyze", "curves", "--bogus"]).contains("--bogus"));
     assert!(stdout(&["analyze", "curves", "--help"]).starts_with("usage: breaker analyze curves"));
     assert!(stdout(&["analyze", "--help"]).contains("\n  curves "));
+}
+
+/// Rates are printed as set: 0.19999 and 0.2 as a rounded percent both read 20.00%.
+#[test]
+fn the_header_gives_the_rates_as_set() {
+    let t = stdout(&[
+        "analyze",
+        "curves",
+        "--set",
+        "statistical.fine_rate=0.19999",
+        "--set",
+        "statistical.broken_rate=0.2",
+        "--set",
+        "window.sliding_window_type=time_based",
+        "--set",
+        "window.sliding_window_size=60",
+    ]);
+    assert!(
+        t.contains("statistical: fine_rate 0.19999, broken_rate 0.2, "),
+        "{t}"
+    );
+    assert!(
+        t.contains("\nwindow: time-based, 60 s, failure_rate_threshold 0.5, "),
+        "{t}"
+    );
+    // The default 60 calls/min: a 60 s window holds about 60 calls, an approximation.
+    assert!(t.contains("      your window at x = 60 (approx.)\n"), "{t}");
 }

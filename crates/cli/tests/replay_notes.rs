@@ -35,8 +35,8 @@ fn trace(unit: &str) -> String {
     t
 }
 
-const NO_OUTAGE: &str = "no phase marks an outage (the scenario's dependency is fine \
-    throughout): every opening counts as false, and time_to_open_s and time_to_close_s have \
+const NO_OUTAGE: &str = "no phase marks an outage while the trace lasts (the dependency is \
+    fine throughout): every opening counts as false, and time_to_open_s and time_to_close_s have \
     nothing to measure; give the trace's outages as phases in a --scenario file \
     (\"dependency\": [{\"start\": ..., \"condition\": \"outage\"}, ...])";
 
@@ -54,8 +54,9 @@ fn bare_milliseconds_are_said_to_reach_the_call_timeout() {
     // 41..80 s against the default call timeout of 30 s: all 40.
     assert_eq!(
         lines[2],
-        "40 of 40 latencies reach the call timeout (30 s) and are replayed as timeouts; \
-         latencies are seconds unless they carry a unit: write 120ms for milliseconds"
+        "40 of 40 calls not recorded as timeouts took the call timeout (30 s) or longer and are \
+         replayed as timeouts; bare latencies are seconds: if these are milliseconds, give them a \
+         unit (120ms)"
     );
     assert_eq!(lines[3], NO_OUTAGE);
     assert!(
@@ -77,8 +78,9 @@ fn bare_milliseconds_are_said_to_reach_the_call_timeout() {
     let out = String::from_utf8(o.stdout).unwrap();
     assert_eq!(
         out.lines().nth(2).unwrap(),
-        "20 of 40 latencies reach the call timeout (61 s) and are replayed as timeouts; \
-         latencies are seconds unless they carry a unit: write 120ms for milliseconds"
+        "20 of 40 calls not recorded as timeouts took the call timeout (61 s) or longer and are \
+         replayed as timeouts; bare latencies are seconds: if these are milliseconds, give them a \
+         unit (120ms)"
     );
     let o = breaker(&[
         "run",
@@ -100,13 +102,14 @@ fn bare_milliseconds_are_said_to_reach_the_call_timeout() {
     .unwrap();
     assert_eq!(
         out.lines().nth(2).unwrap(),
-        "19 of 40 latencies reach the call timeout (62 s) and are replayed as timeouts"
+        "19 of 40 calls not recorded as timeouts took the call timeout (62 s) or longer and are \
+         replayed as timeouts"
     );
 
     // In milliseconds, none: no line about it.
     let ms = temp("ms.csv", &trace("ms"));
     let out = String::from_utf8(breaker(&["run", "--trace", &ms]).stdout).unwrap();
-    assert!(!out.contains("latencies reach"), "{out}");
+    assert!(!out.contains("took the call timeout"), "{out}");
     assert_eq!(out.lines().nth(2).unwrap(), NO_OUTAGE);
 }
 
@@ -173,7 +176,38 @@ fn a_refused_trace_says_how_to_mend_it() {
             "merged.csv",
             "5019.542,200,41ms\n0.087,200,41ms\n",
             "trace line 2, field time_s: 0.087 is earlier than the line before (5019.542): times \
-             must not decrease; sort the rows by time, e.g. sort -t, -k1,1g (a header stays first)",
+             must not decrease; sort the rows by time, keeping equal times in order: LC_ALL=C \
+             sort -s -t, -k1,1g (a header stays first)",
+        ),
+        (
+            "unix-ms.csv",
+            "1764720000133,200,41ms\n",
+            "trace line 1, field time_s: 1764720000133 is invalid: allowed 0 <= x <= 1e9 seconds \
+             (the longest run); times are seconds from the run's start: for Unix times in \
+             milliseconds, subtract the first call's time from each and divide by 1000",
+        ),
+        (
+            "quoted.csv",
+            "\"time_s\",\"outcome\",\"latency_s\"\n1,200,41ms\n",
+            "trace line 1, field time_s: \"\\\"time_s\\\"\" is not a number of seconds; fields \
+             are not quoted: remove the quotes",
+        ),
+        (
+            "clock.csv",
+            "12:00:01,200,41ms\n",
+            "trace line 1, field time_s: \"12:00:01\" is not a number of seconds; times are \
+             seconds from the run's start (0.20), not clock times",
+        ),
+        // No hint where none is known: a time with a unit, an empty time.
+        (
+            "unit.csv",
+            "0.2s,200,41ms\n",
+            "trace line 1, field time_s: \"0.2s\" is not a number of seconds",
+        ),
+        (
+            "empty.csv",
+            ",200,41ms\n",
+            "trace line 1, field time_s: \"\" is not a number of seconds",
         ),
         // Below 0, or not finite, is out of range with no hint.
         (
@@ -196,4 +230,38 @@ fn a_refused_trace_says_how_to_mend_it() {
             "{name}"
         );
     }
+}
+
+/// Calls recorded as timeouts are timeouts already: they are not counted as reaching the call
+/// timeout, and an outage of them gives no hint about milliseconds.
+#[test]
+fn recorded_timeouts_are_not_counted() {
+    let mut t = String::from("time_s,outcome,latency_s\n");
+    for i in 0..100 {
+        if (20..80).contains(&i) {
+            t.push_str(&format!("{i},timeout,30\n"));
+        } else {
+            t.push_str(&format!("{i},200,120ms\n"));
+        }
+    }
+    let path = temp("outage.csv", &t);
+    let out = String::from_utf8(breaker(&["run", "--trace", &path]).stdout).unwrap();
+    assert!(!out.contains("took the call timeout"), "{out}");
+    let o = breaker(&["run", "--trace", &path, "--format", "json"]);
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// A phase that is not fine counts only if it starts while the trace lasts: normal-week's
+/// outage is on its third day, past a trace of 20 s.
+#[test]
+fn a_phase_after_the_trace_judges_nothing() {
+    let ms = temp("short.csv", &trace("ms"));
+    let out =
+        String::from_utf8(breaker(&["run", "--preset", "normal-week", "--trace", &ms]).stdout)
+            .unwrap();
+    assert!(out.contains(NO_OUTAGE), "{out}");
 }

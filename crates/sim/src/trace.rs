@@ -78,8 +78,9 @@ pub struct TraceSpan {
     pub first_s: f64,
     /// Time of the last call (s).
     pub last_s: f64,
-    /// Calls whose latency reaches the call timeout given to [`scan_trace_against`] (each is
-    /// replayed as a timeout at the call timeout); 0 from [`scan_trace`].
+    /// Calls not recorded as timeouts whose latency reaches the call timeout given to
+    /// [`scan_trace_against`] (each is replayed as a timeout at the call timeout); 0 from
+    /// [`scan_trace`].
     pub reach_timeout: u64,
 }
 
@@ -250,9 +251,9 @@ pub fn scan_trace<R: BufRead>(reader: R) -> Result<TraceSpan, TraceError> {
     scan_trace_against(reader, f64::INFINITY)
 }
 
-/// [`scan_trace`], also counting the calls whose latency reaches `call_timeout`
-/// ([`TraceSpan::reach_timeout`]): a trace whose latencies are milliseconds written as bare
-/// numbers (read as seconds) shows as nearly every call reaching it.
+/// [`scan_trace`], also counting the calls not recorded as timeouts whose latency reaches
+/// `call_timeout` ([`TraceSpan::reach_timeout`]): a trace whose latencies are milliseconds
+/// written as bare numbers (read as seconds) shows as nearly every call reaching it.
 pub fn scan_trace_against<R: BufRead>(
     reader: R,
     call_timeout: f64,
@@ -270,7 +271,7 @@ pub fn scan_trace_against<R: BufRead>(
         }
         span.records += 1;
         span.last_s = rec.time_s;
-        if rec.latency_s >= call_timeout {
+        if rec.latency_s >= call_timeout && rec.outcome != Outcome::Timeout {
             span.reach_timeout += 1;
         }
     }
