@@ -1,15 +1,8 @@
 //! `breaker analyze`'s refusals read as one short line.
 
-use std::process::Command;
+mod support;
 
-fn refusal(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_breaker"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    String::from_utf8(out.stderr).unwrap()
-}
+use support::refusal;
 
 /// A tiny or huge value is echoed with an exponent: `{}` alone wrote `--broken 2e-300` back as
 /// `0.000…0002`, 300 zeros, and a sweep to 1e300 as 301 digits.

@@ -3,8 +3,7 @@
 mod support;
 
 use serde_json::Value;
-use std::process::Command;
-use support::stdout;
+use support::{refusal, stdout};
 
 fn json(args: &[&str]) -> Value {
     let mut all = vec!["analyze", "curves"];
@@ -29,16 +28,6 @@ fn line<'a>(c: &'a Value, label: &str) -> &'a Value {
         .iter()
         .find(|l| l["label"] == label)
         .unwrap_or_else(|| panic!("no line {label} in {}", c["id"]))
-}
-
-fn refusal(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_breaker"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    assert!(out.stdout.is_empty(), "{args:?}");
-    String::from_utf8(out.stderr).unwrap()
 }
 
 /// Callers that do not share state each have a breaker that sees its share of the calls (round

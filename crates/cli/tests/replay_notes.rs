@@ -2,20 +2,9 @@
 //! the call timeout (milliseconds written bare are read as seconds), and that a scenario with
 //! no outage phase cannot tell a false opening from a true one.
 
-use std::process::{Command, Output};
+mod support;
 
-fn breaker(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_breaker"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
+use support::{refusal, success as breaker};
 
 fn temp(name: &str, text: &str) -> String {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("breaker-cli-replay");
@@ -129,15 +118,6 @@ fn a_scenario_with_an_outage_phase_has_no_note() {
         "{out}"
     );
     assert!(out.contains("(the same scenario and seed give the same run)"));
-}
-
-fn refusal(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_breaker"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    String::from_utf8(out.stderr).unwrap()
 }
 
 /// A refused time or header says how to mend a file exported from logs: a Unix time is rebased

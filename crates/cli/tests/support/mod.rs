@@ -1,9 +1,10 @@
-//! Helpers shared by the command line's tests.
+//! Helpers shared by the command line's tests. (Each test file uses some of them.)
+#![allow(dead_code)]
 
-use std::process::Command;
+use std::process::{Command, Output};
 
-/// `breaker <args>`'s stdout; the run must succeed (its stderr is shown if not).
-pub fn stdout(args: &[&str]) -> String {
+/// `breaker <args>`'s output; the run must succeed (its stderr is shown if not).
+pub fn success(args: &[&str]) -> Output {
     let out = Command::new(env!("CARGO_BIN_EXE_breaker"))
         .args(args)
         .output()
@@ -13,5 +14,21 @@ pub fn stdout(args: &[&str]) -> String {
         "{args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout).unwrap()
+    out
+}
+
+/// `breaker <args>`'s stdout; the run must succeed (its stderr is shown if not).
+pub fn stdout(args: &[&str]) -> String {
+    String::from_utf8(success(args).stdout).unwrap()
+}
+
+/// A refusal's stderr: status 2, nothing on stdout.
+pub fn refusal(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_breaker"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+    String::from_utf8(out.stderr).unwrap()
 }
