@@ -89,7 +89,7 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
         o.preset.as_deref(),
         o.scenario.as_deref(),
         &o.sets,
-        true,
+        true, // with neither --preset nor --scenario, the default scenario
         "",
     )?;
     let cpm = s.calls_per_minute_per_breaker();
@@ -113,7 +113,7 @@ fn text(s: &Scenario, cpm: f64, all: &[Curve]) -> String {
         "curves (the page's analysis charts) at {} calls/min, the traffic one breaker sees",
         short(cpm)
     );
-    // The rates as set (a rounded percent told 0.19999 and 0.2 apart as 20.00% and 20.00%).
+    // The rates as set (a rounded percent printed 0.19999 and 0.2 both as 20.00%).
     let _ = writeln!(
         out,
         "statistical: fine_rate {}, broken_rate {}, trial_wrongly_opens {}, trial_wrongly_closes \
