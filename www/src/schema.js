@@ -46,7 +46,7 @@ export const SECTIONS = [
       { path: 'callers.lock_hold', label: 'Lock held per change', ...secs, min: 0 },
       { path: 'callers.lock_timeout', label: 'Lock timeout', ...secs, min: 0.001, help: 'A change that cannot take the lock in time is dropped.' },
       { path: 'trace', label: 'Replay a recorded trace (CSV: time, outcome, latency)', type: 'textarea',
-        help: 'Optional. Replaces the generated traffic and outcomes, and the run ends at its last call (the run length is not used); the phases still say when the dependency was fine. Empty = none.' },
+        help: 'Optional. Rows of time_s,outcome,latency_s: seconds from the run\'s start (not clock times), an outcome (200, 503, timeout, …), a latency in seconds or with a unit (120ms: bare numbers are seconds; one at the call timeout or over counts as a timeout); a header, if any, is time_s,outcome,latency_s. Replaces the generated traffic and outcomes, and the run ends at its last call (the run length is not used); the phases still say when the dependency was fine: mark the trace\'s outages as phases. Empty = none.' },
     ],
     list: {
       path: 'dependency', title: 'Dependency phases (fine, outage, recovery, warm-up)',
