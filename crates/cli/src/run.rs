@@ -222,16 +222,19 @@ impl Replayed<'_> {
             seconds(sp.last_s)
         )];
         v.extend(self.timeout_line());
-        if !self.judged {
-            v.push(
-                "no phase marks an outage while the trace lasts (the dependency is fine \
-                 throughout): every opening counts as false, and time_to_open_s and time_to_close_s have nothing to \
-                 measure; give the trace's outages as phases in a --scenario file \
-                 (\"dependency\": [{\"start\": ..., \"condition\": \"outage\"}, ...])"
-                    .into(),
-            );
-        }
+        v.extend(self.unjudged_line());
         v
+    }
+
+    /// When no phase marks an outage while the trace lasts, that the outage metrics cannot tell.
+    fn unjudged_line(&self) -> Option<String> {
+        (!self.judged).then(|| {
+            "no phase marks an outage while the trace lasts (the dependency is fine \
+             throughout): every opening counts as false, and time_to_open_s and time_to_close_s \
+             have nothing to measure; give the trace's outages as phases in a --scenario file \
+             (\"dependency\": [{\"start\": ..., \"condition\": \"outage\"}, ...])"
+                .into()
+        })
     }
 
     /// How many latencies reach the call timeout, if any, with a hint when most do.
@@ -302,8 +305,8 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
     };
     let format = o.format.unwrap_or(Format::Text);
     if format != Format::Text {
-        // Said in the text output itself; the JSON has `cut_at_s`, the CSV nothing. Not
-        // `eprintln!`, which panics when stderr cannot be written.
+        // Said in the text output itself; the JSON has `cut_at_s`, the CSV nothing; the replay's
+        // notes are in neither. Not `eprintln!`, which panics when stderr cannot be written.
         use std::io::Write as _;
         let warn = |line: &str| {
             let _ = writeln!(std::io::stderr(), "breaker: warning: {line}");
@@ -316,6 +319,10 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
             .filter(|r| r.most_reach_timeout())
             .and_then(Replayed::timeout_line)
         {
+            warn(&line);
+        }
+        // The JSON's metrics would read as judged: false openings of a real outage.
+        if let Some(line) = replayed.as_ref().and_then(Replayed::unjudged_line) {
             warn(&line);
         }
     }
