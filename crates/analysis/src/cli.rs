@@ -708,7 +708,7 @@ pub fn num(x: f64) -> String {
 
 /// [`num`] without trailing zeros: "3", "54", "5.4", "0.018" (for settings and averages that are
 /// often whole).
-fn short(x: f64) -> String {
+pub fn short(x: f64) -> String {
     let s = num(x);
     if s.contains('.') && !s.contains('e') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()

@@ -6,10 +6,10 @@
 use std::ffi::OsString;
 use std::fmt::Write as _;
 
-use analysis::cli::{duration, num};
+use analysis::cli::{duration, short};
 use analysis::Kind;
 use breaker::SlidingWindowType;
-use curves::{Curve, Line};
+use curves::{fmt_calls, Curve, Line};
 use sim::Scenario;
 
 /// Usage text (also for `--help`).
@@ -174,8 +174,9 @@ fn table(out: &mut String, c: &Curve) {
         .collect()];
     for (i, l) in c.series.iter().enumerate() {
         let name = format!("y{}", i + 1);
+        // The sample size as the note writes it (200,000).
         let n =
-            l.n.map(|n| format!(", {} {} each", grouped(n), per(c)))
+            l.n.map(|n| format!(", {} {} each", fmt_calls(n as f64), per(c)))
                 .unwrap_or_default();
         let band = if l.ci95_lo.is_empty() {
             ""
@@ -208,19 +209,6 @@ fn table(out: &mut String, c: &Curve) {
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
-}
-
-/// A whole count with its thousands grouped, as the notes write them (200,000).
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// What a simulated line's size counts: calls for the window's trips, runs otherwise.
@@ -263,14 +251,4 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
         lines.push(cur);
     }
     lines
-}
-
-/// [`num`] without trailing zeros (600 calls/min, not 600.0).
-fn short(x: f64) -> String {
-    let s = num(x);
-    if s.contains('.') && !s.contains('e') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    }
 }

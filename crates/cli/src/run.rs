@@ -534,8 +534,8 @@ fn text(r: &RunResult, replayed: Option<&Replayed>, copies: bool) -> String {
     }
     // Where the run leaves each breaker, and how long it kept calls out: caller 0's copy (the
     // only one with shared state or one caller; the others' are in the events).
-    let ends = BreakerKind::ALL.map(|k| copy_zero(&r.breakers.get(k).events, r.end_s));
-    let [(s_state, s_out), (w_state, w_out)] = ends;
+    let [(s_state, s_out), (w_state, w_out)] =
+        BreakerKind::ALL.map(|k| copy_zero(&r.breakers.get(k).events, r.end_s));
     let (s_state, w_state) = (s_state.as_str(), w_state.as_str());
     let _ = writeln!(out, "{:<26} {s_state:>14} {w_state:>14}", "state_at_end");
     let _ = writeln!(

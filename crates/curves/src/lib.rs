@@ -474,7 +474,7 @@ fn pct(x: f64) -> String {
 
 /// Calls (or calls per minute): whole below 1e6, digits grouped as the page groups them
 /// (200,000), unless a fraction under 10 (0.5 calls/min was "0"), then in e-notation.
-fn fmt_calls(n: f64) -> String {
+pub fn fmt_calls(n: f64) -> String {
     // Past a million, or below 0.01 (which {:.2} would write 0.00): four figures (1.000e-3).
     if n >= 1e6 || (n > 0.0 && n < 0.01) {
         format!("{:.3e}", n)
