@@ -150,10 +150,13 @@ pub trait Breaker {
     /// Ask to make a call at `now`. The call counts as traffic whether or not it is admitted.
     fn permit(&mut self, now: f64) -> Decision;
 
-    /// Admit a call that has no other option left (the last target): it is tried even while the
-    /// breaker is open, and its result moves nothing. Ask with this *instead of*
-    /// [`Breaker::permit`], not after one was refused: like `permit`, it counts the call as
-    /// traffic (the statistical breaker's line), so asking both would count the call twice.
+    /// Admit a call that has no other option left (the last target), whatever the state. Where
+    /// [`Breaker::permit`] would admit it (closed, or a free half-open slot) this is that permit,
+    /// and its result counts as any other (so a last target still trips its breaker); where
+    /// `permit` would reject it (open, half-open busy) it is tried anyway with a
+    /// [`PermitKind::LastOption`] permit, and its result moves nothing (design §2). Ask with this
+    /// *instead of* [`Breaker::permit`], not after one was refused: like `permit`, it counts the
+    /// call as traffic (the statistical breaker's line), so asking both would count it twice.
     #[must_use = "report the call's outcome with the permit"]
     fn permit_last_option(&mut self, now: f64) -> Permit;
 

@@ -379,7 +379,8 @@ impl<B: Breaker> Shared<B> {
     }
 
     /// Ask for a last-option permit ([`Breaker::permit_last_option`]: the call has no other
-    /// target, so it is tried even while open and its result moves nothing), at the time the
+    /// target, so it is tried even while open, where its result moves nothing; closed or with a
+    /// free half-open slot it is an ordinary permit and its result counts), at the time the
     /// lock is taken. Ask with this *instead of* [`Shared::permit`]. If the lock cannot be taken
     /// in time: make the call anyway, with nothing to report.
     #[must_use = "report the call's outcome with the permit"]
@@ -518,7 +519,8 @@ impl<B: Breaker> Shared<B> {
     /// breaker times from [`Shared::clock`], as every other method here does. The
     /// transitions of the last mutating call `f` makes, if any, go to the listener. If `f`
     /// replaces the breaker by one of a lower generation (a fresh one), the listener has the
-    /// replacement's transitions from then on.
+    /// replacement's transitions from then on. If `f` panics, what it changed is reported all
+    /// the same (to [`Shared::state`] and the listener) before the panic goes on.
     ///
     /// # Panics
     ///
@@ -532,14 +534,30 @@ impl<B: Breaker> Shared<B> {
     pub fn with<T>(&self, f: impl FnOnce(&mut B) -> T) -> T {
         self.not_reentrant("with");
         let mut held = self.held(self.inner.lock());
-        let inner = &mut *held.inner;
-        let value = f(&mut inner.breaker);
+        // Reported on the way out, also when `f` panics: what it changed before the panic reaches
+        // `state` and the listener (the next call clears the breaker's transitions).
+        let out = WithReport {
+            shared: self,
+            held: &mut held,
+        };
+        f(&mut out.held.inner.breaker)
+    }
+}
+
+/// [`Shared::with`]'s report of the breaker's changes, when `f` returns or unwinds.
+struct WithReport<'a, 'b, B: Breaker> {
+    shared: &'a Shared<B>,
+    held: &'b mut Held<'a, B>,
+}
+
+impl<B: Breaker> Drop for WithReport<'_, '_, B> {
+    fn drop(&mut self) {
+        let inner = &mut *self.held.inner;
         let generation = inner.breaker.generation();
         if generation < inner.reported {
             inner.reported = generation;
         }
-        self.report(inner);
-        value
+        self.shared.report(inner);
     }
 }
 

@@ -3,8 +3,8 @@
 //! Closed: `score = max(0, score + w)` per counted result; open when `score >= line`, where
 //! `line = max(ln N, floor)`, `floor = max(A, w_fail + |w_ok|)`, and `N` is the number of calls expected in the false-alarm period at the
 //! current traffic (see [`crate::line`]). Open: reject for a capped exponential wait; the first
-//! call asked for with [`Breaker::permit`] at or after its end becomes the first trial (lazy: a
-//! last-option call or a poll leaves the breaker open). Half-open: one trial at a time on a fresh
+//! call asked for at or after its end ([`Breaker::permit`] or [`Breaker::permit_last_option`])
+//! becomes the first trial (lazy: a poll leaves the breaker open). Half-open: one trial at a time on a fresh
 //! score without floor, open again at `A`, close at `B`; a trial not answered within the call
 //! timeout is lost; half-open lasts at most `half_open_time_factor x trials-to-close / rate`, then
 //! closes if the trial score is below 0 and opens again otherwise.
@@ -16,7 +16,8 @@
 //! spell said the service had recovered.
 //!
 //! A result that moves nothing says why ([`Ignored`]); where more than one reason applies, the
-//! first of these: a last-option permit is [`Ignored::LastOption`], whatever its generation; a
+//! first of these: a last-option permit (given while calls were rejected) is
+//! [`Ignored::LastOption`], whatever its generation; a
 //! permit of an earlier generation is [`Ignored::Stale`]; a neutral outcome is
 //! [`Ignored::Neutral`] (it frees the trial slot if its permit holds it), also for a trial already
 //! lost or reported; a trial whose slot is no longer its own is [`Ignored::Lost`].
@@ -535,11 +536,14 @@ impl Breaker for Statistical {
     }
 
     fn permit_last_option(&mut self, now: f64) -> Permit {
-        self.transitions.clear();
-        let now = self.last_now.take(now);
-        self.traffic.tick(now);
-        self.advance(now);
-        self.permit_of(PermitKind::LastOption, now)
+        match self.permit(now) {
+            Decision::Admit(permit) => permit,
+            // `permit` took `now` already: taking it again reads the same time.
+            Decision::Reject(_) => {
+                let now = self.last_now.take(now);
+                self.permit_of(PermitKind::LastOption, now)
+            }
+        }
     }
 
     fn record(&mut self, permit: &Permit, outcome: Outcome, now: f64) -> Recorded {

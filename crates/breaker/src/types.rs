@@ -67,7 +67,9 @@ pub enum PermitKind {
     Normal,
     /// A half-open trial (statistical) or probe (window).
     Trial,
-    /// A call tried while open because it had no other option; its result moves nothing.
+    /// A call tried although the breaker rejects calls (open, or half-open with no free slot),
+    /// because it had no other option ([`crate::Breaker::permit_last_option`]); its result moves
+    /// nothing.
     LastOption,
 }
 
@@ -211,7 +213,7 @@ pub enum Ignored {
     },
     /// The outcome does not say the service is failing (input error, the user's own rate limit).
     Neutral,
-    /// A last-option call: tried while open, moves nothing.
+    /// A last-option call tried while the breaker rejected calls: moves nothing.
     LastOption,
     /// A trial whose result came after the call timeout (its slot had already been freed), or
     /// that was already reported.

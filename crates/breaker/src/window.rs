@@ -1066,10 +1066,14 @@ impl Breaker for Window {
     }
 
     fn permit_last_option(&mut self, now: f64) -> Permit {
-        self.transitions.clear();
-        let now = self.last_now.take(now);
-        self.advance(now);
-        self.permit_of(PermitKind::LastOption, now)
+        match self.permit(now) {
+            Decision::Admit(permit) => permit,
+            // `permit` took `now` already: taking it again reads the same time.
+            Decision::Reject(_) => {
+                let now = self.last_now.take(now);
+                self.permit_of(PermitKind::LastOption, now)
+            }
+        }
     }
 
     #[inline]

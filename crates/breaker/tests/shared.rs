@@ -466,6 +466,36 @@ fn a_call_that_panics_gives_its_permit_back() {
     assert_eq!(shared.state(), State::Closed);
 }
 
+/// A panic inside `with` after the breaker changed state: the change still reaches `state` and
+/// the listener (before, `state` said closed for an open breaker, and the listener never heard
+/// of the opening once another call had cleared the breaker's transitions).
+#[test]
+fn a_panic_inside_with_still_reports_what_changed() {
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let shared = {
+        let heard = heard.clone();
+        Shared::new(Window::new(WindowSettings::default()).unwrap())
+            .on_transition(move |t| heard.lock().unwrap().push((t.generation, t.to)))
+    };
+    let now = shared.clock().now();
+    let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        shared.with(|b| {
+            for _ in 0..100 {
+                let p = b.permit(now).permit().unwrap();
+                b.record(&p, Outcome::Refused, now);
+            }
+            assert_eq!(b.state(), State::Open);
+            panic!("a bug after the breaker opened");
+        })
+    }));
+    assert!(panicked.is_err());
+    assert_eq!(shared.state(), State::Open);
+    assert_eq!(*heard.lock().unwrap(), [(1, State::Open)]);
+    // The lock was let go, and the next change is heard once too.
+    shared.with(|b| b.poll(now));
+    assert_eq!(*heard.lock().unwrap(), [(1, State::Open)]);
+}
+
 /// A last-option permit and a poll wait for the lock no longer than a permit does.
 #[test]
 fn last_option_and_poll_are_dropped_when_the_lock_is_held() {
@@ -477,10 +507,11 @@ fn last_option_and_poll_are_dropped_when_the_lock_is_held() {
         Locked::Done(p) => p,
         other => panic!("{other:?}"),
     };
-    assert_eq!(p.kind, PermitKind::LastOption);
+    // Closed: an ordinary permit, whose result counts.
+    assert_eq!(p.kind, PermitKind::Normal);
     assert_eq!(
         shared.record(&p, Outcome::Refused),
-        Locked::Done(Recorded::Ignored(Ignored::LastOption))
+        Locked::Done(Recorded::Counted)
     );
     assert_eq!(shared.poll(), Locked::Done(()));
     let held = hold_lock(&shared, Duration::from_secs(10));

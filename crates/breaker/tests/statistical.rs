@@ -169,17 +169,56 @@ fn open_rejects_until_the_wait_then_the_first_call_is_a_trial() {
         d => panic!("expected rejection, got {d:?}"),
     }
     assert_eq!(b.state(), State::Open, "the move to half-open is lazy");
-    // As the module docs say: at the wait's end, a poll or a last-option call leaves it open.
+    // As the module docs say: at the wait's end, a poll leaves it open.
     b.poll(opened + 60.0);
-    let last = b.permit_last_option(opened + 60.0);
-    assert_eq!(last.kind, breaker::PermitKind::LastOption);
-    assert_eq!(b.state(), State::Open, "only a permit starts half-open");
+    assert_eq!(b.state(), State::Open, "only a call starts half-open");
     let p = b.permit(opened + 60.0).permit().expect("first trial");
     assert_eq!(b.state(), State::HalfOpen);
     assert_eq!(p.kind, breaker::PermitKind::Trial);
     assert_eq!(
         b.transitions()[0].reason,
         Reason::WaitElapsed { wait: 60.0 }
+    );
+}
+
+/// A last-option call is tried whatever the state; it moves nothing only where a permit would
+/// have been rejected (design §2), so a dependency that is always the last target still trips.
+#[test]
+fn last_option_calls_count_unless_the_breaker_rejects_calls() {
+    let mut b = breaker();
+    let mut t = 0.0;
+    while b.state() == State::Closed {
+        let p = b.permit_last_option(t);
+        assert_eq!(p.kind, breaker::PermitKind::Normal);
+        assert_eq!(b.record(&p, FAIL, t), breaker::Recorded::Counted);
+        t += 0.1;
+    }
+    let opened = b.transitions()[0].at;
+    assert!(matches!(
+        b.transitions()[0].reason,
+        Reason::ScoreReachedLine { .. }
+    ));
+    // Open: tried anyway, moving nothing.
+    let p = b.permit_last_option(opened + 1.0);
+    assert_eq!(p.kind, breaker::PermitKind::LastOption);
+    assert_eq!(
+        b.record(&p, FAIL, opened + 1.0),
+        breaker::Recorded::Ignored(breaker::Ignored::LastOption)
+    );
+    assert_eq!(b.state(), State::Open);
+    // At the wait's end the last-option call is the first trial; a second finds the slot taken.
+    let trial = b.permit_last_option(opened + 60.0);
+    assert_eq!(b.state(), State::HalfOpen);
+    assert_eq!(trial.kind, breaker::PermitKind::Trial);
+    let busy = b.permit_last_option(opened + 60.0);
+    assert_eq!(busy.kind, breaker::PermitKind::LastOption);
+    assert_eq!(
+        b.record(&busy, OK, opened + 60.5),
+        breaker::Recorded::Ignored(breaker::Ignored::LastOption)
+    );
+    assert_eq!(
+        b.record(&trial, OK, opened + 61.0),
+        breaker::Recorded::Counted
     );
 }
 

@@ -345,12 +345,15 @@ impl Model {
         }
     }
 
+    /// A permit where one would be given; else tried anyway, its result moving nothing.
     fn permit_last_option(&mut self, t: f64) -> Ticket {
-        self.changes.clear();
-        let t = self.now(t);
-        self.count_call(t);
-        self.time_rules(t, None);
-        self.ticket(PermitKind::LastOption, t)
+        match self.permit(t) {
+            Answer::Admit(ticket) => ticket,
+            _ => {
+                let t = self.now(t);
+                self.ticket(PermitKind::LastOption, t)
+            }
+        }
     }
 
     fn poll(&mut self, t: f64) {

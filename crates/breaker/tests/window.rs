@@ -1043,15 +1043,48 @@ fn last_option_calls_are_admitted_while_open_and_move_nothing() {
         b.record(&p, FAIL, 2.0),
         Recorded::Ignored(Ignored::LastOption)
     );
-    // A last-option permit after the wait does not start half-open.
+    assert_eq!(b.calls_in_window(2.0), 4);
+    assert_eq!(b.generation(), 1);
+    // After the wait a last-option call is a call like any other: it starts half-open as the
+    // first probe, and its result counts.
     let p = b.permit_last_option(100.0);
-    assert_eq!(b.state(), State::Open);
+    assert_eq!(b.state(), State::HalfOpen);
+    assert_eq!(p.kind, PermitKind::Trial);
+    assert_eq!(b.record(&p, OK, 100.0), Recorded::Counted);
+    let (q, r) = (
+        b.permit(100.0).permit().unwrap(),
+        b.permit(100.0).permit().unwrap(),
+    );
+    // Half-open with no free slot: tried anyway, moving nothing.
+    let busy = b.permit_last_option(100.0);
+    assert_eq!(busy.kind, PermitKind::LastOption);
     assert_eq!(
-        b.record(&p, OK, 100.0),
+        b.record(&busy, FAIL, 100.5),
         Recorded::Ignored(Ignored::LastOption)
     );
-    assert_eq!(b.calls_in_window(100.0), 4);
-    assert_eq!(b.generation(), 1);
+    assert_eq!(b.state(), State::HalfOpen);
+    b.record(&q, OK, 101.0);
+    b.record(&r, OK, 101.0);
+    assert_eq!(b.state(), State::Closed, "three probes passed");
+}
+
+/// A dependency that is always the last target still trips its breaker: closed, a last-option
+/// call is an ordinary one (design §2: only a call the breaker would reject moves nothing).
+#[test]
+fn last_option_calls_count_while_closed() {
+    let mut b = Window::new(three_probes()).unwrap();
+    let mut kinds = Vec::new();
+    for i in 0..4 {
+        let p = b.permit_last_option(f64::from(i));
+        kinds.push(p.kind);
+        assert_eq!(b.record(&p, FAIL, f64::from(i)), Recorded::Counted);
+    }
+    assert_eq!(kinds, [PermitKind::Normal; 4]);
+    assert_eq!(b.state(), State::Open);
+    assert!(matches!(
+        b.transitions()[0].reason,
+        Reason::FailureRate { .. }
+    ));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1516,7 +1549,22 @@ mod props {
                     }
                     Op::LastOption(dt) => {
                         now += dt;
-                        outstanding.push(b.permit_last_option(now));
+                        // `permit`'s permit where it admits; a last-option one where it rejects.
+                        let mut twin = b.clone();
+                        let asked = twin.permit(now);
+                        let p = b.permit_last_option(now);
+                        match asked {
+                            Decision::Admit(q) => prop_assert_eq!(p, q),
+                            Decision::Reject(_) => {
+                                prop_assert_eq!(p.kind, PermitKind::LastOption);
+                                prop_assert_eq!(p.generation, twin.generation());
+                            }
+                        }
+                        prop_assert_eq!(b.transitions(), twin.transitions());
+                        if p.kind == PermitKind::Trial {
+                            *probes.entry(p.generation).or_default() += 1;
+                        }
+                        outstanding.push(p);
                     }
                     Op::Record(k, o, dt) => {
                         now += dt;
