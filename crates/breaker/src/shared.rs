@@ -15,6 +15,9 @@
 //! reports a neutral result, so no abandoned call holds a half-open slot, or the outcome set
 //! with [`Guard::dropped_as`] (a timeout, where a drop means the dependency took too long).
 //!
+//! [`Shared::counts`] keeps running totals of calls (admitted, rejected, last-option, uncounted)
+//! and results (successes, failures, ignored, dropped) for metrics, without the lock.
+//!
 //! [`Breaker::transitions`] holds only what the most recent call changed, so with many threads
 //! another thread's call may clear it before this one can look: to see every state change (for
 //! logs, metrics, alerts), register [`Shared::on_transition`], which is called for each one, in
@@ -42,7 +45,7 @@ use std::time::{Duration, Instant};
 use parking_lot::{Mutex, MutexGuard};
 
 use crate::types::{Decision, Permit, PermitKind, Recorded, Rejection, State, Transition};
-use crate::{Breaker, Outcome};
+use crate::{Breaker, Class, Outcome};
 
 /// A monotonic clock in seconds: the `now` every breaker method takes. [`Clock::new`] reads the
 /// system's monotonic clock from when it was made; a [`ManualClock`]'s moves only when told (for
@@ -184,12 +187,93 @@ pub enum Locked<T> {
     Dropped,
 }
 
+/// Running totals of the calls and results that went through a [`Shared`] since it was made
+/// ([`Shared::counts`]), for a metrics exporter: resilience4j's successful, failed, ignored and
+/// not-permitted calls, and what the lock timeout dropped. What is done to the breaker inside
+/// [`Shared::with`] is not counted.
+///
+/// Each total is exact, but read while other threads call they may be of slightly different
+/// moments (a result counted before its permit, say): take differences between two readings,
+/// as counters are used.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Counts {
+    /// Calls admitted ([`Shared::permit`], the guards, [`Shared::call`], and last-option calls
+    /// given an ordinary permit): closed, or as a half-open trial or probe.
+    pub admitted: u64,
+    /// Of `admitted`, the half-open trials (statistical) or probes (window).
+    pub trials: u64,
+    /// Calls rejected: sent to the fallback (resilience4j's not-permitted calls).
+    pub rejected: u64,
+    /// Last-option calls tried while the breaker rejected calls ([`PermitKind::LastOption`]).
+    pub last_option: u64,
+    /// Calls that went ahead uncounted because the lock was not had in time (a permit or a
+    /// last-option permit [`Locked::Dropped`]).
+    pub uncounted: u64,
+    /// Results that counted, as a success.
+    pub successes: u64,
+    /// Results that counted, as a failure.
+    pub failures: u64,
+    /// Results that moved nothing ([`Recorded::Ignored`]: late, neutral, last-option, a lost
+    /// trial, or arrived while open).
+    pub ignored: u64,
+    /// Results dropped because the lock was not had in time ([`Locked::Dropped`]).
+    pub results_dropped: u64,
+}
+
+/// [`Counts`] as atomics.
+#[derive(Debug, Default)]
+struct Tally {
+    admitted: AtomicU64,
+    trials: AtomicU64,
+    rejected: AtomicU64,
+    last_option: AtomicU64,
+    uncounted: AtomicU64,
+    successes: AtomicU64,
+    failures: AtomicU64,
+    ignored: AtomicU64,
+    results_dropped: AtomicU64,
+}
+
+/// One more.
+fn bump(n: &AtomicU64) {
+    n.fetch_add(1, AtomicOrdering::Relaxed);
+}
+
+impl Tally {
+    fn permit(&self, kind: PermitKind) {
+        bump(match kind {
+            PermitKind::LastOption => &self.last_option,
+            _ => &self.admitted,
+        });
+        if kind == PermitKind::Trial {
+            bump(&self.trials);
+        }
+    }
+
+    fn read(&self) -> Counts {
+        let get = |n: &AtomicU64| n.load(AtomicOrdering::Relaxed);
+        Counts {
+            admitted: get(&self.admitted),
+            trials: get(&self.trials),
+            rejected: get(&self.rejected),
+            last_option: get(&self.last_option),
+            uncounted: get(&self.uncounted),
+            successes: get(&self.successes),
+            failures: get(&self.failures),
+            ignored: get(&self.ignored),
+            results_dropped: get(&self.results_dropped),
+        }
+    }
+}
+
 /// A breaker shared between threads, changed under a lock with a bounded wait.
 ///
 /// `Send` and `Sync` when the breaker is `Send` (both breakers are): wrap it in an `Arc` and
 /// hand a clone to each thread or task.
 pub struct Shared<B> {
     inner: Mutex<Inner<B>>,
+    tally: Tally,
     /// The breaker's state after the last change under the lock ([`Shared::state`] reads it
     /// without the lock, so a listener may call it).
     state: AtomicU8,
@@ -265,10 +349,12 @@ impl<B: Breaker> Shared<B> {
             clock: Clock::new(),
             on_transition: None,
             owner: AtomicUsize::new(0),
+            tally: Tally::default(),
         }
     }
 
-    /// Call `listener` with every state change from now on, in order, each exactly once, however
+    /// Call `listener` with every state change from now on (in place of any listener set
+    /// before: there is one), in order, each exactly once, however
     /// many threads share the breaker: those caused by [`Shared::permit`], [`Shared::record`],
     /// [`Shared::permit_last_option`], [`Shared::poll`] and [`Shared::call`], and the last
     /// mutating call's inside [`Shared::with`] (only the last one's: [`Breaker::transitions`]
@@ -375,7 +461,13 @@ impl<B: Breaker> Shared<B> {
     /// [`Shared::record`], [`Shared::poll`] and a guard's `finish` or drop.
     #[must_use = "make the call unless rejected, and report its outcome with the permit"]
     pub fn permit(&self) -> Locked<Decision> {
-        self.change("permit, admit or call", |b| b.permit(self.clock.now()))
+        let decision = self.change("permit, admit or call", |b| b.permit(self.clock.now()));
+        match &decision {
+            Locked::Done(Decision::Admit(p)) => self.tally.permit(p.kind),
+            Locked::Done(Decision::Reject(_)) => bump(&self.tally.rejected),
+            Locked::Dropped => bump(&self.tally.uncounted),
+        }
+        decision
     }
 
     /// Ask for a last-option permit ([`Breaker::permit_last_option`]: the call has no other
@@ -385,18 +477,38 @@ impl<B: Breaker> Shared<B> {
     /// in time: make the call anyway, with nothing to report.
     #[must_use = "report the call's outcome with the permit"]
     pub fn permit_last_option(&self) -> Locked<Permit> {
-        self.change("permit_last_option", |b| {
+        let permit = self.change("permit_last_option", |b| {
             b.permit_last_option(self.clock.now())
-        })
+        });
+        match &permit {
+            Locked::Done(p) => self.tally.permit(p.kind),
+            Locked::Dropped => bump(&self.tally.uncounted),
+        }
+        permit
     }
 
     /// Report an outcome now (read before the wait for the lock); dropped if the lock cannot be
     /// taken in time.
     pub fn record(&self, permit: &Permit, outcome: Outcome) -> Locked<Recorded> {
         let now = self.clock.now();
-        self.change("record, or a guard's finish or drop", |b| {
+        let recorded = self.change("record, or a guard's finish or drop", |b| {
             b.record(permit, outcome, now)
-        })
+        });
+        bump(match recorded {
+            Locked::Done(Recorded::Counted) => match outcome.class() {
+                Class::Success => &self.tally.successes,
+                Class::Failure => &self.tally.failures,
+                Class::Neutral => &self.tally.ignored,
+            },
+            Locked::Done(Recorded::Ignored(_)) => &self.tally.ignored,
+            Locked::Dropped => &self.tally.results_dropped,
+        });
+        recorded
+    }
+
+    /// The running totals of calls and results (see [`Counts`]); never waits.
+    pub fn counts(&self) -> Counts {
+        self.tally.read()
     }
 
     /// Let time-driven rules act now ([`Breaker::poll`]: lost trials, time limits, automatic

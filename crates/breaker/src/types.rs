@@ -128,7 +128,8 @@ impl Rejection {
     /// How long from `now` until the breaker lets a call through again, for a `Retry-After`
     /// header or a client's backoff: the rest of an open wait (zero once it has run out: the
     /// next call is a trial), `None` while half-open's trial slots are taken (that waits on a
-    /// trial's answer, not the clock). `now` is on the breaker's clock, as every method's is
+    /// trial's answer, not the clock), and `None` for a `now` that is not finite (a broken
+    /// clock: the wait cannot be told). `now` is on the breaker's clock, as every method's is
     /// (a `Shared`'s `clock().now()`).
     ///
     /// ```
@@ -138,14 +139,16 @@ impl Rejection {
     /// assert_eq!(r.retry_after(45.5), Some(Duration::from_millis(14_500)));
     /// assert_eq!(r.retry_after(61.0), Some(Duration::ZERO));
     /// assert_eq!(Rejection::HalfOpenBusy.retry_after(45.5), None);
+    /// assert_eq!(r.retry_after(f64::NAN), None);
+    /// assert_eq!(r.retry_after(f64::NEG_INFINITY), None);
     /// ```
     pub fn retry_after(&self, now: f64) -> Option<core::time::Duration> {
         match *self {
-            Rejection::Open { until } => Some(
+            Rejection::Open { until } if now.is_finite() => Some(
                 core::time::Duration::try_from_secs_f64((until - now).max(0.0))
                     .unwrap_or(core::time::Duration::MAX),
             ),
-            Rejection::HalfOpenBusy => None,
+            Rejection::Open { .. } | Rejection::HalfOpenBusy => None,
         }
     }
 }

@@ -304,7 +304,8 @@ fn clocks_and_lock_timeouts_do_not_panic_at_their_extremes() {
 }
 
 /// `retry_after` is never negative and never panics: a wait that ran out is zero, a time past a
-/// `Duration`'s range is its most, a NaN time (refused elsewhere) zero.
+/// `Duration`'s range is its most, a NaN end (refused elsewhere) zero, and a `now` that is not
+/// finite (a broken clock) `None` (it was zero for NaN and `Duration::MAX` for -inf).
 #[test]
 fn retry_after_is_a_duration_for_any_times() {
     use breaker::Rejection;
@@ -319,6 +320,8 @@ fn retry_after_is_a_duration_for_any_times() {
     assert_eq!(open(f64::INFINITY).retry_after(0.0), Some(Duration::MAX));
     assert_eq!(open(1e300).retry_after(0.0), Some(Duration::MAX));
     assert_eq!(open(f64::NAN).retry_after(0.0), Some(Duration::ZERO));
-    assert_eq!(open(10.0).retry_after(f64::NAN), Some(Duration::ZERO));
+    assert_eq!(open(10.0).retry_after(f64::NAN), None);
+    assert_eq!(open(10.0).retry_after(f64::NEG_INFINITY), None);
+    assert_eq!(open(10.0).retry_after(f64::INFINITY), None);
     assert_eq!(Rejection::HalfOpenBusy.retry_after(0.0), None);
 }

@@ -1252,3 +1252,112 @@ fn debug_shows_the_lock_timeout_the_listener_and_a_guards_permit() {
     assert_eq!(format!("{owned:?}"), "OwnedGuard { permit: None }");
     held.release();
 }
+
+/// `counts` tells every call and result by what became of it, exactly: a window breaker of 4
+/// calls with 2 probes, on a manual clock, through each kind of call a service makes.
+#[test]
+fn counts_tell_calls_and_results_apart() {
+    let clock = ManualClock::new(0.0);
+    let shared = Arc::new(
+        Shared::with_lock_timeout(
+            Window::new(WindowSettings {
+                sliding_window_size: 4,
+                minimum_number_of_calls: 4,
+                permitted_number_of_calls_in_half_open_state: 2,
+                wait_duration_in_open_state: 10.0,
+                ..WindowSettings::default()
+            })
+            .unwrap(),
+            Duration::from_millis(20),
+        )
+        .with_clock(clock.clock()),
+    );
+    assert_eq!(shared.counts(), breaker::shared::Counts::default());
+    // Closed: two successes, a neutral result, two failures (the window's four: 50%, opens).
+    for outcome in [Outcome::Success, Outcome::InputRejected, Outcome::Success] {
+        shared.call(|| ((), outcome));
+    }
+    let late = shared.admit().unwrap();
+    shared.call(|| ((), Outcome::Refused));
+    shared.call(|| ((), Outcome::Timeout));
+    assert_eq!(shared.state(), State::Open);
+    // Open: one rejected, one last-option call, and the late result of a closed call.
+    assert!(shared.call(|| ((), Outcome::Success)).is_none());
+    let last = match shared.permit_last_option() {
+        Locked::Done(p) => p,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(last.kind, PermitKind::LastOption);
+    shared.record(&last, Outcome::Success);
+    let _ = late.finish(Outcome::Success);
+    // Half-open: two probes; the lock held drops a third call's permit and a probe's result.
+    clock.advance(Duration::from_secs(10));
+    let a = shared.admit().unwrap();
+    let b = shared.admit().unwrap();
+    let held = hold_lock(&shared, Duration::from_secs(10));
+    assert!(matches!(shared.admit(), Ok(g) if g.permit().is_none()));
+    assert_eq!(a.finish(Outcome::Success), Some(Locked::Dropped));
+    held.release();
+    let _ = b.finish(Outcome::Success);
+    let c = shared.counts();
+    // Field by field (`Counts` is non-exhaustive: outside the crate it cannot be built).
+    let got = [
+        c.admitted,
+        c.trials,
+        c.rejected,
+        c.last_option,
+        c.uncounted,
+        c.successes,
+        c.failures,
+        c.ignored,
+        c.results_dropped,
+    ];
+    // Admitted: 6 closed, 2 probes. Ignored: the neutral result, the last-option call's and the
+    // late one (arrived while open).
+    assert_eq!(got, [8, 2, 1, 1, 1, 3, 2, 3, 1], "{c:?}");
+    // A call with no permit (uncounted) has no result to report: every permit has one.
+    assert_eq!(
+        c.admitted + c.last_option,
+        c.successes + c.failures + c.ignored + c.results_dropped
+    );
+}
+
+/// Many threads: every call is counted once, as admitted, rejected or uncounted, and every
+/// permit's result once.
+#[test]
+fn counts_add_up_across_threads() {
+    let shared = Arc::new(Shared::new(
+        Statistical::new(StatisticalSettings {
+            expected_calls_per_minute: 6000.0,
+            first_wait: 0.001,
+            ..Default::default()
+        })
+        .unwrap(),
+    ));
+    let handles: Vec<_> = (0..8u32)
+        .map(|k| {
+            let shared = shared.clone();
+            thread::spawn(move || {
+                for i in 0..2000u32 {
+                    let outcome = if (i + k) % 3 == 0 {
+                        Outcome::Refused
+                    } else {
+                        Outcome::Success
+                    };
+                    shared.call(|| ((), outcome));
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+    let c = shared.counts();
+    assert_eq!(c.admitted + c.rejected + c.uncounted, 16_000, "{c:?}");
+    assert_eq!(
+        c.admitted,
+        c.successes + c.failures + c.ignored + c.results_dropped,
+        "{c:?}"
+    );
+    assert!(c.rejected > 0 && c.trials > 0, "{c:?}");
+}
