@@ -317,13 +317,15 @@ pub enum Reason {
         /// Calls in the window.
         calls: u32,
     },
-    /// Window half-open -> closed: the probes' rates were below the thresholds.
+    /// Window half-open -> closed: the rates of the results recorded in half-open were below
+    /// the thresholds. Those are the probes' and, as resilience4j counts them, any late result
+    /// of a call let in while closed that arrived in half-open.
     ProbesPassed {
-        /// Failure rate of the probes.
+        /// Failure rate of the results recorded in half-open.
         failure_rate: f64,
-        /// Slow-call rate of the probes.
+        /// Slow-call rate of the results recorded in half-open.
         slow_rate: f64,
-        /// Probes evaluated.
+        /// Results recorded in half-open.
         calls: u32,
     },
     /// Window: `max_wait_duration_in_half_open_state` ran out.
@@ -380,8 +382,8 @@ impl fmt::Display for Reason {
                 calls,
             } => write!(
                 f,
-                "{calls} {}: failure rate {:.1}%, slow-call rate {:.1}%, below thresholds",
-                if calls == 1 { "probe" } else { "probes" },
+                "{calls} half-open {}: failure rate {:.1}%, slow-call rate {:.1}%, below thresholds",
+                if calls == 1 { "result" } else { "results" },
                 failure_rate * 100.0,
                 slow_rate * 100.0
             ),

@@ -833,6 +833,31 @@ fn late_closed_result_is_counted_in_the_half_open_window_as_resilience4j_does() 
     );
 }
 
+/// Late closed-era successes can close half-open while the probe is still out: the reason
+/// counts half-open results, not probes (it said "2 probes" for one probe never answered).
+#[test]
+fn late_closed_results_can_close_half_open_and_the_reason_says_results() {
+    let s = WindowSettings {
+        permitted_number_of_calls_in_half_open_state: 2,
+        wait_duration_in_open_state: 5.0,
+        ..count(4, 4)
+    };
+    let mut b = Window::new(s).unwrap();
+    let (x, y) = (admit(&mut b, 0.0), admit(&mut b, 0.0));
+    trip(&mut b, 1.0);
+    let probe = admit(&mut b, 6.0);
+    assert_eq!(b.record(&x, OK, 6.5), Recorded::Counted);
+    assert_eq!(b.record(&y, OK, 6.5), Recorded::Counted);
+    assert_eq!(b.state(), State::Closed);
+    let reason = b.transitions()[0].reason;
+    assert_eq!(
+        reason.to_string(),
+        "2 half-open results: failure rate 0.0%, slow-call rate 0.0%, below thresholds"
+    );
+    // The probe's own answer, now late, falls into the fresh closed window.
+    assert_eq!(b.record(&probe, OK, 7.0), Recorded::Counted);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Waits.
 

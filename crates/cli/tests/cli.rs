@@ -600,7 +600,7 @@ fn text_output_says_one_call_not_one_calls() {
         [
             "         1.050 s     closed -> open      gen 1    failure rate 100.0% of 1 call reached threshold 50.0%",
             "         3.000 s       open -> half_open gen 2    wait of 1 s over",
-            "         3.050 s  half_open -> closed    gen 3    1 probe: failure rate 0.0%, slow-call rate 0.0%, below thresholds",
+            "         3.050 s  half_open -> closed    gen 3    1 half-open result: failure rate 0.0%, slow-call rate 0.0%, below thresholds",
         ]
     );
 }
