@@ -35,7 +35,7 @@
 //! ended at the limit 0.154 of the time, the figure said 0.161). Modelling differences, each
 //! documented at its test: the line is set from measured traffic (a percent or two at 1 call a
 //! minute, inside the intervals); the calls to open count from a score of 0, and a breaker
-//! running at p0 opens about 1% sooner; the window's trips per day are per day closed.
+//! running at p0 opens about 2% sooner (see `analysis::cusum`); the window's trips per day are per day closed.
 
 use analysis::report::{self, Statistical as Settings};
 use analysis::window::{self as win, CountWindow};

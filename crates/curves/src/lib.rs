@@ -188,7 +188,10 @@ pub fn page_curves_metered(
     let n_now = calls_per_second * st.false_alarm_period;
     let line_now = s.line_for_calls(n_now);
     let yours = libm::exp(line_now);
-    let lo = libm::exp(d.upper).max(10.0);
+    // From the floor: a line below it is the floor's, so points there would all be one line
+    // drawn at smaller x (with a floor above Wald's A, the first point sat at e^A = 95 with the
+    // floor's bound, 199).
+    let lo = libm::exp(d.line_floor).max(10.0);
     let ns = report::sweep_values(lo, lo.max(1e7).max(yours), 9, true);
     // Higher lines take more work at the same rate: past the first line whose exact figure
     // (or simulation) did not fit, the others are not tried.
@@ -267,9 +270,10 @@ pub fn page_curves_metered(
         log_x: false,
         log_y: true,
         note: format!(
-            "At the line for {} calls per false-alarm period ({:.2} nats = {:.1} points, exact). Counted \
-             from a score of 0, as after a close: a breaker that was running at p0 when the \
-             failures began may stand above 0 and open a little sooner.{gap_note}",
+            "At the line for {} calls per false-alarm period or at its floor, whichever is \
+             higher ({:.2} nats = {:.1} points, exact). Counted from a score of 0, as after a \
+             close: a breaker that was running at p0 when the failures began may stand above 0 \
+             and open a little sooner.{gap_note}",
             fmt_calls(n_now),
             line,
             line / d.point
@@ -791,6 +795,37 @@ mod tests {
         let fa = low.iter().find(|c| c.id == "false_alarms").unwrap();
         let x = fa.mark.as_ref().unwrap().x[0];
         assert!((x.ln() - st.derived().line_floor).abs() < 1e-12, "{x}");
+        // The calls-to-open note gives the line in force: the floor here (it gave ln 95 as the
+        // line "for 4.32 calls", whose log is 1.46).
+        let delay = low.iter().find(|c| c.id == "open_delay").unwrap();
+        let floor = format!("higher ({:.2} nats", st.derived().line_floor);
+        assert!(delay.note.contains(&floor), "{}", delay.note);
+    }
+
+    /// Each point of the false-alarm curve is drawn at its own line: the bound (N = e^line) is
+    /// the point's x, also where the floor is above Wald's A (before, the sweep started at e^A
+    /// and points below the floor were drawn at x = 95 with the floor's bound, 199).
+    #[test]
+    fn false_alarm_points_sit_at_their_own_line() {
+        for (fine, broken, a) in [(0.005, 0.5, 0.01), (0.01, 0.3, 0.1), (0.02, 0.1, 0.01)] {
+            let st = StatisticalSettings {
+                fine_rate: fine,
+                broken_rate: broken,
+                trial_wrongly_opens: a,
+                ..StatisticalSettings::default()
+            };
+            let curves = page_curves(&st, &WindowSettings::default(), 10.0);
+            let fa = curves.iter().find(|c| c.id == "false_alarms").unwrap();
+            let bound = fa.series.iter().find(|l| l.kind == Kind::Bound).unwrap();
+            for (x, y) in bound.x.iter().zip(&bound.y) {
+                assert!(
+                    (y / x - 1.0).abs() < 1e-9,
+                    "{fine}/{broken}/{a}: x {x}, bound {y}"
+                );
+            }
+            let first = bound.x[0].ln();
+            assert!((first - st.derived().line_floor.max(10f64.ln())).abs() < 1e-9);
+        }
     }
 
     #[test]
