@@ -2,6 +2,7 @@
 //! resilience4j 2.x semantics. Each setting names its `CircuitBreakerConfig` counterpart.
 
 use std::collections::VecDeque;
+use std::fmt;
 
 use crate::error::{self, SettingsError};
 use crate::generation::Generation;
@@ -282,7 +283,7 @@ impl WindowSettings {
 
 /// A count window of the last `size` outcomes (resilience4j `FixedSizeSlidingWindowMetrics`) or a
 /// time window of epoch-second buckets covering the last `size` seconds (`SlidingTimeWindowMetrics`).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 enum Ring {
     /// Each entry: bit 0 failed, bit 1 slow. Filled up to `size` entries in order, then each
     /// new entry overwrites the oldest, at `oldest`.
@@ -296,6 +297,26 @@ enum Ring {
         size: i64,
         buckets: VecDeque<(i64, Tally)>,
     },
+}
+
+/// Sizes, not entries: a window of a million calls in a log line (a `Shared`'s or a `Window`'s
+/// `Debug`) would be megabytes. The totals are [`Metrics`]'.
+impl fmt::Debug for Ring {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ring::Count { size, ring, oldest } => f
+                .debug_struct("Count")
+                .field("size", size)
+                .field("held", &ring.len())
+                .field("oldest", oldest)
+                .finish(),
+            Ring::Time { size, buckets } => f
+                .debug_struct("Time")
+                .field("size", size)
+                .field("buckets", &buckets.len())
+                .finish(),
+        }
+    }
 }
 
 /// Calls, failures and slow calls.

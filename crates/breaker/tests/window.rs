@@ -1712,3 +1712,16 @@ mod props {
         }
     }
 }
+
+/// `Debug` gives the window's sizes, not its entries: a million-call window (and a `Shared` of
+/// it) printed every entry, megabytes in a log line.
+#[test]
+fn debug_of_a_big_window_is_short() {
+    let mut b = Window::new(count(1_000_000, 100)).unwrap();
+    for i in 0..200_000 {
+        call(&mut b, OK, f64::from(i) * 1e-3);
+    }
+    let text = format!("{b:?}");
+    assert!(text.len() < 2000, "{} bytes", text.len());
+    assert!(text.contains("held: 200000"), "{text}");
+}
