@@ -236,8 +236,9 @@ impl Sim {
         self.seek_call(target);
     }
 
-    /// Advance until either breaker changes state; returns the (first) new event, or `None` if
-    /// the run ended without one.
+    /// Advance until either breaker changes state, then through the rest of that instant (so
+    /// the cursor shows what seeking to its time shows); returns the (first) new event, or
+    /// `None` if the run ended without one.
     pub fn next_event(&mut self) -> Option<Event> {
         self.next_event_by(f64::INFINITY)
     }
@@ -260,6 +261,9 @@ impl Sim {
             }
             let s = self.engine.stat.events.get(s0).copied();
             let w = self.engine.win.events.get(w0).copied();
+            if s.is_some() || w.is_some() {
+                self.run_until(self.engine.now);
+            }
             match (s, w) {
                 (Some(a), Some(b)) => return Some(if b.t_s < a.t_s { b } else { a }),
                 (Some(a), None) => return Some(a),

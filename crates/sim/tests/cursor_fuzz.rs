@@ -126,3 +126,38 @@ proptest! {
         }
     }
 }
+
+/// "Next event" stops where a link to its time opens: the state after everything at that
+/// instant, as `seek` leaves it. It stopped right after the step that made the change, before
+/// the rest of the instant (the window panel said 0 calls in window where the link said 1, a
+/// trial score 0 where the link said 3.42: a page review). The same for a step to the next
+/// call.
+#[test]
+fn next_event_and_step_call_stop_where_a_seek_to_their_time_does() {
+    for s in short(600.0) {
+        for stepping in [false, true] {
+            let mut sim = Sim::new(&s).expect("a preset is valid");
+            for i in 0..40 {
+                let more = if stepping {
+                    sim.step_call()
+                } else {
+                    sim.next_event().is_some()
+                };
+                if !more {
+                    break;
+                }
+                let mut fresh = Sim::new(&s).expect("valid");
+                fresh.seek(sim.now_s());
+                let what = if stepping { "step" } else { "event" };
+                assert_eq!(fresh.calls(), sim.calls(), "{} {what} {i}", s.name);
+                assert_eq!(
+                    serde_json::to_string(&fresh.snapshot()).unwrap(),
+                    serde_json::to_string(&sim.snapshot()).unwrap(),
+                    "{} {what} {i} at {}",
+                    s.name,
+                    sim.now_s()
+                );
+            }
+        }
+    }
+}
