@@ -239,6 +239,24 @@ for (const browser of BROWSERS) {
       }
     });
 
+    test('removing the first phase starts the next one at 0: the settings stay valid and the run is the command line\'s', async () => {
+      await open(s);
+      const before = await pageState(s.driver);
+      assert.ok(before.scenario.dependency.length >= 2 && before.scenario.dependency[1].start > 0);
+      const n = await runsShown(s.driver);
+      // Found through the page: the scenario section may be folded.
+      await page(s.driver, () => [...document.querySelectorAll('#playground button.remove-phase')]
+        .find((b) => b.textContent === 'Remove phase 1').click());
+      await waitSettled(s.driver, n);
+      const after = await pageState(s.driver, { hash: true });
+      assert.equal(after.scenario.dependency.length, before.scenario.dependency.length - 1);
+      assert.equal(after.scenario.dependency[0].start, 0);
+      assert.equal(after.scenario.dependency[0].label, before.scenario.dependency[1].label);
+      assert.doesNotMatch(after.runInfo, /not valid/);
+      assert.equal(after.hash.slice(0, 16), simulate(after.scenario).hash, 'the run shown is of the new settings');
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('typing a seed and pressing Enter reruns that seed (the command line\'s run) in place: no submit, no reload', async () => {
       await open(s);
       await page(s.driver, () => { window.__e2eSamePage = true; });

@@ -310,7 +310,11 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
         h('legend', { text: `Phase ${i + 1}${it.label ? `: ${it.label}` : ''}` }),
         h('div', { class: 'grid' }, keys.filter((f) => getPath(it, f.key) !== undefined).map((f) => field(f, `${spec.path}.${i}.${f.key}`))),
         n > 1 ? h('button', { type: 'button', class: 'small remove-phase', text: `Remove phase ${i + 1}`, on: { click: () => {
-          items.splice(i, 1); version += 1; rebuild(true); onChange(clone(scenario), spec.path);
+          items.splice(i, 1);
+          // The first phase starts the run (the scenario's rule): removing it, the next one
+          // now first starts at 0 (it was left at its own start, and the settings refused).
+          if (i === 0 && items[0] && typeof items[0].start === 'number') items[0].start = 0;
+          version += 1; rebuild(true); onChange(clone(scenario), spec.path);
           // The focus was on the button just removed: the next phase's (now at this place), the
           // last one's, or "Add a phase".
           // (On its page: the removed phase may have been the last page's only one.)
