@@ -285,6 +285,19 @@ for (const browser of BROWSERS) {
       assert.match(native.points[0].exact_note, /work cap/);
     });
 
+    test('step 6 at a small p0: the one-round bound is a probability, at most 100%, and the exact line is said to be A or the floor', async () => {
+      // p0 = 0.1%: w_fail = ln 200 is past A = ln 95; the bound read 210.5%, labelled a bound.
+      await openStep(s, '?step=6&fine=0.001', 6);
+      const shown = await read(s);
+      checkNumbers(shown, { ...DEFAULTS, fine: 0.001 });
+      const probabilities = shown.figs.filter((f) => f.fmt === 'pct' && f.kind === 'bound');
+      assert.equal(probabilities.length, 2);
+      for (const f of probabilities) assert.ok(Number(f.value) <= 1, `${f.text}: a probability`);
+      assert.equal(Number(probabilities[1].value), 1);
+      const text = await page(s.driver, () => document.querySelector('.learn-text').textContent);
+      assert.match(text, /\(A, or the floor where that is higher\)/);
+    });
+
     test('a bad link falls back to the defaults with a notice', async () => {
       await openStep(s, '?step=4&fine=0.5&broken=0.2', 4);
       const r = await page(s.driver, () => ({ notice: document.querySelector('.learn .notice').textContent, hidden: document.querySelector('.learn .notice').hidden }));
@@ -294,7 +307,7 @@ for (const browser of BROWSERS) {
       // A value outside its field's range is named, with the range, in the notice.
       await openStep(s, '?step=4&fine=-1', 4);
       const r2 = await page(s.driver, () => document.querySelector('.learn .notice').textContent);
-      assert.match(r2, /“fine” = -1 is not allowed: Fine failure rate p0 goes from 0.001 to 99.9 %/);
+      assert.match(r2, /“fine” = -1 is not allowed: Fine failure rate p0 goes from 0.001 to 99.9 %; in a link, fine is a fraction from 0.00001 to 0.999/);
       // The form too: traffic above its range is refused, with the range, and nothing changes.
       const typed = await page(s.driver, () => {
         const i = document.getElementById('learn-cpm');

@@ -39,7 +39,7 @@ export function readSettings(search) {
     const raw = q.get(f.key);
     const v = Number(raw);
     if (raw.trim() === '' || !Number.isFinite(v) || v * f.scale < f.min || v * f.scale > f.max) {
-      problem = problem || outOfRange(f, `“${f.key}” = ${raw}`);
+      problem = problem || `${outOfRange(f, `“${f.key}” = ${raw}`)}; in a link, ${linkRange(f)}`;
     } else S[f.key] = v;
   }
   const rawStep = q.get('step');
@@ -52,6 +52,16 @@ export function readSettings(search) {
     problem,
     stepProblem: stepOk ? null : `This link’s “step” = ${rawStep} is not a step (a whole number from 1 to ${STEPS.length}); showing step 1.`,
   };
+}
+
+/**
+ * A field's range in a link's own terms (fractions, seconds): the form's percent or days were
+ * given for a link's `fine=50`, which is inside "0.001 to 99.9 %" as written.
+ */
+function linkRange(f) {
+  const at = (x) => Number((x / f.scale).toPrecision(12));
+  const what = f.unit === '%' ? 'a fraction' : f.unit === 'days' ? 'seconds' : f.unit;
+  return `${f.key} is ${what} from ${at(f.min)} to ${at(f.max)}`;
 }
 
 /** The message for a setting outside its field's range (in the field's unit). */
@@ -110,13 +120,24 @@ export function evaluate(expr, env) {
   return { value: OPS[op](...vals.map((v) => v.value)) };
 }
 
+/**
+ * A count's unit, singular at exactly 1 for a plural of one or two words ("1 false alarm",
+ * "1 call", "1 success"); longer ones ("failures in a row", "trips per day") and "calls/min" as
+ * they are.
+ */
+function unitOf(value, unit) {
+  if (!unit) return '';
+  if (value !== 1 || !/^[a-z]+( [a-z]+)?s$/i.test(unit)) return ` ${unit}`;
+  return ` ${unit.slice(0, unit.endsWith('sses') ? -2 : -1)}`;
+}
+
 function format(value, opts) {
   if (value === null || value === undefined) return opts.none || '∞';
   switch (opts.fmt) {
     case 'pct': return pct(value, 4);
     case 'dur': return duration(value);
-    case 'signed': return `${signed(value, 4)}${opts.unit ? ` ${opts.unit}` : ''}`;
-    default: return `${fmt(value, 4)}${opts.unit ? ` ${opts.unit}` : ''}`;
+    case 'signed': return `${signed(value, 4)}${unitOf(value, opts.unit)}`;
+    default: return `${fmt(value, 4)}${unitOf(value, opts.unit)}`;
   }
 }
 
