@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { wasm, PRESETS } from './arbitrary.mjs';
 import { flatten, setPath, clone } from '../../www/src/paths.js';
 import { wholeRange } from '../../www/src/whole.js';
-import { percentOf } from '../../www/src/controls.js';
+import { percentOf, rateInPercent } from '../../www/src/controls.js';
 
 test('every number setting of every preset, set to 1e300, is refused naming itself and its range', () => {
   let probed = 0;
@@ -50,4 +50,21 @@ test('a rate\'s range is said in percent', () => {
     'statistical.fine_rate = -1% is invalid: allowed 0% < x < 100%');
   // A path's digits are not a rate.
   assert.equal(percentOf('dependency.2.failure_rate = 2 is invalid'), 'dependency.2.failure_rate = 200% is invalid');
+});
+
+test('a phase\'s rate, glossed "(0% to 100%)" by the simulator, is said in percent all the same', () => {
+  // It said "= -0.05 ... allowed 0 <= x <= 1 (0% to 100%)" in a field where the user typed -5.
+  assert.equal(rateInPercent('dependency.1.failure_rate = -0.05 is invalid: allowed 0 <= x <= 1 (0% to 100%)'),
+    'dependency.1.failure_rate = -5% is invalid: allowed 0% <= x <= 100%');
+  assert.equal(rateInPercent('statistical.fine_rate = -0.01 is invalid: allowed 0 < x < 1'),
+    'statistical.fine_rate = -1% is invalid: allowed 0% < x < 100%');
+  assert.equal(rateInPercent('fine_rate (10%) < x < 100%'), null, 'in percent already');
+  // The simulator's own message, from the page's wasm.
+  const p = PRESETS.find((x) => x.name === 'recovery-warmup');
+  const s = clone(p.scenario);
+  setPath(s, 'dependency.1.failure_rate', -0.05);
+  assert.throws(() => wasm.normalizeScenario(s), (e) => {
+    assert.equal(rateInPercent(e.message), 'dependency.1.failure_rate = -5% is invalid: allowed 0% <= x <= 100%');
+    return true;
+  });
 });

@@ -36,6 +36,17 @@ export function percentOf(text) {
     (n) => percentAsSet(Number(n)));
 }
 
+/**
+ * A rate's message in the form's percent, or null if it is in percent already. A phase's rate
+ * comes with the simulator's own gloss, "(0% to 100%)", after fractions
+ * ("dependency.1.failure_rate = -0.05 is invalid: allowed 0 <= x <= 1 (0% to 100%)"): the gloss
+ * goes, the fractions are converted (the gloss's % had kept them as fractions in a % field).
+ */
+export function rateInPercent(message) {
+  const bare = message.replace(/ \(0% to 100%\)/, '');
+  return bare.includes('%') ? null : percentOf(bare);
+}
+
 /** What a duration field takes (its tooltip, and its label's unit for a screen reader). */
 const DURATION_HINT = 'seconds, or with a unit: 500ms, 1.5m, 2h, 30d, 1w';
 
@@ -213,9 +224,10 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
   function inFormTerms(path, message) {
     const notes = [];
     let said = message;
-    if (fields.get(path).f.scale === 100 && !message.includes('%')) {
+    const inPercent = fields.get(path).f.scale === 100 ? rateInPercent(message) : null;
+    if (inPercent !== null) {
       if (/["“]/.test(message)) notes.push('rates are fractions there: 1 is 100%');
-      else said = percentOf(message);
+      else said = inPercent;
     }
     const item = /^([a-z_]+)\.(\d+)\./.exec(path);
     if (item && message.includes(`${item[1]}.${item[2]}.`)) notes.push(`${item[1]}.${item[2]} is phase ${Number(item[2]) + 1}: the settings count from 0`);

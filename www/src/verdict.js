@@ -5,6 +5,7 @@
 
 import { h, replace, uniqueId } from './dom.js';
 import { fmt, count, duration, kindBadge, stateName } from './format.js';
+import { wholeOf, MAX_WHOLE } from './whole.js';
 
 export const DEFAULT_TARGETS = { no_false_open: true, max_dead_calls: 50, close_within: 60, no_retrip: true };
 
@@ -18,9 +19,14 @@ export function readTarget(key, raw) {
   }
   const text = String(raw).trim();
   if (text === '') return { ok: true, value: null };
+  if (key === 'max_dead_calls') {
+    // A count read exactly, as every whole-number setting is (whole.js): 1e20 or
+    // 9007199254740993 would be carried rounded, and said as another number than written.
+    const w = wholeOf(text);
+    return w !== null && w >= 0n && w <= BigInt(MAX_WHOLE) ? { ok: true, value: Number(w) } : { ok: false };
+  }
   const x = Number(text);
-  const ok = Number.isFinite(x) && x >= 0 && (key !== 'max_dead_calls' || Number.isInteger(x));
-  return ok ? { ok, value: x } : { ok: false };
+  return Number.isFinite(x) && x >= 0 ? { ok: true, value: x } : { ok: false };
 }
 
 /** When the dependency is fully healthy for good: the start of the fine phase after the last
@@ -87,7 +93,7 @@ export function createVerdict(root, onTargets) {
     // the field were cleared: it is a bad entry, not "no target".
     const { ok, value } = el.validity && el.validity.badInput ? { ok: false } : readTarget(key, el.value);
     const m = msgs.get(el);
-    m.textContent = ok ? '' : `Enter ${whole ? 'a whole number' : 'a number'} ≥ 0, or leave it empty for no target.`;
+    m.textContent = ok ? '' : `Enter ${whole ? `a whole number from 0 to ${MAX_WHOLE}` : 'a number ≥ 0'}, or leave it empty for no target.`;
     el.setAttribute('aria-invalid', ok ? 'false' : 'true');
     el.closest('.field').classList.toggle('invalid', !ok);
     return ok ? value : targets[key];
