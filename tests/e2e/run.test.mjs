@@ -3,10 +3,14 @@
 // are in changes.test.mjs.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { Key } from 'selenium-webdriver';
 import { duration } from '../../www/src/format.js';
 import {
-  BROWSERS, session, open, page, pageErrors, pageState, simulate, until, waitSettled, runsShown,
+  BROWSERS, ROOT, session, open, page, pageErrors, pageState, simulate, until, waitSettled, runsShown,
   button, clock, newSnap, change,
 } from './helpers.mjs';
 
@@ -142,6 +146,36 @@ for (const browser of BROWSERS) {
       const later = await shown([{ start: 0, condition: 'fine' }, { start: 40, condition: 'outage' }]);
       assert.ok(later.ok);
       assert.equal(later.note, fine.note);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('a replayed trace whose latencies are milliseconds written bare says so under the metrics, counting as the command line does', async () => {
+      await open(s);
+      // Every call a 200 answered in 120 ms, written "120": read as 120 s, each is a timeout.
+      const rows = Array.from({ length: 300 }, (_, i) => `${(i * 0.2).toFixed(1)},200,120`);
+      const note = (trace) => page(s.driver, async (trace) => {
+        const pg = window.playground;
+        const ok = await pg.load({ ...pg.state.scenario, trace });
+        const el = document.querySelector('#playground .panel-metrics .slow-trace');
+        return { ok, note: el && el.textContent };
+      }, trace);
+      const bare = await note(['time_s,outcome,latency_s', ...rows].join('\n'));
+      assert.ok(bare.ok);
+      assert.equal(bare.note, '300 of 300 calls in the trace, not recorded as timeouts, took the call timeout (30 s) or longer and are replayed as timeouts: bare latencies are seconds; if these are milliseconds, give them a unit (120ms).');
+      // The command line says the same count.
+      const dir = mkdtempSync(join(tmpdir(), 'e2e-slow-'));
+      try {
+        writeFileSync(join(dir, 't.csv'), ['time_s,outcome,latency_s', ...rows].join('\n'));
+        const [cmd, pre] = process.env.BREAKER_BIN ? [process.env.BREAKER_BIN, []] : ['cargo', ['run', '-q', '-p', 'breaker-cli', '--']];
+        const out = execFileSync(cmd, [...pre, 'run', '--trace', join(dir, 't.csv')], { cwd: ROOT, encoding: 'utf8' });
+        assert.match(out, /300 of 300 calls not recorded as timeouts took the call timeout \(30 s\)/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      // With the unit: no note.
+      const ms = await note(rows.map((r) => `${r}ms`).join('\n'));
+      assert.ok(ms.ok);
+      assert.equal(ms.note, null);
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { wasm } from './arbitrary.mjs';
 import { ROOT } from './helpers.mjs';
+import { reachTimeout } from '../../www/src/tracenote.js';
 
 const OUTCOMES = ['success', 'ok', 'fail', 'timeout', 'refused', 'server_error', 'overload',
   'service_rate_limited', 'auth_rejected', 'input_rejected', 'user_rate_limited', '200', '301',
@@ -81,9 +82,18 @@ function cli(args) {
   }
 }
 
+/** The command line's count of calls that took the call timeout, from its replay lines. */
+function cliReach(args) {
+  const out = execFileSync(cmd, [...pre, 'run', ...args], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const m = /(\d+) of (\d+) calls not recorded as timeouts took the call timeout/.exec(out);
+  const calls = Number(/: (\d+) calls? from/.exec(out)?.[1] ?? NaN);
+  return m ? { calls: Number(m[2]), reach: Number(m[1]) } : { calls, reach: 0 };
+}
+
 test('a trace replays to the same run in the page\'s wasm, from a file and from the settings natively', () => {
   const dir = mkdtempSync(join(tmpdir(), 'e2e-trace-'));
   let replayed = 0;
+  let reaching = 0;
   try {
     fc.assert(fc.property(trace, settings, (text, base) => {
       const csv = join(dir, 'trace.csv');
@@ -103,7 +113,16 @@ test('a trace replays to the same run in the page\'s wasm, from a file and from 
       }
       const fromFile = cli(['--scenario', withSettings, '--trace', csv]);
       const fromSettings = cli(['--scenario', json]);
-      if (page.hash) replayed += 1;
+      if (page.hash) {
+        replayed += 1;
+        // The page's note on latencies at the call timeout counts what the command line does.
+        const timeout = wasm.normalizeScenario({ ...base, trace: text }).callers.call_timeout;
+        const want = cliReach(['--scenario', withSettings, '--trace', csv]);
+        const got = reachTimeout(text, timeout);
+        if (want.reach) assert.deepEqual(got, want, 'the page\'s count of calls at the call timeout');
+        else assert.equal(got.reach, 0, 'no call at the call timeout');
+        if (got.reach) reaching += 1;
+      }
       assert.deepEqual(fromSettings, page, 'the settings natively and in wasm');
       assert.deepEqual(fromFile, page, 'the file natively (streaming) and the settings in wasm');
     }), { numRuns: 120 });
@@ -111,4 +130,5 @@ test('a trace replays to the same run in the page\'s wasm, from a file and from 
     rmSync(dir, { recursive: true, force: true });
   }
   assert.ok(replayed >= 40 && replayed <= 118, `${replayed} of 120 traces replayed (the others refused)`);
+  assert.ok(reaching >= 10, `${reaching} replayed traces had calls at the call timeout`);
 });

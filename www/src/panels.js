@@ -172,9 +172,10 @@ export function betterOf(better, a, b) {
 
 /**
  * Metrics for both breakers, side by side: `m` = {statistical: {metrics, totals}, window: ...}.
- * `unjudged`: a replayed trace whose phases mark no outage, said under the table.
+ * `unjudged`: a replayed trace whose phases mark no outage, said under the table; `slow`: a
+ * replayed trace's calls at the call timeout (tracenote.js), said there too.
  */
-export function renderMetrics(root, m, unjudged = false) {
+export function renderMetrics(root, m, unjudged = false, slow = null) {
   if (!m || !m.statistical) { replace(root, h('p', { class: 'muted', text: 'No run yet.' })); return; }
   const val = (v, unit) => {
     if (v === null || v === undefined || Number.isNaN(v)) return '—';
@@ -199,6 +200,7 @@ export function renderMetrics(root, m, unjudged = false) {
     })))),
   h('p', { class: 'help', text: m.cut_at_s != null ? 'The run was cut short: these count the part computed. Bold: the better of the two there.'
     : m.complete ? 'Bold: the better of the two on this run.' : 'The run was cancelled: these count the part computed.' }),
+  slow ? h('p', { class: 'notice slow-trace', text: slow }) : null,
   unjudged ? h('p', { class: 'notice unjudged', text: UNJUDGED }) : null);
 }
 

@@ -1,0 +1,36 @@
+// What a replayed trace's latencies say against the call timeout, as `breaker run --trace`
+// says it (crates/cli/src/run.rs, `timeout_line`): how many calls not recorded as timeouts took
+// the call timeout or longer (each is replayed as a timeout at the call timeout), with a hint
+// when half or more did: a log's latencies in milliseconds, written bare, read as seconds
+// (`0.2,200,120` is a 2-minute call), turn a healthy trace into one long outage.
+//
+// Read from the trace text the run replayed (so it has parsed: every row is a call): a row is a
+// line whose first field is a number; its outcome is a timeout if written `timeout` (any case)
+// or `408`; its latency is read as the simulator reads durations (units.js).
+
+import { parseDuration } from './units.js';
+
+/** `{calls, reach}` of a trace text that replays, against `timeout` seconds. */
+export function reachTimeout(trace, timeout) {
+  let calls = 0;
+  let reach = 0;
+  for (const line of String(trace).split('\n')) {
+    const f = line.split(',');
+    const t = f[0].replace(/^\uFEFF/, '').trim();
+    if (f.length < 3 || t === '' || !Number.isFinite(Number(t))) continue;
+    calls += 1;
+    const o = f[1].trim().toLowerCase();
+    if (o === 'timeout' || o === '408') continue;
+    const d = parseDuration(f[2]);
+    if (d.ok && d.value >= timeout) reach += 1;
+  }
+  return { calls, reach };
+}
+
+/** The note under the metrics, or null when no call reached the timeout. */
+export function timeoutNote(trace, timeout) {
+  const { calls, reach } = reachTimeout(trace, timeout);
+  if (!reach) return null;
+  const hint = reach * 2 >= calls ? ': bare latencies are seconds; if these are milliseconds, give them a unit (120ms)' : '';
+  return `${reach} of ${calls} calls in the trace, not recorded as timeouts, took the call timeout (${timeout} s) or longer and are replayed as timeouts${hint}.`;
+}
