@@ -166,10 +166,11 @@ for (const browser of BROWSERS) {
       assert.deepEqual(r, { path: 'statistical.broken_rate', invalid: 'true', width: '3px', style: 'solid' });
     });
 
-    test('a refused phase setting says which phase its path names; a message in percent gets no second note', async () => {
+    test('a refused phase setting says which phase its path names; a rate\'s message is in percent, once', async () => {
       // The form says "Phase 2", the simulator dependency.1 (its list counts from 0). The
       // threshold's message gives its range in percent itself, and the page once added "(rates
-      // are fractions there: 1 is 100 %)" after it all the same.
+      // are fractions there: 1 is 100 %)" after it all the same; then it kept that message's
+      // fractions (a typed -1 said -0.01): the gloss now goes and the numbers are in percent.
       await open(s);
       const refused = async (path, value) => {
         await setField(s.driver, path, value);
@@ -179,10 +180,10 @@ for (const browser of BROWSERS) {
         'dependency.1.start = -1 is invalid: allowed the previous phase\'s start (0) < x <= 1e9 seconds (dependency.1 is phase 2: the settings count from 0)');
       await open(s);
       assert.equal(await refused('dependency.2.failure_rate', 200),
-        'dependency.2.failure_rate = 2 is invalid: allowed 0 <= x <= 1 (0% to 100%) (dependency.2 is phase 3: the settings count from 0)');
+        'dependency.2.failure_rate = 200% is invalid: allowed 0% <= x <= 100% (dependency.2 is phase 3: the settings count from 0)');
       await open(s);
       assert.equal(await refused('window.failure_rate_threshold', -1),
-        'window.failure_rate_threshold = -0.01 is invalid: allowed 0 < x <= 1 (0% < x <= 100%)');
+        'window.failure_rate_threshold = -1% is invalid: allowed 0% < x <= 100%');
       // A rate's message in the form's percent, as typed (the simulator's is in fractions).
       assert.equal(await refused('statistical.fine_rate', -1),
         'statistical.fine_rate = -1% is invalid: allowed 0% < x < 100%');

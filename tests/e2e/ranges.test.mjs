@@ -58,6 +58,8 @@ test('a phase\'s rate, glossed "(0% to 100%)" by the simulator, is said in perce
     'dependency.1.failure_rate = -5% is invalid: allowed 0% <= x <= 100%');
   assert.equal(rateInPercent('statistical.fine_rate = -0.01 is invalid: allowed 0 < x < 1'),
     'statistical.fine_rate = -1% is invalid: allowed 0% < x < 100%');
+  assert.equal(rateInPercent('window.failure_rate_threshold = -0.01 is invalid: allowed 0 < x <= 1 (0% < x <= 100%)'),
+    'window.failure_rate_threshold = -1% is invalid: allowed 0% < x <= 100%');
   assert.equal(rateInPercent('fine_rate (10%) < x < 100%'), null, 'in percent already');
   // The simulator's own message, from the page's wasm.
   const p = PRESETS.find((x) => x.name === 'recovery-warmup');

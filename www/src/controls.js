@@ -37,13 +37,13 @@ export function percentOf(text) {
 }
 
 /**
- * A rate's message in the form's percent, or null if it is in percent already. A phase's rate
- * comes with the simulator's own gloss, "(0% to 100%)", after fractions
- * ("dependency.1.failure_rate = -0.05 is invalid: allowed 0 <= x <= 1 (0% to 100%)"): the gloss
- * goes, the fractions are converted (the gloss's % had kept them as fractions in a % field).
+ * A rate's message in the form's percent, or null if it is in percent already. Some come with
+ * the simulator's own gloss in percent after fractions ("dependency.1.failure_rate = -0.05 is
+ * invalid: allowed 0 <= x <= 1 (0% to 100%)", a threshold's "(0% < x <= 100%)"): the gloss goes
+ * and the fractions are converted (the gloss's % had kept a typed -5 shown as -0.05).
  */
 export function rateInPercent(message) {
-  const bare = message.replace(/ \(0% to 100%\)/, '');
+  const bare = message.replace(/ \([^()]*%[^()]*\)$/, '');
   return bare.includes('%') ? null : percentOf(bare);
 }
 

@@ -141,6 +141,10 @@ function format(value, opts) {
   }
 }
 
+/** Between a figure's text and its kind badge: a no-break space, so on a phone (where a figure's
+ * words may wrap, learn.css) the last word stays with its badge. */
+const KEEP = '\u00a0';
+
 const KIND_SETTING = { label: 'setting', title: 'One of your settings (or of this step’s run).' };
 
 function badge(kind) {
@@ -383,7 +387,7 @@ export function mountLearn(root) {
         const old = f.el.querySelector('.kind');
         const b = h('span', { class: 'kind', text: 'not computed', title: 'Not in this report: see the notes in the command\'s JSON output.' });
         b.dataset.kind = 'none';
-        if (old) old.replaceWith(b); else f.el.append(' ', b);
+        if (old) old.replaceWith(b); else f.el.append(KEEP, b);
         continue;
       }
       if (r.pending) continue;
@@ -397,7 +401,7 @@ export function mountLearn(root) {
       if (!old || old.dataset.kind !== kind) {
         const b = badge(kind);
         b.dataset.kind = kind;
-        if (old) old.replaceWith(b); else f.el.append(' ', b);
+        if (old) old.replaceWith(b); else f.el.append(KEEP, b);
       }
     }
   }
