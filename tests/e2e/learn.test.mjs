@@ -134,7 +134,8 @@ for (const browser of BROWSERS) {
         const p = [...document.querySelectorAll('.learn-text p')].find((x) => /a success −1 point/.test(x.textContent));
         return p ? p.textContent : '';
       });
-      const m = /a failure is \+([\d.]+) points .*?it takes (\d+) successes .*?to undo one failure/.exec(r);
+      // (\s: a figure's kind badge follows a no-break space.)
+      const m = /a failure is \+([\d.]+) points\s.*?it takes (\d+) successes\s.*?to undo one failure/.exec(r);
       assert.ok(m, r);
       const [weight, n] = [Number(m[1]), Number(m[2])];
       assert.ok(n - 1 < weight && weight <= n, `${n} successes undo a failure of ${weight} points: ${r}`);
