@@ -32,7 +32,6 @@ import { createControls } from './controls.js';
 import { createTransport, SPEEDS } from './transport.js';
 import { createChart } from './chart.js';
 import { renderNow, createTrace, renderMetrics, renderDerived } from './panels.js';
-import { timeoutNote } from './tracenote.js';
 import { createAnalysis } from './analysis.js';
 import { createVerdict, DEFAULT_TARGETS, readTarget } from './verdict.js';
 import { encode, decode, copyText } from './urlstate.js';
@@ -492,10 +491,9 @@ export function mountPlayground(root, options = {}) {
     // be told false from true.
     // (A phase that starts after the trace's last call judges nothing: the run ends there.)
     const unjudged = Boolean(sc.trace) && !(sc.dependency || []).some((p) => p.condition && p.condition !== 'fine' && (p.start || 0) <= info.duration);
-    // Latencies at the call timeout, most of them likely milliseconds written bare.
-    const timeout = sc.callers && sc.callers.call_timeout;
-    const slow = sc.trace && Number.isFinite(timeout) ? timeoutNote(sc.trace, timeout) : null;
-    patch(P.metrics.body, (el) => renderMetrics(el, metrics, unjudged, slow));
+    // Latencies at the call timeout, most of them likely milliseconds written bare (read in the
+    // worker: tracenote.js).
+    patch(P.metrics.body, (el) => renderMetrics(el, metrics, unjudged, res.traceNote));
     verdict.setRun(metrics, sc);
     transport.setEnabled(true);
     S.loaded = true;
