@@ -7,7 +7,10 @@
 //! becomes the first trial (lazy: a poll leaves the breaker open). Half-open: one trial at a time on a fresh
 //! score without floor, open again at `A`, close at `B`; a trial not answered within the call
 //! timeout is lost; half-open lasts at most `half_open_time_factor x trials-to-close / rate`, then
-//! closes if the trial score is below 0 and opens again otherwise.
+//! closes if the trial score is below 0 and opens again otherwise. That change is dated at the
+//! limit's end also when the next call or result applies it (nothing need poll): its
+//! transition's `at` is the deadline and a new wait is timed from there, as a poll at
+//! [`Breaker::next_deadline`] would have it.
 //!
 //! The score counts calls and keeps its evidence through a quiet spell, while the line follows
 //! the traffic down: a score built before a quiet night (a burst of failures that fell just short
@@ -487,7 +490,9 @@ impl Statistical {
                 } else {
                     State::Open
                 };
-                self.go(to, now, reason);
+                // At the deadline, also when a later call applies it: a poll there would have
+                // made the same change, and the next wait is timed from it.
+                self.go(to, self.half_open_until, reason);
             }
         }
     }

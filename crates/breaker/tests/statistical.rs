@@ -10,8 +10,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use breaker::{
-    Breaker, Decision, Ignored, Outcome, Permit, Reason, Recorded, Rejection, State, Statistical,
-    StatisticalSettings,
+    Breaker, Decision, Ignored, Outcome, Permit, PermitKind, Reason, Recorded, Rejection, State,
+    Statistical, StatisticalSettings,
 };
 
 const OK: Outcome = Outcome::Success;
@@ -1066,6 +1066,41 @@ fn half_open_time_limit_with_a_trial_score_of_zero_reopens() {
         }
         r => panic!("{r:?}"),
     }
+}
+
+/// The half-open time limit applied lazily, by the next call long after it ran out, decides
+/// as a poll at the deadline would: the reopening is dated at the limit's end and the grown
+/// wait runs from there, so a call after that wait is the next trial, not rejected for a wait
+/// timed from the call (a `Shared` breaker is never polled).
+#[test]
+fn half_open_time_limit_applied_lazily_is_dated_at_its_deadline() {
+    let mut polled = breaker();
+    let (_lost_trial, t) = half_open(&mut polled);
+    let mut lazy = polled.clone();
+    let deadline = t + 3.0 * 18.0 / polled.rate(t);
+    while let Some(d) = polled.next_deadline() {
+        polled.poll(d);
+    }
+    assert_eq!(polled.state(), State::Open);
+    assert_eq!(polled.transitions()[0].at, deadline);
+    let late = deadline + 120.0 + 5.0;
+    let from_poll = polled.permit(late);
+    let from_lazy = lazy.permit(late);
+    assert_eq!(from_poll.permit().map(|p| p.kind), Some(PermitKind::Trial));
+    assert_eq!(from_lazy, from_poll);
+    let lazy_changes: Vec<_> = lazy
+        .transitions()
+        .iter()
+        .map(|c| (c.at, c.from, c.to))
+        .collect();
+    assert_eq!(
+        lazy_changes,
+        [
+            (deadline, State::HalfOpen, State::Open),
+            (late, State::Open, State::HalfOpen)
+        ]
+    );
+    assert_eq!(lazy.open_until(), polled.open_until());
 }
 
 /// `wait()` is "the wait in force, or the next one when closed": after a close the next wait is

@@ -305,7 +305,8 @@ impl Model {
             } else {
                 State::Open
             };
-            self.go(to, t, why);
+            let at = self.half_open_until;
+            self.go(to, at, why);
         }
     }
 
