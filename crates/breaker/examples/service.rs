@@ -12,6 +12,7 @@
 //!
 //! Run: `cargo run -p breaker --example service`
 
+use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread;
@@ -97,15 +98,19 @@ fn main() {
         ..Default::default()
     };
     // Every state change, with its reason, at the breaker's time (`t.at`, seconds since
-    // `Shared::new`): the listener runs under the lock, so keep it short.
+    // `Shared::new`): the listener runs under the lock, so keep it short, and do not let it
+    // panic (`println!` would, with stdout closed: `service | head -1`).
     let breaker = Arc::new(
-        Shared::new(Statistical::new(settings).expect("valid settings"))
-            .on_transition(|t| println!("{:>6.3}  {} -> {}: {}", t.at, t.from, t.to, t.reason)),
+        Shared::new(Statistical::new(settings).expect("valid settings")).on_transition(|t| {
+            let line = format!("{:>6.3}  {} -> {}: {}", t.at, t.from, t.to, t.reason);
+            let _ = writeln!(std::io::stdout(), "{line}");
+        }),
     );
     let clock = breaker.clock();
     let counts = Arc::new(Counts::default());
 
-    println!("{:>6}  state change", "t (s)");
+    // Output to a closed pipe (`| head -1`) is dropped, not a panic.
+    let _ = writeln!(std::io::stdout(), "{:>6}  state change", "t (s)");
     let workers: Vec<_> = (0..4)
         .map(|_| {
             let (breaker, counts, clock) = (breaker.clone(), counts.clone(), clock.clone());
@@ -123,7 +128,8 @@ fn main() {
         w.join().expect("worker");
     }
     let n = |c: &AtomicU64| c.load(Ordering::Relaxed);
-    println!(
+    let _ = writeln!(
+        std::io::stdout(),
         "{} calls: {} answered by the service, {} failed ({} after waiting for the {} ms \
          timeout), {} rejected at once by the breaker; final state {}",
         n(&counts.calls),

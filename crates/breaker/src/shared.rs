@@ -22,12 +22,21 @@
 //! another thread's call may clear it before this one can look: to see every state change (for
 //! logs, metrics, alerts), register [`Shared::on_transition`], which is called for each one, in
 //! order, exactly once (inside [`Shared::with`], for its last mutating call's only). The
-//! listener must not panic: it runs under the lock, also while a panicking call unwinds.
+//! listener must not panic: it runs under the lock, also while a panicking call unwinds. (Write
+//! logs with `let _ = writeln!(std::io::stderr(), ..)`: `eprintln!` panics when stderr is
+//! closed.) If it panics anyway, the panic goes on through the call whose change it heard, and
+//! a permit that call was given is first reported neutral, so it holds no half-open slot.
 //!
 //! In async code (tokio tasks) the lock is a blocking one, held for the breaker's own step (a
 //! few arithmetic operations) and the listener, never across an `.await`: as tokio advises for
-//! a mutex held that briefly, no async mutex is needed. Keep the listener short, since a task
-//! waiting for the lock holds its executor thread meanwhile.
+//! a mutex held that briefly, no async mutex is needed. But a task waiting for the lock holds
+//! its executor thread meanwhile, so the lock timeout bounds each call's wait, not the
+//! runtime's: while something holds the lock for long (a slow listener, a long
+//! [`Shared::with`], a slow [`Clock::from_fn`]), every worker thread in turn waits up to the
+//! timeout and timers and other tasks stop for about as long as the lock is held. In an async
+//! service, make the wrapper with [`Shared::with_lock_timeout`] and [`Duration::ZERO`] (or a
+//! millisecond): a call that finds the lock held then goes ahead uncounted at once, and a
+//! result is dropped, as design §2 asks of a change that cannot take the lock in time.
 //!
 //! The lock is not reentrant. A call that would take it on a thread that already holds it (from
 //! the listener, or from inside [`Shared::with`]'s closure, including a [`Guard`] finished or
@@ -93,8 +102,10 @@ impl Clock {
     /// as a runtime's clock, so that a test on a paused or mocked runtime clock moves the
     /// breaker's time too. With tokio: `let start = tokio::time::Instant::now();
     /// Clock::from_fn(move || start.elapsed().as_secs_f64())` follows `tokio::time::pause` and
-    /// `advance`. It is read under the breaker's lock: keep it quick, and call nothing of the
-    /// [`Shared`] from it.
+    /// `advance`. (tokio's paused clock is the runtime's: read from a thread outside the runtime,
+    /// `tokio::time::Instant::now()` is the system's clock, and such a thread's calls would go
+    /// back in the breaker's time, which it reads as the latest time given.) It is read under
+    /// the breaker's lock: keep it quick, and call nothing of the [`Shared`] from it.
     ///
     /// ```
     /// # use std::sync::{Arc, Mutex};
@@ -337,7 +348,9 @@ impl<B: Breaker> Shared<B> {
         Self::with_lock_timeout(breaker, Duration::from_secs(2))
     }
 
-    /// Share `breaker` with a custom lock timeout.
+    /// Share `breaker` with a custom lock timeout. [`Duration::ZERO`] takes the lock only if it
+    /// is free (after a brief spin): the choice for async code, where a wait holds an executor
+    /// thread (see the [module](self) docs).
     pub fn with_lock_timeout(breaker: B, lock_timeout: Duration) -> Self {
         Shared {
             state: AtomicU8::new(state_code(breaker.state())),
@@ -429,14 +442,35 @@ impl<B: Breaker> Shared<B> {
     }
 
     /// Run `f` on the breaker if the lock can be taken in time, then report its transitions.
-    /// `what` names the call for [`Shared::not_reentrant`]'s message.
-    fn change<T>(&self, what: &str, f: impl FnOnce(&mut B) -> T) -> Locked<T> {
+    /// `what` names the call for [`Shared::not_reentrant`]'s message; `admitted` finds the
+    /// permit in `f`'s answer, if it gave one.
+    ///
+    /// A listener that panics anyway (`eprintln!` does on a closed stderr) unwinds through the
+    /// caller, who never gets the permit: it is reported neutral first, so it cannot hold a
+    /// half-open slot (for good, in a window breaker without a half-open maximum).
+    fn change<T>(
+        &self,
+        what: &str,
+        f: impl FnOnce(&mut B) -> T,
+        admitted: impl FnOnce(&T) -> Option<Permit>,
+    ) -> Locked<T> {
         self.not_reentrant(what);
         match self.inner.try_lock_for(self.lock_timeout) {
             Some(inner) => {
                 let mut held = self.held(inner);
                 let value = f(&mut held.inner.breaker);
-                self.report(&mut held.inner);
+                let reported = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    self.report(&mut held.inner)
+                }));
+                if let Err(panic) = reported {
+                    if let Some(permit) = admitted(&value) {
+                        let b = &mut held.inner.breaker;
+                        b.record(&permit, Outcome::InputRejected, self.clock.now());
+                        self.state
+                            .store(state_code(b.state()), AtomicOrdering::Release);
+                    }
+                    std::panic::resume_unwind(panic);
+                }
                 Locked::Done(value)
             }
             None => Locked::Dropped,
@@ -461,7 +495,11 @@ impl<B: Breaker> Shared<B> {
     /// [`Shared::record`], [`Shared::poll`] and a guard's `finish` or drop.
     #[must_use = "make the call unless rejected, and report its outcome with the permit"]
     pub fn permit(&self) -> Locked<Decision> {
-        let decision = self.change("permit, admit or call", |b| b.permit(self.clock.now()));
+        let decision = self.change(
+            "permit, admit or call",
+            |b| b.permit(self.clock.now()),
+            |d| d.permit(),
+        );
         match &decision {
             Locked::Done(Decision::Admit(p)) => self.tally.permit(p.kind),
             Locked::Done(Decision::Reject(_)) => bump(&self.tally.rejected),
@@ -477,9 +515,11 @@ impl<B: Breaker> Shared<B> {
     /// in time: make the call anyway, with nothing to report.
     #[must_use = "report the call's outcome with the permit"]
     pub fn permit_last_option(&self) -> Locked<Permit> {
-        let permit = self.change("permit_last_option", |b| {
-            b.permit_last_option(self.clock.now())
-        });
+        let permit = self.change(
+            "permit_last_option",
+            |b| b.permit_last_option(self.clock.now()),
+            |p| Some(*p),
+        );
         match &permit {
             Locked::Done(p) => self.tally.permit(p.kind),
             Locked::Dropped => bump(&self.tally.uncounted),
@@ -491,9 +531,11 @@ impl<B: Breaker> Shared<B> {
     /// taken in time.
     pub fn record(&self, permit: &Permit, outcome: Outcome) -> Locked<Recorded> {
         let now = self.clock.now();
-        let recorded = self.change("record, or a guard's finish or drop", |b| {
-            b.record(permit, outcome, now)
-        });
+        let recorded = self.change(
+            "record, or a guard's finish or drop",
+            |b| b.record(permit, outcome, now),
+            |_| None,
+        );
         bump(match recorded {
             Locked::Done(Recorded::Counted) => match outcome.class() {
                 Class::Success => &self.tally.successes,
@@ -517,7 +559,7 @@ impl<B: Breaker> Shared<B> {
     /// change reported when it is due rather than at the next call polls at
     /// [`Breaker::next_deadline`] (read through [`Shared::with`]).
     pub fn poll(&self) -> Locked<()> {
-        self.change("poll", |b| b.poll(self.clock.now()))
+        self.change("poll", |b| b.poll(self.clock.now()), |_| None)
     }
 
     /// Ask for a permit and hold it in a [`Guard`], which reports the call's outcome with

@@ -466,6 +466,52 @@ fn a_call_that_panics_gives_its_permit_back() {
     assert_eq!(shared.state(), State::Closed);
 }
 
+/// A listener that panics (`eprintln!` does when stderr is closed) unwinds through the call
+/// whose change it heard, which never gets its permit: the permit is reported neutral first, so
+/// it cannot hold a window's only half-open slot (before, every later call was rejected as
+/// half-open busy, a day later too). The same for a last-option permit, which is a probe here.
+#[test]
+fn a_listener_that_panics_does_not_keep_the_permit_of_the_call_it_unwinds() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    for last_option in [false, true] {
+        let s = WindowSettings {
+            sliding_window_size: 2,
+            minimum_number_of_calls: 2,
+            wait_duration_in_open_state: 10.0,
+            permitted_number_of_calls_in_half_open_state: 1,
+            ..Default::default()
+        };
+        let clock = ManualClock::new(0.0);
+        let armed = Arc::new(AtomicBool::new(true));
+        let shared = {
+            let armed = armed.clone();
+            Shared::new(Window::new(s).unwrap())
+                .with_clock(clock.clock())
+                .on_transition(move |t| {
+                    if t.to == State::HalfOpen && armed.swap(false, Ordering::SeqCst) {
+                        panic!("failed printing to stderr: Broken pipe");
+                    }
+                })
+        };
+        for _ in 0..2 {
+            assert!(shared.call(|| ((), Outcome::Refused)).is_some());
+        }
+        clock.advance(Duration::from_secs(10));
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if last_option {
+                let _ = shared.permit_last_option();
+            } else {
+                let _ = shared.admit();
+            }
+        }));
+        assert!(panicked.is_err(), "{last_option}");
+        assert_eq!(shared.state(), State::HalfOpen, "{last_option}");
+        let probe = shared.admit().expect("the probe's slot came back");
+        let _ = probe.finish(Outcome::Success);
+        assert_eq!(shared.state(), State::Closed, "{last_option}");
+    }
+}
+
 /// A panic inside `with` after the breaker changed state: the change still reaches `state` and
 /// the listener (before, `state` said closed for an open breaker, and the listener never heard
 /// of the opening once another call had cleared the breaker's transitions).
