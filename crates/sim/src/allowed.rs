@@ -88,11 +88,9 @@ pub fn explain(
     };
     if !mismatch {
         // A string a rate or a duration cannot read (`"quick" is not a duration: use seconds or
-        // a unit (...)`) says the forms it takes; the field's range is added, as every refusal
-        // says it.
-        if after(error, " is not a duration: use ").is_some()
-            || after(error, " is not a rate: use ").is_some()
-        {
+        // a unit (...)`, `"NaN" is not a finite rate`, `unknown duration unit "e" in "1e"`)
+        // says why; the field's range is added, as every refusal says it.
+        if after(error, " is not a ").is_some() || error.starts_with("unknown duration unit") {
             return Some(format!("{error}, {}", range()?));
         }
         return None;

@@ -1046,7 +1046,8 @@ impl PhaseCursor {
 
 impl Engine {
     pub(crate) fn new(s: &Scenario, end: f64) -> Result<Engine, SimError> {
-        s.validate().map_err(SimError::Settings)?;
+        // Over the run's end: a replay's is its trace's last call, not the duration.
+        s.validate_over(end).map_err(SimError::Settings)?;
         let n = s.callers.count as usize;
         let copies = if s.callers.shared_state { 1 } else { n };
         let stat = (0..copies)

@@ -346,7 +346,21 @@ impl Scenario {
     /// Check every field. The error names the full dotted path as `--set` takes it, e.g.
     /// `statistical.broken_rate = 0.01 is invalid: allowed fine_rate (0.05) < x < 1` or
     /// `dependency.1.failure_rate = 2 is invalid: allowed 0 <= x <= 1 (0% to 100%)`.
+    ///
+    /// A trace's span is known once it is read: its run is checked over it when made.
     pub fn validate(&self) -> Result<(), SettingsError> {
+        let span = if self.trace.is_some() {
+            0.0
+        } else {
+            self.duration
+        };
+        self.validate_over(span)
+    }
+
+    /// [`Scenario::validate`] for a run of `span` seconds: the duration, or a trace's replay up
+    /// to its last call (the run is made with this, [`crate::Sim::new`] and
+    /// [`crate::replay`]).
+    pub(crate) fn validate_over(&self, span: f64) -> Result<(), SettingsError> {
         check(
             "duration",
             self.duration,
@@ -440,13 +454,41 @@ impl Scenario {
             .validate()
             .map_err(|e| e.within("statistical"))?;
         self.window.validate().map_err(|e| e.within("window"))?;
-        self.check_size()
+        self.check_size(span)
     }
 
-    /// A generated run's size, checked last (it depends on the other fields, each valid): at
-    /// most [`MAX_CALLS`] calls and [`MAX_IN_FLIGHT`] in flight, expected. The rate is the field
-    /// named, as the factor of both. A trace replaces the traffic and sets its own size.
-    fn check_size(&self) -> Result<(), SettingsError> {
+    /// A run's size, checked last (it depends on the other fields, each valid). Over `span`
+    /// seconds, the window breaker's rounds with no call (automatic transitions, a half-open
+    /// maximum that reopens): at most [`MAX_TIMED_ROUNDS`], also for a trace, whose calls far
+    /// apart leave the clock alone between them. A generated run: at most [`MAX_CALLS`] calls and
+    /// [`MAX_IN_FLIGHT`] in flight, expected. The rate is the field named, as the factor of
+    /// both. A trace replaces the traffic and sets its own number of calls.
+    fn check_size(&self, span: f64) -> Result<(), SettingsError> {
+        let w = &self.window;
+        if w.automatic_transition_from_open_to_half_open_enabled
+            && w.transition_to_state_after_wait_duration == breaker::AfterHalfOpenWait::Open
+        {
+            let copies = if self.callers.shared_state {
+                1.0
+            } else {
+                f64::from(self.callers.count)
+            };
+            let open = w.wait_duration_in_open_state * (1.0 - w.wait_randomization_factor);
+            let least = (copies * span / MAX_TIMED_ROUNDS - open).max(0.0);
+            let limit = w.max_wait_duration_in_half_open_state;
+            if limit > 0.0 && limit < least {
+                return Err(SettingsError::new(
+                    "window.max_wait_duration_in_half_open_state",
+                    breaker::error::Num(limit),
+                    format!(
+                        "0 (off) or {} <= x <= 1e9 seconds with automatic transitions, this \
+                         run's length, callers and open wait (at most 1e6 half-open rounds a \
+                         run ended by the clock alone)",
+                        breaker::error::Num(least.ceil())
+                    ),
+                ));
+            }
+        }
         if self.trace.is_some() {
             return Ok(());
         }
@@ -473,42 +515,28 @@ impl Scenario {
                 + waits * timeout;
             held = held.max(mean.min(timeout));
         }
-        let per_cpm = (1.0 + self.traffic.daily_swing) / 60.0 * held.min(self.duration);
+        // Shared state: every change waiting for a side's lock holds a queue entry. At most
+        // `lock_timeout / lock_hold` wait at once; past half the cap, count each call's two
+        // changes (permit and result) as held for up to the lock timeout as well.
+        let c = &self.callers;
+        let many = c.lock_hold > 0.0 && c.lock_timeout > c.lock_hold * (MAX_IN_FLIGHT / 2.0);
+        let lock_wait = if c.shared_state && many {
+            2.0 * c.lock_timeout.min(self.duration)
+        } else {
+            0.0
+        };
+        let per_cpm =
+            (1.0 + self.traffic.daily_swing) / 60.0 * (held.min(self.duration) + lock_wait);
         let most = (MAX_CALLS * 60.0 / self.duration).min(MAX_IN_FLIGHT / per_cpm);
         let most = if most >= 1.0 { most.floor() } else { most };
-        let w = &self.window;
-        if w.automatic_transition_from_open_to_half_open_enabled
-            && w.transition_to_state_after_wait_duration == breaker::AfterHalfOpenWait::Open
-        {
-            let copies = if self.callers.shared_state {
-                1.0
-            } else {
-                f64::from(self.callers.count)
-            };
-            let open = w.wait_duration_in_open_state * (1.0 - w.wait_randomization_factor);
-            let least = (copies * self.duration / MAX_TIMED_ROUNDS - open).max(0.0);
-            let limit = w.max_wait_duration_in_half_open_state;
-            if limit > 0.0 && limit < least {
-                return Err(SettingsError::new(
-                    "window.max_wait_duration_in_half_open_state",
-                    breaker::error::Num(limit),
-                    format!(
-                        "0 (off) or {} <= x <= 1e9 seconds with automatic transitions, this \
-                         duration, callers and open wait (at most 1e6 half-open rounds a run \
-                         ended by the clock alone)",
-                        breaker::error::Num(least.ceil())
-                    ),
-                ));
-            }
-        }
         let cpm = self.traffic.calls_per_minute;
         check(
             "traffic.calls_per_minute",
             cpm,
             cpm <= most,
             &format!(
-                "0 < x <= {} with this duration, latencies and call timeout (a run of at most \
-                 1e9 calls, 1e6 in flight at once)",
+                "0 < x <= {} with this duration, latencies, call timeout and lock wait (a run of \
+                 at most 1e9 calls, 1e6 in flight at once)",
                 breaker::error::Num(most)
             ),
         )
@@ -585,6 +613,12 @@ impl Scenario {
             // Deserialize after each edit so that the error names the edit that broke it.
             Scenario::deserialize(&v).map_err(|e| {
                 let given = serde_json::from_str(value).unwrap_or(serde_json::Value::Null);
+                // An object or a list written whole: the leaf in it to blame, as in a file.
+                if given.is_object() || given.is_array() {
+                    if let Some(m) = blame(&v) {
+                        return m;
+                    }
+                }
                 let (path, shown) = (path.trim(), value.trim());
                 explain_at(&v, path, &given, shown, &e.to_string())
                     .map(|why| format!("{path} = {shown} is invalid: {why}"))

@@ -85,16 +85,16 @@ impl Sim {
     /// `scenario.trace` is checked whole here (so stepping never fails) and replaces the
     /// generated traffic; the run then ends at the trace's last call.
     pub fn new(scenario: &Scenario) -> Result<Sim, SimError> {
-        scenario.validate().map_err(SimError::Settings)?;
-        let (src, end) = match &scenario.trace {
-            Some(text) => {
-                let span = scan_trace(text.as_bytes()).map_err(SimError::Trace)?;
-                let text: Arc<str> = Arc::from(text.as_str());
-                (Src::Text(TextCursor::new(text)), span.last_s)
-            }
-            None => (Src::Generated(Generator::new(scenario)), scenario.duration),
+        let end = match &scenario.trace {
+            Some(text) => scan_trace(text.as_bytes()).map_err(SimError::Trace)?.last_s,
+            None => scenario.duration,
         };
+        // Validates the scenario, over the run's end.
         let engine = Engine::new(scenario, end)?;
+        let src = match &scenario.trace {
+            Some(text) => Src::Text(TextCursor::new(Arc::from(text.as_str()))),
+            None => Src::Generated(Generator::new(scenario)),
+        };
         let mut sim = Sim {
             engine,
             src,
@@ -608,7 +608,7 @@ pub fn replay<R: BufRead>(
     end_s: f64,
     buckets: usize,
 ) -> Result<RunResult, SimError> {
-    scenario.validate().map_err(SimError::Settings)?;
+    // `Engine::new` validates, over the trace's span.
     let mut engine = Engine::new(scenario, end_s)?;
     engine.enable_series(buckets, 0.0, end_s);
     let mut src = TraceReader::new(reader);

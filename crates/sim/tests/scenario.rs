@@ -57,6 +57,42 @@ fn set_edits_a_dotted_path() {
     assert_eq!(t.dependency[1].failure, breaker::Outcome::Overload);
 }
 
+/// Every refusal of a value a rate or a duration cannot read gives the field's range, whatever
+/// the reason it gives (not a number, not finite, an unknown unit), in an edit and in a file
+/// alike; before, "not finite" and "unknown unit" came without it. An object or a list written
+/// whole by `--set` names the leaf in it at fault, as a file does (it named the edit's path).
+#[test]
+fn refusals_of_unreadable_values_give_the_range_and_the_leaf() {
+    let s = Scenario::default();
+    let set = |e: &str| s.with_sets([e]).unwrap_err();
+    assert_eq!(
+        set("traffic.daily_swing=NaN"),
+        r#"traffic.daily_swing = NaN is invalid: "NaN" is not a finite rate, 0 <= x < 1"#
+    );
+    assert_eq!(
+        set("duration=1e309"),
+        r#"duration = 1e309 is invalid: "1e309" is not a finite duration, 0 < x <= 1e9 seconds"#
+    );
+    assert_eq!(
+        set("duration=1e"),
+        r#"duration = 1e is invalid: unknown duration unit "e" in "1e": allowed ms, s, m, h, d, w, 0 < x <= 1e9 seconds"#
+    );
+    assert_eq!(
+        Scenario::read_json(r#"{"traffic": {"daily_swing": "NaN"}}"#).unwrap_err(),
+        r#"traffic.daily_swing = "NaN" is invalid: "NaN" is not a finite rate, 0 <= x < 1"#
+    );
+    assert_eq!(
+        set(r#"statistical={"fine_rate":"x"}"#),
+        r#"statistical.fine_rate = "x" is invalid: "x" is not a rate: use 0.05 or 5%, 0 < x < 1"#
+    );
+    assert_eq!(
+        set(r#"dependency=[{"start":0},{"start":"x"}]"#),
+        r#"dependency.1.start = "x" is invalid: "x" is not a duration: use seconds or a unit (200ms, 5s, 1m, 1h, 30d), the previous phase's start (0) < x <= 1e9 seconds"#
+    );
+    assert!(set(r#"statistical={"bogus":1}"#)
+        .starts_with("statistical.bogus = 1 is invalid: unknown field `bogus`"));
+}
+
 #[test]
 fn set_errors_name_the_key() {
     let s = Scenario::default();
@@ -576,8 +612,8 @@ fn numbers_read_as_the_nearest_double() {
 /// ran out of memory in seconds). At the limit the run is taken; a trace sets its own size.
 #[test]
 fn a_run_too_long_or_too_wide_is_refused_naming_the_rate() {
-    let tail = "with this duration, latencies and call timeout (a run of at most 1e9 calls, 1e6 \
-                in flight at once)";
+    let tail = "with this duration, latencies, call timeout and lock wait (a run of at most 1e9 \
+                calls, 1e6 in flight at once)";
     let long = r#"{"duration": 1e9, "traffic": {"calls_per_minute": 1e7}}"#;
     assert_eq!(
         Scenario::from_json(long).unwrap_err(),
@@ -618,6 +654,36 @@ fn a_run_too_long_or_too_wide_is_refused_naming_the_rate() {
     }
 }
 
+/// With shared state each change waiting for a side's lock holds a queue entry, and at most
+/// `lock_timeout / lock_hold` wait at once. A lock held 1 s a change with a 1e9 s timeout let
+/// every call of 1e7 a minute wait (942 MB for one minute, out of memory for ten): past half the
+/// in-flight cap, each call's two changes count as held for the lock timeout (at most the run).
+#[test]
+fn calls_waiting_for_a_shared_lock_count_as_in_flight() {
+    let json = |timeout: &str, hold: &str, shared: bool| {
+        format!(
+            r#"{{"duration": 600, "traffic": {{"calls_per_minute": 1e7}}, "callers":
+                {{"shared_state": {shared}, "lock_timeout": {timeout}, "lock_hold": {hold}}}}}"#
+        )
+    };
+    // 1e6 in flight over 2 x 600 s of lock wait plus the default phase's mean hold (0.12 s:
+    // its latencies, and timeouts): 1e6 / (1200.12 / 60).
+    assert_eq!(
+        Scenario::from_json(&json("1e9", "1", true)).unwrap_err(),
+        "traffic.calls_per_minute = 10000000 is invalid: allowed 0 < x <= 49995 with this \
+         duration, latencies, call timeout and lock wait (a run of at most 1e9 calls, 1e6 in \
+         flight at once)"
+    );
+    // At most 2 s / 5 ms = 400 changes wait at once (the defaults), or 1e9 / 1e4 = 1e5: no
+    // limit from the lock. No lock without shared state, and none held with a hold of 0.
+    assert!(Scenario::from_json(&json("2", "0.005", true)).is_ok());
+    assert!(Scenario::from_json(&json("1e9", "1e4", true)).is_ok());
+    assert!(Scenario::from_json(&json("1e9", "1", false)).is_ok());
+    assert!(Scenario::from_json(&json("1e9", "0", true)).is_ok());
+    // Just past half the cap: 1e9 / 1999 = 500250 changes may wait.
+    assert!(Scenario::from_json(&json("1e9", "1999", true)).is_err());
+}
+
 /// The window breaker's clock alone, with automatic transitions and a half-open time limit
 /// ending in open, goes open -> half-open -> open with no call at all: 1 ms each way for a month
 /// was 2.6e9 events (out of memory natively and in the page). At most 1e6 such rounds in a run,
@@ -632,8 +698,8 @@ fn a_window_breaker_going_round_on_its_clock_alone_is_refused() {
                 "max_wait_duration_in_half_open_state": {limit}}}}}"#
         )
     };
-    let tail = "with automatic transitions, this duration, callers and open wait (at most 1e6 \
-                half-open rounds a run ended by the clock alone)";
+    let tail = "with automatic transitions, this run's length, callers and open wait (at most \
+                1e6 half-open rounds a run ended by the clock alone)";
     // 2592000 s / 1e6 rounds - 0.001 s open = 2.591 s: 3 s.
     assert_eq!(
         Scenario::from_json(&json("0.001", "")).unwrap_err(),
@@ -654,4 +720,37 @@ fn a_window_breaker_going_round_on_its_clock_alone_is_refused() {
     assert!(Scenario::from_json(&json("3", shared)).is_ok());
     let closes = r#"1e-3, "transition_to_state_after_wait_duration": "closed""#;
     assert!(Scenario::from_json(&json(closes, "")).is_ok());
+}
+
+/// The same limit for a trace's replay, over the trace's span (its last call), not the
+/// duration: two calls 1e5 s apart with 1 ms waits each way went round 5e7 times between them
+/// (out of memory, natively and in the page), the duration being 1 s. Checked where the run is
+/// made, by `Sim::new` (a trace in the scenario) and `replay` (streamed) alike.
+#[test]
+fn a_trace_far_apart_is_refused_for_the_window_clock_alone_over_its_span() {
+    let mut sc = Scenario::read_json(
+        r#"{"duration": 1, "window": {"wait_duration_in_open_state": 0.001,
+            "sliding_window_size": 1, "transition_to_state_after_wait_duration": "open",
+            "automatic_transition_from_open_to_half_open_enabled": true,
+            "max_wait_duration_in_half_open_state": 0.001}}"#,
+    )
+    .unwrap();
+    assert_eq!(sc.validate(), Ok(()), "1 s alone is fine");
+    let trace = "0,fail,0\n1e5,ok,0\n";
+    // 1e5 s / 1e6 rounds - 0.001 s open = 0.099 s: 1 s.
+    let want = "window.max_wait_duration_in_half_open_state = 0.001 is invalid: allowed 0 (off) \
+                or 1 <= x <= 1e9 seconds with automatic transitions, this run's length, callers \
+                and open wait (at most 1e6 half-open rounds a run ended by the clock alone)";
+    let streamed = sim::replay(&sc, trace.as_bytes(), 1e5, 10)
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(streamed.to_string(), want);
+    sc.trace = Some(trace.into());
+    assert_eq!(
+        sim::Sim::new(&sc).map(|_| ()).unwrap_err().to_string(),
+        want
+    );
+    // A trace 1000 s long fits (1000 / 1e6 - 0.001 = 0: any limit).
+    sc.trace = Some("0,fail,0\n1e3,ok,0\n".into());
+    assert!(sim::Sim::new(&sc).is_ok());
 }
