@@ -410,6 +410,20 @@ pub(crate) struct Held<B> {
     scheduled: f64,
 }
 
+/// How many of `times` (in order) are in `(t - 1 s, t]`, after dropping those before. (Out of
+/// line: only calls in a phase with a capacity come here.)
+#[inline(never)]
+fn last_second(times: &mut VecDeque<f64>, t: f64) -> usize {
+    while let Some(&s) = times.front() {
+        if s <= t - 1.0 + TIME_EPS {
+            times.pop_front();
+        } else {
+            break;
+        }
+    }
+    times.len()
+}
+
 /// One breaker kind's world: its copies (one per caller, or one shared), its own copy of the
 /// dependency's capacity, its lock, counters, events and series.
 #[derive(Debug, Clone)]
@@ -417,6 +431,9 @@ pub(crate) struct Side<B> {
     kind: BreakerKind,
     pub copies: Vec<Held<B>>,
     successes: VecDeque<f64>,
+    /// Rejected calls counted as good in a capacity phase, in the last second: they would have
+    /// taken the capacity had they been admitted ([`Side::would_succeed`]).
+    good_rejected: VecDeque<f64>,
     lock_free_at: f64,
     pub metrics: Metrics,
     pub totals: Totals,
@@ -547,6 +564,7 @@ impl<B: Probe> Side<B> {
             // Grown as needed: the capacity may be up to 1e9 calls/s, far past what a 32-bit
             // wasm can reserve (3e8 made the page's simulator panic on "capacity overflow").
             successes: VecDeque::with_capacity(cap_keep.min(1024)),
+            good_rejected: VecDeque::new(),
             lock_free_at: f64::NEG_INFINITY,
             metrics: Metrics::default(),
             totals: Totals::default(),
@@ -570,14 +588,7 @@ impl<B: Probe> Side<B> {
 
     /// Successes of this side's dependency copy in `(t - 1 s, t]`, capped at `cap_keep`.
     fn recent_successes(&mut self, t: f64) -> usize {
-        while let Some(&s) = self.successes.front() {
-            if s <= t - 1.0 + TIME_EPS {
-                self.successes.pop_front();
-            } else {
-                break;
-            }
-        }
-        self.successes.len()
+        last_second(&mut self.successes, t)
     }
 
     /// The outcome and latency an admitted call gets from this side's dependency copy.
@@ -612,12 +623,22 @@ impl<B: Probe> Side<B> {
         }
     }
 
-    /// Whether a rejected call would have been answered successfully.
+    /// Whether a rejected call would have been answered successfully. In a capacity phase the
+    /// rejected calls counted so take the capacity too: of 50 calls rejected in 10 s at 2
+    /// answers a second, at most 20 are good, as admitting them all would have let through.
     fn would_succeed(&mut self, cfg: &Config, phase: &Phase, t: f64, d: &Drawn) -> bool {
-        d.outcome == Outcome::Success
-            && !(cfg.cap_keep > 0
-                && phase.capacity > 0.0
-                && self.recent_successes(t) as f64 >= phase.capacity)
+        if d.outcome != Outcome::Success {
+            return false;
+        }
+        if cfg.cap_keep == 0 || phase.capacity <= 0.0 {
+            return true;
+        }
+        let taken = self.recent_successes(t) + last_second(&mut self.good_rejected, t);
+        let good = (taken as f64) < phase.capacity;
+        if good {
+            self.good_rejected.push_back(t);
+        }
+        good
     }
 
     /// After `copy` changed at `t` (a permit, a result, a deadline): its transitions become

@@ -78,7 +78,10 @@ pub struct Metrics {
     /// whole `callers.call_timeout`, a trace's recorded timeout the latency it recorded (at most
     /// that). Counted when admitted: a call still waiting when the run ends counts.
     pub calls_waited_on_failure: u64,
-    /// Calls sent to the fallback that the dependency would have answered successfully.
+    /// Calls sent to the fallback that the dependency would have answered successfully. In a
+    /// phase with a capacity, within the capacity of the second before each, taken by admitted
+    /// calls answered and by rejected calls counted here: had they all been admitted, no more
+    /// would have been answered.
     pub good_calls_to_fallback: u64,
     /// Admitted calls that failed and came while the dependency's phase was not `fine` (an
     /// outage or a degraded stretch): the failures let through while the breaker was there to
