@@ -133,7 +133,8 @@ pub struct StatisticalSettings {
     /// it fires, and must arrive in time to count as the failure it is; otherwise a hanging
     /// service's trials are lost, not failed, and only its answered trials move the score.
     /// (The simulator reports a hung call at exactly its `callers.call_timeout`, so a trial's
-    /// timeout counts there when this is equal to it, as in its presets.)
+    /// timeout counts there when this is equal to it, as in its presets but `late-results`,
+    /// which sets 10 s here against the callers' 60 s: its hung trials are lost, not failed.)
     /// Default 30 s.
     #[cfg_attr(
         feature = "serde",
