@@ -99,7 +99,7 @@ fn main() {
     };
     // Every state change, with its reason, at the breaker's time (`t.at`, seconds since
     // `Shared::new`): the listener runs under the lock, so keep it short, and do not let it
-    // panic (`println!` would, with stdout closed: `service | head -1`).
+    // panic (`println!` would, on a broken pipe: `service | head -1`).
     let breaker = Arc::new(
         Shared::new(Statistical::new(settings).expect("valid settings")).on_transition(|t| {
             let line = format!("{:>6.3}  {} -> {}: {}", t.at, t.from, t.to, t.reason);

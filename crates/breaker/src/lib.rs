@@ -135,8 +135,10 @@ pub use window::{AfterHalfOpenWait, SlidingWindowType, Window, WindowSettings};
 
 /// What the simulator, the wasm layer and a service drive: ask, call, report.
 ///
-/// Transitions happen only inside these methods, at the `now` they are given (except that
-/// [`Window`] dates a time rule applied late at its deadline, as a scheduler would have). The
+/// Transitions happen only inside these methods, at the `now` they are given (except that a
+/// time rule applied late is dated at its deadline, as a scheduler or a poll there would have:
+/// [`Window`]'s automatic transition and half-open maximum, [`Statistical`]'s half-open time
+/// limit). The
 /// transitions caused by the most recent `permit`, `permit_last_option`, `record` or `poll` are
 /// available from [`Breaker::transitions`] until the next such call (so nothing accumulates in a
 /// long-lived breaker).

@@ -23,9 +23,10 @@
 //! logs, metrics, alerts), register [`Shared::on_transition`], which is called for each one, in
 //! order, exactly once (inside [`Shared::with`], for its last mutating call's only). The
 //! listener must not panic: it runs under the lock, also while a panicking call unwinds. (Write
-//! logs with `let _ = writeln!(std::io::stderr(), ..)`: `eprintln!` panics when stderr is
-//! closed.) If it panics anyway, the panic goes on through the call whose change it heard, and
-//! a permit that call was given is first reported neutral, so it holds no half-open slot.
+//! logs with `let _ = writeln!(std::io::stderr(), ..)`: `eprintln!` panics when stderr is a
+//! broken pipe.) If it panics anyway, the panic goes on through the call whose change it heard,
+//! the rest of that call's transitions go unheard, and a permit that call was given is first
+//! reported neutral, so it holds no half-open slot.
 //!
 //! In async code (tokio tasks) the lock is a blocking one, held for the breaker's own step (a
 //! few arithmetic operations) and the listener, never across an `.await`: as tokio advises for
@@ -36,7 +37,9 @@
 //! timeout and timers and other tasks stop for about as long as the lock is held. In an async
 //! service, make the wrapper with [`Shared::with_lock_timeout`] and [`Duration::ZERO`] (or a
 //! millisecond): a call that finds the lock held then goes ahead uncounted at once, and a
-//! result is dropped, as design §2 asks of a change that cannot take the lock in time.
+//! result is dropped, as design §2 asks of a change that cannot take the lock in time. More
+//! results are dropped so: give a window breaker `max_wait_duration_in_half_open_state`, since
+//! a probe's dropped result would otherwise hold half-open.
 //!
 //! The lock is not reentrant. A call that would take it on a thread that already holds it (from
 //! the listener, or from inside [`Shared::with`]'s closure, including a [`Guard`] finished or

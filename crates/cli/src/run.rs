@@ -123,7 +123,7 @@ fn replay(
     let timeout = scenario.callers.call_timeout;
     let from_memory = |bytes: &[u8]| {
         let span = sim::scan_trace_against(bytes, timeout).map_err(|e| named(&hinted(e)))?;
-        let r = sim::replay(scenario, bytes, span.last_s, buckets).map_err(|e| named(&e))?;
+        let r = sim::replay(scenario, bytes, &span, buckets).map_err(|e| named(&e))?;
         Ok((r, span))
     };
     if path == STDIN {
@@ -138,7 +138,7 @@ fn replay(
         .is_file();
     if regular {
         let span = sim::scan_trace_against(open(path)?, timeout).map_err(|e| named(&hinted(e)))?;
-        let r = sim::replay(scenario, open(path)?, span.last_s, buckets).map_err(|e| named(&e))?;
+        let r = sim::replay(scenario, open(path)?, &span, buckets).map_err(|e| named(&e))?;
         Ok((r, span))
     } else {
         let mut bytes = Vec::new();

@@ -1066,9 +1066,10 @@ impl PhaseCursor {
 }
 
 impl Engine {
-    pub(crate) fn new(s: &Scenario, end: f64) -> Result<Engine, SimError> {
-        // Over the run's end: a replay's is its trace's last call, not the duration.
-        s.validate_over(end).map_err(SimError::Settings)?;
+    /// The run ends at `end`; `span` is the time its calls cover (the duration, or a trace's
+    /// first call to its last), over which the settings are validated.
+    pub(crate) fn new(s: &Scenario, end: f64, span: f64) -> Result<Engine, SimError> {
+        s.validate_over(span).map_err(SimError::Settings)?;
         let n = s.callers.count as usize;
         let copies = if s.callers.shared_state { 1 } else { n };
         let stat = (0..copies)
@@ -1495,7 +1496,7 @@ mod tests {
 
     /// The whole run (series of 600 buckets) stepped by `step`, as JSON.
     fn play(s: &Scenario, end: f64, step: fn(&mut Engine, &mut Generator) -> Stepped) -> String {
-        let mut e = Engine::new(s, end).expect("valid scenario");
+        let mut e = Engine::new(s, end, end).expect("valid scenario");
         e.enable_series(600, 0.0, end);
         let mut src = Generator::new(s);
         while step(&mut e, &mut src) != Stepped::Done {}
@@ -1896,7 +1897,7 @@ mod tests {
         )
         .unwrap();
         let play = |step: fn(&mut Engine, &mut Generator) -> Stepped| {
-            let mut e = Engine::new(&s, s.duration).unwrap();
+            let mut e = Engine::new(&s, s.duration, s.duration).unwrap();
             let mut src = Generator::new(&s);
             while step(&mut e, &mut src) != Stepped::Done {}
             let r = e.into_result();

@@ -9,7 +9,7 @@ use breaker::Breaker;
 use crate::engine::{Arrival, Engine, Source, Stepped};
 use crate::output::{BreakerKind, Breakers, Event, RunResult, Snapshot};
 use crate::scenario::Scenario;
-use crate::trace::{scan_trace, TextCursor, TraceError, TraceReader};
+use crate::trace::{scan_trace, TextCursor, TraceError, TraceReader, TraceSpan};
 use crate::traffic::Generator;
 use crate::SimError;
 
@@ -85,12 +85,16 @@ impl Sim {
     /// `scenario.trace` is checked whole here (so stepping never fails) and replaces the
     /// generated traffic; the run then ends at the trace's last call.
     pub fn new(scenario: &Scenario) -> Result<Sim, SimError> {
-        let end = match &scenario.trace {
-            Some(text) => scan_trace(text.as_bytes()).map_err(SimError::Trace)?.last_s,
-            None => scenario.duration,
+        // The trace is read before the settings are checked (over its span, from its first call
+        // to its last: the window breaker's clock can go round only once a call opened it).
+        let (end, span) = match &scenario.trace {
+            Some(text) => {
+                let t = scan_trace(text.as_bytes()).map_err(SimError::Trace)?;
+                (t.last_s, t.last_s - t.first_s)
+            }
+            None => (scenario.duration, scenario.duration),
         };
-        // Validates the scenario, over the run's end.
-        let engine = Engine::new(scenario, end)?;
+        let engine = Engine::new(scenario, end, span)?;
         let src = match &scenario.trace {
             Some(text) => Src::Text(TextCursor::new(Arc::from(text.as_str()))),
             None => Src::Generated(Generator::new(scenario)),
@@ -599,17 +603,18 @@ pub fn run(scenario: &Scenario, buckets: usize) -> Result<RunResult, SimError> {
 }
 
 /// Replay a trace read from `reader`, streaming: one line is held at a time, so memory stays
-/// bounded by buckets + events whatever the trace's length. `end_s` is the run's end (the last
-/// call's time, from [`crate::scan_trace`] on a first pass); series cover `[0, end_s]`.
+/// bounded by buckets + events whatever the trace's length. `span` is what
+/// [`crate::scan_trace`] found on a first pass: the run ends at its last call, series cover
+/// `[0, last_s]`, and the settings are validated over its first call to its last.
 /// `scenario.trace` is ignored.
 pub fn replay<R: BufRead>(
     scenario: &Scenario,
     reader: R,
-    end_s: f64,
+    span: &TraceSpan,
     buckets: usize,
 ) -> Result<RunResult, SimError> {
-    // `Engine::new` validates, over the trace's span.
-    let mut engine = Engine::new(scenario, end_s)?;
+    let end_s = span.last_s;
+    let mut engine = Engine::new(scenario, end_s, end_s - span.first_s)?;
     engine.enable_series(buckets, 0.0, end_s);
     let mut src = TraceReader::new(reader);
     while engine.step(&mut src)? != Stepped::Done {}

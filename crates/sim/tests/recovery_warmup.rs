@@ -33,10 +33,11 @@ fn played() -> (Vec<(u64, S, S)>, Vec<Rejected>) {
     let mut window: Vec<bool> = vec![]; // true = failed
     let mut probes: Vec<bool> = vec![];
     let mut opened_at = 0u64;
-    let mut successes: Vec<u64> = vec![]; // call numbers of calls that succeeded
-                                          // Rejected calls counted as good in the warm-up: had they been admitted, they would have
-                                          // taken the capacity too, so they count against the next rejected ones (not against
-                                          // admitted calls, which meet the real dependency).
+    // Call numbers of calls that succeeded.
+    let mut successes: Vec<u64> = vec![];
+    // Rejected calls counted as good in the warm-up: had they been admitted, they would have
+    // taken the capacity too, so they count against the next rejected ones (not against
+    // admitted calls, which meet the real dependency).
     let mut good_rejected: Vec<u64> = vec![];
     let mut rejected = vec![];
     for n in 1..=300u64 {

@@ -46,7 +46,7 @@ fn a_million_line_trace_replays_in_bounded_memory() {
 
     let before = LIVE.load(Ordering::Relaxed).max(0) as usize;
     PEAK.store(before, Ordering::Relaxed);
-    let r = sim::replay(&scenario(), open(), span.last_s, 100).unwrap();
+    let r = sim::replay(&scenario(), open(), &span, 100).unwrap();
     let peak = PEAK.load(Ordering::Relaxed) - before;
 
     assert_eq!(r.calls, 1_000_000);
@@ -78,7 +78,7 @@ fn memory_does_not_grow_with_calls() {
         let span = sim::scan_trace(open()).unwrap();
         let before = LIVE.load(Ordering::Relaxed).max(0) as usize;
         PEAK.store(before, Ordering::Relaxed);
-        let r = sim::replay(&scenario(), open(), span.last_s, 100).unwrap();
+        let r = sim::replay(&scenario(), open(), &span, 100).unwrap();
         peaks.push(PEAK.load(Ordering::Relaxed) - before);
         assert_eq!(r.calls, n);
     }
@@ -90,7 +90,13 @@ fn memory_does_not_grow_with_calls() {
 #[test]
 fn errors_name_the_line_and_the_field() {
     let text = "time_s,outcome,latency_s\n0.1,success,0.05\n0.2,teapot,0.05\n";
-    let err = sim::replay(&scenario(), text.as_bytes(), 1.0, 10).unwrap_err();
+    let span = sim::TraceSpan {
+        records: 2,
+        first_s: 0.1,
+        last_s: 1.0,
+        reach_timeout: 0,
+    };
+    let err = sim::replay(&scenario(), text.as_bytes(), &span, 10).unwrap_err();
     let SimError::Trace(e) = err else {
         panic!("{err:?}")
     };
@@ -132,7 +138,9 @@ fn a_trace_in_the_scenario_replays_like_a_streamed_one() {
     s.trace = Some(text.clone());
     let from_scenario = sim::run(&s, 30).unwrap();
     s.trace = None;
-    let streamed = sim::replay(&s, text.as_bytes(), 1500.0, 30).unwrap();
+    let span = sim::scan_trace(text.as_bytes()).unwrap();
+    assert_eq!(span.last_s, 1500.0);
+    let streamed = sim::replay(&s, text.as_bytes(), &span, 30).unwrap();
     assert_eq!(from_scenario.end_s, 1500.0);
     assert_eq!(
         serde_json::to_string(&from_scenario).unwrap(),
@@ -160,8 +168,8 @@ fn a_byte_order_mark_before_the_first_line_is_skipped() {
         assert_eq!(span, sim::scan_trace(plain.as_bytes()).unwrap());
         // (As JSON: the series hold NaN, which is not equal to itself.)
         let json = |r: sim::RunResult| serde_json::to_string(&r).unwrap();
-        let a = json(sim::replay(&scenario(), plain.as_bytes(), 1.0, 4).unwrap());
-        let b = json(sim::replay(&scenario(), marked.as_bytes(), 1.0, 4).unwrap());
+        let a = json(sim::replay(&scenario(), plain.as_bytes(), &span, 4).unwrap());
+        let b = json(sim::replay(&scenario(), marked.as_bytes(), &span, 4).unwrap());
         assert_eq!(a, b);
         let mut s = scenario();
         s.trace = Some(marked.clone());
@@ -205,7 +213,7 @@ fn a_time_of_minus_zero_is_the_start() {
     let text = "-0,ok,0\n-0.0,fail,0\n";
     let span = sim::scan_trace(text.as_bytes()).unwrap();
     assert_eq!(span.last_s.to_bits(), 0.0f64.to_bits());
-    let r = sim::replay(&scenario(), text.as_bytes(), span.last_s, 10).unwrap();
+    let r = sim::replay(&scenario(), text.as_bytes(), &span, 10).unwrap();
     assert_eq!((r.calls, r.end_s.to_bits()), (2, 0.0f64.to_bits()));
     let mut s = scenario();
     s.trace = Some(text.into());

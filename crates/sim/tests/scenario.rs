@@ -722,8 +722,8 @@ fn a_window_breaker_going_round_on_its_clock_alone_is_refused() {
     assert!(Scenario::from_json(&json(closes, "")).is_ok());
 }
 
-/// The same limit for a trace's replay, over the trace's span (its last call), not the
-/// duration: two calls 1e5 s apart with 1 ms waits each way went round 5e7 times between them
+/// The same limit for a trace's replay, over the trace's span (its first call to its last),
+/// not the duration: two calls 1e5 s apart with 1 ms waits each way went round 5e7 times between them
 /// (out of memory, natively and in the page), the duration being 1 s. Checked where the run is
 /// made, by `Sim::new` (a trace in the scenario) and `replay` (streamed) alike.
 #[test]
@@ -741,7 +741,8 @@ fn a_trace_far_apart_is_refused_for_the_window_clock_alone_over_its_span() {
     let want = "window.max_wait_duration_in_half_open_state = 0.001 is invalid: allowed 0 (off) \
                 or 1 <= x <= 1e9 seconds with automatic transitions, this run's length, callers \
                 and open wait (at most 1e6 half-open rounds a run ended by the clock alone)";
-    let streamed = sim::replay(&sc, trace.as_bytes(), 1e5, 10)
+    let span = sim::scan_trace(trace.as_bytes()).unwrap();
+    let streamed = sim::replay(&sc, trace.as_bytes(), &span, 10)
         .map(|_| ())
         .unwrap_err();
     assert_eq!(streamed.to_string(), want);
@@ -750,7 +751,16 @@ fn a_trace_far_apart_is_refused_for_the_window_clock_alone_over_its_span() {
         sim::Sim::new(&sc).map(|_| ()).unwrap_err().to_string(),
         want
     );
-    // A trace 1000 s long fits (1000 / 1e6 - 0.001 = 0: any limit).
-    sc.trace = Some("0,fail,0\n1e3,ok,0\n".into());
-    assert!(sim::Sim::new(&sc).is_ok());
+    // A trace 1000 s long fits (1000 / 1e6 - 0.001 = 0: any limit), also starting late: the
+    // clock can go round only after a call opened the breaker.
+    for late in ["0,fail,0\n1e3,ok,0\n", "5e8,fail,0\n500001000,ok,0\n"] {
+        sc.trace = Some(late.into());
+        assert!(sim::Sim::new(&sc).is_ok(), "{late}");
+        let span = sim::scan_trace(late.as_bytes()).unwrap();
+        sc.trace = None;
+        assert!(
+            sim::replay(&sc, late.as_bytes(), &span, 10).is_ok(),
+            "{late}"
+        );
+    }
 }
