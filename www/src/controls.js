@@ -64,8 +64,9 @@ function fromInput(el, f) {
     // text as typed: units.js trims as the simulator does, which is not String.trim().
     if (isBlank(el.value)) return { ok: false, message: 'Enter a duration.', range: true };
     const d = parseDuration(el.value);
-    // A text that is no duration: its message says what is (the range comes once it reads).
-    return d.ok ? { ok: true, value: d.value } : d;
+    // A text that is no duration: its message says why, and the field's range is added to it
+    // (as the simulator adds it to the same message in a link, a file or `--set`).
+    return d.ok ? { ok: true, value: d.value } : { ...d, range: true };
   }
   const raw = el.value.trim();
   const x = Number(raw);
@@ -260,7 +261,10 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       // Not for settings changed since it was asked (another field's value in the range would
       // be old: the change asks again, see refreshRanges), nor for a message no longer shown.
       if (!allowed || version !== v || c !== c0 || !c.local || c.rangeFor !== message) return;
-      setMsg(path, `${message.replace(/\.$/, '')}: allowed ${inFormTerms(path, allowed)}.`);
+      // A message that says what the text may be ("use seconds or a unit (...)", "allowed ms,
+      // s, ...") takes the range after a comma, as the simulator writes it.
+      const said = inFormTerms(path, allowed);
+      setMsg(path, /: (use|allowed) /.test(message) ? `${message}, ${said}` : `${message.replace(/\.$/, '')}: allowed ${said}.`);
     }, () => {});
   }
 

@@ -143,7 +143,7 @@ export const METRIC_ROWS = [
   ['metrics', 'openings', 'openings', '', null],
   ['metrics', 'false_openings', 'openings while the dependency was fine (false alarms)', '', 'lower'],
   ['metrics', 'calls_waited_on_failure', 'admitted calls that ended in a timeout (hung or timed out)', '', 'lower'],
-  ['metrics', 'good_calls_to_fallback', 'good calls sent to the fallback', '', 'lower'],
+  ['metrics', 'good_calls_to_fallback', 'good calls sent to the fallback (the dependency would have answered them, within its capacity)', '', 'lower'],
   ['metrics', 'failed_while_unhealthy', 'failed calls let through while the dependency was unhealthy', '', 'lower'],
   ['metrics', 'calls_rejected', 'calls sent to the fallback', '', null],
   ['metrics', 'time_to_open_s', 'time to open after an outage starts (mean over the outages it opened for)', 's', 'lower'],

@@ -535,7 +535,7 @@ impl Scenario {
             cpm,
             cpm <= most,
             &format!(
-                "0 < x <= {} with this duration, latencies, call timeout and lock wait (a run of \
+                "0 < x <= {} with this duration, latencies, call timeout and lock timeout (a run of \
                  at most 1e9 calls, 1e6 in flight at once)",
                 breaker::error::Num(most)
             ),

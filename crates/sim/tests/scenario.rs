@@ -612,7 +612,8 @@ fn numbers_read_as_the_nearest_double() {
 /// ran out of memory in seconds). At the limit the run is taken; a trace sets its own size.
 #[test]
 fn a_run_too_long_or_too_wide_is_refused_naming_the_rate() {
-    let tail = "with this duration, latencies, call timeout and lock wait (a run of at most 1e9 \
+    let tail =
+        "with this duration, latencies, call timeout and lock timeout (a run of at most 1e9 \
                 calls, 1e6 in flight at once)";
     let long = r#"{"duration": 1e9, "traffic": {"calls_per_minute": 1e7}}"#;
     assert_eq!(
@@ -671,7 +672,7 @@ fn calls_waiting_for_a_shared_lock_count_as_in_flight() {
     assert_eq!(
         Scenario::from_json(&json("1e9", "1", true)).unwrap_err(),
         "traffic.calls_per_minute = 10000000 is invalid: allowed 0 < x <= 49995 with this \
-         duration, latencies, call timeout and lock wait (a run of at most 1e9 calls, 1e6 in \
+         duration, latencies, call timeout and lock timeout (a run of at most 1e9 calls, 1e6 in \
          flight at once)"
     );
     // At most 2 s / 5 ms = 400 changes wait at once (the defaults), or 1e9 / 1e4 = 1e5: no
