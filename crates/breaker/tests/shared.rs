@@ -474,28 +474,13 @@ fn a_call_that_panics_gives_its_permit_back() {
 fn a_listener_that_panics_does_not_keep_the_permit_of_the_call_it_unwinds() {
     use std::sync::atomic::{AtomicBool, Ordering};
     for last_option in [false, true] {
-        let s = WindowSettings {
-            sliding_window_size: 2,
-            minimum_number_of_calls: 2,
-            wait_duration_in_open_state: 10.0,
-            permitted_number_of_calls_in_half_open_state: 1,
-            ..Default::default()
-        };
-        let clock = ManualClock::new(0.0);
-        let armed = Arc::new(AtomicBool::new(true));
-        let shared = {
-            let armed = armed.clone();
-            Shared::new(Window::new(s).unwrap())
-                .with_clock(clock.clock())
-                .on_transition(move |t| {
-                    if t.to == State::HalfOpen && armed.swap(false, Ordering::SeqCst) {
-                        panic!("failed printing to stderr: Broken pipe");
-                    }
-                })
-        };
-        for _ in 0..2 {
-            assert!(shared.call(|| ((), Outcome::Refused)).is_some());
-        }
+        let (shared, clock) = opened_window_on_a_manual_clock();
+        let armed = AtomicBool::new(true);
+        let shared = shared.on_transition(move |t| {
+            if t.to == State::HalfOpen && armed.swap(false, Ordering::SeqCst) {
+                panic!("failed printing to stderr: Broken pipe");
+            }
+        });
         clock.advance(Duration::from_secs(10));
         let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             if last_option {
