@@ -448,7 +448,7 @@ impl<B: Breaker> Shared<B> {
     /// `what` names the call for [`Shared::not_reentrant`]'s message; `admitted` finds the
     /// permit in `f`'s answer, if it gave one.
     ///
-    /// A listener that panics anyway (`eprintln!` does on a closed stderr) unwinds through the
+    /// A listener that panics anyway (`eprintln!` does on a broken pipe) unwinds through the
     /// caller, who never gets the permit: it is reported neutral first, so it cannot hold a
     /// half-open slot (for good, in a window breaker without a half-open maximum).
     fn change<T>(

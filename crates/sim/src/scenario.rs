@@ -357,8 +357,8 @@ impl Scenario {
         self.validate_over(span)
     }
 
-    /// [`Scenario::validate`] for a run of `span` seconds: the duration, or a trace's replay up
-    /// to its last call (the run is made with this, [`crate::Sim::new`] and
+    /// [`Scenario::validate`] for a run whose calls cover `span` seconds: the duration, or a
+    /// trace's first call to its last (the run is made with this, [`crate::Sim::new`] and
     /// [`crate::replay`]).
     pub(crate) fn validate_over(&self, span: f64) -> Result<(), SettingsError> {
         check(
