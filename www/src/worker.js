@@ -13,6 +13,9 @@ import { timeoutNote } from './tracenote.js';
 
 let pg = null;
 let cancelled = false;
+// The last trace note and what it was read from: a rerun that changes neither (a seed, a
+// threshold) does not read the trace again.
+let note = { trace: null, timeout: null, text: null };
 let running = null; // the promise of the run in progress
 let generation = 0; // bumped by every load/rerun: an older one stops and says it was superseded
 
@@ -160,8 +163,12 @@ const ops = {
     const [t0, t1] = view ? [Math.max(0, view[0]), Math.min(end, view[1])] : [0, end];
     const events = pg.events(limit);
     const timeout = scenario.callers && scenario.callers.call_timeout;
+    if (note.trace !== scenario.trace || note.timeout !== timeout) {
+      const text = scenario.trace && Number.isFinite(timeout) ? timeoutNote(scenario.trace, timeout) : null;
+      note = { trace: scenario.trace, timeout, text };
+    }
     return {
-      traceNote: scenario.trace && Number.isFinite(timeout) ? timeoutNote(scenario.trace, timeout) : null,
+      traceNote: note.text,
       info,
       complete: res.complete,
       reached: res.reached,
