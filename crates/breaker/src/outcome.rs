@@ -150,8 +150,12 @@ impl Outcome {
             if (100..=599).contains(&code) {
                 return Ok(Outcome::from_http_status(code));
             }
+        }
+        // A number past u16 too (it was told the outcome names, success among them).
+        let digits = t.strip_prefix('+').unwrap_or(t);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
             return Err(format!(
-                "HTTP status {code} is out of range: allowed 100..=599"
+                "HTTP status {t} is out of range: allowed 100..=599"
             ));
         }
         let lower = t.to_ascii_lowercase();

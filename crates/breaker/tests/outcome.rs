@@ -73,12 +73,30 @@ fn shorthands_and_refusals() {
     assert_eq!("OK".parse::<Outcome>(), Ok(Outcome::Success));
     assert_eq!("fail".parse::<Outcome>(), Ok(Outcome::ServerError));
     assert_eq!("Failure".parse::<Outcome>(), Ok(Outcome::ServerError));
-    for status in ["99", "600", "0", "65535"] {
+    // Past u16 too: such a number was told the outcome names, success among them.
+    for status in [
+        "99",
+        "600",
+        "0",
+        "65535",
+        "65536",
+        "+99999",
+        "18446744073709551616",
+    ] {
         assert_eq!(
             status.parse::<Outcome>().map_err(|e| e.to_string()),
             Err(format!(
                 "HTTP status {status} is out of range: allowed 100..=599"
             ))
+        );
+    }
+    for name in ["+", "-5", "5.0"] {
+        assert!(
+            name.parse::<Outcome>()
+                .unwrap_err()
+                .to_string()
+                .starts_with("unknown outcome"),
+            "{name}"
         );
     }
     assert_eq!(
