@@ -329,6 +329,26 @@ fn non_neg_secs(field: impl Into<String>, v: f64) -> Result<(), SettingsError> {
     check(field, v, (0.0..=1e9).contains(&v), "0 <= x <= 1e9 seconds")
 }
 
+/// `x > 0` rounded up to three significant digits: a least allowed value said as a user types it
+/// that still suffices (0.0991 -> 0.1, 2.591 -> 2.6, 25.99 -> 26). Rounding up to a whole number
+/// said "1 <= x" where 0.1 was taken.
+fn up3(x: f64) -> f64 {
+    let (mut up, mut down) = (1.0, 1.0);
+    while x * up < 100.0 {
+        up *= 10.0;
+    }
+    while x / down >= 1000.0 {
+        down *= 10.0;
+    }
+    // Powers of ten multiplied up from 1 are exact; dividing by one rounds once.
+    let r = (x * up / down).ceil() * down / up;
+    if r.is_finite() && r >= x {
+        r
+    } else {
+        x
+    }
+}
+
 impl Scenario {
     /// The generated traffic one breaker copy sees, in calls per minute: all of it with shared
     /// state (one copy), else one caller's share (calls go to the callers in turn). The analysis
@@ -484,7 +504,7 @@ impl Scenario {
                         "0 (off) or {} <= x <= 1e9 seconds with automatic transitions, this \
                          run's length, callers and open wait (at most 1e6 half-open rounds a \
                          run ended by the clock alone)",
-                        breaker::error::Num(least.ceil())
+                        breaker::error::Num(up3(least))
                     ),
                 ));
             }

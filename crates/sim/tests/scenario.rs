@@ -701,15 +701,17 @@ fn a_window_breaker_going_round_on_its_clock_alone_is_refused() {
     };
     let tail = "with automatic transitions, this run's length, callers and open wait (at most \
                 1e6 half-open rounds a run ended by the clock alone)";
-    // 2592000 s / 1e6 rounds - 0.001 s open = 2.591 s: 3 s.
+    // 2592000 s / 1e6 rounds - 0.001 s open = 2.591 s, said to three digits, rounded up: 2.6 s.
     assert_eq!(
         Scenario::from_json(&json("0.001", "")).unwrap_err(),
         format!(
             "window.max_wait_duration_in_half_open_state = 0.001 is invalid: allowed 0 (off) or \
-             3 <= x <= 1e9 seconds {tail}"
+             2.6 <= x <= 1e9 seconds {tail}"
         )
     );
-    assert!(Scenario::from_json(&json("3", "")).is_ok());
+    assert!(Scenario::from_json(&json("2.6", "")).is_ok());
+    assert!(Scenario::from_json(&json("2.5915", "")).is_ok());
+    assert!(Scenario::from_json(&json("2.59", "")).is_err());
     assert!(Scenario::from_json(&json("0", "")).is_ok());
     // Ten callers, each with its own copy: ten times the rounds.
     assert!(
@@ -738,9 +740,9 @@ fn a_trace_far_apart_is_refused_for_the_window_clock_alone_over_its_span() {
     .unwrap();
     assert_eq!(sc.validate(), Ok(()), "1 s alone is fine");
     let trace = "0,fail,0\n1e5,ok,0\n";
-    // 1e5 s / 1e6 rounds - 0.001 s open = 0.099 s: 1 s.
+    // 1e5 s / 1e6 rounds - 0.001 s open = 0.099 s.
     let want = "window.max_wait_duration_in_half_open_state = 0.001 is invalid: allowed 0 (off) \
-                or 1 <= x <= 1e9 seconds with automatic transitions, this run's length, callers \
+                or 0.099 <= x <= 1e9 seconds with automatic transitions, this run's length, callers \
                 and open wait (at most 1e6 half-open rounds a run ended by the clock alone)";
     let span = sim::scan_trace(trace.as_bytes()).unwrap();
     let streamed = sim::replay(&sc, trace.as_bytes(), &span, 10)
@@ -752,6 +754,10 @@ fn a_trace_far_apart_is_refused_for_the_window_clock_alone_over_its_span() {
         sim::Sim::new(&sc).map(|_| ()).unwrap_err().to_string(),
         want
     );
+    // The least it states is taken.
+    sc.window.max_wait_duration_in_half_open_state = 0.099;
+    assert!(sim::Sim::new(&sc).is_ok());
+    sc.window.max_wait_duration_in_half_open_state = 0.001;
     // A trace 1000 s long fits (1000 / 1e6 - 0.001 = 0: any limit), also starting late: the
     // clock can go round only after a call opened the breaker.
     for late in ["0,fail,0\n1e3,ok,0\n", "5e8,fail,0\n500001000,ok,0\n"] {
