@@ -337,15 +337,23 @@ pub fn run_length_capped(
     let chain = chain.filter(|c| {
         c.error.is_none_or(|e| e.is_finite() && e < c.arl) && bound.is_none_or(|b| c.arl >= b.value)
     });
+    let wald = cusum::arl_wald(w, line, p);
+    // The simulation's size is judged on the exact run length, or Wald's where the dynamic
+    // program had no estimate (it said "runs of about inf calls").
+    let guess = if exact.arl.is_finite() {
+        exact.arl
+    } else {
+        wald.value
+    };
     let (simulated, simulation_note, draws) = match sim {
-        Some(o) => simulated_run_length(w, line, p, exact.arl, o, budget.sim_draws),
+        Some(o) => simulated_run_length(w, line, p, guess, o, budget.sim_draws),
         None => (None, None, 0),
     };
     let calls = Ways {
         bound,
         exact: exact.figure(),
         markov_chain: chain.map(|c| c.figure()),
-        approximation: Some(cusum::arl_wald(w, line, p)),
+        approximation: Some(wald),
         simulated,
     };
     RunLength {

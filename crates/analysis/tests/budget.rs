@@ -52,6 +52,37 @@ fn a_dynamic_program_stopped_by_its_cap_is_not_labeled_exact() {
     assert!(r.exact_note.is_none());
 }
 
+/// Where the dynamic program stopped before it had an estimate (its estimate is inf), a
+/// simulation too long to run is sized by Wald's approximation: the note said "runs of about
+/// inf calls".
+#[test]
+fn a_simulation_is_sized_by_wald_where_the_program_had_no_estimate() {
+    let s = Statistical {
+        fine: 0.05,
+        broken: 0.0500001,
+        ..close(0.05)
+    };
+    let line = s.line_for_calls(2.592e6);
+    let budget = Budget {
+        dp_cells: 1_000_000,
+        ..Budget::DEFAULT
+    };
+    let sim = Simulation { runs: 10, seed: 1 };
+    let r = report::run_length_capped(&s, line, 0.05, Some(sim), budget);
+    assert!(r.calls.exact.is_none());
+    assert!(r.exact_note.unwrap().contains("(estimate inf, "));
+    let wald = r.calls.approximation.unwrap().value;
+    let note = r.simulation_note.unwrap();
+    assert_eq!(
+        note,
+        format!(
+            "not simulated: 10 runs of about {wald:.3e} calls each would pass the 2e10 \
+             simulated calls allowed; ask for fewer runs or a lower line"
+        )
+    );
+    assert!(!note.contains("inf"), "{note}");
+}
+
 #[test]
 fn every_exact_figure_in_a_report_has_a_small_error() {
     for cmd in [
