@@ -9,6 +9,8 @@ import { BROWSERS, session, page, until, simulate, waitSettled } from './helpers
 import { DEFAULTS, analyzeNative, evaluate, shownNumber, close } from './learn-helpers.mjs';
 
 const STEPS = 10;
+/** The plural nouns the steps' units use (written out here, not taken from the page). */
+const PLURALS = new Set(['calls', 'failures', 'successes', 'trials', 'points', 'nats', 'trips', 'alarms', 'openings', 'results', 'times', 'runs', 'days']);
 
 /** Open learn.html with `query` and wait until step `n` has computed its reports and its run. */
 async function openStep(s, query, n) {
@@ -64,6 +66,12 @@ function checkNumbers(shown, settings) {
     // not infinite: the outage ended), else ∞.
     if (want.value === null) { assert.equal(f.text, f.none || '∞', where); continue; }
     if (f.fmt === 'dur') { assert.match(f.text, /\d/, where); continue; }
+    // A count of one takes the singular ("1 opening from closed", not "1 openings ..."); "1 of
+    // its own successes" is a ratio.
+    const words = f.text.split(/\s+/);
+    if (words[0] === '1' && words[1] !== 'of') {
+      assert.ok(!words.slice(1, 3).some((w) => PLURALS.has(w)), `${where}: a plural after 1`);
+    }
     const scale = f.fmt === 'pct' ? 100 : 1;
     assert.ok(close(shownNumber(f.text), want.value * scale, 6e-4) || Math.abs(shownNumber(f.text) - want.value * scale) < 1e-3, `${where}: the text shows ${want.value * scale}`);
   }
@@ -149,6 +157,15 @@ for (const browser of BROWSERS) {
       assert.equal(fig.value, 'null', 'the statistical breaker does not open in this run\'s outage');
       assert.equal(fig.text, 'did not open in the outage');
       checkNumbers(shown, { ...DEFAULTS, fine: 0.4, broken: 0.45, cpm: 0.5, a: 0.2, b: 0.3 });
+    });
+
+    test('step 8: a run with one opening says it in the singular', async () => {
+      // At p1 = 50% the step's run opens once ("1 openings from closed" before).
+      await openStep(s, '?step=8&broken=0.5', 8);
+      const shown = await read(s);
+      const fig = shown.figs.find((f) => JSON.stringify(f.expr) === '"run:statistical.metrics.openings"');
+      assert.equal(fig.text, '1 opening from closed');
+      checkNumbers(shown, { ...DEFAULTS, broken: 0.5 });
     });
 
     test('changing the rates (link or form) changes the numbers, still the command line\'s', async () => {

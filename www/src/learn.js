@@ -122,13 +122,16 @@ export function evaluate(expr, env) {
 
 /**
  * A count's unit, singular at exactly 1 for a plural of one or two words ("1 false alarm",
- * "1 call", "1 success"); longer ones ("failures in a row", "trips per day") and "calls/min" as
- * they are.
+ * "1 call", "1 success"), also before "per", "from", "in" or "ignored" ("1 trip per day",
+ * "1 opening from closed", "1 failure in a row", "1 result ignored (late or lost)"); others
+ * ("of its own successes") and "calls/min" as they are.
  */
 function unitOf(value, unit) {
   if (!unit) return '';
-  if (value !== 1 || !/^[a-z]+( [a-z]+)?s$/i.test(unit)) return ` ${unit}`;
-  return ` ${unit.slice(0, unit.endsWith('sses') ? -2 : -1)}`;
+  const m = value === 1 && /^([a-z]+ )?([a-z]+)s( (?:per|from|in|ignored) .*)?$/i.exec(unit);
+  if (!m) return ` ${unit}`;
+  const noun = m[2].endsWith('sse') ? m[2].slice(0, -1) : m[2];
+  return ` ${m[1] || ''}${noun}${m[3] || ''}`;
 }
 
 function format(value, opts) {
