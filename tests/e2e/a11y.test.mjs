@@ -171,19 +171,37 @@ for (const browser of BROWSERS) {
 
     test('the state band writes a wide stretch\'s state on it (colour is not its only carrier)', async () => {
       await open(s);
-      const texts = await page(s.driver, async () => {
+      const drawn = await page(s.driver, async () => {
         const seen = [];
-        const orig = CanvasRenderingContext2D.prototype.fillText;
-        CanvasRenderingContext2D.prototype.fillText = function (t, ...rest) { seen.push(String(t)); return orig.call(this, t, ...rest); };
+        const P = CanvasRenderingContext2D.prototype;
+        const [fillText, fillRect] = [P.fillText, P.fillRect];
+        // Each label with the rectangle drawn just before it (its stretch's strip) and where
+        // the text really lies: its left edge follows the context's alignment.
+        let rect = null;
+        P.fillRect = function (x, y, w, h) { rect = [x, w]; return fillRect.call(this, x, y, w, h); };
+        P.fillText = function (t, x, ...rest) {
+          const w = this.measureText(String(t)).width;
+          const a = this.textAlign;
+          const left = a === 'right' || a === 'end' ? x - w : a === 'center' ? x - w / 2 : x;
+          seen.push({ text: String(t), left, right: left + w, rect });
+          return fillText.call(this, t, x, ...rest);
+        };
         try {
           await window.playground.seek(30);
           await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
         } finally {
-          CanvasRenderingContext2D.prototype.fillText = orig;
+          Object.assign(P, { fillText, fillRect });
         }
         return seen;
       });
+      const texts = drawn.map((d) => d.text);
       assert.ok(texts.includes('open'), `the open stretches of the default run are labelled (drawn: ${[...new Set(texts)].slice(0, 20).join(', ')})`);
+      // Written inside its own stretch, not over the one before it (it inherited the axes'
+      // right alignment and ended where its stretch began).
+      for (const d of drawn.filter((x) => x.text === 'open' || x.text === 'half-open')) {
+        const [x, w] = d.rect;
+        assert.ok(d.left >= x && d.right <= x + w, `"${d.text}" drawn at ${d.left}..${d.right}, its stretch ${x}..${x + w}`);
+      }
     });
 
     test('the walkthrough: a refused setting is marked invalid and tied to its message; each label says its unit', async () => {

@@ -64,6 +64,8 @@ function stateBand(stateIdx, pal) {
     ctx.clip();
     ctx.font = `${Math.round(11 * devicePixelRatio)}px system-ui, sans-serif`;
     ctx.textBaseline = 'bottom';
+    // Set, not inherited: the axes leave it 'right', which wrote a name over the stretch before.
+    ctx.textAlign = 'left';
     const step = xs.length > 1 ? xs[1] - xs[0] : 1;
     // One rectangle per run of buckets in the same state (not one per bucket).
     for (let i = 0; i < xs.length;) {
