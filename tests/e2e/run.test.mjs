@@ -195,6 +195,21 @@ for (const browser of BROWSERS) {
       assert.deepEqual(seen, ['closed', 'half_open', 'open']);
     });
 
+    test('Now: a call the capacity sheds says so beside the success drawn for it', async () => {
+      // recovery-warmup: call 156 at 31.2 s is drawn a success; the window admits it as a trial
+      // in the 2 answers/s warm-up, which sheds it (overload); the statistical side is open.
+      await open(s);
+      await newSnap(s, () => page(s.driver, () => { window.playground.seek(31.25); }), 'the cursor at 31.25');
+      const r = await page(s.driver, () => ({
+        call: window.playground.state.snap.last_call,
+        text: document.querySelector('#playground .lastcall').textContent,
+      }));
+      assert.equal(r.call.index, 156);
+      assert.equal(r.call.drawn, 'success');
+      assert.equal(r.call.window.outcome, 'overload');
+      assert.equal(r.text, 'Call #156 at 0:31.20: the dependency would give success; statistical sent to the fallback (open); window admitted as a trial → overload (over the dependency\u2019s capacity).');
+    });
+
     test('Now: the window\'s failure rate while half-open points at the probes, not at minimumNumberOfCalls; N names its period', async () => {
       // recovery-warmup: the window goes half-open at 14.6 s and its first probe is answered by
       // 14.7 s. Half-open, its rate is not kept (the probes are counted apart, judged at

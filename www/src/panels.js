@@ -319,11 +319,16 @@ const VERDICTS = {
 };
 const outcomeText = (o) => String(o).replace(/_/g, ' ');
 
-/** One line about the most recent call: what it would get, and what each breaker did. */
+/**
+ * One line about the most recent call: what it would get, and what each breaker did. A success
+ * drawn and a failure got (only a phase's capacity does that, on each breaker's own copy of the
+ * dependency) says why: "would give success" stood beside "→ overload" unexplained.
+ */
 export function describeCall(c) {
   const side = (name, d) => {
     const v = VERDICTS[d.verdict] || d.verdict;
-    return `${name} ${v}${d.outcome ? ` → ${outcomeText(d.outcome)}` : ''}`;
+    const shed = c.drawn === 'success' && d.outcome && d.outcome !== 'success' ? ' (over the dependency\u2019s capacity)' : '';
+    return `${name} ${v}${d.outcome ? ` → ${outcomeText(d.outcome)}${shed}` : ''}`;
   };
   return `Call #${fmt(c.index, 9)} at ${clock(c.t_s)}${c.caller ? ` from caller ${c.caller}` : ''}: the dependency would give ${outcomeText(c.drawn)}; ${side('statistical', c.statistical)}; ${side('window', c.window)}.`;
 }
