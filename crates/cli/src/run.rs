@@ -156,6 +156,13 @@ fn hinted(e: sim::TraceError) -> String {
     // The refused value as the reader quoted it ("..." with \" inside) or wrote it.
     let value = m.split(" is ").next().unwrap_or("");
     let hint = match e.field {
+        // A carriage return inside a line (the reader ends lines at \n, and takes \r\n): lines
+        // ended by \r alone read as one.
+        _ if m.contains("\\r") => {
+            "a carriage return (\\r) inside a line: a file whose lines end in \\r alone (a classic \
+             Mac export) reads as one line; convert its line ends first, e.g. tr '\\r' '\\n' < in.csv \
+             > out.csv"
+        }
         Some("time_s") if m.contains(" is not a number of seconds") => {
             if value.starts_with("\"\\\"") {
                 "fields are not quoted: remove the quotes"

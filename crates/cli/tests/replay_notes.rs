@@ -125,7 +125,7 @@ fn a_scenario_with_an_outage_phase_has_no_note() {
 
 /// A refused time or header says how to mend a file exported from logs: a Unix time is rebased
 /// on the first call, a clock time given in seconds, rows from several hosts' logs sorted, a
-/// header named as the replay reads it.
+/// header named as the replay reads it, lines ended by a carriage return alone ended by \n.
 #[test]
 fn a_refused_trace_says_how_to_mend_it() {
     for (name, text, said) in [
@@ -180,6 +180,23 @@ fn a_refused_trace_says_how_to_mend_it() {
             "12:00:01,200,41ms\n",
             "trace line 1, field time_s: \"12:00:01\" is not a number of seconds; times are \
              seconds from the run's start (0.20), not clock times",
+        ),
+        // Lines ended by a carriage return alone, with a header or without.
+        (
+            "mac.csv",
+            "time_s,outcome,latency_s\r0.1,200,41ms\r",
+            "trace line 1: a header must be time_s,outcome,latency_s, got \
+             \"time_s,outcome,latency_s\\r0.1,200,41ms\"; a carriage return (\\r) inside a line: \
+             a file whose lines end in \\r alone (a classic Mac export) reads as one line; convert \
+             its line ends first, e.g. tr '\\r' '\\n' < in.csv > out.csv",
+        ),
+        (
+            "mac-bare.csv",
+            "0.1,200,41ms\r0.2,503,41ms\r",
+            "trace line 1: expected 3 fields time_s,outcome,latency_s, got more in \
+             \"0.1,200,41ms\\r0.2,503,41ms\"; a carriage return (\\r) inside a line: a file whose \
+             lines end in \\r alone (a classic Mac export) reads as one line; convert its line \
+             ends first, e.g. tr '\\r' '\\n' < in.csv > out.csv",
         ),
         // No hint where none is known: a time with a unit, an empty time.
         (

@@ -17,7 +17,10 @@
 //! * `latency_s`: how long the call took, seconds (or with a unit: `120ms`); >= 0. A latency at or
 //!   over the scenario's call timeout becomes a timeout at the call timeout.
 //!
-//! A UTF-8 byte order mark before the first line is skipped. The header line is optional
+//! Lines end in `\n` or `\r\n`; a file whose lines end in `\r` alone (a classic Mac export)
+//! reads as one line and is refused (the command line says how to convert it; a pasted trace on
+//! the page is already converted by the browser's text box). A UTF-8 byte order mark before the
+//! first line is skipped. The header line is optional
 //! (recognized by its first field being `time_s`; it must then be `time_s,outcome,latency_s`, so
 //! that a column named `duration_ms` is not read as seconds). Fields are
 //! separated by commas, with surrounding spaces ignored; there is no quoting (no field needs it).
