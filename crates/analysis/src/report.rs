@@ -73,10 +73,17 @@ impl std::ops::AddAssign for Work {
 
 /// Why an exact figure is left out: the dynamic program stopped at its work cap first.
 fn not_exact_note(cells: u64, value: f64, error: f64) -> String {
+    let cells = cells as f64;
+    if !value.is_finite() {
+        // "(estimate inf, error estimate inf)" said nothing.
+        return format!(
+            "no exact figure: the dynamic program stopped at its work cap ({cells:.0e} cells) \
+             before it had an estimate"
+        );
+    }
     format!(
         "no exact figure: the dynamic program stopped at its work cap ({cells:.0e} cells) \
-         before converging (estimate {value:.4e}, error estimate {error:.1e})",
-        cells = cells as f64
+         before converging (estimate {value:.4e}, error estimate {error:.1e})"
     )
 }
 /// Total calls a window simulation may spend.
