@@ -19,18 +19,34 @@ use std::fmt::{self, Write};
 
 /// `s` in double quotes, escaped as Rust's `{:?}` escapes a string for every ASCII character and
 /// for the characters in [`ESCAPED`]; other characters are written as they are (see the
-/// [module](self) for why). `format!("{}", Quoted("a\"b"))` is `"a\"b"` with the quotes.
+/// [module](self) for why). `format!("{}", Quoted("a\"b"))` is `"a\"b"` with the quotes. Text
+/// longer than [`LONG`] bytes is quoted in part, with its length.
 // No `Debug`: a derived one would write the text with `{:?}`, which this type exists to avoid.
 #[allow(missing_debug_implementations)]
 #[derive(Clone, Copy)]
 pub struct Quoted<'a>(pub &'a str);
 
+/// Text longer than this many bytes (UTF-8) is quoted in part: its first [`KEEP`] bytes (cut at a
+/// character's start), then `…"` and its length, `"1111111111…" (100000 bytes)`. A 100,000-digit
+/// value, or a whole trace read as one line, was echoed whole.
+pub const LONG: usize = 80;
+/// The bytes kept of text longer than [`LONG`].
+pub const KEEP: usize = 60;
+
 impl fmt::Display for Quoted<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_char('"')?;
+        let mut text = self.0;
+        if text.len() > LONG {
+            let mut cut = KEEP;
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            text = text.get(..cut).unwrap_or_default();
+        }
         // Runs of characters that need no escape are written in one piece.
         let mut start = 0;
-        for (i, c) in self.0.char_indices() {
+        for (i, c) in text.char_indices() {
             let esc = match c {
                 '"' => "\\\"",
                 '\\' => "\\\\",
@@ -42,7 +58,7 @@ impl fmt::Display for Quoted<'_> {
                 c if escaped(c) => "",
                 _ => continue,
             };
-            f.write_str(self.0.get(start..i).unwrap_or_default())?;
+            f.write_str(text.get(start..i).unwrap_or_default())?;
             if esc.is_empty() {
                 write!(f, "\\u{{{:x}}}", u32::from(c))?;
             } else {
@@ -50,8 +66,12 @@ impl fmt::Display for Quoted<'_> {
             }
             start = i + c.len_utf8();
         }
-        f.write_str(self.0.get(start..).unwrap_or_default())?;
-        f.write_char('"')
+        f.write_str(text.get(start..).unwrap_or_default())?;
+        if text.len() < self.0.len() {
+            write!(f, "…\" ({} bytes)", self.0.len())
+        } else {
+            f.write_char('"')
+        }
     }
 }
 
@@ -127,6 +147,25 @@ mod tests {
             }
         }
         same_as_debug("\u{2764}\u{fe0f} \u{1f468}\u{200d}\u{1f469} 1\u{a0}000 e\u{301}");
+    }
+
+    #[test]
+    fn long_text_is_quoted_in_part_with_its_length() {
+        // Up to 80 bytes whole; longer, its first 60 and how many there are.
+        let at = "7".repeat(80);
+        assert_eq!(Quoted(&at).to_string(), format!("{at:?}"));
+        let digits = "1".repeat(100_000);
+        assert_eq!(
+            Quoted(&digits).to_string(),
+            format!("\"{}…\" (100000 bytes)", "1".repeat(60))
+        );
+        // Cut at a character's start, escaped as ever in the part kept: µ (2 bytes), \r, then
+        // 28 é (56 bytes) make 59; the 29th é would end at 61.
+        let mixed = format!("µ\r{}", "é".repeat(100));
+        assert_eq!(
+            Quoted(&mixed).to_string(),
+            format!("\"µ\\r{}…\" (203 bytes)", "é".repeat(28))
+        );
     }
 
     #[test]
