@@ -30,6 +30,7 @@ pub const MAX_IN_FLIGHT: f64 = 1e6;
 /// `max_wait_duration_in_half_open_state` (1 ms each: a thousand events a second of run, and a
 /// month of them ran the page's wasm out of memory).
 pub const MAX_TIMED_ROUNDS: f64 = 1e6;
+use breaker::quote::Quoted;
 use breaker::units::serde_units;
 use breaker::{Outcome, SettingsError, StatisticalSettings, WindowSettings};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -327,6 +328,20 @@ fn non_neg(field: impl Into<String>, v: f64) -> Result<(), SettingsError> {
 /// A duration: [`non_neg`], in seconds.
 fn non_neg_secs(field: impl Into<String>, v: f64) -> Result<(), SettingsError> {
     check(field, v, (0.0..=1e9).contains(&v), "0 <= x <= 1e9 seconds")
+}
+
+/// A value as a `--set` wrote it, for a message: whole up to [`breaker::quote::LONG`] bytes, else
+/// its first [`breaker::quote::KEEP`] and its length, as [`Quoted`] cuts quoted text (a
+/// 100,000-digit value was echoed whole).
+fn clip(s: &str) -> String {
+    if s.len() <= breaker::quote::LONG {
+        return s.to_string();
+    }
+    let mut cut = breaker::quote::KEEP;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}… ({} bytes)", s.get(..cut).unwrap_or_default(), s.len())
 }
 
 /// `x > 0` rounded up to three significant digits: a least allowed value said as a user types it
@@ -627,7 +642,10 @@ impl Scenario {
         let mut written: Vec<(String, String)> = Vec::new();
         for s in sets {
             let (path, value) = s.split_once('=').ok_or_else(|| {
-                format!("--set {s:?}: expected key=value, e.g. window.sliding_window_size=20")
+                format!(
+                    "--set {}: expected key=value, e.g. window.sliding_window_size=20",
+                    Quoted(s)
+                )
             })?;
             set_path(&mut v, path.trim(), value)?;
             // Deserialize after each edit so that the error names the edit that broke it.
@@ -639,12 +657,12 @@ impl Scenario {
                         return m;
                     }
                 }
-                let (path, shown) = (path.trim(), value.trim());
-                explain_at(&v, path, &given, shown, &e.to_string())
+                let (path, shown) = (path.trim(), clip(value.trim()));
+                explain_at(&v, path, &given, &shown, &e.to_string())
                     .map(|why| format!("{path} = {shown} is invalid: {why}"))
-                    .unwrap_or_else(|| format!("--set {s}: {e}"))
+                    .unwrap_or_else(|| format!("--set {}: {e}", clip(s)))
             })?;
-            written.push((path.trim().to_string(), value.trim().to_string()));
+            written.push((path.trim().to_string(), clip(value.trim())));
         }
         let out: Scenario = serde_json::from_value(v).map_err(|e| format!("--set: {e}"))?;
         out.validate().map_err(|mut e| {

@@ -57,6 +57,46 @@ fn set_edits_a_dotted_path() {
     assert_eq!(t.dependency[1].failure, breaker::Outcome::Overload);
 }
 
+/// A long value is echoed in part, with its length, wherever an edit's message shows it: a
+/// 100,000-digit number was printed whole.
+#[test]
+fn a_long_value_is_echoed_in_part() {
+    let s = Scenario::default();
+    let digits = "1".repeat(100_000);
+    let first = "1".repeat(60);
+    // Out of range (a float past its range): the edit's text as written, cut.
+    assert_eq!(
+        s.with_sets([format!("traffic.calls_per_minute={digits}").as_str()])
+            .unwrap_err(),
+        format!(
+            "traffic.calls_per_minute = {first}… (100000 bytes) is invalid: allowed a number 0 < x <= 1e7"
+        )
+    );
+    // Unreadable: the edit and the reader's quote of it, both cut.
+    assert_eq!(
+        s.with_sets([format!("duration={digits}x").as_str()])
+            .unwrap_err(),
+        format!(
+            "duration = {first}… (100001 bytes) is invalid: unknown duration unit \"x\" in \
+             \"{first}…\" (100001 bytes): allowed ms, s, m, h, d, w, 0 < x <= 1e9 seconds"
+        )
+    );
+    // No `=` at all.
+    assert_eq!(
+        s.with_sets([digits.as_str()]).unwrap_err(),
+        format!(
+            "--set \"{first}…\" (100000 bytes): expected key=value, e.g. \
+             window.sliding_window_size=20"
+        )
+    );
+    // Up to 80 bytes, whole.
+    let at = "1".repeat(80);
+    assert!(s
+        .with_sets([format!("traffic.calls_per_minute={at}").as_str()])
+        .unwrap_err()
+        .starts_with(&format!("traffic.calls_per_minute = {at} is invalid")));
+}
+
 /// Every refusal of a value a rate or a duration cannot read gives the field's range, whatever
 /// the reason it gives (not a number, not finite, an unknown unit), in an edit and in a file
 /// alike; before, "not finite" and "unknown unit" came without it. An object or a list written
