@@ -176,14 +176,17 @@ impl Stats {
     /// from one value. Exact for normal values (where 1.96 in place of `t` would hold only 88%
     /// of the time at n = 5); an approximation for skewed ones such as run lengths, which are
     /// roughly geometric: for exponential values it holds about 88% of the time at n = 5, 90% at
-    /// 10 and 94% at 100 (simulated), so small samples give intervals too narrow.
+    /// 10 and 94% at 100 (simulated), so small samples give intervals too narrow. The values
+    /// are counts (calls, trials): the lower end of an interval is at least 0, where `mean - half` can be below
+    /// it for a few skewed values ("[-1.710e6, 9.575e7]" from 10 run lengths); a mean of counts
+    /// cannot be, so the interval covers it as often.
     pub(crate) fn mean_ci95(&self) -> (f64, (f64, f64)) {
         if self.n < 2 {
             return (self.mean, (f64::NEG_INFINITY, f64::INFINITY));
         }
         let var = self.m2 / (self.n - 1) as f64;
         let half = t975(self.n - 1) * libm::sqrt(var / self.n as f64);
-        (self.mean, (self.mean - half, self.mean + half))
+        (self.mean, ((self.mean - half).max(0.0), self.mean + half))
     }
 }
 
@@ -327,6 +330,16 @@ mod tests {
         let mut one = Stats::default();
         one.push(7.0);
         assert_eq!(one.mean_ci95(), (7.0, (f64::NEG_INFINITY, f64::INFINITY)));
+        // Skewed counts: 1, 1, 1 and 1000 give mean 250.75 and a half-width of 1589 (t = 3.18,
+        // s = 499.5): the lower end stops at 0.
+        let mut skewed = Stats::default();
+        for x in [1.0, 1.0, 1.0, 1000.0] {
+            skewed.push(x);
+        }
+        let (m, (lo, hi)) = skewed.mean_ci95();
+        let half = 3.182446305284263 * (249500.25f64 / 4.0).sqrt();
+        assert_eq!((m, lo), (250.75, 0.0));
+        assert!((hi - (250.75 + half)).abs() < 1e-9, "{hi}");
     }
 
     /// Against scipy: `chi2.ppf(0.025, 2c) / 2` and `chi2.ppf(0.975, 2c + 2) / 2` (Garwood), and
