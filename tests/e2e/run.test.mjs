@@ -195,6 +195,34 @@ for (const browser of BROWSERS) {
       assert.deepEqual(seen, ['closed', 'half_open', 'open']);
     });
 
+    test('derived: when the window breaker is first judged; a capped minimum and a window too short for it are said', async () => {
+      const windowItem = () => page(s.driver, () => {
+        const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /^Window breaker/.test(x.querySelector('h3').textContent));
+        return it && { title: it.querySelector('h3').textContent, value: it.querySelector('.value').textContent, help: it.querySelector('.help').textContent, warn: it.classList.contains('warn'), sc: window.playground.state.scenario };
+      });
+      // recovery-warmup's count window of 20 calls, minimumNumberOfCalls 50: capped at 20.
+      await open(s, '?v=1&preset=recovery-warmup&window.minimum_number_of_calls=50');
+      let w = await windowItem();
+      assert.equal(w.sc.window.sliding_window_size, 20);
+      assert.equal(w.value, '20 calls');
+      assert.ok(w.warn);
+      assert.match(w.help, /^minimumNumberOfCalls \(50\) is capped at the window's 20 calls/);
+      // Not capped: judged from the minimum, no warning; at 300 calls/min 20 calls are 4 s.
+      await open(s, '?v=1&preset=recovery-warmup&window.minimum_number_of_calls=12');
+      w = await windowItem();
+      assert.equal(w.value, '12 calls');
+      assert.ok(!w.warn);
+      assert.equal(w.sc.traffic.calls_per_minute, 300);
+      assert.match(w.help, /: about 2\.4 s of traffic at 300 calls\/min,/);
+      // A time window of 10 s at 300 calls/min holds about 50 calls, fewer than 100.
+      await open(s, '?v=1&preset=recovery-warmup&window.sliding_window_type=time_based&window.sliding_window_size=10&window.minimum_number_of_calls=100');
+      w = await windowItem();
+      assert.match(w.title, /^Window breaker: calls in its window\s+approx\.$/);
+      assert.equal(w.value, 'about 50 calls in 10 s; judged from 100 calls');
+      assert.ok(w.warn);
+      assert.match(w.help, /fewer calls than minimumNumberOfCalls on average/);
+    });
+
     test('Now: a call the capacity sheds says so beside the success drawn for it', async () => {
       // recovery-warmup: call 156 at 31.2 s is drawn a success; the window admits it as a trial
       // in the 2 answers/s warm-up, which sheds it (overload); the statistical side is open.

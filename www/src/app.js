@@ -547,8 +547,9 @@ export function mountPlayground(root, options = {}) {
     const nowKey = JSON.stringify([snap, point, period]);
     if (nowKey !== shown.now) { shown.now = nowKey; patch(P.now.body, (el) => renderNow(el, snap, point, period)); }
     const s = snap.statistical || {};
-    const derivedKey = JSON.stringify([S.derived, s.threshold, s.count]);
-    if (derivedKey !== shown.derived) { shown.derived = derivedKey; patch(P.derived.body, (el) => renderDerived(el, S.derived, snap)); }
+    const win = S.shownScenario ? S.shownScenario.window : null;
+    const derivedKey = JSON.stringify([S.derived, s.threshold, s.count, win]);
+    if (derivedKey !== shown.derived) { shown.derived = derivedKey; patch(P.derived.body, (el) => renderDerived(el, S.derived, snap, win)); }
   }
 
   let seekBusy = false;

@@ -215,7 +215,7 @@ const asSet = (v) => (Number.isFinite(v) ? percentAsSet(v) : '—');
  * the current traffic, Wald's lines, trials to close, the zero-drift rate, each with its formula.
  * `d` comes from the wasm `derived()`, `snap` is the state at the cursor (traffic, line).
  */
-export function renderDerived(root, d, snap) {
+export function renderDerived(root, d, snap, win) {
   if (!d) { replace(root, h('p', { class: 'muted', text: 'No settings yet.' })); return; }
   const s = (snap && snap.statistical) || {};
   const item = (title, value, formula, kind, text) => h('div', { class: 'derived-item' },
@@ -253,7 +253,48 @@ export function renderDerived(root, d, snap) {
       'p* = −w_ok / (w_fail − w_ok)', 'exact',
       'At this failure rate the score neither rises nor falls on average: decisions near it are slow (the indifference zone).'),
     Number.isFinite(d.drift_fine) ? item('Drift per call', `at p₀: ${signed(d.drift_fine / d.point, 3)} pt; at p₁: ${signed(d.drift_broken / d.point, 3)} pt`,
-      'drift(p) = p·w_fail + (1−p)·w_ok', 'exact') : null);
+      'drift(p) = p·w_fail + (1−p)·w_ok', 'exact') : null,
+    win ? windowMinimum(item, d, win) : null);
+}
+
+/**
+ * When the window breaker first judges its failure rate (design: a count window's minimum is
+ * capped silently; a low-traffic service never reaches the minimum). A COUNT_BASED window is
+ * judged from min(minimumNumberOfCalls, slidingWindowSize) calls; a TIME_BASED one holds about
+ * rate × slidingWindowSize calls (an approximation: arrivals vary, and so may the traffic), at
+ * the rate one breaker sees (`half_open_rate`: its share when callers do not share state; NaN for
+ * a trace).
+ */
+function windowMinimum(item, d, w) {
+  const size = w.sliding_window_size;
+  const min = w.minimum_number_of_calls;
+  const r = d.half_open_rate;
+  const rate = Number.isFinite(r) && r > 0;
+  const perMin = `${fmt(r * 60, 4)} calls/min${r === d.nominal_rate ? '' : ' (one breaker\'s share)'}`;
+  if (w.sliding_window_type !== 'time_based') {
+    const judged = Math.min(min, size);
+    const capped = min > size;
+    const el = item('Window breaker: judged from', count(judged, 'call', 'calls', 9),
+      'min(minimumNumberOfCalls, slidingWindowSize) for a COUNT_BASED window', 'exact',
+      capped
+        ? `minimumNumberOfCalls (${fmt(min, 9)}) is capped at the window's ${count(size, 'call', 'calls', 9)}, as resilience4j caps it without a word: the failure rate is judged once the window is full, not after ${fmt(min, 9)} calls.`
+        : `No failure rate is judged before ${count(judged, 'call', 'calls', 9)}${rate ? `: about ${duration(judged / r)} of traffic at ${perMin}` : ''}, after a start or a reset.`);
+    if (capped) el.classList.add('warn');
+    return el;
+  }
+  if (!rate) {
+    return item('Window breaker: judged from', `${count(min, 'call', 'calls', 9)} within ${duration(size)}`,
+      'minimumNumberOfCalls in the last slidingWindowSize seconds', 'exact', null);
+  }
+  const held = r * size;
+  const few = held < min;
+  const el = item('Window breaker: calls in its window', `about ${count(held, 'call', 'calls', 4)} in ${duration(size)}; judged from ${count(min, 'call', 'calls', 9)}`,
+    'calls in the window ≈ rate × slidingWindowSize', 'approximation',
+    few
+      ? `At ${perMin} the window holds fewer calls than minimumNumberOfCalls on average: its failure rate is seldom judged, so the window breaker may not open however badly the dependency fails.`
+      : `At ${perMin}, on average; a quieter stretch (the daily swing, an uneven hour) holds fewer.`);
+  if (few) el.classList.add('warn');
+  return el;
 }
 
 /**
