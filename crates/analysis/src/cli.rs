@@ -671,6 +671,7 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
                 window: size,
                 threshold: cw.threshold,
                 minimum_calls: cw.effective_minimum(),
+                minimum_calls_given: cw.minimum_calls,
                 failures_to_trip: cw.failures_to_trip(size),
                 calls_per_second: cps,
                 time_to_fill: crate::window::time_to_fill(&cw, cps),
@@ -942,10 +943,19 @@ fn text_window(r: &report::WindowReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "window breaker: count-based window of {}, threshold {}, minimum calls {} ({} in a full window {}), traffic {} calls/s",
+        "window breaker: count-based window of {}, threshold {}, minimum calls {} ({}{} in a full window {}), traffic {} calls/s",
         count(r.window, "call", "calls"),
         pct(r.threshold),
         r.minimum_calls,
+        // Capped as resilience4j caps it, without a word there: said here.
+        if r.minimum_calls_given > r.minimum_calls {
+            format!(
+                "{} given, capped at the window size as resilience4j caps it; ",
+                r.minimum_calls_given
+            )
+        } else {
+            String::new()
+        },
         count(r.failures_to_trip, "failure", "failures"),
         if r.failures_to_trip == 1 { "trips" } else { "trip" },
         num(r.calls_per_second)

@@ -675,6 +675,8 @@ pub struct WindowReport {
     pub threshold: f64,
     /// `minimumNumberOfCalls` in force (capped at the window).
     pub minimum_calls: u32,
+    /// `minimumNumberOfCalls` as given (above `minimum_calls` when the window caps it).
+    pub minimum_calls_given: u32,
     /// Failures in a full window that trip.
     pub failures_to_trip: u32,
     /// Traffic, calls per second.

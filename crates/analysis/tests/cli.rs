@@ -490,6 +490,18 @@ fn text_says_one_call_not_one_calls() {
         "window breaker: count-based window of 4 calls, threshold 50.00%, minimum calls 4 \
          (2 failures in a full window trip), traffic 1.000 calls/s"
     );
+    // A minimum above the window is capped, and said so (resilience4j caps it silently).
+    assert_eq!(
+        line("window --window 10 --min-calls 50", 0),
+        "window breaker: count-based window of 10 calls, threshold 50.00%, minimum calls 10 \
+         (50 given, capped at the window size as resilience4j caps it; 5 failures in a full \
+         window trip), traffic 1.000 calls/s"
+    );
+    let capped = json("window --window 10 --min-calls 50");
+    assert_eq!(
+        (&capped["minimum_calls"], &capped["minimum_calls_given"]),
+        (&serde_json::json!(10), &serde_json::json!(50))
+    );
     let last = |s: &str| run(&args(s)).unwrap().lines().last().unwrap().to_string();
     assert_eq!(
         last("false-alarms --line-calls 1e15 --simulate 1"),
