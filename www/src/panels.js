@@ -213,7 +213,8 @@ const asSet = (v) => (Number.isFinite(v) ? percentAsSet(v) : '—');
 /**
  * The derived-numbers panel that teaches: the two worlds, weights and points, the line in points at
  * the current traffic, Wald's lines, trials to close, the zero-drift rate, each with its formula.
- * `d` comes from the wasm `derived()`, `snap` is the state at the cursor (traffic, line).
+ * `d` comes from the wasm `derived()`, `snap` is the state at the cursor (traffic, line), `win`
+ * the run's window settings (when the window breaker is first judged).
  */
 export function renderDerived(root, d, snap, win) {
   if (!d) { replace(root, h('p', { class: 'muted', text: 'No settings yet.' })); return; }

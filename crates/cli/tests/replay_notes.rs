@@ -125,7 +125,8 @@ fn a_scenario_with_an_outage_phase_has_no_note() {
 
 /// A refused time or header says how to mend a file exported from logs: a Unix time is rebased
 /// on the first call, a clock time given in seconds, rows from several hosts' logs sorted, a
-/// header named as the replay reads it, lines ended by a carriage return alone ended by \n.
+/// header named as the replay reads it, a file whose lines end in a carriage return alone
+/// converted first.
 #[test]
 fn a_refused_trace_says_how_to_mend_it() {
     for (name, text, said) in [
