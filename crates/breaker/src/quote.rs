@@ -33,17 +33,40 @@ pub const LONG: usize = 80;
 /// The bytes kept of text longer than [`LONG`].
 pub const KEEP: usize = 60;
 
+/// `s` whole up to [`LONG`] bytes, else its first [`KEEP`] bytes, cut at a character's start.
+fn kept(s: &str) -> &str {
+    if s.len() <= LONG {
+        return s;
+    }
+    let mut cut = KEEP;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    s.get(..cut).unwrap_or_default()
+}
+
+/// `s` as written (no quotes, no escapes: a number, a field's text), cut as [`Quoted`] cuts it:
+/// whole up to [`LONG`] bytes, else its first [`KEEP`] and its length, `1111111111… (100000
+/// bytes)`.
+#[allow(missing_debug_implementations)]
+#[derive(Clone, Copy)]
+pub struct Clipped<'a>(pub &'a str);
+
+impl fmt::Display for Clipped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = kept(self.0);
+        f.write_str(text)?;
+        if text.len() < self.0.len() {
+            write!(f, "… ({} bytes)", self.0.len())?;
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Display for Quoted<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_char('"')?;
-        let mut text = self.0;
-        if text.len() > LONG {
-            let mut cut = KEEP;
-            while !text.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            text = text.get(..cut).unwrap_or_default();
-        }
+        let text = kept(self.0);
         // Runs of characters that need no escape are written in one piece.
         let mut start = 0;
         for (i, c) in text.char_indices() {
@@ -103,7 +126,7 @@ fn escaped(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::Quoted;
+    use super::{Clipped, Quoted};
 
     fn same_as_debug(s: &str) {
         assert_eq!(Quoted(s).to_string(), format!("{s:?}"), "for {s:?}");
@@ -165,6 +188,16 @@ mod tests {
         assert_eq!(
             Quoted(&mixed).to_string(),
             format!("\"µ\\r{}…\" (203 bytes)", "é".repeat(28))
+        );
+        // As written, cut the same way.
+        assert_eq!(Clipped(&at).to_string(), at);
+        assert_eq!(
+            Clipped(&digits).to_string(),
+            format!("{}… (100000 bytes)", "1".repeat(60))
+        );
+        assert_eq!(
+            Clipped(&mixed).to_string(),
+            format!("µ\r{}… (203 bytes)", "é".repeat(28))
         );
     }
 

@@ -30,7 +30,7 @@ pub const MAX_IN_FLIGHT: f64 = 1e6;
 /// `max_wait_duration_in_half_open_state` (1 ms each: a thousand events a second of run, and a
 /// month of them ran the page's wasm out of memory).
 pub const MAX_TIMED_ROUNDS: f64 = 1e6;
-use breaker::quote::Quoted;
+use breaker::quote::{Clipped, Quoted};
 use breaker::units::serde_units;
 use breaker::{Outcome, SettingsError, StatisticalSettings, WindowSettings};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -330,23 +330,15 @@ fn non_neg_secs(field: impl Into<String>, v: f64) -> Result<(), SettingsError> {
     check(field, v, (0.0..=1e9).contains(&v), "0 <= x <= 1e9 seconds")
 }
 
-/// A value as a `--set` wrote it, for a message: whole up to [`breaker::quote::LONG`] bytes, else
-/// its first [`breaker::quote::KEEP`] and its length, as [`Quoted`] cuts quoted text (a
+/// A value as a `--set` wrote it, for a message: cut as [`Quoted`] cuts quoted text (a
 /// 100,000-digit value was echoed whole).
 fn clip(s: &str) -> String {
-    if s.len() <= breaker::quote::LONG {
-        return s.to_string();
-    }
-    let mut cut = breaker::quote::KEEP;
-    while !s.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    format!("{}… ({} bytes)", s.get(..cut).unwrap_or_default(), s.len())
+    Clipped(s).to_string()
 }
 
 /// `x > 0` rounded up to three significant digits: a least allowed value said as a user types it
-/// that still suffices (0.0991 -> 0.1, 2.591 -> 2.6, 25.99 -> 26). Rounding up to a whole number
-/// said "1 <= x" where 0.1 was taken.
+/// that still suffices (0.09911 -> 0.0992, 2.591 -> 2.6, 25.99 -> 26). Rounding up to a whole
+/// number said "1 <= x" where 0.1 was taken.
 fn up3(x: f64) -> f64 {
     let (mut up, mut down) = (1.0, 1.0);
     while x * up < 100.0 {
@@ -756,7 +748,7 @@ fn out_of_range(text: &str, e: &serde_json::Error) -> Option<String> {
             after(m.strip_prefix(&at_field)?, " is invalid: ").map(str::to_string)
         })
         .unwrap_or_else(|| "a number past the largest a 64-bit float holds (about 1.8e308)".into());
-    Some(format!("{path} = {token} is invalid: {why}"))
+    Some(format!("{path} = {} is invalid: {why}", Clipped(token)))
 }
 
 /// The dotted path (`dependency.2.start`) of the value that starts where `prefix` (valid JSON

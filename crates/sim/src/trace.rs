@@ -18,11 +18,12 @@
 //!   over the scenario's call timeout becomes a timeout at the call timeout.
 //!
 //! Lines end in `\n` or `\r\n`; a file whose lines end in `\r` alone (a classic Mac export)
-//! reads as one line and is refused (the command line says how to convert it; a pasted trace on
-//! the page is already converted by the browser's text box). A UTF-8 byte order mark before the
-//! first line is skipped. The header line is optional
-//! (recognized by its first field being `time_s`; it must then be `time_s,outcome,latency_s`, so
-//! that a column named `duration_ms` is not read as seconds). Fields are
+//! reads as one line, mostly refused there (the command line then says how to convert it, when
+//! the refusal quotes a `\r`; a file that starts with a comment is one comment line, with no
+//! calls); a trace pasted into the page is converted by the browser's text box. A UTF-8 byte
+//! order mark before the first line is skipped. The header line is optional (recognized by its
+//! first field being `time_s`; it must then be `time_s,outcome,latency_s`, so that a column named
+//! `duration_ms` is not read as seconds). Fields are
 //! separated by commas, with surrounding spaces ignored; there is no quoting (no field needs it).
 //! An error names the line (1-based) and the field.
 
@@ -30,7 +31,7 @@ use std::io::BufRead;
 use std::sync::Arc;
 
 use breaker::float_parse::parse_f64;
-use breaker::quote::Quoted;
+use breaker::quote::{Clipped, Quoted};
 use breaker::Outcome;
 
 use crate::scenario::MAX_DURATION_S;
@@ -160,7 +161,10 @@ pub(crate) fn parse_line(
     if !(time_s.is_finite() && (0.0..=MAX_DURATION_S).contains(&time_s)) {
         return Err(err(
             Some("time_s"),
-            format!("{f_time} is invalid: allowed 0 <= x <= 1e9 seconds (the longest run)"),
+            format!(
+                "{} is invalid: allowed 0 <= x <= 1e9 seconds (the longest run)",
+                Clipped(f_time)
+            ),
         ));
     }
     // `-0` is the start of the run, as `0`: kept negative, the run's length read "-0 s".
@@ -168,7 +172,10 @@ pub(crate) fn parse_line(
     if time_s < prev_t {
         return Err(err(
             Some("time_s"),
-            format!("{f_time} is earlier than the line before ({prev_t}): times must not decrease"),
+            format!(
+                "{} is earlier than the line before ({prev_t}): times must not decrease",
+                Clipped(f_time)
+            ),
         ));
     }
     let outcome: Outcome = f_outcome
@@ -179,7 +186,7 @@ pub(crate) fn parse_line(
     if latency_s < 0.0 {
         return Err(err(
             Some("latency_s"),
-            format!("{f_latency} is invalid: allowed x >= 0"),
+            format!("{} is invalid: allowed x >= 0", Clipped(f_latency)),
         ));
     }
     Ok(Some(TraceRecord {

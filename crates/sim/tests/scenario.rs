@@ -89,6 +89,33 @@ fn a_long_value_is_echoed_in_part() {
              window.sliding_window_size=20"
         )
     );
+    // In a file, and in a trace's time and latency, and a status number.
+    assert_eq!(
+        Scenario::from_json(&format!(
+            r#"{{"traffic": {{"calls_per_minute": {digits}}}}}"#
+        ))
+        .unwrap_err(),
+        format!(
+            "traffic.calls_per_minute = {first}… (100000 bytes) is invalid: allowed 0 < x <= 1e7"
+        )
+    );
+    for (row, field, said) in [
+        (
+            format!("{digits},ok,0\n"),
+            "time_s",
+            "is invalid: allowed 0 <= x <= 1e9 seconds",
+        ),
+        (
+            format!("0,ok,-1.{digits}\n"),
+            "latency_s",
+            "is invalid: allowed x >= 0",
+        ),
+        (format!("0,{digits},0\n"), "outcome", "HTTP status"),
+    ] {
+        let e = sim::scan_trace(row.as_bytes()).unwrap_err().to_string();
+        assert!(e.contains(field) && e.contains(said), "{e}");
+        assert!(e.contains("… (100") && e.len() < 300, "{e}");
+    }
     // Up to 80 bytes, whole.
     let at = "1".repeat(80);
     assert!(s
