@@ -151,6 +151,19 @@ fn replay(
 
 /// A trace's refusal with how to mend a file exported from logs, where one is known (on the
 /// command line only: the page's trace box has its own help, and the wasm no bytes to spare).
+/// Whether a message quotes a carriage return: a `\r` escape whose backslash is not itself
+/// escaped (`"C:\\run"` quotes a backslash and an `r`).
+fn quotes_cr(m: &str) -> bool {
+    let mut backslashes = 0;
+    for b in m.bytes() {
+        if b == b'r' && backslashes % 2 == 1 {
+            return true;
+        }
+        backslashes = if b == b'\\' { backslashes + 1 } else { 0 };
+    }
+    false
+}
+
 fn hinted(e: sim::TraceError) -> String {
     let m = &e.message;
     // The refused value as the reader quoted it ("..." with \" inside) or wrote it.
@@ -158,7 +171,7 @@ fn hinted(e: sim::TraceError) -> String {
     let hint = match e.field {
         // A carriage return inside a line (the reader ends lines at \n, and takes \r\n): lines
         // ended by \r alone read as one.
-        _ if m.contains("\\r") => {
+        _ if quotes_cr(m) => {
             "a carriage return (\\r) inside a line: a file whose lines end in \\r alone (a classic \
              Mac export) reads as one line; convert its line ends first, e.g. tr '\\r' '\\n' < in.csv \
              > out.csv"

@@ -199,6 +199,14 @@ fn a_refused_trace_says_how_to_mend_it() {
              lines end in \\r alone (a classic Mac export) reads as one line; convert its line \
              ends first, e.g. tr '\\r' '\\n' < in.csv > out.csv",
         ),
+        // A backslash and an r are not a carriage return.
+        (
+            "backslash.csv",
+            "0.1,C:\\run,41ms\n",
+            "trace line 1, field outcome: unknown outcome \"C:\\\\run\": allowed success, timeout, \
+             refused, server_error, overload, service_rate_limited, auth_rejected, \
+             input_rejected, user_rate_limited, ok, fail, or an HTTP status",
+        ),
         // No hint where none is known: a time with a unit, an empty time.
         (
             "unit.csv",
