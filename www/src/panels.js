@@ -272,7 +272,8 @@ function windowMinimum(item, d, w) {
   const r = d.half_open_rate;
   const rate = Number.isFinite(r) && r > 0;
   const perMin = `${fmt(r * 60, 4)} calls/min${r === d.nominal_rate ? '' : ' (one breaker\'s share)'}`;
-  if (w.sliding_window_type !== 'time_based') {
+  // The simulator takes TIME_BASED too, and a link keeps a setting as written.
+  if (String(w.sliding_window_type).toLowerCase() !== 'time_based') {
     const judged = Math.min(min, size);
     const capped = min > size;
     const el = item('Window breaker: judged from', count(judged, 'call', 'calls', 9),
@@ -292,7 +293,7 @@ function windowMinimum(item, d, w) {
   const el = item('Window breaker: calls in its window', `about ${count(held, 'call', 'calls', 4)} in ${duration(size)}; judged from ${count(min, 'call', 'calls', 9)}`,
     'calls in the window ≈ rate × slidingWindowSize', 'approximation',
     few
-      ? `At ${perMin} the window holds fewer calls than minimumNumberOfCalls on average: its failure rate is seldom judged, so the window breaker may not open however badly the dependency fails.`
+      ? `At ${perMin} the window holds fewer calls than minimumNumberOfCalls on average: its failure rate is judged only when more calls than usual come (the further below the minimum, the more rarely), and until then the window breaker does not open however badly the dependency fails.`
       : `At ${perMin}, on average; a quieter stretch (the daily swing, an uneven hour) holds fewer.`);
   if (few) el.classList.add('warn');
   return el;
