@@ -177,9 +177,9 @@ impl Stats {
     /// of the time at n = 5); an approximation for skewed ones such as run lengths, which are
     /// roughly geometric: for exponential values it holds about 88% of the time at n = 5, 90% at
     /// 10 and 94% at 100 (simulated), so small samples give intervals too narrow. The values
-    /// are counts (calls, trials): the lower end of an interval is at least 0, where `mean - half` can be below
-    /// it for a few skewed values ("[-1.710e6, 9.575e7]" from 10 run lengths); a mean of counts
-    /// cannot be, so the interval covers it as often.
+    /// are counts (calls, trials): the lower end of an interval is at least 0, where
+    /// `mean - half` can be below it for a few skewed values ("[-1.710e6, 9.575e7]" from 10 run
+    /// lengths); a mean of counts cannot be, so the interval covers it as often.
     pub(crate) fn mean_ci95(&self) -> (f64, (f64, f64)) {
         if self.n < 2 {
             return (self.mean, (f64::NEG_INFINITY, f64::INFINITY));

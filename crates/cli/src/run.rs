@@ -149,8 +149,6 @@ fn replay(
     }
 }
 
-/// A trace's refusal with how to mend a file exported from logs, where one is known (on the
-/// command line only: the page's trace box has its own help, and the wasm no bytes to spare).
 /// Whether a message quotes a carriage return: a `\r` escape whose backslash is not itself
 /// escaped (`"C:\\run"` quotes a backslash and an `r`).
 fn quotes_cr(m: &str) -> bool {
@@ -164,6 +162,8 @@ fn quotes_cr(m: &str) -> bool {
     false
 }
 
+/// A trace's refusal with how to mend a file exported from logs, where one is known (on the
+/// command line only: the page's trace box has its own help, and the wasm no bytes to spare).
 fn hinted(e: sim::TraceError) -> String {
     let m = &e.message;
     // The refused value as the reader quoted it ("..." with \" inside) or wrote it.

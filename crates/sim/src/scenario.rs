@@ -330,12 +330,6 @@ fn non_neg_secs(field: impl Into<String>, v: f64) -> Result<(), SettingsError> {
     check(field, v, (0.0..=1e9).contains(&v), "0 <= x <= 1e9 seconds")
 }
 
-/// A value as a `--set` wrote it, for a message: cut as [`Quoted`] cuts quoted text (a
-/// 100,000-digit value was echoed whole).
-fn clip(s: &str) -> String {
-    Clipped(s).to_string()
-}
-
 /// `x > 0` rounded up to three significant digits: a least allowed value said as a user types it
 /// that still suffices (0.09911 -> 0.0992, 2.591 -> 2.6, 25.99 -> 26). Rounding up to a whole
 /// number said "1 <= x" where 0.1 was taken.
@@ -649,12 +643,13 @@ impl Scenario {
                         return m;
                     }
                 }
-                let (path, shown) = (path.trim(), clip(value.trim()));
+                // Cut as quoted text is (a 100,000-digit value was echoed whole).
+                let (path, shown) = (path.trim(), Clipped(value.trim()).to_string());
                 explain_at(&v, path, &given, &shown, &e.to_string())
                     .map(|why| format!("{path} = {shown} is invalid: {why}"))
-                    .unwrap_or_else(|| format!("--set {}: {e}", clip(s)))
+                    .unwrap_or_else(|| format!("--set {}: {e}", Clipped(s)))
             })?;
-            written.push((path.trim().to_string(), clip(value.trim())));
+            written.push((path.trim().to_string(), Clipped(value.trim()).to_string()));
         }
         let out: Scenario = serde_json::from_value(v).map_err(|e| format!("--set: {e}"))?;
         out.validate().map_err(|mut e| {
