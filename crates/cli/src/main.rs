@@ -33,7 +33,8 @@ run options:
                         are an error; - reads standard input)
   --trace FILE.csv      replay a recorded trace (time_s,outcome,latency_s) instead of the
                         generated traffic, with the preset's or scenario's settings if given
-                        (- reads standard input; a pipe such as <(...) works too)
+                        (- reads standard input; a pipe such as <(...) works too); it
+                        replaces a trace the scenario file holds, which is replayed alike
   --seed N              the run's seed (the same as --set seed=N: the last given wins)
   --set key=value       edit a dotted path of the scenario JSON, e.g.
                         --set window.permitted_number_of_calls_in_half_open_state=4

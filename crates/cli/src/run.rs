@@ -109,6 +109,21 @@ fn open(path: &str) -> Result<BufReader<std::fs::File>, String> {
         .map_err(|e| format!("--trace {path}: {e}"))
 }
 
+/// Replay a trace held in memory (read from a file that can be read once, or the scenario's own
+/// `trace`), named `name` in a refusal, with what its scan found.
+fn replay_bytes(
+    scenario: &Scenario,
+    name: &str,
+    bytes: &[u8],
+    buckets: usize,
+) -> Result<(RunResult, TraceSpan), String> {
+    let named = |e: &dyn std::fmt::Display| format!("{name}: {e}");
+    let timeout = scenario.callers.call_timeout;
+    let span = sim::scan_trace_against(bytes, timeout).map_err(|e| named(&hinted(e)))?;
+    let r = sim::replay(scenario, bytes, &span, buckets).map_err(|e| named(&e))?;
+    Ok((r, span))
+}
+
 /// Replay the trace at `path`, with what its scan found ([`sim::scan_trace_against`] at the
 /// scenario's call timeout). A regular file is read twice, streaming (once for its span, once
 /// to replay), so memory stays bounded whatever its length. Anything else (`-`, a pipe,
@@ -121,11 +136,7 @@ fn replay(
 ) -> Result<(RunResult, TraceSpan), String> {
     let named = |e: &dyn std::fmt::Display| format!("{path}: {e}");
     let timeout = scenario.callers.call_timeout;
-    let from_memory = |bytes: &[u8]| {
-        let span = sim::scan_trace_against(bytes, timeout).map_err(|e| named(&hinted(e)))?;
-        let r = sim::replay(scenario, bytes, &span, buckets).map_err(|e| named(&e))?;
-        Ok((r, span))
-    };
+    let from_memory = |bytes: &[u8]| replay_bytes(scenario, path, bytes, buckets);
     if path == STDIN {
         let mut bytes = Vec::new();
         std::io::stdin()
@@ -218,8 +229,12 @@ fn hinted(e: sim::TraceError) -> String {
 }
 
 /// What a replay's output says of its trace beside the run.
-struct Replayed<'a> {
-    path: &'a str,
+struct Replayed {
+    /// The trace as the output names it: its file, or the scenario file that holds it.
+    path: String,
+    /// The trace is the scenario's own `trace` (a file the page's "Download scenario" saved),
+    /// not a `--trace` file.
+    in_scenario: bool,
     span: TraceSpan,
     call_timeout: f64,
     /// Some phase of the scenario is not `fine` while the trace lasts: openings can be judged
@@ -227,7 +242,7 @@ struct Replayed<'a> {
     judged: bool,
 }
 
-impl Replayed<'_> {
+impl Replayed {
     /// Lines on the trace: its calls and span, how many latencies reach the call timeout (with
     /// a hint when most do: milliseconds written bare are read as seconds), and, when no phase
     /// marks an outage, that the outage metrics cannot tell.
@@ -249,11 +264,17 @@ impl Replayed<'_> {
     /// When no phase marks an outage while the trace lasts, that the outage metrics cannot tell.
     fn unjudged_line(&self) -> Option<String> {
         (!self.judged).then(|| {
-            "no phase marks an outage while the trace lasts (the dependency is fine \
-             throughout): every opening counts as false, and time_to_open_s and time_to_close_s \
-             have nothing to measure; give the trace's outages as phases in a --scenario file \
-             (\"dependency\": [{\"start\": ..., \"condition\": \"outage\"}, ...])"
-                .into()
+            format!(
+                "no phase marks an outage while the trace lasts (the dependency is fine \
+                 throughout): every opening counts as false, and time_to_open_s and \
+                 time_to_close_s have nothing to measure; give the trace's outages as phases in \
+                 {} (\"dependency\": [{{\"start\": ..., \"condition\": \"outage\"}}, ...])",
+                if self.in_scenario {
+                    "the scenario"
+                } else {
+                    "a --scenario file"
+                }
+            )
         })
     }
 
@@ -301,9 +322,26 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
         "run needs --preset NAME, --scenario FILE.json or --trace FILE.csv",
     )?;
     let buckets = o.buckets.unwrap_or(100);
-    let (result, replayed) = match &o.trace {
-        Some(path) => {
+    // A trace in the scenario (as the page's "Download scenario" saves one) is replayed as
+    // `--trace` would be, with the same notes and hints; `--trace` replaces it.
+    let traced = match (&o.trace, &scenario.trace) {
+        (Some(path), _) => {
             let (r, span) = replay(&scenario, path, buckets)?;
+            Some((r, span, path.clone()))
+        }
+        (None, Some(text)) => {
+            let (name, path) = match &o.scenario {
+                Some(p) => (format!("--scenario {p}"), format!("the trace in {p}")),
+                None => ("--set trace".into(), "the scenario's trace".into()),
+            };
+            let (r, span) = replay_bytes(&scenario, &name, text.as_bytes(), buckets)?;
+            Some((r, span, path))
+        }
+        (None, None) => None,
+    };
+    let (result, replayed) = match traced {
+        None => (play(&scenario, buckets)?, None),
+        Some((r, span, path)) => {
             // A phase that is not fine while the trace lasts (a preset's outage on day 3 of a
             // trace of minutes judges nothing).
             let judged = scenario
@@ -315,13 +353,13 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
                 r,
                 Some(Replayed {
                     path,
+                    in_scenario: o.trace.is_none(),
                     span,
                     call_timeout,
                     judged,
                 }),
             )
         }
-        None => (play(&scenario, buckets)?, None),
     };
     let format = o.format.unwrap_or(Format::Text);
     if format != Format::Text {

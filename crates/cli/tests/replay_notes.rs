@@ -283,3 +283,54 @@ fn a_phase_after_the_trace_judges_nothing() {
             .unwrap();
     assert!(out.contains(NO_OUTAGE), "{out}");
 }
+
+/// A trace inside the scenario file (what the page's "Download scenario" saves for a trace run)
+/// gets what `--trace` gets: the span, the timeout hint, the outage note, the refusal's hint, and
+/// the header saying the trace, not the seed, decides the run. The run itself is the same.
+#[test]
+fn a_trace_in_the_scenario_file_gets_the_same_notes() {
+    let text = trace("");
+    let csv = temp("own.csv", &text);
+    let json = serde_json::json!({ "trace": text }).to_string();
+    let file = temp("own.json", &json);
+    let by_file = String::from_utf8(breaker(&["run", "--trace", &csv]).stdout).unwrap();
+    let inside = String::from_utf8(breaker(&["run", "--scenario", &file]).stdout).unwrap();
+    let (a, b): (Vec<&str>, Vec<&str>) = (by_file.lines().collect(), inside.lines().collect());
+    assert_eq!(
+        b[1],
+        format!(
+            "replayed the trace in {file}: 40 calls from 0 s to 19.5 s (the seed draws nothing in \
+             a replay)"
+        )
+    );
+    assert_eq!(a[0], b[0], "the same run, by its hash");
+    assert_eq!(a[2], b[2], "the timeout hint");
+    assert_eq!(
+        b[3],
+        NO_OUTAGE.replace("in a --scenario file", "in the scenario"),
+    );
+    assert!(b[4].contains("(the same scenario and trace give the same run)"));
+    assert_eq!(a[5..], b[5..], "the metrics");
+    // JSON: the same run on stdout, the notes on stderr.
+    let o = breaker(&["run", "--scenario", &file, "--format", "json"]);
+    let by_json = breaker(&["run", "--trace", &csv, "--format", "json"]);
+    assert_eq!(o.stdout, by_json.stdout);
+    assert_eq!(
+        String::from_utf8(o.stderr).unwrap(),
+        format!("breaker: warning: {}\nbreaker: warning: {}\n", b[2], b[3])
+    );
+    // A refusal names the scenario file and says how to mend the trace.
+    let bad = temp("own-bad.json", r#"{ "trace": "5,ok,1\n4,ok,1\n" }"#);
+    assert_eq!(
+        refusal(&["run", "--scenario", &bad]),
+        format!(
+            "breaker: --scenario {bad}: trace line 2, field time_s: 4 is earlier than the line \
+             before (5): times must not decrease; sort the rows by time, keeping equal times in \
+             order: LC_ALL=C sort -s -t, -k1,1g (a header stays first)\n"
+        )
+    );
+    // `--trace` replaces the scenario's own trace.
+    let o =
+        String::from_utf8(breaker(&["run", "--scenario", &bad, "--trace", &csv]).stdout).unwrap();
+    assert_eq!(o.lines().nth(1).unwrap(), a[1]);
+}
