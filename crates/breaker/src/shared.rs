@@ -45,7 +45,8 @@
 //! the listener, or from inside [`Shared::with`]'s closure, including a [`Guard`] finished or
 //! dropped there) panics with a message saying so, rather than wait for a lock its own thread
 //! holds ([`Shared::with`] would wait for good, the others for the lock timeout while every
-//! other thread waits too). Only [`Shared::state`] and [`Shared::clock`] may be called there.
+//! other thread waits too). Only [`Shared::state`], [`Shared::clock`] and [`Shared::counts`] may
+//! be called there.
 //! The one exception: a guard dropped unfinished there while a panic unwinds reports nothing
 //! (a second panic during unwinding would abort the process).
 
@@ -378,7 +379,8 @@ impl<B: Breaker> Shared<B> {
     ///
     /// The listener runs with the lock held, so that the changes arrive in order: keep it short
     /// (count, log, send to a channel). [`Shared::state`] may be called from it (it reads a copy
-    /// kept without the lock, already the new state), and [`Shared::clock`]; anything else of
+    /// kept without the lock, already the new state), [`Shared::clock`] and [`Shared::counts`]
+    /// (read without the lock; the call being heard is counted when it returns); anything else of
     /// this `Shared` called from it panics (the lock is not reentrant: see the
     /// [module](self)), and so does the call whose transition the listener was hearing. Send
     /// what needs the breaker to another thread or task instead. That goes for another `Shared`
@@ -683,7 +685,7 @@ impl<B: Breaker> Shared<B> {
     ///
     /// If called on a thread that holds this `Shared`'s lock (from the transition listener or
     /// inside another `with`), rather than wait for good for its own lock; and if `f` calls
-    /// anything of this `Shared` but [`Shared::state`] and [`Shared::clock`].
+    /// anything of this `Shared` but [`Shared::state`], [`Shared::clock`] and [`Shared::counts`].
     ///
     /// Only this `Shared`'s own lock is checked: `with` of one breaker inside `with` of another
     /// is an ordinary nested lock, and two threads nesting the same two in opposite orders wait
@@ -725,7 +727,7 @@ fn reentrant(what: &str) -> ! {
     panic!(
         "breaker::shared::Shared ({what}) called on a thread that holds its lock (from the \
          transition listener or inside `with`): the lock is not reentrant, so the call would \
-         wait for itself; only `state` and `clock` may be called there"
+         wait for itself; only `state`, `clock` and `counts` may be called there"
     )
 }
 

@@ -210,7 +210,7 @@ fn reentrant_message(what: &str) -> String {
     format!(
         "breaker::shared::Shared ({what}) called on a thread that holds its lock (from the \
          transition listener or inside `with`): the lock is not reentrant, so the call would \
-         wait for itself; only `state` and `clock` may be called there"
+         wait for itself; only `state`, `clock` and `counts` may be called there"
     )
 }
 
@@ -353,8 +353,15 @@ fn calls_from_inside_with_panic_but_state_and_clock_answer() {
         s.with(|_| s.with(|b| b.generation()));
     });
     assert_eq!(message, reentrant_message("with"));
-    let inside = shared.with(|b| (b.state(), shared.state(), shared.clock().now() >= 0.0));
-    assert_eq!(inside, (State::Closed, State::Closed, true));
+    let inside = shared.with(|b| {
+        (
+            b.state(),
+            shared.state(),
+            shared.clock().now() >= 0.0,
+            shared.counts().admitted,
+        )
+    });
+    assert_eq!(inside, (State::Closed, State::Closed, true, 1));
 }
 
 /// A guard moved into `with`'s closure and dropped there while a panic unwinds reports
