@@ -286,18 +286,25 @@ for (const browser of BROWSERS) {
       assert.equal(moved.calls, simulate(moved.scenario).result.calls);
     });
 
-    test('the label attribute names an element\'s region; without it, its preset does', async () => {
+    test('the label attribute names an element\'s region; without it, the preset it shows does', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
+      const ids = ['named', 'unnamed', 'unknown', 'custom', 'refused'];
       await addPlaygrounds(s.driver, [
         { id: 'named', attrs: { preset: 'quiet-service', panels: 'now', label: '  Payments, at night  ' } },
         { id: 'unnamed', attrs: { preset: 'quiet-service', panels: 'now' } },
+        // An unknown preset shows the default one, a scenario that does not validate its preset:
+        // the name is of what is shown, not of what was written.
+        { id: 'unknown', attrs: { preset: 'nonesuch', panels: 'now' } },
+        { id: 'custom', attrs: { scenario: JSON.stringify({ duration: '10m' }), panels: 'now' } },
+        { id: 'refused', attrs: { preset: 'bad-day', scenario: JSON.stringify({ statistical: { fine_rate: 5 } }), panels: 'now' } },
       ]);
-      for (const id of ['named', 'unnamed']) await until(async () => (await element(s, id)).state === 'ready', `${id} to be ready`, 60_000);
-      const names = () => page(s.driver, () => ['named', 'unnamed'].map((id) => {
+      for (const id of ids) await until(async () => (await element(s, id)).state === 'ready', `${id} to be ready`, 60_000);
+      const names = () => page(s.driver, (ids) => ids.map((id) => {
         const region = document.getElementById(id).shadowRoot.querySelector('[role=region]');
         return region.getAttribute('aria-label');
-      }));
-      assert.deepEqual(await names(), ['Payments, at night', 'Breaker playground: quiet-service']);
+      }), ids);
+      assert.deepEqual(await names(), ['Payments, at night', 'Breaker playground: quiet-service',
+        'Breaker playground: recovery-warmup', 'Breaker playground: custom scenario', 'Breaker playground: bad-day']);
       // Set later, as a framework would: the element starts over under its new name.
       await page(s.driver, () => document.getElementById('unnamed').setAttribute('label', 'Search'));
       await until(async () => (await names())[1] === 'Search', 'the new name');

@@ -11,7 +11,8 @@
 //             analysis, controls (default "now,chart");
 //   controls  present: also show the settings form (same as listing `controls` in panels);
 //   label     the name screen readers give the element's region (default "Breaker playground:
-//             <preset>"): two elements of one preset, or of scenarios, told apart.
+//             <the preset shown>", or "custom scenario"): two elements of one preset, or of
+//             scenarios, told apart.
 // Each element renders into its own shadow root (the page's styles and the playground's do not
 // mix), and starts work only when it first comes within 200 px of the viewport
 // (IntersectionObserver, and a look once a second beside it): then it loads
@@ -21,7 +22,8 @@
 // `element.playground`. While starting and after, the host's `data-state` is "idle",
 // "loading" or "ready", and a `breaker-playground-ready` event
 // fires after each run; `element.playground` is the handle (`seek(t)`, `load(scenario)`, `state`).
-// The built files must be served from the page's origin (module workers are same-origin).
+// The built files may be on another origin if served with CORS: the worker is then started from
+// a `blob:` URL of the page's own origin (README, "Embedding it").
 
 import { mountPlayground } from '../src/app.js';
 import { parseExact } from '../src/whole.js';
@@ -172,9 +174,12 @@ export class BreakerPlayground extends HTMLElement {
     const root = document.createElement('div');
     root.className = 'playground embed';
     // One named region per element: the host page's landmarks hold it, named by the `label`
-    // attribute, else by its preset (two of one preset, or of scenarios, need a label each).
+    // attribute, else by what it shows once run (an unknown preset or a scenario that does not
+    // validate shows another preset; two of one preset, or of scenarios, need a label each).
+    const label = this.getAttribute('label')?.trim();
+    const name = (shown) => label || `Breaker playground${shown === undefined ? '' : `: ${shown || 'custom scenario'}`}`;
     root.setAttribute('role', 'region');
-    root.setAttribute('aria-label', this.getAttribute('label')?.trim() || `Breaker playground: ${this.getAttribute('preset') || 'custom scenario'}`);
+    root.setAttribute('aria-label', name());
     if (typeof styleSheet === 'string') {
       const style = document.createElement('style');
       style.textContent = styleSheet;
@@ -196,6 +201,7 @@ export class BreakerPlayground extends HTMLElement {
       keysOnHover: false,
       onNotice: notice,
       onRun: (state) => {
+        root.setAttribute('aria-label', name(state.info ? state.info.name : ''));
         this.dataset.state = 'ready';
         this.dispatchEvent(new CustomEvent('breaker-playground-ready', { detail: { name: state.info && state.info.name } }));
       },
