@@ -2,7 +2,7 @@
 // (?embed=1 here; the <breaker-playground> custom element and the docs example: embed.test.mjs).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Key } from 'selenium-webdriver';
+import { By, Key } from 'selenium-webdriver';
 import { execFileSync } from 'node:child_process';
 import { BROWSERS, ROOT, session, open, page, pageErrors, pageState, setField, simulate, until, change } from './helpers.mjs';
 
@@ -397,6 +397,16 @@ for (const browser of BROWSERS) {
       r = await look();
       assert.equal(r.view, null);
       for (const sc of r.scales) assert.deepEqual(sc, [0, end]);
+      // A double click on a chart shows the whole run too, and says so (it used to leave the
+      // zoomed range said).
+      await press('+');
+      await zoomed(end / 2, 'zoomed in before the double click');
+      const over = await s.driver.findElement(By.css('#playground .chart-plots .u-over'));
+      await s.driver.executeScript('arguments[0].scrollIntoView({ block: "center" })', over);
+      await s.driver.actions().doubleClick(over).perform();
+      const back = await until(async () => { const y = await look(); return y.view === null && bucket(y.note) === full && y; }, 'the whole run after a double click');
+      for (const sc of back.scales) assert.deepEqual(sc, [0, end]);
+      assert.equal(back.said, 'Showing the whole run, 1:00.00.');
       assert.deepEqual(await pageErrors(s), []);
     });
 

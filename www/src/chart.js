@@ -351,10 +351,12 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
         if (left == null || left < 0) return;
         onSeek(u.posToVal(left, 'x'));
       });
+      // The whole run again, as 0 and Escape give it (the range said too).
       u.over.addEventListener('dblclick', (e) => {
         e.stopImmediatePropagation();
         e.preventDefault();
-        onZoom(null, null);
+        if (canZoom()) setView(null);
+        else sayBusy();
       }, true);
       u.over.tabIndex = -1;
       return u;
