@@ -786,7 +786,7 @@ fn ways(w: &Ways, fmt: &dyn Fn(f64) -> String, errors: (Option<f64>, Option<f64>
             .1
             .map(|e| format!(" (+-{})", fmt(e)))
             .unwrap_or_default();
-        parts.push(format!("markov chain {}{e}", fig(f, fmt)));
+        parts.push(format!("markov chain approximation {}{e}", fig(f, fmt)));
     }
     if let Some(f) = &w.approximation {
         parts.push(format!("wald approximation {}", fig(f, fmt)));

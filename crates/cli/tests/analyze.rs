@@ -1,8 +1,8 @@
-//! `breaker analyze`'s refusals read as one short line.
+//! `breaker analyze`'s refusals read as one short line, and its text says what each figure is.
 
 mod support;
 
-use support::refusal;
+use support::{refusal, success};
 
 /// A tiny or huge value is echoed with an exponent: `{}` alone wrote `--broken 2e-300` back as
 /// `0.000…0002`, 300 zeros, and a sweep to 1e300 as 301 digits.
@@ -34,5 +34,44 @@ fn tiny_and_huge_values_are_echoed_with_an_exponent() {
     assert_eq!(
         refusal(&["analyze", "drift", "--fine", "5%", "--broken", "4%"]),
         "breaker: --broken: 0.04 is not allowed: fine (0.05) < broken < 1\n"
+    );
+}
+
+/// Every figure of a run-length line says its kind, as the JSON's `kind` does (the Brook-Evans
+/// chain's was printed as "markov chain" alone, though it is an approximation).
+#[test]
+fn every_run_length_figure_says_its_kind() {
+    let kinds = [
+        "bound >= ",
+        "exact ",
+        "markov chain approximation ",
+        "wald approximation ",
+        "simulated ",
+    ];
+    let mut seen = std::collections::BTreeSet::new();
+    for cmd in ["false-alarms", "open-delay"] {
+        let out = success(&["analyze", cmd, "--simulate", "200", "--line-calls", "1e3"]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.trim_start().split_once(": "))
+            .filter(|(what, _)| {
+                ["calls between false alarms", "calls to open", "time"].contains(what)
+            })
+            .map(|(_, figures)| figures)
+            .collect();
+        assert_eq!(lines.len(), 2, "{cmd}: {text}");
+        for figures in lines {
+            for part in figures.split(" | ") {
+                let kind = kinds.iter().find(|k| part.starts_with(**k));
+                assert!(kind.is_some(), "{cmd}: {part:?} in {figures:?}");
+                seen.insert(*kind.unwrap());
+            }
+        }
+    }
+    assert_eq!(
+        seen.len(),
+        kinds.len(),
+        "each kind printed somewhere: {seen:?}"
     );
 }
