@@ -394,9 +394,13 @@ impl fmt::Display for Reason {
     }
 }
 
+/// Seconds in a reason: whole as they are, else two decimals, and below 0.1 as Rust writes them
+/// shortest (a 1 ms wait, the least allowed, read "0.00").
 fn fmt_num(v: f64) -> String {
     if v == v.trunc() && v.abs() < 1e15 {
         format!("{}", v as i64)
+    } else if v.abs() < 0.1 {
+        crate::error::Num(v).to_string()
     } else {
         format!("{v:.2}")
     }
@@ -468,4 +472,35 @@ pub struct Observation {
 #[cfg(feature = "serde")]
 fn nan_if_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Seconds in a reason keep a small value's digits: the least wait allowed, 1 ms, read
+    /// "wait of 0.00 s over".
+    #[test]
+    fn reasons_give_small_times_their_digits() {
+        let wait = |wait| Reason::WaitElapsed { wait }.to_string();
+        assert_eq!(wait(60.0), "wait of 60 s over");
+        assert_eq!(wait(61.234), "wait of 61.23 s over");
+        assert_eq!(wait(0.5), "wait of 0.50 s over");
+        assert_eq!(wait(0.25), "wait of 0.25 s over");
+        assert_eq!(wait(0.001), "wait of 0.001 s over");
+        assert_eq!(wait(0.0015), "wait of 0.0015 s over");
+        assert_eq!(wait(0.05), "wait of 0.05 s over");
+        assert_eq!(wait(0.012345), "wait of 0.012345 s over");
+        assert_eq!(wait(1e-300), "wait of 1e-300 s over");
+        let limit = Reason::HalfOpenTimeLimit {
+            trial: -1.0,
+            limit: 0.003,
+        };
+        assert_eq!(
+            limit.to_string(),
+            "half-open limit of 0.003 s ran out with trial score -1.00 (< 0)"
+        );
+        let max = Reason::MaxWaitInHalfOpen { waited: 0.001 };
+        assert_eq!(max.to_string(), "max wait in half-open of 0.001 s ran out");
+    }
 }
