@@ -634,6 +634,18 @@ impl Scenario {
                 )
             })?;
             set_path(&mut v, path.trim(), value)?;
+            // A value refused as read may be meant the other way: a number JSON does not take
+            // (`05`, `+5`) read as text where a count is, or digits read as a number where a
+            // field takes text (`name=7`). The other reading is kept if the field takes it.
+            if Scenario::deserialize(&v).is_err() {
+                if let Some(other) = other_reading(value.trim()) {
+                    let mut w = v.clone();
+                    set_path(&mut w, path.trim(), &other)?;
+                    if Scenario::deserialize(&w).is_ok() {
+                        v = w;
+                    }
+                }
+            }
             // Deserialize after each edit so that the error names the edit that broke it.
             Scenario::deserialize(&v).map_err(|e| {
                 let given = serde_json::from_str(value).unwrap_or(serde_json::Value::Null);
@@ -950,6 +962,35 @@ pub(crate) fn phase_index(phases: &[Phase], t: f64) -> usize {
 #[inline(never)]
 fn many_phases_index(phases: &[Phase], t: f64) -> usize {
     phases.partition_point(|p| p.start <= t).saturating_sub(1)
+}
+
+/// A `--set` value's other reading, as [`set_path`] takes it: a JSON number as text (quoted), or
+/// a decimal JSON does not take for its sign or leading zeros (`+5`, `05`, `-007.5`) as the
+/// number it writes. `None` for anything else.
+fn other_reading(raw: &str) -> Option<String> {
+    use serde_json::Value;
+    match serde_json::from_str::<Value>(raw) {
+        Ok(Value::Number(_)) => return Some(Value::String(raw.into()).to_string()),
+        Ok(_) => return None,
+        Err(_) => {}
+    }
+    let (sign, rest) = match raw.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", raw.strip_prefix('+').unwrap_or(raw)),
+    };
+    if !rest.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let digits = rest.trim_start_matches('0');
+    let lead = if digits.starts_with(|c: char| c.is_ascii_digit()) {
+        ""
+    } else {
+        "0"
+    };
+    let number = format!("{sign}{lead}{digits}");
+    serde_json::from_str::<serde_json::Number>(&number)
+        .is_ok()
+        .then_some(number)
 }
 
 /// Set the value at a dotted `path` inside a JSON value: `window.sliding_window_size`,

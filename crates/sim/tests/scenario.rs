@@ -838,3 +838,51 @@ fn a_trace_far_apart_is_refused_for_the_window_clock_alone_over_its_span() {
         );
     }
 }
+
+/// A value refused as read is taken the other way where the field takes that: a whole number
+/// written with a sign or leading zeros (not JSON, so read as text: `--set seed=05` was refused
+/// with a range 05 meets, while `--seed 05` was taken), and digits where a field takes text.
+/// What neither reading fits is refused as before, quoted as written.
+#[test]
+fn an_edit_is_read_the_other_way_where_the_field_takes_that() {
+    let s = Scenario::default();
+    let ok = |e: &str| s.with_sets([e]).unwrap_or_else(|m| panic!("{e}: {m}"));
+    assert_eq!(ok("seed=05").seed, 5);
+    assert_eq!(ok("seed=+7").seed, 7);
+    assert_eq!(ok("seed=0").seed, 0);
+    assert_eq!(ok("seed=000").seed, 0);
+    assert_eq!(ok("seed=018446744073709551615").seed, u64::MAX);
+    assert_eq!(
+        ok("window.sliding_window_size=050")
+            .window
+            .sliding_window_size,
+        50
+    );
+    assert_eq!(ok("callers.count=+3").callers.count, 3);
+    assert_eq!(
+        ok("statistical.fine_rate=00.02").statistical.fine_rate,
+        0.02
+    );
+    assert_eq!(ok("name=7").name, "7");
+    assert_eq!(ok("name=007").name, "007");
+    assert_eq!(ok("dependency.0.label=1.50").dependency[0].label, "1.50");
+    // Neither reading fits: refused as before, the value as written.
+    let no = |e: &str| s.with_sets([e]).unwrap_err();
+    assert_eq!(
+        no("callers.count=+0"),
+        "callers.count = +0 is invalid: allowed 1 <= x <= 1000"
+    );
+    assert_eq!(
+        no("seed=-05"),
+        "seed = -05 is invalid: allowed a whole number 0 <= x <= 18446744073709551615"
+    );
+    assert_eq!(
+        no("seed=-"),
+        "seed = - is invalid: allowed a whole number 0 <= x <= 18446744073709551615"
+    );
+    assert_eq!(
+        no("seed=+-5"),
+        "seed = +-5 is invalid: allowed a whole number 0 <= x <= 18446744073709551615"
+    );
+    assert_eq!(no("name=true"), "name = true is invalid: allowed a string");
+}
