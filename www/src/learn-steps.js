@@ -40,10 +40,15 @@ export const OPS = {
 /** Numbers as the command line reads them: the shortest text that parses back to the same double. */
 export const arg = (x) => String(x);
 
-/** The flags every statistical command takes from the settings. */
-export function base(S) {
+/** The flags every statistical command takes from the settings (`analyze` refuses a flag its command does not use). */
+export function rates(S) {
   return ['--fine', arg(S.fine), '--broken', arg(S.broken), '--a', arg(S.a), '--b', arg(S.b),
-    '--calls-per-minute', arg(S.cpm), '--period', arg(S.period)];
+    '--calls-per-minute', arg(S.cpm)];
+}
+
+/** The flags of the closed breaker's commands (false-alarms, open-delay): the rates and the false-alarm period. */
+export function base(S) {
+  return [...rates(S), '--period', arg(S.period)];
 }
 
 /** The statistical settings of a scenario, from the reader's settings. */
@@ -66,7 +71,7 @@ export const STEPS = [
   {
     id: 'two-worlds',
     title: 'Fine or broken? Two worlds, two failure rates',
-    commands: (S) => [['drift', ...base(S)]],
+    commands: (S) => [['drift', ...rates(S)]],
     scenario: (S) => ({
       name: 'Learn 1: two worlds', seed: 1, duration: 20 * 60,
       traffic: { calls_per_minute: S.cpm, arrivals: 'poisson' },
@@ -91,7 +96,7 @@ export const STEPS = [
   {
     id: 'likelihood-ratio',
     title: 'Each result is evidence: likelihood ratios, logs and points',
-    commands: (S) => [['drift', ...base(S)]],
+    commands: (S) => [['drift', ...rates(S)]],
     scenario: (S) => ({
       name: 'Learn 2: one call in k fails', seed: 1, duration: 180,
       traffic: { calls_per_minute: S.cpm, arrivals: 'even' },
@@ -119,7 +124,7 @@ export const STEPS = [
   {
     id: 'score-floor',
     title: 'The score and its floor: Wald’s test becomes Page’s CUSUM',
-    commands: (S) => [['drift', ...base(S)]],
+    commands: (S) => [['drift', ...rates(S)]],
     scenario: (S) => ({
       name: 'Learn 3: a fine service', seed: 3, duration: 15 * 60,
       traffic: { calls_per_minute: S.cpm, arrivals: 'poisson' },
@@ -143,7 +148,7 @@ export const STEPS = [
   {
     id: 'drift',
     title: 'The gap between the rates: drift, the zero-drift rate, slow decisions',
-    commands: (S) => [['drift', ...base(S)], ['open-delay', ...base(S)],
+    commands: (S) => [['drift', ...rates(S)], ['open-delay', ...base(S)],
       (S2, r) => ['open-delay', ...base(S2), '--true-rate', arg(r[0].zero_drift_rate.value)]],
     scenario: (S, r) => ({
       name: 'Learn 4: p0, the zero-drift rate, p1', seed: 4, duration: 3 * SECONDS_PER_HOUR,
@@ -274,7 +279,7 @@ export const STEPS = [
   {
     id: 'half-open',
     title: 'Half-open: Wald’s two lines, one trial at a time, lost trials, a time limit',
-    commands: (S) => [['trials', ...base(S)]],
+    commands: (S) => [['trials', ...rates(S)]],
     scenario: (S) => ({
       name: 'Learn 8: an outage, then a recovery with hung calls', seed: 8, duration: 40 * 60,
       traffic: { calls_per_minute: S.cpm },
@@ -311,7 +316,7 @@ export const STEPS = [
   {
     id: 'backoff',
     title: 'Backoff, generations and late results; what counts as a failure',
-    commands: (S) => [['trials', ...base(S)]],
+    commands: (S) => [['trials', ...rates(S)]],
     scenario: (S) => ({
       name: 'Learn 9: hung calls during an outage', seed: 9, duration: 50 * 60,
       traffic: { calls_per_minute: S.cpm },

@@ -24,7 +24,8 @@ usage: breaker analyze <false-alarms|open-delay|trials|window|drift> [flags]
   window        the window breaker: spurious trips per day, time to fill, time to open
   drift         score change per call vs the true failure rate; the zero-drift rate
 
-flags (rates as 0.05 or 5%, durations as 30d, 1h, 5s):
+flags (rates as 0.05 or 5%, durations as 30d, 1h, 5s; a flag the command does not use is
+refused, each given once):
   --fine RATE             fine failure rate p0 (default 5%)
   --broken RATE           broken failure rate p1 > p0 (default 20%)
   --a RATE                trial wrongly opens (default 1%)
@@ -199,6 +200,41 @@ const FLAGS: [&str; 18] = [
     "format",
 ];
 
+/// Which commands read each flag of [`FLAGS`] (bits of [`Command::bit`]): a flag a command
+/// does not read is refused, not ignored (`drift --simulate 1000` simulated nothing, unsaid).
+const USED_BY: [u8; 18] = [
+    ALL,       // fine
+    ALL,       // broken
+    ALL & !WI, // a
+    ALL & !WI, // b
+    FA | OD,   // line-calls
+    ALL,       // calls-per-minute
+    ALL,       // rps
+    FA | OD,   // period
+    ALL,       // true-rate
+    WI,        // window
+    WI,        // threshold
+    WI,        // min-calls
+    WI,        // baseline
+    TR,        // half-open-time-factor
+    ALL & !DR, // simulate
+    ALL & !DR, // seed
+    ALL,       // sweep
+    ALL,       // format
+];
+const FA: u8 = 1;
+const OD: u8 = 2;
+const TR: u8 = 4;
+const WI: u8 = 8;
+const DR: u8 = 16;
+const ALL: u8 = 31;
+
+impl Command {
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
 fn unknown_flag(name: &str) -> String {
     format!("analyze: unknown flag --{name} (see breaker analyze --help)")
 }
@@ -224,6 +260,8 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
         }
     };
     let mut f = Flags::default();
+    // The flags given so far, by their bit (1 << index in FLAGS).
+    let mut given = 0u32;
     let mut i = 1;
     while i < args.len() {
         let arg = &args[i];
@@ -238,9 +276,18 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
             None => (name.to_string(), None),
         };
         // An unknown flag is named as such, not as one missing its value.
-        if !FLAGS.contains(&name.as_str()) {
+        let Some(k) = FLAGS.iter().position(|f| *f == name) else {
             return Err(unknown_flag(&name));
+        };
+        if USED_BY[k] & command.bit() == 0 {
+            return Err(format!(
+                "--{name}: {cmd} does not use it (see breaker analyze --help)"
+            ));
         }
+        if given & 1 << k != 0 {
+            return Err(format!("--{name}: given twice"));
+        }
+        given |= 1 << k;
         let value = match inline {
             Some(v) => v,
             None => {

@@ -6,6 +6,7 @@
 use std::ffi::OsString;
 use std::fmt::Write as _;
 
+use crate::run::once;
 use analysis::cli::{duration, short};
 use analysis::Kind;
 use breaker::SlidingWindowType;
@@ -36,7 +37,8 @@ struct Opts {
     preset: Option<String>,
     scenario: Option<String>,
     sets: Vec<String>,
-    json: bool,
+    /// `--format json` (`Some(false)`: text).
+    format: Option<bool>,
     help: bool,
 }
 
@@ -52,15 +54,18 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
     };
     while let Some(arg) = p.next().map_err(|e| e.to_string())? {
         match arg {
-            Long("preset") => o.preset = Some(value(&mut p, "--preset")?),
-            Long("scenario") => o.scenario = Some(value(&mut p, "--scenario")?),
+            Long("preset") => once(&mut o.preset, value(&mut p, "--preset")?, "--preset")?,
+            Long("scenario") => {
+                once(&mut o.scenario, value(&mut p, "--scenario")?, "--scenario")?
+            }
             Long("set") => o.sets.push(value(&mut p, "--set")?),
             Long("format") => {
-                o.json = match value(&mut p, "--format")?.as_str() {
+                let json = match value(&mut p, "--format")?.as_str() {
                     "text" => false,
                     "json" => true,
                     v => return Err(format!("--format {v:?}: allowed text, json")),
-                }
+                };
+                once(&mut o.format, json, "--format")?;
             }
             Long("help") | Short('h') => o.help = true,
             Value(v) => {
@@ -94,7 +99,7 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
     )?;
     let cpm = s.calls_per_minute_per_breaker();
     let all = curves::page_curves(&s.statistical, &s.window, cpm / 60.0);
-    if o.json {
+    if o.format == Some(true) {
         let v = serde_json::json!({ "calls_per_minute_per_breaker": cpm, "curves": all });
         let mut text =
             serde_json::to_string_pretty(&v).map_err(|e| format!("cannot write JSON: {e}"))?;

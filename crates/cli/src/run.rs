@@ -37,15 +37,21 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
     };
     while let Some(arg) = p.next().map_err(|e| e.to_string())? {
         match arg {
-            Long("preset") => {
-                o.preset = Some(text(p.value().map_err(|e| e.to_string())?, "--preset")?)
-            }
-            Long("scenario") => {
-                o.scenario = Some(text(p.value().map_err(|e| e.to_string())?, "--scenario")?)
-            }
-            Long("trace") => {
-                o.trace = Some(text(p.value().map_err(|e| e.to_string())?, "--trace")?)
-            }
+            Long("preset") => once(
+                &mut o.preset,
+                text(p.value().map_err(|e| e.to_string())?, "--preset")?,
+                "--preset",
+            )?,
+            Long("scenario") => once(
+                &mut o.scenario,
+                text(p.value().map_err(|e| e.to_string())?, "--scenario")?,
+                "--scenario",
+            )?,
+            Long("trace") => once(
+                &mut o.trace,
+                text(p.value().map_err(|e| e.to_string())?, "--trace")?,
+                "--trace",
+            )?,
             Long("seed") => {
                 let v = text(p.value().map_err(|e| e.to_string())?, "--seed")?;
                 let seed: u64 = v.trim().parse().map_err(|_| {
@@ -58,12 +64,13 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
                 .push(text(p.value().map_err(|e| e.to_string())?, "--set")?),
             Long("format") => {
                 let v = text(p.value().map_err(|e| e.to_string())?, "--format")?;
-                o.format = Some(match v.as_str() {
+                let format = match v.as_str() {
                     "text" => Format::Text,
                     "json" => Format::Json,
                     "csv" => Format::Csv,
                     _ => return Err(format!("--format {v:?}: allowed text, json, csv")),
-                });
+                };
+                once(&mut o.format, format, "--format")?;
             }
             Long("buckets") => {
                 let v = text(p.value().map_err(|e| e.to_string())?, "--buckets")?;
@@ -74,7 +81,7 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
                 if !(1..=100_000).contains(&n) {
                     return Err(format!("--buckets {n}: allowed 1..=100000"));
                 }
-                o.buckets = Some(n);
+                once(&mut o.buckets, n, "--buckets")?;
             }
             Long("help") | Short('h') => o.help = true,
             Value(v) => {
@@ -87,6 +94,16 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
         }
     }
     Ok(o)
+}
+
+/// Set an option that may be given once: a second `--preset` or `--format` is refused, as
+/// `--preset` with `--scenario` is, rather than the last one silently winning.
+pub(crate) fn once<T>(slot: &mut Option<T>, value: T, flag: &str) -> Result<(), String> {
+    if slot.is_some() {
+        return Err(format!("{flag}: given twice"));
+    }
+    *slot = Some(value);
+    Ok(())
 }
 
 /// `-` for a file: standard input, as most command lines read it.

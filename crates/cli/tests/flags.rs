@@ -19,3 +19,133 @@ fn the_last_seed_given_wins() {
     assert!(with(&["--seed", "4", "--seed", "5"]).contains(": seed 5,"));
     assert!(with(&["--seed", "4"]).contains(": seed 4,"));
 }
+
+/// A flag that names one thing (the start, the trace, the output) given twice is refused, as
+/// `--preset` with `--scenario` is: the last one silently won (`--preset bad-day --preset
+/// late-results` ran late-results). `--seed` and `--set` stay repeatable, the last one winning.
+#[test]
+fn a_flag_of_one_value_given_twice_is_refused() {
+    for (args, flag) in [
+        (
+            &["run", "--preset", "bad-day", "--preset", "late-results"][..],
+            "--preset",
+        ),
+        (
+            &["run", "--scenario", "a.json", "--scenario", "b.json"],
+            "--scenario",
+        ),
+        (&["run", "--trace", "a.csv", "--trace", "b.csv"], "--trace"),
+        (
+            &[
+                "run", "--preset", "bad-day", "--format", "json", "--format", "text",
+            ],
+            "--format",
+        ),
+        (
+            &[
+                "run",
+                "--preset",
+                "bad-day",
+                "--buckets",
+                "5",
+                "--buckets",
+                "5",
+            ],
+            "--buckets",
+        ),
+        (
+            &[
+                "analyze", "curves", "--preset", "bad-day", "--preset", "bad-day",
+            ],
+            "--preset",
+        ),
+        (
+            &["analyze", "curves", "--format", "json", "--format", "text"],
+            "--format",
+        ),
+        (&["analyze", "drift", "--fine", "1%", "--fine=2%"], "--fine"),
+        (
+            &["analyze", "window", "--window", "10", "--window", "20"],
+            "--window",
+        ),
+    ] {
+        assert_eq!(
+            support::refusal(args),
+            format!("breaker: {flag}: given twice\n"),
+            "{args:?}"
+        );
+    }
+}
+
+/// A flag the `analyze` command does not read is refused, naming both: it was ignored, so
+/// `drift --simulate 1000` printed exact figures only and `trials --line-calls 100` the same as
+/// without, unsaid. A flag every command reads is taken by each.
+#[test]
+fn analyze_refuses_a_flag_its_command_does_not_use() {
+    for (cmd, flag, value) in [
+        ("drift", "--simulate", "1000"),
+        ("drift", "--period", "1d"),
+        ("drift", "--half-open-time-factor", "2"),
+        ("drift", "--window", "10"),
+        ("trials", "--line-calls", "100"),
+        ("trials", "--period", "1d"),
+        ("trials", "--baseline", "1%"),
+        ("false-alarms", "--threshold", "10%"),
+        ("open-delay", "--min-calls", "10"),
+        ("open-delay", "--half-open-time-factor", "2"),
+        ("window", "--a", "1%"),
+        ("window", "--line-calls", "100"),
+        ("window", "--half-open-time-factor", "2"),
+    ] {
+        assert_eq!(
+            support::refusal(&["analyze", cmd, flag, value]),
+            format!("breaker: {flag}: {cmd} does not use it (see breaker analyze --help)\n")
+        );
+    }
+    for cmd in ["false-alarms", "open-delay", "trials", "window", "drift"] {
+        support::stdout(&[
+            "analyze",
+            cmd,
+            "--fine",
+            "2%",
+            "--broken",
+            "30%",
+            "--rps",
+            "3",
+            "--true-rate",
+            "40%",
+            "--format",
+            "json",
+        ]);
+    }
+    support::stdout(&[
+        "analyze",
+        "trials",
+        "--half-open-time-factor",
+        "2",
+        "--simulate",
+        "10",
+    ]);
+    support::stdout(&[
+        "analyze",
+        "window",
+        "--window",
+        "5",
+        "--threshold",
+        "40%",
+        "--min-calls",
+        "3",
+        "--baseline",
+        "1%",
+        "--seed",
+        "2",
+    ]);
+    support::stdout(&[
+        "analyze",
+        "open-delay",
+        "--period",
+        "1d",
+        "--line-calls",
+        "100",
+    ]);
+}
