@@ -777,8 +777,11 @@ pub fn window_outage(
             String::new()
         };
         let runs = sim.map_or(0, |o| o.runs);
+        // A trip by chance 1 in more calls than allowed: no run fits, fewer runs would not help.
         let (run, ask, end) = if runs == 1 {
             ("run", "", "")
+        } else if by_chance * (WINDOW_SIMULATION_MAX_CALLS as f64) < 1.0 {
+            ("runs", "", "")
         } else {
             ("runs", "ask for fewer runs (", ")")
         };

@@ -386,6 +386,26 @@ fn an_outage_left_unsimulated_says_why() {
         "{n}"
     );
     assert!(n.contains("the 1000 runs"), "{n}");
+    // A trip by a chance below 1e-300 would not fit in one run: no advice to ask for fewer.
+    assert!(!n.contains("fewer runs"), "{n}");
+    // By chance, but often enough that fewer runs fit: the advice stays.
+    let w = CountWindow::new(40, 0.5);
+    let n = window_outage(
+        &w,
+        0.3,
+        0.45,
+        10.0,
+        Some(Simulation {
+            runs: 20_000_000,
+            seed: 1,
+        }),
+    )
+    .note
+    .expect("20 million runs pass the cap");
+    assert!(
+        n.contains("only by chance") && n.contains("ask for fewer runs"),
+        "{n}"
+    );
     let n = note(&big(0.1), 0.05, 0.2);
     assert!(
         !n.contains("by chance") && n.contains("ask for fewer runs"),
