@@ -580,11 +580,25 @@ pub struct TrialsReport {
     /// Settings and derived numbers.
     pub settings: Echo,
     /// Successes in a row that close from 0: `ceil(B / w_ok)`.
+    #[serde(serialize_with = "whole_number")]
     pub trials_to_close: u64,
     /// Failures in a row that open again from 0: `ceil(A / w_fail)`.
+    #[serde(serialize_with = "whole_number")]
     pub trials_to_open: u64,
     /// One row per true rate.
     pub points: Vec<Trials>,
+}
+
+/// A count that can pass 2^53 (trials to close at rates one rounding step apart: 1.3e16):
+/// as a whole number up to 2^53, the most a JS number holds exactly, and as a float above it,
+/// which JSON readers and the page take (the page's results refused such a `u64`, and with it
+/// the whole run).
+pub fn whole_number<S: serde::Serializer>(n: &u64, s: S) -> Result<S::Ok, S::Error> {
+    if *n <= 1 << 53 {
+        s.serialize_u64(*n)
+    } else {
+        s.serialize_f64(*n as f64)
+    }
 }
 
 /// Drift at one true rate.
