@@ -247,6 +247,33 @@ for (const browser of BROWSERS) {
       assert.match(self.general, /^name\.name\.name\.… = \{…\} is invalid: nested too deep: at most 127 levels/);
       assert.equal(self.again, true);
       assert.equal(self.seed, 4);
+      // A number past a double's range is named as not finite, not as null (JSON's copy wrote it
+      // so, and the message said "duration = null").
+      const infinite = await page(s.driver, async () => {
+        const pg = window.playground;
+        const loaded = await pg.load({ ...pg.state.scenario, duration: Infinity });
+        return { loaded, general: document.querySelector('.msg.general').textContent };
+      });
+      assert.equal(infinite.loaded, false);
+      assert.match(infinite.general, /^duration = "Infinity" is invalid: "Infinity" is not a duration: use seconds or a unit \(200ms, 5s, 1m, 1h, 30d\), 0 < x <= 1e9 seconds$/);
+      // A cursor time that is not a number is refused, not taken as the run's end.
+      const times = await page(s.driver, async () => {
+        const pg = window.playground;
+        await pg.seek(5);
+        const out = [];
+        for (const [what, call] of [['seek NaN', () => pg.seek(NaN)], ['seek text', () => pg.seek('abc')], ['seek none', () => pg.seek()],
+          ['load NaN', () => pg.load({ ...pg.state.scenario }, NaN)]]) {
+          try { await call(); out.push(`${what}: taken`); } catch (e) { out.push(`${what}: ${e.name}: ${e.message}`); }
+        }
+        return { out, t: pg.state.snap.t_s };
+      });
+      assert.deepEqual(times.out, [
+        'seek NaN: TypeError: seek(t): t is seconds from the run\'s start, a number; got NaN',
+        'seek text: TypeError: seek(t): t is seconds from the run\'s start, a number; got string',
+        'seek none: TypeError: seek(t): t is seconds from the run\'s start, a number; got undefined',
+        'load NaN: TypeError: load(scenario, t): t is seconds from the run\'s start, a number; got NaN',
+      ]);
+      assert.ok(times.t <= 5, `the cursor stays near 5 s: ${times.t}`);
     });
 
     test('an element starts in view even when its IntersectionObserver never reports, and not before', async () => {
@@ -465,8 +492,11 @@ for (const browser of BROWSERS) {
 
     test('a custom element with an unknown preset, or the scenario null, says so instead of running another silently', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
-      await addPlaygrounds(s.driver, [{ id: 'typo', attrs: { preset: 'quiet_service' } }, { id: 'nul', attrs: { scenario: 'null' } }]);
-      for (const id of ['typo', 'nul']) await until(async () => (await element(s, id)).state === 'ready', `element ${id}`, 60_000);
+      // 0, false and "" ran the preset with no notice (they read as no scenario at all).
+      const falsy = { zero: '0', no: 'false', empty: '""' };
+      await addPlaygrounds(s.driver, [{ id: 'typo', attrs: { preset: 'quiet_service' } }, { id: 'nul', attrs: { scenario: 'null' } },
+        ...Object.entries(falsy).map(([id, scenario]) => ({ id, attrs: { scenario, panels: 'now' } }))]);
+      for (const id of ['typo', 'nul', ...Object.keys(falsy)]) await until(async () => (await element(s, id)).state === 'ready', `element ${id}`, 60_000);
       const notice = (id) => page(s.driver, (i) => [...document.getElementById(i).shadowRoot.querySelectorAll('p.banner')].map((b) => b.textContent).join(' '), id);
       const typo = await element(s, 'typo');
       assert.equal(typo.scenario.name, 'recovery-warmup');
@@ -474,6 +504,9 @@ for (const browser of BROWSERS) {
       const nul = await element(s, 'nul');
       assert.equal(nul.scenario.name, 'recovery-warmup');
       assert.match(await notice('nul'), /The scenario attribute is null, not an object of settings; showing the preset instead\./);
+      for (const [id, text] of Object.entries(falsy)) {
+        assert.equal(await notice(id), `The scenario attribute is ${text}, not an object of settings; showing the preset instead.`);
+      }
     });
 
     test('an attribute changed after the element started starts it over with the new attributes (a framework re-rendering it)', async () => {

@@ -316,6 +316,28 @@ for (const browser of BROWSERS) {
       assert.match(text, /\(A, or the floor where that is higher\)/);
     });
 
+    test('rates one rounding step apart: the steps compute (trials to close past 2^53 reached the page as a number), and a step whose run is refused says why', async () => {
+      // The wasm's results refused a count over 2^53 - 1 ("can't be represented as a JavaScript
+      // number"), the step's run with it, and the walkthrough said "Running…" for good.
+      await openStep(s, '?step=8&fine=0.5&broken=0.5000000000000001', 8);
+      const r = await page(s.driver, () => ({
+        status: document.querySelector('.learn-status').textContent,
+        close: window.__learn.env.c[0].trials_to_close,
+      }));
+      assert.equal(r.status, 'The numbers are in.');
+      assert.ok(r.close > 2 ** 53, `trials to close ${r.close}`);
+      // A step whose run the simulator refuses says so and why, in place of "Running…".
+      const said = await page(s.driver, async () => {
+        const pg = window.__learn.playground;
+        pg.load = async () => { pg.state.lastError = 'duration = 0 is invalid: allowed 0 < x <= 1e9 seconds'; return false; };
+        [...document.querySelectorAll('.learn-buttons button')].find((b) => /Next/.test(b.textContent)).click();
+        const status = document.querySelector('.learn-status');
+        for (let i = 0; i < 600 && !/^Could not/.test(status.textContent); i++) await new Promise((ok) => setTimeout(ok, 50));
+        return status.textContent;
+      });
+      assert.equal(said, 'Could not run this step’s scenario: duration = 0 is invalid: allowed 0 < x <= 1e9 seconds');
+    });
+
     test('a bad link falls back to the defaults with a notice', async () => {
       await openStep(s, '?step=4&fine=0.5&broken=0.2', 4);
       const r = await page(s.driver, () => ({ notice: document.querySelector('.learn .notice').textContent, hidden: document.querySelector('.learn .notice').hidden }));
@@ -326,6 +348,11 @@ for (const browser of BROWSERS) {
       await openStep(s, '?step=4&fine=-1', 4);
       const r2 = await page(s.driver, () => document.querySelector('.learn .notice').textContent);
       assert.match(r2, /“fine” = -1 is not allowed: Fine failure rate p0 goes from 0.001 to 99.9 %; in a link, fine is a fraction from 0.00001 to 0.999/);
+      // Hexadecimal is not a link's number (cpm=0x10 was read as 16 calls/min).
+      await openStep(s, '?step=4&cpm=0x10', 4);
+      const r3 = await page(s.driver, () => document.querySelector('.learn .notice').textContent);
+      assert.match(r3, /“cpm” = 0x10 is not allowed/);
+      checkNumbers(await read(s), { ...DEFAULTS });
       // The form too: traffic above its range is refused, with the range, and nothing changes.
       const typed = await page(s.driver, () => {
         const i = document.getElementById('learn-cpm');

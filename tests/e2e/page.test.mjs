@@ -85,6 +85,14 @@ for (const browser of BROWSERS) {
       assert.equal(r.targets.max_dead_calls, 50, 'the default target');
       assert.equal(r.targets.close_within, 60, 'the default target');
       assert.ok(r.lines.every((l) => !/—|-10|NaN/.test(l)), r.lines.join(' | '));
+      // Hexadecimal is not a link's number (it was read as 16 s here, refused everywhere else),
+      // and −0 is 0.
+      await open(s, '?v=1&goal.close_within=0x10');
+      const hex = await page(s.driver, () => ({ notice: document.querySelector('#playground .notice').textContent, close: window.playground.state.targets.close_within }));
+      assert.match(hex.notice, /“goal\.close_within” is not valid/);
+      assert.equal(hex.close, 60, 'the default target');
+      await open(s, '?v=1&goal.close_within=-0');
+      assert.ok(Object.is(await page(s.driver, () => window.playground.state.targets.close_within), 0));
       // Typed in: a negative count is refused next to its input and the target stays.
       const typed = await page(s.driver, () => {
         const input = [...document.querySelectorAll('#playground .panel-verdict input[type=number]')][0];
@@ -228,7 +236,7 @@ for (const browser of BROWSERS) {
         const { tick } = await import(new URL('src/analysis.js', location.href).href);
         return [1, 100, 1e4, 1e5, 1e6, 1e8, 2.5e7, 1e12, 1e-6].map(tick);
       });
-      assert.deepEqual(ticks, ['1', '100', '10,000', '1e5', '1e6', '1e8', '2.5e7', '1e12', '1.0e−6']);
+      assert.deepEqual(ticks, ['1', '100', '10,000', '1e5', '1e6', '1e8', '2.5e7', '1e12', '1e−6']);
       assert.deepEqual(await pageErrors(s), []);
     });
 

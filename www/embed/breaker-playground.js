@@ -151,8 +151,13 @@ export class BreakerPlayground extends HTMLElement {
         const r = parseExact(sc);
         if (!r.ok) opts.error = `The scenario's settings are not valid (${r.message})`;
         else opts.scenario = r.value;
-        // JSON's null would read as no scenario at all: say so, as for text that is not JSON.
-        if (r.ok && opts.scenario === null) { delete opts.scenario; opts.error = 'The scenario attribute is null, not an object of settings'; }
+        // JSON's null, 0, false or "" would read as no scenario at all: say so, as for text that
+        // is not JSON (a list or another number gets the simulator's own message).
+        const v = r.ok ? opts.scenario : {};
+        if (v === null || (typeof v !== 'object' && !v)) {
+          delete opts.scenario;
+          opts.error = `The scenario attribute is ${v === null ? 'null' : JSON.stringify(v)}, not an object of settings`;
+        }
       } catch (e) {
         opts.error = `The scenario attribute is not JSON: ${e.message}`;
       }

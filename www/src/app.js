@@ -795,6 +795,14 @@ export function mountPlayground(root, options = {}) {
    * simulator's message naming the field above the settings, and the page as it was. A seed or
    * count may be a BigInt: read exactly, or refused like a typed value.
    */
+  /** A host's cursor time, checked: NaN, a string or undefined moved the cursor to the end. */
+  function cursorTime(t, call) {
+    if (typeof t !== 'number' || Number.isNaN(t)) {
+      throw new TypeError(`${call}: t is seconds from the run's start, a number; got ${typeof t === 'number' ? t : typeof t}`);
+    }
+    return t;
+  }
+
   async function load(scenario, t = 0) {
     const r = await read(scenario, t);
     if (!r.ok && !r.shown) refused(r.message);
@@ -845,9 +853,10 @@ export function mountPlayground(root, options = {}) {
     engine,
     state: S,
     chart,
-    seek,
+    /** Move the cursor to `t` seconds (past the end: the end); not a number: a TypeError. */
+    seek: (t) => seek(cursorTime(t, 'seek(t)')),
     /** See `load` above: show `scenario`'s run, or resolve false with the page as it was. */
-    load,
+    load: async (scenario, t = 0) => load(scenario, cursorTime(t, 'load(scenario, t)')),
     destroy() { pause(); stickyRo.disconnect(); window.removeEventListener('resize', syncPad); transport.destroy(); chart.destroy(); analysis.destroy(); engine.terminate(); },
   };
 }

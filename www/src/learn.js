@@ -17,6 +17,7 @@ import { mountPlayground } from './app.js';
 import { h, replace, singleKeys } from './dom.js';
 import { fmt, pct, duration, signed, kindBadge } from './format.js';
 import { encode } from './urlstate.js';
+import { DECIMAL } from './units.js';
 import { getPath } from './paths.js';
 import { STEPS, DEFAULTS, OPS } from './learn-steps.js';
 
@@ -37,7 +38,8 @@ export function readSettings(search) {
   for (const f of FIELDS) {
     if (!q.has(f.key)) continue;
     const raw = q.get(f.key);
-    const v = Number(raw);
+    // Decimal only, as the playground's links are read (`Number` alone takes 0x10 as 16).
+    const v = DECIMAL.test(raw.trim()) ? Number(raw) : NaN;
     if (raw.trim() === '' || !Number.isFinite(v) || v * f.scale < f.min || v * f.scale > f.max) {
       problem = problem || `${outOfRange(f, `“${f.key}” = ${raw}`)}; in a link, ${linkRange(f)}`;
     } else S[f.key] = v;
@@ -339,8 +341,14 @@ export function mountLearn(root) {
       status.textContent = 'Running this step’s scenario…';
       env.runPending = true;
       openFull.href = `./index.html?${encode(sc, null, null)}`;
-      await pg.load(sc, 0);
+      // Refused (the page's message goes to its settings form, which the walkthrough hides):
+      // said here, not left "Running" for good.
+      const ran = await pg.load(sc, 0);
       if (id !== token) return;
+      if (!ran) {
+        env.runPending = false;
+        status.textContent = `Could not run this step’s scenario: ${pg.state.lastError || 'refused'}`;
+      }
     } catch (e) {
       if (id !== token) return;
       status.textContent = `Could not compute this step: ${e.message}`;

@@ -6,6 +6,7 @@
 import { h, replace, uniqueId } from './dom.js';
 import { fmt, count, duration, kindBadge, stateName } from './format.js';
 import { wholeOf, MAX_WHOLE } from './whole.js';
+import { DECIMAL } from './units.js';
 
 export const DEFAULT_TARGETS = { no_false_open: true, max_dead_calls: 50, close_within: 60, no_retrip: true };
 
@@ -25,8 +26,9 @@ export function readTarget(key, raw) {
     const w = wholeOf(text);
     return w !== null && w >= 0n && w <= BigInt(MAX_WHOLE) ? { ok: true, value: Number(w) } : { ok: false };
   }
-  const x = Number(text);
-  return Number.isFinite(x) && x >= 0 ? { ok: true, value: x } : { ok: false };
+  // Decimal only, as a link's settings are read (`Number` alone takes 0x10 as 16); -0 as 0.
+  const x = DECIMAL.test(text) ? Number(text) : NaN;
+  return Number.isFinite(x) && x >= 0 ? { ok: true, value: x + 0 } : { ok: false };
 }
 
 /** When the dependency is fully healthy for good: the start of the fine phase after the last
@@ -152,7 +154,7 @@ export function createVerdict(root, onTargets) {
     const ok = ['statistical', 'window'].filter((b) => checks(metrics.verdict[b]).every((x) => x.ok));
     // The failed calls are those while a phase is not fine: a fine dependency's own failures
     // (1% of a week's calls is thousands) would swamp a target of 50, and are not the breaker's.
-    const from = healthAt === null ? '— (the run ends unhealthy)' : healthAt === 0 ? 'the start (no phase is unhealthy)' : duration(healthAt);
+    const from = healthAt === null ? '— (the run ends unhealthy)' : healthAt === 0 ? 'the start (no phase is unhealthy)' : `${duration(healthAt)} (exact, from the phases)`;
     const note = h('p', { class: 'help', text: `Full health from ${from}; failed calls let through are admitted calls that failed while the dependency was not fine (an outage or a degraded stretch; a fine dependency's own failures do not count); re-trips are openings after the first close; ${metrics.callers > 1
       ? `false openings and failed calls are summed over the ${metrics.callers} callers' breakers (as in the metrics), closing and re-trips are caller 0's.`
       : 'caller 0\'s breaker.'}` });

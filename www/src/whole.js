@@ -106,7 +106,10 @@ export function parseExact(text, prefix = '') {
         const r = readWhole(path, tok, range);
         if (!r.ok) error = { path, message: r.message };
       }
-      return Number(tok);
+      // Past a double's range (1e400): the text as written, which the simulator refuses as
+      // not finite, naming the field and its range (as a number, it read "= null").
+      const x = Number(tok);
+      return Number.isFinite(x) ? x : tok;
     }
     // In place: every key is the parsed object's own (a "__proto__" key stays a key).
     if (Array.isArray(v)) v.forEach((x, i) => { v[i] = walk(x, path ? `${path}.${i}` : String(i)); });
@@ -138,7 +141,10 @@ export function exactCopy(value) {
   const refused = refusal(value, '', 1);
   if (refused) return { ok: false, ...refused };
   if (value === undefined) return { ok: true, value };
-  return { ok: true, value: JSON.parse(JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? Number(v) : v))) };
+  // NaN and ±Infinity as their names (JSON would write null, refused as "= null"): the simulator
+  // refuses them as not finite, naming the field.
+  const copy = (_, v) => (typeof v === 'bigint' ? Number(v) : typeof v === 'number' && !Number.isFinite(v) ? String(v) : v);
+  return { ok: true, value: JSON.parse(JSON.stringify(value, copy)) };
 }
 
 /**
