@@ -187,6 +187,13 @@ for (const browser of BROWSERS) {
       // A rate's message in the form's percent, as typed (the simulator's is in fractions).
       assert.equal(await refused('statistical.fine_rate', -1),
         'statistical.fine_rate = -1% is invalid: allowed 0% < x < 100%');
+      // Numbers past what a rate can mean keep JavaScript's exponent (written out, 1e308 took
+      // 309 digits and a subnormal's floor 300 zeros).
+      assert.equal(await refused('statistical.fine_rate', '1e308'),
+        'statistical.fine_rate = 1e+308% is invalid: allowed 0% < x < 100%');
+      await open(s);
+      assert.equal(await refused('statistical.fine_rate', '1e-320'),
+        'statistical.fine_rate = 9.88e-321% is invalid: allowed 0% < x < 100%, at least 2.22507385851e-306% (a smaller rate is subnormal)');
       const legend = await page(s.driver, () => document.querySelector('#playground .controls .field[data-path="dependency.1.start"]').closest('fieldset').querySelector('legend').textContent);
       assert.match(legend, /^Phase 2\b/);
       assert.deepEqual(await pageErrors(s), []);

@@ -113,7 +113,7 @@ for (const browser of BROWSERS) {
         };
       });
       let r = await look();
-      const m = /^(\d+) state changes \(simulated\); the first (\d+) are listed\./.exec(r.summary);
+      const m = /^(\d+) state changes \(simulated; the thresholds and Wald's lines in their reasons are the settings', exact\); the first (\d+) are listed\./.exec(r.summary);
       assert.ok(m && Number(m[1]) > 2000, r.summary);
       assert.equal(Number(m[2]), r.rows, `the summary counts the rows drawn: ${r.summary} (${r.rows} rows)`);
       // At the end of the run the latest change is not drawn: no row is the current one.
@@ -213,7 +213,7 @@ for (const browser of BROWSERS) {
       assert.equal(w.value, '12 calls');
       assert.ok(!w.warn);
       assert.equal(w.sc.traffic.calls_per_minute, 300);
-      assert.match(w.help, /: about 2\.4 s of traffic at 300 calls\/min,/);
+      assert.match(w.help, /: about 2\.4 s of traffic at 300 calls\/min \(an approximation\),/);
       // A time window of 10 s at 300 calls/min holds about 50 calls, fewer than 100 (the type
       // written as resilience4j writes it, which the simulator takes too).
       await open(s, '?v=1&preset=recovery-warmup&window.sliding_window_type=TIME_BASED&window.sliding_window_size=10&window.minimum_number_of_calls=100');
@@ -345,7 +345,7 @@ for (const browser of BROWSERS) {
       await open(s);
       cli = simulate((await pageState(s.driver)).scenario);
       r = await read();
-      assert.match(r.note, /^Full health from 40 s; /);
+      assert.match(r.note, /^Full health from 40 s \(exact, from the phases\); /);
       ['statistical', 'window'].forEach((b, i) => {
         const m = cli.result.breakers[b];
         const n = m.metrics.failed_while_unhealthy;
@@ -384,7 +384,7 @@ for (const browser of BROWSERS) {
         note: document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent,
         lines: [...document.querySelectorAll('#playground .panel-verdict .verdict')].map((v) => [...v.querySelectorAll('li')].map((l) => l.textContent)),
       }));
-      assert.match(r.note, /^Full health from 3 min; /, r.note);
+      assert.match(r.note, /^Full health from 3 min \(exact, from the phases\); /, r.note);
       ['statistical', 'window'].forEach((b, i) => {
         const ev = cli.result.breakers[b].events;
         const last = ev[ev.length - 1];
@@ -409,7 +409,7 @@ for (const browser of BROWSERS) {
       assert.equal(linked.hash.slice(0, 16), cli2.hash);
       assert.equal(linked.scenario.dependency[2].condition, 'fine');
       assert.equal(linked.scenario.dependency[1].start, 120);
-      assert.match(await page(s.driver, () => document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent), /^Full health from 3 min; /);
+      assert.match(await page(s.driver, () => document.querySelector('#playground .panel-verdict .verdict-out > p.help').textContent), /^Full health from 3 min \(exact, from the phases\); /);
       assert.deepEqual(await pageErrors(s), []);
     });
 

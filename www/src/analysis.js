@@ -56,7 +56,7 @@ export function tick(v) {
   const a = Math.abs(v);
   if (a < 1e5) return fmt(v, 2);
   const [m, e] = v.toExponential(1).split('e');
-  return `${m.replace(/\.0$/, '')}e${Number(e)}`.replace('-', '−');
+  return `${m.replace(/\.0$/, '')}e${Number(e)}`.replace(/-/g, '−');
 }
 
 /** `#rrggbb` with an alpha, for a band's fill (other colour forms are returned as they are). */

@@ -41,7 +41,8 @@ export function fmt(v, digits = 3) {
   if (v === Infinity) return '∞';
   if (v === -Infinity) return '−∞';
   const a = Math.abs(v);
-  if (a !== 0 && (a >= 1e9 || a < 1e-4)) return v.toExponential(Math.max(0, digits - 1)).replace('-', '−');
+  // Every minus a true one (the exponent's too), and no trailing zeros ("1.00e-317" read so).
+  if (a !== 0 && (a >= 1e9 || a < 1e-4)) return v.toExponential(Math.max(0, digits - 1)).replace(/\.?0+e/, 'e').replace(/-/g, '−');
   let s;
   if (Number.isInteger(v) && a < 1e9) s = GROUPED.format(v);
   else if (a >= 1000) s = GROUPED.format(Math.round(v));
@@ -67,7 +68,11 @@ export function count(n, one, many, digits = 3) {
  * tiny rate is written out (1e-9 is "0.0000001%", not JavaScript's "1e-7%").
  */
 export function percentAsSet(x) {
-  return `${plain(Number((x * 100).toPrecision(12)))}%`;
+  // Past what a setting can mean (a typed 1e308, a subnormal's floor), JavaScript's exponent:
+  // written out, those took hundreds of zeros.
+  const y = Number((x * 100).toPrecision(12));
+  const a = Math.abs(y);
+  return `${a !== 0 && (a < 1e-12 || a >= 1e21) ? String(y) : plain(y)}%`;
 }
 
 /** `String(v)` without exponent notation: the same digits, written out with zeros. */

@@ -49,7 +49,7 @@ export function renderNow(root, snap, point, period) {
           // plays no part then).
           row('failure rate', pct(w.level), Number.isFinite(w.level) ? 'in the window'
             : w.state === 'half_open' ? 'not kept while half-open: see the probes' : 'below minimumNumberOfCalls'),
-          row('threshold', pct(w.threshold)),
+          row('threshold', pct(w.threshold), 'failureRateThreshold: a setting (exact)'),
           row('probes\' failure rate', pct(w.trial), w.state === 'half_open' ? 'of the probes answered so far' : ''),
           row('calls in window', fmt(w.count, 6)),
           row('wait', duration(w.wait)),
@@ -103,8 +103,8 @@ export function createTrace(root, onJump) {
       const n = total ?? events.length;
       const listed = Math.min(events.length, LIMIT);
       summary.textContent = n > listed
-        ? `${n} state changes (simulated); the first ${listed} are listed. Choose one to jump there.`
-        : `${n} state change${n === 1 ? '' : 's'} (simulated). Choose one to jump there.`;
+        ? `${n} state changes (simulated; the thresholds and Wald's lines in their reasons are the settings', exact); the first ${listed} are listed. Choose one to jump there.`
+        : `${n} state change${n === 1 ? '' : 's'} (simulated; the thresholds and Wald's lines in their reasons are the settings', exact). Choose one to jump there.`;
       patch(body, (el) => replace(el, events.slice(0, LIMIT).map((e, i) => {
         // The name says which change the row is (tabbing through the buttons, a screen reader
         // says only the button), and starts with the time it shows.
@@ -280,7 +280,7 @@ function windowMinimum(item, d, w) {
       'min(minimumNumberOfCalls, slidingWindowSize) for a COUNT_BASED window', 'exact',
       capped
         ? `minimumNumberOfCalls (${fmt(min, 9)}) is capped at the window's ${count(size, 'call', 'calls', 9)}, as resilience4j caps it without a word: the failure rate is judged once the window is full, not after ${fmt(min, 9)} calls.`
-        : `No failure rate is judged before ${count(judged, 'call', 'calls', 9)}${rate ? `: about ${duration(judged / r)} of traffic at ${perMin}` : ''}, after a start or a reset.`);
+        : `No failure rate is judged before ${count(judged, 'call', 'calls', 9)}${rate ? `: about ${duration(judged / r)} of traffic at ${perMin} (an approximation)` : ''}, after a start or a reset.`);
     if (capped) el.classList.add('warn');
     return el;
   }
