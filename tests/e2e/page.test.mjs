@@ -114,6 +114,10 @@ for (const browser of BROWSERS) {
       });
       assert.deepEqual(huge, { invalid: 'true', target: 50 });
       assert.deepEqual(await pageErrors(s), []);
+      // The user's own target is said with all its digits (it read 1.23e+10).
+      await open(s, '?v=1&goal.max_dead_calls=12345678901');
+      const big = await page(s.driver, () => [...document.querySelectorAll('#playground .panel-verdict li')].map((li) => li.textContent));
+      assert.ok(big.some((l) => l.includes('≤ 1.2345678901e+10 failed calls')), big.join(' | '));
     });
 
     test('verdict targets: text the number input cannot read is refused, not taken as no target', async () => {
