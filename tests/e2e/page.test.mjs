@@ -114,6 +114,11 @@ for (const browser of BROWSERS) {
       });
       assert.deepEqual(huge, { invalid: 'true', target: 50 });
       assert.deepEqual(await pageErrors(s), []);
+      // A target the page does not know is said, not dropped silently.
+      await open(s, '?v=1&goal.max_dead_call=5&goal.toString=1');
+      const unknown = await page(s.driver, () => ({ notice: document.querySelector('#playground .notice').textContent, targets: window.playground.state.targets }));
+      assert.equal(unknown.notice, 'This link\'s “goal.max_dead_call”, “goal.toString” are not targets (the targets are goal.no_false_open, goal.max_dead_calls, goal.close_within, goal.no_retrip); ignored.');
+      assert.equal(unknown.targets.max_dead_calls, 50);
       // The user's own target is said with all its digits (it read 1.23e+10).
       await open(s, '?v=1&goal.max_dead_calls=12345678901');
       const big = await page(s.driver, () => [...document.querySelectorAll('#playground .panel-verdict li')].map((li) => li.textContent));

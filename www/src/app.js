@@ -321,7 +321,12 @@ export function mountPlayground(root, options = {}) {
       if (badGoals.length) {
         showNotice(`This link's ${badGoals.map((g) => `“${g}”`).join(', ')} ${badGoals.length === 1 ? 'is' : 'are'} not valid (a number ≥ 0, or true/false); using the default ${badGoals.length === 1 ? 'target' : 'targets'}.`);
       }
-      S.rewriteUrl = Boolean(d.notice) || badGoals.length > 0;
+      // A target the page does not know (a misspelt one) is said, as an unknown setting is.
+      const unknownGoals = Object.keys(d.params).filter((k) => k.startsWith('goal.') && !Object.hasOwn(DEFAULT_TARGETS, k.slice(5)));
+      if (unknownGoals.length) {
+        showNotice(`This link's ${unknownGoals.map((g) => `“${g}”`).join(', ')} ${unknownGoals.length === 1 ? 'is not a target' : 'are not targets'} (the targets are ${Object.keys(DEFAULT_TARGETS).map((k) => `goal.${k}`).join(', ')}); ignored.`);
+      }
+      S.rewriteUrl = Boolean(d.notice) || badGoals.length > 0 || unknownGoals.length > 0;
     } else if (options.scenario) {
       // A host's scenario is often partial ("2h", a traffic and nothing else): the form shows
       // only fields that are there, so it gets the whole scenario, defaults filled and units
