@@ -265,6 +265,22 @@ for (const browser of BROWSERS) {
       r = await page(s.driver, () => ({ prevDisabled: [...document.querySelectorAll('.learn-buttons button')][0].disabled, href: location.href }));
       assert.equal(r.prevDisabled, true);
       assert.match(r.href, /step=1/);
+      // Settings changed at a step stay through Back (the older entry's settings came back
+      // silently), and the address says them.
+      await page(s.driver, () => [...document.querySelectorAll('.learn-buttons button')].find((b) => /Next/.test(b.textContent)).click());
+      await waitStep(s, 2);
+      await page(s.driver, () => {
+        const i = document.getElementById('learn-fine');
+        i.value = '8';
+        i.dispatchEvent(new Event('change', { bubbles: true }));
+      });
+      await until(() => page(s.driver, () => window.__learn.settings.fine === 0.08 && document.getElementById('learn').dataset.ready === '2'), 'step 2 at p0 = 8%', 60_000);
+      await s.driver.navigate().back();
+      await waitStep(s, 1);
+      r = await page(s.driver, () => ({ fine: window.__learn.settings.fine, input: document.getElementById('learn-fine').value, href: location.href }));
+      assert.deepEqual([r.fine, r.input], [0.08, '8']);
+      assert.match(r.href, /step=1/);
+      assert.match(r.href, /fine=0\.08/);
       // Typing in a field does not change steps.
       await page(s.driver, () => {
         const i = document.getElementById('learn-cpm');

@@ -263,10 +263,13 @@ export function mountLearn(root) {
     updateLinks();
     show(true);
   }
+  // Back and Forward move between steps; the reader's settings stay as they are now (an older
+  // entry's settings came back silently, its numbers for rates no longer in the form), and the
+  // entry's address is made to say them.
   window.addEventListener('popstate', () => {
-    const r = readSettings(location.search);
-    S = r.S; fillForm();
-    step = r.step; updateLinks(); show(true);
+    step = readSettings(location.search).step;
+    history.replaceState({ step }, '', query(step, S));
+    updateLinks(); show(true);
   });
   document.addEventListener('keydown', (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
