@@ -89,7 +89,7 @@ export const SECTIONS = [
       { path: 'window.minimum_number_of_calls', label: 'minimumNumberOfCalls', unit: 'calls', step: 1, min: 1, max: 1000000, int: true },
       { path: 'window.failure_rate_threshold', label: 'failureRateThreshold', ...pct, min: 0.01, max: 100 },
       { path: 'window.slow_call_rate_threshold', label: 'slowCallRateThreshold', ...pct, min: 0.01, max: 100 },
-      { path: 'window.slow_call_duration_threshold', label: 'slowCallDurationThreshold', ...secs, min: 0 },
+      { path: 'window.slow_call_duration_threshold', label: 'slowCallDurationThreshold', ...secs, min: 1e-9 },
       { path: 'window.wait_duration_in_open_state', label: 'waitDurationInOpenState', ...secs, min: 0.001 },
       { path: 'window.wait_interval_multiplier', label: 'backoff multiplier', unit: '×', step: 'any', min: 1 },
       { path: 'window.max_wait_duration_in_open_state', label: 'maxWaitInterval (0 = none)', ...secs, min: 0 },

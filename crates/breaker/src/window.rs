@@ -92,7 +92,8 @@ pub struct WindowSettings {
         serde(deserialize_with = "crate::units::serde_units::rate")
     )]
     pub slow_call_rate_threshold: f64,
-    /// `slowCallDurationThreshold`: a call is slow when it takes strictly longer. Default 60 s.
+    /// `slowCallDurationThreshold`: a call is slow when it takes strictly longer. Default 60 s;
+    /// at least 1 ns (1e-9), as resilience4j requires.
     #[cfg_attr(
         feature = "serde",
         serde(deserialize_with = "crate::units::serde_units::duration")
@@ -208,10 +209,11 @@ impl WindowSettings {
         };
         rate("failure_rate_threshold", self.failure_rate_threshold)?;
         rate("slow_call_rate_threshold", self.slow_call_rate_threshold)?;
+        // At least 1 ns, as resilience4j's builder requires (0 made every call slow).
         error::seconds(
             "slow_call_duration_threshold",
             self.slow_call_duration_threshold,
-            0.0,
+            1e-9,
             1e9,
         )?;
         error::seconds(

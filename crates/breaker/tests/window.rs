@@ -109,6 +109,18 @@ fn invalid_settings_name_the_field() {
         Window::new(bad).unwrap_err().field,
         "permitted_number_of_calls_in_half_open_state"
     );
+    // A slow-call duration of 0 made every call slow; resilience4j requires at least 1 ns.
+    let slow = |d| {
+        Window::new(WindowSettings {
+            slow_call_duration_threshold: d,
+            ..WindowSettings::default()
+        })
+    };
+    assert_eq!(
+        slow(0.0).unwrap_err().to_string(),
+        "slow_call_duration_threshold = 0 is invalid: allowed 0.000000001 <= x <= 1e9 seconds"
+    );
+    assert!(slow(1e-9).is_ok());
 }
 
 /// The half-open maximum is bounded like every other duration (1e9 s): before, any finite
