@@ -40,10 +40,14 @@ export const OPS = {
 /** Numbers as the command line reads them: the shortest text that parses back to the same double. */
 export const arg = (x) => String(x);
 
-/** The flags every statistical command takes from the settings (`analyze` refuses a flag its command does not use). */
+/** The two failure rates: all that `analyze drift` reads (it refuses a flag it does not use). */
+export function pair(S) {
+  return ['--fine', arg(S.fine), '--broken', arg(S.broken)];
+}
+
+/** The flags `analyze trials` takes from the settings: the rates, Wald's a and b, the traffic. */
 export function rates(S) {
-  return ['--fine', arg(S.fine), '--broken', arg(S.broken), '--a', arg(S.a), '--b', arg(S.b),
-    '--calls-per-minute', arg(S.cpm)];
+  return [...pair(S), '--a', arg(S.a), '--b', arg(S.b), '--calls-per-minute', arg(S.cpm)];
 }
 
 /** The flags of the closed breaker's commands (false-alarms, open-delay): the rates and the false-alarm period. */
@@ -71,7 +75,7 @@ export const STEPS = [
   {
     id: 'two-worlds',
     title: 'Fine or broken? Two worlds, two failure rates',
-    commands: (S) => [['drift', ...rates(S)]],
+    commands: (S) => [['drift', ...pair(S)]],
     scenario: (S) => ({
       name: 'Learn 1: two worlds', seed: 1, duration: 20 * 60,
       traffic: { calls_per_minute: S.cpm, arrivals: 'poisson' },
@@ -96,7 +100,7 @@ export const STEPS = [
   {
     id: 'likelihood-ratio',
     title: 'Each result is evidence: likelihood ratios, logs and points',
-    commands: (S) => [['drift', ...rates(S)]],
+    commands: (S) => [['drift', ...pair(S)]],
     scenario: (S) => ({
       name: 'Learn 2: one call in k fails', seed: 1, duration: 180,
       traffic: { calls_per_minute: S.cpm, arrivals: 'even' },
@@ -124,7 +128,7 @@ export const STEPS = [
   {
     id: 'score-floor',
     title: 'The score and its floor: Wald’s test becomes Page’s CUSUM',
-    commands: (S) => [['drift', ...rates(S)]],
+    commands: (S) => [['drift', ...pair(S)]],
     scenario: (S) => ({
       name: 'Learn 3: a fine service', seed: 3, duration: 15 * 60,
       traffic: { calls_per_minute: S.cpm, arrivals: 'poisson' },
@@ -148,7 +152,7 @@ export const STEPS = [
   {
     id: 'drift',
     title: 'The gap between the rates: drift, the zero-drift rate, slow decisions',
-    commands: (S) => [['drift', ...rates(S)], ['open-delay', ...base(S)],
+    commands: (S) => [['drift', ...pair(S)], ['open-delay', ...base(S)],
       (S2, r) => ['open-delay', ...base(S2), '--true-rate', arg(r[0].zero_drift_rate.value)]],
     scenario: (S, r) => ({
       name: 'Learn 4: p0, the zero-drift rate, p1', seed: 4, duration: 3 * SECONDS_PER_HOUR,

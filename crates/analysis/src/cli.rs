@@ -203,24 +203,24 @@ const FLAGS: [&str; 18] = [
 /// Which commands read each flag of [`FLAGS`] (bits of [`Command::bit`]): a flag a command
 /// does not read is refused, not ignored (`drift --simulate 1000` simulated nothing, unsaid).
 const USED_BY: [u8; 18] = [
-    ALL,       // fine
-    ALL,       // broken
-    ALL & !WI, // a
-    ALL & !WI, // b
-    FA | OD,   // line-calls
-    ALL,       // calls-per-minute
-    ALL,       // rps
-    FA | OD,   // period
-    ALL,       // true-rate
-    WI,        // window
-    WI,        // threshold
-    WI,        // min-calls
-    WI,        // baseline
-    TR,        // half-open-time-factor
-    ALL & !DR, // simulate
-    ALL & !DR, // seed
-    ALL,       // sweep
-    ALL,       // format
+    ALL,          // fine
+    ALL,          // broken
+    FA | OD | TR, // a
+    FA | OD | TR, // b
+    FA | OD,      // line-calls
+    ALL & !DR,    // calls-per-minute
+    ALL & !DR,    // rps
+    FA | OD,      // period
+    ALL,          // true-rate
+    WI,           // window
+    WI,           // threshold
+    WI,           // min-calls
+    WI,           // baseline
+    TR,           // half-open-time-factor
+    ALL & !DR,    // simulate
+    ALL & !DR,    // seed
+    ALL,          // sweep
+    ALL,          // format
 ];
 const FA: u8 = 1;
 const OD: u8 = 2;

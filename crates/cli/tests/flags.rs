@@ -87,6 +87,10 @@ fn analyze_refuses_a_flag_its_command_does_not_use() {
         ("drift", "--period", "1d"),
         ("drift", "--half-open-time-factor", "2"),
         ("drift", "--window", "10"),
+        ("drift", "--a", "2%"),
+        ("drift", "--rps", "3"),
+        ("drift", "--calls-per-minute", "6000"),
+        ("window", "--b", "10%"),
         ("trials", "--line-calls", "100"),
         ("trials", "--period", "1d"),
         ("trials", "--baseline", "1%"),
@@ -103,21 +107,14 @@ fn analyze_refuses_a_flag_its_command_does_not_use() {
         );
     }
     for cmd in ["false-alarms", "open-delay", "trials", "window", "drift"] {
-        support::stdout(&[
-            "analyze",
-            cmd,
-            "--fine",
-            "2%",
-            "--broken",
-            "30%",
-            "--rps",
-            "3",
-            "--true-rate",
-            "40%",
-            "--format",
-            "json",
-        ]);
+        let mut args = vec!["analyze", cmd, "--fine", "2%", "--broken", "30%"];
+        if cmd != "drift" {
+            args.extend(["--rps", "3"]);
+        }
+        args.extend(["--true-rate", "40%", "--format", "json"]);
+        support::stdout(&args);
     }
+    support::stdout(&["analyze", "trials", "--a", "2%", "--b", "10%"]);
     support::stdout(&[
         "analyze",
         "trials",
