@@ -394,13 +394,15 @@ impl fmt::Display for Reason {
     }
 }
 
-/// Seconds in a reason: whole as they are, else two decimals, and below 0.1 as Rust writes them
-/// shortest (a 1 ms wait, the least allowed, read "0.00").
+/// Seconds in a reason: whole as they are, else two decimals, and below 0.1 to three
+/// significant digits as Rust writes the rounded number shortest (a 1 ms wait, the least
+/// allowed, read "0.00"; 2.25 ms backed off from it, "0.00225", not 0.0022500000000000003).
 fn fmt_num(v: f64) -> String {
     if v == v.trunc() && v.abs() < 1e15 {
         format!("{}", v as i64)
     } else if v.abs() < 0.1 {
-        crate::error::Num(v).to_string()
+        let scale = libm::pow(10.0, 2.0 - libm::floor(libm::log10(v.abs())));
+        crate::error::Num(libm::round(v * scale) / scale).to_string()
     } else {
         format!("{v:.2}")
     }
@@ -490,8 +492,10 @@ mod tests {
         assert_eq!(wait(0.001), "wait of 0.001 s over");
         assert_eq!(wait(0.0015), "wait of 0.0015 s over");
         assert_eq!(wait(0.05), "wait of 0.05 s over");
-        assert_eq!(wait(0.012345), "wait of 0.012345 s over");
-        assert_eq!(wait(1e-300), "wait of 1e-300 s over");
+        assert_eq!(wait(0.012345), "wait of 0.0123 s over");
+        assert_eq!(wait(0.0022500000000000003), "wait of 0.00225 s over");
+        assert_eq!(wait(0.06354947304919034), "wait of 0.0635 s over");
+        assert_eq!(wait(1.234e-5), "wait of 0.0000123 s over");
         let limit = Reason::HalfOpenTimeLimit {
             trial: -1.0,
             limit: 0.003,
