@@ -42,7 +42,7 @@ run options:
   --format FMT          text (default), json, or csv (the downsampled series)
   --buckets N           buckets of the series (default 100)
 
-A generated run (not a --trace replay) longer than a second shows its progress on stderr
+A generated run (not a trace replay) longer than a second shows its progress on stderr
 when that is a terminal (BREAKER_PROGRESS_AFTER=S: after S seconds instead of 1).";
 
 fn main() -> ExitCode {

@@ -347,9 +347,20 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
             Some((r, span, path.clone()))
         }
         (None, Some(text)) => {
+            // Named where it came from: a `--set trace=...` (the last edit of it wins), else
+            // the scenario file (`-`: standard input).
+            let set = o
+                .sets
+                .iter()
+                .any(|e| e.split('=').next().map(str::trim) == Some("trace"));
             let (name, path) = match &o.scenario {
+                _ if set => ("--set trace".into(), "the trace given by --set".into()),
+                Some(p) if p == STDIN => (
+                    "--scenario -".into(),
+                    "the trace in the scenario from standard input".into(),
+                ),
                 Some(p) => (format!("--scenario {p}"), format!("the trace in {p}")),
-                None => ("--set trace".into(), "the scenario's trace".into()),
+                None => ("--set trace".into(), "the trace given by --set".into()),
             };
             let (r, span) = replay_bytes(&scenario, &name, text.as_bytes(), buckets)?;
             Some((r, span, path))

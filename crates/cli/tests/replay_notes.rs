@@ -329,6 +329,14 @@ fn a_trace_in_the_scenario_file_gets_the_same_notes() {
              order: LC_ALL=C sort -s -t, -k1,1g (a header stays first)\n"
         )
     );
+    // A trace given by `--set` is named so, not as the scenario file's.
+    let plain = temp("plain.json", "{}");
+    let o = breaker(&["run", "--scenario", &plain, "--set", "trace=5,ok,1"]).stdout;
+    assert_eq!(
+        String::from_utf8(o).unwrap().lines().nth(1).unwrap(),
+        "replayed the trace given by --set: 1 call from 5 s to 5 s (the seed draws nothing in a \
+         replay)"
+    );
     // `--trace` replaces the scenario's own trace.
     let o =
         String::from_utf8(breaker(&["run", "--scenario", &bad, "--trace", &csv]).stdout).unwrap();
