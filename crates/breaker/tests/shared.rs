@@ -163,18 +163,22 @@ fn the_listener_hears_each_transition_once() {
 /// A listener may ask the state (logging it, exporting it as a metric): it reads the new state
 /// at once. Before, `state()` waited for the lock the listener runs under, and that thread hung
 /// for good, every other thread's call then waiting out the lock timeout. `state()` does not
-/// wait for a lock held elsewhere either.
+/// wait for a lock held elsewhere either. `counts()` takes no lock: it answers there too, the
+/// call being heard not yet counted.
 #[test]
-fn the_state_can_be_read_from_a_listener_and_while_the_lock_is_held() {
-    let (said, heard) = mpsc::channel::<(State, State)>();
+fn the_state_and_counts_can_be_read_from_a_listener_and_while_the_lock_is_held() {
+    let (said, heard) = mpsc::channel::<(State, State, u64)>();
     let me = Arc::new(std::sync::OnceLock::<std::sync::Weak<Shared<Window>>>::new());
     let shared = {
         let me = me.clone();
         let said = Mutex::new(said);
         Arc::new(
             Shared::new(Window::new(WindowSettings::default()).unwrap()).on_transition(move |t| {
-                let state = me.get().and_then(|w| w.upgrade()).map(|s| s.state());
-                let _ = said.lock().unwrap().send((t.to, state.expect("set")));
+                let shared = me.get().and_then(|w| w.upgrade()).expect("set");
+                let _ = said
+                    .lock()
+                    .unwrap()
+                    .send((t.to, shared.state(), shared.counts().failures));
             }),
         )
     };
@@ -185,11 +189,16 @@ fn the_state_can_be_read_from_a_listener_and_while_the_lock_is_held() {
             fail_until_open(&shared);
         })
     };
-    let (to, read) = heard
+    let (to, read, failures) = heard
         .recv_timeout(Duration::from_secs(10))
         .expect("the listener answered: no deadlock");
     assert_eq!((to, read), (State::Open, State::Open));
     caller.join().unwrap();
+    assert_eq!(
+        failures + 1,
+        shared.counts().failures,
+        "all but the failure that opened it"
+    );
     let held = hold_lock(&shared, Duration::from_secs(10));
     let (tx, rx) = mpsc::channel();
     let reader = {
@@ -323,9 +332,9 @@ fn permit_record_and_poll_from_a_listener_panic_instead_of_waiting_out_the_timeo
 }
 
 /// Inside `with`'s closure, the other methods panic too, a guard finished there included;
-/// `state` and `clock` do not wait and do not panic.
+/// `state`, `clock` and `counts` do not wait and do not panic.
 #[test]
-fn calls_from_inside_with_panic_but_state_and_clock_answer() {
+fn calls_from_inside_with_panic_but_state_clock_and_counts_answer() {
     let shared = Arc::new(Shared::with_lock_timeout(
         Statistical::new(StatisticalSettings::default()).unwrap(),
         Duration::from_secs(60),
