@@ -255,6 +255,13 @@ for (const browser of BROWSERS) {
         return { loaded, general: document.querySelector('.msg.general').textContent };
       });
       assert.equal(infinite.loaded, false);
+      // Where text is taken (a name), NaN is refused as before, not run as the name "NaN".
+      const named = await page(s.driver, async () => {
+        const pg = window.playground;
+        const loaded = await pg.load({ ...pg.state.scenario, name: NaN });
+        return { loaded, general: document.querySelector('.msg.general').textContent };
+      });
+      assert.deepEqual(named, { loaded: false, general: 'name = null is invalid: allowed a string' });
       assert.match(infinite.general, /^duration = "Infinity" is invalid: "Infinity" is not a duration: use seconds or a unit \(200ms, 5s, 1m, 1h, 30d\), 0 < x <= 1e9 seconds$/);
       // A cursor time that is not a number is refused, not taken as the run's end.
       const times = await page(s.driver, async () => {

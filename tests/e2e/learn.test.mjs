@@ -364,7 +364,9 @@ for (const browser of BROWSERS) {
       await openStep(s, '?step=4&fine=-1', 4);
       const r2 = await page(s.driver, () => document.querySelector('.learn .notice').textContent);
       assert.match(r2, /“fine” = -1 is not allowed: Fine failure rate p0 goes from 0.001 to 99.9 %; in a link, fine is a fraction from 0.00001 to 0.999/);
-      // Hexadecimal is not a link's number (cpm=0x10 was read as 16 calls/min).
+      // Hexadecimal is not a link's number (cpm=0x10 was read as 16 calls/min, step=0x3 as 3).
+      await openStep(s, '?step=0x3', 1);
+      assert.match(await page(s.driver, () => document.querySelector('.learn .notice').textContent), /“step” = 0x3 is not a step/);
       await openStep(s, '?step=4&cpm=0x10', 4);
       const r3 = await page(s.driver, () => document.querySelector('.learn .notice').textContent);
       assert.match(r3, /“cpm” = 0x10 is not allowed/);

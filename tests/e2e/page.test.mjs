@@ -123,6 +123,9 @@ for (const browser of BROWSERS) {
       await open(s, '?v=1&goal.max_dead_calls=12345678901');
       const big = await page(s.driver, () => [...document.querySelectorAll('#playground .panel-verdict li')].map((li) => li.textContent));
       assert.ok(big.some((l) => l.includes('≤ 1.2345678901e+10 failed calls')), big.join(' | '));
+      await open(s, '?v=1&goal.max_dead_calls=9007199254740991');
+      const most = await page(s.driver, () => [...document.querySelectorAll('#playground .panel-verdict li')].map((li) => li.textContent));
+      assert.ok(most.some((l) => l.includes('≤ 9.007199254740991e+15 failed calls')), most.join(' | '));
     });
 
     test('verdict targets: text the number input cannot read is refused, not taken as no target', async () => {

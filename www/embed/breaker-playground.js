@@ -11,8 +11,8 @@
 //             analysis, controls (default "now,chart");
 //   controls  present: also show the settings form (same as listing `controls` in panels);
 //   label     the name screen readers give the element's region (default "Breaker playground:
-//             <the preset shown>", or "custom scenario"): two elements of one preset, or of
-//             scenarios, told apart.
+//             <the preset shown>", or the scenario's name, else "custom scenario"): two
+//             elements of one preset, or of scenarios, told apart.
 // Each element renders into its own shadow root (the page's styles and the playground's do not
 // mix), and starts work only when it first comes within 200 px of the viewport
 // (IntersectionObserver, and a look once a second beside it): then it loads

@@ -795,11 +795,6 @@ export function mountPlayground(root, options = {}) {
     return { ok, message: S.lastError, shown: true };
   }
 
-  /**
-   * Show `scenario` (validated, run, rewound to `t`); resolves false if it is invalid, with the
-   * simulator's message naming the field above the settings, and the page as it was. A seed or
-   * count may be a BigInt: read exactly, or refused like a typed value.
-   */
   /** A host's cursor time, checked: NaN, a string or undefined moved the cursor to the end. */
   function cursorTime(t, call) {
     if (typeof t !== 'number' || Number.isNaN(t)) {
@@ -808,6 +803,11 @@ export function mountPlayground(root, options = {}) {
     return t;
   }
 
+  /**
+   * Show `scenario` (validated, run, rewound to `t`); resolves false if it is invalid, with the
+   * simulator's message naming the field above the settings, and the page as it was. A seed or
+   * count may be a BigInt: read exactly, or refused like a typed value.
+   */
   async function load(scenario, t = 0) {
     const r = await read(scenario, t);
     if (!r.ok && !r.shown) refused(r.message);

@@ -46,7 +46,7 @@ export function readSettings(search) {
   }
   const rawStep = q.get('step');
   const n = Number(rawStep);
-  const stepOk = rawStep === null || (rawStep.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= STEPS.length);
+  const stepOk = rawStep === null || (/^\s*\d+\s*$/.test(rawStep) && n >= 1 && n <= STEPS.length);
   problem = problem || validate(S);
   return {
     S: problem ? { ...DEFAULTS } : S,

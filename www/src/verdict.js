@@ -129,7 +129,7 @@ export function createVerdict(root, onTargets) {
   function checks(v) {
     const out = [];
     if (targets.no_false_open) out.push({ label: 'no false opening', ok: v.false_openings === 0, measured: count(v.false_openings, 'false opening', 'false openings') });
-    if (targets.max_dead_calls != null) out.push({ label: `≤ ${fmt(targets.max_dead_calls, 15)} failed calls let through while unhealthy`, ok: v.dead_calls <= targets.max_dead_calls, measured: count(v.dead_calls, 'call', 'calls') });
+    if (targets.max_dead_calls != null) out.push({ label: `≤ ${fmt(targets.max_dead_calls, 16)} failed calls let through while unhealthy`, ok: v.dead_calls <= targets.max_dead_calls, measured: count(v.dead_calls, 'call', 'calls') });
     if (targets.close_within != null) {
       const t = v.closed_for_good_after;
       out.push({ label: `closed for good within ${duration(targets.close_within)}`, ok: t != null && Number.isFinite(t) && t <= targets.close_within,

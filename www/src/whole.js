@@ -106,8 +106,8 @@ export function parseExact(text, prefix = '') {
         const r = readWhole(path, tok, range);
         if (!r.ok) error = { path, message: r.message };
       }
-      // Past a double's range (1e400): the text as written, which the simulator refuses as
-      // not finite, naming the field and its range (as a number, it read "= null").
+      // Past a double's range (1e400): the text as written, which the simulator refuses,
+      // naming the field and its range (as a number, it read "= null").
       const x = Number(tok);
       return Number.isFinite(x) ? x : tok;
     }
@@ -141,9 +141,11 @@ export function exactCopy(value) {
   const refused = refusal(value, '', 1);
   if (refused) return { ok: false, ...refused };
   if (value === undefined) return { ok: true, value };
-  // NaN and ±Infinity as their names (JSON would write null, refused as "= null"): the simulator
-  // refuses them as not finite, naming the field.
-  const copy = (_, v) => (typeof v === 'bigint' ? Number(v) : typeof v === 'number' && !Number.isFinite(v) ? String(v) : v);
+  // NaN and ±Infinity as their names (JSON would write null, refused as "= null"), which the
+  // simulator refuses naming the field and its range, except where text is taken (a name, a
+  // label: null is refused there, where "NaN" would be a name).
+  const copy = (k, v) => (typeof v === 'bigint' ? Number(v)
+    : typeof v === 'number' && !Number.isFinite(v) ? (k === 'name' || k === 'label' ? null : String(v)) : v);
   return { ok: true, value: JSON.parse(JSON.stringify(value, copy)) };
 }
 
