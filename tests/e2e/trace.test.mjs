@@ -72,13 +72,14 @@ function cli(args) {
     const out = execFileSync(cmd, [...pre, 'run', ...args], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     return { hash: /trace ([0-9a-f]{16})/.exec(out)[1] };
   } catch (e) {
-    // A file's error starts with its path: the rest is the reader's message.
-    const file = args[args.indexOf('--trace') + 1];
+    // A trace's refusal starts with where it came from (the --trace file, or the --scenario
+    // file holding it): the rest is the reader's message.
+    const from = args.includes('--trace') ? args[args.indexOf('--trace') + 1] : `--scenario ${args[args.indexOf('--scenario') + 1]}`;
     const first = String(e.stderr).trim().split('\n')[0].replace(/^breaker: /, '');
-    // A --trace file's refusal may end with a hint on mending a log's export (the command line's
-    // own, after '; '): the reader's message is what comes before it.
-    const hint = /; (times are seconds|a header, if any|sort the rows|times and latencies|fields are not quoted).*$/;
-    return { error: args.includes('--trace') ? first.replace(`${file}: `, '').replace(hint, '') : first };
+    // It may end with a hint on mending a log's export (the command line's own, after '; '):
+    // the reader's message is what comes before it.
+    const hint = /; (times are seconds|a header, if any|sort the rows|times and latencies|fields are not quoted|a carriage return).*$/;
+    return { error: first.startsWith(`${from}: `) ? first.slice(from.length + 2).replace(hint, '') : first };
   }
 }
 

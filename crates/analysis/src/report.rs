@@ -591,9 +591,8 @@ pub struct TrialsReport {
 
 /// A count that can pass 2^53 (trials to close at rates one rounding step apart: 1.3e16):
 /// as a whole number below 2^53 (JS's safe integers, all the page's converter takes), and as a
-/// float from there,
-/// which JSON readers and the page take (the page's results refused such a `u64`, and with it
-/// the whole run).
+/// float from there, which JSON readers and the page take (the page's results refused such a
+/// `u64`, and with it the whole run).
 pub fn whole_number<S: serde::Serializer>(n: &u64, s: S) -> Result<S::Ok, S::Error> {
     if *n < 1 << 53 {
         s.serialize_u64(*n)

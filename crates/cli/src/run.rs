@@ -247,7 +247,8 @@ fn hinted(e: sim::TraceError) -> String {
 
 /// What a replay's output says of its trace beside the run.
 struct Replayed {
-    /// The trace as the output names it: its file, or the scenario file that holds it.
+    /// The trace as the output names it: its file, or where the scenario's came from ("the
+    /// trace in FILE", "the trace given by --set").
     path: String,
     /// The trace is the scenario's own `trace` (a file the page's "Download scenario" saved),
     /// not a `--trace` file.

@@ -259,9 +259,10 @@ fn random_edits_are_read_as_the_cli_reads_them() {
         mismatches.len(),
         mismatches.join("\n")
     );
-    // Both kinds of answer were compared, many times each.
+    // Both kinds of answer were compared, many times each (49 accepted since a slow-call
+    // duration of 0 is refused; 50 before).
     assert!(
-        accepted >= 50 && refused >= 300,
+        accepted >= 40 && refused >= 300,
         "{accepted} accepted, {refused} refused"
     );
 }
