@@ -17,7 +17,7 @@ import { mountPlayground } from './app.js';
 import { h, replace, singleKeys } from './dom.js';
 import { fmt, pct, duration, signed, kindBadge } from './format.js';
 import { encode } from './urlstate.js';
-import { DECIMAL } from './units.js';
+import { decimal } from './units.js';
 import { getPath } from './paths.js';
 import { STEPS, DEFAULTS, OPS } from './learn-steps.js';
 
@@ -39,7 +39,7 @@ export function readSettings(search) {
     if (!q.has(f.key)) continue;
     const raw = q.get(f.key);
     // Decimal only, as the playground's links are read (`Number` alone takes 0x10 as 16).
-    const v = DECIMAL.test(raw.trim()) ? Number(raw) : NaN;
+    const v = decimal(raw);
     if (raw.trim() === '' || !Number.isFinite(v) || v * f.scale < f.min || v * f.scale > f.max) {
       problem = problem || `${outOfRange(f, `“${f.key}” = ${raw}`)}; in a link, ${linkRange(f)}`;
     } else S[f.key] = v;

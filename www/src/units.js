@@ -14,6 +14,15 @@ const SCALE = { '': 1, s: 1, sec: 1, ms: 1e-3, m: 60, min: 60, h: 3600, d: 86_40
 export const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
+ * A link's number as the simulator reads one: decimal digits with an optional sign, point and
+ * exponent (`60`, `-1.5`, `1e-7`), else NaN. `Number()` alone also reads `0x3C` (60), `0b1`,
+ * `Infinity` and blanks, which no command line or JSON file takes.
+ */
+export function decimal(raw) {
+  return raw !== null && DECIMAL.test(raw.trim()) ? Number(raw) : NaN;
+}
+
+/**
  * The longest text read. Past it the form refuses what a file might take: Rust stops reading an
  * exponent's digits past 65,536 (`0.<700,000 zeros>1e700001` is 0 there, 1 in JS), and no
  * duration needs more.

@@ -7,7 +7,7 @@
 
 import { flatten, getPath, setPath, clone } from './paths.js';
 import { wholeRange, readWhole, parseExact } from './whole.js';
-import { DECIMAL } from './units.js';
+import { decimal } from './units.js';
 
 export const URL_VERSION = 1;
 const RESERVED = new Set(['v', 'preset', 't', 'embed', 'panels', 'step']);
@@ -108,15 +108,6 @@ export function decode(search, presetsByName, defaultName) {
     setPath(scenario, k, val);
   }
   return { scenario, preset: q.get('preset') ? name : defaultName, t: at, params, notice: tNotice };
-}
-
-/**
- * A link's number as the simulator reads one: decimal digits with an optional sign, point and
- * exponent (`60`, `-1.5`, `1e-7`), else NaN. `Number()` alone also reads `0x3C` (60), `0b1`,
- * `Infinity` and blanks, which no command line or JSON file takes.
- */
-function decimal(raw) {
-  return raw !== null && DECIMAL.test(raw.trim()) ? Number(raw) : NaN;
 }
 
 /** Copy text to the clipboard; falls back to selecting it in a prompt-free way. */

@@ -6,7 +6,7 @@
 import { h, replace, uniqueId } from './dom.js';
 import { fmt, count, duration, kindBadge, stateName } from './format.js';
 import { wholeOf, MAX_WHOLE } from './whole.js';
-import { DECIMAL } from './units.js';
+import { decimal } from './units.js';
 
 export const DEFAULT_TARGETS = { no_false_open: true, max_dead_calls: 50, close_within: 60, no_retrip: true };
 
@@ -27,7 +27,7 @@ export function readTarget(key, raw) {
     return w !== null && w >= 0n && w <= BigInt(MAX_WHOLE) ? { ok: true, value: Number(w) } : { ok: false };
   }
   // Decimal only, as a link's settings are read (`Number` alone takes 0x10 as 16); -0 as 0.
-  const x = DECIMAL.test(text) ? Number(text) : NaN;
+  const x = decimal(text);
   return Number.isFinite(x) && x >= 0 ? { ok: true, value: x + 0 } : { ok: false };
 }
 

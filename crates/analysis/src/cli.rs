@@ -178,49 +178,28 @@ fn parse_sweep(v: &str) -> Result<Sweep, String> {
     })
 }
 
-/// Every flag `parse` reads (each takes a value).
-const FLAGS: [&str; 18] = [
-    "fine",
-    "broken",
-    "a",
-    "b",
-    "line-calls",
-    "calls-per-minute",
-    "rps",
-    "period",
-    "true-rate",
-    "window",
-    "threshold",
-    "min-calls",
-    "baseline",
-    "half-open-time-factor",
-    "simulate",
-    "seed",
-    "sweep",
-    "format",
-];
-
-/// Which commands read each flag of [`FLAGS`] (bits of [`Command::bit`]): a flag a command
-/// does not read is refused, not ignored (`drift --simulate 1000` simulated nothing, unsaid).
-const USED_BY: [u8; 18] = [
-    ALL,          // fine
-    ALL,          // broken
-    FA | OD | TR, // a
-    FA | OD | TR, // b
-    FA | OD,      // line-calls
-    ALL & !DR,    // calls-per-minute
-    ALL & !DR,    // rps
-    FA | OD,      // period
-    ALL,          // true-rate
-    WI,           // window
-    WI,           // threshold
-    WI,           // min-calls
-    WI,           // baseline
-    TR,           // half-open-time-factor
-    ALL & !DR,    // simulate
-    ALL & !DR,    // seed
-    ALL,          // sweep
-    ALL,          // format
+/// Every flag `parse` reads (each takes a value), with the commands that read it (bits of
+/// [`Command::bit`]): a flag a command does not read is refused, not ignored (`drift --simulate
+/// 1000` simulated nothing, unsaid).
+const FLAGS: [(&str, u8); 18] = [
+    ("fine", ALL),
+    ("broken", ALL),
+    ("a", FA | OD | TR),
+    ("b", FA | OD | TR),
+    ("line-calls", FA | OD),
+    ("calls-per-minute", ALL & !DR),
+    ("rps", ALL & !DR),
+    ("period", FA | OD),
+    ("true-rate", ALL),
+    ("window", WI),
+    ("threshold", WI),
+    ("min-calls", WI),
+    ("baseline", WI),
+    ("half-open-time-factor", TR),
+    ("simulate", ALL & !DR),
+    ("seed", ALL & !DR),
+    ("sweep", ALL),
+    ("format", ALL),
 ];
 const FA: u8 = 1;
 const OD: u8 = 2;
@@ -276,10 +255,10 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
             None => (name.to_string(), None),
         };
         // An unknown flag is named as such, not as one missing its value.
-        let Some(k) = FLAGS.iter().position(|f| *f == name) else {
+        let Some(k) = FLAGS.iter().position(|(f, _)| *f == name) else {
             return Err(unknown_flag(&name));
         };
-        if USED_BY[k] & command.bit() == 0 {
+        if FLAGS[k].1 & command.bit() == 0 {
             return Err(format!(
                 "--{name}: {cmd} does not use it (see breaker analyze --help)"
             ));

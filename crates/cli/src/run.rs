@@ -354,9 +354,8 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
                 .sets
                 .iter()
                 .any(|e| e.split('=').next().map(str::trim) == Some("trace"));
-            let (name, path) = match &o.scenario {
-                _ if set => ("--set trace".into(), "the trace given by --set".into()),
-                Some(p) if p == STDIN => (
+            let (name, path) = match o.scenario.as_deref().filter(|_| !set) {
+                Some(STDIN) => (
                     "--scenario -".into(),
                     "the trace in the scenario from standard input".into(),
                 ),

@@ -634,20 +634,21 @@ impl Scenario {
                 )
             })?;
             set_path(&mut v, path.trim(), value)?;
+            // Deserialize after each edit so that the error names the edit that broke it.
+            let mut read = Scenario::deserialize(&v).map(drop);
             // A value refused as read may be meant the other way: a number JSON does not take
             // (`05`, `+5`) read as text where a count is, or digits read as a number where a
             // field takes text (`name=7`). The other reading is kept if the field takes it.
-            if Scenario::deserialize(&v).is_err() {
+            if read.is_err() {
                 if let Some(other) = other_reading(value.trim()) {
                     let mut w = v.clone();
                     set_path(&mut w, path.trim(), &other)?;
                     if Scenario::deserialize(&w).is_ok() {
-                        v = w;
+                        (v, read) = (w, Ok(()));
                     }
                 }
             }
-            // Deserialize after each edit so that the error names the edit that broke it.
-            Scenario::deserialize(&v).map_err(|e| {
+            read.map_err(|e| {
                 let given = serde_json::from_str(value).unwrap_or(serde_json::Value::Null);
                 // An object or a list written whole: the leaf in it to blame, as in a file.
                 if given.is_object() || given.is_array() {
