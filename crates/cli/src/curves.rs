@@ -39,7 +39,6 @@ struct Opts {
     sets: Vec<String>,
     /// `--format json` (`Some(false)`: text).
     format: Option<bool>,
-    help: bool,
 }
 
 fn parse(args: Vec<OsString>) -> Result<Opts, String> {
@@ -67,7 +66,8 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
                 };
                 once(&mut o.format, json, "--format")?;
             }
-            Long("help") | Short('h') => o.help = true,
+            // Answered before parsing (`run::wants_help`).
+            Long("help") | Short('h') => {}
             Value(v) => {
                 return Err(format!(
                     "unexpected argument {v:?}: curves takes options only (breaker analyze curves --help)"
@@ -86,10 +86,10 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
 
 /// `breaker analyze curves ...` (`args` after `curves`).
 pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
-    let o = parse(args)?;
-    if o.help {
+    if crate::run::wants_help(&args) {
         return Ok(USAGE.to_string());
     }
+    let o = parse(args)?;
     let s = crate::run::settings(
         o.preset.as_deref(),
         o.scenario.as_deref(),

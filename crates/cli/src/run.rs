@@ -23,8 +23,6 @@ struct Opts {
     sets: Vec<String>,
     format: Option<Format>,
     buckets: Option<usize>,
-    /// `--help` or `-h`: print the usage and run nothing.
-    help: bool,
 }
 
 fn parse(args: Vec<OsString>) -> Result<Opts, String> {
@@ -83,7 +81,8 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
                 }
                 once(&mut o.buckets, n, "--buckets")?;
             }
-            Long("help") | Short('h') => o.help = true,
+            // Answered before parsing ([`wants_help`]).
+            Long("help") | Short('h') => {}
             Value(v) => {
                 return Err(format!(
                     "unexpected argument {:?}: run takes options only (breaker --help)",
@@ -94,6 +93,12 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
         }
     }
     Ok(o)
+}
+
+/// `--help` or `-h` anywhere: print the usage and run nothing, whatever else is wrong with the
+/// line (as `breaker analyze` does); a flag given twice used to be refused before help was seen.
+pub(crate) fn wants_help(args: &[OsString]) -> bool {
+    args.iter().any(|a| a == "--help" || a == "-h")
 }
 
 /// Set an option that may be given once: a second `--preset` or `--format` is refused, as
@@ -325,10 +330,10 @@ impl Replayed {
 }
 
 pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
-    let o = parse(args)?;
-    if o.help {
+    if wants_help(&args) {
         return Ok(crate::USAGE.to_string());
     }
+    let o = parse(args)?;
     if o.scenario.as_deref() == Some(STDIN) && o.trace.as_deref() == Some(STDIN) {
         return Err("--scenario - and --trace - cannot both read standard input".into());
     }

@@ -342,6 +342,9 @@ fn help_after_a_command_prints_the_usage() {
         &["run", "--help"],
         &["run", "-h"],
         &["run", "--preset", "recovery-warmup", "--help"],
+        // Help wins over what else is wrong on the line, as in `breaker analyze`.
+        &["run", "--preset", "a", "--preset", "b", "--help"],
+        &["run", "--bogus", "-h"],
         &["presets", "--help"],
         &["presets", "-h"],
     ] {

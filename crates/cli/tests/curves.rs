@@ -190,6 +190,18 @@ fn bad_input_names_the_flag_or_field() {
     assert!(refusal(&["analyze", "curves", "--preset", "nope"]).contains("nope"));
     assert!(refusal(&["analyze", "curves", "--bogus"]).contains("--bogus"));
     assert!(stdout(&["analyze", "curves", "--help"]).starts_with("usage: breaker analyze curves"));
+    // Help wins over what else is wrong on the line.
+    for args in [
+        &[
+            "analyze", "curves", "--preset", "a", "--preset", "b", "--help",
+        ][..],
+        &["analyze", "curves", "--bogus", "-h"],
+    ] {
+        assert!(
+            stdout(args).starts_with("usage: breaker analyze curves"),
+            "{args:?}"
+        );
+    }
     assert!(stdout(&["analyze", "--help"]).contains("\n  curves "));
 }
 
