@@ -209,8 +209,8 @@ export const STEPS = [
     id: 'line',
     title: 'The line: Wald’s single round, rounds adding up, and ln N with Ville’s inequality',
     commands: (S) => [['false-alarms', ...base(S)],
-      ['false-alarms', ...base(S), '--line-calls', '1000', '--simulate', '200', '--seed', '1'],
-      ['false-alarms', ...base(S), '--line-calls', arg((1 - S.b) / S.a)]],
+      ['false-alarms', ...rates(S), '--line-calls', '1000', '--simulate', '200', '--seed', '1'],
+      ['false-alarms', ...rates(S), '--line-calls', arg((1 - S.b) / S.a)]],
     scenario: (S) => ({
       name: 'Learn 6: a short line (N = 1000 calls)', seed: 6, duration: 24 * SECONDS_PER_HOUR,
       traffic: { calls_per_minute: S.cpm },
