@@ -168,6 +168,36 @@ for (const browser of BROWSERS) {
       checkNumbers(shown, { ...DEFAULTS, broken: 0.5 });
     });
 
+    test('the steps\' services are what the prose says: step 5\'s within p0, step 8\'s recovered one at p0; step 7\'s N is the calls in the period', async () => {
+      for (const fine of [0.005, 0.05, 0.3]) {
+        // Step 5: bursts (every call in one fails) entered and left per call, the usual rate
+        // outside them: the long-run failure rate is the chain's, and within the reader's p0.
+        await openStep(s, `?step=5&fine=${fine}&broken=0.6`, 5);
+        let shown = await read(s);
+        const [d] = shown.scenario.dependency;
+        const inBurst = d.burst.enter / (d.burst.enter + d.burst.leave);
+        const rate = inBurst * d.burst.failure_rate + (1 - inBurst) * d.failure_rate;
+        assert.ok(rate <= fine, `step 5 at p0 = ${fine}: the service fails ${rate} of calls`);
+        const said = shown.figs.find((f) => f.kind === 'exact' && f.fmt === 'pct' && close(Number(f.value), rate, 1e-12));
+        assert.ok(said, `step 5 at p0 = ${fine}: its rate ${rate} is said`);
+        checkNumbers(shown, { ...DEFAULTS, fine, broken: 0.6 });
+        // Step 8: a hung call times out, a failure to the closed score: hangs and failures
+        // together are p0 (they were p0 + 5%, near the zero-drift rate, and it opened again).
+        await openStep(s, `?step=8&fine=${fine}&broken=0.6`, 8);
+        shown = await read(s);
+        const r = shown.scenario.dependency[2];
+        assert.ok(close(r.hang_rate + (1 - r.hang_rate) * r.failure_rate, fine, 1e-12), `step 8 at p0 = ${fine}: ${JSON.stringify(r)}`);
+        assert.ok(r.hang_rate > 0, 'some calls hang');
+      }
+      // Step 7 at little traffic: N is the 72 calls expected in a day at 0.05/min, not the
+      // floor's e^A = 95 (the line is the floor); the quiet and busy N likewise.
+      await openStep(s, '?step=7&cpm=0.05&period=86400', 7);
+      const shown = await read(s);
+      const ns = shown.figs.filter((f) => / calls$/.test(f.text) && f.kind === 'exact').map((f) => Number(f.value));
+      assert.deepEqual(ns.map((n) => Math.round(n * 1e6) / 1e6), [1440, 72, 864000]);
+      checkNumbers(shown, { ...DEFAULTS, cpm: 0.05, period: 86400 });
+    });
+
     test('changing the rates (link or form) changes the numbers, still the command line\'s', async () => {
       // From a link: p0 = 2%, p1 = 10%.
       await openStep(s, '?step=2&fine=0.02&broken=0.1', 2);

@@ -5,7 +5,7 @@ export const KINDS = {
   exact: { label: 'exact', title: 'Computed exactly from the settings (up to floating point).' },
   bound: { label: 'bound', title: 'A guaranteed limit (an inequality), not an estimate.' },
   approximation: { label: 'approx.', title: 'An approximation (e.g. Wald\'s, ignoring overshoot).' },
-  simulated: { label: 'simulated', title: 'Measured on this deterministic simulated run.' },
+  simulated: { label: 'simulated', title: 'Measured by simulation: on this deterministic run, or over the Monte Carlo runs given beside it.' },
 };
 
 /** A small badge saying what kind a number is. */

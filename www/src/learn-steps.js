@@ -63,6 +63,22 @@ function statistical(S, over = {}) {
   };
 }
 
+// Step 5's bursts: a burst starts at a call with chance BURST_ENTER × p0 and ends with chance
+// BURST_LEAVE (every call in it fails), so a share enter / (enter + leave) of calls is in one:
+// about 0.15 p0, and with the usual rate p0 / 5 outside them the service fails at most 0.35 p0.
+const BURST_ENTER = 0.06;
+const BURST_LEAVE = 0.4;
+const IN_BURST = ['div', ['mul', BURST_ENTER, 's:fine'], ['add', ['mul', BURST_ENTER, 's:fine'], BURST_LEAVE]];
+/** Step 5's long-run failure rate: in a burst, or at p0 / 5 outside one. */
+const BURSTY_RATE = ['add', IN_BURST, ['mul', ['sub', 1, IN_BURST], ['div', 's:fine', 5]]];
+/**
+ * Step 8's recovered service: it fails at p0 in all, as the closed score sees it (a hung call
+ * times out, a failure), and up to 5% of calls hang (half-open loses those trials).
+ */
+function recovered(S) {
+  const hang = Math.min(0.05, S.fine);
+  return { start: 900, condition: 'fine', failure_rate: (S.fine - hang) / (1 - hang), hang_rate: hang, label: 'recovered (p0 in all), some calls hang' };
+}
 const fine = (S, start, over = {}) => ({ start, condition: 'fine', failure_rate: S.fine, label: 'fine (p0)', ...over });
 const SECONDS_PER_HOUR = 3600;
 /** The k-th reopening's wait: min(cap, first × factor^k). */
@@ -164,12 +180,12 @@ export const STEPS = [
     look: { panel: 'chart', text: 'the score (blue) in the three hours: it hugs 0 at p0; at the zero-drift rate it wanders, and luck alone can carry it to the line (red): on average in the time given above, which at little traffic is longer than the hour; at p1 it climbs straight to the line. The cursor is at the first opening.' },
     seek: 'first-opening',
     body: (t) => [
-      t.p('The drift is the expected weight per call: the score’s expected change while it is above the floor. At p0 it is ',
+      t.p('The drift is the expected weight per call: the score’s expected change while it is well above the floor (near 0 the floor cuts a success short). At p0 it is ',
         t.f('c0:points.0.nats_per_call', { unit: 'nats', fmt: 'signed' }), ' (', t.f('c0:points.0.points_per_call', { unit: 'points', fmt: 'signed' }),
         ') per call: the score sinks to the floor. At p1 it is ', t.f('c0:points.2.nats_per_call', { unit: 'nats', fmt: 'signed' }),
         ' (', t.f('c0:points.2.points_per_call', { unit: 'points', fmt: 'signed' }), '): it climbs.'),
       t.p('In between is the rate of zero drift, ', t.f('c0:zero_drift_rate', pct),
-        '. There the score neither sinks nor climbs and only luck moves it. The breaker opens when the score reaches its line, ',
+        '. There the weights add up to nothing on average and only luck moves the score (the floor, which stops it sinking, lets it creep up). The breaker opens when the score reaches its line, ',
         t.f('c1:points.0.line', { kind: 'exact', unit: 'nats' }), ' (', t.f('c1:points.0.line_points', { kind: 'exact', unit: 'points' }), ' on the chart) with your settings (step 6 explains that height). At p1 it opens after ',
         t.f('c1:points.0.calls.exact', { unit: 'calls' }), ' on average (', t.f('c1:points.0.seconds.exact', { fmt: 'dur' }),
         ' at your traffic); at the zero-drift rate it takes ', t.f('c2:points.0.calls.exact', { unit: 'calls' }),
@@ -185,7 +201,7 @@ export const STEPS = [
     scenario: (S) => ({
       name: 'Learn 5: p0 set to the usual rate', seed: 5, duration: 6 * SECONDS_PER_HOUR,
       traffic: { calls_per_minute: S.cpm },
-      dependency: [{ start: 0, condition: 'fine', failure_rate: S.fine / 5, burst: { enter: 0.003, leave: 0.4, failure_rate: 1 }, label: 'usual rate with short bursts' }],
+      dependency: [{ start: 0, condition: 'fine', failure_rate: S.fine / 5, burst: { enter: BURST_ENTER * S.fine, leave: BURST_LEAVE, failure_rate: 1 }, label: 'usual rate with short bursts' }],
       statistical: statistical(S, { fine_rate: S.fine / 5 }),
     }),
     look: { panel: 'chart', text: 'the state band: red stripes are openings of a service that was fine all along (see “Metrics”: openings while fine).' },
@@ -199,7 +215,8 @@ export const STEPS = [
         t.f(['div', 'c0:settings.w_fail', 'c0:settings.point'], { kind: 'exact' }), '), and the same line (', t.f('c1:points.0.line', { kind: 'exact', unit: 'nats' }), ') is reached by ',
         t.f(['ceil', ['div', 'c1:points.0.line', 'c1:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }),
         ' instead of ', t.f(['ceil', ['div', 'c0:points.0.line', 'c0:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }), '.'),
-      t.p('The line is set so that a service failing at p0 reaches it only rarely (step 6 works out how rarely). That promise holds only while calls fail independently, each with a chance of at most p0. Set to the usual rate, p0 leaves no room: a few close failures, normal for any real service, now look like proof of an outage. In this six-hour run of a service within your tolerance (its failures come in short bursts) the breaker opened ',
+      t.p('The line is set so that a service failing at p0 reaches it only rarely (step 6 works out how rarely). That promise holds only while calls fail independently, each with a chance of at most p0. Set to the usual rate, p0 leaves no room: a few close failures, normal for any real service, now look like proof of an outage. In this six-hour run of a service within your tolerance (its failures come in short bursts; on average it fails ',
+        t.f(BURSTY_RATE, { ...pct, kind: 'exact' }), ' of calls) the breaker opened ',
         t.f('run:statistical.metrics.false_openings', { kind: 'simulated', unit: 'times' }),
         ' (the window breaker, same calls: ', t.f('run:window.metrics.false_openings', { kind: 'simulated', unit: 'times' }),
         '). Set p0 to what you can live with; p1 to what is worth skipping. A higher p0 makes such alarms rarer, but failures that come in bursts are not independent, so no p0 restores the bound for them.'),
@@ -217,7 +234,7 @@ export const STEPS = [
       dependency: [fine(S, 0)],
       statistical: statistical(S, { false_alarm_period: 1000 / (S.cpm / 60) }),
     }),
-    look: { panel: 'chart', text: 'the score (blue) against the line (red): with the short line of this run, a fine service reaches it now and then; each is a false alarm (state band).' },
+    look: { panel: 'chart', text: 'the score (blue) against the line (red): the line of this run is short (N = 1,000 calls), so unless traffic is very low a fine service reaches it now and then; each time is a false alarm (state band).' },
     seek: 'first-opening',
     body: (t) => [
       t.p('Wald’s test for one round needs two lines, set by the two mistakes you allow: a, calling a fine service broken (',
@@ -243,14 +260,14 @@ export const STEPS = [
         ' (± ', t.f('c0:points.0.markov_chain_error', { kind: 'approximation', unit: 'calls' }),
         ', its error estimate: the gap to a coarser grid, a cautious one; it lies ', t.f(['abs', ['sub', 'c0:points.0.calls.markov_chain', 'c0:points.0.calls.exact']], { kind: 'exact', unit: 'calls' }),
         ' from the exact value), Wald’s formula ', t.f('c0:points.0.calls.approximation', { unit: 'calls' }), ' (it ignores how far the score overshoots the line).'),
-      t.p('Too rare to simulate in a browser, so take a short line, N = ', t.f(1000, { ...setting, unit: 'calls' }), ': bound ', t.f('c1:points.0.calls.bound', { unit: 'calls' }),
+      t.p('To watch false alarms happen in a day’s run, take a short line, N = ', t.f(1000, { ...setting, unit: 'calls' }), ': bound ', t.f('c1:points.0.calls.bound', { unit: 'calls' }),
         ', exact ', t.f('c1:points.0.calls.exact', { unit: 'calls' }), ', simulated ', t.f('c1:points.0.calls.simulated', { unit: 'calls' }),
         ' (95% interval ', t.f('c1:points.0.calls.simulated.ci95.0', { kind: 'simulated' }), ' to ', t.f('c1:points.0.calls.simulated.ci95.1', { kind: 'simulated' }),
         ', ', t.f('c1:points.0.calls.simulated.n', { kind: 'setting', unit: 'runs' }), '). This day-long run uses that short line: ',
         t.f('run:statistical.metrics.false_openings', { kind: 'simulated', unit: 'false alarms' }), ' in ',
         t.f('run:calls', { kind: 'simulated', unit: 'calls' }), ' (one run; the calls over the exact ARL give ',
         t.f(['div', 'run:calls', 'c1:points.0.calls.exact'], { kind: 'approximation' }),
-        ', more than the count to expect: the calls while open and half-open move no closed score, and the busier the service the more of them).'),
+        ', the count to expect if every call met a closed breaker; the calls while open and half-open after an alarm move no closed score, so with alarms the count to expect is lower).'),
     ],
   },
   {
@@ -267,13 +284,13 @@ export const STEPS = [
     seek: 43200,
     body: (t) => [
       t.p('N counts calls, so the line depends on traffic. The breaker meters it with a damped count: every call adds 1, the count decays by a factor e per time constant τ (', t.f('sc:statistical.traffic_time_constant', { fmt: 'dur', ...setting }), '), rate = count / τ. Two numbers, the count and when it was last touched; rejected calls count too, so the line does not sink while the breaker is open.'),
-      t.p('Quiet service, 1 call/min: N = ', t.f('c0:points.0.line_calls', { kind: 'exact', unit: 'calls' }), ', line ',
+      t.p('Quiet service, 1 call/min: N = ', t.f(['mul', ['div', 1, 60], 's:period'], { kind: 'exact', unit: 'calls' }), ', line ',
         t.f('c0:points.0.line', { kind: 'exact', unit: 'nats' }), ' (', t.f('c0:points.0.line_points', { kind: 'exact', unit: 'points' }), '). Yours, ',
-        t.f('s:cpm', { ...setting, unit: 'calls/min' }), ': N = ', t.f('c1:points.0.line_calls', { kind: 'exact', unit: 'calls' }), ', line ',
-        t.f('c1:points.0.line', { kind: 'exact', unit: 'nats' }), '. Busy, 600 calls/min: N = ', t.f('c2:points.0.line_calls', { kind: 'exact', unit: 'calls' }),
+        t.f('s:cpm', { ...setting, unit: 'calls/min' }), ': N = ', t.f(['mul', ['div', 's:cpm', 60], 's:period'], { kind: 'exact', unit: 'calls' }), ', line ',
+        t.f('c1:points.0.line', { kind: 'exact', unit: 'nats' }), '. Busy, 600 calls/min: N = ', t.f(['mul', ['div', 600, 60], 's:period'], { kind: 'exact', unit: 'calls' }),
         ', line ', t.f('c2:points.0.line', { kind: 'exact', unit: 'nats' }), ' (', t.f('c2:points.0.line_points', { kind: 'exact', unit: 'points' }), ').'),
       t.p('A tenfold busier service raises the line by only ln 10 = ', t.f(['ln', 10], { kind: 'exact', unit: 'nats' }), ', yet keeps the same promise: on average at most one false alarm per ',
-        t.f('s:period', { fmt: 'dur', ...setting }), ' (bound, for steady traffic). The line never goes below a minimum, ',
+        t.f('s:period', { fmt: 'dur', ...setting }), ' (bound, for steady traffic). The line is ln N, but never below a minimum, ',
         t.f('c1:settings.line_floor', { kind: 'exact', unit: 'nats' }), ': the larger of Wald’s A (', t.f('c1:settings.upper', { kind: 'exact', unit: 'nats' }),
         ', step 6) and one failure plus one point (w_fail + |w_ok|), so a cold meter cannot open on the first failure. From 0, a quiet service needs ',
         t.f(['ceil', ['div', 'c0:points.0.line', 'c0:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }),
@@ -288,7 +305,7 @@ export const STEPS = [
       name: 'Learn 8: an outage, then a recovery with hung calls', seed: 8, duration: 40 * 60,
       traffic: { calls_per_minute: S.cpm },
       dependency: [fine(S, 0), { start: 600, condition: 'outage', failure_rate: 1, label: 'outage' },
-        { start: 900, condition: 'fine', failure_rate: S.fine, hang_rate: 0.05, label: 'recovered, some calls hang' }],
+        recovered(S)],
       callers: { call_timeout: 30 },
       statistical: statistical(S, { call_timeout: 10 }),
     }),
@@ -339,7 +356,7 @@ export const STEPS = [
         '. After a close the next wait starts at the first again. Half-open ends without closing when the trial score reaches A, or when its time limit (step 8) runs out with the trial score not below 0. In this run’s outage every trial hangs past the breaker’s call timeout (', t.f('sc:statistical.call_timeout', { kind: 'setting', fmt: 'dur' }), ') or past the limit, so no trial’s answer counts, and each half-open ends at its limit with the trial score at 0.'),
       t.p('Every state change increments a generation. An admitted call carries the generation it was let in with; its result counts only if the breaker is still in that generation. In this run calls hang for ', t.f('sc:callers.call_timeout', { fmt: 'dur', ...setting }), ' during the outage, so their failures land long after the breaker opened: the statistical breaker ignored ',
         t.f('run:statistical.metrics.late_results_ignored', { kind: 'simulated', unit: 'results' }), '; the window breaker (resilience4j records them) saw ',
-        t.f('run:window.metrics.late_results_ignored', { kind: 'simulated', unit: 'results' }), ' arrive while open. Statistical openings: ',
+        t.f('run:window.metrics.late_results_ignored', { kind: 'simulated', unit: 'results' }), ' arrive while open. Statistical openings from closed: ',
         t.f('run:statistical.metrics.openings', { kind: 'simulated' }), '; calls that waited on the failing service: ',
         t.f('run:statistical.metrics.calls_waited_on_failure', { kind: 'simulated', unit: 'calls' }), ' (window: ', t.f('run:window.metrics.calls_waited_on_failure', { kind: 'simulated', unit: 'calls' }), ').'),
       t.p('What counts: only failures that mean the service is failing — timeouts, refused connections, 5xx, 429 from the service, the service rejecting our own key. A call rejected for its own input (other 4xx) or a user’s own rate limit moves nothing. A failure adds ',
@@ -372,7 +389,8 @@ export const STEPS = [
         t.f('c0:points.0.trips_per_day_back_to_back', { unit: 'trips per day' }),
         ' at your traffic. But the window slides one call at a time, and overlapping windows give many more chances: ',
         t.f('c0:points.0.trips_per_day_sliding.exact', { unit: 'trips per day' }), ' (',
-        t.f(['div', 'c0:points.0.trips_per_day_sliding.exact', 'c0:points.0.trips_per_day_back_to_back'], { kind: 'exact', unit: '×' }), ').'),
+        t.f(['div', 'c0:points.0.trips_per_day_sliding.exact', 'c0:points.0.trips_per_day_back_to_back'], { kind: 'exact', unit: '×' }),
+        '; both count a day of calls to a closed breaker: the time each trip then spends open is not taken off).'),
       t.p('A large window is quiet but slow. With n = ', t.f('c1:window', { kind: 'setting' }), ': ',
         t.f('c1:points.0.trips_per_day_sliding.simulated', { unit: 'spurious trips per day' }), ' (95% interval ',
         t.f('c1:points.0.trips_per_day_sliding.simulated.ci95.0', { kind: 'simulated' }), ' to ',
