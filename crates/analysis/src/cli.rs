@@ -499,13 +499,6 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
         .rps
         .or(f.calls_per_minute.map(|c| c / 60.0))
         .unwrap_or(1.0);
-    // N is set by --line-calls, or varied by a false-alarms --sweep: the period would change
-    // nothing.
-    if f.period.is_some()
-        && (f.line_calls.is_some() || (command == Command::FalseAlarms && f.sweep.is_some()))
-    {
-        return Err("--period: N is set by --line-calls or a false-alarms --sweep".into());
-    }
     let period = f.period.unwrap_or(30.0 * 86_400.0);
     let s = Statistical {
         fine,

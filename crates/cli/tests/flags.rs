@@ -137,62 +137,12 @@ fn analyze_refuses_a_flag_its_command_does_not_use() {
         "--seed",
         "2",
     ]);
-    support::stdout(&["analyze", "open-delay", "--period", "1d"]);
-    support::stdout(&["analyze", "open-delay", "--line-calls", "100"]);
-}
-
-/// `--period` sets N only where `--line-calls` or a false-alarms `--sweep` does not: beside
-/// either it changed nothing, unsaid.
-#[test]
-fn analyze_refuses_a_period_that_would_change_nothing() {
-    for (args, said) in [
-        (
-            &[
-                "analyze",
-                "open-delay",
-                "--period",
-                "1d",
-                "--line-calls",
-                "100",
-            ][..],
-            "--period: N is set by --line-calls or a false-alarms --sweep",
-        ),
-        (
-            &[
-                "analyze",
-                "false-alarms",
-                "--line-calls",
-                "100",
-                "--period",
-                "1d",
-            ],
-            "--period: N is set by --line-calls or a false-alarms --sweep",
-        ),
-        (
-            &[
-                "analyze",
-                "false-alarms",
-                "--period",
-                "1d",
-                "--sweep",
-                "10:1e6:3",
-            ],
-            "--period: N is set by --line-calls or a false-alarms --sweep",
-        ),
-    ] {
-        assert_eq!(
-            support::refusal(args),
-            format!("breaker: {said}\n"),
-            "{args:?}"
-        );
-    }
-    // A rate sweep of open-delay keeps the period's line.
     support::stdout(&[
         "analyze",
         "open-delay",
         "--period",
         "1d",
-        "--sweep",
-        "0.1:0.5:3",
+        "--line-calls",
+        "100",
     ]);
 }
