@@ -9,6 +9,8 @@ use crate::output::Series;
 const VALUES: usize = 7;
 /// The index of the level (the closed score, the window's failure rate) in [`values`].
 pub(crate) const LEVEL: usize = 0;
+/// The index of the line (the statistical breaker's; the window's threshold) in [`values`].
+const LINE: usize = 1;
 /// The index of the trial value (the trial score, the probes' failure rate) in [`values`].
 pub(crate) const TRIAL: usize = 2;
 /// Counts kept per bucket.
@@ -57,6 +59,8 @@ pub(crate) struct SeriesAcc {
     /// `last` holds the latest sample's values and they are already in bucket `cur`'s minima
     /// and maxima: sampling the same values again in that bucket would change nothing.
     fresh: bool,
+    /// The bucket of the last full sample ([`SeriesAcc::sample`]; -1 before any).
+    line_at: isize,
 }
 
 fn values(o: &Observation) -> [f64; VALUES] {
@@ -132,6 +136,7 @@ impl SeriesAcc {
             hits: 0,
             last: values(initial),
             fresh: false,
+            line_at: -1,
         }
     }
 
@@ -201,6 +206,20 @@ impl SeriesAcc {
         match self.index(t) {
             Some(i) => {
                 self.fill_to(i);
+                // The line moves smoothly between its samples (a bucket's first sampled event
+                // and transitions), so the value carried in, sampled a bucket or more before,
+                // is not where it starts this bucket: the first sample here is taken for that,
+                // and for where it ended the bucket before, if sampled, whose range it closes.
+                // (Carried, each bucket held its own start and the one before's: a bucket late.)
+                if self.line_at >= 0 && self.line_at < i as isize {
+                    self.mins[LINE][i] = v[LINE];
+                    self.maxs[LINE][i] = v[LINE];
+                    if self.line_at + 1 == i as isize {
+                        self.mins[LINE][i - 1] = lo(self.mins[LINE][i - 1], v[LINE]);
+                        self.maxs[LINE][i - 1] = hi(self.maxs[LINE][i - 1], v[LINE]);
+                    }
+                }
+                self.line_at = i as isize;
                 for (k, &x) in v.iter().enumerate() {
                     self.mins[k][i] = lo(self.mins[k][i], x);
                     self.maxs[k][i] = hi(self.maxs[k][i], x);
@@ -485,6 +504,36 @@ mod tests {
                     }
                 }
             }
+        }
+        // The line (value 1): the full samples in range, by bucket. A bucket with one, after
+        // an earlier bucket had one, holds its own (not the value carried in); a bucket with
+        // one also holds the first of the next bucket's.
+        let mut full: Vec<Vec<f64>> = vec![vec![]; n];
+        for op in ops {
+            if let Op::Sample(t, v) = *op {
+                if let Some(i) = bucket(t) {
+                    full[i].push(v[1]);
+                }
+            }
+        }
+        for i in 0..n {
+            if full[i].is_empty() {
+                continue;
+            }
+            let mut own = full[i].clone();
+            if let Some(&next) = full.get(i + 1).and_then(|f| f.first()) {
+                own.push(next);
+            }
+            let (mut lo_, mut hi_) = if full[..i].iter().any(|f| !f.is_empty()) {
+                (f64::NAN, f64::NAN)
+            } else {
+                (mins[i][1], maxs[i][1])
+            };
+            for x in own.into_iter().filter(|x| !x.is_nan()) {
+                lo_ = if lo_.is_nan() { x } else { lo_.min(x) };
+                hi_ = if hi_.is_nan() { x } else { hi_.max(x) };
+            }
+            (mins[i][1], maxs[i][1]) = (lo_, hi_);
         }
         for op in ops {
             if let Op::Count(t, c) = *op {
