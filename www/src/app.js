@@ -553,8 +553,9 @@ export function mountPlayground(root, options = {}) {
     if (nowKey !== shown.now) { shown.now = nowKey; patch(P.now.body, (el) => renderNow(el, snap, point, period)); }
     const s = snap.statistical || {};
     const win = S.shownScenario ? S.shownScenario.window : null;
-    const derivedKey = JSON.stringify([S.derived, s.threshold, s.count, win]);
-    if (derivedKey !== shown.derived) { shown.derived = derivedKey; patch(P.derived.body, (el) => renderDerived(el, S.derived, snap, win)); }
+    const callTimeout = S.shownScenario?.callers?.call_timeout ?? NaN;
+    const derivedKey = JSON.stringify([S.derived, s.threshold, s.count, win, callTimeout]);
+    if (derivedKey !== shown.derived) { shown.derived = derivedKey; patch(P.derived.body, (el) => renderDerived(el, S.derived, snap, win, callTimeout)); }
   }
 
   let seekBusy = false;

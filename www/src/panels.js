@@ -149,6 +149,7 @@ export const METRIC_ROWS = [
   ['metrics', 'time_to_open_s', 'time to open after an outage starts (mean over the outages it opened for)', 's', 'lower'],
   ['metrics', 'time_to_close_s', 'time to close after an outage ends (mean over those it opened for; below 0: closed before the outage ended)', 's', 'sooner'],
   ['metrics', 'late_results_ignored', 'late results ignored', '', null],
+  ['metrics', 'late_results_in_half_open', 'late results judged in half-open (calls let in before it: resilience4j records them with the probes\')', '', null],
   ['metrics', 'dropped_updates', 'shared-state changes dropped (lock timeout)', '', 'lower'],
   ['totals', 'calls', 'calls', '', null],
   ['totals', 'admitted', 'calls admitted', '', null],
@@ -214,9 +215,10 @@ const asSet = (v) => (Number.isFinite(v) ? percentAsSet(v) : '—');
  * The derived-numbers panel that teaches: the two worlds, weights and points, the line in points at
  * the current traffic, Wald's lines, trials to close, the zero-drift rate, each with its formula.
  * `d` comes from the wasm `derived()`, `snap` is the state at the cursor (traffic, line), `win`
- * the run's window settings (when the window breaker is first judged).
+ * the run's window settings (when the window breaker is first judged, its half-open),
+ * `callTimeout` the callers' call timeout (how long a hung probe holds half-open).
  */
-export function renderDerived(root, d, snap, win) {
+export function renderDerived(root, d, snap, win, callTimeout) {
   if (!d) { replace(root, h('p', { class: 'muted', text: 'No settings yet.' })); return; }
   const s = (snap && snap.statistical) || {};
   const item = (title, value, formula, kind, text) => h('div', { class: 'derived-item' },
@@ -255,7 +257,29 @@ export function renderDerived(root, d, snap, win) {
       'At this failure rate the score neither rises nor falls on average: decisions near it are slow (the indifference zone).'),
     Number.isFinite(d.drift_fine) ? item('Drift per call', `at p₀: ${signed(d.drift_fine / d.point, 3)} pt; at p₁: ${signed(d.drift_broken / d.point, 3)} pt`,
       'drift(p) = p·w_fail + (1−p)·w_ok', 'exact') : null,
-    win ? windowMinimum(item, d, win) : null);
+    win ? windowMinimum(item, d, win) : null,
+    win ? windowHalfOpen(item, win, callTimeout) : null);
+}
+
+/**
+ * The window breaker's half-open (design §3's pains): it waits for every probe's result, with no
+ * limit unless maxWaitDurationInHalfOpenState is set, so a hung probe holds it; and results of
+ * calls let in before it are judged with the probes' (resilience4j records them).
+ */
+function windowHalfOpen(item, w, callTimeout) {
+  const n = count(w.permitted_number_of_calls_in_half_open_state, 'probe', 'probes', 9);
+  const max = w.max_wait_duration_in_half_open_state;
+  const late = 'Results of calls let in before half-open that come back during it are judged with the probes\' (resilience4j records them): the metrics count them as late results judged in half-open.';
+  if (max > 0) {
+    const to = String(w.transition_to_state_after_wait_duration).toLowerCase() === 'closed' ? 'CLOSED' : 'OPEN';
+    return item('Window breaker: half-open', `${n}, at most ${duration(max)}, then ${to}`,
+      'permittedNumberOfCallsInHalfOpenState; maxWaitDurationInHalfOpenState', 'exact', late);
+  }
+  const el = item('Window breaker: half-open', `${n}, no time limit`,
+    'maxWaitDurationInHalfOpenState = 0 (off)', 'exact',
+    `Half-open waits for the results of all ${n}: a probe that hangs holds it until its call returns or times out${Number.isFinite(callTimeout) ? ` (the callers' call timeout: ${duration(callTimeout)})` : ''}, and meanwhile every other call goes to the fallback. ${late}`);
+  el.classList.add('warn');
+  return el;
 }
 
 /**

@@ -685,6 +685,8 @@ pub struct Window {
     last_now: Latest,
     next_id: u64,
     transitions: Vec<Transition>,
+    /// Results of calls let in before the half-open they were recorded in ([`Window::late_in_half_open`]).
+    late_in_half_open: u64,
 }
 
 /// The current half-open's probes, in the order they were let in, each marked once its result
@@ -756,6 +758,7 @@ impl Window {
             last_now: Latest::starting_at(0.0),
             next_id: 0,
             transitions: Vec::with_capacity(2),
+            late_in_half_open: 0,
             settings,
         };
         w.wait = w.wait_for_attempt(1);
@@ -765,6 +768,14 @@ impl Window {
     /// The settings.
     pub fn settings(&self) -> &WindowSettings {
         &self.settings
+    }
+
+    /// Results so far of calls let in before the half-open they came back in (while closed, or
+    /// in an earlier half-open), recorded in its window with the probes' results, as
+    /// resilience4j records them: they can decide the verdict on the probes. Neutral results
+    /// are not counted. A known pain of window breakers; generations drop such results.
+    pub fn late_in_half_open(&self) -> u64 {
+        self.late_in_half_open
     }
 
     fn closed_metrics(s: &WindowSettings) -> Metrics {
@@ -1043,6 +1054,9 @@ impl Window {
                 Recorded::Counted
             }
             State::HalfOpen => {
+                if permit.generation != self.generation.get() {
+                    self.late_in_half_open += 1;
+                }
                 match self.metrics.check(tally, &self.settings) {
                     Check::BelowMinimum => {}
                     Check::Above(reason) => self.go(State::Open, now, reason),

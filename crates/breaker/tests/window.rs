@@ -828,12 +828,19 @@ fn late_closed_result_is_counted_in_the_half_open_window_as_resilience4j_does() 
     assert_eq!(b.state(), State::HalfOpen);
     assert_ne!(slow_call.generation, b.generation());
     // The closed-era failure lands now and is counted in the probes' window.
+    assert_eq!(b.late_in_half_open(), 0);
     assert_eq!(b.record(&slow_call, FAIL, 6.5), Recorded::Counted);
+    assert_eq!(b.late_in_half_open(), 1);
     assert_eq!(b.calls_in_window(6.5), 1);
     assert_eq!(b.probes_in_flight(), 1, "it did not consume a probe's slot");
     assert_eq!(b.observe(6.5).trial, 1.0);
     // The probe succeeds, yet 1 failure of 2 = 50% reopens the breaker.
     assert_eq!(b.record(&probe, OK, 7.0), Recorded::Counted);
+    assert_eq!(
+        b.late_in_half_open(),
+        1,
+        "the probe's own result is not late"
+    );
     assert_eq!(b.state(), State::Open);
     assert_eq!(
         b.transitions()[0].reason,
@@ -866,8 +873,60 @@ fn late_closed_results_can_close_half_open_and_the_reason_says_results() {
         reason.to_string(),
         "2 half-open results: failure rate 0.0%, slow-call rate 0.0%, below thresholds"
     );
-    // The probe's own answer, now late, falls into the fresh closed window.
+    assert_eq!(b.late_in_half_open(), 2);
+    // The probe's own answer, now late, falls into the fresh closed window: not a half-open's.
     assert_eq!(b.record(&probe, OK, 7.0), Recorded::Counted);
+    assert_eq!(b.late_in_half_open(), 2);
+}
+
+/// `late_in_half_open` counts the results recorded in a half-open that came from calls let in
+/// before it, and nothing else: not the probes', not neutral ones, not those that land while
+/// open or closed; an earlier half-open's probe landing in a later half-open counts.
+#[test]
+fn late_in_half_open_counts_only_earlier_calls_recorded_in_half_open() {
+    let s = WindowSettings {
+        permitted_number_of_calls_in_half_open_state: 3,
+        wait_duration_in_open_state: 5.0,
+        ..count(4, 4)
+    };
+    let mut b = Window::new(s).unwrap();
+    let closed: Vec<Permit> = (0..4).map(|_| admit(&mut b, 0.0)).collect();
+    trip(&mut b, 1.0);
+    // While open: recorded, triggers nothing, not a half-open's.
+    assert_eq!(
+        b.record(&closed[0], FAIL, 2.0),
+        Recorded::Ignored(Ignored::NoEffect)
+    );
+    assert_eq!(b.late_in_half_open(), 0);
+    // Half-open at 6 (generation 2): a neutral closed-era result is not counted.
+    let p1 = admit(&mut b, 6.0);
+    assert_eq!(b.state(), State::HalfOpen);
+    assert_eq!(
+        b.record(&closed[1], Outcome::InputRejected, 6.1),
+        Recorded::Ignored(Ignored::Neutral)
+    );
+    assert_eq!(b.late_in_half_open(), 0);
+    // A closed-era failure is; the probe's failure is not. Two results, below half-open's
+    // minimum of min(4, 3) = 3: the second probe's failure decides, 3 of 3 failed.
+    assert_eq!(b.record(&closed[2], FAIL, 6.2), Recorded::Counted);
+    assert_eq!(b.record(&p1, FAIL, 6.3), Recorded::Counted);
+    assert_eq!(b.late_in_half_open(), 1);
+    let p2 = admit(&mut b, 6.4);
+    let p3 = admit(&mut b, 6.4);
+    assert_eq!(b.record(&p2, FAIL, 6.5), Recorded::Counted);
+    assert_eq!(b.state(), State::Open);
+    assert_eq!(b.late_in_half_open(), 1);
+    // The next half-open (at 6.5 + 5 = 11.5): the earlier half-open's probe p3 and the last
+    // closed-era call land in it, both late.
+    let p4 = admit(&mut b, 12.0);
+    assert_eq!(b.state(), State::HalfOpen);
+    assert_eq!(b.record(&p3, OK, 12.1), Recorded::Counted);
+    assert_eq!(b.record(&closed[3], OK, 12.2), Recorded::Counted);
+    assert_eq!(b.late_in_half_open(), 3);
+    assert_eq!(b.record(&p4, OK, 12.3), Recorded::Counted);
+    assert_eq!(b.late_in_half_open(), 3);
+    // 3 of 3 succeeded: closed, on two late results and one probe.
+    assert_eq!(b.state(), State::Closed);
 }
 
 // ---------------------------------------------------------------------------------------------

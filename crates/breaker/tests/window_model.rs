@@ -274,6 +274,8 @@ struct Model {
     st: St,
     transitions: Vec<(State, State, i64)>,
     instances: u64,
+    /// Counted results recorded in a half-open that were not its own probes'.
+    late_in_half_open: u64,
 }
 
 impl Model {
@@ -284,6 +286,7 @@ impl Model {
             st: St::Closed(m),
             transitions: Vec::new(),
             instances: 0,
+            late_in_half_open: 0,
         }
     }
 
@@ -445,11 +448,18 @@ impl Model {
             St::Open { metrics, .. } => {
                 metrics.on_result(failed, duration, now);
             }
-            St::HalfOpen { metrics, .. } => match metrics.on_result(failed, duration, now) {
-                Verdict::Above => self.transition_to_open(now),
-                Verdict::Below => self.transition_to_closed(now),
-                Verdict::BelowMinimum => {}
-            },
+            St::HalfOpen {
+                metrics, instance, ..
+            } => {
+                if probe_of != Some(*instance) {
+                    self.late_in_half_open += 1;
+                }
+                match metrics.on_result(failed, duration, now) {
+                    Verdict::Above => self.transition_to_open(now),
+                    Verdict::Below => self.transition_to_closed(now),
+                    Verdict::BelowMinimum => {}
+                }
+            }
         }
         outcome
     }
@@ -499,6 +509,8 @@ fn the_window_breaker_follows_resilience4js_state_machine() {
     let mut rng = SplitMix64(2024);
     let mut steps = 0;
     let mut transitions = 0;
+    // Late results recorded in a half-open, summed over the cases (each case's final count).
+    let mut late = 0;
     for case in 0..600 {
         let c = Config {
             count_based: case % 2 == 0,
@@ -606,6 +618,12 @@ fn the_window_breaker_follows_resilience4js_state_machine() {
             transitions += got.len();
             assert_eq!(b.state(), model.state(), "{}", ctx!(step));
             assert_eq!(b.attempt(), model.attempts(), "{}", ctx!(step));
+            assert_eq!(
+                b.late_in_half_open(),
+                model.late_in_half_open,
+                "{}",
+                ctx!(step)
+            );
             if let St::HalfOpen { permitted, .. } = model.st {
                 assert_eq!(i64::from(b.probes_available()), permitted, "{}", ctx!(step));
             }
@@ -621,9 +639,10 @@ fn the_window_breaker_follows_resilience4js_state_machine() {
                 ctx!(step)
             );
         }
+        late += model.late_in_half_open;
     }
     assert!(
-        steps > 100_000 && transitions > 5_000,
-        "{steps} {transitions}"
+        steps > 100_000 && transitions > 5_000 && late > 500,
+        "{steps} {transitions} {late}"
     );
 }

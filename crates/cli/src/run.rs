@@ -572,7 +572,7 @@ fn text(r: &RunResult, replayed: Option<&Replayed>, copies: bool) -> String {
         "metric", "statistical", "window"
     );
     let (s, w) = (&r.breakers.statistical.metrics, &r.breakers.window.metrics);
-    let rows: [(&str, String, String); 10] = [
+    let rows: [(&str, String, String); 11] = [
         ("openings", s.openings.to_string(), w.openings.to_string()),
         (
             "false_openings",
@@ -603,6 +603,11 @@ fn text(r: &RunResult, replayed: Option<&Replayed>, copies: bool) -> String {
             "late_results_ignored",
             s.late_results_ignored.to_string(),
             w.late_results_ignored.to_string(),
+        ),
+        (
+            "late_results_in_half_open",
+            s.late_results_in_half_open.to_string(),
+            w.late_results_in_half_open.to_string(),
         ),
         (
             "dropped_updates",

@@ -86,6 +86,7 @@ fn json_output_has_the_documented_keys() {
                 "false_openings",
                 "good_calls_to_fallback",
                 "late_results_ignored",
+                "late_results_in_half_open",
                 "openings",
                 "time_to_close_s",
                 "time_to_open_s"

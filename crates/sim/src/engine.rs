@@ -473,6 +473,12 @@ pub(crate) trait Probe: Breaker {
     fn trial_left(&self) -> Option<f64> {
         None
     }
+
+    /// Results recorded in a half-open they came late to ([`Window::late_in_half_open`]; the
+    /// statistical breaker drops them).
+    fn late_in_half_open(&self) -> u64 {
+        0
+    }
 }
 
 impl Probe for Statistical {
@@ -547,6 +553,10 @@ impl Probe for Window {
             Reason::FailureRate { rate, .. } if tr.from == breaker::State::HalfOpen => Some(rate),
             _ => None,
         })
+    }
+
+    fn late_in_half_open(&self) -> u64 {
+        Window::late_in_half_open(self)
     }
 }
 
@@ -835,6 +845,19 @@ impl<B: Probe> Side<B> {
         self.settle(q, cfg, copy, t, at, false);
     }
 
+    /// The metrics so far, with what the breakers count themselves.
+    #[inline(never)]
+    fn metrics_now(&self) -> Metrics {
+        Metrics {
+            late_results_in_half_open: self
+                .copies
+                .iter()
+                .map(|h| h.breaker.late_in_half_open())
+                .sum(),
+            ..self.metrics.clone()
+        }
+    }
+
     /// This side's result so far; `end` is the run's end ([`Engine::end`]), `known` the time up
     /// to which it has been computed ([`Engine::known_to`]).
     pub(crate) fn result_of(
@@ -845,7 +868,7 @@ impl<B: Probe> Side<B> {
         known: f64,
     ) -> BreakerResult {
         breaker_result(
-            self.metrics.clone(),
+            self.metrics_now(),
             self.totals.clone(),
             self.events.to_vec(),
             self.series.clone(),
@@ -865,7 +888,7 @@ impl<B: Probe> Side<B> {
         in_flight: u64,
     ) -> (Metrics, Totals, Changes) {
         summary(
-            &self.metrics,
+            self.metrics_now(),
             &self.totals,
             &self.events,
             cfg,
@@ -884,7 +907,7 @@ impl<B: Probe> Side<B> {
         known: f64,
     ) -> BreakerResult {
         breaker_result(
-            self.metrics,
+            self.metrics_now(),
             self.totals,
             self.events.to_vec(),
             self.series,
@@ -970,14 +993,13 @@ fn sample_after_permit<B: Probe>(
 
 /// [`Side::summary_of`], not generic over the breaker (one copy in the wasm, not two).
 fn summary(
-    metrics: &Metrics,
+    mut metrics: Metrics,
     totals: &Totals,
     events: &EventLog,
     cfg: &Config,
     end: f64,
     in_flight: u64,
 ) -> (Metrics, Totals, Changes) {
-    let mut metrics = metrics.clone();
     let parts = events.parts();
     let changes = finish_metrics(&mut metrics, &parts, &cfg.meta, end);
     let mut totals = totals.clone();

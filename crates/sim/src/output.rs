@@ -93,6 +93,11 @@ pub struct Metrics {
     /// Results that moved nothing because they came late: from an earlier generation, a lost
     /// trial, or (window) while open.
     pub late_results_ignored: u64,
+    /// Window breaker: results of calls let in before the half-open they came back in (while
+    /// closed, or in an earlier half-open), recorded in its window with the probes', as
+    /// resilience4j records them ([`breaker::Window::late_in_half_open`]). Always 0 for the
+    /// statistical breaker, whose generations drop them (`late_results_ignored`).
+    pub late_results_in_half_open: u64,
     /// Shared state: changes dropped because the lock could not be had within the lock timeout.
     pub dropped_updates: u64,
     /// Mean over outages of (first opening after an outage starts) - (outage start), seconds,

@@ -567,3 +567,38 @@ fn a_shed_call_over_the_call_timeout_is_a_timeout() {
         assert!((lat - 5.0).abs() < 1e-9, "call {}: {lat}", i + 1);
     }
 }
+
+/// Late results judged in half-open (design §3's pain): a call every 0.5 s for an hour, each
+/// answered in 0.1 s except from 1200 s to 1800 s, where every call hangs for the 60 s call
+/// timeout. The window breaker (20 calls, 3 probes, 30 s open) records the hung calls of earlier
+/// generations in its half-open windows: 37 of them, as an independent model of resilience4j's
+/// state machine (written in Python for a review, replaying the same trace) counted; the
+/// statistical breaker's generations drop them all.
+#[test]
+fn late_results_judged_in_half_open_are_counted() {
+    let mut s = base(60.0, 3600.0, zero_latency());
+    s.callers.call_timeout = 60.0;
+    s.window.sliding_window_size = 20;
+    s.window.minimum_number_of_calls = 20;
+    s.window.wait_duration_in_open_state = 30.0;
+    s.window.permitted_number_of_calls_in_half_open_state = 3;
+    let trace: String = (1..=7200)
+        .map(|i| {
+            let t = f64::from(i) * 0.5;
+            if (1200.0..1800.0).contains(&t) {
+                format!("{t},timeout,60\n")
+            } else {
+                format!("{t},success,0.1\n")
+            }
+        })
+        .collect();
+    s.trace = Some(trace);
+    let r = sim::run(&s, 10).unwrap();
+    let w = &r.breakers.window;
+    assert_eq!(w.metrics.late_results_in_half_open, 37);
+    // Among the results counted.
+    assert!(w.metrics.late_results_in_half_open <= w.totals.results_counted);
+    let st = &r.breakers.statistical;
+    assert_eq!(st.metrics.late_results_in_half_open, 0);
+    assert!(st.metrics.late_results_ignored > 0);
+}
