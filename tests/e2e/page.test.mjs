@@ -4,7 +4,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { By, Key } from 'selenium-webdriver';
 import { execFileSync } from 'node:child_process';
-import { BROWSERS, ROOT, session, open, page, pageErrors, pageState, setField, simulate, until, change } from './helpers.mjs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BROWSERS, ROOT, session, open, page, pageErrors, clearLogs, pageState, setField, simulate, until, change } from './helpers.mjs';
 
 /** Names of the simulator's presets, from its command line. */
 function cliPresets() {
@@ -34,6 +36,30 @@ for (const browser of BROWSERS) {
       assert.deepEqual(shown.filter(Boolean), cliPresets(), 'presets listed as the simulator names them');
       const banner = await page(s.driver, () => document.querySelector('#playground .banner').hidden);
       assert.equal(banner, true, 'no error banner');
+    });
+
+    test('opened as a file, the page and the walkthrough say why they cannot start (they said "Loading the simulator…" for good)', async () => {
+      for (const file of ['index.html', 'learn.html']) {
+        await s.driver.get(pathToFileURL(join(ROOT, 'www/dist', file)).href);
+        // Either the browser runs the modules from disk and the page starts, or it says why not.
+        const said = await until(() => page(s.driver, () => {
+          const b = document.querySelector('.banner:not([hidden])');
+          if (b && /Opened as a file/.test(b.textContent)) return 'told';
+          return document.querySelector('.loading') ? false : 'started';
+        }), `${file}: a start or a reason`, 20_000);
+        if (browser === 'chromium') assert.equal(said, 'told', `${file}: Chromium loads no module from file://`);
+      }
+      // The blocked module's console errors are this test's, not the next one's.
+      await clearLogs(s);
+    });
+
+    test('a false-alarm period none of the choices give (from a link) is listed with its unit, not as bare seconds', async () => {
+      await open(s, '?v=1&preset=quiet-service&statistical.false_alarm_period=172800');
+      const shown = await page(s.driver, () => {
+        const select = document.querySelector('#playground .controls .field[data-path="statistical.false_alarm_period"] select');
+        return { value: select.value, text: select.selectedOptions[0].textContent };
+      });
+      assert.deepEqual(shown, { value: '172800', text: 'custom: one per 2 d (172800 s)' });
     });
 
     test('a link from another settings version falls back to the defaults with a notice', async () => {

@@ -521,7 +521,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       else if (c.f.type === 'select') {
         const s = String(v);
         if (v !== undefined && ![...c.input.options].some((o) => o.value === s)) {
-          c.input.append(h('option', { value: s, text: `custom: ${v}` }));
+          c.input.append(h('option', { value: s, text: `custom: ${c.f.custom ? c.f.custom(v) : v}` }));
         }
         c.input.value = s;
       } else c.input.value = toInput(v, c.f);

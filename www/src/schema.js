@@ -4,6 +4,8 @@
 // scenario object handed to the wasm `Playground`. Ranges here only shape the inputs; the
 // allowed ranges are the Rust side's, reported back by name (see controls.js).
 
+import { duration } from './format.js';
+
 const pct = { unit: '%', scale: 100, step: 'any' };
 
 /**
@@ -25,6 +27,8 @@ export const PROMINENT = [
     help: 'A failure rate worth skipping the service for; above p₀.' },
   { path: 'statistical.false_alarm_period', label: 'False alarms at most', type: 'select',
     options: [[86400, 'one per day'], [604800, 'one per week'], [2592000, 'one per month (30 d)'], [31536000, 'one per year (365 d)']],
+    // Another period (from a link or a scenario file) is listed as it reads: one per 2 d (172800 s).
+    custom: (v) => (typeof v === 'number' ? `one per ${duration(v)} (${v} s)` : String(v)),
     help: 'On average, while the service fails at p₀ (a bound on the mean gap; single gaps vary).' },
   { path: 'statistical.trial_wrongly_opens', label: 'Trial wrongly opens a', ...pct, min: 0.01, max: 99,
     help: 'Chance the half-open test keeps out a recovered service.' },
