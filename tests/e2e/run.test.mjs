@@ -224,6 +224,29 @@ for (const browser of BROWSERS) {
       assert.match(w.help, /fewer calls than minimumNumberOfCalls on average: its failure rate is judged only when more calls than usual come/);
     });
 
+    test('derived: how the window\'s half-open ends (no time limit by default: a hung probe holds it); the metrics count late results judged in it', async () => {
+      const halfOpen = () => page(s.driver, () => {
+        const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /^Window breaker: half-open/.test(x.querySelector('h3').textContent));
+        const row = [...document.querySelectorAll('#playground tr')].find((r) => /^late results judged in half-open/.test(r.cells[0].textContent));
+        return { value: it.querySelector('.value').textContent, help: it.querySelector('.help').textContent, warn: it.classList.contains('warn'), row: [...row.cells].slice(1, 3).map((c) => c.textContent), sc: window.playground.state.scenario };
+      });
+      // late-results: 3 probes, no maximum wait in half-open, calls that hang 60 s.
+      await open(s, '?v=1&preset=late-results');
+      let h = await halfOpen();
+      assert.equal(h.value, '3 probes, no time limit');
+      assert.ok(h.warn);
+      assert.match(h.help, /^Half-open waits for the results of all 3 probes: a probe that hangs holds it until its call returns or times out \(the callers' call timeout: 60 s\)/);
+      const native = simulate(h.sc).result.breakers;
+      assert.ok(native.window.metrics.late_results_in_half_open > 0, 'the preset shows the pain');
+      assert.deepEqual(h.row, [String(native.statistical.metrics.late_results_in_half_open), String(native.window.metrics.late_results_in_half_open)]);
+      assert.equal(h.row[0], '0', 'generations drop them');
+      // With a maximum wait, and CLOSED after it.
+      await open(s, '?v=1&preset=late-results&window.max_wait_duration_in_half_open_state=30&window.transition_to_state_after_wait_duration=closed');
+      h = await halfOpen();
+      assert.equal(h.value, '3 probes, at most 30 s, then CLOSED');
+      assert.ok(!h.warn);
+    });
+
     test('Now: a call the capacity sheds says so beside the success drawn for it', async () => {
       // recovery-warmup: call 156 at 31.2 s is drawn a success; the window admits it as a trial
       // in the 2 answers/s warm-up, which sheds it (overload); the statistical side is open.
