@@ -235,7 +235,7 @@ for (const browser of BROWSERS) {
       let h = await halfOpen();
       assert.equal(h.value, '3 probes, no time limit');
       assert.ok(h.warn);
-      assert.match(h.help, /^Half-open waits for the results of all 3 probes: a probe that hangs holds it until its call returns or times out \(the callers' call timeout: 60 s\)/);
+      assert.match(h.help, /^Half-open decides once 3 results are in \(min\(minimumNumberOfCalls, permittedNumberOfCallsInHalfOpenState\), late ones included\): until then a probe that hangs holds it until its call returns or times out \(the callers' call timeout: 60 s\)/);
       const native = simulate(h.sc).result.breakers;
       assert.ok(native.window.metrics.late_results_in_half_open > 0, 'the preset shows the pain');
       assert.deepEqual(h.row, [String(native.statistical.metrics.late_results_in_half_open), String(native.window.metrics.late_results_in_half_open)]);
@@ -245,6 +245,10 @@ for (const browser of BROWSERS) {
       h = await halfOpen();
       assert.equal(h.value, '3 probes, at most 30 s, then CLOSED');
       assert.ok(!h.warn);
+      // Judged from fewer results than probes: min(minimumNumberOfCalls, permitted).
+      await open(s, '?v=1&preset=late-results&window.minimum_number_of_calls=2');
+      h = await halfOpen();
+      assert.match(h.help, /^Half-open decides once 2 results are in /);
     });
 
     test('Now: a call the capacity sheds says so beside the success drawn for it', async () => {

@@ -267,7 +267,11 @@ export function renderDerived(root, d, snap, win, callTimeout) {
  * calls let in before it are judged with the probes' (resilience4j records them).
  */
 function windowHalfOpen(item, w, callTimeout) {
-  const n = count(w.permitted_number_of_calls_in_half_open_state, 'probe', 'probes', 9);
+  const permitted = w.permitted_number_of_calls_in_half_open_state;
+  const n = count(permitted, 'probe', 'probes', 9);
+  // Half-open's window is judged from min(minimumNumberOfCalls, permitted) results, late ones
+  // included (resilience4j's HalfOpenState).
+  const judged = count(Math.min(w.minimum_number_of_calls, permitted), 'result', 'results', 9);
   const max = w.max_wait_duration_in_half_open_state;
   const late = 'Results of calls let in before half-open that come back during it are judged with the probes\' (resilience4j records them): the metrics count them as late results judged in half-open.';
   if (max > 0) {
@@ -277,7 +281,7 @@ function windowHalfOpen(item, w, callTimeout) {
   }
   const el = item('Window breaker: half-open', `${n}, no time limit`,
     'maxWaitDurationInHalfOpenState = 0 (off)', 'exact',
-    `Half-open waits for the results of all ${n}: a probe that hangs holds it until its call returns or times out${Number.isFinite(callTimeout) ? ` (the callers' call timeout: ${duration(callTimeout)})` : ''}, and meanwhile every other call goes to the fallback. ${late}`);
+    `Half-open decides once ${judged} are in (min(minimumNumberOfCalls, permittedNumberOfCallsInHalfOpenState), late ones included): until then a probe that hangs holds it until its call returns or times out${Number.isFinite(callTimeout) ? ` (the callers' call timeout: ${duration(callTimeout)})` : ''}, and meanwhile every other call goes to the fallback. ${late}`);
   el.classList.add('warn');
   return el;
 }

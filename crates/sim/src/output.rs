@@ -146,7 +146,11 @@ pub struct Totals {
 ///
 /// Values are those of caller 0's copy (the shared one with shared state). For each value
 /// the bucket holds its minimum and maximum over the bucket (the value held at the bucket's start
-/// included); `null` (NaN) where the value does not apply. Statistical: `level` = closed CUSUM
+/// included); `null` (NaN) where the value does not apply. The statistical line moves smoothly
+/// and is sampled at a bucket's first event and at transitions only: a bucket with a sample (after
+/// an earlier one had one) ranges over its own samples and the next bucket's first, which stands
+/// for where the line ended it (with sparse calls, an approximation); a bucket with no call holds
+/// the last sample. Statistical: `level` = closed CUSUM
 /// score, `threshold` = line, `trial` = trial score (half-open only), `trial_upper`/`trial_lower`
 /// = Wald's lines (nats). Window: `level` = failure rate in the window (null until the minimum
 /// number of calls), `threshold` = `failure_rate_threshold`, `trial` = the probes' failure rate,
