@@ -180,6 +180,11 @@ for (const browser of BROWSERS) {
         assert.ok(rate <= fine, `step 5 at p0 = ${fine}: the service fails ${rate} of calls`);
         const said = shown.figs.find((f) => f.kind === 'exact' && f.fmt === 'pct' && close(Number(f.value), rate, 1e-12));
         assert.ok(said, `step 5 at p0 = ${fine}: its rate ${rate} is said`);
+        // Six hours, or long enough for about ten bursts where they are rarer (at p0 = 0.5% and
+        // 60 calls/min six hours held about six).
+        const bursts = d.burst.enter * (DEFAULTS.cpm / 60) * shown.scenario.duration;
+        assert.ok(bursts >= 10 || shown.scenario.duration === 6 * 3600, `step 5 at p0 = ${fine}: ${bursts} bursts expected`);
+        assert.ok(shown.scenario.duration === 6 * 3600 || bursts < 10 + d.burst.enter * (DEFAULTS.cpm / 60) * 3600, `step 5 at p0 = ${fine}: no longer than needed`);
         checkNumbers(shown, { ...DEFAULTS, fine, broken: 0.6 });
         // Step 8: a hung call times out, a failure to the closed score: hangs and failures
         // together are p0 (they were p0 + 5%, near the zero-drift rate, and it opened again).

@@ -69,6 +69,15 @@ function statistical(S, over = {}) {
 const BURST_ENTER = 0.06;
 const BURST_LEAVE = 0.4;
 const IN_BURST = ['div', ['mul', BURST_ENTER, 's:fine'], ['add', ['mul', BURST_ENTER, 's:fine'], BURST_LEAVE]];
+/**
+ * Step 5's run: six hours, or where bursts are rarer (a small p0, little traffic) long enough for
+ * about ten (a burst starts about once in 1 / (BURST_ENTER × p0) calls), in whole hours, at most
+ * 30 days. At p0 = 0.1% six hours at 60 calls/min held about one.
+ */
+function burstyDuration(S) {
+  const tenBursts = 10 / (BURST_ENTER * S.fine * (S.cpm / 60));
+  return Math.min(30 * 86400, Math.max(6 * SECONDS_PER_HOUR, Math.ceil(tenBursts / SECONDS_PER_HOUR) * SECONDS_PER_HOUR));
+}
 /** Step 5's long-run failure rate: in a burst, or at p0 / 5 outside one. */
 const BURSTY_RATE = ['add', IN_BURST, ['mul', ['sub', 1, IN_BURST], ['div', 's:fine', 5]]];
 /**
@@ -199,7 +208,7 @@ export const STEPS = [
     title: 'The fine rate is a rate you can live with, not the usual rate',
     commands: (S) => [['false-alarms', ...base(S)], ['false-alarms', ...base({ ...S, fine: S.fine / 5 })]],
     scenario: (S) => ({
-      name: 'Learn 5: p0 set to the usual rate', seed: 5, duration: 6 * SECONDS_PER_HOUR,
+      name: 'Learn 5: p0 set to the usual rate', seed: 5, duration: burstyDuration(S),
       traffic: { calls_per_minute: S.cpm },
       dependency: [{ start: 0, condition: 'fine', failure_rate: S.fine / 5, burst: { enter: BURST_ENTER * S.fine, leave: BURST_LEAVE, failure_rate: 1 }, label: 'usual rate with short bursts' }],
       statistical: statistical(S, { fine_rate: S.fine / 5 }),
@@ -215,7 +224,8 @@ export const STEPS = [
         t.f(['div', 'c0:settings.w_fail', 'c0:settings.point'], { kind: 'exact' }), '), and the same line (', t.f('c1:points.0.line', { kind: 'exact', unit: 'nats' }), ') is reached by ',
         t.f(['ceil', ['div', 'c1:points.0.line', 'c1:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }),
         ' instead of ', t.f(['ceil', ['div', 'c0:points.0.line', 'c0:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }), '.'),
-      t.p('The line is set so that a service failing at p0 reaches it only rarely (step 6 works out how rarely). That promise holds only while calls fail independently, each with a chance of at most p0. Set to the usual rate, p0 leaves no room: a few close failures, normal for any real service, now look like proof of an outage. In this six-hour run of a service within your tolerance (its failures come in short bursts; on average it fails ',
+      t.p('The line is set so that a service failing at p0 reaches it only rarely (step 6 works out how rarely). That promise holds only while calls fail independently, each with a chance of at most p0. Set to the usual rate, p0 leaves no room: a few close failures, normal for any real service, now look like proof of an outage. In this run of ', t.f('sc:duration', { fmt: 'dur', ...setting }),
+        ' (six hours, or where bursts are rarer long enough for about ten) of a service within your tolerance (its failures come in short bursts; on average it fails ',
         t.f(BURSTY_RATE, { ...pct, kind: 'exact' }), ' of calls) the breaker opened ',
         t.f('run:statistical.metrics.false_openings', { kind: 'simulated', unit: 'times' }),
         ' (the window breaker, same calls: ', t.f('run:window.metrics.false_openings', { kind: 'simulated', unit: 'times' }),
