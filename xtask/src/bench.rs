@@ -549,7 +549,8 @@ fn f(v: &Value, path: &[&str]) -> Option<f64> {
 
 fn spread(v: &Value) -> String {
     match (f(v, &["median"]), f(v, &["min"]), f(v, &["max"])) {
-        (Some(m), Some(lo), Some(hi)) if m != 0.0 => {
+        // One run (min = max) gives no spread: `--compare` then says `?`, not a sure change.
+        (Some(m), Some(lo), Some(hi)) if m != 0.0 && hi > lo => {
             format!("spread {:.0}%", (hi - lo) / m * 100.0)
         }
         _ => String::new(),
@@ -630,7 +631,16 @@ fn memory(ctx: &mut Ctx) -> Res<Vec<Row>> {
     let bin = util::target_dir()?.join("release/breaker");
     let out = util::target_dir()?.join("bench/busy-service.json");
     fs::create_dir_all(out.parent().expect("has a parent"))?;
-    let args = ["run", "--preset", "busy-service", "--format", "json"];
+    // 600 buckets, as the page asks for (the command line's default is 100).
+    let args = [
+        "run",
+        "--preset",
+        "busy-service",
+        "--format",
+        "json",
+        "--buckets",
+        "600",
+    ];
     let t = Instant::now();
     let (kb, how) = if Path::new("/usr/bin/time").is_file() {
         let o = Command::new("/usr/bin/time")
@@ -692,7 +702,8 @@ fn memory(ctx: &mut Ctx) -> Res<Vec<Row>> {
         )
         .target(Bound::AtMost(64.0))
         .note(format!(
-            "`breaker run --preset busy-service --format json`; {how}"
+            "`breaker run --preset busy-service --format json --buckets 600` (one simulation, no \
+             checkpoints: the page also keeps a copy to step and up to 256 checkpoints); MiB; {how}"
         )),
         Row::new(
             "memory",
@@ -938,15 +949,16 @@ fn sizes(ctx: &mut Ctx) -> Res<Vec<Row>> {
         Row::new("sizes", "wasm, gzip", Some(wasm_gz as f64 / 1000.0), "kB")
             .target(Bound::AtMost(150.0))
             .note(format!(
-                "{wasm_gz} bytes = {:.2} KiB; {} bytes raw",
+                "{wasm_gz} bytes = {:.2} KiB, gzip at the best level (9); {} bytes raw",
                 wasm_gz as f64 / 1024.0,
                 wasm.len()
             )),
         Row::new("sizes", "whole page, gzip", Some(gz as f64 / 1000.0), "kB")
             .target(Bound::AtMost(300.0))
             .note(format!(
-                "{n} files of www/dist (bench files left out), each gzipped: {gz} bytes; \
-                 {raw} bytes raw"
+                "{n} files of www/dist (bench files left out; the walkthrough, the docs example and \
+                 the embed files in: more than index.html alone loads), each gzipped at the best \
+                 level (9): {gz} bytes; {raw} bytes raw"
             )),
     ])
 }
@@ -1023,6 +1035,10 @@ fn browser(ctx: &mut Ctx, name: &'static str) -> Res<Vec<Row>> {
         return fail(format!("the {name} bench page failed"));
     }
     let v = bench_json(&text)?;
+    // The page catches its own errors and reports them here (every figure would read n/a).
+    if let Some(e) = v["error"].as_str() {
+        return fail(format!("the {name} bench page failed: {e}"));
+    }
     let r = &v["results"];
     let step: &'static str = name;
     let mut rows = Vec::new();
@@ -1093,8 +1109,9 @@ fn browser(ctx: &mut Ctx, name: &'static str) -> Res<Vec<Row>> {
             "ms",
         )
         .note(format!(
-            "... until the next animation frame after onRun; the clock starts in a frame, so one \
-             frame ({} ms here) is the least it can read; {}",
+            "... until the next animation frame after onRun; the clock starts in a frame (an input at \
+             a frame's start, the best case), so about one frame ({} ms here) is the least it can \
+             read; {}",
             f(page, &["frame_ms"]).map_or("?".into(), |v| format!("{v:.1}")),
             spread(&page["input_to_chart_ms"])
         )),
@@ -1107,7 +1124,7 @@ fn browser(ctx: &mut Ctx, name: &'static str) -> Res<Vec<Row>> {
             "frames",
         )
         .target(Bound::AtMost(1.0))
-        .note("issue 8's one frame: each repeat's time over the idle frame interval, rounded"),
+        .note("issue 8's one frame: each repeat's time over the idle frame interval, rounded up (a tenth of a frame spared for timer jitter); the median"),
     );
     rows.push(
         Row::new(
