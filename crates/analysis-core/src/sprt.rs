@@ -105,8 +105,10 @@ pub struct TimeLimited {
 /// Wald's test from 0 (open at `>= A`, close at `<= B`), stopped after `N` trials if neither
 /// line is reached, and then closed if the trial score is below 0, else opened, with `N`
 /// Poisson with mean `mean_trials`. The (n, k) program over trials and failures, mixed over
-/// `N`; `None` when it would visit more than `max_cells` cells. The breaker's half-open is
-/// [`half_open_time_limited`], whose first trial is certain.
+/// `N`: the undecided mass lives on a band of failure counts, as in [`dp`], so a step costs the
+/// band's width, not `n`. `None` when it could visit more than `max_cells` cells
+/// ([`time_limited_cells`]). The breaker's half-open is [`half_open_time_limited`], whose first
+/// trial is certain.
 pub fn time_limited(
     w: Weights,
     lines: WaldLines,
@@ -135,6 +137,34 @@ pub fn half_open_time_limited(
     time_limited_after(w, lines, p, 1, mean_after_first, max_cells)
 }
 
+/// What one trial count of the time-limited program costs beyond its band, in cells: the
+/// Poisson weight (an `exp`, a `log` and an `lgamma`) and the step's own work.
+pub const TIME_LIMITED_STEP_CELLS: u64 = 256;
+
+/// The most cells [`time_limited`] (`first` = 0) or [`half_open_time_limited`] (`first` = 1)
+/// can visit, the figure its work cap is compared with: `(n_max + 1) (width + 1 + S)`, with
+/// `n_max = first + ceil(mean + 12 sqrt(mean) + 40)` the trial counts carried (the Poisson
+/// weight past them is below 1e-16), `width` the most failure counts undecided at once
+/// (`floor((A - B) / (w_fail - w_ok)) + 1`) and `S` = [`TIME_LIMITED_STEP_CELLS`]. `None`
+/// for a mean that is no count.
+pub fn time_limited_cells(
+    w: Weights,
+    lines: WaldLines,
+    first: u64,
+    mean_trials: f64,
+) -> Option<u64> {
+    if !(mean_trials >= 0.0 && mean_trials.is_finite()) {
+        return None;
+    }
+    let n_max = (mean_trials + 12.0 * mean_trials.sqrt() + 40.0).ceil() as u64 + first;
+    let width = ((lines.upper - lines.lower) / (w.fail - w.ok)).floor() as u64 + 1;
+    Some(
+        n_max
+            .saturating_add(1)
+            .saturating_mul(width.saturating_add(1 + TIME_LIMITED_STEP_CELLS)),
+    )
+}
+
 /// [`time_limited`] with `N = first + Poisson(mean_trials)`.
 fn time_limited_after(
     w: Weights,
@@ -145,14 +175,11 @@ fn time_limited_after(
     max_cells: u64,
 ) -> Option<TimeLimited> {
     let lambda = mean_trials;
-    if !(lambda >= 0.0 && lambda.is_finite()) {
+    if time_limited_cells(w, lines, first, lambda)? > max_cells {
         return None;
     }
     // Trials past `n_max` have Poisson probability below 1e-16 in all.
     let n_max = (lambda + 12.0 * lambda.sqrt() + 40.0).ceil() as u64 + first;
-    if n_max.saturating_mul(n_max) / 2 > max_cells {
-        return None;
-    }
     let pmf = |n: u64| -> f64 {
         let Some(n) = n.checked_sub(first) else {
             return 0.0;
@@ -162,37 +189,51 @@ fn time_limited_after(
         }
         libm::exp(-lambda + n as f64 * libm::log(lambda) - libm::lgamma(n as f64 + 1.0))
     };
-    let score = |n: u64, k: usize| k as f64 * w.fail + (n - k as u64) as f64 * w.ok;
-    // `cont[k]`: still undecided after `n` trials with `k` failures.
-    let mut cont = vec![1.0f64];
+    let score = |n: u64, k: u64| k as f64 * w.fail + (n - k) as f64 * w.ok;
+    // `cont[j]`: still undecided after `n` trials with `klo + j` failures; every other count
+    // is decided (its score at or past a line), so the band is all that moves.
+    let (mut cont, mut next, mut klo) = (vec![1.0f64], Vec::new(), 0u64);
     let (mut closed, mut close, mut at_limit, mut weight, mut cells) = (0.0, 0.0, 0.0, 0.0, 0u64);
     for n in 0..=n_max {
         // Stopped by the limit after `n` trials.
         let q = pmf(n);
         let below: f64 = (0..cont.len())
-            .filter(|&k| score(n, k) < 0.0)
-            .map(|k| cont[k])
+            .filter(|&j| score(n, klo + j as u64) < 0.0)
+            .map(|j| cont[j])
             .sum();
         close += q * (closed + below);
         at_limit += q * cont.iter().sum::<f64>();
         weight += q;
-        // Trial n + 1.
-        let mut next = vec![0.0; cont.len() + 1];
-        for (k, &m) in cont.iter().enumerate() {
-            next[k] += m * (1.0 - p);
-            next[k + 1] += m * p;
+        cells += TIME_LIMITED_STEP_CELLS;
+        let len = cont.len();
+        if len == 0 {
+            continue;
         }
-        for (k, m) in next.iter_mut().enumerate() {
-            let s = score(n + 1, k);
-            if s >= lines.upper {
-                *m = 0.0;
-            } else if s <= lines.lower {
-                closed += *m;
-                *m = 0.0;
-            }
+        // Trial n + 1: a failure moves k to k + 1 (in the order the full triangle adds them,
+        // so the sums are the same to the bit).
+        next.clear();
+        next.resize(len + 1, 0.0);
+        next[0] = cont[0] * (1.0 - p);
+        for j in 1..len {
+            next[j] = cont[j - 1] * p + cont[j] * (1.0 - p);
         }
+        next[len] = cont[len - 1] * p;
         cells += next.len() as u64;
-        cont = next;
+        // Decided at the lines: open at the top (dropped), closed at the bottom.
+        while next
+            .last()
+            .is_some_and(|_| score(n + 1, klo + next.len() as u64 - 1) >= lines.upper)
+        {
+            next.pop();
+        }
+        let mut c = 0;
+        while c < next.len() && score(n + 1, klo + c as u64) <= lines.lower {
+            closed += next[c];
+            c += 1;
+        }
+        next.drain(..c);
+        klo += c as u64;
+        std::mem::swap(&mut cont, &mut next);
     }
     // The Poisson weight past `n_max` (below 1e-16) is left out; the sum is renormalized.
     Some(TimeLimited {

@@ -102,21 +102,28 @@ fn matches_a_simulation() {
 
 /// The mixture recounted: for each number of trials `N` by the limit, the chance to have closed
 /// at `<= B`, or to be undecided with a score below 0, weighted by Poisson(mean) (its pmf by the
-/// recurrence `pmf(n) = pmf(n-1) mean / n`), up to `mean + 12 sqrt(mean) + 40` trials.
+/// recurrence `pmf(n) = pmf(n-1) mean / n`, in logarithms so a large mean does not underflow), up to `mean + 12 sqrt(mean) + 40` trials, over
+/// every failure count (the whole triangle, no band). The cells are the program's: for each
+/// trial count, its step's cost, and when some count is still undecided, the undecided counts
+/// reachable from the start plus one (the next trial's new top count).
 fn recount(w: Weights, l: WaldLines, p: f64, mean: f64) -> (f64, f64, u64) {
     let n_max = (mean + 12.0 * mean.sqrt() + 40.0).ceil() as usize;
-    // undecided[k]: no line reached after n trials, k of them failed.
+    // undecided[k]: no line reached after n trials, k of them failed; reach[k]: some path
+    // gets there without reaching a line (whatever its chance).
     let mut undecided = vec![1.0f64];
+    let mut reach = vec![true];
     let (mut closed, mut close, mut at_limit, mut weight) = (0.0, 0.0, 0.0, 0.0);
-    let mut pmf = (-mean).exp();
+    let mut cells = 0u64;
+    let mut log_pmf = -mean;
     for n in 0..=n_max {
         if n > 0 {
-            pmf *= mean / n as f64;
+            log_pmf += (mean / n as f64).ln();
             let mut next = vec![0.0; n + 1];
             for (k, &m) in undecided.iter().enumerate() {
                 next[k] += m * (1.0 - p);
                 next[k + 1] += m * p;
             }
+            let mut next_reach = vec![false; n + 1];
             for (k, m) in next.iter_mut().enumerate() {
                 let s = k as f64 * w.fail + (n - k) as f64 * w.ok;
                 if s <= l.lower {
@@ -124,9 +131,12 @@ fn recount(w: Weights, l: WaldLines, p: f64, mean: f64) -> (f64, f64, u64) {
                 }
                 if s <= l.lower || s >= l.upper {
                     *m = 0.0;
+                } else {
+                    next_reach[k] = (k < n && reach[k]) || (k > 0 && reach[k - 1]);
                 }
             }
             undecided = next;
+            reach = next_reach;
         }
         let below: f64 = undecided
             .iter()
@@ -134,13 +144,13 @@ fn recount(w: Weights, l: WaldLines, p: f64, mean: f64) -> (f64, f64, u64) {
             .filter(|&(k, _)| k as f64 * w.fail + (n - k) as f64 * w.ok < 0.0)
             .map(|(_, m)| m)
             .sum();
+        let pmf = log_pmf.exp();
         close += pmf * (closed + below);
         at_limit += pmf * undecided.iter().sum::<f64>();
         weight += pmf;
+        let alive = reach.iter().filter(|&&r| r).count() as u64;
+        cells += sprt::TIME_LIMITED_STEP_CELLS + if alive > 0 { alive + 1 } else { 0 };
     }
-    // Cells: the failure counts 0..=n+1 of trial n + 1, for n = 0..=n_max.
-    let n = n_max as u64;
-    let cells = (n + 1) * (n + 4) / 2;
     (close / weight, at_limit / weight, cells)
 }
 
@@ -184,18 +194,60 @@ fn matches_a_recount() {
     assert_eq!(checked, 60);
 }
 
-/// Not computed: a mean that is no count, or more cells than allowed (about n_max^2 / 2).
+/// Not computed: a mean that is no count, or more cells than allowed: (n_max + 1) x (width + 1
+/// + the step's cost), width the most failure counts undecided at once.
 #[test]
 fn what_it_refuses() {
     let (w, l) = (Weights::new(0.05, 0.2), WaldLines::new(0.01, 0.05));
     for bad in [-1.0, -1e-300, f64::NAN, f64::INFINITY] {
         assert!(sprt::time_limited(w, l, 0.1, bad, CELLS).is_none(), "{bad}");
+        assert_eq!(sprt::time_limited_cells(w, l, 0, bad), None);
     }
-    // mean 100: n_max = 100 + 120 + 40 = 260, 260^2 / 2 = 33800 allowed at that cap exactly.
-    assert!(sprt::time_limited(w, l, 0.1, 100.0, 33_800).is_some());
-    assert!(sprt::time_limited(w, l, 0.1, 100.0, 33_799).is_none());
-    assert!(sprt::time_limited(w, l, 0.1, 0.0, 840).is_some());
-    assert!(sprt::time_limited(w, l, 0.1, 0.0, 799).is_none());
+    // At the defaults A - B = ln 95 - ln(5/99) = 7.540 and w_fail - w_ok = ln 4 - ln(80/95) =
+    // 1.558: 4.84, so at most 5 counts undecided at once; a step costs 5 + 1 + 256 cells.
+    // Mean 100: n_max = 100 + 120 + 40 = 260, 261 x 262 = 68382 cells allowed at that cap.
+    assert_eq!(sprt::time_limited_cells(w, l, 0, 100.0), Some(68_382));
+    assert_eq!(sprt::time_limited_cells(w, l, 1, 100.0), Some(68_644));
+    assert!(sprt::time_limited(w, l, 0.1, 100.0, 68_382).is_some());
+    assert!(sprt::time_limited(w, l, 0.1, 100.0, 68_381).is_none());
+    // Mean 0: n_max = 40, 41 x 262.
+    assert!(sprt::time_limited(w, l, 0.1, 0.0, 10_742).is_some());
+    assert!(sprt::time_limited(w, l, 0.1, 0.0, 10_741).is_none());
+    // What it visits is within what it may.
+    for p in [0.0, 0.05, 0.3, 1.0] {
+        let t = sprt::time_limited(w, l, p, 100.0, CELLS).expect("fits");
+        assert!(t.cells <= 68_382, "p {p}: {}", t.cells);
+    }
+}
+
+/// Only the undecided band moves, so a long limit costs a step per trial, not a triangle: at
+/// 0.1% vs 0.2% (2982 trials to close, Poisson(8946) by the limit, 10,122 trial counts) the
+/// program fits 3 million cells where the whole triangle is 51 million, and it gives the
+/// recount's numbers.
+#[test]
+fn a_long_limit_is_a_band_not_a_triangle() {
+    let (w, l) = (Weights::new(0.001, 0.002), WaldLines::new(0.01, 0.05));
+    let mean = 3.0 * 2982.0;
+    // A - B = 7.540, w_fail - w_ok = ln 2 + ln(999/998) = 0.6942: 10.86, so 11 counts at once.
+    assert_eq!(
+        sprt::time_limited_cells(w, l, 0, mean),
+        Some(10_122 * (11 + 1 + 256))
+    );
+    for p in [0.001, 0.002] {
+        let t = sprt::time_limited(w, l, p, mean, 3_000_000).expect("fits");
+        let (close, at_limit, cells) = recount(w, l, p, mean);
+        assert!(
+            (t.close_probability - close).abs() < 1e-10,
+            "p {p}: {} vs {close}",
+            t.close_probability
+        );
+        assert!(
+            (t.ends_at_limit - at_limit).abs() < 1e-10,
+            "p {p}: {} vs {at_limit}",
+            t.ends_at_limit
+        );
+        assert_eq!(t.cells, cells, "p {p}");
+    }
 }
 
 /// The breaker's half-open (`sprt::half_open_time_limited`): the call that starts it is the
