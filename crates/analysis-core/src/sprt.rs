@@ -153,16 +153,19 @@ pub fn time_limited_cells(
     first: u64,
     mean_trials: f64,
 ) -> Option<u64> {
-    if !(mean_trials >= 0.0 && mean_trials.is_finite()) {
+    time_limited_extent(w, lines, first, mean_trials).map(|(_, cells)| cells)
+}
+
+/// The last trial count carried and [`time_limited_cells`].
+fn time_limited_extent(w: Weights, lines: WaldLines, first: u64, mean: f64) -> Option<(u64, u64)> {
+    if !(mean >= 0.0 && mean.is_finite()) {
         return None;
     }
-    let n_max = (mean_trials + 12.0 * mean_trials.sqrt() + 40.0).ceil() as u64 + first;
-    let width = ((lines.upper - lines.lower) / (w.fail - w.ok)).floor() as u64 + 1;
-    Some(
-        n_max
-            .saturating_add(1)
-            .saturating_mul(width.saturating_add(1 + TIME_LIMITED_STEP_CELLS)),
-    )
+    let n_max = (mean + 12.0 * mean.sqrt() + 40.0).ceil() as u64 + first;
+    let width = ((lines.upper - lines.lower) / (w.fail - w.ok)).floor() + 1.0;
+    // In doubles: exact below 2^53, and past u64's range it saturates.
+    let cells = (n_max as f64 + 1.0) * (width + 1.0 + TIME_LIMITED_STEP_CELLS as f64);
+    Some((n_max, cells as u64))
 }
 
 /// [`time_limited`] with `N = first + Poisson(mean_trials)`.
@@ -175,11 +178,11 @@ fn time_limited_after(
     max_cells: u64,
 ) -> Option<TimeLimited> {
     let lambda = mean_trials;
-    if time_limited_cells(w, lines, first, lambda)? > max_cells {
+    // Trials past `n_max` have Poisson probability below 1e-16 in all.
+    let (n_max, most) = time_limited_extent(w, lines, first, lambda)?;
+    if most > max_cells {
         return None;
     }
-    // Trials past `n_max` have Poisson probability below 1e-16 in all.
-    let n_max = (lambda + 12.0 * lambda.sqrt() + 40.0).ceil() as u64 + first;
     let pmf = |n: u64| -> f64 {
         let Some(n) = n.checked_sub(first) else {
             return 0.0;
@@ -192,48 +195,48 @@ fn time_limited_after(
     let score = |n: u64, k: u64| k as f64 * w.fail + (n - k) as f64 * w.ok;
     // `cont[j]`: still undecided after `n` trials with `klo + j` failures; every other count
     // is decided (its score at or past a line), so the band is all that moves.
-    let (mut cont, mut next, mut klo) = (vec![1.0f64], Vec::new(), 0u64);
+    let (mut cont, mut klo) = (vec![1.0f64], 0u64);
     let (mut closed, mut close, mut at_limit, mut weight, mut cells) = (0.0, 0.0, 0.0, 0.0, 0u64);
     for n in 0..=n_max {
         // Stopped by the limit after `n` trials.
         let q = pmf(n);
-        let below: f64 = (0..cont.len())
-            .filter(|&j| score(n, klo + j as u64) < 0.0)
-            .map(|j| cont[j])
-            .sum();
+        let (mut below, mut undecided) = (0.0, 0.0);
+        // By index: in the page's wasm that is 190 bytes smaller than `iter().enumerate()`.
+        #[allow(clippy::needless_range_loop)]
+        for j in 0..cont.len() {
+            if score(n, klo + j as u64) < 0.0 {
+                below += cont[j];
+            }
+            undecided += cont[j];
+        }
         close += q * (closed + below);
-        at_limit += q * cont.iter().sum::<f64>();
+        at_limit += q * undecided;
         weight += q;
         cells += TIME_LIMITED_STEP_CELLS;
+        // Trial n + 1: count k gets k's mass times 1 - p and k - 1's times p (added as the
+        // whole triangle adds them, so the sums are the same to the bit); a count at or past
+        // a line is decided there: open at the top (dropped), closed at the bottom. The
+        // undecided counts stay contiguous (the score rises with k).
         let len = cont.len();
-        if len == 0 {
-            continue;
+        let counts = len + usize::from(len > 0);
+        let mut next = vec![0.0; counts];
+        let (mut closed_counts, mut live) = (0, 0);
+        for j in 0..counts {
+            let lo = if j > 0 { cont[j - 1] * p } else { 0.0 };
+            let m = lo + if j < len { cont[j] * (1.0 - p) } else { 0.0 };
+            let s = score(n + 1, klo + j as u64);
+            if s <= lines.lower {
+                closed += m;
+                closed_counts += 1;
+            } else if s < lines.upper {
+                next[live] = m;
+                live += 1;
+            }
         }
-        // Trial n + 1: a failure moves k to k + 1 (in the order the full triangle adds them,
-        // so the sums are the same to the bit).
-        next.clear();
-        next.resize(len + 1, 0.0);
-        next[0] = cont[0] * (1.0 - p);
-        for j in 1..len {
-            next[j] = cont[j - 1] * p + cont[j] * (1.0 - p);
-        }
-        next[len] = cont[len - 1] * p;
-        cells += next.len() as u64;
-        // Decided at the lines: open at the top (dropped), closed at the bottom.
-        while next
-            .last()
-            .is_some_and(|_| score(n + 1, klo + next.len() as u64 - 1) >= lines.upper)
-        {
-            next.pop();
-        }
-        let mut c = 0;
-        while c < next.len() && score(n + 1, klo + c as u64) <= lines.lower {
-            closed += next[c];
-            c += 1;
-        }
-        next.drain(..c);
-        klo += c as u64;
-        std::mem::swap(&mut cont, &mut next);
+        next.truncate(live);
+        cells += counts as u64;
+        klo += closed_counts;
+        cont = next;
     }
     // The Poisson weight past `n_max` (below 1e-16) is left out; the sum is renormalized.
     Some(TimeLimited {
