@@ -232,13 +232,12 @@ pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<Exac
                 .zip([q * mass, p * mass])
                 .map(|((v, c), x)| (v, c, x))
             {
-                if c >= k_full_u8 {
-                    tripped += x;
-                    *v = 0.0;
-                } else {
-                    new_alive += x;
-                    *v = x;
-                }
+                // Without a branch: adding 0.0 leaves a sum as it is, so these are the same
+                // sums as taking x into one or the other.
+                let kept = if c >= k_full_u8 { 0.0 } else { x };
+                *v = kept;
+                new_alive += kept;
+                tripped += x - kept;
             }
         }
         std::mem::swap(&mut dist, &mut next);
