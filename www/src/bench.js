@@ -7,7 +7,10 @@
 // as on the main page: time from an input change to the redrawn chart (default scenario), and the
 // busy-service month picked from the preset list (time to the redrawn chart, longest main-thread
 // task meanwhile: PerformanceObserver `longtask` where supported, else the longest gap between
-// main-thread ticks). Results land in `window.__bench` ({done, results | error}) and in #out.
+// main-thread ticks); (4) with `figures=1`, on the bench's own site (`cargo xtask bench` puts
+// the analysis figures' wasm, crates/figures, in `figures/` beside a copy of the page), each
+// analysis figure of the native bench's list in a worker: its value and its median time.
+// Results land in `window.__bench` ({done, results | error}) and in #out.
 // It measures and reports; it asserts nothing.
 
 import init, * as wasm from '../pkg/breaker_wasm.js';
@@ -21,11 +24,53 @@ const median = (xs) => {
 const stats = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), runs: xs.length });
 const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
 
+/**
+ * Each analysis figure (crates/figures, the native bench's list): `runs` samples, each the mean
+ * time of as many calls as fill 5 ms (one call for a slow figure; many where the clock's
+ * resolution, 0.1 ms in Chromium and 1 ms in Firefox, would read a fast one as 0), and the
+ * median of the samples; the value of the last call.
+ */
+async function timeFigures(runs) {
+  const mod = await import('../figures/figures.js');
+  await mod.default({ module_or_path: new URL('../figures/figures_bg.wasm', import.meta.url) });
+  const list = new mod.Figures();
+  const out = [];
+  for (let i = 0; i < list.count(); i++) {
+    const samples = [];
+    let value = NaN;
+    for (let r = 0; r < runs; r++) {
+      let n = 0;
+      const t0 = performance.now();
+      let dt = 0;
+      do {
+        value = list.run(i);
+        n++;
+        dt = performance.now() - t0;
+      } while (dt < 5);
+      samples.push(dt / n);
+    }
+    // The value as text (the shortest that reads back as the same double): geckodriver reads
+    // the page's JSON with a parser that puts some doubles one unit in the last place off
+    // (1817.5725284404768 came back as ...766), which read as a wasm/native difference.
+    out.push({ name: list.name(i), kind: list.kind(i), ms: median(samples), value: String(value) });
+  }
+  list.free();
+  return out;
+}
+
 if (IN_WORKER) {
-  // Raw wasm: build the Playground and advance its full run in one call.
+  // Raw wasm: build the Playground and advance its full run in one call; or time the figures.
   let ready = null;
   self.addEventListener('message', async (e) => {
-    const { id, scenario, minMs } = e.data;
+    const { id, scenario, minMs, figures } = e.data;
+    if (figures) {
+      try {
+        self.postMessage({ id, figures: await timeFigures(figures) });
+      } catch (err) {
+        self.postMessage({ id, error: String(err && err.message ? err.message : err) });
+      }
+      return;
+    }
     try {
       ready = ready || init({ module_or_path: new URL('../pkg/breaker_wasm_bg.wasm', import.meta.url) });
       await ready;
@@ -66,7 +111,7 @@ async function main() {
     const byName = Object.fromEntries(info.presets.map((p) => [p.name, p.scenario]));
     const raw = new Worker(new URL('./bench.js', import.meta.url), { type: 'module' });
     let rawId = 0;
-    const rawRun = (scenario, minMs) => new Promise((resolve, reject) => {
+    const ask = (msg) => new Promise((resolve, reject) => {
       const id = ++rawId;
       const on = (e) => {
         if (e.data.id !== id) return;
@@ -74,8 +119,9 @@ async function main() {
         if (e.data.error) reject(new Error(e.data.error)); else resolve(e.data);
       };
       raw.addEventListener('message', on);
-      raw.postMessage({ id, scenario, minMs });
+      raw.postMessage({ id, ...msg });
     });
+    const rawRun = (scenario, minMs) => ask({ scenario, minMs });
     for (const name of names) {
       const scenario = byName[name];
       if (!scenario) { log(`unknown preset ${name}`); continue; }
@@ -105,6 +151,13 @@ async function main() {
       results.worker[name] = { calls, calls_per_s: stats(w), one_run_ms: busyMs.length ? stats(busyMs) : null };
       results.raw[name] = { calls, calls_per_s: stats(r) };
       log(`${name}: ${calls} calls (exact); measured, median of ${runs} run(s): worker path ${Math.round(median(w))} calls/s; raw wasm ${Math.round(median(r))} calls/s`);
+    }
+    if (params.get('figures') === '1') {
+      // The native bench's median is of 5 runs: so is this one's, whatever `runs` says.
+      const { figures } = await ask({ figures: 5 });
+      results.figures = { runs: 5, list: figures };
+      const slow = figures.reduce((a, b) => (b.ms > a.ms ? b : a));
+      log(`analysis figures in wasm: ${figures.length}, measured, median of 5 each; slowest ${slow.ms.toFixed(1)} ms (${slow.name})`);
     }
     raw.terminate();
     engine.terminate();

@@ -9,7 +9,8 @@
 //! peak memory of the busy-service month (`breaker run`), the analysis figures
 //! (`cargo bench -p analysis --bench figures`), the page's sizes (`cargo xtask dist`), and the
 //! bench page (`www/bench.html`) in headless Chromium and Firefox: the same runs in wasm through
-//! the page's worker, and the page's timings.
+//! the page's worker, the page's timings, and the analysis figures in wasm (the bench's own site,
+//! `dist::bench_site`: the page beside the figures' list compiled to wasm, `crates/figures`).
 //!
 //! The `instructions` step counts instructions per call under callgrind (valgrind): exact for
 //! the build measured, so two commits compare without the machine's noise.
@@ -110,6 +111,12 @@ struct Ctx {
     /// Raw outputs, kept in the JSON.
     raw: BTreeMap<String, Value>,
     dist_ok: bool,
+    /// The analysis figures natively, by name: (median ms, value), for the browsers' ratios and
+    /// the values' check.
+    figures: BTreeMap<String, (f64, f64)>,
+    /// The bench's site (`dist::bench_site`: the page and the figures' wasm), once built; `None`
+    /// inside when it could not be built.
+    site: Option<Option<PathBuf>>,
 }
 
 type StepFn = fn(&mut Ctx) -> Res<Vec<Row>>;
@@ -834,7 +841,8 @@ fn instructions(ctx: &mut Ctx) -> Res<Vec<Row>> {
     ])
 }
 
-/// Time per exact analysis figure, by line (ln 1e2 .. ln 1e9).
+/// Time per analysis figure natively (`cargo bench -p analysis --bench figures`): the slowest
+/// exact figure by line (ln 1e2 .. ln 1e9), then the slowest figure of all kinds.
 fn analysis(ctx: &mut Ctx) -> Res<Vec<Row>> {
     let mut c = cargo();
     c.args(["bench", "-p", "analysis", "--bench", "figures"])
@@ -843,71 +851,237 @@ fn analysis(ctx: &mut Ctx) -> Res<Vec<Row>> {
     if !status.success() {
         return fail("the analysis figures bench failed");
     }
-    let text = strip_ansi(&text);
-    // Lines: "<name ... line=ln1eE ...>   12.345 ms   value ...".
-    let mut by_line: BTreeMap<u32, (f64, String)> = BTreeMap::new();
-    let mut all = Vec::new();
+    let figures = parse_figures(&strip_ansi(&text));
+    if figures.is_empty() {
+        return fail("no figures in the analysis bench output");
+    }
+    let mut rows: Vec<Row> = slowest_exact_by_line(
+        figures
+            .iter()
+            .map(|f| (f.name.as_str(), f.kind.as_str(), f.ms)),
+    )
+    .iter()
+    .map(|(e, (ms, name))| {
+        Row::new(
+            "analysis",
+            format!("slowest exact figure, line ln 1e{e}"),
+            Some(*ms),
+            "ms",
+        )
+        .target(Bound::AtMost(100.0))
+        .note(
+            name.split_whitespace()
+                .take(4)
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+    })
+    .collect();
+    let slowest = figures
+        .iter()
+        .fold(None::<&NativeFigure>, |a, b| match a {
+            Some(a) if a.ms >= b.ms => Some(a),
+            _ => Some(b),
+        })
+        .expect("not empty");
+    rows.push(
+        Row::new(
+            "analysis",
+            "slowest figure of all (CUSUM, SPRT, its time limit, window)",
+            Some(slowest.ms),
+            "ms",
+        )
+        .target(Bound::AtMost(100.0))
+        .note(format!("{} ({})", slowest.name, slowest.kind)),
+    );
+    ctx.figures = figures
+        .iter()
+        .map(|f| (f.name.clone(), (f.ms, f.value)))
+        .collect();
+    ctx.raw.insert(
+        "analysis".into(),
+        Value::Array(
+            figures
+                .iter()
+                .map(|f| json!({"figure": f.name, "kind": f.kind, "ms": f.ms, "value": f.value}))
+                .collect(),
+        ),
+    );
+    Ok(rows)
+}
+
+/// A line of the figures bench: its name, median ms, value and kind.
+struct NativeFigure {
+    name: String,
+    ms: f64,
+    value: f64,
+    kind: String,
+}
+
+/// The figures bench's lines: `<name>   12.345 ms   value <v>   <kind>` (the value to the last
+/// digit, `NaN` when the figure was not computed).
+fn parse_figures(text: &str) -> Vec<NativeFigure> {
+    let mut out = Vec::new();
     for l in text.lines() {
-        let Some((left, _)) = l.split_once(" ms   value") else {
+        let Some((left, right)) = l.split_once(" ms   value ") else {
             continue;
         };
         let Some((name, ms)) = left.trim_end().rsplit_once(' ') else {
             continue;
         };
-        let (name, Ok(rest)) = (name.trim().to_string(), ms.trim().parse::<f64>()) else {
+        let mut right = right.split_whitespace();
+        let (Ok(ms), Some(Ok(value)), Some(kind)) = (
+            ms.trim().parse::<f64>(),
+            right.next().map(str::parse::<f64>),
+            right.next(),
+        ) else {
             continue;
         };
-        all.push(json!({"figure": name, "ms": rest}));
-        if let Some(i) = name.find("line=ln1e") {
-            let e: u32 = name[i + 9..]
-                .chars()
-                .take_while(char::is_ascii_digit)
-                .collect::<String>()
-                .parse()
-                .unwrap_or(0);
-            let slot = by_line.entry(e).or_insert((0.0, String::new()));
-            if rest > slot.0 {
-                *slot = (rest, name.clone());
-            }
+        out.push(NativeFigure {
+            name: name.trim().to_string(),
+            ms,
+            value,
+            kind: kind.to_string(),
+        });
+    }
+    out
+}
+
+/// The slowest exact figure for each line `ln 1eE` named in the figures (name, kind, ms): E ->
+/// (ms, name).
+fn slowest_exact_by_line<'a>(
+    figures: impl Iterator<Item = (&'a str, &'a str, f64)>,
+) -> BTreeMap<u32, (f64, String)> {
+    let mut by_line: BTreeMap<u32, (f64, String)> = BTreeMap::new();
+    for (name, kind, ms) in figures {
+        let Some(i) = name.find("line=ln1e") else {
+            continue;
+        };
+        if kind != "exact" {
+            continue;
+        }
+        let e: u32 = name[i + 9..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+            .parse()
+            .unwrap_or(0);
+        let slot = by_line.entry(e).or_insert((0.0, String::new()));
+        if ms > slot.0 {
+            *slot = (ms, name.to_string());
         }
     }
-    if all.is_empty() {
-        return fail("no figures in the analysis bench output");
-    }
-    let mut rows: Vec<Row> = by_line
+    by_line
+}
+
+/// The analysis figures as one browser computed them (`results.figures` of the bench page),
+/// beside the native ones: the slowest exact figure and the slowest of all (issue 8's 100 ms,
+/// where the page computes them), the wasm/native ratio of the figures that take 1 ms or more
+/// natively, and how many values differ from the native ones.
+fn browser_figures(ctx: &Ctx, step: &'static str, r: &Value) -> Vec<Row> {
+    let Some(list) = r["figures"]["list"].as_array() else {
+        return vec![
+            Row::new(step, "analysis in wasm: slowest exact figure", None, "ms")
+                .target(Bound::AtMost(100.0))
+                .note("not measured: the figures' wasm was not built (see the warning above)"),
+        ];
+    };
+    let figs: Vec<(&str, &str, f64, f64)> = list
         .iter()
-        .map(|(e, (ms, name))| {
-            Row::new(
-                "analysis",
-                format!("slowest exact figure, line ln 1e{e}"),
-                Some(*ms),
-                "ms",
-            )
-            .target(Bound::AtMost(100.0))
-            .note(
-                name.split_whitespace()
-                    .take(4)
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            )
+        .filter_map(|v| {
+            Some((
+                v["name"].as_str()?,
+                v["kind"].as_str()?,
+                v["ms"].as_f64()?,
+                // Text (see bench.js): "NaN", "Infinity" or a number's shortest digits.
+                v["value"].as_str().map_or(f64::NAN, |t| {
+                    t.replace("Infinity", "inf").parse().unwrap_or(f64::NAN)
+                }),
+            ))
         })
         .collect();
-    let slowest = all
+    let slowest = |exact_only: bool| {
+        figs.iter().filter(|f| !exact_only || f.1 == "exact").fold(
+            None::<&(&str, &str, f64, f64)>,
+            |a, b| match a {
+                Some(a) if a.2 >= b.2 => Some(a),
+                _ => Some(b),
+            },
+        )
+    };
+    let native_note = |name: &str| {
+        ctx.figures.get(name).map_or(
+            "natively: not measured in this run".to_string(),
+            |(ms, _)| format!("natively {ms:.1} ms"),
+        )
+    };
+    let mut rows = Vec::new();
+    for (exact_only, label) in [
+        (true, "analysis in wasm: slowest exact figure"),
+        (false, "analysis in wasm: slowest figure of all"),
+    ] {
+        let s = slowest(exact_only);
+        rows.push(
+            Row::new(step, label, s.map(|f| f.2), "ms")
+                .target(Bound::AtMost(100.0))
+                .note(s.map_or(String::new(), |f| {
+                    format!(
+                        "{} ({}); {}; the bench's own wasm of the figures (crates/figures, the \
+                         page's profile) in a worker, median of 5",
+                        f.0,
+                        f.1,
+                        native_note(f.0)
+                    )
+                })),
+        );
+    }
+    let mut ratios: Vec<f64> = figs
         .iter()
-        .filter_map(|v| Some((v["ms"].as_f64()?, v["figure"].as_str()?.to_string())))
-        .fold((0.0, String::new()), |a, b| if b.0 > a.0 { b } else { a });
+        .filter_map(|f| {
+            let (ms, _) = ctx.figures.get(f.0)?;
+            (*ms >= 1.0).then(|| f.2 / ms)
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    let median = (!ratios.is_empty()).then(|| ratios[ratios.len() / 2]);
     rows.push(
         Row::new(
-            "analysis",
-            "slowest figure of all (CUSUM, SPRT, window)",
-            Some(slowest.0),
-            "ms",
+            step,
+            "analysis wasm/native, median of the figures",
+            median,
+            "x",
         )
-        .target(Bound::AtMost(100.0))
-        .note(slowest.1),
+        .note(format!(
+            "over the {} figures of 1 ms or more natively (this bench run); from {} to {}",
+            ratios.len(),
+            ratios.first().map_or("?".into(), |v| format!("{v:.2}x")),
+            ratios.last().map_or("?".into(), |v| format!("{v:.2}x"))
+        )),
     );
-    ctx.raw.insert("analysis".into(), Value::Array(all));
-    Ok(rows)
+    if !ctx.figures.is_empty() {
+        let differ: Vec<&str> = figs
+            .iter()
+            .filter(|f| {
+                ctx.figures.get(f.0).is_some_and(|(_, v)| {
+                    !(v.to_bits() == f.3.to_bits() || (v.is_nan() && f.3.is_nan()))
+                })
+            })
+            .map(|f| f.0)
+            .collect();
+        rows.push(
+            Row::new(
+                step,
+                "analysis values that differ from native",
+                Some(differ.len() as f64),
+                "figures",
+            )
+            .note(match differ.first() {
+                None => format!("all {} compared to the bit", figs.len()),
+                Some(first) => format!("of {}; the first: {first}", figs.len()),
+            }),
+        );
+    }
+    rows
 }
 
 /// The files of dist that are the bench, not the page.
@@ -1019,12 +1193,23 @@ fn browser(ctx: &mut Ctx, name: &'static str) -> Res<Vec<Row>> {
         &script,
         DRIVER.replace("__BROWSERS__", &format!("file://{}", browsers.display())),
     )?;
+    if ctx.site.is_none() {
+        ctx.site = Some(match dist::bench_site() {
+            Ok(site) => Some(site),
+            Err(e) => {
+                println!("warning: the analysis figures' wasm could not be built ({e}); the browsers time the page only");
+                None
+            }
+        });
+    }
+    let site = ctx.site.clone().flatten();
     let listener = serve::bind(8790)?;
-    let addr = serve::spawn(listener, dist::dist_dir())?;
+    let addr = serve::spawn(listener, site.clone().unwrap_or_else(dist::dist_dir))?;
     let runs = ctx.runs.unwrap_or(3);
     let url = format!(
-        "http://{addr}/bench.html?runs={runs}&presets={}",
-        PRESETS.join(",")
+        "http://{addr}/bench.html?runs={runs}&presets={}&figures={}",
+        PRESETS.join(","),
+        u8::from(site.is_some())
     );
     let mut c = Command::new("node");
     c.arg(&script).args([name, &url, "15"]);
@@ -1153,6 +1338,7 @@ fn browser(ctx: &mut Ctx, name: &'static str) -> Res<Vec<Row>> {
         )
         .note("setTimeout(0) ping loop during the busy month (includes timer clamping)"),
     );
+    rows.extend(browser_figures(ctx, step, r));
     ctx.raw.insert(name.into(), v);
     Ok(rows)
 }
@@ -1166,6 +1352,36 @@ mod tests {
         let text = "x\nbench-json [1]\nnoise\n\u{1b}[0mbench-json {\"a\": 2}\n";
         assert_eq!(bench_json(text).unwrap()["a"], 2);
         assert!(bench_json("nothing").is_err());
+    }
+
+    #[test]
+    fn reads_the_figures_bench() {
+        let text = "\
+cusum exact   p0=0.05 p1=0.2 line=ln1e2 p=p0                       0.004 ms   value 1.8175725284404766e3   exact
+cusum chain   p0=0.05 p1=0.2 line=ln1e2 p=p0                       9.000 ms   value NaN   approximation
+cusum exact   p0=0.1 p1=0.2 line=ln1e2 p=p*                        2.500 ms   value inf   exact
+window calls to open exact n=18 t=50% outage=40% from full at 5%  41.700 ms   value 3.732853852151863e1   exact
+slowest: 41.700 ms  window calls to open exact n=18
+";
+        let f = parse_figures(text);
+        assert_eq!(f.len(), 4);
+        assert_eq!(f[0].name, "cusum exact   p0=0.05 p1=0.2 line=ln1e2 p=p0");
+        assert_eq!(
+            (f[0].ms, f[0].value.to_bits()),
+            (0.004, 1817.5725284404766f64.to_bits())
+        );
+        assert!(f[1].value.is_nan() && f[1].kind == "approximation");
+        assert_eq!(f[2].value, f64::INFINITY);
+        // By line, exact figures only: the chain's 9 ms is not the line's slowest exact figure.
+        let by = slowest_exact_by_line(f.iter().map(|f| (f.name.as_str(), f.kind.as_str(), f.ms)));
+        assert_eq!(by.len(), 1);
+        assert_eq!(
+            by[&2],
+            (
+                2.5,
+                "cusum exact   p0=0.1 p1=0.2 line=ln1e2 p=p*".to_string()
+            )
+        );
     }
 
     #[test]

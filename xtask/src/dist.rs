@@ -128,6 +128,44 @@ pub fn dist() -> Res<()> {
     Ok(())
 }
 
+/// The bench's site: a copy of `www/dist` with `figures/` beside it, the analysis figures'
+/// list (`crates/figures`) compiled to wasm with the page's profile and `wasm-opt` pass, for the
+/// bench page to time in the browsers. Never part of the page (`www/dist` is left as it is).
+/// Requires a fresh `www/dist`.
+pub fn bench_site() -> Res<PathBuf> {
+    let root = util::root();
+    run(cargo()
+        .args([
+            "build",
+            "--profile",
+            WASM_PROFILE,
+            "--target",
+            WASM_TARGET,
+            "-p",
+            "figures",
+        ])
+        .current_dir(&root))?;
+    let wasm = util::target_dir()?
+        .join(WASM_TARGET)
+        .join(WASM_PROFILE)
+        .join("figures.wasm");
+    if !wasm.is_file() {
+        return fail(format!("expected {} after the build", wasm.display()));
+    }
+    let site = util::target_dir()?.join("bench/site");
+    if site.exists() {
+        fs::remove_dir_all(&site).map_err(|e| format!("removing {}: {e}", site.display()))?;
+    }
+    copy_tree(&dist_dir(), &site)?;
+    let out = site.join("figures");
+    run(Command::new("wasm-bindgen")
+        .args(["--target", "web", "--no-typescript", "--out-dir"])
+        .arg(&out)
+        .arg(&wasm))?;
+    wasm_opt(&out.join("figures_bg.wasm"));
+    Ok(site)
+}
+
 /// Makes `pkg/` publishable to npm: `package.json` from `crates/wasm/package.template.json`
 /// with the workspace version, plus the crate's README.
 /// `npm publish www/dist/pkg` publishes exactly the files listed there.
