@@ -9,7 +9,8 @@
 // task meanwhile: PerformanceObserver `longtask` where supported, else the longest gap between
 // main-thread ticks); (4) with `figures=1`, on the bench's own site (`cargo xtask bench` puts
 // the analysis figures' wasm, crates/figures, in `figures/` beside a copy of the page), each
-// analysis figure of the native bench's list in a worker: its value and its median time.
+// analysis figure of the native bench's list in a worker: its value and its median time;
+// (5) the analysis panel's curves of each preset through the page's worker.
 // Results land in `window.__bench` ({done, results | error}) and in #out.
 // It measures and reports; it asserts nothing.
 
@@ -151,6 +152,25 @@ async function main() {
       results.worker[name] = { calls, calls_per_s: stats(w), one_run_ms: busyMs.length ? stats(busyMs) : null };
       results.raw[name] = { calls, calls_per_s: stats(r) };
       log(`${name}: ${calls} calls (exact); measured, median of ${runs} run(s): worker path ${Math.round(median(w))} calls/s; raw wasm ${Math.round(median(r))} calls/s`);
+    }
+    // (5) The analysis panel's curves for each preset (app.js `refreshAnalysis`: one `analysis`
+    // request through the page's worker, at the traffic one breaker sees).
+    results.curves = {};
+    for (const name of names) {
+      const sc = byName[name];
+      if (!sc) continue;
+      const callers = sc.callers || {};
+      const share = callers.shared_state ? 1 : Math.max(1, callers.count || 1);
+      const cpm = sc.traffic && sc.traffic.calls_per_minute;
+      const what = { calls_per_minute: cpm === undefined ? cpm : cpm / share };
+      const ms = [];
+      for (let i = 0; i < runs; i++) {
+        const t0 = performance.now();
+        await engine.call('analysis', { statistical: sc.statistical, window: sc.window, what });
+        ms.push(performance.now() - t0);
+      }
+      results.curves[name] = stats(ms);
+      log(`${name}: analysis panel's curves, measured, median of ${runs}: ${median(ms).toFixed(0)} ms`);
     }
     if (params.get('figures') === '1') {
       // The native bench's median is of 5 runs: so is this one's, whatever `runs` says.

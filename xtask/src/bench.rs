@@ -1262,6 +1262,22 @@ fn browser(ctx: &mut Ctx, name: &'static str) -> Res<Vec<Row>> {
             )),
         );
     }
+    for p in PRESETS {
+        let c = &r["curves"][p];
+        rows.push(
+            Row::new(
+                step,
+                format!("{p}: analysis panel's curves"),
+                f(c, &["median"]),
+                "ms",
+            )
+            .note(format!(
+                "one `analysis` request through the page's worker, as opening the Analysis \
+                     panel sends (its five charts, within their work budget); {}",
+                spread(c)
+            )),
+        );
+    }
     let busy = f(&r["worker"]["busy-service"], &["one_run_ms", "median"]);
     let busy_target = if name == "chromium" {
         Some(Bound::AtMost(1500.0))
