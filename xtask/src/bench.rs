@@ -117,6 +117,50 @@ struct Ctx {
     /// The bench's site (`dist::bench_site`: the page and the figures' wasm), once built; `None`
     /// inside when it could not be built.
     site: Option<Option<PathBuf>>,
+    /// The 1-minute load average when the bench started (`/proc/loadavg`).
+    load_at_start: Option<f64>,
+}
+
+/// The 1-minute load average, where `/proc/loadavg` exists.
+fn load_average() -> Option<f64> {
+    fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// What the figures were measured on, for reading two runs side by side: the processor, its
+/// cores, the memory, the load average at the start and the end (a busy machine reads slow), the
+/// Rust and node versions (the browsers' own are in their steps' `userAgent`).
+fn machine(ctx: &Ctx) -> Value {
+    let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let cpu = cpuinfo.lines().find_map(|l| {
+        l.strip_prefix("model name")?
+            .split_once(':')
+            .map(|(_, v)| v.trim().to_string())
+    });
+    let mem_gib = fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        let kib: f64 = m
+            .lines()
+            .find_map(|l| l.strip_prefix("MemTotal:"))?
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()?;
+        Some((kib / 1024.0 / 1024.0 * 10.0).round() / 10.0)
+    });
+    json!({
+        "cpu": cpu,
+        "cores": std::thread::available_parallelism().map(|n| n.get()).ok(),
+        "memory_gib": mem_gib,
+        "load_at_start": ctx.load_at_start,
+        "load_at_end": load_average(),
+        "rustc": util::output("rustc", ["-V"]),
+        "node": util::output("node", ["--version"]),
+    })
 }
 
 type StepFn = fn(&mut Ctx) -> Res<Vec<Row>>;
@@ -202,6 +246,7 @@ pub fn bench(flags: &[&str]) -> Res<()> {
         }
     }
     let start = Instant::now();
+    ctx.load_at_start = load_average();
     let mut rows = Vec::new();
     let mut failed = Vec::new();
     for step in STEPS {
@@ -322,7 +367,7 @@ fn write_json(rows: &[Row], ctx: &Ctx, failed: &[&str]) -> Res<PathBuf> {
         .map(|d| d.as_secs())
         .unwrap_or(0);
     let doc = json!({
-        "commit": commit, "dirty": dirty, "unix_time": secs,
+        "commit": commit, "dirty": dirty, "unix_time": secs, "machine": machine(ctx),
         "failed_steps": failed, "figures": figures, "raw": ctx.raw,
     });
     let text = serde_json::to_string_pretty(&doc)?;
@@ -524,6 +569,28 @@ fn compare(old: &Path, new: &Path) -> Res<()> {
     };
     println!("old: {} ({})", old.display(), id(&a));
     println!("new: {} ({})", new.display(), id(&b));
+    // Runs from before session 33 say nothing of their machine.
+    let on = |v: &Value| {
+        let m = &v["machine"];
+        m["cpu"]
+            .as_str()
+            .map(|c| format!("{c}, {} cores", m["cores"].as_u64().unwrap_or(0)))
+    };
+    let load = |v: &Value| {
+        let m = &v["machine"];
+        match (m["load_at_start"].as_f64(), m["load_at_end"].as_f64()) {
+            (Some(a), Some(b)) => format!("load {a:.1} -> {b:.1}"),
+            _ => "load ?".into(),
+        }
+    };
+    match (on(&a), on(&b)) {
+        (Some(x), Some(y)) if x != y => println!(
+            "note: different machines ({x}; {y}): the timed figures compare the machines too, \
+             the counted ones (instructions, sizes) only the code"
+        ),
+        (Some(x), Some(_)) => println!("machine: {x}; old {}, new {}", load(&a), load(&b)),
+        _ => println!("machine: not recorded in at least one run (before session 33)"),
+    }
     let head = ["figure", "old", "new", "change", "", "target"].map(String::from);
     let rows = compare_rows(&a, &b);
     print_aligned(&head, &rows, [false, true, true, true, false, false]);
