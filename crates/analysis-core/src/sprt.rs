@@ -161,7 +161,8 @@ fn time_limited_extent(w: Weights, lines: WaldLines, first: u64, mean: f64) -> O
     if !(mean >= 0.0 && mean.is_finite()) {
         return None;
     }
-    let n_max = (mean + 12.0 * mean.sqrt() + 40.0).ceil() as u64 + first;
+    // A mean past u64's range saturates, and so the cap refuses it.
+    let n_max = ((mean + 12.0 * mean.sqrt() + 40.0).ceil() as u64).saturating_add(first);
     let width = ((lines.upper - lines.lower) / (w.fail - w.ok)).floor() + 1.0;
     // In doubles: exact below 2^53, and past u64's range it saturates.
     let cells = (n_max as f64 + 1.0) * (width + 1.0 + TIME_LIMITED_STEP_CELLS as f64);

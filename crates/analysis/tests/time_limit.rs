@@ -213,10 +213,36 @@ fn what_it_refuses() {
     // Mean 0: n_max = 40, 41 x 262.
     assert!(sprt::time_limited(w, l, 0.1, 0.0, 10_742).is_some());
     assert!(sprt::time_limited(w, l, 0.1, 0.0, 10_741).is_none());
+    // A mean past u64's range is refused, not wrapped (it overflowed: NaNs in release).
+    assert_eq!(sprt::time_limited_cells(w, l, 1, 1e25), Some(u64::MAX));
+    assert!(sprt::half_open_time_limited(w, l, 0.1, 1.9e19, CELLS).is_none());
     // What it visits is within what it may.
     for p in [0.0, 0.05, 0.3, 1.0] {
         let t = sprt::time_limited(w, l, p, 100.0, CELLS).expect("fits");
         assert!(t.cells <= 68_382, "p {p}: {}", t.cells);
+    }
+}
+
+/// Where every count is decided within two trials (a = b = 45%: A = ln(11/9) = 0.2 and B =
+/// -0.2, so one failure opens and two successes close), the band empties and the program goes
+/// on with the Poisson weights alone: the recount's cells count no band then.
+#[test]
+fn a_band_that_empties() {
+    let (w, l) = (Weights::new(0.05, 0.2), WaldLines::new(0.45, 0.45));
+    for p in [0.0, 0.05, 0.2, 0.9] {
+        for mean in [0.0, 3.0, 40.0] {
+            let t = sprt::time_limited(w, l, p, mean, CELLS).expect("fits");
+            let (close, at_limit, cells) = recount(w, l, p, mean);
+            assert!(
+                (t.close_probability - close).abs() < 1e-12,
+                "p {p} mean {mean}"
+            );
+            assert!(
+                (t.ends_at_limit - at_limit).abs() < 1e-12,
+                "p {p} mean {mean}"
+            );
+            assert_eq!(t.cells, cells, "p {p} mean {mean}");
+        }
     }
 }
 
