@@ -27,9 +27,10 @@ const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
 
 /**
  * Each analysis figure (crates/figures, the native bench's list): `runs` samples, each the mean
- * time of as many calls as fill 5 ms (one call for a slow figure; many where the clock's
- * resolution, 0.1 ms in Chromium and 1 ms in Firefox, would read a fast one as 0), and the
- * median of the samples; the value of the last call.
+ * time of as many calls as fill 5 ms (one call for a figure of 5 ms or more; several below,
+ * where the clock's resolution, 0.1 ms in Chromium and 1 ms in Firefox, would read a fast one
+ * as 0; natively a sample is one call), and the median of the samples; the value of the last
+ * call.
  */
 async function timeFigures(runs) {
   const mod = await import('../figures/figures.js');

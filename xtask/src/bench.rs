@@ -1126,13 +1126,14 @@ fn browser_figures(ctx: &Ctx, step: &'static str, r: &Value) -> Vec<Row> {
         )),
     );
     if !ctx.figures.is_empty() {
-        let differ: Vec<&str> = figs
+        // Figures on both sides only (the lists are the same, so normally all of them).
+        let both: Vec<(&str, f64, f64)> = figs
             .iter()
-            .filter(|f| {
-                ctx.figures.get(f.0).is_some_and(|(_, v)| {
-                    !(v.to_bits() == f.3.to_bits() || (v.is_nan() && f.3.is_nan()))
-                })
-            })
+            .filter_map(|f| ctx.figures.get(f.0).map(|(_, v)| (f.0, *v, f.3)))
+            .collect();
+        let differ: Vec<&str> = both
+            .iter()
+            .filter(|(_, v, w)| !(v.to_bits() == w.to_bits() || (v.is_nan() && w.is_nan())))
             .map(|f| f.0)
             .collect();
         rows.push(
@@ -1143,8 +1144,12 @@ fn browser_figures(ctx: &Ctx, step: &'static str, r: &Value) -> Vec<Row> {
                 "figures",
             )
             .note(match differ.first() {
-                None => format!("all {} compared to the bit", figs.len()),
-                Some(first) => format!("of {}; the first: {first}", figs.len()),
+                None => format!(
+                    "all {} on both sides compared to the bit (of {} in the browser)",
+                    both.len(),
+                    figs.len()
+                ),
+                Some(first) => format!("of {} on both sides; the first: {first}", both.len()),
             }),
         );
     }
