@@ -61,24 +61,7 @@ pub fn dist() -> Res<()> {
              the page can be built",
         );
     }
-    run(cargo()
-        .args([
-            "build",
-            "--profile",
-            WASM_PROFILE,
-            "--target",
-            WASM_TARGET,
-            "-p",
-            "breaker-wasm",
-        ])
-        .current_dir(&root))?;
-    let wasm = util::target_dir()?
-        .join(WASM_TARGET)
-        .join(WASM_PROFILE)
-        .join("breaker_wasm.wasm");
-    if !wasm.is_file() {
-        return fail(format!("expected {} after the build", wasm.display()));
-    }
+    let wasm = build_wasm("breaker-wasm")?;
 
     // 2. Fresh output folder.
     if out.exists() {
@@ -128,12 +111,8 @@ pub fn dist() -> Res<()> {
     Ok(())
 }
 
-/// The bench's site: a copy of `www/dist` with `figures/` beside it, the analysis figures'
-/// list (`crates/figures`) compiled to wasm with the page's profile and `wasm-opt` pass, for the
-/// bench page to time in the browsers. Never part of the page (`www/dist` is left as it is).
-/// Requires a fresh `www/dist`.
-pub fn bench_site() -> Res<PathBuf> {
-    let root = util::root();
+/// Builds `package` for the wasm target with the page's profile; the `.wasm` it gives.
+fn build_wasm(package: &str) -> Res<PathBuf> {
     run(cargo()
         .args([
             "build",
@@ -142,16 +121,25 @@ pub fn bench_site() -> Res<PathBuf> {
             "--target",
             WASM_TARGET,
             "-p",
-            "figures",
+            package,
         ])
-        .current_dir(&root))?;
+        .current_dir(util::root()))?;
     let wasm = util::target_dir()?
         .join(WASM_TARGET)
         .join(WASM_PROFILE)
-        .join("figures.wasm");
+        .join(format!("{}.wasm", package.replace('-', "_")));
     if !wasm.is_file() {
         return fail(format!("expected {} after the build", wasm.display()));
     }
+    Ok(wasm)
+}
+
+/// The bench's site: a copy of `www/dist` with `figures/` beside it, the analysis figures'
+/// list (`crates/figures`) compiled to wasm with the page's profile and `wasm-opt` pass, for the
+/// bench page to time in the browsers. Never part of the page (`www/dist` is left as it is).
+/// Requires a fresh `www/dist`.
+pub fn bench_site() -> Res<PathBuf> {
+    let wasm = build_wasm("figures")?;
     let site = util::target_dir()?.join("bench/site");
     if site.exists() {
         fs::remove_dir_all(&site).map_err(|e| format!("removing {}: {e}", site.display()))?;
