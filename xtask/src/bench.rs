@@ -790,6 +790,38 @@ fn memory(ctx: &mut Ctx) -> Res<Vec<Row>> {
 }
 
 /// The throughput bench's executable (built if needed).
+/// One native full run of each preset (the throughput bench, `--runs 1`), calls/s by preset;
+/// empty unless the native step ran in this bench (so its binary is built and wanted).
+fn native_once(ctx: &Ctx) -> BTreeMap<String, f64> {
+    if ctx.native.is_empty() {
+        return BTreeMap::new();
+    }
+    let Ok(exe) = throughput_exe() else {
+        return BTreeMap::new();
+    };
+    let out = Command::new(exe)
+        .args(["--runs", "1", "--presets", &PRESETS.join(",")])
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output();
+    let Ok(out) = out else {
+        return BTreeMap::new();
+    };
+    let Ok(v) = bench_json(&String::from_utf8_lossy(&out.stdout)) else {
+        return BTreeMap::new();
+    };
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| {
+            Some((
+                p["preset"].as_str()?.to_string(),
+                f(p, &["full", "median"])?,
+            ))
+        })
+        .collect()
+}
+
 fn throughput_exe() -> Res<PathBuf> {
     let out = cargo()
         .args([
@@ -1286,7 +1318,12 @@ fn browser(ctx: &mut Ctx, name: &'static str) -> Res<Vec<Row>> {
     let mut c = Command::new("node");
     c.arg(&script).args([name, &url, "15"]);
     let tmp = crate::test::private_tmp(&mut c, &format!("bench-{name}"));
+    // The native run again just before and just after this browser's (one run each), so that
+    // the wasm/native ratio sets the browser against native speed at the same time of day: a
+    // busy minute during the native step read as a wasm/native ratio met (session 32, 33).
+    let before = native_once(ctx);
     let (status, text) = run_tee(&mut c)?;
+    let after = native_once(ctx);
     drop(tmp);
     if !status.success() {
         return fail(format!("the {name} bench page failed"));
@@ -1299,12 +1336,33 @@ fn browser(ctx: &mut Ctx, name: &'static str) -> Res<Vec<Row>> {
     let r = &v["results"];
     let step: &'static str = name;
     let mut rows = Vec::new();
+    let mut bracket = serde_json::Map::new();
     for p in PRESETS {
         let w = &r["worker"][p];
         let calls = w["calls"].as_u64().unwrap_or(0);
         let wm = f(w, &["calls_per_s", "median"]);
         let raw = f(&r["raw"][p], &["calls_per_s", "median"]);
-        let native = ctx.native.get(*p).copied();
+        let (b, a) = (before.get(*p).copied(), after.get(*p).copied());
+        bracket.insert(p.to_string(), json!({"before": b, "after": a}));
+        // The native figure of the ratios: the mean of the runs around this browser's, or the
+        // native step's median where they could not be taken.
+        let (native, native_note) = match (b, a) {
+            (Some(b), Some(a)) => (
+                Some((a + b) / 2.0),
+                format!(
+                    "native {} calls/s, the mean of one run just before this browser's ({}) and one \
+                     just after ({}); the native step read {}",
+                    num((a + b) / 2.0),
+                    num(b),
+                    num(a),
+                    ctx.native.get(*p).map_or("n/a".into(), |v| num(*v))
+                ),
+            ),
+            _ => (
+                ctx.native.get(*p).copied(),
+                "native: the native step's median (no run around this browser's)".into(),
+            ),
+        };
         rows.push(
             Row::new(step, format!("{p}: worker path"), wm, "calls/s").note(format!(
                 "{calls} calls; one Engine rerun, as the page sends on an input change; {}",
@@ -1319,7 +1377,7 @@ fn browser(ctx: &mut Ctx, name: &'static str) -> Res<Vec<Row>> {
                 "x",
             )
             .target(Bound::AtMost(1.3))
-            .note("native calls/s over wasm calls/s, this bench run"),
+            .note(format!("native calls/s over wasm calls/s; {native_note}")),
         );
         rows.push(
             Row::new(
@@ -1427,6 +1485,8 @@ fn browser(ctx: &mut Ctx, name: &'static str) -> Res<Vec<Row>> {
         .note("setTimeout(0) ping loop during the busy month (includes timer clamping)"),
     );
     rows.extend(browser_figures(ctx, step, r));
+    let mut v = v;
+    v["native_around"] = Value::Object(bracket);
     ctx.raw.insert(name.into(), v);
     Ok(rows)
 }
