@@ -54,7 +54,9 @@ async function timeFigures(runs) {
     // The value as text (the shortest that reads back as the same double): geckodriver reads
     // the page's JSON with a parser that puts some doubles one unit in the last place off
     // (1817.5725284404768 came back as ...766), which read as a wasm/native difference.
-    out.push({ name: list.name(i), kind: list.kind(i), ms: median(samples), value: String(value) });
+    const m = median(samples);
+    const spread = m > 0 ? (Math.max(...samples) - Math.min(...samples)) / m : 0;
+    out.push({ name: list.name(i), kind: list.kind(i), ms: m, spread, value: String(value) });
   }
   list.free();
   return out;

@@ -954,6 +954,14 @@ fn analysis(ctx: &mut Ctx) -> Res<Vec<Row>> {
     if figures.is_empty() {
         return fail("no figures in the analysis bench output");
     }
+    // "; spread N%" for a figure's runs (read back by `--compare`).
+    let spread_of = |name: &str| {
+        figures
+            .iter()
+            .find(|f| f.name == name)
+            .and_then(|f| f.spread)
+            .map_or(String::new(), |s| format!("; spread {s:.0}%"))
+    };
     let mut rows: Vec<Row> = slowest_exact_by_line(
         figures
             .iter()
@@ -968,12 +976,14 @@ fn analysis(ctx: &mut Ctx) -> Res<Vec<Row>> {
             "ms",
         )
         .target(Bound::AtMost(100.0))
-        .note(
+        .note(format!(
+            "{}{}",
             name.split_whitespace()
                 .take(4)
                 .collect::<Vec<_>>()
                 .join(" "),
-        )
+            spread_of(name)
+        ))
     })
     .collect();
     let slowest = figures
@@ -991,7 +1001,12 @@ fn analysis(ctx: &mut Ctx) -> Res<Vec<Row>> {
             "ms",
         )
         .target(Bound::AtMost(100.0))
-        .note(format!("{} ({})", slowest.name, slowest.kind)),
+        .note(format!(
+            "{} ({}){}",
+            slowest.name,
+            slowest.kind,
+            spread_of(&slowest.name)
+        )),
     );
     ctx.figures = figures
         .iter()
@@ -1009,16 +1024,17 @@ fn analysis(ctx: &mut Ctx) -> Res<Vec<Row>> {
     Ok(rows)
 }
 
-/// A line of the figures bench: its name, median ms, value and kind.
+/// A line of the figures bench: its name, median ms, value, kind and the runs' spread (%).
 struct NativeFigure {
     name: String,
     ms: f64,
     value: f64,
     kind: String,
+    spread: Option<f64>,
 }
 
-/// The figures bench's lines: `<name>   12.345 ms   value <v>   <kind>` (the value to the last
-/// digit, `NaN` when the figure was not computed).
+/// The figures bench's lines: `<name>   12.345 ms   value <v>   <kind>   spread 7%` (the value
+/// to the last digit, `NaN` when the figure was not computed; the spread from session 33 on).
 fn parse_figures(text: &str) -> Vec<NativeFigure> {
     let mut out = Vec::new();
     for l in text.lines() {
@@ -1036,11 +1052,16 @@ fn parse_figures(text: &str) -> Vec<NativeFigure> {
         ) else {
             continue;
         };
+        let spread = match (right.next(), right.next()) {
+            (Some("spread"), Some(v)) => v.trim_end_matches('%').parse().ok(),
+            _ => None,
+        };
         out.push(NativeFigure {
             name: name.trim().to_string(),
             ms,
             value,
             kind: kind.to_string(),
+            spread,
         });
     }
     out
@@ -1085,6 +1106,12 @@ fn browser_figures(ctx: &Ctx, step: &'static str, r: &Value) -> Vec<Row> {
                 .note("not measured: the figures' wasm was not built (see the warning above)"),
         ];
     };
+    let spread_of = |name: &str| {
+        list.iter()
+            .find(|v| v["name"].as_str() == Some(name))
+            .and_then(|v| v["spread"].as_f64())
+            .map_or(String::new(), |s| format!("; spread {:.0}%", s * 100.0))
+    };
     let figs: Vec<(&str, &str, f64, f64)> = list
         .iter()
         .filter_map(|v| {
@@ -1126,10 +1153,11 @@ fn browser_figures(ctx: &Ctx, step: &'static str, r: &Value) -> Vec<Row> {
                 .note(s.map_or(String::new(), |f| {
                     format!(
                         "{} ({}); {}; the bench's own wasm of the figures (crates/figures, the \
-                         page's profile) in a worker, median of 5",
+                         page's profile) in a worker, median of 5{}",
                         f.0,
                         f.1,
-                        native_note(f.0)
+                        native_note(f.0),
+                        spread_of(f.0)
                     )
                 })),
         );
@@ -1505,7 +1533,7 @@ mod tests {
     #[test]
     fn reads_the_figures_bench() {
         let text = "\
-cusum exact   p0=0.05 p1=0.2 line=ln1e2 p=p0                       0.004 ms   value 1.8175725284404766e3   exact
+cusum exact   p0=0.05 p1=0.2 line=ln1e2 p=p0                       0.004 ms   value 1.8175725284404766e3   exact   spread 12%
 cusum chain   p0=0.05 p1=0.2 line=ln1e2 p=p0                       9.000 ms   value NaN   approximation
 cusum exact   p0=0.1 p1=0.2 line=ln1e2 p=p*                        2.500 ms   value inf   exact
 window calls to open exact n=18 t=50% outage=40% from full at 5%  41.700 ms   value 3.732853852151863e1   exact
@@ -1520,6 +1548,7 @@ slowest: 41.700 ms  window calls to open exact n=18
         );
         assert!(f[1].value.is_nan() && f[1].kind == "approximation");
         assert_eq!(f[2].value, f64::INFINITY);
+        assert_eq!((f[0].spread, f[1].spread), (Some(12.0), None));
         // By line, exact figures only: the chain's 9 ms is not the line's slowest exact figure.
         let by = slowest_exact_by_line(f.iter().map(|f| (f.name.as_str(), f.kind.as_str(), f.ms)));
         assert_eq!(by.len(), 1);
