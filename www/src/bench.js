@@ -127,8 +127,8 @@ async function main() {
     });
     const rawRun = (scenario, minMs) => ask({ scenario, minMs });
     // One run of the first preset each way first, not measured: the engines compile the wasm
-    // in tiers, and with one run a figure (`--quick`) read the first minutes of that (the quiet
-    // month at 1.6M calls/s in Chromium's worker against 5.3M warm).
+    // in tiers, and with one run (`--quick`) a figure read the code before its optimized tier
+    // (the quiet month at 1.6M calls/s in Chromium's worker against 4.2M warm).
     if (byName[names[0]]) {
       await engine.call('rerun', { scenario: byName[names[0]], t: 0, buckets: BUCKETS, limit: TRACE_LIMIT });
       await rawRun(byName[names[0]], 0);
