@@ -42,6 +42,18 @@ const ALL_PANELS = ['now', 'chart', 'verdict', 'trace', 'metrics', 'derived', 'a
 // What a `rerun` asks for (the bench page sends the same, bench.js).
 export const BUCKETS = 600;
 export const TRACE_LIMIT = 5000;
+
+/**
+ * The `analysis` request for a scenario's curves: its breaker settings at the traffic one
+ * breaker sees (callers that do not share state each have their own, at their share of the
+ * calls, round robin).
+ */
+export function analysisRequest(scenario) {
+  const callers = scenario.callers || {};
+  const share = callers.shared_state ? 1 : Math.max(1, callers.count || 1);
+  const cpm = scenario.traffic && scenario.traffic.calls_per_minute;
+  return { statistical: scenario.statistical, window: scenario.window, what: { calls_per_minute: cpm === undefined ? cpm : cpm / share } };
+}
 /**
  * The longest link the page writes or copies (characters): Firefox keeps no longer URL
  * (network.standard-url.max-length; history.replaceState throws past it), Chromium 2 MB.
@@ -652,17 +664,13 @@ export function mountPlayground(root, options = {}) {
 
   async function refreshAnalysis() {
     if (!S.scenario) return;
-    // The traffic one breaker sees: callers that do not share state each have their own, at
-    // their share of the calls (round robin).
-    const callers = S.scenario.callers || {};
-    const share = callers.shared_state ? 1 : Math.max(1, callers.count || 1);
-    const cpm = S.scenario.traffic && S.scenario.traffic.calls_per_minute;
-    const key = JSON.stringify([S.scenario.statistical, S.scenario.window, cpm, share]);
+    const request = analysisRequest(S.scenario);
+    const key = JSON.stringify(request);
     if (key === S.lastAnalysis) return;
     S.lastAnalysis = key;
     analysis.busy('Computing the curves…');
     try {
-      const curves = await engine.call('analysis', { statistical: S.scenario.statistical, window: S.scenario.window, what: { calls_per_minute: cpm === undefined ? cpm : cpm / share } });
+      const curves = await engine.call('analysis', request);
       // Shown, and kept with the settings they are of (`breaker analyze curves` prints them).
       if (key === S.lastAnalysis) { S.curves = curves; analysis.set(curves); }
     } catch (e) {

@@ -109,7 +109,7 @@ async function main() {
     out.textContent = `${navigator.userAgent}`;
     const results = { userAgent: navigator.userAgent, runs, worker: {}, raw: {}, page: null };
     const { Engine } = await import('./engine.js');
-    const { BUCKETS, TRACE_LIMIT } = await import('./app.js');
+    const { BUCKETS, TRACE_LIMIT, analysisRequest } = await import('./app.js');
     const engine = new Engine({ onFatal: (m) => log(`fatal: ${m}`) });
     const info = await engine.ready;
     const byName = Object.fromEntries(info.presets.map((p) => [p.name, p.scenario]));
@@ -167,16 +167,12 @@ async function main() {
     // request through the page's worker, at the traffic one breaker sees).
     results.curves = {};
     for (const name of names) {
-      const sc = byName[name];
-      if (!sc) continue;
-      const callers = sc.callers || {};
-      const share = callers.shared_state ? 1 : Math.max(1, callers.count || 1);
-      const cpm = sc.traffic && sc.traffic.calls_per_minute;
-      const what = { calls_per_minute: cpm === undefined ? cpm : cpm / share };
+      if (!byName[name]) continue;
+      const request = analysisRequest(byName[name]);
       const ms = [];
       for (let i = 0; i < runs; i++) {
         const t0 = performance.now();
-        await engine.call('analysis', { statistical: sc.statistical, window: sc.window, what });
+        await engine.call('analysis', request);
         ms.push(performance.now() - t0);
       }
       results.curves[name] = stats(ms);

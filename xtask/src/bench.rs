@@ -119,6 +119,8 @@ struct Ctx {
     site: Option<Option<PathBuf>>,
     /// The 1-minute load average when the bench started (`/proc/loadavg`).
     load_at_start: Option<f64>,
+    /// The throughput bench's binary, once cargo has said where it is (`native_once`).
+    throughput: Option<PathBuf>,
 }
 
 /// The 1-minute load average, where `/proc/loadavg` exists.
@@ -792,11 +794,14 @@ fn memory(ctx: &mut Ctx) -> Res<Vec<Row>> {
 /// The throughput bench's executable (built if needed).
 /// One native full run of each preset (the throughput bench, `--runs 1`), calls/s by preset;
 /// empty unless the native step ran in this bench (so its binary is built and wanted).
-fn native_once(ctx: &Ctx) -> BTreeMap<String, f64> {
+fn native_once(ctx: &mut Ctx) -> BTreeMap<String, f64> {
     if ctx.native.is_empty() {
         return BTreeMap::new();
     }
-    let Ok(exe) = throughput_exe() else {
+    if ctx.throughput.is_none() {
+        ctx.throughput = throughput_exe().ok();
+    }
+    let Some(exe) = ctx.throughput.clone() else {
         return BTreeMap::new();
     };
     let out = Command::new(exe)
@@ -954,45 +959,28 @@ fn analysis(ctx: &mut Ctx) -> Res<Vec<Row>> {
     if figures.is_empty() {
         return fail("no figures in the analysis bench output");
     }
-    // "; spread N%" for a figure's runs (read back by `--compare`).
-    let spread_of = |name: &str| {
-        figures
-            .iter()
-            .find(|f| f.name == name)
-            .and_then(|f| f.spread)
-            .map_or(String::new(), |s| format!("; spread {s:.0}%"))
-    };
-    let mut rows: Vec<Row> = slowest_exact_by_line(
-        figures
-            .iter()
-            .map(|f| (f.name.as_str(), f.kind.as_str(), f.ms)),
-    )
-    .iter()
-    .map(|(e, (ms, name))| {
-        Row::new(
-            "analysis",
-            format!("slowest exact figure, line ln 1e{e}"),
-            Some(*ms),
-            "ms",
-        )
-        .target(Bound::AtMost(100.0))
-        .note(format!(
-            "{}{}",
-            name.split_whitespace()
-                .take(4)
-                .collect::<Vec<_>>()
-                .join(" "),
-            spread_of(name)
-        ))
-    })
-    .collect();
-    let slowest = figures
-        .iter()
-        .fold(None::<&NativeFigure>, |a, b| match a {
-            Some(a) if a.ms >= b.ms => Some(a),
-            _ => Some(b),
+    let mut rows: Vec<Row> = slowest_exact_by_line(&figures)
+        .into_iter()
+        .map(|(e, f)| {
+            Row::new(
+                "analysis",
+                format!("slowest exact figure, line ln 1e{e}"),
+                Some(f.ms),
+                "ms",
+            )
+            .target(Bound::AtMost(100.0))
+            .note(format!(
+                "{}{}",
+                f.name
+                    .split_whitespace()
+                    .take(4)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                f.spread_note()
+            ))
         })
-        .expect("not empty");
+        .collect();
+    let slowest = slowest_figure(&figures, false).expect("not empty");
     rows.push(
         Row::new(
             "analysis",
@@ -1005,7 +993,7 @@ fn analysis(ctx: &mut Ctx) -> Res<Vec<Row>> {
             "{} ({}){}",
             slowest.name,
             slowest.kind,
-            spread_of(&slowest.name)
+            slowest.spread_note()
         )),
     );
     ctx.figures = figures
@@ -1024,18 +1012,39 @@ fn analysis(ctx: &mut Ctx) -> Res<Vec<Row>> {
     Ok(rows)
 }
 
-/// A line of the figures bench: its name, median ms, value, kind and the runs' spread (%).
-struct NativeFigure {
+/// An analysis figure as a bench timed it, natively (a line of the figures bench) or in a
+/// browser (an entry of the bench page's `results.figures`): its name, kind, median ms, value
+/// and the runs' spread (%).
+struct TimedFigure {
     name: String,
+    kind: String,
     ms: f64,
     value: f64,
-    kind: String,
     spread: Option<f64>,
+}
+
+impl TimedFigure {
+    /// "; spread N%" for a note (read back by `--compare`), or nothing.
+    fn spread_note(&self) -> String {
+        self.spread
+            .map_or(String::new(), |s| format!("; spread {s:.0}%"))
+    }
+}
+
+/// The slowest of `figures` (of the exact ones only, with `exact_only`).
+fn slowest_figure(figures: &[TimedFigure], exact_only: bool) -> Option<&TimedFigure> {
+    figures
+        .iter()
+        .filter(|f| !exact_only || f.kind == "exact")
+        .fold(None, |a, b| match a {
+            Some(a) if a.ms >= b.ms => Some(a),
+            _ => Some(b),
+        })
 }
 
 /// The figures bench's lines: `<name>   12.345 ms   value <v>   <kind>   spread 7%` (the value
 /// to the last digit, `NaN` when the figure was not computed; the spread from session 33 on).
-fn parse_figures(text: &str) -> Vec<NativeFigure> {
+fn parse_figures(text: &str) -> Vec<TimedFigure> {
     let mut out = Vec::new();
     for l in text.lines() {
         let Some((left, right)) = l.split_once(" ms   value ") else {
@@ -1056,7 +1065,7 @@ fn parse_figures(text: &str) -> Vec<NativeFigure> {
             (Some("spread"), Some(v)) => v.trim_end_matches('%').parse().ok(),
             _ => None,
         };
-        out.push(NativeFigure {
+        out.push(TimedFigure {
             name: name.trim().to_string(),
             ms,
             value,
@@ -1067,28 +1076,22 @@ fn parse_figures(text: &str) -> Vec<NativeFigure> {
     out
 }
 
-/// The slowest exact figure for each line `ln 1eE` named in the figures (name, kind, ms): E ->
-/// (ms, name).
-fn slowest_exact_by_line<'a>(
-    figures: impl Iterator<Item = (&'a str, &'a str, f64)>,
-) -> BTreeMap<u32, (f64, String)> {
-    let mut by_line: BTreeMap<u32, (f64, String)> = BTreeMap::new();
-    for (name, kind, ms) in figures {
-        let Some(i) = name.find("line=ln1e") else {
+/// The slowest exact figure for each line `ln 1eE` named in the figures: E -> the figure.
+fn slowest_exact_by_line(figures: &[TimedFigure]) -> BTreeMap<u32, &TimedFigure> {
+    let mut by_line: BTreeMap<u32, &TimedFigure> = BTreeMap::new();
+    for f in figures.iter().filter(|f| f.kind == "exact") {
+        let Some(i) = f.name.find("line=ln1e") else {
             continue;
         };
-        if kind != "exact" {
-            continue;
-        }
-        let e: u32 = name[i + 9..]
+        let e: u32 = f.name[i + 9..]
             .chars()
             .take_while(char::is_ascii_digit)
             .collect::<String>()
             .parse()
             .unwrap_or(0);
-        let slot = by_line.entry(e).or_insert((0.0, String::new()));
-        if ms > slot.0 {
-            *slot = (ms, name.to_string());
+        let slot = by_line.entry(e).or_insert(f);
+        if f.ms > slot.ms {
+            *slot = f;
         }
     }
     by_line
@@ -1106,35 +1109,21 @@ fn browser_figures(ctx: &Ctx, step: &'static str, r: &Value) -> Vec<Row> {
                 .note("not measured: the figures' wasm was not built (see the warning above)"),
         ];
     };
-    let spread_of = |name: &str| {
-        list.iter()
-            .find(|v| v["name"].as_str() == Some(name))
-            .and_then(|v| v["spread"].as_f64())
-            .map_or(String::new(), |s| format!("; spread {:.0}%", s * 100.0))
-    };
-    let figs: Vec<(&str, &str, f64, f64)> = list
+    let figs: Vec<TimedFigure> = list
         .iter()
         .filter_map(|v| {
-            Some((
-                v["name"].as_str()?,
-                v["kind"].as_str()?,
-                v["ms"].as_f64()?,
+            Some(TimedFigure {
+                name: v["name"].as_str()?.to_string(),
+                kind: v["kind"].as_str()?.to_string(),
+                ms: v["ms"].as_f64()?,
                 // Text (see bench.js): "NaN", "Infinity" or a number's shortest digits.
-                v["value"].as_str().map_or(f64::NAN, |t| {
+                value: v["value"].as_str().map_or(f64::NAN, |t| {
                     t.replace("Infinity", "inf").parse().unwrap_or(f64::NAN)
                 }),
-            ))
+                spread: v["spread"].as_f64().map(|s| s * 100.0),
+            })
         })
         .collect();
-    let slowest = |exact_only: bool| {
-        figs.iter().filter(|f| !exact_only || f.1 == "exact").fold(
-            None::<&(&str, &str, f64, f64)>,
-            |a, b| match a {
-                Some(a) if a.2 >= b.2 => Some(a),
-                _ => Some(b),
-            },
-        )
-    };
     let native_note = |name: &str| {
         ctx.figures.get(name).map_or(
             "natively: not measured in this run".to_string(),
@@ -1146,18 +1135,18 @@ fn browser_figures(ctx: &Ctx, step: &'static str, r: &Value) -> Vec<Row> {
         (true, "analysis in wasm: slowest exact figure"),
         (false, "analysis in wasm: slowest figure of all"),
     ] {
-        let s = slowest(exact_only);
+        let s = slowest_figure(&figs, exact_only);
         rows.push(
-            Row::new(step, label, s.map(|f| f.2), "ms")
+            Row::new(step, label, s.map(|f| f.ms), "ms")
                 .target(Bound::AtMost(100.0))
                 .note(s.map_or(String::new(), |f| {
                     format!(
                         "{} ({}); {}; the bench's own wasm of the figures (crates/figures, the \
                          page's profile) in a worker, median of 5{}",
-                        f.0,
-                        f.1,
-                        native_note(f.0),
-                        spread_of(f.0)
+                        f.name,
+                        f.kind,
+                        native_note(&f.name),
+                        f.spread_note()
                     )
                 })),
         );
@@ -1165,8 +1154,8 @@ fn browser_figures(ctx: &Ctx, step: &'static str, r: &Value) -> Vec<Row> {
     let mut ratios: Vec<f64> = figs
         .iter()
         .filter_map(|f| {
-            let (ms, _) = ctx.figures.get(f.0)?;
-            (*ms >= 1.0).then(|| f.2 / ms)
+            let (ms, _) = ctx.figures.get(&f.name)?;
+            (*ms >= 1.0).then(|| f.ms / ms)
         })
         .collect();
     ratios.sort_by(f64::total_cmp);
@@ -1189,7 +1178,11 @@ fn browser_figures(ctx: &Ctx, step: &'static str, r: &Value) -> Vec<Row> {
         // Figures on both sides only (the lists are the same, so normally all of them).
         let both: Vec<(&str, f64, f64)> = figs
             .iter()
-            .filter_map(|f| ctx.figures.get(f.0).map(|(_, v)| (f.0, *v, f.3)))
+            .filter_map(|f| {
+                ctx.figures
+                    .get(&f.name)
+                    .map(|(_, v)| (f.name.as_str(), *v, f.value))
+            })
             .collect();
         let differ: Vec<&str> = both
             .iter()
@@ -1550,10 +1543,10 @@ slowest: 41.700 ms  window calls to open exact n=18
         assert_eq!(f[2].value, f64::INFINITY);
         assert_eq!((f[0].spread, f[1].spread), (Some(12.0), None));
         // By line, exact figures only: the chain's 9 ms is not the line's slowest exact figure.
-        let by = slowest_exact_by_line(f.iter().map(|f| (f.name.as_str(), f.kind.as_str(), f.ms)));
+        let by = slowest_exact_by_line(&f);
         assert_eq!(by.len(), 1);
         assert_eq!(
-            by[&2],
+            (by[&2].ms, by[&2].name.clone()),
             (
                 2.5,
                 "cusum exact   p0=0.1 p1=0.2 line=ln1e2 p=p*".to_string()

@@ -12,8 +12,8 @@
 #![warn(missing_docs)]
 
 use analysis_core::{cusum, sprt, window};
-use breaker::score::Weights;
 use breaker::trial::WaldLines;
+use breaker::StatisticalSettings;
 
 /// One figure: its name, what kind of number it is, and the computation.
 pub struct Figure {
@@ -56,8 +56,22 @@ pub const TIME_FACTOR: f64 = 3.0;
 pub fn all() -> Vec<Figure> {
     let mut out = Vec::new();
     for (p0, p1) in SETTINGS {
-        let w = Weights::new(p0, p1);
-        let pz = w.zero_drift_rate();
+        // The breaker's own derived numbers: weights, Wald's lines (a = 1%, b = 5%), the
+        // zero-drift rate and the successes in a row that close half-open.
+        let d = StatisticalSettings {
+            fine_rate: p0,
+            broken_rate: p1,
+            trial_wrongly_opens: 0.01,
+            trial_wrongly_closes: 0.05,
+            ..Default::default()
+        }
+        .derived();
+        let (w, pz) = (d.weights, d.zero_drift_rate);
+        let lines = WaldLines {
+            upper: d.upper,
+            lower: d.lower,
+        };
+        let to_close = d.trials_to_close as f64;
         for e in 2..=9 {
             let line = 10f64.powi(e).ln();
             for (label, p) in [
@@ -81,9 +95,6 @@ pub fn all() -> Vec<Figure> {
                 ));
             }
         }
-        let lines = WaldLines::new(0.01, 0.05);
-        // Successes in a row that close half-open (`breaker`'s derived `trials_to_close`).
-        let to_close = (lines.lower / w.ok).ceil();
         for (label, p) in [("p0", p0), ("p*", pz), ("p1", p1)] {
             out.push(Figure::new(
                 format!("sprt exact    p0={p0} p1={p1} a=1% b=5% p={label}"),
