@@ -108,7 +108,7 @@ pub fn absorb_capped(
     let (mut up, mut low, mut steps) = (0.0f64, 0.0f64, 0.0f64);
     let mut alive = 1.0f64;
     let mut cells: u64 = 0;
-    let mut converged = false;
+    let mut converged;
     const CHECK: u64 = 32;
     let tails = |cur: &[f64], n: u64, klo: u64| {
         let (mut tu, mut tl, mut mass) = (0.0, 0.0, 0.0);
@@ -126,7 +126,7 @@ pub fn absorb_capped(
         }
         (tu, tl, mass * steps_left)
     };
-    loop {
+    let (tail_upper, tail_lower, tail_steps) = loop {
         steps += alive;
         // One step: k stays (success) or k+1 (failure).
         let len = cur.len();
@@ -165,30 +165,23 @@ pub fn absorb_capped(
         } else {
             alive - absorbed
         };
-        if cur.is_empty() || alive < f64::MIN_POSITIVE {
-            converged = true;
-            break;
-        }
-        if n % CHECK == 0 {
-            // The step remainder is cheap (mass x constant): only then look at the others.
-            if alive * steps_left <= TOLERANCE * steps {
-                let (tu, tl, _) = tails(&cur, n, klo);
-                let ok_u = tu <= TOLERANCE * up || tu < f64::MIN_POSITIVE;
-                let ok_l = tl <= TOLERANCE * low || tl < f64::MIN_POSITIVE;
-                if ok_u && ok_l {
-                    converged = true;
-                    break;
-                }
+        let stop = cur.is_empty() || alive < f64::MIN_POSITIVE;
+        // The step remainder is cheap (mass x constant): only then look at the others.
+        let check = n % CHECK == 0 && alive * steps_left <= TOLERANCE * steps;
+        if stop || check || cells > max_cells {
+            // The remainders, computed once whichever way the program ends.
+            let (tu, tl, ts) = if cur.is_empty() {
+                (0.0, 0.0, 0.0)
+            } else {
+                tails(&cur, n, klo)
+            };
+            let ok_u = tu <= TOLERANCE * up || tu < f64::MIN_POSITIVE;
+            let ok_l = tl <= TOLERANCE * low || tl < f64::MIN_POSITIVE;
+            converged = stop || (check && ok_u && ok_l);
+            if converged || cells > max_cells {
+                break (tu, tl, ts);
             }
         }
-        if cells > max_cells {
-            break;
-        }
-    }
-    let (tail_upper, tail_lower, tail_steps) = if cur.is_empty() {
-        (0.0, 0.0, 0.0)
-    } else {
-        tails(&cur, n, klo)
     };
     Absorption {
         upper: up,
