@@ -220,6 +220,12 @@ fn wasm_opt(wasm: &Path) {
     let tmp = wasm.with_extension("opt.wasm");
     let ok = run(Command::new(bin)
         .args(["-O", "--strip-producers", "--strip-target-features"])
+        // Addresses below 1024 are never accessed: rustc links the wasm stack first (1 MiB
+        // growing down from 1048576, the data above it), so those bytes are reached only at the
+        // very end of the stack. With that assumed, wasm-opt folds a small constant added to a
+        // pointer into the load's or store's offset, which is the same access unless the
+        // addition wraps past 4 GiB: 799 B (gzip) smaller.
+        .arg("--low-memory-unused")
         .args([
             "--enable-bulk-memory",
             "--enable-nontrapping-float-to-int",
