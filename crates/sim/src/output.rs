@@ -488,9 +488,13 @@ pub(crate) fn finish_metrics(
             if scenario_phases.condition_at(e.t_s) == Condition::Fine {
                 m.false_openings += 1;
             }
-            if let Some(i) = outages.partition_point(|o| o.0 <= e.t_s).checked_sub(1) {
-                if e.t_s >= answers_until[i] && e.t_s < close_until[i] {
-                    close_until[i] = e.t_s;
+            let i = outages.partition_point(|o| o.0 <= e.t_s).checked_sub(1);
+            if let (Some(&answers), Some(close)) = (
+                i.and_then(|i| answers_until.get(i)),
+                i.and_then(|i| close_until.get_mut(i)),
+            ) {
+                if e.t_s >= answers && e.t_s < *close {
+                    *close = e.t_s;
                 }
             }
         }
@@ -512,11 +516,20 @@ pub(crate) fn finish_metrics(
         if !(ev.t_s < seg_end(i) && ev.t_s <= end) {
             continue;
         }
-        if first_open[i].is_none() && ev.to == State::Open && ev.t_s < answers_until[i] {
-            first_open[i] = Some(ev.t_s);
+        // (Every index is in range: the lists are the outages'.)
+        let (Some(first), Some(&answers), Some(&close), Some(last)) = (
+            first_open.get_mut(i),
+            answers_until.get(i),
+            close_until.get(i),
+            last.get_mut(i),
+        ) else {
+            continue;
+        };
+        if first.is_none() && ev.to == State::Open && ev.t_s < answers {
+            *first = Some(ev.t_s);
         }
-        if ev.t_s < close_until[i] {
-            last[i] = Some(last[i].map_or(ev.t_s, |l: f64| l.max(ev.t_s)));
+        if ev.t_s < close {
+            *last = Some(last.map_or(ev.t_s, |l: f64| l.max(ev.t_s)));
         }
     }
     // Closed once every caller's copy is: with one copy per caller, the last of their closes
@@ -524,16 +537,18 @@ pub(crate) fn finish_metrics(
     let after = last_states_before(events, &close_until, |ev| ev.t_s <= end);
     let mut opens = Vec::new();
     let mut closes = Vec::new();
-    for (i, &(s, e)) in outages.iter().enumerate() {
+    for (((&(s, e), &first), &last), after) in
+        outages.iter().zip(&first_open).zip(&last).zip(&after)
+    {
         // An outage after the run's end (a phase past the duration, a run cut short) is none of
         // its outages; one that ends after it has no time to close.
         if s > end {
             continue;
         }
-        if let Some(first) = first_open[i] {
+        if let Some(first) = first {
             opens.push(first - s);
-            if let Some(l) = last[i].filter(|_| e <= end) {
-                if after[i].all_closed {
+            if let Some(l) = last.filter(|_| e <= end) {
+                if after.all_closed {
                     closes.push(l - e);
                 }
             }
