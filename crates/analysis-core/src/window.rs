@@ -201,7 +201,7 @@ pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<Exac
     // Full-window phase. Popcounts from a table (wasm and baseline x86-64 have no fast popcnt
     // in every build).
     let mut ones = vec![0u8; full + 1];
-    for s in 1..=full {
+    for s in 1..ones.len() {
         ones[s] = ones[s >> 1] + (s & 1) as u8;
     }
     let k_full_u8 = k_full.min(255) as u8;
