@@ -120,12 +120,14 @@ fn heapsort(v: &mut [String]) {
 
 /// Move `v[root]` down the heap `v[..end]` until it is not less than its children.
 fn sift_down(v: &mut [String], mut root: usize, end: usize) {
+    // The heap alone (`end <= v.len()`), so that the indices below need no bounds checks.
+    let v = &mut v[..end];
     loop {
         let mut child = 2 * root + 1;
-        if child >= end {
+        if child >= v.len() {
             return;
         }
-        if child + 1 < end && v[child] < v[child + 1] {
+        if child + 1 < v.len() && v[child] < v[child + 1] {
             child += 1;
         }
         if v[root] >= v[child] {
