@@ -101,8 +101,12 @@ pub fn absorb_capped(
     // Position after n steps with k failures.
     let pos = |n: u64, k: u64| start + k as f64 * f + (n - k) as f64 * o;
 
-    let mut cur: Vec<f64> = vec![1.0];
-    let mut next: Vec<f64> = Vec::with_capacity(64);
+    // The band: `cur[off..off + len]`, its cell `j` holding the mass at `k = klo + j` failures
+    // after `n` steps. A step writes the next band into `next` from its start and the two are
+    // swapped; cells absorbed at the bottom are left behind by `off`, so no cell is moved.
+    let mut cur = vec![1.0];
+    let mut next = Vec::new();
+    let (mut off, mut len) = (0usize, 1usize);
     let mut klo: u64 = 0;
     let mut n: u64 = 0;
     let (mut up, mut low, mut steps) = (0.0f64, 0.0f64, 0.0f64);
@@ -127,53 +131,106 @@ pub fn absorb_capped(
         (tu, tl, mass * steps_left)
     };
     let (tail_upper, tail_lower, tail_steps) = loop {
+        if len + 2 > next.len() {
+            // Room for two steps (a step adds at most one cell); `cur` grows on the next swap.
+            next = vec![0.0; 2 * len + 64];
+        }
+        let band = cur.get(off..off + len).unwrap_or_default();
+        // Two steps in one pass (the first one's band is never stored) when the first needs
+        // none of the work done after a step: no check (n + 1 is not a multiple of CHECK), no
+        // re-sum, no stop, no cap; else one step. In one step at most one cell crosses each
+        // line: at the top only the new cell (k = klo + len), the others having moved down by
+        // |w_ok| from inside; at the bottom only the lowest, its neighbour now standing where it
+        // stood plus w_fail. This holds in floating point too: `pos` rounds monotonically in n
+        // and in k. So the first step's crossings are settled first and those cells set to 0,
+        // and left out of the band after the pass. One step is the same pass with a second step
+        // that moves nothing (q, p = 1, 0: x * 1 + 0 * y = x). Every other operation is the
+        // one-step program's, in its order: the same numbers to the bit.
+        // Reads and slices that cannot miss (the band is never empty here, `next` has room)
+        // take no panic path: `get` and a default, fewer wasm bytes than indexing.
+        let edge = |cell: Option<&f64>| cell.copied().unwrap_or_default();
+        let (mut bottom, mut top) = (q * edge(band.first()), p * edge(band.last()));
+        let (mut u, mut l, mut absorbed) = (0.0, 0.0, 0.0);
+        let crossed_top = pos(n + 1, klo + len as u64) >= upper;
+        if crossed_top {
+            (u, absorbed, top) = (top, top, 0.0);
+        }
+        let crossed_bottom = pos(n + 1, klo) <= lower;
+        if crossed_bottom {
+            (l, absorbed, bottom) = (bottom, absorbed + bottom, 0.0);
+        }
+        let kept = len + 1 - crossed_top as usize - crossed_bottom as usize;
         steps += alive;
-        // One step: k stays (success) or k+1 (failure).
-        let len = cur.len();
-        next.resize(len + 1, 0.0);
-        next[0] = q * cur[0];
-        next[len] = p * cur[len - 1];
-        for ((x, &hi), &lo) in next[1..len].iter_mut().zip(&cur[1..]).zip(&cur[..len - 1]) {
-            *x = q * hi + p * lo;
+        up += u;
+        low += l;
+        let pair = (n + 1) % CHECK != 0
+            && absorbed <= 0.5 * alive
+            && kept > 0
+            && alive - absorbed >= f64::MIN_POSITIVE
+            && cells + len as u64 + STEP_CELLS <= max_cells;
+        let (q2, p2, step) = if pair {
+            // The first step's bookkeeping, as after a step below.
+            alive -= absorbed;
+            absorbed = 0.0;
+            cells += len as u64 + STEP_CELLS;
+            n += 1;
+            steps += alive;
+            (q, p, kept)
+        } else {
+            (1.0, 0.0, len)
+        };
+        // The (second) step, from the first's band computed on the fly (`prev`: its cell j - 1).
+        let out = next.get_mut(..len + 2).unwrap_or_default();
+        if let [first, inner @ .., below_top, past_top] = out {
+            *first = q2 * bottom;
+            let mut prev = bottom;
+            for (x, w) in inner.iter_mut().zip(band.windows(2)) {
+                let m = q * w[1] + p * w[0];
+                *x = q2 * m + p2 * prev;
+                prev = m;
+            }
+            *below_top = q2 * top + p2 * prev;
+            *past_top = p2 * top;
         }
+        let at = |j: usize| out.get(j).copied().unwrap_or_default();
         // Mass moves, it is not created: alive falls by what is absorbed (re-summed exactly now
-        // and then below, so rounding cannot drift). Keeping the sum out of the step lets the
-        // step vectorize.
-        let mut absorbed = 0.0;
+        // and then below, so rounding cannot drift), keeping the sum out of the pass.
         n += 1;
-        cells += len as u64 + STEP_CELLS;
-        // At most one cell crosses each line a step, so one check at each end: at the top
-        // only the new cell (k = klo + len) can stand at or past `upper`, the others having
-        // moved down by |w_ok| from inside; at the bottom only the lowest, its neighbour now
-        // standing where it stood plus w_fail. This holds in floating point too: `pos` rounds
-        // monotonically in n and in k. (Each removal is as the old loops over both ends did it,
-        // so the numbers are the same to the bit: 9% fewer instructions in V8, 91 B less wasm.)
-        if pos(n, klo + len as u64) >= upper {
-            up += next[len];
-            absorbed += next[len];
-            next.pop();
+        cells += step as u64 + STEP_CELLS;
+        // The band is now out[c..top], the first step's crossed cells (zeros) left out; then
+        // the second step's crossings, one check at each end as above.
+        let mut c = crossed_bottom as usize;
+        let mut top = len + 1 + pair as usize - crossed_top as usize;
+        if pair {
+            if pos(n, klo + top as u64 - 1) >= upper {
+                top -= 1;
+                up += at(top);
+                absorbed += at(top);
+            }
+            if c < top && pos(n, klo + c as u64) <= lower {
+                low += at(c);
+                absorbed += at(c);
+                c += 1;
+            }
         }
-        if pos(n, klo) <= lower {
-            low += next[0];
-            absorbed += next[0];
-            next.remove(0);
-            klo += 1;
-        }
+        klo += c as u64;
         std::mem::swap(&mut cur, &mut next);
+        (off, len) = (c, top - c);
+        let band = cur.get(off..off + len).unwrap_or_default();
         alive = if n % 256 == 0 || absorbed > 0.5 * alive {
-            cur.iter().sum()
+            band.iter().sum()
         } else {
             alive - absorbed
         };
-        let stop = cur.is_empty() || alive < f64::MIN_POSITIVE;
+        let stop = len == 0 || alive < f64::MIN_POSITIVE;
         // The step remainder is cheap (mass x constant): only then look at the others.
         let check = n % CHECK == 0 && alive * steps_left <= TOLERANCE * steps;
         if stop || check || cells > max_cells {
             // The remainders, computed once whichever way the program ends.
-            let (tu, tl, ts) = if cur.is_empty() {
+            let (tu, tl, ts) = if len == 0 {
                 (0.0, 0.0, 0.0)
             } else {
-                tails(&cur, n, klo)
+                tails(band, n, klo)
             };
             let ok_u = tu <= TOLERANCE * up || tu < f64::MIN_POSITIVE;
             let ok_l = tl <= TOLERANCE * low || tl < f64::MIN_POSITIVE;
