@@ -4,8 +4,9 @@
 //! After `n` steps with `k` failures the position is `start + k w_fail + (n-k) w_ok`, whatever
 //! the order, so the probability mass of the walk not yet absorbed lives on a band of `k` values
 //! for each `n` (width `(upper - lower) / (w_fail - w_ok) + 1`). The program carries that band
-//! forward one step at a time, moving mass that crosses a line into the absorbed totals. It is
-//! exact for real (irrational-ratio) weights; the only approximation is where it stops.
+//! forward one step at a time (two in one pass over the band where it can: the same numbers),
+//! moving mass that crosses a line into the absorbed totals. It is exact for real
+//! (irrational-ratio) weights; the only approximation is where it stops.
 //!
 //! Truncation: the program stops when what is still in the band can change no total by more than
 //! [`TOLERANCE`] relative (or is below the smallest normal double). What is left is bounded:
