@@ -150,11 +150,11 @@ pub fn absorb_capped(
         // Reads and slices that cannot miss (the band is never empty here, `next` has room)
         // take no panic path: `get` and a default, fewer wasm bytes than indexing.
         let edge = |cell: Option<&f64>| cell.copied().unwrap_or_default();
-        let (mut bottom, mut top) = (q * edge(band.first()), p * edge(band.last()));
+        let (mut bottom, mut new_top) = (q * edge(band.first()), p * edge(band.last()));
         let (mut u, mut l, mut absorbed) = (0.0, 0.0, 0.0);
         let crossed_top = pos(n + 1, klo + len as u64) >= upper;
         if crossed_top {
-            (u, absorbed, top) = (top, top, 0.0);
+            (u, absorbed, new_top) = (new_top, new_top, 0.0);
         }
         let crossed_bottom = pos(n + 1, klo) <= lower;
         if crossed_bottom {
@@ -190,25 +190,25 @@ pub fn absorb_capped(
                 *x = q2 * m + p2 * prev;
                 prev = m;
             }
-            *below_top = q2 * top + p2 * prev;
-            *past_top = p2 * top;
+            *below_top = q2 * new_top + p2 * prev;
+            *past_top = p2 * new_top;
         }
         let at = |j: usize| out.get(j).copied().unwrap_or_default();
         // Mass moves, it is not created: alive falls by what is absorbed (re-summed exactly now
         // and then below, so rounding cannot drift), keeping the sum out of the pass.
         n += 1;
         cells += step as u64 + STEP_CELLS;
-        // The band is now out[c..top], the first step's crossed cells (zeros) left out; then
+        // The band is now out[c..end], the first step's crossed cells (zeros) left out; then
         // the second step's crossings, one check at each end as above.
         let mut c = crossed_bottom as usize;
-        let mut top = len + 1 + pair as usize - crossed_top as usize;
+        let mut end = len + 1 + pair as usize - crossed_top as usize;
         if pair {
-            if pos(n, klo + top as u64 - 1) >= upper {
-                top -= 1;
-                up += at(top);
-                absorbed += at(top);
+            if pos(n, klo + end as u64 - 1) >= upper {
+                end -= 1;
+                up += at(end);
+                absorbed += at(end);
             }
-            if c < top && pos(n, klo + c as u64) <= lower {
+            if c < end && pos(n, klo + c as u64) <= lower {
                 low += at(c);
                 absorbed += at(c);
                 c += 1;
@@ -216,7 +216,7 @@ pub fn absorb_capped(
         }
         klo += c as u64;
         std::mem::swap(&mut cur, &mut next);
-        (off, len) = (c, top - c);
+        (off, len) = (c, end - c);
         let band = cur.get(off..off + len).unwrap_or_default();
         alive = if n % 256 == 0 || absorbed > 0.5 * alive {
             band.iter().sum()
