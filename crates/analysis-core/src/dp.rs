@@ -194,8 +194,6 @@ pub fn absorb_capped(
             *past_top = p2 * new_top;
         }
         let at = |j: usize| out.get(j).copied().unwrap_or_default();
-        // Mass moves, it is not created: alive falls by what is absorbed (re-summed exactly now
-        // and then below, so rounding cannot drift), keeping the sum out of the pass.
         n += 1;
         cells += step as u64 + STEP_CELLS;
         // The band is now out[c..end], the first step's crossed cells (zeros) left out; then
@@ -218,6 +216,8 @@ pub fn absorb_capped(
         std::mem::swap(&mut cur, &mut next);
         (off, len) = (c, end - c);
         let band = cur.get(off..off + len).unwrap_or_default();
+        // Mass moves, it is not created: alive falls by what is absorbed (re-summed exactly now
+        // and then, so rounding cannot drift), keeping the sum out of the pass.
         alive = if n % 256 == 0 || absorbed > 0.5 * alive {
             band.iter().sum()
         } else {

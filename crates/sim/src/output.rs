@@ -488,13 +488,13 @@ pub(crate) fn finish_metrics(
             if scenario_phases.condition_at(e.t_s) == Condition::Fine {
                 m.false_openings += 1;
             }
-            let i = outages.partition_point(|o| o.0 <= e.t_s).checked_sub(1);
-            if let (Some(&answers), Some(close)) = (
-                i.and_then(|i| answers_until.get(i)),
-                i.and_then(|i| close_until.get_mut(i)),
-            ) {
-                if e.t_s >= answers && e.t_s < *close {
-                    *close = e.t_s;
+            if let Some(i) = outages.partition_point(|o| o.0 <= e.t_s).checked_sub(1) {
+                if let (Some(&answers), Some(close)) =
+                    (answers_until.get(i), close_until.get_mut(i))
+                {
+                    if e.t_s >= answers && e.t_s < *close {
+                        *close = e.t_s;
+                    }
                 }
             }
         }
