@@ -99,8 +99,10 @@ pub fn absorb_capped(
         drift_bound.min(diffusion)
     };
 
-    // Position after n steps with k failures.
-    let pos = |n: u64, k: u64| start + k as f64 * f + (n - k) as f64 * o;
+    // Position after n steps with k failures. The counts convert as signed integers, the same
+    // values (they stay far below 2^63) in one instruction where unsigned takes several (wasm on
+    // x86 has no unsigned 64-bit conversion).
+    let pos = |n: u64, k: u64| start + k as i64 as f64 * f + (n - k) as i64 as f64 * o;
 
     // The band: `cur[off..off + len]`, its cell `j` holding the mass at `k = klo + j` failures
     // after `n` steps. A step writes the next band into `next` from its start and the two are
