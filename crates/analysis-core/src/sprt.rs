@@ -63,7 +63,8 @@ impl ExactSprt {
     }
 }
 
-/// Exact OC and ASN at failure rate `p` (0 <= p <= 1). Requires `B < 0 < A`. The dynamic
+/// Exact OC and ASN at failure rate `p` (0 <= p <= 1). Requires `B < 0 < A` and
+/// `w_fail > 0 > w_ok` (panics otherwise). The dynamic
 /// program's work is capped at [`dp::MAX_CELLS`]; see [`exact_capped`].
 pub fn exact(w: Weights, lines: WaldLines, p: f64) -> ExactSprt {
     exact_capped(w, lines, p, dp::MAX_CELLS)
@@ -71,7 +72,12 @@ pub fn exact(w: Weights, lines: WaldLines, p: f64) -> ExactSprt {
 
 /// [`exact`] with the dynamic program's work capped at `max_cells` band cells.
 pub fn exact_capped(w: Weights, lines: WaldLines, p: f64, max_cells: u64) -> ExactSprt {
-    assert!(lines.lower < 0.0 && lines.upper > 0.0, "need B < 0 < A");
+    // Weights the other way round (fine above broken) would run the program to its cap for
+    // a number that means nothing.
+    assert!(
+        lines.lower < 0.0 && lines.upper > 0.0 && w.fail > 0.0 && w.ok < 0.0,
+        "need B < 0 < A, w_fail > 0 > w_ok"
+    );
     let a = dp::absorb_capped(w, p, 0.0, lines.lower, lines.upper, max_cells);
     // The smaller of the two probabilities carries a relative error bound; the other is its
     // complement (so an OC near 1 keeps its last digits and stays monotone).
@@ -107,7 +113,7 @@ pub struct TimeLimited {
 /// Poisson with mean `mean_trials`. The (n, k) program over trials and failures, mixed over
 /// `N`: the undecided mass lives on a band of failure counts, as in [`dp`], so a step costs the
 /// band's width, not `n`. `None` when it could visit more than `max_cells` cells
-/// ([`time_limited_cells`]). The breaker's half-open is [`half_open_time_limited`], whose first
+/// ([`time_limited_cells`]), or when the weights or lines make no test. The breaker's half-open is [`half_open_time_limited`], whose first
 /// trial is certain.
 pub fn time_limited(
     w: Weights,
@@ -146,7 +152,8 @@ pub const TIME_LIMITED_STEP_CELLS: u64 = 256;
 /// `n_max = first + ceil(mean + 12 sqrt(mean) + 40)` the trial counts carried (the Poisson
 /// weight past them is below 1e-16), `width` the most failure counts undecided at once
 /// (`floor((A - B) / (w_fail - w_ok)) + 1`) and `S` = [`TIME_LIMITED_STEP_CELLS`]. `None`
-/// for a mean that is no count.
+/// for a mean that is no count, or for weights or lines that make no test (not
+/// `w_fail > 0 > w_ok`, not `B < 0 < A`): [`time_limited`] is then `None` too.
 pub fn time_limited_cells(
     w: Weights,
     lines: WaldLines,
@@ -158,7 +165,14 @@ pub fn time_limited_cells(
 
 /// The last trial count carried and [`time_limited_cells`].
 fn time_limited_extent(w: Weights, lines: WaldLines, first: u64, mean: f64) -> Option<(u64, u64)> {
-    if !(mean >= 0.0 && mean.is_finite()) {
+    // Weights the other way round (fine above broken) or lines not around 0 make no test.
+    if !(mean >= 0.0
+        && mean.is_finite()
+        && w.fail > 0.0
+        && w.ok < 0.0
+        && lines.lower < 0.0
+        && lines.upper > 0.0)
+    {
         return None;
     }
     // A mean past u64's range saturates, and so the cap refuses it.

@@ -553,6 +553,14 @@ fn exact_refuses_lines_on_one_side() {
     sprt::exact(Weights::new(0.05, 0.2), lines(4.6, 1.0), 0.1);
 }
 
+/// Weights the other way round (fine above broken) ran the program to its work cap (1e9 cells,
+/// 0.2 s) and returned a chance to close of 0 that meant nothing.
+#[test]
+#[should_panic(expected = "w_fail > 0 > w_ok")]
+fn exact_refuses_weights_the_other_way_round() {
+    sprt::exact(Weights::new(0.2, 0.05), lines(4.6, -2.9), 0.1);
+}
+
 /// Exact OC and ASN at irrational weight ratios and small error rates against references from
 /// an independent 40-digit program (mpmath): the (trials, failures) mass carried until less than
 /// 1e-40 is undecided, open at `>= A`, close at `<= B`, with the weights of the same f64 rates.

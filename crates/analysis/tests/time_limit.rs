@@ -350,3 +350,41 @@ fn the_breakers_half_open_matches_high_precision_references() {
         );
     }
 }
+
+/// Weights the other way round (fine above broken) or lines not around 0 make no test: `None`,
+/// where they used to give a number (a chance to close of 0.9996 for fine 20%, broken 5%).
+#[test]
+fn no_test_no_answer() {
+    let l = WaldLines::new(0.01, 0.05);
+    let inverted = Weights::new(0.2, 0.05);
+    assert!(inverted.fail < 0.0 && inverted.ok > 0.0);
+    assert_eq!(sprt::time_limited(inverted, l, 0.1, 10.0, CELLS), None);
+    assert_eq!(
+        sprt::half_open_time_limited(inverted, l, 0.1, 10.0, CELLS),
+        None
+    );
+    assert_eq!(sprt::time_limited_cells(inverted, l, 1, 10.0), None);
+    let w = Weights::new(0.05, 0.2);
+    for lines in [
+        WaldLines {
+            upper: 1.0,
+            lower: 0.5,
+        },
+        WaldLines {
+            upper: -0.5,
+            lower: -1.0,
+        },
+        WaldLines {
+            upper: 0.0,
+            lower: -1.0,
+        },
+    ] {
+        assert_eq!(
+            sprt::time_limited(w, lines, 0.1, 10.0, CELLS),
+            None,
+            "{lines:?}"
+        );
+    }
+    // The same settings the right way round answer.
+    assert!(sprt::half_open_time_limited(w, l, 0.1, 10.0, CELLS).is_some());
+}
