@@ -32,7 +32,7 @@
 use crate::dp;
 use crate::figure::Figure;
 use crate::mc::Rng;
-use crate::num::{wald_exponent, weight_variance, Stats};
+use crate::num::{is_rate, is_test, wald_exponent, weight_variance, Stats};
 use breaker::score::Weights;
 
 /// The exact run length and its pieces.
@@ -75,7 +75,8 @@ impl ExactArl {
 
 /// Exact average run length of the CUSUM with weights `w`, line `line` (nats, > 0), failure
 /// rate `p` (0 <= p <= 1). Infinite when `p = 0` (or when the alarm probability underflows).
-/// The dynamic program's work is capped at [`dp::MAX_CELLS`]; see [`arl_exact_capped`].
+/// The dynamic program's work is capped at [`dp::MAX_CELLS`]; see [`arl_exact_capped`]. Panics
+/// unless `line > 0`, `0 <= p <= 1` and the weights make a test ([`crate::num::is_test`]).
 pub fn arl_exact(w: Weights, line: f64, p: f64) -> ExactArl {
     arl_exact_capped(w, line, p, dp::MAX_CELLS)
 }
@@ -86,8 +87,8 @@ pub fn arl_exact(w: Weights, line: f64, p: f64) -> ExactArl {
 /// `(1 + p (L + tail_steps)) / (p q)`, plus rounding (infinite while `q = 0`).
 pub fn arl_exact_capped(w: Weights, line: f64, p: f64, max_cells: u64) -> ExactArl {
     assert!(
-        line > 0.0 && w.fail > 0.0 && w.ok < 0.0,
-        "need line > 0, w_fail > 0 > w_ok"
+        line > 0.0 && is_test(w) && is_rate(p),
+        "need line > 0, w_fail > 0 > w_ok (finite), 0 <= p <= 1"
     );
     if p <= 0.0 {
         return ExactArl {
@@ -294,7 +295,8 @@ pub(crate) fn grid_arl(p: f64, a: usize, b: usize, h: usize) -> f64 {
 }
 
 /// Average run length by the Brook-Evans chain (see the module docs). `None` when `p = 0` or the
-/// grid for even the first convergent exceeds [`CHAIN_BUDGET`] by more than 10x.
+/// grid for even the first convergent exceeds [`CHAIN_BUDGET`] by more than 10x, and when the
+/// weights, `p` or the line make no test ([`crate::num::is_test`], `0 < p <= 1`, `line > 0`).
 pub fn arl_markov_chain(w: Weights, line: f64, p: f64) -> Option<ChainArl> {
     arl_markov_chain_capped(w, line, p, f64::INFINITY)
 }
@@ -303,7 +305,7 @@ pub fn arl_markov_chain(w: Weights, line: f64, p: f64) -> Option<ChainArl> {
 /// one behind its error estimate) take more than `max_work` multiply-adds in all. The choice of
 /// grids does not depend on `max_work`: within it, the result is [`arl_markov_chain`]'s.
 pub fn arl_markov_chain_capped(w: Weights, line: f64, p: f64, max_work: f64) -> Option<ChainArl> {
-    if p <= 0.0 || line.is_nan() || line <= 0.0 {
+    if !(is_test(w) && p > 0.0 && p <= 1.0 && line > 0.0) {
         return None;
     }
     let ratio = w.fail / -w.ok;
@@ -421,7 +423,8 @@ pub fn arl_wald(w: Weights, line: f64, p: f64) -> Figure {
 }
 
 /// Monte Carlo run length: `runs` runs from 0, seeded. `max_calls` caps the calls simulated in
-/// all runs together; when it runs out the figure is `None` (censored runs would bias the mean).
+/// all runs together; when it runs out the figure is `None` (censored runs would bias the mean),
+/// as it is when the weights, `p` or the line make no test (`0 < p <= 1`, a finite `line > 0`).
 /// Runs of successes are skipped with geometric draws, so the work is per failure, not per call.
 pub fn simulate(
     w: Weights,
@@ -446,7 +449,7 @@ pub fn simulate_capped(
     max_calls: u64,
     max_draws: u64,
 ) -> (Option<Figure>, u64) {
-    if runs == 0 || p <= 0.0 {
+    if runs == 0 || !(is_test(w) && p > 0.0 && p <= 1.0 && line > 0.0 && line < f64::INFINITY) {
         return (None, 0);
     }
     let mut draws: u64 = 0;

@@ -11,6 +11,20 @@ pub(crate) fn log_add(x: f64, y: f64) -> f64 {
     hi + libm::log1p(libm::exp(lo - hi))
 }
 
+/// Whether the weights make a test: `0 < w_fail < inf` and `-inf < w_ok < 0`, as
+/// [`Weights::new`] gives for rates `0 < p0 < p1 < 1` (it checks nothing: rates the other way
+/// round flip the signs, equal rates give 0, a rate of 0 or 1 an infinite weight). The figures
+/// answer only for such weights: a function returning an `Option` gives `None`, the exact
+/// programs panic (each says which).
+pub fn is_test(w: Weights) -> bool {
+    w.fail > 0.0 && w.fail < f64::INFINITY && w.ok < 0.0 && w.ok > f64::NEG_INFINITY
+}
+
+/// Whether `p` is a failure rate: `0 <= p <= 1` (NaN is not).
+pub fn is_rate(p: f64) -> bool {
+    (0.0..=1.0).contains(&p)
+}
+
 /// `ln E[e^{t w}]` for one call at failure rate `p`: `ln(p e^{t w_fail} + (1-p) e^{t w_ok})`.
 pub fn log_mgf(w: Weights, p: f64, t: f64) -> f64 {
     let a = if p > 0.0 {

@@ -20,7 +20,7 @@
 use crate::dp;
 use crate::figure::Figure;
 use crate::mc::Rng;
-use crate::num::{wald_exponent, Stats};
+use crate::num::{is_rate, is_test, wald_exponent, Stats};
 use breaker::score::Weights;
 use breaker::trial::WaldLines;
 
@@ -63,8 +63,8 @@ impl ExactSprt {
     }
 }
 
-/// Exact OC and ASN at failure rate `p` (0 <= p <= 1). Requires `B < 0 < A` and
-/// `w_fail > 0 > w_ok` (panics otherwise). The dynamic
+/// Exact OC and ASN at failure rate `p` (0 <= p <= 1). Panics unless `B < 0 < A`,
+/// `0 <= p <= 1` and the weights make a test ([`crate::num::is_test`]). The dynamic
 /// program's work is capped at [`dp::MAX_CELLS`]; see [`exact_capped`].
 pub fn exact(w: Weights, lines: WaldLines, p: f64) -> ExactSprt {
     exact_capped(w, lines, p, dp::MAX_CELLS)
@@ -75,8 +75,8 @@ pub fn exact_capped(w: Weights, lines: WaldLines, p: f64, max_cells: u64) -> Exa
     // Weights the other way round (fine above broken) would run the program to its cap for
     // a number that means nothing.
     assert!(
-        lines.lower < 0.0 && lines.upper > 0.0 && w.fail > 0.0 && w.ok < 0.0,
-        "need B < 0 < A, w_fail > 0 > w_ok"
+        lines.lower < 0.0 && lines.upper > 0.0 && is_test(w) && is_rate(p),
+        "need B < 0 < A, w_fail > 0 > w_ok (finite), 0 <= p <= 1"
     );
     let a = dp::absorb_capped(w, p, 0.0, lines.lower, lines.upper, max_cells);
     // The smaller of the two probabilities carries a relative error bound; the other is its
@@ -113,7 +113,8 @@ pub struct TimeLimited {
 /// Poisson with mean `mean_trials`. The (n, k) program over trials and failures, mixed over
 /// `N`: the undecided mass lives on a band of failure counts, as in [`dp`], so a step costs the
 /// band's width, not `n`. `None` when it could visit more than `max_cells` cells
-/// ([`time_limited_cells`]), or when the weights or lines make no test. The breaker's half-open is [`half_open_time_limited`], whose first
+/// ([`time_limited_cells`]), or when the weights, `p` or the lines make no test
+/// ([`crate::num::is_test`], `0 <= p <= 1`, finite `B < 0 < A`). The breaker's half-open is [`half_open_time_limited`], whose first
 /// trial is certain.
 pub fn time_limited(
     w: Weights,
@@ -152,8 +153,9 @@ pub const TIME_LIMITED_STEP_CELLS: u64 = 256;
 /// `n_max = first + ceil(mean + 12 sqrt(mean) + 40)` the trial counts carried (the Poisson
 /// weight past them is below 1e-16), `width` the most failure counts undecided at once
 /// (`floor((A - B) / (w_fail - w_ok)) + 1`) and `S` = [`TIME_LIMITED_STEP_CELLS`]. `None`
-/// for a mean that is no count, or for weights or lines that make no test (not
-/// `w_fail > 0 > w_ok`, not `B < 0 < A`): [`time_limited`] is then `None` too.
+/// for a mean that is no count or whose cells pass u64's range, or for weights or lines that
+/// make no test (not `w_fail > 0 > w_ok` with both finite, not finite `B < 0 < A`):
+/// [`time_limited`] is then `None` too.
 pub fn time_limited_cells(
     w: Weights,
     lines: WaldLines,
@@ -166,21 +168,20 @@ pub fn time_limited_cells(
 /// The last trial count carried and [`time_limited_cells`].
 fn time_limited_extent(w: Weights, lines: WaldLines, first: u64, mean: f64) -> Option<(u64, u64)> {
     // Weights the other way round (fine above broken) or lines not around 0 make no test.
-    if !(mean >= 0.0
-        && mean.is_finite()
-        && w.fail > 0.0
-        && w.ok < 0.0
-        && lines.lower < 0.0
-        && lines.upper > 0.0)
-    {
+    if !(mean >= 0.0 && mean.is_finite() && is_test(w) && around_zero(lines)) {
         return None;
     }
-    // A mean past u64's range saturates, and so the cap refuses it.
+    // A mean past u64's range saturates, and so the cells pass u64's range below.
     let n_max = ((mean + 12.0 * mean.sqrt() + 40.0).ceil() as u64).saturating_add(first);
     let width = ((lines.upper - lines.lower) / (w.fail - w.ok)).floor() + 1.0;
-    // In doubles: exact below 2^53, and past u64's range it saturates.
+    // In doubles: exact below 2^53; past u64's range (a count no cap can stand for) `None`.
     let cells = (n_max as f64 + 1.0) * (width + 1.0 + TIME_LIMITED_STEP_CELLS as f64);
-    Some((n_max, cells as u64))
+    (cells < u64::MAX as f64).then_some((n_max, cells as u64))
+}
+
+/// Whether Wald's lines make a test: `-inf < B < 0 < A < inf`.
+fn around_zero(l: WaldLines) -> bool {
+    l.lower < 0.0 && l.upper > 0.0 && l.lower > f64::NEG_INFINITY && l.upper < f64::INFINITY
 }
 
 /// [`time_limited`] with `N = first + Poisson(mean_trials)`.
@@ -195,7 +196,7 @@ fn time_limited_after(
     let lambda = mean_trials;
     // Trials past `n_max` have Poisson probability below 1e-16 in all.
     let (n_max, most) = time_limited_extent(w, lines, first, lambda)?;
-    if most > max_cells {
+    if most > max_cells || !is_rate(p) {
         return None;
     }
     let pmf = |n: u64| -> f64 {
@@ -347,7 +348,8 @@ pub fn wald_rate_of_h(w: Weights, h: f64) -> f64 {
 }
 
 /// Monte Carlo OC and ASN from `runs` half-open rounds, seeded: (close probability with a Wilson
-/// 95% interval, expected trials with a normal 95% interval).
+/// 95% interval, expected trials with a normal 95% interval). `None` when the weights, `p` or
+/// the lines make no test ([`crate::num::is_test`], `0 <= p <= 1`, finite `B < 0 < A`).
 pub fn simulate(
     w: Weights,
     lines: WaldLines,
@@ -368,7 +370,7 @@ pub fn simulate_capped(
     seed: u64,
     max_draws: u64,
 ) -> (Option<(Figure, Figure)>, u64) {
-    if runs == 0 {
+    if runs == 0 || !(is_test(w) && is_rate(p) && around_zero(lines)) {
         return (None, 0);
     }
     let mut draws: u64 = 0;

@@ -17,7 +17,7 @@
 
 use crate::figure::Figure;
 use crate::mc::Rng;
-use crate::num::{binomial_upper_tail, poisson_ci95_overdispersed, Stats};
+use crate::num::{binomial_upper_tail, is_rate, poisson_ci95_overdispersed, Stats};
 
 /// Largest window the exact sliding chain takes (2^18 states: 11-39 ms natively for the bench's
 /// figures, measured 2026-12-02; 20 would take four times that, over the page's 100 ms budget).
@@ -65,12 +65,14 @@ pub fn failures_to_trip(n: u32, t: f64) -> u32 {
 }
 
 /// Chance that a full window of `size` calls at failure rate `p` is at or over the threshold.
+/// Requires `size >= 1` and `0 <= p <= 1` (else NaN or a number that means nothing).
 pub fn trip_probability(w: &CountWindow, p: f64) -> Figure {
     let k = w.failures_to_trip(w.size);
     Figure::exact(binomial_upper_tail(w.size as u64, p, k as u64))
 }
 
-/// Trips per day with windows back to back at `rps` calls per second.
+/// Trips per day with windows back to back at `rps` calls per second. Requires `size >= 1`
+/// and `0 <= p <= 1`, as [`trip_probability`].
 pub fn back_to_back_trips_per_day(w: &CountWindow, p: f64, rps: f64) -> Figure {
     let windows_per_day = rps * 86_400.0 / w.size as f64;
     Figure::exact(windows_per_day * trip_probability(w, p).value)
@@ -111,13 +113,21 @@ pub struct ExactTrip {
 }
 
 /// Exact expected calls until the sliding window trips at failure rate `p`, from `start`.
-/// `None` when the window is larger than [`MAX_EXACT`].
+/// `None` when the window is larger than [`MAX_EXACT`] or empty, or `p` (or the baseline) is
+/// not a rate. Infinite at once when no count of failures trips (a threshold above 1).
 pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<ExactTrip> {
     let n = w.size;
-    if n == 0 || n > MAX_EXACT {
+    let baseline_ok = match start {
+        Start::Full { baseline } => is_rate(baseline),
+        Start::Empty => true,
+    };
+    if n == 0 || n > MAX_EXACT || !is_rate(p) || !baseline_ok {
         return None;
     }
-    if p <= 0.0 {
+    // No count of failures trips, in a full window or a filling one, only when the threshold is
+    // above 1 (or NaN): `k / c >= t` for no `k <= c`, as `c / c = 1`. (It took seconds to find
+    // that out by carrying the chain.)
+    if p == 0.0 || w.threshold.is_nan() || w.threshold > 1.0 {
         return Some(ExactTrip {
             calls: f64::INFINITY,
             error: 0.0,

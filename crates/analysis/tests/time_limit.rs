@@ -213,9 +213,19 @@ fn what_it_refuses() {
     // Mean 0: n_max = 40, 41 x 262.
     assert!(sprt::time_limited(w, l, 0.1, 0.0, 10_742).is_some());
     assert!(sprt::time_limited(w, l, 0.1, 0.0, 10_741).is_none());
-    // A mean past u64's range is refused, not wrapped (it overflowed: NaNs in release).
-    assert_eq!(sprt::time_limited_cells(w, l, 1, 1e25), Some(u64::MAX));
+    // A mean past u64's range is refused, not wrapped (it overflowed: NaNs in release), even
+    // under no cap at all (its cells read u64::MAX, which that cap let through: a loop over
+    // 0..=u64::MAX).
+    assert_eq!(sprt::time_limited_cells(w, l, 1, 1e25), None);
     assert!(sprt::half_open_time_limited(w, l, 0.1, 1.9e19, CELLS).is_none());
+    assert!(sprt::time_limited(w, l, 0.1, 1e30, u64::MAX).is_none());
+    // A failure rate that is no rate.
+    for p in [-0.5, 1.5, f64::NAN] {
+        assert!(
+            sprt::half_open_time_limited(w, l, p, 10.0, CELLS).is_none(),
+            "{p}"
+        );
+    }
     // What it visits is within what it may.
     for p in [0.0, 0.05, 0.3, 1.0] {
         let t = sprt::time_limited(w, l, p, 100.0, CELLS).expect("fits");
