@@ -400,6 +400,8 @@ pub fn lorden_bound(line: f64, p: f64, p0: f64) -> Option<Figure> {
 }
 
 /// Wald's (Siegmund's) approximation of the run length, ignoring the overshoot over the line.
+/// Requires `0 <= p <= 1`, `line > 0` and weights that make a test ([`crate::num::is_test`]):
+/// otherwise a number that means nothing.
 pub fn arl_wald(w: Weights, line: f64, p: f64) -> Figure {
     let mu = w.drift(p);
     let value = match wald_exponent(w, p) {

@@ -296,7 +296,8 @@ fn asn_of(w: Weights, p: f64, h: f64, oc: f64, a: f64, b: f64) -> f64 {
     }
 }
 
-/// Wald's approximations at failure rate `p`.
+/// Wald's approximations at failure rate `p`. Requires `0 <= p <= 1`, weights that make a test
+/// ([`crate::num::is_test`]) and `B < 0 < A`: otherwise a number that means nothing.
 pub fn wald(w: Weights, lines: WaldLines, p: f64) -> WaldSprt {
     let (a, b) = (lines.upper, lines.lower);
     match wald_exponent(w, p) {

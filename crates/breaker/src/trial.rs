@@ -14,7 +14,8 @@ pub struct WaldLines {
 }
 
 impl WaldLines {
-    /// Lines for error rates `a` (wrongly opens) and `b` (wrongly closes).
+    /// Lines for error rates `a` (wrongly opens) and `b` (wrongly closes). Unchecked here:
+    /// `0 < a`, `0 < b`, `a + b < 1` give `B < 0 < A` (the breaker's settings validate them).
     pub fn new(a: f64, b: f64) -> Self {
         WaldLines {
             upper: libm::log((1.0 - b) / a),
