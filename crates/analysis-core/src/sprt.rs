@@ -114,8 +114,8 @@ pub struct TimeLimited {
 /// `N`: the undecided mass lives on a band of failure counts, as in [`dp`], so a step costs the
 /// band's width, not `n`. `None` when it could visit more than `max_cells` cells
 /// ([`time_limited_cells`]), or when the weights, `p` or the lines make no test
-/// ([`crate::num::is_test`], `0 <= p <= 1`, finite `B < 0 < A`). The breaker's half-open is [`half_open_time_limited`], whose first
-/// trial is certain.
+/// ([`crate::num::is_test`], `0 <= p <= 1`, finite `B < 0 < A`). The breaker's half-open is
+/// [`half_open_time_limited`], whose first trial is certain.
 pub fn time_limited(
     w: Weights,
     lines: WaldLines,

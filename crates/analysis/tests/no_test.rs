@@ -1,7 +1,8 @@
 //! Weights, rates and lines that make no test, given to the figures' public functions directly
 //! (the page and `breaker analyze` validate first; a Rust caller need not). Each figure refuses
 //! them, with `None` or a panic its docs name, and never hangs or answers with a number that
-//! means nothing. Every case here did one of those (found by an audit of the public API).
+//! means nothing. Every case here did one of those (found by an audit of the public API),
+//! except an infinite failure weight in the two simulations, refused with the rest.
 
 use analysis::window::{self, CountWindow, Start};
 use analysis::{cusum, num, sprt};
@@ -43,9 +44,13 @@ fn only_finite_weights_of_opposite_signs_make_a_test() {
     }
 }
 
-/// The half-open test's Monte Carlo hung on all of these: its search for the exact closing
-/// step never ends when a success does not lower the score, and an infinite opening line is
-/// never reached; its draw cap was never consulted in either loop.
+/// The half-open test's Monte Carlo hung on weights the wrong way round or equal (its search for
+/// the exact closing step never ends when a success does not lower the score) and on an
+/// infinite opening line (never reached), its draw cap consulted in neither loop; with an
+/// infinite success weight (NaN scores) it closed every time, where the first trial decides
+/// (a failure opens at once, a success closes) and the chance is 0.9. (An infinite failure
+/// weight it got right, opening at any failure; it is refused with the rest, as the exact
+/// programs cannot take it.)
 #[test]
 fn the_half_open_simulation_refuses_what_would_hang_it() {
     let l = WaldLines::new(0.05, 0.05);
@@ -72,9 +77,11 @@ fn the_half_open_simulation_refuses_what_would_hang_it() {
     }
 }
 
-/// The CUSUM's Monte Carlo never alarmed with these (a failure does not raise the score, or
-/// an infinite success weight reset it each time), so it ran until a caller's call cap: none
-/// given, forever.
+/// The CUSUM's Monte Carlo never alarmed with weights the wrong way round or equal (a failure
+/// does not raise the score) or an infinite success weight (every success resets it), so it ran
+/// until a caller's call cap: none given, forever. (An infinite failure weight alarms at every
+/// failure, which it got right, 1 / p; refused with the rest, as the exact program cannot take
+/// it.)
 #[test]
 fn the_run_length_simulation_refuses_what_would_hang_it() {
     for w in [inverted(), equal(), infinite_fail(), infinite_ok()] {
