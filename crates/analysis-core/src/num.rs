@@ -12,8 +12,9 @@ pub(crate) fn log_add(x: f64, y: f64) -> f64 {
 }
 
 /// Whether the weights make a test: `0 < w_fail < inf` and `-inf < w_ok < 0`, as
-/// [`Weights::new`] gives for rates `0 < p0 < p1 < 1` (it checks nothing: rates the other way
-/// round flip the signs, equal rates give 0, a rate of 0 or 1 an infinite weight). The figures
+/// [`Weights::new`] gives for normal rates `0 < p0 < p1 < 1` (it checks nothing: rates the other
+/// way round flip the signs, equal rates give 0, a rate of 0 or 1, or a subnormal p0 such as
+/// 5e-324, an infinite weight). The figures
 /// answer only for such weights: a function returning an `Option` gives `None`, the exact
 /// programs panic (each says which).
 pub fn is_test(w: Weights) -> bool {
