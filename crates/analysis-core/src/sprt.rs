@@ -326,11 +326,7 @@ pub fn wald(w: Weights, lines: WaldLines, p: f64) -> WaldSprt {
 /// `p(h) = (1 - e^{h w_ok}) / (e^{h w_fail} - e^{h w_ok})` and OC and ASN there.
 pub fn wald_parametric(w: Weights, lines: WaldLines, h: f64) -> WaldSprt {
     let (a, b) = (lines.upper, lines.lower);
-    let p = if h == 0.0 {
-        w.zero_drift_rate()
-    } else {
-        -libm::expm1(h * w.ok) / (libm::exp(h * w.fail) - libm::exp(h * w.ok))
-    };
+    let p = wald_rate_of_h(w, h);
     let oc = oc_of_h(h, a, b);
     WaldSprt {
         close_probability: oc,
@@ -342,9 +338,15 @@ pub fn wald_parametric(w: Weights, lines: WaldLines, h: f64) -> WaldSprt {
 /// The failure rate of [`wald_parametric`] for exponent `h`.
 pub fn wald_rate_of_h(w: Weights, h: f64) -> f64 {
     if h == 0.0 {
-        w.zero_drift_rate()
+        return w.zero_drift_rate();
+    }
+    let p = -libm::expm1(h * w.ok) / (libm::exp(h * w.fail) - libm::exp(h * w.ok));
+    if p.is_finite() {
+        p
     } else {
-        -libm::expm1(h * w.ok) / (libm::exp(h * w.fail) - libm::exp(h * w.ok))
+        // Far below 0 both exponentials overflow (inf / inf, NaN): the same ratio over
+        // e^{h w_ok}, `expm1(-h w_ok) / expm1(h (w_fail - w_ok))`, which tends to 1 there.
+        libm::expm1(-h * w.ok) / libm::expm1(h * (w.fail - w.ok))
     }
 }
 

@@ -127,6 +127,37 @@ fn wald_oc_near_zero_exponent() {
     assert!(rel(got.close_probability, wald_oc(5.0, a, b)) < 1e-12);
 }
 
+/// The failure rate of an exponent far below 0, where both of the formula's exponentials
+/// overflow (it was inf / inf, NaN, from about h = -4,130 at these weights: 709.8 / 0.1719),
+/// tends to 1 (a broken service: the walk climbs at every call), and far above 0 to 0; where the
+/// formula is finite it is kept as it was.
+#[test]
+fn the_rate_of_an_exponent_far_from_0() {
+    let w = Weights::new(0.05, 0.2);
+    for h in [-5e3, -1e5, -1e300, f64::NEG_INFINITY] {
+        let p = sprt::wald_rate_of_h(w, h);
+        assert_eq!(p, 1.0, "h {h}");
+        let got = sprt::wald_parametric(w, lines(4.6, -2.9), h);
+        assert!(got.expected_trials.is_finite(), "h {h}: {got:?}");
+        assert!(
+            got.close_probability >= 0.0 && got.close_probability < 1e-300,
+            "h {h}"
+        );
+    }
+    for h in [5e3, 1e5, 1e300] {
+        assert_eq!(sprt::wald_rate_of_h(w, h), 0.0, "h {h}");
+    }
+    // Nearer 0 the rate is the formula's own, and never rises with h (p1 at -1, p0 at 1).
+    let formula = |h: f64| -(h * w.ok).exp_m1() / ((h * w.fail).exp() - (h * w.ok).exp());
+    let mut last = 1.0;
+    for h in [-4000.0, -100.0, -1.0, -0.01, 0.01, 1.0, 100.0, 4000.0] {
+        let p = sprt::wald_rate_of_h(w, h);
+        assert!(p <= last, "h {h}: {p} after {last}");
+        assert!((p - formula(h)).abs() <= 1e-15 * p.max(1e-300), "h {h}");
+        last = p;
+    }
+}
+
 #[test]
 fn wald_asn_at_zero_drift_is_minus_a_b_over_the_second_moment() {
     // -A B / E[w^2] at (and within an exponent of 1e-6 / (A - B) of) zero drift.
