@@ -305,7 +305,7 @@ pub fn arl_markov_chain(w: Weights, line: f64, p: f64) -> Option<ChainArl> {
 /// one behind its error estimate) take more than `max_work` multiply-adds in all. The choice of
 /// grids does not depend on `max_work`: within it, the result is [`arl_markov_chain`]'s.
 pub fn arl_markov_chain_capped(w: Weights, line: f64, p: f64, max_work: f64) -> Option<ChainArl> {
-    if !(is_test(w) && p > 0.0 && p <= 1.0 && line > 0.0) {
+    if !(is_test(w) && is_rate(p) && p > 0.0 && line > 0.0) {
         return None;
     }
     let ratio = w.fail / -w.ok;
@@ -451,7 +451,7 @@ pub fn simulate_capped(
     max_calls: u64,
     max_draws: u64,
 ) -> (Option<Figure>, u64) {
-    if runs == 0 || !(is_test(w) && p > 0.0 && p <= 1.0 && line > 0.0 && line < f64::INFINITY) {
+    if runs == 0 || !(is_test(w) && is_rate(p) && p > 0.0 && line > 0.0 && line < f64::INFINITY) {
         return (None, 0);
     }
     let mut draws: u64 = 0;

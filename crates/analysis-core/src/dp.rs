@@ -77,7 +77,7 @@ pub fn absorb_capped(
     max_cells: u64,
 ) -> Absorption {
     debug_assert!(lower < start && start < upper);
-    debug_assert!(w.fail > 0.0 && w.ok < 0.0);
+    debug_assert!(crate::num::is_test(w));
     let (f, o) = (w.fail, w.ok);
     let q = 1.0 - p;
     let theta = wald_exponent(w, p);
