@@ -50,25 +50,26 @@ impl CountWindow {
     }
 
     /// Failures among `calls` recorded outcomes that trip: smallest `k` with `k / calls >= t`.
-    pub fn failures_to_trip(&self, calls: u32) -> u32 {
+    pub fn failures_to_trip(&self, calls: u32) -> u64 {
         failures_to_trip(calls, self.threshold)
     }
 }
 
-/// Smallest `k` in `0..=n` with `k as f64 / n as f64 >= t` (`n + 1` if none).
-pub fn failures_to_trip(n: u32, t: f64) -> u32 {
+/// Smallest `k` in `0..=n` with `k as f64 / n as f64 >= t` (`n + 1` if none: a `u64`, so that
+/// it is one past even a window of `u32::MAX` calls).
+pub fn failures_to_trip(n: u32, t: f64) -> u64 {
     let guess = libm::floor(t * n as f64).max(0.0) as u32;
     let start = guess.saturating_sub(2);
     (start..=n)
         .find(|&k| k as f64 / n as f64 >= t)
-        .unwrap_or(n + 1)
+        .map_or(u64::from(n) + 1, u64::from)
 }
 
 /// Chance that a full window of `size` calls at failure rate `p` is at or over the threshold.
 /// Requires `size >= 1` and `0 <= p <= 1` (else NaN or a number that means nothing).
 pub fn trip_probability(w: &CountWindow, p: f64) -> Figure {
     let k = w.failures_to_trip(w.size);
-    Figure::exact(binomial_upper_tail(w.size as u64, p, k as u64))
+    Figure::exact(binomial_upper_tail(w.size as u64, p, k))
 }
 
 /// Trips per day with windows back to back at `rps` calls per second. Requires `size >= 1`
@@ -162,7 +163,7 @@ pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<Exac
                 if calls >= m {
                     let k = w.failures_to_trip(calls);
                     for (mask, v) in next.iter_mut().enumerate() {
-                        if (mask as u32).count_ones() >= k {
+                        if u64::from((mask as u32).count_ones()) >= k {
                             *v = 0.0;
                         }
                     }
@@ -183,7 +184,7 @@ pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<Exac
             let (lb, lq) = (libm::log(baseline), libm::log1p(-baseline));
             for (mask, v) in dist.iter_mut().enumerate() {
                 let ones = (mask as u32).count_ones();
-                if ones < k_full {
+                if u64::from(ones) < k_full {
                     let lv = if ones > 0 { ones as f64 * lb } else { 0.0 }
                         + if ones < n {
                             (n - ones) as f64 * lq
@@ -424,7 +425,7 @@ pub fn simulate_calls_to_trip(
                 if spent >= max_calls {
                     return None;
                 }
-                if f < k_full {
+                if u64::from(f) < k_full {
                     break;
                 }
                 tries += 1;

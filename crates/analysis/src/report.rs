@@ -692,7 +692,7 @@ pub struct WindowReport {
     /// `minimumNumberOfCalls` as given (above `minimum_calls` when the window caps it).
     pub minimum_calls_given: u32,
     /// Failures in a full window that trip.
-    pub failures_to_trip: u32,
+    pub failures_to_trip: u64,
     /// Traffic, calls per second.
     pub calls_per_second: f64,
     /// Seconds to fill the window (exact).

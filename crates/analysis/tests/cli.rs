@@ -421,7 +421,7 @@ fn percentage_threshold_trips_at_the_same_count_as_its_fraction() {
             let t = breaker::units::parse_rate(&format!("{pct}%")).unwrap();
             assert_eq!(
                 analysis::window::failures_to_trip(n, t),
-                want,
+                u64::from(want),
                 "window {n} at {pct}%"
             );
         }

@@ -423,6 +423,9 @@ fn failures_to_trip_is_one_past_the_window_when_nothing_trips() {
     assert_eq!(window::failures_to_trip(4, 1.5), 5);
     assert_eq!(window::failures_to_trip(1, 2.0), 2);
     assert_eq!(window::failures_to_trip(0, 0.5), 1);
+    // One past the largest window is past u32's range (it wrapped to 0, "any count trips").
+    assert_eq!(window::failures_to_trip(u32::MAX, 1.5), 1 << 32);
+    assert_eq!(window::failures_to_trip(u32::MAX, 1.0), u64::from(u32::MAX));
 }
 
 /// The sliding trips per day carry the chain's error estimate, carried over to the rate: calls
