@@ -95,13 +95,53 @@ pub(crate) fn weight_variance(w: Weights, p: f64) -> f64 {
     p * (1.0 - p) * (w.fail - w.ok) * (w.fail - w.ok)
 }
 
-/// `ln C(n, k)`.
-fn ln_choose(n: u64, k: u64) -> f64 {
-    libm::lgamma(n as f64 + 1.0) - libm::lgamma(k as f64 + 1.0) - libm::lgamma((n - k) as f64 + 1.0)
+/// `ln sqrt(2 pi)`.
+const LN_SQRT_2PI: f64 = 0.918_938_533_204_672_8;
+
+/// Stirling's error `ln n! - ln(sqrt(2 pi n) (n/e)^n)` for `n >= 1` (Loader 2000): through
+/// `lgamma` up to 15 (`ln 16!` is 28, so this is within about 1e-14), above it the series
+/// `1/12n - 1/360n^3 + 1/1260n^5 - 1/1680n^7 + 1/1188n^9`.
+fn stirling_error(n: f64) -> f64 {
+    if n <= 15.0 {
+        return libm::lgamma(n + 1.0) - (n + 0.5) * libm::log(n) + n - LN_SQRT_2PI;
+    }
+    let nn = n * n;
+    (1.0 / 12.0
+        - (1.0 / 360.0 - (1.0 / 1260.0 - (1.0 / 1680.0 - 1.0 / (1188.0 * nn)) / nn) / nn) / nn)
+        / n
+}
+
+/// The deviance term `x ln(x/m) + m - x` (Loader 2000), written `x log1p(d/m) - d` with
+/// `d = x - m`: near `m` it is about `d^2 / 2m`, and this form loses `d`'s last digits to the
+/// difference where `x ln(x/m)` would lose `x`'s.
+fn deviance(x: f64, m: f64) -> f64 {
+    let d = x - m;
+    x * libm::log1p(d / m) - d
+}
+
+/// `ln P(X = k)` for `X ~ Binomial(n, p)`, `0 < p < 1`, by Loader's saddle point (2000; as R's
+/// `dbinom`): Stirling's errors and two deviances. `ln n! - ln k! - ln (n-k)!` through `lgamma`
+/// cancelled the digits away: 1e-9 of the tail at n = 1e6, 2e-6 at 1e9, all of it at 1e16.
+fn binomial_ln_pmf(n: u64, p: f64, k: u64) -> f64 {
+    if k == 0 {
+        return n as f64 * libm::log1p(-p);
+    }
+    if k == n {
+        return n as f64 * libm::log(p);
+    }
+    let (n, k) = (n as f64, k as f64);
+    stirling_error(n)
+        - stirling_error(k)
+        - stirling_error(n - k)
+        - deviance(k, n * p)
+        - deviance(n - k, n * (1.0 - p))
+        + 0.5 * libm::log(n / (2.0 * core::f64::consts::PI * k * (n - k)))
 }
 
 /// `P(X >= k)` for `X ~ Binomial(n, p)`, summed from whichever tail is smaller so that tiny
-/// probabilities keep their relative precision.
+/// probabilities keep their relative precision. Against 40-digit sums: within 3e-13 of the tail
+/// up to n = 1e6 (80 random settings), 1e-11 up to 1e12; 1e-8 at 1e16, where the sum takes
+/// about 1e8 terms.
 pub fn binomial_upper_tail(n: u64, p: f64, k: u64) -> f64 {
     if k == 0 {
         return 1.0;
@@ -116,9 +156,7 @@ pub fn binomial_upper_tail(n: u64, p: f64, k: u64) -> f64 {
         return 1.0;
     }
     let mean = n as f64 * p;
-    let lp = libm::log(p);
-    let lq = libm::log1p(-p);
-    let ln_pmf = |j: u64| ln_choose(n, j) + j as f64 * lp + (n - j) as f64 * lq;
+    let ln_pmf = |j: u64| binomial_ln_pmf(n, p, j);
     if k as f64 >= mean {
         // Sum upward from k: terms decrease past the mode.
         sum_terms(

@@ -41,6 +41,42 @@ fn binomial_tail_matches_direct_sum() {
     assert!(rel(binomial_upper_tail(100, 0.05, 50), direct) < 1e-9);
 }
 
+/// Large windows keep the tail's digits. References: the sum of the pmf in 40-digit arithmetic
+/// (mpmath: `loggamma` for the first term, then the ratio of neighbours, with `p` the double
+/// 0.01), and at n = 1e16, past what that sum can do, SciPy's `binom.sf` (Boost's incomplete
+/// beta). With `ln C(n, k)` through `lgamma` the tail lost 2e-6 of itself at n = 1e9 and read 1
+/// (and 0 below the mean) at 1e16.
+#[test]
+fn binomial_tail_keeps_its_digits_in_large_windows() {
+    let cases = [
+        (1_000_000, 10_500, 3.158565879247263e-7, 1e-13),
+        (1_000_000_000, 10_010_000, 7.425548546052191e-4, 1e-11),
+        (4_294_967_295, 42_971_148, 4.95591666821376e-4, 1e-11),
+        (
+            1_000_000_000_000,
+            10_000_100_000,
+            0.15744053448177945,
+            1e-10,
+        ),
+        (
+            10_000_000_000_000_000,
+            100_000_000_100_000,
+            0.4959905598209882,
+            1e-8,
+        ),
+        (
+            10_000_000_000_000_000,
+            99_999_999_000_000,
+            0.5400278228002899,
+            1e-8,
+        ),
+    ];
+    for (n, k, want, tol) in cases {
+        let got = binomial_upper_tail(n, 0.01, k);
+        assert!(rel(got, want) < tol, "n={n} k={k}: {got:e} vs {want:e}");
+    }
+}
+
 #[test]
 fn failures_to_trip_follows_the_threshold() {
     assert_eq!(window::failures_to_trip(100, 0.5), 50);
