@@ -605,6 +605,20 @@ for (const browser of BROWSERS) {
       assert.match(r.help, /factor above 10 lets the trials fit \(from the bound\); about 11 lets the best case finish \(an approximation\); about 19\.7 the average at p₀/, r.help);
       let run = ends(r.scenario);
       assert.ok(run.half_open_time_limit >= 3 && !run.trial_reached_lower, JSON.stringify(run));
+      // A factor of 0.5: a 90 ms limit, shorter than one trial's 100 ms. No trial is answered in
+      // time, so every half-open ends at its limit with the score at 0 and opens again: the
+      // breaker never closes, though the service is back from 30 minutes on (the command line's
+      // run half-opens at 36, 46 and 56 minutes, and each opens again).
+      await change(s, 'statistical.half_open_time_factor', '0.5');
+      r = await limit();
+      assert.ok(Math.abs(r.d.half_open_limit - 0.09) < 1e-12, String(r.d.half_open_limit));
+      assert.match(r.title, /^Half-open time limit: shorter than one trial/, r.title);
+      assert.equal(r.warn, true);
+      assert.match(r.help, /No trial is answered within the limit, so every half-open ends at it with the trial score at 0 and opens again: at this rate the breaker never closes/, r.help);
+      const halfOpens = simulate(r.scenario).result.breakers.statistical.events.filter((e) => e.from === 'half_open');
+      assert.ok(halfOpens.filter((e) => e.t_s > 1800).length >= 3, JSON.stringify(halfOpens.map((e) => e.t_s)));
+      assert.deepEqual([...new Set(halfOpens.map((e) => `${e.detail.kind} -> ${e.to}`))], ['half_open_time_limit -> open']);
+      assert.ok(halfOpens.every((e) => e.detail.trial === 0), JSON.stringify(halfOpens[0]));
       // A factor of 12: a 2.16 s limit, longer than the best case's 1.98 s (approx.) but shorter
       // than the 3.55 s trials take on average at p0: still a warning, and in the run half-open
       // closes at Wald's lower line once the service is back, or ends at its limit.

@@ -332,7 +332,8 @@ function windowMinimum(item, d, w) {
  * breaker: callers that do not share state each have their own), beside the time the trials to
  * close take: one at a time, each at least the least latency of a successful answer (a bound),
  * and each also waiting for the next call, 1/rate on average (an approximation). Where the bound
- * is longer than the limit, half-open cannot close at Wald's lower line.
+ * is longer than the limit, half-open cannot close at Wald's lower line; where one trial's least
+ * latency is, it cannot close at all.
  */
 function halfOpenLimit(item, d) {
   const n = d.trials_to_close;
@@ -362,7 +363,10 @@ function halfOpenLimit(item, d) {
   const endsAtLimit = 'closing if the trial score is below 0, rather than at Wald\'s lower line, so a and b hold only approximately';
   let title = 'Half-open time limit';
   let text;
-  if (bound >= limit) {
+  if (L > limit) {
+    title += ': shorter than one trial';
+    text = `${each}${onAverage}. No trial is answered within the limit, so every half-open ends at it with the trial score at 0 and opens again: at this rate the breaker never closes, even once the service has recovered (calls it rejects count as traffic, so the rate holds). ${factors}`;
+  } else if (bound >= limit) {
     title += ': shorter than the trials';
     text = `${each}${onAverage}. Half-open cannot close at Wald's lower line: it ends at its limit, closing if the trial score is below 0, unless the trials reach A and open it again; b (a trial wrongly closes) does not hold. ${factors}`;
   } else if (approx >= 2 * limit) {

@@ -120,8 +120,13 @@ pub struct StatisticalSettings {
     /// with the default), the limit comes before the trials that close from 0 can, and half-open
     /// often ends at it, closing if the trial score is below 0 (one success is enough): a
     /// still-broken service is let back more often than `trial_wrongly_closes`, and far more
-    /// often as the latency grows. Set it so that the limit exceeds trials to close × (the
-    /// trial's latency + 1 / rate); the page's derived numbers show both and warn.
+    /// often as the latency grows. Once a trial takes longer than the whole limit, no trial is
+    /// answered within it: every half-open ends at the limit with the trial score at 0 and opens
+    /// again, and the breaker never closes while the rate holds, even for a recovered service
+    /// (the calls it rejects count as traffic, so the rate does hold): with the defaults at 100
+    /// calls/s the limit is 0.54 s, and a service answering in 0.6 s is kept out for good. Set
+    /// it so that the limit exceeds trials to close × (the trial's latency + 1 / rate); the
+    /// page's derived numbers show both and warn.
     pub half_open_time_factor: f64,
     /// A trial not answered within this time is lost: its slot goes to the next call and the
     /// score does not move (a caller that died mid-trial cannot hold half-open). A result

@@ -1191,3 +1191,60 @@ fn the_breaker_keeps_the_settings_it_was_given() {
         assert_eq!(b.settings(), &s);
     }
 }
+
+/// Half-open's time limit counts calls, not latency (design §2): at 100 calls/s the default
+/// limit is 3 x 18 / 100 = 0.54 s. A recovered service answering every trial in 0.5 s closes at
+/// the first half-open's limit, one success in (score below 0). Answering in 0.6 s, no trial is
+/// answered within any limit: each half-open ends with the score at 0 and opens again, the calls
+/// rejected meanwhile keep the meter at 100/s, and the breaker never closes (the docs of
+/// `half_open_time_factor` say so).
+#[test]
+fn a_trial_slower_than_the_whole_half_open_limit_keeps_a_recovered_service_out() {
+    let ends = |latency: f64| {
+        let settings = StatisticalSettings {
+            expected_calls_per_minute: 6000.0,
+            ..Default::default()
+        };
+        let mut b = Statistical::starting_at(settings, 0.0).unwrap();
+        let mut step = 0u32;
+        while b.state() == State::Closed {
+            call(&mut b, f64::from(step) / 100.0, FAIL);
+            step += 1;
+        }
+        // Recovered: every call succeeds, answered `latency` later; 100 asks a second for an
+        // hour (past the wait's 600 s cap).
+        let (mut pending, mut limits, mut closes) = (None::<(Permit, f64)>, 0, 0);
+        let mut count = |b: &Statistical| {
+            for x in b.transitions() {
+                if let Reason::HalfOpenTimeLimit { trial, limit } = x.reason {
+                    assert!((limit - 0.54).abs() < 1e-3, "{limit}");
+                    if x.to == State::Open {
+                        assert_eq!(trial, 0.0);
+                        limits += 1;
+                    }
+                }
+                closes += u32::from(x.to == State::Closed);
+            }
+        };
+        while step < 360_000 {
+            let t = f64::from(step) / 100.0;
+            if let Some((p, due)) = pending.filter(|&(_, due)| due <= t) {
+                b.record(&p, OK, due);
+                count(&b);
+                pending = None;
+            }
+            if let Decision::Admit(p) = b.permit(t) {
+                pending = Some((p, t + latency));
+            }
+            count(&b);
+            step += 1;
+        }
+        (limits, closes, b.state())
+    };
+    let (limits, closes, _) = ends(0.5);
+    assert_eq!((limits, closes), (0, 1));
+    let (limits, closes, state) = ends(0.6);
+    assert_eq!(closes, 0);
+    assert!(limits >= 8, "{limits} half-opens ended at the limit");
+    assert_eq!(state, State::Open);
+}
