@@ -14,6 +14,9 @@ pub struct Backoff {
 
 impl Backoff {
     /// A backoff starting at `first`, multiplied by `factor`, capped at `cap` (seconds).
+    /// Unchecked, as the settings' validation gives them (`first > 0`, `factor >= 1`, `cap >=
+    /// first`, all finite): a factor of 0 makes every wait after the first 0, a negative `first`
+    /// a negative wait.
     pub fn new(first: f64, cap: f64, factor: f64) -> Self {
         Backoff {
             first,

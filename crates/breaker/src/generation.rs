@@ -2,7 +2,9 @@
 //!
 //! Every state change increments the generation; each permit carries the generation it was let
 //! in with, and its result counts only if the breaker is still in that generation. So a failure
-//! from a call let in while closed cannot count against the half-open trials.
+//! from a call let in while closed cannot count against the half-open trials. (The statistical
+//! breaker's rule; the window breaker keeps resilience4j's, counting a result in whatever
+//! window is current when it arrives.)
 
 /// A generation counter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]

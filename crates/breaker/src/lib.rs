@@ -28,8 +28,9 @@
 //! which reads the clock and takes a lock for each step; the steps are these). Ask before each
 //! call, make it only if admitted, and report what happened with the permit: a success, a
 //! failure, and a timeout as [`Outcome::Timeout`] when your client's timeout fires (a hang
-//! that is never reported never counts). A result that comes back after the breaker changed
-//! state carries an old generation and moves nothing.
+//! that is never reported never counts). A result that comes back after the statistical breaker
+//! changed state carries an old generation and moves nothing (the window breaker counts it in
+//! its current window, as resilience4j does).
 //!
 //! ```
 //! use breaker::{

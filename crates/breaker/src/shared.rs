@@ -158,7 +158,7 @@ impl Default for ManualClock {
 
 impl ManualClock {
     /// A clock standing at `start` seconds (rounded to the nanosecond; finite, at least 0;
-    /// otherwise 0).
+    /// otherwise 0; at most `u64::MAX` nanoseconds, about 1.8e10 s, as a larger start is read).
     pub fn new(start: f64) -> Self {
         let start = if start.is_finite() {
             start.max(0.0)

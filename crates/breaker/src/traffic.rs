@@ -30,6 +30,9 @@ impl Traffic {
     /// flowing (count = `initial_rate * tau`) at time `start`. A `start` that is `NaN` starts
     /// the meter at its first [`Traffic::tick`] (until then the count does not decay), so the
     /// clock's zero does not matter.
+    /// Unchecked, as the settings' validation gives them (`tau > 0` and `initial_rate >= 0`,
+    /// finite): a `tau` of 0 reads a rate of `NaN`, a negative one a count that grows as it
+    /// decays.
     pub fn new(tau: f64, initial_rate: f64, start: f64) -> Self {
         Traffic {
             tau,

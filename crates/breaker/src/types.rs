@@ -98,7 +98,9 @@ impl fmt::Display for PermitKind {
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub struct Permit {
-    /// The generation the call was let in with; its result counts only in that generation.
+    /// The generation the call was let in with. [`Statistical`](crate::Statistical) counts its
+    /// result only in that generation; [`Window`](crate::Window) counts it in the window current
+    /// when it arrives, as resilience4j does.
     pub generation: u64,
     /// A sequence number, unique within one breaker.
     pub id: u64,
@@ -397,10 +399,16 @@ impl fmt::Display for Reason {
 /// Seconds in a reason: whole as they are, else two decimals, and below 0.1 to three
 /// significant digits as Rust writes the rounded number shortest (a 1 ms wait, the least
 /// allowed, read "0.00"; 2.25 ms backed off from it, "0.00225", not 0.0022500000000000003).
+/// Past what a breaker gives (below 1e-9 or from 1e15, in a hand-made reason) with an exponent,
+/// as [`Num`](crate::error::Num) writes it: the rounding's scale overflowed to `NaN` below
+/// about 1e-306, and 1e300 took 300 digits.
 fn fmt_num(v: f64) -> String {
-    if v == v.trunc() && v.abs() < 1e15 {
+    let a = v.abs();
+    if v == v.trunc() && a < 1e15 {
         format!("{}", v as i64)
-    } else if v.abs() < 0.1 {
+    } else if !(1e-9..1e15).contains(&a) {
+        crate::error::Num(v).to_string()
+    } else if a < 0.1 {
         let scale = libm::pow(10.0, 2.0 - libm::floor(libm::log10(v.abs())));
         crate::error::Num(libm::round(v * scale) / scale).to_string()
     } else {
@@ -496,6 +504,14 @@ mod tests {
         assert_eq!(wait(0.0022500000000000003), "wait of 0.00225 s over");
         assert_eq!(wait(0.06354947304919034), "wait of 0.0635 s over");
         assert_eq!(wait(1.234e-5), "wait of 0.0000123 s over");
+        // Hand-made reasons past what a breaker gives: a tiny time's scale overflowed (NaN), a
+        // huge one took 300 digits.
+        assert_eq!(wait(1e-307), "wait of 1e-307 s over");
+        assert_eq!(wait(5e-324), "wait of 5e-324 s over");
+        assert_eq!(wait(1.5e-10), "wait of 1.5e-10 s over");
+        assert_eq!(wait(1e300), "wait of 1e300 s over");
+        assert_eq!(wait(f64::NAN), "wait of NaN s over");
+        assert_eq!(wait(f64::INFINITY), "wait of inf s over");
         let limit = Reason::HalfOpenTimeLimit {
             trial: -1.0,
             limit: 0.003,

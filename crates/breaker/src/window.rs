@@ -631,7 +631,9 @@ const MAX_CATCH_UP: usize = 64;
 ///   (then [`Rejection::HalfOpenBusy`]) and, after each result once the minimum is in, opens
 ///   again (attempt + 1, wait timed from that result) or closes ([`Reason::ProbesPassed`]).
 ///   Results of calls admitted while CLOSED that arrive now **are counted in the half-open
-///   window**, as resilience4j does; the permit's generation is not used to drop them.
+///   window**, as resilience4j does; the permit's generation is not used to drop them. So is
+///   a result that arrives after a close, from a call let in before the opening: it counts in
+///   the new closed window.
 /// * `max_wait_duration_in_half_open_state` (0 = off) ends a stuck HALF_OPEN, going to
 ///   `transition_to_state_after_wait_duration` ([`Reason::MaxWaitInHalfOpen`]).
 ///
@@ -877,7 +879,8 @@ impl Window {
     }
 
     /// The minimum number of calls in force for the current window: the (capped) setting while
-    /// closed or open, `min(minimum_number_of_calls, permitted)` in half-open.
+    /// closed, `min(minimum_number_of_calls, permitted)` in half-open, and while open that of the
+    /// window that opened it (the probes' after a half-open that reopened).
     pub fn minimum_in_force(&self) -> u32 {
         u32::try_from(self.metrics.minimum).unwrap_or(u32::MAX)
     }
