@@ -96,6 +96,7 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
         &o.sets,
         true, // with neither --preset nor --scenario, the default scenario
         "",
+        false,
     )?;
     let cpm = s.calls_per_minute_per_breaker();
     let all = curves::page_curves(&s.statistical, &s.window, cpm / 60.0);

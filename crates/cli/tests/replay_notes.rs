@@ -342,3 +342,40 @@ fn a_trace_in_the_scenario_file_gets_the_same_notes() {
         String::from_utf8(breaker(&["run", "--scenario", &bad, "--trace", &csv]).stdout).unwrap();
     assert_eq!(o.lines().nth(1).unwrap(), a[1]);
 }
+
+/// A `--trace` replay is checked over the trace's span, as a trace in the scenario is, not over
+/// the duration it ignores: with a 1 ms open wait and automatic transitions, a half-open maximum
+/// of 1 ms fits a trace of 19.5 s (at most 1e6 half-open rounds: the least is span / 1e6 minus
+/// the wait) but not the default hour (0.0026 s), and was refused for it.
+#[test]
+fn a_trace_is_checked_over_its_own_span() {
+    let csv = temp("span.csv", &trace("ms"));
+    let sets = [
+        "window.automatic_transition_from_open_to_half_open_enabled=true",
+        "window.wait_duration_in_open_state=0.001",
+        "window.max_wait_duration_in_half_open_state=0.001",
+    ];
+    let mut args = vec!["run", "--trace", &csv, "--format", "json"];
+    for s in &sets {
+        args.extend(["--set", s]);
+    }
+    let by_file = breaker(&args);
+    // The same trace inside the scenario ran before as now.
+    let json = serde_json::json!({ "trace": trace("ms") }).to_string();
+    let file = temp("span.json", &json);
+    let mut args = vec!["run", "--scenario", &file, "--format", "json"];
+    for s in &sets {
+        args.extend(["--set", s]);
+    }
+    assert_eq!(by_file.stdout, breaker(&args).stdout);
+    // Over generated traffic the hour's check still holds.
+    let mut args = vec!["run", "--preset", "normal-week", "--set", "duration=3600"];
+    for s in &sets {
+        args.extend(["--set", s]);
+    }
+    let e = refusal(&args);
+    assert!(
+        e.contains("window.max_wait_duration_in_half_open_state = 0.001 is invalid"),
+        "{e}"
+    );
+}
