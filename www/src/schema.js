@@ -47,7 +47,7 @@ export const SECTIONS = [
       { path: 'callers.call_timeout', label: 'Call timeout', ...secs, min: 0.001, help: 'A call with no answer by then completes as a timeout.' },
       { path: 'callers.count', label: 'Caller instances', unit: 'servers', step: 1, min: 1, max: 1000, int: true },
       { path: 'callers.shared_state', label: 'Callers share one breaker state (under a lock)', type: 'checkbox' },
-      { path: 'callers.lock_hold', label: 'Lock held per change', ...secs, min: 0 },
+      { path: 'callers.lock_hold', label: 'Lock held per change', ...secs, min: 0, help: 'Changes wait for the lock in order; each is made when asked for, its event at the time it has the lock. Under a busy lock the state shown runs up to the lock timeout ahead of the clock.' },
       { path: 'callers.lock_timeout', label: 'Lock timeout', ...secs, min: 0.001, help: 'A change that cannot take the lock in time is dropped.' },
       { path: 'trace', label: 'Replay a recorded trace (CSV: time, outcome, latency)', type: 'textarea',
         help: 'Optional. Rows of time_s,outcome,latency_s: seconds from the run\'s start (not clock times), an outcome (200, 503, timeout, …), a latency in seconds or with a unit (120ms: bare numbers are seconds; one at the call timeout or over counts as a timeout); a header, if any, is time_s,outcome,latency_s. Replaces the generated traffic and outcomes, and the run ends at its last call (the run length is not used); the phases still say when the dependency was fine: mark the trace\'s outages as phases. Empty = none.' },

@@ -249,6 +249,12 @@ pub struct Callers {
     pub shared_state: bool,
     /// Shared state: how long each change holds the lock (a round trip to the store). Changes
     /// queue for the lock in order. Default 5 ms.
+    ///
+    /// A change is made when it is asked for, stamped with the time it has the lock: its event
+    /// gives that time, but snapshots, the series' state band and [`crate::Sim::next_event`]'s
+    /// stop see it from when it was asked. Under a busy lock (changes asked for faster than one
+    /// per `lock_hold`) they run up to `lock_timeout` ahead of the clock, and a change that has
+    /// the lock after the run's end is made, its event past the end.
     #[serde(deserialize_with = "serde_units::duration")]
     pub lock_hold: f64,
     /// Shared state: a change that would wait longer than this for the lock is dropped and
