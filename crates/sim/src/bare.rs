@@ -24,7 +24,9 @@ pub struct Bare {
     pub score: f64,
 }
 
-/// Play `scenario`'s generated traffic (a trace is ignored) through the bare loop.
+/// Play `scenario`'s generated traffic (a trace is ignored) through the bare loop. For a
+/// validated scenario, as the bench gives it: with no phase it panics, with a `NaN` duration it
+/// never ends.
 pub fn bare_loop(scenario: &Scenario) -> Bare {
     let st = &scenario.statistical;
     let d = st.derived();

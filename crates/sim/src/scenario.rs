@@ -682,13 +682,16 @@ impl Scenario {
         Ok(out)
     }
 
-    /// The condition of the dependency at `t`.
+    /// The condition of the dependency at `t`. For a validated scenario (see
+    /// [`Scenario::validate`]: at least one phase, the first at 0, starts in order); with no
+    /// phase it panics.
     pub fn condition_at(&self, t: f64) -> Condition {
         self.dependency[phase_index(&self.dependency, t)].condition
     }
 
     /// The outages: maximal runs of consecutive `outage` phases, as `[start, end)` intervals
-    /// (the last may end at `f64::INFINITY`).
+    /// (the last may end at `f64::INFINITY`). For a validated scenario: with phases out of order
+    /// the intervals mean nothing.
     pub fn outages(&self) -> Vec<(f64, f64)> {
         let mut out: Vec<(f64, f64)> = Vec::new();
         let mut open: Option<f64> = None;

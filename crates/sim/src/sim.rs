@@ -444,6 +444,8 @@ impl Sim {
 
     /// A fresh copy from time 0 that collects series in `buckets` buckets over `[t0, t1]`
     /// (and keeps no checkpoints): drive it with [`Sim::advance`], then take [`Sim::result`].
+    /// Unchecked: `t0 < t1`, both finite, and `buckets` from 1 (0 reads as 1) to what memory
+    /// holds, 36 columns of it (the command line takes up to 1e5, the page 2e4).
     pub fn collecting(&self, buckets: usize, t0: f64, t1: f64) -> Sim {
         self.copy_from(0, |e| e.enable_series(buckets, t0, t1))
     }
@@ -597,7 +599,8 @@ impl Sim {
     }
 }
 
-/// Run `scenario` to the end, collecting series in `buckets` buckets over the whole run.
+/// Run `scenario` to the end, collecting series in `buckets` buckets over the whole run
+/// (from 1, 0 reading as 1, to what memory holds: see [`Sim::collecting`]).
 pub fn run(scenario: &Scenario, buckets: usize) -> Result<RunResult, SimError> {
     Ok(Sim::new(scenario)?.run_to_end(buckets))
 }
