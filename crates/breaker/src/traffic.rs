@@ -31,8 +31,8 @@ impl Traffic {
     /// the meter at its first [`Traffic::tick`] (until then the count does not decay), so the
     /// clock's zero does not matter.
     /// Unchecked, as the settings' validation gives them (`tau > 0` and `initial_rate >= 0`,
-    /// finite): a `tau` of 0 reads a rate of `NaN`, a negative one a count that grows as it
-    /// decays.
+    /// finite): a `tau` of 0 reads a rate of `NaN`, and a negative one a count that grows
+    /// without bound instead of decaying.
     pub fn new(tau: f64, initial_rate: f64, start: f64) -> Self {
         Traffic {
             tau,

@@ -409,7 +409,7 @@ fn fmt_num(v: f64) -> String {
     } else if !(1e-9..1e15).contains(&a) {
         crate::error::Num(v).to_string()
     } else if a < 0.1 {
-        let scale = libm::pow(10.0, 2.0 - libm::floor(libm::log10(v.abs())));
+        let scale = libm::pow(10.0, 2.0 - libm::floor(libm::log10(a)));
         crate::error::Num(libm::round(v * scale) / scale).to_string()
     } else {
         format!("{v:.2}")
