@@ -254,10 +254,12 @@ fn time_limited_after(
         klo += closed_counts;
         cont = next;
     }
-    // The Poisson weight past `n_max` (below 1e-16) is left out; the sum is renormalized.
+    // The Poisson weight past `n_max` (below 1e-16) is left out; the sum is renormalized. A
+    // chance at most 1: the undecided mass, summed over many trials, can round past the weight
+    // by a few units in the last place (1 + 8.7e-15 read as a chance to end at the limit).
     Some(TimeLimited {
-        close_probability: close / weight,
-        ends_at_limit: at_limit / weight,
+        close_probability: (close / weight).min(1.0),
+        ends_at_limit: (at_limit / weight).min(1.0),
         cells,
     })
 }

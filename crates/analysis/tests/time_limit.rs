@@ -398,3 +398,30 @@ fn no_test_no_answer() {
     // The same settings the right way round answer.
     assert!(sprt::half_open_time_limited(w, l, 0.1, 10.0, CELLS).is_some());
 }
+
+/// A chance is at most 1: summed over 140k cells, the undecided mass rounded past the Poisson
+/// weight it is divided by, and the chance to end at the limit read 1.0000000000000087 (the
+/// command line printed 1.0000000000039952 for `analyze trials --fine 19.99% --broken 20%
+/// --true-rate 20%`).
+#[test]
+fn chances_stay_within_one() {
+    let (p0, p1) = (0.0519052980220625, 0.05198802301972432);
+    let lines = WaldLines {
+        upper: 2.738068543033209,
+        lower: -2.1572490478640662,
+    };
+    let r = sprt::half_open_time_limited(
+        Weights::new(p0, p1),
+        lines,
+        0.05194559564502482,
+        146.6152651917078,
+        2_000_000,
+    )
+    .unwrap();
+    assert_eq!(r.cells, 141_783);
+    assert!(
+        r.ends_at_limit <= 1.0 && r.ends_at_limit > 1.0 - 1e-12,
+        "{r:?}"
+    );
+    assert!((0.0..=1.0).contains(&r.close_probability), "{r:?}");
+}
