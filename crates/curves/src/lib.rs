@@ -457,7 +457,8 @@ fn sim_note(ways: &[Ways], unit: &str) -> String {
 
 /// A rate in percent, with the decimals it needs to be told from 0% and from 100% (two at
 /// least; trailing zeros dropped): 5%, 11.03%, 0.004% (p0 may be that small), 99.999% (1 - a
-/// for a = 0.001%); two decimals gave 0.00% and 100.00%.
+/// for a = 0.001%); two decimals gave 0.00% and 100.00%. Up to 15 decimals, then e-notation
+/// (1.0e-18%).
 fn pct(x: f64) -> String {
     let v = x * 100.0;
     // A whole percent as it is, but never a rate that rounds to 0% or 100% (1e-12 read "0%").
@@ -470,6 +471,10 @@ fn pct(x: f64) -> String {
     while n < 1.0 && decimals < 15 {
         n *= 10.0;
         decimals += 1;
+    }
+    // Closer to 0% than 15 decimals say (1e-20 read "0%"): two significant digits, e-notation.
+    if n < 1.0 && v < 50.0 {
+        return format!("{v:.1e}%");
     }
     let text = format!("{v:.decimals$}");
     let text = text.trim_end_matches('0').trim_end_matches('.');
@@ -513,6 +518,9 @@ mod tests {
         assert_eq!(super::pct(1e-9), "0.0000001%");
         assert_eq!(super::pct(1e-12), "0.0000000001%");
         assert_eq!(super::pct(1.0 - 1e-12), "99.9999999999%");
+        assert_eq!(super::pct(3e-16), "0.00000000000003%");
+        assert_eq!(super::pct(1e-20), "1.0e-18%");
+        assert_eq!(super::pct(5e-324), "4.9e-322%");
     }
 
     use super::*;
