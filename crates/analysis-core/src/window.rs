@@ -256,6 +256,17 @@ pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<Exac
         steps += 1;
         let rate = tripped / alive;
         alive = new_alive;
+        // Once the window has turned over, every step trips some of what is alive (0 < p), so
+        // none means the trip's mass is below what a double holds (window 18 at a baseline of
+        // 1e-40): calls to trip past f64's range, infinite. (It ran all `max_steps`, 13 s, and
+        // gave an error of inf / inf.)
+        if tripped == 0.0 && steps >= u64::from(n) {
+            return Some(ExactTrip {
+                calls: f64::INFINITY,
+                error: 0.0,
+                iterations: t,
+            });
+        }
         if alive <= total * 1e-17 || alive < f64::MIN_POSITIVE {
             // Whatever is left adds at most alive / rate; the sum's rounding as below.
             let rem = if rate > 0.0 { alive / rate } else { 0.0 };

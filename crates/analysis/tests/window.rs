@@ -797,3 +797,24 @@ fn calls_to_trip_match_independent_references() {
         );
     }
 }
+
+/// A trip whose mass is below what a double holds: window 18 at 1e-40 trips with a chance of
+/// about C(17, 8) 1e-360 a call, so the calls to trip are past f64's range. The chain saw no
+/// mass trip, took that for "not settled" and ran all its 27,200 steps (13 s) to an error of
+/// inf / inf; it answers infinity with no error once the window has turned over. At 1e-30
+/// (about 2.4e-266 a call) it still converges to a finite count, about 1 / that.
+#[test]
+fn a_trip_below_what_a_double_holds_is_infinitely_far() {
+    let w = CountWindow::new(18, 0.5);
+    for start in [Start::Empty, Start::Full { baseline: 1e-40 }] {
+        let e = window::calls_to_trip_exact(&w, 1e-40, start).unwrap();
+        assert_eq!((e.calls, e.error), (f64::INFINITY, 0.0), "{start:?}");
+        assert!(e.iterations <= 36, "{start:?}: {e:?}");
+    }
+    let e = window::calls_to_trip_exact(&w, 1e-30, Start::Empty).unwrap();
+    let per_call = 24_310.0 * 1e-270; // C(17, 8) p^9: the ninth failure with eight in the window
+    assert!(
+        e.calls.is_finite() && rel(e.calls, 1.0 / per_call) < 0.01,
+        "{e:?}"
+    );
+}
