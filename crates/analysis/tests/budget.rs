@@ -143,3 +143,34 @@ fn a_simulation_at_close_rates_is_capped_in_draws() {
     assert_eq!(t.expected_trials.simulated.unwrap().n, Some(200));
     assert!(t.simulation_note.is_none());
 }
+
+/// Half-open's time-limited program counts its cells at what they cost against the dynamic
+/// programs' (25 each): at fine 19.99%, broken 20% its 8.3e8 cells took 3.7 s within a cap of
+/// 1e9, and `analyze trials` 15 s for its three rates; now the cap leaves it out with a note.
+/// At the defaults it runs, its work counted at that cost.
+#[test]
+fn the_time_limited_program_is_capped_at_its_own_cost() {
+    use analysis::report::TIME_LIMITED_CELL_COST;
+    let s = close(0.1999);
+    let mut t = report::trials(&s, 0.2, None);
+    let before = t.work.dp_cells;
+    report::time_limit(&s, &mut t, 3.0, 23_887, Budget::DEFAULT);
+    assert!(t.time_limit.is_none());
+    assert_eq!(t.work.dp_cells, before);
+    assert_eq!(
+        t.time_limit_note.as_deref(),
+        Some(
+            "not computed: about 7.166e4 trials by the limit would take the program past its \
+             work cap (4e7 cells)"
+        )
+    );
+    let s = close(0.05);
+    let mut t = report::trials(&s, 0.2, None);
+    let before = t.work.dp_cells;
+    report::time_limit(&s, &mut t, 3.0, 18, Budget::DEFAULT);
+    assert!(t.time_limit.is_some() && t.time_limit_note.is_none());
+    let cells = (t.work.dp_cells - before) / TIME_LIMITED_CELL_COST;
+    assert_eq!((t.work.dp_cells - before) % TIME_LIMITED_CELL_COST, 0);
+    let most = analysis::sprt::time_limited_cells(s.weights(), s.wald(), 1, 54.0).unwrap();
+    assert!(cells > 0 && cells <= most, "{cells} of at most {most}");
+}
