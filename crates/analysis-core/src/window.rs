@@ -396,7 +396,8 @@ pub fn simulate_trips_per_day(
 
 /// Monte Carlo calls to a trip at rate `p` from `start`: `runs` runs, at most `max_calls` calls in
 /// all, counting the calls drawn to fill a starting window (`None` if that runs out: censored
-/// runs would bias the mean; or if a full window at the baseline trips 1000 times running).
+/// runs would bias the mean; or if a full window at the baseline trips 1000 times running, or
+/// if one window is more than `max_calls`: filling it would pass the cap).
 pub fn simulate_calls_to_trip(
     w: &CountWindow,
     p: f64,
@@ -405,7 +406,8 @@ pub fn simulate_calls_to_trip(
     seed: u64,
     max_calls: u64,
 ) -> Option<Figure> {
-    if runs == 0 || w.size == 0 {
+    // A window past the cap is not allocated (u32::MAX calls took 4.3 GB and 42 s to refuse).
+    if runs == 0 || w.size == 0 || u64::from(w.size) > max_calls {
         return None;
     }
     let mut rng = Rng::new(seed);

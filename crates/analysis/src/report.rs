@@ -12,7 +12,8 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Simulation {
     /// Runs (run lengths, trials, window calls to open); the window's trips per day simulate
-    /// `runs x 10,000` calls.
+    /// `runs x 10,000` calls. At least 1, as the command line takes it: 0 runs simulate
+    /// nothing, and the note then blames the cap.
     pub runs: u64,
     /// Seed of the PCG generator.
     pub seed: u64,
@@ -89,7 +90,10 @@ fn not_exact_note(cells: u64, value: f64, error: f64) -> String {
 /// Total calls a window simulation may spend.
 pub const WINDOW_SIMULATION_MAX_CALLS: u64 = 20_000_000;
 
-/// The statistical breaker's settings as the analysis uses them.
+/// The statistical breaker's settings as the analysis uses them. The report builders take them
+/// as the command line and the page check them (`0 < fine < broken < 1`, `0 < a, b` with
+/// `a + b < 1`, `calls_per_second` finite and above 0); with others the exact programs panic
+/// (fine above broken) and the rest give figures that mean nothing under their usual labels.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Statistical {
     /// p0.
@@ -823,7 +827,9 @@ pub fn window_outage(
     }
 }
 
-/// A swept range: `count` values from `from` to `to`, evenly or logarithmically spaced.
+/// A swept range: `count` values from `from` to `to`, evenly or logarithmically spaced. As the
+/// command line's `--sweep` gives them: `count` from 2 (1 and 0 give `[from]`) to what memory
+/// holds, and for log spacing `0 < from, to` (else `NaN`s).
 pub fn sweep_values(from: f64, to: f64, count: usize, log: bool) -> Vec<f64> {
     if count <= 1 {
         return vec![from];

@@ -146,7 +146,9 @@ fn ways_lines(xs: &[f64], ways: &[Ways]) -> Vec<Line> {
         .collect()
 }
 
-/// Every curve the page shows, for these settings at `calls_per_second` of traffic.
+/// Every curve the page shows, for these settings at `calls_per_second` of traffic: settings as
+/// the page checks them (fine below broken: the exact programs panic otherwise) and a finite
+/// `calls_per_second` above 0.
 pub fn page_curves(
     st: &StatisticalSettings,
     win: &WindowSettings,
