@@ -101,6 +101,7 @@ const LN_SQRT_2PI: f64 = 0.918_938_533_204_672_8;
 /// Stirling's error `ln n! - ln(sqrt(2 pi n) (n/e)^n)` for `n >= 1` (Loader 2000): through
 /// `lgamma` up to 15 (`ln 16!` is 28, so this is within about 1e-14), above it the series
 /// `1/12n - 1/360n^3 + 1/1260n^5 - 1/1680n^7 + 1/1188n^9`.
+#[inline(never)]
 fn stirling_error(n: f64) -> f64 {
     if n <= 15.0 {
         return libm::lgamma(n + 1.0) - (n + 0.5) * libm::log(n) + n - LN_SQRT_2PI;
@@ -114,6 +115,7 @@ fn stirling_error(n: f64) -> f64 {
 /// The deviance term `x ln(x/m) + m - x` (Loader 2000), written `x log1p(d/m) - d` with
 /// `d = x - m`: near `m` it is about `d^2 / 2m`, and this form loses `d`'s last digits to the
 /// difference where `x ln(x/m)` would lose `x`'s.
+#[inline(never)]
 fn deviance(x: f64, m: f64) -> f64 {
     let d = x - m;
     x * libm::log1p(d / m) - d
