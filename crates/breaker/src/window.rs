@@ -878,6 +878,16 @@ impl Window {
         self.probes.in_flight
     }
 
+    /// Bytes the window's outcomes take on the heap, as a clone holds them: a byte a call of a
+    /// count window (up to its size), 32 a second with calls of a time window (up to its size:
+    /// a time window of 1e6 s holds up to 32 MB). For a caller that keeps copies.
+    pub fn window_bytes(&self) -> usize {
+        match &self.metrics.ring {
+            Ring::Count { ring, .. } => ring.len(),
+            Ring::Time { buckets, .. } => buckets.len() * std::mem::size_of::<(i64, Tally)>(),
+        }
+    }
+
     /// The minimum number of calls in force for the current window: the (capped) setting while
     /// closed, `min(minimum_number_of_calls, permitted)` in half-open, and while open that of the
     /// window that opened it (the probes' after a half-open that reopened).

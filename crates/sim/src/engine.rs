@@ -1396,9 +1396,22 @@ impl Engine {
     }
 
     /// Results and deadlines queued (two a call in flight, one per breaker, and a deadline per
-    /// breaker copy at most): what a clone of this engine copies besides its fixed size.
+    /// breaker copy at most).
+    #[cfg(test)]
     pub(crate) fn queued_len(&self) -> usize {
         self.q.len()
+    }
+
+    /// What a clone of this engine copies beyond its fixed size, in bytes: the queue and the
+    /// window breakers' outcomes (every caller's copy).
+    pub(crate) fn held_bytes(&self) -> usize {
+        let windows: usize = self
+            .win
+            .copies
+            .iter()
+            .map(|h| h.breaker.window_bytes())
+            .sum();
+        self.q.len() * std::mem::size_of::<Entry>() + windows
     }
 
     pub(crate) fn in_flight(&self) -> [u64; 2] {

@@ -43,7 +43,7 @@ pub use scenario::{
     set_path, Arrivals, Burst, Callers, Condition, Phase, Scenario, Traffic, MAX_DURATION_S,
 };
 pub use sim::{
-    replay, run, Sim, DEFAULT_CHECKPOINT_EVERY, DEFAULT_MAX_CHECKPOINTS, MAX_CHECKPOINTS_QUEUED,
+    replay, run, Sim, DEFAULT_CHECKPOINT_EVERY, DEFAULT_MAX_CHECKPOINTS, MAX_CHECKPOINT_BYTES,
 };
 pub use trace::{scan_trace, scan_trace_against, TraceError, TraceReader, TraceRecord, TraceSpan};
 

@@ -44,12 +44,15 @@ struct Checkpoint {
 pub const DEFAULT_CHECKPOINT_EVERY: u64 = 256;
 /// Default most checkpoints kept.
 pub const DEFAULT_MAX_CHECKPOINTS: usize = 64;
-/// Most queued results and deadlines held by a simulation's checkpoints together: 2^21, about
-/// 100 MB. Each checkpoint copies the queue at its time, two entries of 48 bytes a call in
-/// flight (one per breaker). So a run keeps every checkpoint it would keep anyway up to about
-/// 16,000 calls in flight with 64 checkpoints (4,000 with 256); with 50,000, about 20 of them,
-/// and a seek replays up to 1/10 of the run.
-pub const MAX_CHECKPOINTS_QUEUED: usize = 1 << 21;
+/// Most bytes a simulation's checkpoints hold together beyond their fixed size: 96 MiB. Each
+/// checkpoint copies the queue at its time, two entries of 48 bytes a call in flight (one per
+/// breaker), and every window breaker's outcomes (a byte a call of a count window, 32 bytes a
+/// second of a time window, up to its size). So a run keeps every checkpoint it would keep
+/// anyway up to about 16,000 calls in flight with 64 checkpoints (4,000 with 256); with 50,000,
+/// about 20 of them, and a seek replays up to 1/10 of the run. (Until 2026-12-04 this counted
+/// queued entries only, 2^21 of them: a time window of 1e6 s over busy-service's month held
+/// 32 MB in each of 64 checkpoints, and the page's wasm ran out of its 4 GB.)
+pub const MAX_CHECKPOINT_BYTES: usize = 96 << 20;
 
 /// A deterministic run that can be stepped, scrubbed and finished.
 ///
@@ -57,8 +60,9 @@ pub const MAX_CHECKPOINTS_QUEUED: usize = 1 << 21;
 /// which is what the checkpoints use.
 ///
 /// Scrubbing: every `every` calls (256 at first) a checkpoint (a clone of the simulation) is kept;
-/// when more than `max` (64) are held, or the results and deadlines they hold queued together
-/// pass [`MAX_CHECKPOINTS_QUEUED`], every other one is dropped and the spacing doubles (down to
+/// when more than `max` (64) are held, or what they hold beyond their fixed size (queued
+/// results and deadlines, window breakers' outcomes) passes [`MAX_CHECKPOINT_BYTES`], every
+/// other one is dropped and the spacing doubles (down to
 /// two: the one at 0 and one more). So a run of `C` calls holds at most `max + 1` checkpoints,
 /// spaced at most `2 C / max` calls apart while few calls are in flight, and [`Sim::seek`] to any
 /// time costs one clone plus replaying at most that many calls. With many calls in flight the
@@ -140,10 +144,9 @@ impl Sim {
         }
         let c = self.checkpoint();
         self.checkpoints.push(c);
-        let queued = |cs: &[Checkpoint]| cs.iter().map(|c| c.engine.queued_len()).sum::<usize>();
+        let held = |cs: &[Checkpoint]| cs.iter().map(|c| c.engine.held_bytes()).sum::<usize>();
         while self.checkpoints.len() > 2
-            && (self.checkpoints.len() > self.max
-                || queued(&self.checkpoints) > MAX_CHECKPOINTS_QUEUED)
+            && (self.checkpoints.len() > self.max || held(&self.checkpoints) > MAX_CHECKPOINT_BYTES)
         {
             self.every = self.every.saturating_mul(2);
             let every = self.every;
@@ -657,7 +660,7 @@ mod tests {
     }
 
     /// The checkpoints of a run with many calls in flight hold at most
-    /// [`MAX_CHECKPOINTS_QUEUED`] queued entries together (or are down to two), and a seek from
+    /// [`MAX_CHECKPOINT_BYTES`] together (or are down to two), and a seek from
     /// them gives what stepping there gives: ten minutes at 1e5 calls/min with a minute of
     /// latency jitter (about 100,000 queued: 50,000 calls in flight, two entries each), where 43
     /// checkpoints held 436 MB (4.3M queued, and the taken slots before each queue's front).
@@ -672,10 +675,10 @@ mod tests {
         let mut most = 0;
         while !sim.advance(1 << 16) {
             most = most.max(sim.engine.queued_len());
-            let held: usize = sim.checkpoints.iter().map(|c| c.engine.queued_len()).sum();
+            let held: usize = sim.checkpoints.iter().map(|c| c.engine.held_bytes()).sum();
             assert!(
-                held <= MAX_CHECKPOINTS_QUEUED || sim.checkpoints.len() <= 2,
-                "{} checkpoints hold {held} queued",
+                held <= MAX_CHECKPOINT_BYTES || sim.checkpoints.len() <= 2,
+                "{} checkpoints hold {held} bytes",
                 sim.checkpoints.len()
             );
         }
@@ -685,6 +688,45 @@ mod tests {
             "{} checkpoints",
             sim.checkpoints.len()
         );
+        let t = sim.end_s() * 0.7;
+        let mut stepped = Sim::new(&sc).unwrap();
+        stepped.set_checkpoints(u64::MAX / 4, 2);
+        stepped.run_until(t);
+        sim.seek(t);
+        assert_eq!(sim.calls(), stepped.calls());
+        assert_eq!(
+            serde_json::to_string(&sim.snapshot()).unwrap(),
+            serde_json::to_string(&stepped.snapshot()).unwrap()
+        );
+    }
+
+    /// A window breaker's outcomes count against the checkpoints' cap too: a time window of
+    /// 1e6 s over 4e5 s of a call a second holds a bucket for each of the 63% of seconds with a
+    /// call, 8 MB, and 64 checkpoints of it 250 MB, with
+    /// nothing queued to count (busy-service's month with such a window ran the page's wasm out
+    /// of its 4 GB). A seek from the thinned checkpoints gives what stepping there gives.
+    #[test]
+    fn checkpoints_count_what_the_window_breakers_hold() {
+        let mut sc = crate::preset("quiet-service").unwrap();
+        sc.duration = 4e5;
+        sc.traffic.calls_per_minute = 60.0;
+        sc.traffic.daily_swing = 0.0;
+        sc.window.sliding_window_type = breaker::SlidingWindowType::TimeBased;
+        sc.window.sliding_window_size = 1_000_000;
+        let mut sim = Sim::new(&sc).unwrap();
+        sim.set_checkpoints(256, 64);
+        let mut most = 0;
+        while !sim.advance(1 << 14) {
+            most = most.max(sim.engine.held_bytes());
+            let held: usize = sim.checkpoints.iter().map(|c| c.engine.held_bytes()).sum();
+            assert!(
+                held <= MAX_CHECKPOINT_BYTES || sim.checkpoints.len() <= 2,
+                "{} checkpoints hold {held} bytes",
+                sim.checkpoints.len()
+            );
+        }
+        assert!(most > 7_500_000, "{most} bytes at most");
+        assert!(sim.checkpoints.len() >= 8, "{}", sim.checkpoints.len());
         let t = sim.end_s() * 0.7;
         let mut stepped = Sim::new(&sc).unwrap();
         stepped.set_checkpoints(u64::MAX / 4, 2);

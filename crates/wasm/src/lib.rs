@@ -148,8 +148,8 @@ pub const FULL_BUCKETS: usize = 600;
 
 /// Most checkpoints the full run keeps: a month of 26M calls has one every 200k calls or less,
 /// so a zoomed series or a seek replays at most that many (tens of ms). With tens of thousands
-/// of calls in flight, fewer (`sim::MAX_CHECKPOINTS_QUEUED` bounds what they hold), and a seek
-/// replays more.
+/// of calls in flight or large window breakers, fewer (`sim::MAX_CHECKPOINT_BYTES` bounds what
+/// they hold), and a seek replays more.
 pub const FULL_CHECKPOINTS: usize = 256;
 
 #[wasm_bindgen]
