@@ -265,15 +265,19 @@ impl Playground {
     /// `fallback`, `late_ignored`). NaN where a value does not apply, and in every column past
     /// the bucket holding the time the full run reached, while it is not done. A range is
     /// computed from a checkpoint up to `t1` whatever the full run reached: the page asks only
-    /// within it.
+    /// within it. The range is cut to the run's `[0, end]` (an end that is NaN reads as the
+    /// run's); one with nothing left of it, or too short for its buckets, is the whole run (past
+    /// the end it gave `[5000, 5001]` of a run of 3600 s, all NaN).
     pub fn series(&mut self, t0: f64, t1: f64, buckets: u32) -> Result<JsValue, JsError> {
         let end = self.full.end_s();
-        let (t0, t1) = if t0.is_finite() && t1.is_finite() && t1 > t0 {
-            (t0.max(0.0), t1.min(end))
+        let buckets = buckets.clamp(1, 20_000) as usize;
+        // (`max` and `min` take the other side of a NaN: a NaN end reads as the run's.)
+        let (a, b) = (t0.max(0.0), t1.min(end));
+        let (t0, t1) = if (b - a) / buckets as f64 > 0.0 {
+            (a, b)
         } else {
             (0.0, end)
         };
-        let buckets = buckets.clamp(1, 20_000) as usize;
         let whole = t0 <= 0.0 && t1 >= end && buckets == FULL_BUCKETS;
         let range = if whole {
             None

@@ -841,6 +841,25 @@ fn stepping_seeking_and_series() {
     assert_eq!(get(&zoom, "t1").as_f64().unwrap(), end / 2.0);
     let answered: Float64Array = get(&zoom, "w_answered").dyn_into().unwrap();
     assert_eq!(answered.length(), 40);
+    // Cut to the run: half past the end keeps the part within; nothing left of the range, or a
+    // range too short for its buckets, is the whole run (past the end gave [5000, 5001]).
+    let half = pg.series(end / 2.0, end * 2.0, 10).unwrap();
+    assert_eq!(get(&half, "t0").as_f64().unwrap(), end / 2.0);
+    assert_eq!(get(&half, "t1").as_f64().unwrap(), end);
+    let nan = pg.series(f64::NAN, 1.0, 10).unwrap();
+    assert_eq!(get(&nan, "t0").as_f64().unwrap(), 0.0);
+    assert_eq!(get(&nan, "t1").as_f64().unwrap(), 1.0);
+    for (t0, t1) in [
+        (end + 1.0, end + 2.0),
+        (-10.0, -5.0),
+        (0.0, 5e-324),
+        (f64::NAN, f64::NAN),
+    ] {
+        let s = pg.series(t0, t1, 3).unwrap();
+        assert_eq!(get(&s, "t0").as_f64().unwrap(), 0.0, "{t0} {t1}");
+        assert_eq!(get(&s, "t1").as_f64().unwrap(), end, "{t0} {t1}");
+        assert_eq!(get(&s, "bucket").as_f64().unwrap(), end / 3.0, "{t0} {t1}");
+    }
 
     let events = json_of(&pg.events(None).unwrap());
     assert!(events["total"].as_u64().unwrap() >= 1);
