@@ -132,6 +132,12 @@ fn number_in(
     }
 }
 
+/// The largest double below `x > 0`: [`number_in`]'s open low end for a closed one (traffic's
+/// floor keeps its times finite: at 1e-305 calls a minute, 1793 calls read "inf" years).
+const fn below(x: f64) -> f64 {
+    f64::from_bits(x.to_bits() - 1)
+}
+
 fn integer_in(flag: &str, v: &str, lo: u64, hi: u64) -> Result<u64, String> {
     let allowed = format!("an integer from {lo} to {hi}");
     match parse_f64(v.trim()) {
@@ -307,18 +313,18 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
                 f.calls_per_minute = Some(number_in(
                     "calls-per-minute",
                     v,
-                    0.0,
+                    below(1e-6),
                     1e9,
-                    "0 < calls per minute <= 1e9",
+                    "1e-6 <= calls per minute <= 1e9",
                 )?)
             }
             "rps" => {
                 f.rps = Some(number_in(
                     "rps",
                     v,
-                    0.0,
+                    below(1e-8),
                     1e8,
-                    "0 < calls per second <= 1e8",
+                    "1e-8 <= calls per second <= 1e8",
                 )?)
             }
             "period" => {

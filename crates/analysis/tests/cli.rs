@@ -135,6 +135,43 @@ fn line_comes_from_traffic_and_period() {
     );
 }
 
+/// Traffic has a floor (1e-6 calls/min, 1e-8 calls/s): any positive rate was taken, and at
+/// 1e-305 calls/min the exact time between false alarms read "inf" years, beside an error of
+/// 3.1e291 years. At the floor every time is finite and still the calls over the rate.
+#[test]
+fn traffic_has_a_floor_where_times_stay_finite() {
+    for (a, e) in [
+        (
+            "false-alarms --calls-per-minute 1e-305",
+            "--calls-per-minute: \"1e-305\" is not allowed: 1e-6 <= calls per minute <= 1e9",
+        ),
+        (
+            "false-alarms --calls-per-minute 9.99e-7",
+            "--calls-per-minute: \"9.99e-7\" is not allowed: 1e-6 <= calls per minute <= 1e9",
+        ),
+        (
+            "false-alarms --rps 1e-9",
+            "--rps: \"1e-9\" is not allowed: 1e-8 <= calls per second <= 1e8",
+        ),
+    ] {
+        assert_eq!(run(&args(a)).unwrap_err(), e);
+    }
+    let v = json("false-alarms --calls-per-minute 1e-6");
+    let p = &v["points"][0];
+    let c = p["calls"]["exact"]["value"].as_f64().unwrap();
+    let s = p["seconds"]["exact"]["value"].as_f64().unwrap();
+    assert!(
+        s.is_finite() && (s - c * 6e7).abs() <= 1e-12 * s,
+        "{c} calls, {s} s"
+    );
+    assert!(
+        json("false-alarms --rps 1e-8")["points"][0]["seconds"]["exact"]["value"]
+            .as_f64()
+            .unwrap()
+            .is_finite()
+    );
+}
+
 #[test]
 fn rates_accept_fractions_and_percentages() {
     assert_eq!(

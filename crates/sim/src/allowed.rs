@@ -48,7 +48,7 @@ pub type Reading = Result<Result<(), SettingsError>, String>;
 ///   settings' own validation) gives at the type's smallest or largest value, or the type's own
 ///   (`0 <= x <= 4294967295`) when both validate; a number that is whole and in range but spelt
 ///   as a float (`1e2`) gets a hint to write it as a whole number instead;
-/// * a number: `a number 0 < x <= 1e7`, the range validation gives at `-f64::MAX` or
+/// * a number: `a number 1e-6 <= x <= 1e7`, the range validation gives at `-f64::MAX` or
 ///   `f64::MAX`; a duration or a rate says the forms it also takes as a string;
 /// * `true or false`, `a string`, `an object of settings`, `a list of objects`;
 /// * otherwise (a name from a list) what the field's own message for an unknown name allows.

@@ -41,6 +41,7 @@ pub use output::{
 pub use presets::{preset, preset_or_err, presets, Preset, GOLDEN_TRACE_HASHES};
 pub use scenario::{
     set_path, Arrivals, Burst, Callers, Condition, Phase, Scenario, Traffic, MAX_DURATION_S,
+    MIN_CALLS_PER_MINUTE,
 };
 pub use sim::{
     replay, run, Sim, DEFAULT_CHECKPOINT_EVERY, DEFAULT_MAX_CHECKPOINTS, MAX_CHECKPOINT_BYTES,

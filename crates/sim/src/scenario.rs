@@ -11,6 +11,12 @@ use crate::allowed::{after, explain, locate, Reading, Trial};
 /// a recorded trace's call may have.
 pub const MAX_DURATION_S: f64 = 1e9;
 
+/// The least traffic, in calls per minute (a call about every two years): a run of at most
+/// [`MAX_DURATION_S`] expects at most 0.017 calls at it, and below about 1e-300 the analysis'
+/// times overflow a double (at 1e-305 calls/min, 1793 calls between false alarms read "inf"
+/// years). `traffic.calls_per_minute` and the page's analysis traffic take at least this.
+pub const MIN_CALLS_PER_MINUTE: f64 = 1e-6;
+
 /// The most calls a generated run may expect (the mean rate times the duration): about a minute
 /// natively (`busy-service`'s 26 million take 2 s), a few in the page. Each setting allowed
 /// alone, 1e7 calls/min for 1e9 s would be 1.7e14 calls, months of computing, with its events
@@ -398,8 +404,8 @@ impl Scenario {
         check(
             "traffic.calls_per_minute",
             t.calls_per_minute,
-            t.calls_per_minute > 0.0 && t.calls_per_minute <= 1e7,
-            "0 < x <= 1e7",
+            t.calls_per_minute >= MIN_CALLS_PER_MINUTE && t.calls_per_minute <= 1e7,
+            "1e-6 <= x <= 1e7",
         )?;
         check(
             "traffic.daily_swing",
@@ -562,7 +568,7 @@ impl Scenario {
             cpm,
             cpm <= most,
             &format!(
-                "0 < x <= {} with this duration, latencies, call timeout and lock timeout (a run of \
+                "1e-6 <= x <= {} with this duration, latencies, call timeout and lock timeout (a run of \
                  at most 1e9 calls, 1e6 in flight at once)",
                 breaker::error::Num(most)
             ),
@@ -581,7 +587,7 @@ impl Scenario {
     ///
     /// The text must be a JSON object (the page refuses anything else the same way). An error in
     /// a value names its dotted field as `--set` takes it, as the page's does:
-    /// `traffic.calls_per_minute = "fast" is invalid: allowed a number 0 < x <= 1e7` (a value of a
+    /// `traffic.calls_per_minute = "fast" is invalid: allowed a number 1e-6 <= x <= 1e7` (a value of a
     /// type the field does not take says what is allowed, see [`crate::allowed::explain`]).
     /// Malformed JSON gives serde_json's message with its line and column; a number past a
     /// 64-bit float's range (`1e309`) is named by its field: `duration = 1e309 is invalid:

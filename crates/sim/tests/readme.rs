@@ -159,7 +159,7 @@ fn the_quoted_errors_are_the_errors() {
     let e = Scenario::read_json(r#"{"traffic": {"calls_per_minute": "fast"}}"#).unwrap_err();
     assert_eq!(
         e,
-        r#"traffic.calls_per_minute = "fast" is invalid: allowed a number 0 < x <= 1e7"#
+        r#"traffic.calls_per_minute = "fast" is invalid: allowed a number 1e-6 <= x <= 1e7"#
     );
     let e = Scenario::read_json(r#"{"callers": {"count": -3}}"#).unwrap_err();
     assert_eq!(

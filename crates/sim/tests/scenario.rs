@@ -69,7 +69,7 @@ fn a_long_value_is_echoed_in_part() {
         s.with_sets([format!("traffic.calls_per_minute={digits}").as_str()])
             .unwrap_err(),
         format!(
-            "traffic.calls_per_minute = {first}… (100000 bytes) is invalid: allowed a number 0 < x <= 1e7"
+            "traffic.calls_per_minute = {first}… (100000 bytes) is invalid: allowed a number 1e-6 <= x <= 1e7"
         )
     );
     // Unreadable: the edit and the reader's quote of it, both cut.
@@ -96,7 +96,7 @@ fn a_long_value_is_echoed_in_part() {
         ))
         .unwrap_err(),
         format!(
-            "traffic.calls_per_minute = {first}… (100000 bytes) is invalid: allowed 0 < x <= 1e7"
+            "traffic.calls_per_minute = {first}… (100000 bytes) is invalid: allowed 1e-6 <= x <= 1e7"
         )
     );
     for (row, field, said) in [
@@ -350,7 +350,7 @@ fn type_mismatches_say_what_is_allowed() {
         ),
         (
             r#"{"traffic": {"calls_per_minute": "fast"}}"#,
-            r#"traffic.calls_per_minute = "fast" is invalid: allowed a number 0 < x <= 1e7"#,
+            r#"traffic.calls_per_minute = "fast" is invalid: allowed a number 1e-6 <= x <= 1e7"#,
         ),
         (
             r#"{"traffic": {"daily_swing": true}}"#,
@@ -401,7 +401,7 @@ fn type_mismatches_say_what_is_allowed() {
         ),
         (
             r#"{"traffic": {"calls_per_minute": "fast"}, "duration": -5}"#,
-            r#"traffic.calls_per_minute = "fast" is invalid: allowed a number 0 < x <= 1e7"#,
+            r#"traffic.calls_per_minute = "fast" is invalid: allowed a number 1e-6 <= x <= 1e7"#,
         ),
         (
             r#"{"dependency": [{"start": 0}, {"start": 10, "latency": [], "failure_rate": 2}]}"#,
@@ -488,7 +488,7 @@ fn numbers_past_a_float_name_their_field_and_range() {
         (r#"{"duration": 1e309}"#, "duration = 1e309 is invalid: allowed 0 < x <= 1e9 seconds"),
         (
             r#"{"traffic": {"calls_per_minute": -1e309}}"#,
-            "traffic.calls_per_minute = -1e309 is invalid: allowed 0 < x <= 1e7",
+            "traffic.calls_per_minute = -1e309 is invalid: allowed 1e-6 <= x <= 1e7",
         ),
         (
             "{\"seed\": 1,\n \"dependency\": [{\"start\": 0}, {\"start\": 1E+999, \"condition\": \"outage\"}]}",
@@ -685,7 +685,7 @@ fn a_run_too_long_or_too_wide_is_refused_naming_the_rate() {
     let long = r#"{"duration": 1e9, "traffic": {"calls_per_minute": 1e7}}"#;
     assert_eq!(
         Scenario::from_json(long).unwrap_err(),
-        format!("traffic.calls_per_minute = 10000000 is invalid: allowed 0 < x <= 60 {tail}")
+        format!("traffic.calls_per_minute = 10000000 is invalid: allowed 1e-6 <= x <= 60 {tail}")
     );
     let at_limit = Scenario::from_json(r#"{"duration": 1e9, "traffic": {"calls_per_minute": 60}}"#);
     assert_eq!(at_limit.map(|s| s.traffic.calls_per_minute), Ok(60.0));
@@ -694,7 +694,9 @@ fn a_run_too_long_or_too_wide_is_refused_naming_the_rate() {
     // 1e6 in flight over a mean hold of 3600 s (the run, shorter than the timeout): 16666 a min.
     assert_eq!(
         Scenario::from_json(hung).unwrap_err(),
-        format!("traffic.calls_per_minute = 10000000 is invalid: allowed 0 < x <= 16666 {tail}")
+        format!(
+            "traffic.calls_per_minute = 10000000 is invalid: allowed 1e-6 <= x <= 16666 {tail}"
+        )
     );
     // A daily swing raises the peak: at 50%, two thirds of that.
     let swung = hung.replace(
@@ -703,7 +705,7 @@ fn a_run_too_long_or_too_wide_is_refused_naming_the_rate() {
     );
     assert!(Scenario::from_json(&swung)
         .unwrap_err()
-        .contains("allowed 0 < x <= 11111 with"));
+        .contains("allowed 1e-6 <= x <= 11111 with"));
     // Failures that time out wait as hangs do: a 10% timeout rate, a 1000 s timeout, plus the
     // latencies (50 ms each): 1e6 / (100.1 s / 60) = 599400 calls/min.
     let timeouts = r#"{"traffic": {"calls_per_minute": 1e7},
@@ -711,7 +713,7 @@ fn a_run_too_long_or_too_wide_is_refused_naming_the_rate() {
         "callers": {"call_timeout": 1000}}"#;
     assert!(Scenario::from_json(timeouts)
         .unwrap_err()
-        .contains("allowed 0 < x <= 599400 with"));
+        .contains("allowed 1e-6 <= x <= 599400 with"));
     // The same settings with a trace: its calls are the run.
     let mut traced = Scenario::read_json(long).unwrap();
     traced.trace = Some("0,ok,0\n".into());
@@ -720,6 +722,36 @@ fn a_run_too_long_or_too_wide_is_refused_naming_the_rate() {
     for p in sim::presets() {
         assert_eq!(p.scenario().validate(), Ok(()), "{}", p.name);
     }
+}
+
+/// Traffic takes at least `MIN_CALLS_PER_MINUTE` (1e-6 calls/min). Any positive rate was
+/// taken: at 1e-305 the analysis' times overflowed to "inf" years for 1793 calls, and a rate
+/// such as 1e-320 is subnormal (it read back as 1.008e-320).
+#[test]
+fn traffic_has_a_floor() {
+    assert_eq!(sim::MIN_CALLS_PER_MINUTE, 1e-6);
+    let at = |cpm: f64| {
+        let mut s = Scenario::default();
+        s.traffic.calls_per_minute = cpm;
+        s.validate().map_err(|e| e.to_string())
+    };
+    assert_eq!(at(1e-6), Ok(()));
+    for cpm in [9.999999e-7, 1e-305, 1e-320, 0.0] {
+        assert_eq!(
+            at(cpm),
+            Err(format!(
+                "traffic.calls_per_minute = {} is invalid: allowed 1e-6 <= x <= 1e7",
+                breaker::error::Num(cpm)
+            ))
+        );
+    }
+    // A run of the longest duration at the floor: valid, and (most likely) no call at all.
+    let mut s = Scenario {
+        duration: sim::MAX_DURATION_S,
+        ..Scenario::default()
+    };
+    s.traffic.calls_per_minute = 1e-6;
+    assert_eq!(s.validate(), Ok(()));
 }
 
 /// With shared state each change waiting for a side's lock holds a queue entry, and at most
@@ -738,7 +770,7 @@ fn calls_waiting_for_a_shared_lock_count_as_in_flight() {
     // its latencies, and timeouts): 1e6 / (1200.12 / 60).
     assert_eq!(
         Scenario::from_json(&json("1e9", "1", true)).unwrap_err(),
-        "traffic.calls_per_minute = 10000000 is invalid: allowed 0 < x <= 49995 with this \
+        "traffic.calls_per_minute = 10000000 is invalid: allowed 1e-6 <= x <= 49995 with this \
          duration, latencies, call timeout and lock timeout (a run of at most 1e9 calls, 1e6 in \
          flight at once)"
     );

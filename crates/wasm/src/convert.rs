@@ -418,18 +418,18 @@ pub struct AnalysisOptions {
 }
 
 impl AnalysisOptions {
-    /// The traffic in the range the scenario's `traffic.calls_per_minute` takes (`0 < x <=
+    /// The traffic in the range the scenario's `traffic.calls_per_minute` takes (`1e-6 <= x <=
     /// 1e7`): at 0, below it or past it the curves were drawn all the same, for "-216000 calls
     /// per false-alarm period" or "inf nats".
     pub fn validate(&self) -> Result<(), SettingsError> {
         let x = self.calls_per_minute;
-        if x > 0.0 && x <= 1e7 {
+        if (sim::MIN_CALLS_PER_MINUTE..=1e7).contains(&x) {
             Ok(())
         } else {
             Err(SettingsError::new(
                 "calls_per_minute",
                 breaker::error::Num(x),
-                "0 < x <= 1e7",
+                "1e-6 <= x <= 1e7",
             ))
         }
     }

@@ -452,11 +452,11 @@ fn wrong_kinds_say_what_is_allowed() {
         ),
         (
             js(r#"{"traffic": {"calls_per_minute": "fast"}}"#),
-            r#"traffic.calls_per_minute = "fast" is invalid: allowed a number 0 < x <= 1e7"#,
+            r#"traffic.calls_per_minute = "fast" is invalid: allowed a number 1e-6 <= x <= 1e7"#,
         ),
         (
             js(r#"{"traffic": {"calls_per_minute": {"per": "hour"}}}"#),
-            r#"traffic.calls_per_minute = {"per":"hour"} is invalid: allowed a number 0 < x <= 1e7"#,
+            r#"traffic.calls_per_minute = {"per":"hour"} is invalid: allowed a number 1e-6 <= x <= 1e7"#,
         ),
         (
             js(r#"{"dependency": [{"start": 0}, {"start": 10, "latency": []}]}"#),
@@ -576,7 +576,7 @@ fn settings_passed_alone_say_what_is_allowed() {
             "{}",
             "{}",
             r#"{"calls_per_minute": "x"}"#,
-            r#"options.calls_per_minute = "x" is invalid: allowed a number 0 < x <= 1e7"#,
+            r#"options.calls_per_minute = "x" is invalid: allowed a number 1e-6 <= x <= 1e7"#,
         ),
         // The traffic's range, as the scenario's takes it: the curves were drawn for any number
         // ("-216000 calls per false-alarm period", "inf nats").
@@ -584,19 +584,26 @@ fn settings_passed_alone_say_what_is_allowed() {
             "{}",
             "{}",
             r#"{"calls_per_minute": -5}"#,
-            "options.calls_per_minute = -5 is invalid: allowed 0 < x <= 1e7",
+            "options.calls_per_minute = -5 is invalid: allowed 1e-6 <= x <= 1e7",
         ),
         (
             "{}",
             "{}",
             r#"{"calls_per_minute": 0}"#,
-            "options.calls_per_minute = 0 is invalid: allowed 0 < x <= 1e7",
+            "options.calls_per_minute = 0 is invalid: allowed 1e-6 <= x <= 1e7",
         ),
         (
             "{}",
             "{}",
             r#"{"calls_per_minute": 1e308}"#,
-            "options.calls_per_minute = 1e308 is invalid: allowed 0 < x <= 1e7",
+            "options.calls_per_minute = 1e308 is invalid: allowed 1e-6 <= x <= 1e7",
+        ),
+        // Below the floor (1e-6 calls/min), where the times once overflowed to "inf" years.
+        (
+            "{}",
+            "{}",
+            r#"{"calls_per_minute": 1e-305}"#,
+            "options.calls_per_minute = 1e-305 is invalid: allowed 1e-6 <= x <= 1e7",
         ),
         (
             "{}",
