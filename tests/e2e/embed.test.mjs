@@ -137,9 +137,10 @@ for (const browser of BROWSERS) {
         };
       });
       // The policy holds (the page's inline style refused), and style.css and the element's own
-      // rules apply inside it (`:host { display: block }`, `.panel { padding: .5rem ... }`).
+      // rules apply inside it (`:host { display: block }`, `.panel { padding: .5rem ... }`, at the
+      // page's own root size, 15 px, not the host document's).
       assert.notEqual(r.pageInline, 'rgb(255, 0, 0)', 'the policy is in force');
-      assert.deepEqual([r.host, r.panel], ['block', '8px']);
+      assert.deepEqual([r.host, r.panel], ['block', '7.5px']);
       const e = await element(s, 'csp');
       assert.equal(e.calls, simulate(e.scenario).result.calls);
     });
@@ -501,9 +502,14 @@ for (const browser of BROWSERS) {
       await s.driver.get(`${s.url}docs-example.html`);
       // 0, false and "" ran the preset with no notice (they read as no scenario at all).
       const falsy = { zero: '0', no: 'false', empty: '""' };
+      // A scenario replaces the preset: a misspelt one beside it is not shown, and no notice
+      // said it was ("showing recovery-warmup" over the scenario's run); beside a scenario that
+      // does not validate, it is.
       await addPlaygrounds(s.driver, [{ id: 'typo', attrs: { preset: 'quiet_service' } }, { id: 'nul', attrs: { scenario: 'null' } },
+        { id: 'typoBeside', attrs: { preset: 'quiet_service', scenario: '{"duration": "2h"}', panels: 'now' } },
+        { id: 'typoRefused', attrs: { preset: 'quiet_service', scenario: '{"statistical": {"fine_rate": 5}}', panels: 'now' } },
         ...Object.entries(falsy).map(([id, scenario]) => ({ id, attrs: { scenario, panels: 'now' } }))]);
-      for (const id of ['typo', 'nul', ...Object.keys(falsy)]) await until(async () => (await element(s, id)).state === 'ready', `element ${id}`, 60_000);
+      for (const id of ['typo', 'nul', 'typoBeside', 'typoRefused', ...Object.keys(falsy)]) await until(async () => (await element(s, id)).state === 'ready', `element ${id}`, 60_000);
       const notice = (id) => page(s.driver, (i) => [...document.getElementById(i).shadowRoot.querySelectorAll('p.banner')].map((b) => b.textContent).join(' '), id);
       const typo = await element(s, 'typo');
       assert.equal(typo.scenario.name, 'recovery-warmup');
@@ -514,6 +520,70 @@ for (const browser of BROWSERS) {
       for (const [id, text] of Object.entries(falsy)) {
         assert.equal(await notice(id), `The scenario attribute is ${text}, not an object of settings; showing the preset instead.`);
       }
+      const beside = await element(s, 'typoBeside');
+      assert.equal(beside.scenario.duration, 7200, 'the scenario runs');
+      assert.equal(await notice('typoBeside'), '');
+      assert.equal((await element(s, 'typoRefused')).scenario.name, 'recovery-warmup');
+      assert.match(await notice('typoRefused'), /^The scenario's settings are not valid \(statistical\.fine_rate = 5 is invalid: .*\); showing the preset instead\. Unknown preset “quiet_service”; showing recovery-warmup\. /);
+    });
+
+    test('an idle element\'s placeholder names the preset set since it was added', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      // Far below the view: it waits, idle, and shows a placeholder.
+      await addPlaygrounds(s.driver, [{ id: 'far', attrs: { preset: 'quiet-service', style: 'display: block; margin-top: 30000px' } }]);
+      const text = () => page(s.driver, () => {
+        const el = document.getElementById('far');
+        return el && el.shadowRoot ? `${el.dataset.state}: ${el.shadowRoot.textContent}` : null;
+      });
+      await until(async () => (await text()) !== null, 'the element');
+      assert.equal(await text(), 'idle: Breaker playground (quiet-service): starts when scrolled into view.');
+      await page(s.driver, () => document.getElementById('far').setAttribute('preset', 'bad-day'));
+      assert.equal(await text(), 'idle: Breaker playground (bad-day): starts when scrolled into view.');
+    });
+
+    test('an element is sized as on its own page whatever the host\'s root font size (mdBook sets 62.5%)', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      const sizes = (id) => page(s.driver, (i) => {
+        const r = document.getElementById(i).shadowRoot;
+        const px = (sel) => getComputedStyle(r.querySelector(sel)).fontSize;
+        return { h2: px('section.panel h2'), help: px('.help'), button: px('.transport button') };
+      }, id);
+      await addPlaygrounds(s.driver, [{ id: 'plain', attrs: { preset: 'quiet-service', panels: 'now,chart', controls: '' } }]);
+      await until(async () => (await element(s, 'plain')).state === 'ready', 'the element', 60_000);
+      const plain = await sizes('plain');
+      // style.css's sizes at its root's 15 px: a panel's heading 1.1rem, help text .85rem.
+      assert.equal(plain.h2, '16.5px');
+      assert.equal(plain.help, '12.75px');
+      await page(s.driver, () => { document.documentElement.style.fontSize = '62.5%'; });
+      await addPlaygrounds(s.driver, [{ id: 'scaled', attrs: { preset: 'quiet-service', panels: 'now,chart', controls: '' } }]);
+      await until(async () => (await element(s, 'scaled')).state === 'ready', 'the element on the scaled page', 60_000);
+      assert.deepEqual(await sizes('scaled'), plain, 'help text read 8.5 px under a 10 px root');
+      assert.deepEqual(await sizes('plain'), plain);
+    });
+
+    test('a host\'s load settles when the element leaves the page meanwhile; state.lastError is of the last load', async () => {
+      await s.driver.get(`${s.url}docs-example.html`);
+      await addPlaygrounds(s.driver, [{ id: 'gone', attrs: { preset: 'quiet-service', panels: 'now' } }]);
+      await until(async () => (await element(s, 'gone')).state === 'ready', 'the element', 60_000);
+      const r = await page(s.driver, async () => {
+        const el = document.getElementById('gone');
+        const pg = el.playground;
+        const refused = await pg.load({ ...pg.state.scenario, seed: 2n ** 53n });
+        const errorAfterRefused = pg.state.lastError;
+        const ran = await pg.load({ ...pg.state.scenario, seed: 2n ** 53n - 1n });
+        const errorAfterRun = pg.state.lastError;
+        // A month at 600 calls/min, taken out of the page while it computes: it never settled.
+        const long = pg.load({ duration: '30d', traffic: { calls_per_minute: 600 } });
+        await new Promise((ok) => setTimeout(ok, 300));
+        el.remove();
+        const settled = await Promise.race([long, new Promise((ok) => setTimeout(() => ok('pending after 10 s'), 10_000))]);
+        return { refused, errorAfterRefused, ran, errorAfterRun, settled, errorAfterGone: pg.state.lastError };
+      });
+      assert.equal(r.refused, false);
+      assert.match(r.errorAfterRefused, /^seed = 9007199254740992 is invalid/);
+      assert.deepEqual([r.ran, r.errorAfterRun], [true, null], 'a load that runs clears the error of the one before');
+      assert.equal(r.settled, false);
+      assert.equal(r.errorAfterGone, 'the playground was stopped (its element left the page)');
     });
 
     test('an attribute changed after the element started starts it over with the new attributes (a framework re-rendering it)', async () => {

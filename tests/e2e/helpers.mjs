@@ -43,7 +43,9 @@ function serveDist() {
       if (file !== DIST && !file.startsWith(DIST + sep)) throw new Error('outside');
       if (!(await stat(file)).isFile()) throw new Error('not a file');
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
+      // With CORS, as `cargo xtask serve` sends it: the test of the files on another origin
+      // (embed.test.mjs) failed without PLAYGROUND_URL.
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store', 'access-control-allow-origin': '*' });
       res.end(body);
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' });

@@ -46,7 +46,7 @@ function styles() {
       .then((r) => (r.ok ? r.text() : ''))
       .catch(() => '')
       .then((css) => {
-        const text = css.replaceAll(':root', ':host') + EXTRA;
+        const text = fixedRem(css.replaceAll(':root', ':host') + EXTRA);
         // A browser without constructed sheets (Safari before 16.4) gets the text, for a
         // <style> of each element's own.
         try {
@@ -59,6 +59,15 @@ function styles() {
       });
   }
   return sheet;
+}
+
+/**
+ * `css` with each `rem` length in the page's own root size, 15 px (style.css's `:root`, here the
+ * host): in a shadow root `rem` is the host document's, and under mdBook's `font-size: 62.5%`
+ * the element's help text, labels and buttons were 8.5-9 px beside its 15 px text.
+ */
+function fixedRem(css) {
+  return css.replace(/(?<![\w.-])(-?(?:\d+\.?\d*|\.\d+))rem\b/g, 'calc($1 * 15px)');
 }
 
 const EXTRA = `
@@ -82,7 +91,12 @@ export class BreakerPlayground extends HTMLElement {
    * nothing to do (an idle element, or one loading its styles, reads them when it starts).
    */
   attributeChangedCallback(name, before, after) {
-    if (before === after || !this.playground) return;
+    if (before === after) return;
+    if (!this.playground) {
+      // Idle, waiting to come into view: its placeholder names the preset it will show.
+      if (this.observer && name === 'preset') this.placeholder();
+      return;
+    }
     this.playground.destroy();
     this.playground = null;
     this.start();
@@ -93,10 +107,7 @@ export class BreakerPlayground extends HTMLElement {
     // Started, watching, or loading its styles (a move within the page: the start goes on).
     if (this.playground || this.observer || this.starting) return;
     this.dataset.state = 'idle';
-    const p = document.createElement('p');
-    p.className = 'placeholder';
-    p.textContent = `Breaker playground${this.getAttribute('preset') ? ` (${this.getAttribute('preset')})` : ''}: starts when scrolled into view.`;
-    this.shadowRoot.replaceChildren(p);
+    this.placeholder();
     this.observer = new IntersectionObserver((entries) => {
       if (entries.some((e) => e.isIntersecting)) this.begin();
     }, { rootMargin: `${NEAR}px` });
@@ -106,6 +117,14 @@ export class BreakerPlayground extends HTMLElement {
     // long test session, its observer not reporting the change. Its first report (out of view,
     // at once on observing) would be no proof that it reports the next, so the look stays.
     this.look = setInterval(() => { if (this.near()) this.begin(); }, 1000);
+  }
+
+  /** What an idle element shows until it starts (text only). */
+  placeholder() {
+    const p = document.createElement('p');
+    p.className = 'placeholder';
+    p.textContent = `Breaker playground${this.getAttribute('preset') ? ` (${this.getAttribute('preset')})` : ''}: starts when scrolled into view.`;
+    this.shadowRoot.replaceChildren(p);
   }
 
   disconnectedCallback() {

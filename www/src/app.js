@@ -351,10 +351,11 @@ export function mountPlayground(root, options = {}) {
     }
     if (panelNotice) (options.url ? showNotice : (options.onNotice || showNotice))(panelNotice);
     // A host's preset that is not one (a typo in an embed's attribute) is named, not run silently
-    // as another.
-    if (options.preset && !S.byName[options.preset]) {
-      (options.onNotice || showNotice)(`Unknown preset “${options.preset}”; showing ${def}. The presets are ${S.presets.map((p) => p.name).join(', ')}.`);
-    }
+    // as another: when it is shown, that is, not beside a scenario that replaces it.
+    const unknownPreset = options.preset && !S.byName[options.preset]
+      ? () => (options.onNotice || showNotice)(`Unknown preset “${options.preset}”; showing ${def}. The presets are ${S.presets.map((p) => p.name).join(', ')}.`)
+      : () => {};
+    if (!options.scenario) unknownPreset();
     S.preset = preset;
     controls.setPresets(S.presets, preset);
     controls.set(scenario, preset && same(scenario, S.byName[preset]) ? preset : '', Boolean(preset));
@@ -364,7 +365,10 @@ export function mountPlayground(root, options = {}) {
       // the preset, and a notice naming the field (an embed has no notice bar: its host shows it).
       const why = S.lastError || '';
       if (options.url) showNotice(`This link's settings were not valid (${why}); showing the default settings.`);
-      else (options.onNotice || showNotice)(`The scenario's settings are not valid (${why}); showing the preset instead.`);
+      else {
+        (options.onNotice || showNotice)(`The scenario's settings are not valid (${why}); showing the preset instead.`);
+        unknownPreset();
+      }
       S.preset = def;
       controls.set(S.byName[def], def);
       await setScenario(clone(S.byName[def]), false);
@@ -453,6 +457,9 @@ export function mountPlayground(root, options = {}) {
     }
     clearTimeout(timer);
     if (id !== S.runId || res.superseded) return true;
+    // The host's `state.lastError` is of the settings shown: gone with a run of new ones (kept
+    // with the message when the run is of the settings before them).
+    if (!keepError) S.lastError = null;
     // Not the first run's (the link opened stays as given), unless the address bar cannot
     // keep it: a link past LINK_MAX (one Chromium wrote before) loses its settings there and
     // says so.
@@ -792,6 +799,7 @@ export function mountPlayground(root, options = {}) {
         // The simulator stopped on a bug (the banner shows it), as setScenario says it.
         setText(runInfo, STOPPED);
         root.classList.add('stale');
+        S.lastError = e.message;
         return { ok: false, message: e.message, shown: true, fatal: true };
       }
       return { ok: false, message: e.message };

@@ -117,9 +117,16 @@ export class Engine {
     if (this.worker) this.worker.postMessage({ op: 'cancel' });
   }
 
-  /** End the worker (e.g. an embedded playground scrolled away for good). */
+  /**
+   * End the worker (an embedded playground removed from the page). Every request waiting is
+   * refused, and so is every later one, as when the worker dies: a host's `load` awaited meanwhile
+   * resolved never.
+   */
   terminate() {
     if (this.worker) this.worker.terminate();
+    this.worker = null;
+    this.dead = 'the playground was stopped (its element left the page)';
+    for (const { reject } of this.pending.values()) reject(fatal(this.dead));
     this.pending.clear();
   }
 }
