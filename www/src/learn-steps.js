@@ -30,7 +30,9 @@ export const OPS = {
   neg: (x) => -x,
   abs: (x) => Math.abs(x),
   exp: (x) => Math.exp(x),
-  ceil: (x) => Math.ceil(x - 1e-9),
+  // A count to reach a line (line / weight): a tie to rounding reaches it, as the breaker compares
+  // (breaker::score::TIE, a relative 1e-12): two failures of ln 3 reach ln 9.
+  ceil: (x) => Math.ceil(x - x * 1e-12),
   min: (x, y) => Math.min(x, y),
   max: (x, y) => Math.max(x, y),
   pow: (x, y) => x ** y,

@@ -33,7 +33,7 @@ use crate::dp;
 use crate::figure::Figure;
 use crate::mc::Rng;
 use crate::num::{is_rate, is_test, wald_exponent, weight_variance, Stats};
-use breaker::score::Weights;
+use breaker::score::{reach, Weights};
 
 /// The exact run length and its pieces.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -101,8 +101,9 @@ pub fn arl_exact_capped(w: Weights, line: f64, p: f64, max_cells: u64) -> ExactA
             cells: 0,
         };
     }
-    if w.fail >= line {
-        // Every failure at 0 alarms: geometric run length.
+    if w.fail >= reach(line) {
+        // Every failure at 0 alarms (a tie to rounding included, as the breaker compares):
+        // geometric run length.
         return ExactArl {
             arl: 1.0 / p,
             error: 0.0,
@@ -357,14 +358,16 @@ pub fn arl_markov_chain_capped(w: Weights, line: f64, p: f64, max_work: f64) -> 
     let (arl, states) = run(finest);
     let rounding = arl * 1e-13;
     let error = if exact && is_last {
-        // The ratio is rational to rounding, but the line may sit on a grid point to rounding
-        // too (fine 0.01%, broken 99.99%: |w_ok| exceeds w_fail by 1e-13, so two failures fall
-        // just short of a line of w_fail + |w_ok| that the grid puts exactly on them): then the
-        // real score's alarm turns on digits the grid does not hold, and the error is the gap
-        // to the grid with the line one step further.
+        // The ratio is rational to rounding, but the line may sit near a grid point: within
+        // the breaker's tie (`breaker::score::TIE`) the score reaches it as the grid does (fine
+        // 0.01%, broken 99.99%: |w_ok| exceeds w_fail by 1e-13, and two failures reach a line
+        // of w_fail + |w_ok|); a little further off, the real score's alarm turns on digits the
+        // grid does not hold, and the error is the gap to the grid with the line one step
+        // further.
         let (delta, h) = grid(w, line, finest.0, finest.1);
         let m = line / delta;
-        if (m - libm::round(m)).abs() <= 1e-9 * m.max(1.0) {
+        let off = (m - libm::round(m)).abs();
+        if off > breaker::score::TIE * m && off <= 1e-9 * m.max(1.0) {
             let other_h = if h as f64 > libm::round(m) {
                 h - 1
             } else {
@@ -454,6 +457,8 @@ pub fn simulate_capped(
     if runs == 0 || !(is_test(w) && is_rate(p) && p > 0.0 && line > 0.0 && line < f64::INFINITY) {
         return (None, 0);
     }
+    // An alarm at or past the line, a tie to rounding included, as the breaker compares.
+    let line = reach(line);
     let mut draws: u64 = 0;
     let mut rng = Rng::new(seed);
     let mut stats = Stats::default();

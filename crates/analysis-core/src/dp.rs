@@ -21,7 +21,7 @@
 //! Those remainders are returned, so callers turn them into error estimates.
 
 use crate::num::{wald_exponent, weight_variance};
-use breaker::score::Weights;
+use breaker::score::{reach, Weights};
 
 /// Relative tolerance at which the program stops.
 pub const TOLERANCE: f64 = 1e-10;
@@ -78,6 +78,9 @@ pub fn absorb_capped(
 ) -> Absorption {
     debug_assert!(lower < start && start < upper);
     debug_assert!(crate::num::is_test(w));
+    // Absorbed at or past a line, a tie to rounding included, as the breaker compares
+    // (`breaker::score::reach`): two failures of ln 3 reach A = ln 9.
+    let (lower, upper) = (reach(lower), reach(upper));
     let (f, o) = (w.fail, w.ok);
     let q = 1.0 - p;
     let theta = wald_exponent(w, p);

@@ -317,30 +317,24 @@ fn a_line_two_failures_reach_exactly_alarms() {
     assert!(rel(e.arl, 380_868.838_306_092) < 1e-9, "{}", e.arl);
 }
 
-/// A line on a grid point to rounding: fine 0.01%, broken 99.99% (|w_ok| exceeds w_fail by about
-/// 1e-13 in f64) with the line at its floor w_fail + |w_ok|. Two failures from 0 fall just short
-/// of it in the breaker's f64 score, so the exact run length is about 1e12 calls, while the
-/// chain's grid (ratio 1/1) puts them on it: 1e8. Its error estimate said 1e-5 (rounding); it
-/// now covers the other side of the tie. Off a tie, the estimate stays at rounding.
+/// A line on a grid point to rounding: fine 0.01%, broken 99.99% (`w_fail = |w_ok| = ln 9999` in
+/// real numbers; in f64 |w_ok| exceeds w_fail by about 1e-13) with the line at its floor
+/// w_fail + |w_ok|. Two failures from 0 fell just short of it in the breaker's f64 score, so the
+/// exact run length was about 1e12 calls, while the chain's grid (ratio 1/1) put them on it.
+/// A tie to rounding now reaches the line (`breaker::score::TIE`), in the breaker and in the
+/// exact program: two failures in a row alarm, `(1 + p) / p^2` calls, and the chain agrees, its
+/// error at rounding. Off a tie, the estimate stays at rounding too.
 #[test]
-fn the_chains_error_covers_a_line_on_a_grid_point() {
+fn a_line_on_a_grid_point_is_reached_by_the_exact_program_and_the_chain() {
     let (p0, p1) = (0.0001, 0.9999);
     let wts = Weights::new(p0, p1);
     let line = wts.fail - wts.ok;
     let exact = cusum::arl_exact(wts, line, p0);
     let chain = cusum::arl_markov_chain(wts, line, p0).expect("chain fits");
-    assert!(
-        exact.arl > 9e11 && chain.arl < 2e8,
-        "{} {}",
-        exact.arl,
-        chain.arl
-    );
-    let err = chain.error.expect("an estimate");
-    assert!(
-        (chain.arl - exact.arl).abs() <= err,
-        "miss {} above the estimate {err}",
-        (chain.arl - exact.arl).abs()
-    );
+    let two_in_a_row = (1.0 + p0) / (p0 * p0);
+    assert!(rel(exact.arl, two_in_a_row) < 1e-9, "{}", exact.arl);
+    assert!(rel(chain.arl, two_in_a_row) < 1e-9, "{}", chain.arl);
+    assert!(chain.error.expect("an estimate") < 1e-9 * chain.arl);
     // Half a step lower, no tie: both agree and the estimate is rounding again.
     let line = 1.5 * wts.fail;
     let exact = cusum::arl_exact(wts, line, p0);

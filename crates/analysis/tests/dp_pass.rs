@@ -7,7 +7,7 @@
 
 use analysis::dp::{self, Absorption};
 use analysis::num::wald_exponent;
-use breaker::score::Weights;
+use breaker::score::{reach, Weights};
 
 /// The program one step at a time (as at commit d719b21), its constants taken from `dp`.
 fn one_step_at_a_time(
@@ -18,6 +18,8 @@ fn one_step_at_a_time(
     upper: f64,
     max_cells: u64,
 ) -> Absorption {
+    // The lines as the breaker compares (a tie to rounding reaches them), as `dp` takes them.
+    let (lower, upper) = (reach(lower), reach(upper));
     let (f, o) = (w.fail, w.ok);
     let q = 1.0 - p;
     let theta = wald_exponent(w, p);

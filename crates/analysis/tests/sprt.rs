@@ -7,7 +7,7 @@
 use analysis::cusum::EXACT_MAX_RELATIVE_ERROR;
 use analysis::mc::Rng;
 use analysis::{dp, sprt, Kind};
-use breaker::score::Weights;
+use breaker::score::{reach, Weights};
 use breaker::trial::WaldLines;
 
 fn rel(a: f64, b: f64) -> f64 {
@@ -392,6 +392,8 @@ fn simulate_recount(
     seed: u64,
     max_draws: u64,
 ) -> (Option<(u64, Vec<u64>)>, u64) {
+    // Decided at or past a line, a tie to rounding included, as the breaker compares.
+    let (upper, lower) = (reach(l.upper), reach(l.lower));
     let mut rng = Rng::new(seed);
     let (mut draws, mut closes, mut lengths) = (0u64, 0u64, Vec::new());
     for _ in 0..runs {
@@ -409,7 +411,7 @@ fn simulate_recount(
             // Successes 1..=g: closed at the first that reaches B.
             if let Some(j) = (1..=g)
                 .take(1 << 20)
-                .find(|&j| s + j as f64 * w.ok <= l.lower)
+                .find(|&j| s + j as f64 * w.ok <= lower)
             {
                 trials += j;
                 closes += 1;
@@ -418,7 +420,7 @@ fn simulate_recount(
             s += g as f64 * w.ok;
             trials += g + 1;
             s += w.fail;
-            if s >= l.upper {
+            if s >= upper {
                 break;
             }
         }
@@ -453,8 +455,9 @@ fn simulation_matches_a_recount_trial_by_trial() {
             },
             lines(3.0, -2.0),
         ),
-        // A rounding tie: (0 - B) / 1.16 is 3 exactly, but 3 x -1.16 is a hair above B, so from
-        // 0 it takes 4 successes to close (three and a failure do not).
+        // A rounding tie: (0 - B) / 1.16 is 3 exactly, but 3 x -1.16 is a hair above B: a tie
+        // to rounding reaches the line, so from 0 three successes close (they took four, and
+        // the program's exact crossing step must find the three).
         (
             Weights {
                 fail: 1.0,
@@ -647,6 +650,47 @@ fn exact_matches_high_precision_references() {
             rel(e.expected_trials, asn) < 1e-9,
             "{p0} vs {p1}, a {a}, b {b}, p {p}: ASN {} vs {asn}",
             e.expected_trials
+        );
+    }
+}
+
+/// A tie that is exact in real numbers reaches Wald's line, in the exact program as in the
+/// breaker: at p0 = 10%, p1 = 30%, a = b = 10%, `A = ln 9 = 2 w_fail` (w_fail = ln 3), and two
+/// failures open. In f64 they summed to one unit below `A`, and the program asked for three:
+/// a chance to close at p0 of 0.9344 where the test's is 0.9295. The expected values come from
+/// a program in exact integers (3^k 7^m against 9^(m+1) and 9^m / 9: the lines are ln 9 and
+/// ln(1/9), the weights ln 3 and ln(7/9)) with 40-digit mass, run to 1e-35 left.
+#[test]
+fn a_tie_to_rounding_reaches_the_line_in_the_exact_program() {
+    let w = Weights::new(0.1, 0.3);
+    let l = WaldLines::new(0.1, 0.1);
+    assert!(2.0 * w.fail < l.upper, "the rounding this test is about");
+    for (p, close, trials) in [
+        (0.1, 0.929_530_083_852_614, 16.951_793_035_283_516),
+        (0.3, 0.092_304_997_772_489_85, 13.967_735_831_255_813),
+    ] {
+        let e = sprt::exact(w, l, p);
+        assert!(
+            rel(e.close_probability, close) < 1e-10,
+            "{p}: {}",
+            e.close_probability
+        );
+        assert!(
+            rel(e.expected_trials, trials) < 1e-10,
+            "{p}: {}",
+            e.expected_trials
+        );
+        // The simulation decides ties as the breaker does: within its interval.
+        let (oc, asn) = sprt::simulate(w, l, p, 20_000, 7).expect("runs");
+        let (lo, hi) = oc.ci95.expect("an interval");
+        assert!(
+            lo <= close && close <= hi,
+            "{p}: close {close} outside [{lo}, {hi}]"
+        );
+        let (lo, hi) = asn.ci95.expect("an interval");
+        assert!(
+            lo <= trials && trials <= hi,
+            "{p}: trials {trials} outside [{lo}, {hi}]"
         );
     }
 }

@@ -61,6 +61,22 @@ impl Weights {
     }
 }
 
+/// How near a line, relative to the line, a score counts as on it: `1e-12`, about 4500 units in
+/// the last place. A score and Wald's lines are sums and logs in floating point, so a tie that
+/// is exact in real numbers can fall either way: with `w_fail = ln 3` and `A = ln 9` (p1/p0 = 3,
+/// a = b = 10%) two failures summed to one unit below `A`, and the trial asked for a third
+/// failure where Wald's rule ("at or above") opens at two.
+pub const TIE: f64 = 1e-12;
+
+/// The value at which a score counts as on `line`: `line (1 - TIE)`, the line moved toward 0 by
+/// [`TIE`]. A score reaches a line above 0 at `score >= reach(line)`, and one below 0 at
+/// `score <= reach(line)`. The breaker, its derived counts and the analysis' exact programs all
+/// compare so.
+#[inline]
+pub fn reach(line: f64) -> f64 {
+    line - line * TIE
+}
+
 /// Page's CUSUM: `S = max(0, S + w)`, starting at 0.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Score {

@@ -1,6 +1,7 @@
 //! The statistical breaker: SPRT kept running as a CUSUM while closed, Wald's test in half-open.
 //!
-//! Closed: `score = max(0, score + w)` per counted result; open when `score >= line`, where
+//! Closed: `score = max(0, score + w)` per counted result; open when `score >= line` (a tie to
+//! rounding included: [`crate::score::reach`]), where
 //! `line = max(ln N, floor)`, `floor = max(A, w_fail + |w_ok|)`, and `N` is the number of calls expected in the false-alarm period at the
 //! current traffic (see [`crate::line`]). Open: reject for a capped exponential wait; the first
 //! call asked for at or after its end ([`Breaker::permit`] or [`Breaker::permit_last_option`])
@@ -36,7 +37,7 @@ use crate::generation::Generation;
 use crate::latest::Latest;
 use crate::line;
 use crate::outcome::{Class, Outcome};
-use crate::score::{Score, Weights};
+use crate::score::{reach, Score, Weights};
 use crate::traffic::Traffic;
 use crate::trial::{Trial, Verdict, WaldLines};
 use crate::types::*;
@@ -251,8 +252,8 @@ impl StatisticalSettings {
             point: weights.point(),
             upper: wald.upper,
             lower: wald.lower,
-            trials_to_close: libm::ceil(wald.lower / weights.ok) as u64,
-            trials_to_open: libm::ceil(wald.upper / weights.fail) as u64,
+            trials_to_close: libm::ceil(reach(wald.lower) / weights.ok) as u64,
+            trials_to_open: libm::ceil(reach(wald.upper) / weights.fail) as u64,
             zero_drift_rate: weights.zero_drift_rate(),
             line_floor: line::floor(weights, wald),
         }
@@ -274,9 +275,11 @@ pub struct Derived {
     pub upper: f64,
     /// Wald's lower line `B = ln(b/(1-a))`: half-open closes at or below.
     pub lower: f64,
-    /// Successes in a row that close from a trial score of 0: `ceil(B / w_ok)`.
+    /// Successes in a row that close from a trial score of 0: `ceil(B / w_ok)` (a tie to
+    /// rounding counted as reaching `B`: [`score::reach`](crate::score::reach)).
     pub trials_to_close: u64,
-    /// Failures in a row that open again from 0: `ceil(A / w_fail)`.
+    /// Failures in a row that open again from 0: `ceil(A / w_fail)` (a tie to rounding counted
+    /// as reaching `A`).
     pub trials_to_open: u64,
     /// The failure rate where the expected score change is zero: `-w_ok / (w_fail - w_ok)`.
     pub zero_drift_rate: f64,
@@ -586,9 +589,9 @@ impl Breaker for Statistical {
                 let score = self.score.add(w);
                 // The line is never below its floor, so a score under the floor cannot reach
                 // it: skip the line's `exp` and `ln` then (most results, at a fine rate).
-                if score >= self.derived.line_floor {
+                if score >= reach(self.derived.line_floor) {
                     let line = self.line(now);
-                    if score >= line {
+                    if score >= reach(line) {
                         self.go(State::Open, now, Reason::ScoreReachedLine { score, line });
                     }
                 }

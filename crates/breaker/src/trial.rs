@@ -4,6 +4,8 @@
 //! `A = ln((1-b)/a)` and closes at `B = ln(b/(1-a))`, where `a` is the chance that the test keeps
 //! out a recovered service and `b` the chance it lets a broken one back (Wald's approximations).
 
+use crate::score::reach;
+
 /// Wald's two lines.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WaldLines {
@@ -94,9 +96,10 @@ impl Trial {
     pub fn add(&mut self, w: f64, lines: &WaldLines) -> Verdict {
         self.in_flight = None;
         self.score += w;
-        if self.score >= lines.upper {
+        // At or past a line, a tie to rounding included (`score::reach`).
+        if self.score >= reach(lines.upper) {
             Verdict::Open
-        } else if self.score <= lines.lower {
+        } else if self.score <= reach(lines.lower) {
             Verdict::Close
         } else {
             Verdict::Continue

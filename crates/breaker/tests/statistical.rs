@@ -1248,3 +1248,53 @@ fn a_trial_slower_than_the_whole_half_open_limit_keeps_a_recovered_service_out()
     assert!(limits >= 8, "{limits} half-opens ended at the limit");
     assert_eq!(state, State::Open);
 }
+
+/// A tie that is exact in real numbers reaches the line, as Wald's "at or above" says, though
+/// floating point breaks it: at p0 = 10%, p1 = 30%, a = b = 10%, `w_fail = ln 3` and
+/// `A = ln 9 = 2 w_fail`, yet `libm::log(3)` is one unit in the last place low and two failures
+/// summed to just below `A`: the trial asked for a third failure, and so did the closed score
+/// at its floor (`A` here). Checked in integers: 3^2 = 9.
+#[test]
+fn a_tie_to_rounding_reaches_the_line() {
+    let tie = StatisticalSettings {
+        fine_rate: 0.1,
+        broken_rate: 0.3,
+        trial_wrongly_opens: 0.1,
+        trial_wrongly_closes: 0.1,
+        // A period of a second: at a call a second the closed line is its floor, A.
+        false_alarm_period: 1.0,
+        ..Default::default()
+    };
+    let d = tie.derived();
+    assert!(
+        2.0 * d.weights.fail < d.upper,
+        "the rounding this test is about"
+    );
+    assert_eq!(d.trials_to_open, 2);
+    // Successes to close, B = ln(1/9), w_ok = ln(7/9): (7/9)^9 <= 1/9 < (7/9)^8, in integers.
+    assert!(9u64 * 7u64.pow(9) <= 9u64.pow(9) && 9u64 * 7u64.pow(8) > 9u64.pow(8));
+    assert_eq!(d.trials_to_close, 9);
+    assert_eq!(d.line_floor, d.upper, "the floor is A");
+
+    // Closed, the line at its floor, A: two failures from 0 reach it.
+    let mut b = Statistical::new(tie.clone()).unwrap();
+    call(&mut b, 0.0, FAIL);
+    assert_eq!(b.state(), State::Closed);
+    call(&mut b, 1.0, FAIL);
+    assert_eq!(b.state(), State::Open);
+    assert!(matches!(
+        b.transitions()[0].reason,
+        Reason::ScoreReachedLine { .. }
+    ));
+
+    // Half-open: two failed trials open it again, and nine successes close it.
+    let t = 1.0 + b.wait();
+    let p = b.permit(t).permit().expect("first trial");
+    assert_eq!(b.state(), State::HalfOpen);
+    let states = run_trials(&mut b, p, t, &[FAIL; 2]);
+    assert_eq!(states, [State::HalfOpen, State::Open]);
+    assert!(matches!(
+        b.transitions()[0].reason,
+        Reason::TrialReachedUpper { .. }
+    ));
+}
