@@ -379,6 +379,17 @@ for (const browser of BROWSERS) {
         assert.ok(n > 0 && n < m.totals.failed, `${b}: ${n} while unhealthy of ${m.totals.failed}`);
         assert.ok(r.lines[i].some((l) => l.endsWith(`≤ 50 failed calls let through while unhealthy: ${n} calls`)), `${b}: ${r.lines[i].join(' | ')} (metrics: ${n})`);
       });
+      // The same phases in a run that ends at 33 s, in the warm-up (30-40 s): it ends unhealthy.
+      // Full health read "from 40 s", after the run, and the window breaker, closed at 31.2 s,
+      // passed "closed for good within 60 s"; in the whole run it opens again at 35.2 s.
+      await open(s, '?v=1&preset=recovery-warmup&duration=33');
+      r = await read();
+      assert.match(r.note, /^Full health from — \(the run ends unhealthy\); /, r.note);
+      const closing = r.lines[1].find((l) => l.includes('closed for good'));
+      assert.ok(closing.startsWith('✗') && closing.includes('the dependency is not fully healthy by the run\'s end'), closing);
+      // A run that ends before its first unhealthy phase is healthy from the start.
+      await open(s, '?v=1&preset=recovery-warmup&duration=7');
+      assert.match((await read()).note, /^Full health from the start \(no phase is unhealthy\); /);
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -518,7 +518,7 @@ export function mountPlayground(root, options = {}) {
     // Latencies at the call timeout, most of them likely milliseconds written bare (read in the
     // worker: tracenote.js).
     patch(P.metrics.body, (el) => renderMetrics(el, metrics, unjudged, res.traceNote));
-    verdict.setRun(metrics, sc);
+    verdict.setRun(metrics, sc, res.complete ? info.duration : res.reached);
     transport.setEnabled(true);
     S.loaded = true;
     chart.zoomable();

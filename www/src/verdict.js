@@ -172,13 +172,18 @@ export function createVerdict(root, onTargets) {
   fill();
   return {
     setTargets(t) { targets = { ...DEFAULT_TARGETS, ...t }; fill(); render(); },
-    /** A finished (or cancelled) run: its metrics (with `changes`), and the scenario for full health. */
-    setRun(m, scenario) {
-      // A run cut short: full health in the part computed, from the phases begun by the cut (a
-      // phase after it is none of that part's; its last phase not fine: it ends unhealthy).
-      const cut = m.cut_at_s;
-      healthAt = fullHealthAt(cut != null && scenario && scenario.dependency
-        ? { ...scenario, dependency: scenario.dependency.filter((p, i) => i === 0 || p.start < cut) }
+    /**
+     * A finished (or cancelled) run: its metrics (with `changes`), the scenario for full health,
+     * and where the run (or the part computed) ends.
+     */
+    setRun(m, scenario, end) {
+      // Full health in the run, from the phases begun by its end (or by the cut of a run cut
+      // short): a phase after it is none of the run's, and with its last phase not fine the run
+      // ends unhealthy. (A run ending in a warm-up had full health "from 40 s", after its end,
+      // and passed a breaker for closing before it.)
+      const until = m.cut_at_s ?? end;
+      healthAt = fullHealthAt(until != null && scenario && scenario.dependency
+        ? { ...scenario, dependency: scenario.dependency.filter((p, i) => i === 0 || p.start < until) }
         : scenario);
       const callers = scenario && scenario.callers && !scenario.callers.shared_state ? scenario.callers.count || 1 : 1;
       metrics = {
