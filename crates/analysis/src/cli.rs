@@ -734,7 +734,13 @@ pub fn num(x: f64) -> String {
     } else if !(1e-3..1e6).contains(&a) {
         format!("{x:.3e}")
     } else {
-        let digits = (3 - libm::floor(libm::log10(a)) as i32).clamp(0, 6) as usize;
+        let mut digits = (3 - libm::floor(libm::log10(a)) as i32).clamp(0, 6) as usize;
+        // A value that rounds up to the next power of ten takes one decimal fewer: 9.99999 read
+        // "10.000" (five digits), and a sweep's 0.09999999999999998 "10.000%" beside "50.00%".
+        let scale = [1.0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6];
+        if digits > 0 && libm::round(a * scale.get(digits).copied().unwrap_or(1.0)) >= 1e4 {
+            digits -= 1;
+        }
         format!("{x:.digits$}")
     }
 }

@@ -613,3 +613,33 @@ fn time_limit_text_prints_the_mean_trials_to_four_digits() {
         "{text}"
     );
 }
+
+/// Numbers have about four significant digits, also where rounding carries to the next power of
+/// ten: a sweep's 0.09999999999999998 read "10.000%" beside "50.00%", and 9.99999 "10.000".
+#[test]
+fn numbers_keep_four_digits_where_rounding_carries() {
+    use analysis::cli::{num, pct};
+    for (x, want) in [
+        (9.99999, "10.00"),
+        (9.9994, "9.999"),
+        (0.0999999, "0.1000"),
+        (99.99999, "100.0"),
+        (999.99, "1000"),
+        (1.0, "1.000"),
+        (-9.99999, "-10.00"),
+        (0.001, "0.001000"),
+    ] {
+        assert_eq!(num(x), want, "{x}");
+    }
+    assert_eq!(pct(0.09999999999999998), "10.00%");
+    assert_eq!(pct(0.009999999999999995), "1.000%");
+    let text = run(&args("open-delay --sweep 0.01:1:3:log")).unwrap();
+    assert!(
+        text.contains("true rate 1.000%") && text.contains("true rate 10.00%"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("10.000%") && !text.contains("1.0000%"),
+        "{text}"
+    );
+}

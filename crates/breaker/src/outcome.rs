@@ -155,7 +155,7 @@ impl Outcome {
         let digits = t.strip_prefix('+').unwrap_or(t);
         if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
             return Err(format!(
-                "HTTP status {} is out of range: allowed 100..=599",
+                "HTTP status {} is out of range: allowed 100 <= x <= 599",
                 crate::quote::Clipped(t)
             ));
         }

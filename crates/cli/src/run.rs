@@ -53,7 +53,10 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
             Long("seed") => {
                 let v = text(p.value().map_err(|e| e.to_string())?, "--seed")?;
                 let seed: u64 = v.trim().parse().map_err(|_| {
-                    format!("--seed {v:?}: expected a whole number 0..={}", u64::MAX)
+                    format!(
+                        "--seed {v:?}: expected a whole number 0 <= x <= {}",
+                        u64::MAX
+                    )
                 })?;
                 o.sets.push(format!("seed={seed}"));
             }
@@ -72,12 +75,11 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
             }
             Long("buckets") => {
                 let v = text(p.value().map_err(|e| e.to_string())?, "--buckets")?;
-                let n: usize = v
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("--buckets {v:?}: expected a whole number 1..=100000"))?;
+                let n: usize = v.trim().parse().map_err(|_| {
+                    format!("--buckets {v:?}: expected a whole number 1 <= x <= 100000")
+                })?;
                 if !(1..=100_000).contains(&n) {
-                    return Err(format!("--buckets {n}: allowed 1..=100000"));
+                    return Err(format!("--buckets {n}: allowed 1 <= x <= 100000"));
                 }
                 once(&mut o.buckets, n, "--buckets")?;
             }

@@ -189,7 +189,7 @@ pub struct Phase {
     pub burst: Burst,
     /// The outcome a failure carries: `timeout`, `refused`, `server_error` (default),
     /// `overload`, `service_rate_limited`, `auth_rejected`, the neutral `input_rejected` and
-    /// `user_rate_limited`, or an HTTP status of 400 or more (`503`).
+    /// `user_rate_limited`, or an HTTP status from 400 to 599 (`503`).
     #[serde(deserialize_with = "de_outcome")]
     pub failure: Outcome,
     /// Chance that a call hangs: it completes at the call timeout as a timeout. Default 0.
@@ -451,7 +451,7 @@ impl Scenario {
                     p.failure,
                     "a failure or neutral outcome (timeout, refused, server_error, overload, \
                      service_rate_limited, auth_rejected, input_rejected, user_rate_limited, \
-                     fail, or an HTTP status of 400 or more; one below 400 reads as success)",
+                     fail, or an HTTP status from 400 to 599; one below 400 reads as success)",
                 ));
             }
             unit(f("hang_rate"), p.hang_rate)?;
@@ -980,13 +980,15 @@ fn many_phases_index(phases: &[Phase], t: f64) -> usize {
     phases.partition_point(|p| p.start <= t).saturating_sub(1)
 }
 
-/// A `--set` value's other reading, as [`set_path`] takes it: a JSON number as text (quoted), or
-/// a decimal JSON does not take for its sign or leading zeros (`+5`, `05`, `-007.5`) as the
-/// number it writes. `None` for anything else.
+/// A `--set` value's other reading, as [`set_path`] takes it: a JSON number, `true`, `false` or
+/// `null` as text (quoted), or a decimal JSON does not take for its sign or leading zeros (`+5`,
+/// `05`, `-007.5`) as the number it writes. `None` for anything else (a list or an object).
 fn other_reading(raw: &str) -> Option<String> {
     use serde_json::Value;
     match serde_json::from_str::<Value>(raw) {
-        Ok(Value::Number(_)) => return Some(Value::String(raw.into()).to_string()),
+        Ok(Value::Number(_) | Value::Bool(_) | Value::Null) => {
+            return Some(Value::String(raw.into()).to_string())
+        }
         Ok(_) => return None,
         Err(_) => {}
     }
@@ -1043,10 +1045,13 @@ pub fn set_path(root: &mut serde_json::Value, path: &str, raw: &str) -> Result<(
             Value::Array(items) => {
                 let len = items.len();
                 let i: usize = seg.parse().map_err(|_| {
-                    format!("--set {path}: {walked} is a list: use an index 0..{len}, got {seg:?}")
+                    format!("--set {path}: {walked} is a list: use an index 0 <= i < {len}, got {seg:?}")
                 })?;
                 items.get_mut(i).ok_or_else(|| {
-                    format!("--set {path}: {walked} has {len} entries (0..{len}), got index {i}")
+                    format!(
+                        "--set {path}: {walked} has {len} {}, indexed 0 <= i < {len}, got {i}",
+                        if len == 1 { "entry" } else { "entries" }
+                    )
                 })?
             }
             _ => return Err(format!("--set {path}: {walked} is not an object")),

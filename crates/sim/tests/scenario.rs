@@ -169,7 +169,7 @@ fn set_errors_name_the_key() {
         "{e}"
     );
     let e = s.with_sets(["dependency.5.latency=1"]).unwrap_err();
-    assert!(e.contains("has 1 entries"), "{e}");
+    assert!(e.contains("has 1 entry, indexed 0 <= i < 1, got 5"), "{e}");
     let e = s
         .with_sets(["window.sliding_window_size=many"])
         .unwrap_err();
@@ -386,7 +386,7 @@ fn type_mismatches_say_what_is_allowed() {
             // for a failure: the message gives validation's narrower set.
             "dependency.0.failure = true is invalid: allowed a failure or neutral outcome \
              (timeout, refused, server_error, overload, service_rate_limited, auth_rejected, \
-             input_rejected, user_rate_limited, fail, or an HTTP status of 400 or more; one \
+             input_rejected, user_rate_limited, fail, or an HTTP status from 400 to 599; one \
              below 400 reads as success)",
         ),
         // Another invalid field does not hide the range, nor pass an out-of-range count as
@@ -896,6 +896,10 @@ fn an_edit_is_read_the_other_way_where_the_field_takes_that() {
         0.02
     );
     assert_eq!(ok("name=7").name, "7");
+    // The words JSON reads too: "name = true is invalid: allowed a string" before.
+    assert_eq!(ok("name=true").name, "true");
+    assert_eq!(ok("name=null").name, "null");
+    assert_eq!(ok("dependency.0.label=false").dependency[0].label, "false");
     assert_eq!(ok("name=007").name, "007");
     assert_eq!(ok("dependency.0.label=1.50").dependency[0].label, "1.50");
     // Neither reading fits: refused as before, the value as written.
@@ -916,5 +920,5 @@ fn an_edit_is_read_the_other_way_where_the_field_takes_that() {
         no("seed=+-5"),
         "seed = +-5 is invalid: allowed a whole number 0 <= x <= 18446744073709551615"
     );
-    assert_eq!(no("name=true"), "name = true is invalid: allowed a string");
+    assert_eq!(no("name=[1]"), "name = [1] is invalid: allowed a string");
 }
