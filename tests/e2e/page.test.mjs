@@ -362,6 +362,25 @@ for (const browser of BROWSERS) {
       assert.deepEqual(got.curves.map((c) => c.id), ['false_alarms', 'open_delay', 'trials_oc', 'trials_asn', 'window_trips']);
       assert.ok(got.curves.some((c) => c.series.some((l) => l.kind === 'simulated')), 'something is simulated');
       assert.deepEqual(got.curves, cli.curves);
+      // A replayed trace: at its own traffic (1000 calls, the last at 100 s: 600 calls/min, 200
+      // for each of the three breakers), as the command line takes it; it was the traffic
+      // setting's, which a replay does not use.
+      const rows = `${Array.from({ length: 1000 }, (_, i) => `${(i + 1) / 10},ok,0.05`).join('\n')}\n`;
+      await page(s.driver, (t) => {
+        window.__e2eCurves = window.playground.state.curves;
+        window.playground.load({ ...window.playground.state.scenario, trace: t });
+      }, rows);
+      const traced = JSON.parse(await until(() => page(s.driver, () => {
+        const S = window.playground.state;
+        const asked = S.lastAnalysis && JSON.parse(S.lastAnalysis).what.calls_per_minute;
+        return S.scenario.trace && asked === 200 && S.curves !== window.__e2eCurves && JSON.stringify({ scenario: S.scenario, curves: S.curves });
+      }), 'the trace\'s curves', 120_000));
+      const cliTraced = JSON.parse(execFileSync(cmd, [...pre, 'analyze', 'curves', '--scenario', '-', '--format', 'json'], {
+        cwd: ROOT, encoding: 'utf8', input: JSON.stringify(traced.scenario),
+      }));
+      assert.equal(cliTraced.calls_per_minute_per_breaker, 200);
+      assert.deepEqual(traced.curves, cliTraced.curves);
+      assert.notDeepEqual(traced.curves, got.curves);
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -46,13 +46,17 @@ export const TRACE_LIMIT = 5000;
 /**
  * The `analysis` request for a scenario's curves: its breaker settings at the traffic one
  * breaker sees (callers that do not share state each have their own, at their share of the
- * calls, round robin).
+ * calls, round robin). With the run's `derived` numbers, their `curves_calls_per_minute`: the
+ * simulator's own figure, a replayed trace's traffic included (at the traffic setting, a trace's
+ * curves were drawn for a traffic it does not have).
  */
-export function analysisRequest(scenario) {
+export function analysisRequest(scenario, derived) {
   const callers = scenario.callers || {};
   const share = callers.shared_state ? 1 : Math.max(1, callers.count || 1);
   const cpm = scenario.traffic && scenario.traffic.calls_per_minute;
-  return { statistical: scenario.statistical, window: scenario.window, what: { calls_per_minute: cpm === undefined ? cpm : cpm / share } };
+  const perBreaker = derived && Number.isFinite(derived.curves_calls_per_minute) ? derived.curves_calls_per_minute
+    : cpm === undefined ? cpm : cpm / share;
+  return { statistical: scenario.statistical, window: scenario.window, what: { calls_per_minute: perBreaker } };
 }
 /**
  * The longest link the page writes or copies (characters): Firefox keeps no longer URL
@@ -671,7 +675,8 @@ export function mountPlayground(root, options = {}) {
 
   async function refreshAnalysis() {
     if (!S.scenario) return;
-    const request = analysisRequest(S.scenario);
+    // The derived numbers of the run shown, when they are of these settings.
+    const request = analysisRequest(S.scenario, S.shownScenario === S.scenario ? S.derived : null);
     const key = JSON.stringify(request);
     if (key === S.lastAnalysis) return;
     S.lastAnalysis = key;

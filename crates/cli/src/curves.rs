@@ -116,8 +116,13 @@ fn text(s: &Scenario, cpm: f64, all: &[Curve]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "curves (the page's analysis charts) at {} calls/min, the traffic one breaker sees",
-        short(cpm)
+        "curves (the page's analysis charts) at {} calls/min, the traffic one breaker sees{}",
+        short(cpm),
+        if s.trace_calls_per_minute().is_some() {
+            " (the replayed trace's: its calls over its run)"
+        } else {
+            ""
+        }
     );
     // The rates as set (a rounded percent printed 0.19999 and 0.2 both as 20.00%).
     let _ = writeln!(

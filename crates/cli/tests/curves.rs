@@ -64,6 +64,39 @@ fn the_curves_are_at_one_breakers_share_of_the_traffic() {
     }
 }
 
+/// A replayed trace's curves are at the trace's own traffic, its calls over its run (which ends
+/// at its last call), one breaker's share: they were at `traffic.calls_per_minute`, 60 by
+/// default, which a replay does not use (a 10 calls/s trace's lines and trips were drawn for 1).
+#[test]
+fn a_trace_s_curves_are_at_its_own_traffic() {
+    let dir = std::env::temp_dir().join(format!("breaker-curves-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // 1000 calls at 10 a second, the last at 100 s: 600 calls/min.
+    let rows: String = (1..=1000)
+        .map(|i| format!("{},ok,0.05\n", i as f64 / 10.0))
+        .collect();
+    let file = dir.join("trace.json");
+    std::fs::write(&file, serde_json::json!({ "trace": rows }).to_string()).unwrap();
+    let path = file.to_str().unwrap();
+    for (sets, cpm) in [(&[][..], 600.0), (&["--set", "callers.count=3"][..], 200.0)] {
+        let mut args = vec!["--scenario", path];
+        args.extend_from_slice(sets);
+        let v = json(&args);
+        assert_eq!(v["calls_per_minute_per_breaker"], cpm, "{sets:?}");
+        let mut text_args = vec!["analyze", "curves", "--scenario", path];
+        text_args.extend_from_slice(sets);
+        let text = stdout(&text_args);
+        assert!(
+            text.starts_with(&format!(
+                "curves (the page's analysis charts) at {cpm} calls/min, the traffic one breaker \
+                 sees (the replayed trace's: its calls over its run)\n"
+            )),
+            "{text}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Each curve's points are the figures `breaker analyze` gives for the same point on its own:
 /// calls to open at the user's line, and half-open's chance to close at p0.
 #[test]

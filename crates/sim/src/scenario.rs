@@ -363,17 +363,28 @@ fn up3(x: f64) -> f64 {
 }
 
 impl Scenario {
-    /// The generated traffic one breaker copy sees, in calls per minute: all of it with shared
-    /// state (one copy), else one caller's share (calls go to the callers in turn). The analysis
-    /// curves are computed at this traffic (`breaker analyze curves`, and the page's
-    /// `refreshAnalysis` in `www/src/app.js`, which follows the same rule).
+    /// The traffic one breaker copy sees, in calls per minute: all of it with shared state (one
+    /// copy), else one caller's share (calls go to the callers in turn). The traffic is the
+    /// generated one's, or a replayed trace's own: its calls over the run, which ends at its last
+    /// call ([`Scenario::trace_calls_per_minute`]). The analysis curves are computed at this
+    /// traffic (`breaker analyze curves`, and the page's, through the wasm's `derived`).
     pub fn calls_per_minute_per_breaker(&self) -> f64 {
         let share = if self.callers.shared_state {
             1
         } else {
             self.callers.count.max(1)
         };
-        self.traffic.calls_per_minute / f64::from(share)
+        self.trace_calls_per_minute()
+            .unwrap_or(self.traffic.calls_per_minute)
+            / f64::from(share)
+    }
+
+    /// A replayed trace's traffic, in calls per minute: its calls over its run (from 0 to its
+    /// last call), `records / last_s x 60`. `None` without a trace, or for one that does not
+    /// read or whose calls all come at 0 (its run has no length).
+    pub fn trace_calls_per_minute(&self) -> Option<f64> {
+        let span = crate::trace::scan_trace(self.trace.as_deref()?.as_bytes()).ok()?;
+        (span.last_s > 0.0).then(|| span.records as f64 / span.last_s * 60.0)
     }
 
     /// Check every field. The error names the full dotted path as `--set` takes it, e.g.

@@ -464,6 +464,10 @@ fn derived_of(s: &Scenario) -> Result<JsValue, JsError> {
         /// Trials a half-open test takes on average at the fine rate, Wald's test run to its
         /// end (exact: the (n, k) dynamic program); NaN where the program met its work cap.
         trials_expected_fine: f64,
+        /// The traffic the analysis curves are computed at, calls per minute: one breaker's
+        /// share of the generated traffic, or of a replayed trace's own
+        /// (`Scenario::calls_per_minute_per_breaker`, as `breaker analyze curves` takes it).
+        curves_calls_per_minute: f64,
     }
     let st = &s.statistical;
     let d = st.derived();
@@ -517,6 +521,7 @@ fn derived_of(s: &Scenario) -> Result<JsValue, JsError> {
                 f64::NAN
             }
         },
+        curves_calls_per_minute: s.calls_per_minute_per_breaker(),
     })
 }
 
