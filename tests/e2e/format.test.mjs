@@ -56,3 +56,11 @@ test('the metrics table\'s "better": a time to close below 0 (closed while the d
   assert.equal(betterOf('lower', 3, 4), true);
   assert.equal(betterOf('lower', 4, 3), false);
 });
+
+test('exponents read without a plus, and with a true minus', () => {
+  // A verdict target of 1e308 s read "within 1.16e+303 d".
+  assert.equal(fmt(1.16e303), '1.16e303');
+  assert.equal(fmt(2.5e9), '2.5e9');
+  assert.equal(fmt(-2.5e9), '−2.5e9');
+  assert.equal(fmt(1.5e-7), '1.5e−7');
+});

@@ -42,7 +42,8 @@ export function fmt(v, digits = 3) {
   if (v === -Infinity) return '−∞';
   const a = Math.abs(v);
   // Every minus a true one (the exponent's too), and no trailing zeros ("1.00e-317" read so).
-  if (a !== 0 && (a >= 1e9 || a < 1e-4)) return v.toExponential(Math.max(0, digits - 1)).replace(/\.?0+e/, 'e').replace(/-/g, '−');
+  // No "+" in a positive exponent ("1.16e303", as the other numbers read, not "1.16e+303").
+  if (a !== 0 && (a >= 1e9 || a < 1e-4)) return v.toExponential(Math.max(0, digits - 1)).replace(/\.?0+e/, 'e').replace('e+', 'e').replace(/-/g, '−');
   let s;
   if (Number.isInteger(v) && a < 1e9) s = GROUPED.format(v);
   else if (a >= 1000) s = GROUPED.format(Math.round(v));
