@@ -179,6 +179,17 @@ for (const browser of BROWSERS) {
       }
     });
 
+    test('?embed= with another value than 1 (a misspelt embed=yes) shows the whole page and says so', async () => {
+      await s.driver.get(`${s.url}index.html?embed=yes&panels=now`);
+      await until(() => page(s.driver, () => Boolean(window.playground && window.playground.state.metrics)), 'the page\'s run', 60_000);
+      const r = await page(s.driver, () => ({
+        embed: document.documentElement.classList.contains('embed'),
+        notice: document.querySelector('#playground .notice').textContent,
+        shown: !document.querySelector('#playground .notice').hidden,
+      }));
+      assert.deepEqual(r, { embed: false, shown: true, notice: 'This link\'s embed=yes is not embed=1: the page is shown whole, with its header and footer.' });
+    });
+
     test('?embed=1&panels=chart,controls shows the settings form; a custom element with a scenario attribute', async () => {
       await s.driver.get(`${s.url}index.html?embed=1&panels=chart,controls`);
       await until(() => page(s.driver, () => Boolean(window.playground && window.playground.state.metrics)), 'the page\'s run', 60_000);

@@ -90,6 +90,8 @@ test('a copy of settings that hold themselves, or nest past the limit, is refuse
   assert.match(deep.message, /^traffic\.(x|0)\.(x|0)\.… = (\{…\}|\[…\]) is invalid: nested too deep/);
   // Thousands deep: refused, not a RangeError.
   assert.equal(exactCopy(nest(100000)).ok, false);
+  // undefined is named as such (the worker received it as null: "scenario = null").
+  assert.deepEqual(exactCopy(undefined), { ok: false, path: '', message: 'scenario = undefined is invalid: allowed an object of settings' });
 });
 
 test('JSON text with a whole number past its range is refused with the path of its field', () => {

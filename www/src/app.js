@@ -354,6 +354,7 @@ export function mountPlayground(root, options = {}) {
       preset = null;
     }
     if (panelNotice) (options.url ? showNotice : (options.onNotice || showNotice))(panelNotice);
+    if (options.notice) showNotice(options.notice);
     // A host's preset that is not one (a typo in an embed's attribute) is named, not run silently
     // as another: when it is shown, that is, not beside a scenario that replaces it.
     const unknownPreset = options.preset && !S.byName[options.preset]

@@ -13,10 +13,14 @@ console.error = (...args) => { hook.errors.push(`console.error: ${args.map(Strin
 
 const root = document.getElementById('playground');
 const params = new URLSearchParams(location.search);
-if (params.get('embed') === '1') document.documentElement.classList.add('embed');
+const embed = params.get('embed');
+if (embed === '1') document.documentElement.classList.add('embed');
+// Another value (a misspelt "embed=yes") showed the whole page and said nothing.
+const notice = embed !== null && embed !== '1'
+  ? `This link's embed=${embed} is not embed=1: the page is shown whole, with its header and footer.` : undefined;
 // Read as the custom element reads its attribute: names trimmed, empty ones skipped ("now, chart"
 // and "now,,chart" are now and chart); nothing named at all is the same as no panels=.
 const named = (params.get('panels') || '').split(',').map((p) => p.trim()).filter(Boolean);
 const panels = named.length ? named : undefined;
-window.playground = mountPlayground(root, { url: true, panels, onRun: () => { hook.runs += 1; } });
+window.playground = mountPlayground(root, { url: true, panels, notice, onRun: () => { hook.runs += 1; } });
 Object.defineProperty(hook, 'ready', { get: () => Boolean(window.playground.state.loaded) });

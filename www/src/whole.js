@@ -140,7 +140,8 @@ export const MAX_NESTING = 127;
 export function exactCopy(value) {
   const refused = refusal(value, '', 1);
   if (refused) return { ok: false, ...refused };
-  if (value === undefined) return { ok: true, value };
+  // Said as written: posted to the worker, undefined arrived as null ("scenario = null").
+  if (value === undefined) return { ok: false, path: '', message: 'scenario = undefined is invalid: allowed an object of settings' };
   // NaN and ±Infinity as their names (JSON would write null, refused as "= null"), which the
   // simulator refuses naming the field and its range, except where text is taken (a name, a
   // label: null is refused there, where "NaN" would be a name).
