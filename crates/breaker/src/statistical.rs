@@ -299,6 +299,9 @@ impl Derived {
 pub struct Statistical {
     settings: StatisticalSettings,
     derived: Derived,
+    /// `reach(line_floor)`: a closed score below it cannot reach the line (kept, not computed
+    /// per result: the check runs on every counted result).
+    floor_reach: f64,
     wald: WaldLines,
     state: State,
     generation: Generation,
@@ -358,6 +361,7 @@ impl Statistical {
                 settings.wait_cap,
                 settings.backoff_factor,
             ),
+            floor_reach: reach(derived.line_floor),
             derived,
             settings,
             state: State::Closed,
@@ -589,7 +593,7 @@ impl Breaker for Statistical {
                 let score = self.score.add(w);
                 // The line is never below its floor, so a score under the floor cannot reach
                 // it: skip the line's `exp` and `ln` then (most results, at a fine rate).
-                if score >= reach(self.derived.line_floor) {
+                if score >= self.floor_reach {
                     let line = self.line(now);
                     if score >= reach(line) {
                         self.go(State::Open, now, Reason::ScoreReachedLine { score, line });
