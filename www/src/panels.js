@@ -9,9 +9,10 @@ const pt = (nats, point) => (Number.isFinite(nats) ? `${fmt(nats / point, 3)} pt
 const nat = (nats) => (Number.isFinite(nats) ? `${fmt(nats, 4)} nats` : '—');
 /**
  * Failures in a row from a score of 0 to `line`: a tie to rounding reaches it, as the breaker
- * compares (breaker::score::reach, a relative 1e-12): two failures of ln 3 reach ln 9.
+ * compares (breaker::score::reach: a relative 1e-12, less than a quarter of either weight): two
+ * failures of ln 3 reach ln 9.
  */
-const failuresTo = (line, wFail) => Math.ceil((line - line * 1e-12) / wFail);
+const failuresTo = (line, wFail, point) => Math.ceil((line - Math.min(line * 1e-12, Math.min(wFail, point) / 4)) / wFail);
 
 function row(label, value, detail) {
   return h('tr', {}, h('th', { scope: 'row', text: label }), h('td', {}, value), h('td', { class: 'muted' }, detail ?? ''));
@@ -250,7 +251,7 @@ export function renderDerived(root, d, snap, win, callTimeout) {
       `max(ln(${fmt(d.half_open_rate * 60, 4)} calls/min × ${duration(d.false_alarm_period)}), floor)`, 'exact',
       `${Math.log(d.half_open_rate * d.false_alarm_period) < d.line_floor
         ? `At this traffic ln N = ${fmt(Math.log(d.half_open_rate * d.false_alarm_period), 4)} nats is below the floor ${fmt(d.line_floor, 4)} nats (Wald's A, or one failure and one point if more, so a cold meter never opens on one failure), so the line is the floor. `
-        : ''}From a score of 0 that is ${count(failuresTo(d.nominal_line, d.w_fail), 'failure', 'failures')} in a row.`) : null,
+        : ''}From a score of 0 that is ${count(failuresTo(d.nominal_line, d.w_fail, d.point), 'failure', 'failures')} in a row.`) : null,
     item('Wald\'s two lines (half-open)', `open again at A = ${signed(d.upper / d.point, 4)} pt (${fmt(d.upper, 4)} nats); close at B = ${signed(d.lower / d.point, 4)} pt (${fmt(d.lower, 4)} nats)`,
       'A = ln((1−b)/a),  B = ln(b/(1−a))', 'exact',
       'The trial score starts at 0 with no floor; Wald\'s error chances a and b hold approximately (overshoot ignored) for a test run to its end: half-open\'s time limit (below) can end it first, which moves both (`breaker analyze trials` gives them with it).'),

@@ -101,7 +101,7 @@ pub fn arl_exact_capped(w: Weights, line: f64, p: f64, max_cells: u64) -> ExactA
             cells: 0,
         };
     }
-    if w.fail >= reach(line) {
+    if w.fail >= reach(line, &w) {
         // Every failure at 0 alarms (a tie to rounding included, as the breaker compares):
         // geometric run length.
         return ExactArl {
@@ -458,7 +458,7 @@ pub fn simulate_capped(
         return (None, 0);
     }
     // An alarm at or past the line, a tie to rounding included, as the breaker compares.
-    let line = reach(line);
+    let line = reach(line, &w);
     let mut draws: u64 = 0;
     let mut rng = Rng::new(seed);
     let mut stats = Stats::default();

@@ -80,7 +80,7 @@ pub fn absorb_capped(
     debug_assert!(crate::num::is_test(w));
     // Absorbed at or past a line, a tie to rounding included, as the breaker compares
     // (`breaker::score::reach`): two failures of ln 3 reach A = ln 9.
-    let (lower, upper) = (reach(lower), reach(upper));
+    let (lower, upper) = (reach(lower, &w), reach(upper, &w));
     let (f, o) = (w.fail, w.ok);
     let q = 1.0 - p;
     let theta = wald_exponent(w, p);

@@ -181,10 +181,10 @@ fn time_limited_extent(w: Weights, lines: WaldLines, first: u64, mean: f64) -> O
 
 /// Wald's lines as the breaker compares a trial score with them: each moved toward 0 by
 /// [`breaker::score::TIE`], so that a tie to rounding reaches it.
-fn reached(l: WaldLines) -> WaldLines {
+fn reached(l: WaldLines, w: &Weights) -> WaldLines {
     WaldLines {
-        upper: reach(l.upper),
-        lower: reach(l.lower),
+        upper: reach(l.upper, w),
+        lower: reach(l.lower, w),
     }
 }
 
@@ -225,7 +225,7 @@ fn time_limited_after(
     };
     let score = |n: u64, k: u64| k as f64 * w.fail + (n - k) as f64 * w.ok;
     // Decided at or past a line, a tie to rounding included, as the breaker compares.
-    let lines = reached(lines);
+    let lines = reached(lines, &w);
     // `cont[j]`: still undecided after `n` trials with `klo + j` failures; every other count
     // is decided (its score at or past a line), so the band is all that moves.
     let (mut cont, mut klo) = (vec![1.0f64], 0u64);
@@ -401,7 +401,7 @@ pub fn simulate_capped(
     let mut closes = 0u64;
     let step = -w.ok;
     // Decided at or past a line, a tie to rounding included, as the breaker compares.
-    let lines = reached(lines);
+    let lines = reached(lines, &w);
     for _ in 0..runs {
         let mut s = 0.0f64;
         let mut trials: u64 = 0;

@@ -19,7 +19,7 @@ fn one_step_at_a_time(
     max_cells: u64,
 ) -> Absorption {
     // The lines as the breaker compares (a tie to rounding reaches them), as `dp` takes them.
-    let (lower, upper) = (reach(lower), reach(upper));
+    let (lower, upper) = (reach(lower, &w), reach(upper, &w));
     let (f, o) = (w.fail, w.ok);
     let q = 1.0 - p;
     let theta = wald_exponent(w, p);

@@ -13,7 +13,7 @@ use breaker::score::{reach, Weights};
 fn recount(w: Weights, p: f64, start: f64, lower: f64, upper: f64, max_cells: u64) -> Absorption {
     // Absorbed at or past a line, a tie to rounding included (`breaker::score::reach`): the
     // module docs' lines as the breaker compares with them.
-    let (lower, upper) = (reach(lower), reach(upper));
+    let (lower, upper) = (reach(lower, &w), reach(upper, &w));
     let (f, o, q) = (w.fail, w.ok, 1.0 - p);
     let pos = |n: u64, k: u64| start + k as f64 * f + (n - k) as f64 * o;
     let mu = p * f + q * o;

@@ -393,7 +393,7 @@ fn simulate_recount(
     max_draws: u64,
 ) -> (Option<(u64, Vec<u64>)>, u64) {
     // Decided at or past a line, a tie to rounding included, as the breaker compares.
-    let (upper, lower) = (reach(l.upper), reach(l.lower));
+    let (upper, lower) = (reach(l.upper, &w), reach(l.lower, &w));
     let mut rng = Rng::new(seed);
     let (mut draws, mut closes, mut lengths) = (0u64, 0u64, Vec::new());
     for _ in 0..runs {

@@ -68,13 +68,20 @@ impl Weights {
 /// failure where Wald's rule ("at or above") opens at two.
 pub const TIE: f64 = 1e-12;
 
-/// The value at which a score counts as on `line`: `line (1 - TIE)`, the line moved toward 0 by
-/// [`TIE`]. A score reaches a line above 0 at `score >= reach(line)`, and one below 0 at
-/// `score <= reach(line)`. The breaker, its derived counts and the analysis' exact programs all
-/// compare so.
+/// The value at which a score with weights `w` counts as on `line`: the line moved toward 0 by
+/// [`TIE`] of it, but never by a quarter of a weight or more, so that no step the score can take
+/// is swallowed (a success of 1e-12 nats against a floor of `w_fail + |w_ok|` made one failure
+/// reach it). A score reaches a line above 0 at `score >= reach(line, w)`, and one below 0 at
+/// `score <= reach(line, w)`. The breaker, its derived counts and the analysis' exact programs
+/// all compare so.
 #[inline]
-pub fn reach(line: f64) -> f64 {
-    line - line * TIE
+pub fn reach(line: f64, w: &Weights) -> f64 {
+    let slack = (line * TIE).abs().min(0.25 * w.fail.min(-w.ok));
+    if line > 0.0 {
+        line - slack
+    } else {
+        line + slack
+    }
 }
 
 /// Page's CUSUM: `S = max(0, S + w)`, starting at 0.

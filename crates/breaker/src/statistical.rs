@@ -252,8 +252,8 @@ impl StatisticalSettings {
             point: weights.point(),
             upper: wald.upper,
             lower: wald.lower,
-            trials_to_close: libm::ceil(reach(wald.lower) / weights.ok) as u64,
-            trials_to_open: libm::ceil(reach(wald.upper) / weights.fail) as u64,
+            trials_to_close: libm::ceil(reach(wald.lower, &weights) / weights.ok) as u64,
+            trials_to_open: libm::ceil(reach(wald.upper, &weights) / weights.fail) as u64,
             zero_drift_rate: weights.zero_drift_rate(),
             line_floor: line::floor(weights, wald),
         }
@@ -303,6 +303,8 @@ pub struct Statistical {
     /// per result: the check runs on every counted result).
     floor_reach: f64,
     wald: WaldLines,
+    /// Wald's lines as a trial score is compared with them, each through `reach`.
+    wald_reach: WaldLines,
     state: State,
     generation: Generation,
     score: Score,
@@ -361,7 +363,11 @@ impl Statistical {
                 settings.wait_cap,
                 settings.backoff_factor,
             ),
-            floor_reach: reach(derived.line_floor),
+            floor_reach: reach(derived.line_floor, &derived.weights),
+            wald_reach: WaldLines {
+                upper: reach(derived.upper, &derived.weights),
+                lower: reach(derived.lower, &derived.weights),
+            },
             derived,
             settings,
             state: State::Closed,
@@ -595,7 +601,7 @@ impl Breaker for Statistical {
                 // it: skip the line's `exp` and `ln` then (most results, at a fine rate).
                 if score >= self.floor_reach {
                     let line = self.line(now);
-                    if score >= reach(line) {
+                    if score >= reach(line, &self.derived.weights) {
                         self.go(State::Open, now, Reason::ScoreReachedLine { score, line });
                     }
                 }
@@ -605,7 +611,7 @@ impl Breaker for Statistical {
                 if !self.trial.holds(permit.id) {
                     return Recorded::Ignored(Ignored::Lost);
                 }
-                match self.trial.add(w, &self.wald) {
+                match self.trial.add(w, &self.wald_reach) {
                     Verdict::Continue => {}
                     Verdict::Open => {
                         let reason = Reason::TrialReachedUpper {

@@ -4,8 +4,6 @@
 //! `A = ln((1-b)/a)` and closes at `B = ln(b/(1-a))`, where `a` is the chance that the test keeps
 //! out a recovered service and `b` the chance it lets a broken one back (Wald's approximations).
 
-use crate::score::reach;
-
 /// Wald's two lines.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WaldLines {
@@ -92,14 +90,15 @@ impl Trial {
         self.in_flight = None;
     }
 
-    /// Count a trial result: free the slot, add `w`, and compare with the lines.
+    /// Count a trial result: free the slot, add `w`, and compare with the lines: open at or
+    /// above `lines.upper`, close at or below `lines.lower`. The breaker passes Wald's lines
+    /// through [`score::reach`](crate::score::reach), so that a tie to rounding reaches them.
     pub fn add(&mut self, w: f64, lines: &WaldLines) -> Verdict {
         self.in_flight = None;
         self.score += w;
-        // At or past a line, a tie to rounding included (`score::reach`).
-        if self.score >= reach(lines.upper) {
+        if self.score >= lines.upper {
             Verdict::Open
-        } else if self.score <= reach(lines.lower) {
+        } else if self.score <= lines.lower {
             Verdict::Close
         } else {
             Verdict::Continue

@@ -1298,3 +1298,42 @@ fn a_tie_to_rounding_reaches_the_line() {
         Reason::TrialReachedUpper { .. }
     ));
 }
+
+/// A cold meter never opens on the first failure (the floor is above one failure), also where a
+/// success weighs almost nothing: at p0 = 1e-14, p1 = 1e-12 a success is 1e-12 nats and the tie
+/// rule's slack took one failure onto the floor `w_fail + |w_ok|`; at p0 = 1e-300, p1 = 1e-15
+/// `w_fail + |w_ok|` is `w_fail` in a double. Two failures open either.
+#[test]
+fn a_cold_meter_never_opens_on_the_first_failure() {
+    let rates = [
+        (1e-14, 1e-12),
+        (1e-300, 1e-15),
+        (1e-300, 0.5),
+        (0.005, 0.5),
+        (0.05, 0.2),
+        (0.3, 0.9),
+        (0.1, 0.3),
+        (1e-9, 1.001e-9),
+    ];
+    for (p0, p1) in rates {
+        let s = StatisticalSettings {
+            fine_rate: p0,
+            broken_rate: p1,
+            // A period of a second: the line is its floor at any traffic seen here.
+            false_alarm_period: 1.0,
+            ..Default::default()
+        };
+        let d = s.derived();
+        assert!(
+            d.line_floor > d.weights.fail,
+            "{p0} {p1}: the floor is above one failure"
+        );
+        let mut b = Statistical::new(s).unwrap();
+        call(&mut b, 0.0, FAIL);
+        assert_eq!(b.state(), State::Closed, "{p0} {p1}: one failure");
+        if 2.0 * d.weights.fail >= d.line_floor {
+            call(&mut b, 0.5, FAIL);
+            assert_eq!(b.state(), State::Open, "{p0} {p1}: two failures");
+        }
+    }
+}
