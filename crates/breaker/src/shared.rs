@@ -108,8 +108,10 @@ impl Clock {
     /// Clock::from_fn(move || start.elapsed().as_secs_f64())` follows `tokio::time::pause` and
     /// `advance`. (tokio's paused clock is the runtime's: read from a thread outside the runtime,
     /// `tokio::time::Instant::now()` is the system's clock, and such a thread's calls would go
-    /// back in the breaker's time, which it reads as the latest time given.) It is read under
-    /// the breaker's lock: keep it quick, and call nothing of the [`Shared`] from it.
+    /// back in the breaker's time: a time that goes back is taken as given, and only one that
+    /// is not finite is read as the latest time given.) It is read under the breaker's lock for
+    /// a permit or a poll, and before the lock for a result: keep it quick, and call nothing of
+    /// the [`Shared`] from it.
     ///
     /// ```
     /// # use std::sync::{Arc, Mutex};
@@ -538,18 +540,25 @@ impl<B: Breaker> Shared<B> {
         let now = self.clock.now();
         let recorded = self.change(
             "record, or a guard's finish or drop",
-            |b| b.record(permit, outcome, now),
+            |b| {
+                let r = b.record(permit, outcome, now);
+                // Counted under the lock, before the listener hears of its change: a listener
+                // that panics left a result applied and counted nowhere.
+                bump(match r {
+                    Recorded::Counted => match outcome.class() {
+                        Class::Success => &self.tally.successes,
+                        Class::Failure => &self.tally.failures,
+                        Class::Neutral => &self.tally.ignored,
+                    },
+                    Recorded::Ignored(_) => &self.tally.ignored,
+                });
+                r
+            },
             |_| None,
         );
-        bump(match recorded {
-            Locked::Done(Recorded::Counted) => match outcome.class() {
-                Class::Success => &self.tally.successes,
-                Class::Failure => &self.tally.failures,
-                Class::Neutral => &self.tally.ignored,
-            },
-            Locked::Done(Recorded::Ignored(_)) => &self.tally.ignored,
-            Locked::Dropped => &self.tally.results_dropped,
-        });
+        if let Locked::Dropped = recorded {
+            bump(&self.tally.results_dropped);
+        }
         recorded
     }
 

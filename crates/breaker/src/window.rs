@@ -689,6 +689,8 @@ pub struct Window {
     transitions: Vec<Transition>,
     /// Results of calls let in before the half-open they were recorded in ([`Window::late_in_half_open`]).
     late_in_half_open: u64,
+    /// When the last transition was dated (`-inf` before any): none is dated earlier.
+    changed_at: f64,
 }
 
 /// The current half-open's probes, in the order they were let in, each marked once its result
@@ -761,6 +763,7 @@ impl Window {
             next_id: 0,
             transitions: Vec::with_capacity(2),
             late_in_half_open: 0,
+            changed_at: f64::NEG_INFINITY,
             settings,
         };
         w.wait = w.wait_for_attempt(1);
@@ -939,6 +942,15 @@ impl Window {
     }
 
     fn go(&mut self, to: State, at: f64, reason: Reason) {
+        // Never before the last change: a result read before another thread's change and
+        // recorded after it (a `Shared` breaker reads the time before taking its lock) dated
+        // half-open's end 0.1 s before its start, and timed the new open wait from then.
+        let at = if at < self.changed_at {
+            self.changed_at
+        } else {
+            at
+        };
+        self.changed_at = at;
         let from = self.state;
         self.state = to;
         let generation = self.generation.bump();

@@ -281,6 +281,14 @@ fn with_from_a_listener_panics_instead_of_waiting_for_good() {
     assert_eq!(message, reentrant_message("with"));
     // The transition happened before the listener heard it; the lock is free again.
     assert_eq!(shared.state(), State::Open);
+    // And the result that made it is counted: it was applied, but the tally came after the
+    // listener, whose panic skipped it (admitted one more than the results).
+    let c = shared.counts();
+    assert!(c.admitted > 0);
+    assert_eq!(
+        c.successes + c.failures + c.ignored + c.results_dropped,
+        c.admitted
+    );
     assert_eq!(
         shared.with(|b| (b.state(), b.generation())),
         (State::Open, 1)

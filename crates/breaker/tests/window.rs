@@ -1796,3 +1796,33 @@ fn debug_of_a_big_window_is_short() {
     assert!(text.len() < 2000, "{} bytes", text.len());
     assert!(text.contains("held: 200000"), "{text}");
 }
+
+/// No transition is dated before the one before it. A result read at 9.9 s and recorded after
+/// another caller's call took the breaker to half-open at 10 s (as `Shared` does: it reads the
+/// time before its lock) counts in the half-open's window, as resilience4j counts it, and opens
+/// it again: that change was dated 9.9 s, half-open "lasted" -0.1 s, and the new wait was timed
+/// from 9.9 s. It is dated 10 s now, the wait from there.
+#[test]
+fn no_transition_is_dated_before_the_last() {
+    let mut b = Window::new(WindowSettings {
+        permitted_number_of_calls_in_half_open_state: 1,
+        wait_duration_in_open_state: 10.0,
+        ..count(1, 1)
+    })
+    .unwrap();
+    let slow = admit(&mut b, 0.0);
+    call(&mut b, FAIL, 0.0);
+    assert_eq!((b.state(), b.open_until()), (State::Open, 10.0));
+    let probe = admit(&mut b, 10.0);
+    assert_eq!(probe.kind, PermitKind::Trial);
+    assert_eq!(b.state(), State::HalfOpen);
+    assert_eq!(b.record(&slow, FAIL, 9.9), Recorded::Counted);
+    assert_eq!(b.state(), State::Open);
+    let t = b.transitions();
+    let last = t.last().unwrap();
+    assert_eq!(
+        (last.from, last.to, last.at),
+        (State::HalfOpen, State::Open, 10.0)
+    );
+    assert_eq!((b.opened_at(), b.open_until()), (10.0, 20.0));
+}
