@@ -89,16 +89,18 @@ impl Row {
     }
 }
 
+/// A figure for the table: millions with two decimals, whole from 1000 up, else two decimals
+/// without trailing zeros ("149.86", "404", "3.62"). Values of 100 to 999 were whole, and the
+/// wasm's 149.864 kB read "150 kB <= 150 kB".
 fn num(v: f64) -> String {
     let a = v.abs();
     if a >= 1e6 {
         format!("{:.2}M", v / 1e6)
-    } else if a >= 100.0 {
+    } else if a >= 1000.0 {
         format!("{v:.0}")
-    } else if a >= 10.0 {
-        format!("{v:.1}")
     } else {
-        format!("{v:.2}")
+        let s = format!("{v:.2}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
     }
 }
 
@@ -502,7 +504,24 @@ fn compare_rows(old: &Value, new: &Value) -> Vec<[String; 6]> {
         let old_value =
             o.and_then(|o| in_unit(o["value"].as_f64()?, o["unit"].as_str().unwrap_or(""), unit));
         let (change, how) = match (old_value, n["value"].as_f64()) {
-            (Some(a), Some(b)) if a != 0.0 => {
+            // From 0 (a count of differing values, a longest task): no percentage, but a verdict
+            // (it said nothing at all, where a regression matters most).
+            (Some(a), Some(b)) if a == 0.0 => {
+                let how = match moved(&k.0, unit, a, b, Some(0.0)) {
+                    Moved::Same => "same",
+                    Moved::Better => "better",
+                    _ => "worse",
+                };
+                (
+                    if b == 0.0 {
+                        String::new()
+                    } else {
+                        "from 0".to_string()
+                    },
+                    how.to_string(),
+                )
+            }
+            (Some(a), Some(b)) => {
                 let spread = [o.map(|o| &o["note"]), Some(&n["note"])]
                     .into_iter()
                     .flatten()
@@ -773,13 +792,15 @@ fn memory(ctx: &mut Ctx) -> Res<Vec<Row>> {
         Row::new(
             "memory",
             "busy-service month: peak RSS",
-            kb.map(|k| k / 1024.0),
+            // VmHWM and ru_maxrss are KiB; the target is in MB (10^6 bytes), as the sizes' kB
+            // are 1000 bytes (it read MiB, labeled MB).
+            kb.map(|k| k * 1024.0 / 1e6),
             "MB",
         )
         .target(Bound::AtMost(64.0))
         .note(format!(
             "`breaker run --preset busy-service --format json --buckets 600` (one simulation, no \
-             checkpoints: the page also keeps a copy to step and up to 256 checkpoints); MiB; {how}"
+             checkpoints: the page also keeps a copy to step and up to 256 checkpoints); {how}"
         )),
         Row::new(
             "memory",
@@ -1159,7 +1180,7 @@ fn browser_figures(ctx: &Ctx, step: &'static str, r: &Value) -> Vec<Row> {
         })
         .collect();
     ratios.sort_by(f64::total_cmp);
-    let median = (!ratios.is_empty()).then(|| ratios[ratios.len() / 2]);
+    let median = median_of(&ratios);
     rows.push(
         Row::new(
             step,
@@ -1512,9 +1533,51 @@ fn browser(ctx: &mut Ctx, name: &'static str) -> Res<Vec<Row>> {
     Ok(rows)
 }
 
+/// The median of sorted `v`: the middle one, or the mean of the two middle ones (the upper one
+/// was taken: 1.4626x for 1.4013x).
+fn median_of(v: &[f64]) -> Option<f64> {
+    let n = v.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(v[n / 2]),
+        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn medians_and_table_numbers() {
+        assert_eq!(median_of(&[]), None);
+        assert_eq!(median_of(&[1.0, 2.0, 3.0]), Some(2.0));
+        assert_eq!(median_of(&[1.0, 2.0, 3.0, 4.0]), Some(2.5));
+        assert_eq!(num(149.864), "149.86");
+        assert_eq!(num(404.0), "404");
+        assert_eq!(num(3.62), "3.62");
+        assert_eq!(num(1276.4), "1276");
+        assert_eq!(num(2.5e7), "25.00M");
+    }
+
+    /// A figure that was 0 (values that differ from native, the longest task) and is not now
+    /// is judged, not passed over in silence.
+    #[test]
+    fn a_figure_from_zero_is_judged() {
+        let run = |v: f64| {
+            json!({"figures": [
+                {"step": "chromium", "name": "longest main-thread task meanwhile", "value": v,
+                 "unit": "ms", "meets": true, "note": ""},
+            ]})
+        };
+        let rows = compare_rows(&run(0.0), &run(45.0));
+        assert_eq!(
+            (rows[0][3].as_str(), rows[0][4].as_str()),
+            ("from 0", "worse")
+        );
+        let rows = compare_rows(&run(0.0), &run(0.0));
+        assert_eq!((rows[0][3].as_str(), rows[0][4].as_str()), ("", "same"));
+    }
 
     #[test]
     fn reads_the_last_bench_json_line() {

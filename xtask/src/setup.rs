@@ -397,8 +397,10 @@ fn mtime(p: &Path) -> Option<SystemTime> {
 
 /// Whether `node_modules` holds what `package-lock.json` asks for, from npm's record of its
 /// install (node_modules/.package-lock.json): every package of the lock that is not optional
-/// is there at the same version, and nothing else. None when there is no record or a file
-/// does not parse.
+/// is there at the same version, and nothing else; and each of those packages' folders holds
+/// its package.json (the record stays when a folder is deleted: a removed binaryen passed as
+/// "ok", and `dist` shipped the wasm without wasm-opt, 177 kB gzip). None when there is no
+/// record or a file does not parse.
 fn modules_match_lock(dir: &Path) -> Option<bool> {
     let read = |p: &Path| -> Option<serde_json::Value> {
         serde_json::from_str(&fs::read_to_string(p).ok()?).ok()
@@ -407,10 +409,11 @@ fn modules_match_lock(dir: &Path) -> Option<bool> {
     let have = read(&dir.join("node_modules/.package-lock.json"))?;
     let (lock, have) = (lock["packages"].as_object()?, have["packages"].as_object()?);
     let same = |a: &serde_json::Value, b: &serde_json::Value| a["version"] == b["version"];
-    let wanted = lock
-        .iter()
-        .filter(|(k, _)| !k.is_empty())
-        .all(|(k, v)| v["optional"] == true || have.get(k).is_some_and(|h| same(h, v)));
+    let wanted = lock.iter().filter(|(k, _)| !k.is_empty()).all(|(k, v)| {
+        v["optional"] == true
+            || (have.get(k).is_some_and(|h| same(h, v))
+                && (v["link"] == true || dir.join(k).join("package.json").is_file()))
+    });
     let known = have
         .iter()
         .all(|(k, v)| lock.get(k).is_some_and(|l| same(l, v)));
@@ -573,6 +576,10 @@ mod tests {
             fs::write(dir.join("node_modules/.package-lock.json"), text).unwrap();
             modules_match_lock(&dir)
         };
+        // Recorded, but its folder gone (deleted by hand): not installed.
+        assert_eq!(installed("1.2.0"), Some(false));
+        fs::create_dir_all(dir.join("node_modules/a")).unwrap();
+        fs::write(dir.join("node_modules/a/package.json"), "{}").unwrap();
         assert_eq!(installed("1.2.0"), Some(true));
         // Installed from an older lock, though newer on disk (a cache restored after checkout).
         assert_eq!(installed("1.1.0"), Some(false));
@@ -602,6 +609,13 @@ mod tests {
         );
         let record = r#"{"packages": {"node_modules/a": {"version": "1.2.0"}}}"#;
         fs::write(dir.join("node_modules/.package-lock.json"), record).unwrap();
+        assert_eq!(
+            npm_state(&dir),
+            Some(" (node_modules differs from the lock)"),
+            "recorded, its folder missing"
+        );
+        fs::create_dir_all(dir.join("node_modules/a")).unwrap();
+        fs::write(dir.join("node_modules/a/package.json"), "{}").unwrap();
         assert_eq!(npm_state(&dir), None, "installed");
         // A lock with no packages needs no record (the folder newer than the lock is enough).
         fs::remove_dir_all(dir.join("node_modules")).unwrap();

@@ -178,20 +178,22 @@ fn suite_all(name: &str, count: Count, cmds: &mut [Command], browser: Option<&st
     println!("\n== suite {name}");
     let t = Instant::now();
     let (mut ok, mut text) = (true, String::new());
+    // Counted command by command: a command that fails without reporting a failure (a build
+    // error, a clippy run beside a failing doc run) counts as one of its own.
+    let (mut passed, mut failed) = (0, 0);
     for cmd in cmds {
-        match run_tee(cmd) {
-            Ok((status, out)) => {
-                ok &= status.success();
-                text.push_str(&out);
-            }
-            Err(e) => {
-                ok = false;
-                text.push_str(&e.to_string());
-            }
-        }
+        let (cmd_ok, out) = match run_tee(cmd) {
+            Ok((status, out)) => (status.success(), out),
+            Err(e) => (false, e.to_string()),
+        };
+        ok &= cmd_ok;
+        let out = strip_ansi(&out);
+        let (p, f) = counts(count, cmd_ok, &out);
+        passed += p;
+        failed += if !cmd_ok && f == 0 { 1 } else { f };
+        text.push_str(&out);
         text.push('\n');
     }
-    let text = strip_ansi(&text);
     if let Some(b) = browser {
         let wrong: Vec<&str> = text
             .lines()
@@ -202,7 +204,6 @@ fn suite_all(name: &str, count: Count, cmds: &mut [Command], browser: Option<&st
             ok = false;
         }
     }
-    let (mut passed, mut failed) = counts(count, ok, &text);
     let skipped = skipped_count(count, &text);
     if ok && passed == 0 && matches!(count, Count::Libtest | Count::Js) {
         // No test file found, every test skipped, or output we cannot read: not a pass.
@@ -360,14 +361,24 @@ fn counts(count: Count, ok: bool, text: &str) -> (u64, u64) {
             }
         }
         Count::Libtest => {
-            lines
-                .filter(|l| l.starts_with("test result:"))
-                .fold((0, 0), |(p, f), l| {
-                    (
-                        p + num_before(l, "passed").unwrap_or(0),
-                        f + num_before(l, "failed").unwrap_or(0),
-                    )
-                })
+            let (mut p, mut f, mut reported) = (0, 0, 0);
+            let mut targets_failed: u64 = 0;
+            for l in lines {
+                if l.starts_with("test result:") {
+                    let failed = num_before(l, "failed").unwrap_or(0);
+                    p += num_before(l, "passed").unwrap_or(0);
+                    f += failed;
+                    reported += u64::from(failed > 0);
+                } else if l.starts_with("error: test failed")
+                    || l.starts_with("error: doctest failed")
+                {
+                    targets_failed += 1;
+                }
+            }
+            // A test binary that died mid-run (an abort, an exit from a hang guard) fails its
+            // target with no "test result" line: one failure each, also beside another target's
+            // failures (it was counted only when nothing else failed).
+            (p, f + targets_failed.saturating_sub(reported))
         }
         Count::Js => {
             let (mut p, mut f) = (0, 0);
@@ -662,6 +673,22 @@ mod tests {
         let out = "running 3 tests\ntest result: ok. 3 passed; 0 failed; 0 ignored\n\
                    test result: FAILED. 4 passed; 2 failed; 1 ignored; 0 measured\n";
         assert_eq!(counts(Count::Libtest, false, out), (7, 2));
+        // A target that failed with its result line, and one that died (an abort) without:
+        // two failures (the dead one was counted only when nothing else failed).
+        let out = "test result: FAILED. 1 passed; 1 failed; 0 ignored\n\
+                   error: test failed, to rerun pass `--test a`\n\
+                   error: test failed, to rerun pass `--test b`\n\
+                   Caused by: process didn't exit successfully (signal: 6, SIGABRT)\n";
+        assert_eq!(counts(Count::Libtest, false, out), (1, 2));
+        // A doctest binary that did not build: one.
+        assert_eq!(
+            counts(
+                Count::Libtest,
+                false,
+                "error: doctest failed, to rerun pass `-p x --doc`\n"
+            ),
+            (0, 1)
+        );
     }
 
     #[test]
