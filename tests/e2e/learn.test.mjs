@@ -354,6 +354,25 @@ for (const browser of BROWSERS) {
       assert.match(native.points[0].exact_note, /work cap/);
     });
 
+    test('a figure not computed after a change is not greyed as computing, and one computed again loses the reason it was not', async () => {
+      await openStep(s, '?step=4', 4);
+      const set = (v) => page(s.driver, (x) => {
+        const input = document.getElementById('learn-fine');
+        input.value = x;
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+      }, v);
+      const figs = () => page(s.driver, () => [...document.querySelectorAll('.learn-text .fig')].map((f) => ({
+        kind: f.dataset.kind, stale: f.classList.contains('stale'), title: f.getAttribute('title'),
+      })));
+      await set('19.99');
+      // Left greyed (class stale, opacity 0.5) as if still computing.
+      await until(async () => { const f = await figs(); return f.some((x) => x.kind === 'none') && !f.some((x) => x.stale); }, 'the figures not computed, none greyed', 60_000);
+      await set('5');
+      // Kept the tooltip "… is not in the report" after it was computed again.
+      await until(async () => { const f = await figs(); return !f.some((x) => x.kind === 'none' || x.stale); }, 'every figure computed again', 60_000);
+      assert.deepEqual((await figs()).filter((x) => x.title), []);
+    });
+
     test('step 6 at a small p0: the one-round bound is a probability, at most 100%, and the exact line is said to be A or the floor', async () => {
       // p0 = 0.1%: w_fail = ln 200 is past A = ln 95; the bound read 210.5%, labelled a bound.
       await openStep(s, '?step=6&fine=0.001', 6);

@@ -397,6 +397,8 @@ export function mountLearn(root) {
         // the command's JSON): say so, and drop a kind badge left from a step before.
         f.num.textContent = '—';
         f.el.title = e.message;
+        // Not computing any more: not greyed as if it were.
+        f.el.classList.remove('stale');
         f.el.dataset.kind = 'none';
         const old = f.el.querySelector('.kind');
         const b = h('span', { class: 'kind', text: 'not computed', title: 'Not in this report: see the notes in the command\'s JSON output.' });
@@ -409,6 +411,8 @@ export function mountLearn(root) {
       const textValue = format(r.value, f.opts);
       if (f.num.textContent !== textValue) f.num.textContent = textValue;
       f.el.classList.remove('stale');
+      // A "not in the report" from a setting before is no longer so.
+      f.el.removeAttribute('title');
       f.el.dataset.value = r.value === null ? 'null' : String(r.value);
       f.el.dataset.kind = kind;
       const old = f.el.querySelector('.kind');
