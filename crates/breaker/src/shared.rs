@@ -211,7 +211,8 @@ pub enum Locked<T> {
 ///
 /// Each total is exact, but read while other threads call they may be of slightly different
 /// moments (a result counted before its permit, say): take differences between two readings,
-/// as counters are used.
+/// as counters are used. A result is counted under the lock, before the listener
+/// ([`Shared::on_transition`]) hears of the change it made.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct Counts {
