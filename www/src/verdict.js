@@ -95,7 +95,9 @@ export function createVerdict(root, onTargets) {
     // the field were cleared: it is a bad entry, not "no target".
     const { ok, value } = el.validity && el.validity.badInput ? { ok: false } : readTarget(key, el.value);
     const m = msgs.get(el);
-    m.textContent = ok ? '' : `Enter ${whole ? `a whole number from 0 to ${MAX_WHOLE}` : 'a number ≥ 0'}, or leave it empty for no target.`;
+    // Which target the verdict keeps meanwhile is said (it was left to be guessed).
+    const kept = targets[key] === null || targets[key] === undefined ? 'no target' : whole ? `${targets[key]} calls` : duration(targets[key]);
+    m.textContent = ok ? '' : `Enter ${whole ? `a whole number from 0 to ${MAX_WHOLE}` : 'a number ≥ 0'}, or leave it empty for no target; the verdict keeps ${kept}.`;
     el.setAttribute('aria-invalid', ok ? 'false' : 'true');
     el.closest('.field').classList.toggle('invalid', !ok);
     return ok ? value : targets[key];
