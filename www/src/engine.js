@@ -65,11 +65,12 @@ export class Engine {
 
   fail(message) {
     this.onFatal(message);
-    for (const { reject } of this.pending.values()) {
-      const err = new Error(message);
-      err.fatal = true; // the worker is gone: a bug, not the settings (app.js says so)
-      reject(err);
-    }
+    this.refuseWaiting(message);
+  }
+
+  /** Refuse every request waiting, as the worker is gone: a bug or a stop, not the settings. */
+  refuseWaiting(message) {
+    for (const { reject } of this.pending.values()) reject(fatal(message));
     this.pending.clear();
   }
 
@@ -126,8 +127,7 @@ export class Engine {
     if (this.worker) this.worker.terminate();
     this.worker = null;
     this.dead = 'the playground was stopped (its element left the page)';
-    for (const { reject } of this.pending.values()) reject(fatal(this.dead));
-    this.pending.clear();
+    this.refuseWaiting(this.dead);
   }
 }
 

@@ -21,7 +21,7 @@ use crate::dp;
 use crate::figure::Figure;
 use crate::mc::Rng;
 use crate::num::{self, is_rate, is_test, wald_exponent, Stats};
-use breaker::score::{reach, Weights};
+use breaker::score::Weights;
 use breaker::trial::WaldLines;
 
 /// Exact OC and ASN.
@@ -179,15 +179,6 @@ fn time_limited_extent(w: Weights, lines: WaldLines, first: u64, mean: f64) -> O
     (cells < u64::MAX as f64).then_some((n_max, cells as u64))
 }
 
-/// Wald's lines as the breaker compares a trial score with them: each moved toward 0 by
-/// [`breaker::score::TIE`], so that a tie to rounding reaches it.
-fn reached(l: WaldLines, w: &Weights) -> WaldLines {
-    WaldLines {
-        upper: reach(l.upper, w),
-        lower: reach(l.lower, w),
-    }
-}
-
 /// Whether Wald's lines make a test: `-inf < B < 0 < A < inf`.
 fn around_zero(l: WaldLines) -> bool {
     l.lower < 0.0 && l.upper > 0.0 && l.lower > f64::NEG_INFINITY && l.upper < f64::INFINITY
@@ -225,7 +216,7 @@ fn time_limited_after(
     };
     let score = |n: u64, k: u64| k as f64 * w.fail + (n - k) as f64 * w.ok;
     // Decided at or past a line, a tie to rounding included, as the breaker compares.
-    let lines = reached(lines, &w);
+    let lines = lines.reached(&w);
     // `cont[j]`: still undecided after `n` trials with `klo + j` failures; every other count
     // is decided (its score at or past a line), so the band is all that moves.
     let (mut cont, mut klo) = (vec![1.0f64], 0u64);
@@ -401,7 +392,7 @@ pub fn simulate_capped(
     let mut closes = 0u64;
     let step = -w.ok;
     // Decided at or past a line, a tie to rounding included, as the breaker compares.
-    let lines = reached(lines, &w);
+    let lines = lines.reached(&w);
     for _ in 0..runs {
         let mut s = 0.0f64;
         let mut trials: u64 = 0;

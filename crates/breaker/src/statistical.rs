@@ -247,13 +247,14 @@ impl StatisticalSettings {
     pub fn derived(&self) -> Derived {
         let weights = Weights::new(self.fine_rate, self.broken_rate);
         let wald = WaldLines::new(self.trial_wrongly_opens, self.trial_wrongly_closes);
+        let compared = wald.reached(&weights);
         Derived {
             weights,
             point: weights.point(),
             upper: wald.upper,
             lower: wald.lower,
-            trials_to_close: libm::ceil(reach(wald.lower, &weights) / weights.ok) as u64,
-            trials_to_open: libm::ceil(reach(wald.upper, &weights) / weights.fail) as u64,
+            trials_to_close: libm::ceil(compared.lower / weights.ok) as u64,
+            trials_to_open: libm::ceil(compared.upper / weights.fail) as u64,
             zero_drift_rate: weights.zero_drift_rate(),
             line_floor: line::floor(weights, wald),
         }
@@ -302,9 +303,6 @@ pub struct Statistical {
     /// `reach(line_floor)`: a closed score below it cannot reach the line (kept, not computed
     /// per result: the check runs on every counted result).
     floor_reach: f64,
-    wald: WaldLines,
-    /// Wald's lines as a trial score is compared with them, each through `reach`.
-    wald_reach: WaldLines,
     state: State,
     generation: Generation,
     score: Score,
@@ -349,10 +347,6 @@ impl Statistical {
         let last_now = Latest::starting_at(start);
         let derived = settings.derived();
         Ok(Statistical {
-            wald: WaldLines {
-                upper: derived.upper,
-                lower: derived.lower,
-            },
             traffic: Traffic::new(
                 settings.traffic_time_constant,
                 settings.expected_calls_per_minute / 60.0,
@@ -364,10 +358,6 @@ impl Statistical {
                 settings.backoff_factor,
             ),
             floor_reach: reach(derived.line_floor, &derived.weights),
-            wald_reach: WaldLines {
-                upper: reach(derived.upper, &derived.weights),
-                lower: reach(derived.lower, &derived.weights),
-            },
             derived,
             settings,
             state: State::Closed,
@@ -611,19 +601,24 @@ impl Breaker for Statistical {
                 if !self.trial.holds(permit.id) {
                     return Recorded::Ignored(Ignored::Lost);
                 }
-                match self.trial.add(w, &self.wald_reach) {
+                let d = &self.derived;
+                let lines = WaldLines {
+                    upper: d.upper,
+                    lower: d.lower,
+                };
+                match self.trial.add(w, &lines.reached(&d.weights)) {
                     Verdict::Continue => {}
                     Verdict::Open => {
                         let reason = Reason::TrialReachedUpper {
                             trial: self.trial.score(),
-                            upper: self.wald.upper,
+                            upper: self.derived.upper,
                         };
                         self.go(State::Open, now, reason);
                     }
                     Verdict::Close => {
                         let reason = Reason::TrialReachedLower {
                             trial: self.trial.score(),
-                            lower: self.wald.lower,
+                            lower: self.derived.lower,
                         };
                         self.go(State::Closed, now, reason);
                     }
@@ -677,8 +672,8 @@ impl Breaker for Statistical {
             },
             threshold: self.line(now),
             trial: if half { self.trial.score() } else { f64::NAN },
-            trial_upper: self.wald.upper,
-            trial_lower: self.wald.lower,
+            trial_upper: self.derived.upper,
+            trial_lower: self.derived.lower,
             wait: self.backoff.current(),
             rate,
             count: rate * self.settings.false_alarm_period,

@@ -4,6 +4,8 @@
 //! `A = ln((1-b)/a)` and closes at `B = ln(b/(1-a))`, where `a` is the chance that the test keeps
 //! out a recovered service and `b` the chance it lets a broken one back (Wald's approximations).
 
+use crate::score::{reach, Weights};
+
 /// Wald's two lines.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WaldLines {
@@ -20,6 +22,15 @@ impl WaldLines {
         WaldLines {
             upper: libm::log((1.0 - b) / a),
             lower: libm::log(b / (1.0 - a)),
+        }
+    }
+
+    /// The lines as a trial score with weights `w` is compared with them, each through
+    /// [`reach`](crate::score::reach): a tie to rounding reaches a line.
+    pub fn reached(&self, w: &Weights) -> WaldLines {
+        WaldLines {
+            upper: reach(self.upper, w),
+            lower: reach(self.lower, w),
         }
     }
 }
