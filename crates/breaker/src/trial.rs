@@ -26,7 +26,7 @@ impl WaldLines {
     }
 
     /// The lines as a trial score with weights `w` is compared with them, each through
-    /// [`reach`](crate::score::reach): a tie to rounding reaches a line.
+    /// [`reach`]: a tie to rounding reaches a line.
     pub fn reached(&self, w: &Weights) -> WaldLines {
         WaldLines {
             upper: reach(self.upper, w),
