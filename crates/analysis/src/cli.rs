@@ -51,7 +51,8 @@ refused, each given once):
   --simulate N            add Monte Carlo with N runs (window trips: N x 10,000 calls, at
                           most 2e7 in all; n says how many were simulated); the 95% interval
                           of a mean is Student's t, approximate: too narrow below about 30 runs
-  --seed S                simulation seed (default 1)
+  --seed S                simulation seed (default 1): with --simulate, or a window over
+                          18 calls, which is simulated anyway
   --sweep FROM:TO:STEPS[:log|:lin]
                           sweep the line calls N (false-alarms, log by default), the
                           baseline (window) or the true rate (others), as a table
@@ -500,6 +501,23 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
     }
     if f.rps.is_some() && f.calls_per_minute.is_some() {
         return Err("--rps: give --rps or --calls-per-minute, not both".into());
+    }
+    // A seed that draws nothing would be ignored unsaid, as a flag a command does not read
+    // is refused (above): only --simulate draws, and a window too long for the exact chain.
+    let window_draws =
+        command == Command::Window && f.window.unwrap_or(100) > crate::window::MAX_EXACT;
+    if f.seed.is_some() && f.simulate.is_none() && !window_draws {
+        return Err(format!(
+            "--seed: nothing here is simulated without --simulate N{}; give both or neither",
+            if command == Command::Window {
+                format!(
+                    " (a window of up to {} calls is exact)",
+                    crate::window::MAX_EXACT
+                )
+            } else {
+                String::new()
+            }
+        ));
     }
     let cps = f
         .rps

@@ -643,3 +643,30 @@ fn numbers_keep_four_digits_where_rounding_carries() {
         "{text}"
     );
 }
+
+/// A seed is read only where something is drawn: `false-alarms --seed 3` printed the exact
+/// figures as if no seed were given, unsaid, where a flag a command does not read is refused.
+#[test]
+fn a_seed_without_a_simulation_is_refused() {
+    for cmd in ["false-alarms", "open-delay", "trials", "window --window 18"] {
+        let e = run(&args(&format!("{cmd} --seed 3"))).unwrap_err();
+        assert!(
+            e.starts_with("--seed: nothing here is simulated without --simulate N"),
+            "{cmd}: {e}"
+        );
+        // With --simulate it draws, and the seed is taken.
+        run(&args(&format!("{cmd} --seed 3 --simulate 20"))).unwrap();
+    }
+    assert_eq!(
+        run(&args("window --window 18 --seed 3")).unwrap_err(),
+        "--seed: nothing here is simulated without --simulate N (a window of up to 18 calls \
+         is exact); give both or neither"
+    );
+    // A window beyond the exact chain is simulated anyway: the seed changes its figures.
+    let a = json("window --window 19 --baseline 30% --seed 3");
+    let b = json("window --window 19 --baseline 30% --seed 4");
+    let sim = |v: &Value| v["points"][0]["trips_per_day_sliding"]["simulated"]["value"].clone();
+    assert!(sim(&a).as_f64().unwrap() > 0.0);
+    assert_ne!(sim(&a), sim(&b));
+    assert_eq!(json("window --window 19 --baseline 30% --seed 3"), a);
+}

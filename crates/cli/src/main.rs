@@ -21,6 +21,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: breaker presets
+       breaker --version
        breaker run [--preset NAME | --scenario FILE.json] [--trace FILE.csv] [--seed N]
                    [--set key=value ...] [--format text|json|csv] [--buckets N]
        breaker analyze ...            (see breaker analyze --help)
@@ -54,10 +55,7 @@ fn main() -> ExitCode {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown".into());
-        say(&format!(
-            "internal error: {}",
-            msg.lines().next().unwrap_or("")
-        ));
+        say(&format!("internal error: {msg}"));
     }));
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let outcome = std::panic::catch_unwind(|| dispatch(args));
@@ -73,7 +71,7 @@ fn main() -> ExitCode {
             }
         },
         Ok(Err(e)) => {
-            say(e.lines().next().unwrap_or("error"));
+            say(&e);
             ExitCode::from(2)
         }
         Err(_) => ExitCode::from(2),
@@ -90,9 +88,21 @@ fn print(out: &str) -> std::io::Result<()> {
     stdout.flush()
 }
 
-/// One line `breaker: ...` on stderr. Not `eprintln!`, which panics when stderr cannot be
-/// written (a full disk), and in the panic hook that aborts the process.
+/// One line `breaker: ...` on stderr, its control characters escaped: a newline a user typed
+/// into a flag reads as `\n` rather than cutting the message there. Not `eprintln!`, which
+/// panics when stderr cannot be written (a full disk), and in the panic hook that aborts the
+/// process.
 fn say(line: &str) {
+    let line: String = line
+        .chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
     let _ = writeln!(std::io::stderr(), "breaker: {line}");
 }
 
@@ -130,6 +140,7 @@ fn dispatch(args: Vec<std::ffi::OsString>) -> Result<String, String> {
             analyze(&args)
         }
         "-h" | "--help" | "help" => Ok(USAGE.to_string()),
+        "-V" | "--version" => Ok(format!("breaker {}", env!("CARGO_PKG_VERSION"))),
         other => Err(format!(
             "unknown command {other:?}: use presets, run or analyze (breaker --help)"
         )),

@@ -845,3 +845,33 @@ fn a_run_cut_short_says_so() {
     assert!(!String::from_utf8_lossy(&out.stdout).contains("cut short"));
     assert!(out.stderr.is_empty());
 }
+
+/// A newline (or tab) a user typed into a flag is shown escaped, on the one line: the message
+/// used to stop at it, so `--set $'a\nb=1'` said only "breaker: --set a".
+#[test]
+fn control_characters_in_input_are_escaped_not_cut() {
+    let err = fails(&["run", "--preset", "quiet-service", "--set", "a\nb=1"]);
+    assert_eq!(
+        err,
+        "breaker: --set a\\nb: unknown key \"a\\nb\": allowed callers, dependency, duration, \
+         name, seed, statistical, trace, traffic, window\n"
+    );
+    let err = fails(&["run", "--preset", "x\ty"]);
+    assert!(
+        err.starts_with("breaker: unknown preset \"x\\ty\": allowed "),
+        "{err}"
+    );
+}
+
+/// `breaker --version` (and `-V`) names the crate's version, as a script or a bug report wants.
+#[test]
+fn version_is_the_crates() {
+    for flag in ["--version", "-V"] {
+        let out = breaker(&[flag]);
+        assert!(out.status.success());
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap(),
+            format!("breaker {}\n", env!("CARGO_PKG_VERSION"))
+        );
+    }
+}
