@@ -502,6 +502,23 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
     if f.rps.is_some() && f.calls_per_minute.is_some() {
         return Err("--rps: give --rps or --calls-per-minute, not both".into());
     }
+    // The period sets N only: beside --line-calls, or a false-alarms sweep over N, it is unread.
+    if f.period.is_some() {
+        if f.line_calls.is_some() {
+            return Err(
+                "--period: --line-calls already sets N (the period only sets it as calls per \
+                 minute x period); give one or the other"
+                    .into(),
+            );
+        }
+        if command == Command::FalseAlarms && f.sweep.is_some() {
+            return Err(
+                "--period: a false-alarms --sweep already varies N (the period only sets it); \
+                 give one or the other"
+                    .into(),
+            );
+        }
+    }
     // A seed that draws nothing would be ignored unsaid, as a flag a command does not read
     // is refused (above): only --simulate draws, and a window too long for the exact chain.
     let window_draws =

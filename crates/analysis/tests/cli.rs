@@ -670,3 +670,32 @@ fn a_seed_without_a_simulation_is_refused() {
     assert_ne!(sim(&a), sim(&b));
     assert_eq!(json("window --window 19 --baseline 30% --seed 3"), a);
 }
+
+/// `--period` only sets N (calls per minute × period): beside `--line-calls`, or a
+/// false-alarms sweep over N, it was read and then changed nothing, unsaid.
+#[test]
+fn a_period_that_sets_nothing_is_refused() {
+    for (a, e) in [
+        (
+            "false-alarms --period 1d --line-calls 1e4",
+            "--period: --line-calls already sets N",
+        ),
+        (
+            "open-delay --line-calls 1e4 --period 1d",
+            "--period: --line-calls already sets N",
+        ),
+        (
+            "false-alarms --period 1d --sweep 1e2:1e6:5",
+            "--period: a false-alarms --sweep already varies N",
+        ),
+    ] {
+        let got = run(&args(a)).unwrap_err();
+        assert!(got.starts_with(e), "{a}: {got}");
+    }
+    // Where it sets N it is read: a day at 10 calls/min is N = 14400.
+    let v = json("false-alarms --calls-per-minute 10 --period 1d");
+    let n = v["points"][0]["line_calls"].as_f64().unwrap();
+    assert!((n - 14400.0).abs() < 1e-9, "{n}");
+    // open-delay's sweep varies the true rate, so its period still sets N.
+    json("open-delay --period 1d --sweep 0.2:0.5:3");
+}

@@ -136,13 +136,9 @@ fn analyze_refuses_a_flag_its_command_does_not_use() {
         "1%",
         "--seed",
         "2",
+        "--simulate",
+        "10",
     ]);
-    support::stdout(&[
-        "analyze",
-        "open-delay",
-        "--period",
-        "1d",
-        "--line-calls",
-        "100",
-    ]);
+    support::stdout(&["analyze", "open-delay", "--period", "1d"]);
+    support::stdout(&["analyze", "open-delay", "--line-calls", "100"]);
 }
