@@ -52,7 +52,7 @@
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering as AtomicOrdering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use parking_lot::{Mutex, MutexGuard};
@@ -61,8 +61,9 @@ use crate::types::{Decision, Permit, PermitKind, Recorded, Rejection, State, Tra
 use crate::{Breaker, Class, Outcome};
 
 /// A monotonic clock in seconds: the `now` every breaker method takes. [`Clock::new`] reads the
-/// system's monotonic clock from when it was made; a [`ManualClock`]'s moves only when told (for
-/// tests of code that uses [`Shared`]).
+/// system's monotonic clock from its first reading (not before: on `wasm32-unknown-unknown`,
+/// which has no system clock, a [`Shared`] given its own clock never reads one); a
+/// [`ManualClock`]'s moves only when told (for tests of code that uses [`Shared`]).
 #[derive(Debug, Clone)]
 pub struct Clock {
     source: Source,
@@ -70,7 +71,8 @@ pub struct Clock {
 
 #[derive(Clone)]
 enum Source {
-    Real(Instant),
+    /// The system's monotonic clock from the first reading, shared by clones.
+    Real(Arc<OnceLock<Instant>>),
     /// The time in whole nanoseconds, shared with the [`ManualClock`] that moves it (whole
     /// numbers, so that advancing by 100 ms ten times reads exactly 1 s more).
     Manual(Arc<AtomicU64>),
@@ -91,13 +93,13 @@ impl fmt::Debug for Source {
 impl Default for Clock {
     fn default() -> Self {
         Clock {
-            source: Source::Real(Instant::now()),
+            source: Source::Real(Arc::new(OnceLock::new())),
         }
     }
 }
 
 impl Clock {
-    /// A clock starting now.
+    /// The system's monotonic clock, starting at 0 s at its first reading.
     pub fn new() -> Self {
         Self::default()
     }
@@ -132,10 +134,10 @@ impl Clock {
         }
     }
 
-    /// Seconds since the clock was made, a manual clock's time, or [`Clock::from_fn`]'s.
+    /// Seconds since the clock's first reading, a manual clock's time, or [`Clock::from_fn`]'s.
     pub fn now(&self) -> f64 {
         match &self.source {
-            Source::Real(start) => start.elapsed().as_secs_f64(),
+            Source::Real(start) => start.get_or_init(Instant::now).elapsed().as_secs_f64(),
             Source::Manual(ns) => ns.load(AtomicOrdering::Acquire) as f64 / 1e9,
             Source::Fn(now) => now(),
         }
