@@ -2,7 +2,7 @@
 // goes through them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmt, clock, percentAsSet, plain } from '../../www/src/format.js';
+import { fmt, clock, percentAsSet, plain, pct } from '../../www/src/format.js';
 
 test('a number that rounds to 1000 or more is grouped as one that is 1000 or more', () => {
   // e^ln(1000) is 999.9999999999998: it read "1000" beside "18,255" (learn, step 6).
@@ -63,4 +63,15 @@ test('exponents read without a plus, and with a true minus', () => {
   assert.equal(fmt(2.5e9), '2.5e9');
   assert.equal(fmt(-2.5e9), '−2.5e9');
   assert.equal(fmt(1.5e-7), '1.5e−7');
+});
+
+test('a chance short of 1 never reads 100%, nor one above 0 reads 0%', () => {
+  // A recovered service's chance to close, 0.99999, read "100%" beside "exact".
+  assert.equal(pct(0.99999, 4), '99.999%');
+  assert.equal(pct(0.9999999, 3), '99.99999%');
+  assert.equal(pct(0.9995, 3), '99.95%');
+  assert.equal(pct(1, 4), '100%');
+  assert.equal(pct(0.5, 4), '50%');
+  assert.equal(pct(1e-9, 3), '1e−7%');
+  assert.equal(pct(0, 3), '0%');
 });

@@ -354,6 +354,26 @@ for (const browser of BROWSERS) {
       assert.match(native.points[0].exact_note, /work cap/);
     });
 
+    test('a figure not computed says why, in its report\'s own words; the chain\'s gap to the exact ARL is not called exact', async () => {
+      // p0 0.001%, p1 99%, 1 call/min: 200 runs of the short line would pass the simulation's
+      // cap. "not computed" had only "see the notes in the command's JSON output".
+      await openStep(s, '?step=6&fine=0.00001&broken=0.99&cpm=1', 6);
+      const shown = await read(s);
+      const titles = await page(s.driver, () => [...document.querySelectorAll('.learn-text .fig')].map((f) => ({
+        expr: f.dataset.expr, title: f.getAttribute('title'), badge: (f.querySelector('.kind') || {}).title,
+      })));
+      const sim = titles.find((f) => f.expr === '"c1:points.0.calls.simulated"');
+      const note = analyzeNative(shown.cmds[1]).points[0].simulation_note;
+      assert.match(note, /^not simulated: /);
+      assert.equal(sim.title, note);
+      assert.equal(sim.badge, `Not in this report: ${note}`);
+      // The gap between Brook and Evans' chain and the exact ARL is below the exact figure's
+      // own error at the defaults: it was labelled exact.
+      await openStep(s, '?step=6', 6);
+      const gap = (await read(s)).figs.find((f) => JSON.stringify(f.expr).startsWith('["abs",["sub","c0:points.0.calls.markov_chain"'));
+      assert.equal(gap.kind, 'approximation');
+    });
+
     test('a figure not computed after a change is not greyed as computing, and one computed again loses the reason it was not', async () => {
       await openStep(s, '?step=4', 4);
       const set = (v) => page(s.driver, (x) => {

@@ -98,7 +98,11 @@ export function signed(v, digits = 3) {
 /** A percentage from a fraction. */
 export function pct(v, digits = 3) {
   if (v === null || v === undefined || Number.isNaN(v)) return '—';
-  return `${fmt(v * 100, digits)}%`;
+  let s = fmt(v * 100, digits);
+  // A chance short of 1 never reads 100% (a recovered service's 0.99999 chance to close, beside
+  // "exact"): it takes the digits that show it short, 99.999%.
+  while (v < 1 && s === '100' && digits < 17) s = fmt(v * 100, ++digits);
+  return `${s}%`;
 }
 
 /** A duration in seconds as people read it: 200 ms, 45 s, 3.5 min, 2 h, 30 d. */

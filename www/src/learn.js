@@ -123,7 +123,27 @@ export function evaluate(expr, env) {
 }
 
 /**
- * A count's unit, singular at exactly 1 for a plural of one or two words ("1 false alarm",
+ * Why a figure is not in its report: the notes (`exact_note`, `simulation_note`, `note`) the
+ * report gives beside it, on the path to the figure, for its first reference; '' if none.
+ */
+export function noteOf(expr, env) {
+  const ref = typeof expr === 'string' ? expr : JSON.stringify(expr).match(/"((?:c\d+|s|sc|run):[^"]*)"/)?.[1];
+  const m = ref && /^c(\d+):(.*)$/.exec(ref);
+  let o = m && env.c && env.c[Number(m[1])];
+  const path = m ? m[2].split('.') : [];
+  const notes = [];
+  for (const k of path) {
+    if (!o || typeof o !== 'object') break;
+    for (const [key, v] of Object.entries(o)) if (/(^|_)note$/.test(key) && typeof v === 'string') notes.push([key, v]);
+    o = o[k];
+  }
+  // A simulated figure's note is the simulation's, an exact one's the exact figure's.
+  const own = notes.filter(([key]) => key === 'note' || path.some((k) => key === `${k}_note` || (k === 'simulated' && key === 'simulation_note')));
+  return (own.length ? own : notes).map(([, v]) => v).join('; ');
+}
+
+/**
+ * A count's unit, singular at 1 (as shown) for a plural of one or two words ("1 false alarm",
  * "1 call", "1 success"), also before "per", "from", "in" or "ignored" ("1 trip per day",
  * "1 opening from closed", "1 failure in a row", "1 result ignored (late or lost)"); others
  * ("of its own successes") and "calls/min" as they are.
@@ -141,8 +161,9 @@ function format(value, opts) {
   switch (opts.fmt) {
     case 'pct': return pct(value, 4);
     case 'dur': return duration(value);
-    case 'signed': return `${signed(value, 4)}${unitOf(value, opts.unit)}`;
-    default: return `${fmt(value, 4)}${unitOf(value, opts.unit)}`;
+    // The unit agrees with the number as shown: 0.99999999 shows as "1 point per call".
+    case 'signed': { const t = signed(value, 4); return `${t}${unitOf(/^[+−-]?1$/.test(t) ? 1 : value, opts.unit)}`; }
+    default: { const t = fmt(value, 4); return `${t}${unitOf(t === '1' ? 1 : value, opts.unit)}`; }
   }
 }
 
@@ -396,12 +417,15 @@ export function mountLearn(root) {
         // Not in the report (e.g. an exact figure left out at its work cap, with a note in
         // the command's JSON): say so, and drop a kind badge left from a step before.
         f.num.textContent = '—';
-        f.el.title = e.message;
+        // The report's own reason where it gives one ("not simulated: 200 runs of ... would
+        // pass the 2e10 simulated calls allowed"), else which part is missing.
+        const note = noteOf(f.expr, env);
+        f.el.title = note || e.message;
         // Not computing any more: not greyed as if it were.
         f.el.classList.remove('stale');
         f.el.dataset.kind = 'none';
         const old = f.el.querySelector('.kind');
-        const b = h('span', { class: 'kind', text: 'not computed', title: 'Not in this report: see the notes in the command\'s JSON output.' });
+        const b = h('span', { class: 'kind', text: 'not computed', title: note ? `Not in this report: ${note}` : 'Not in this report: see the notes in the command\'s JSON output.' });
         b.dataset.kind = 'none';
         if (old) old.replaceWith(b); else f.el.append(KEEP, b);
         continue;

@@ -458,24 +458,26 @@ fn sim_note(ways: &[Ways], unit: &str) -> String {
 }
 
 /// A rate in percent, with the decimals it needs to be told from 0% and from 100% (two at
-/// least; trailing zeros dropped): 5%, 11.03%, 0.004% (p0 may be that small), 99.999% (1 - a
-/// for a = 0.001%); two decimals gave 0.00% and 100.00%. Up to 15 decimals, then e-notation
-/// (1.0e-18%).
+/// least; trailing zeros dropped): 5%, 11.03%, 0.1049% (the zero-drift rate beside a p0 of
+/// 0.1%, which two significant digits wrote "0.1%"), 0.004% (p0 may be that small), 99.999%
+/// (1 - a for a = 0.001%); two decimals gave 0.00% and 100.00%. Up to 15 decimals, then
+/// e-notation (1.0e-18%).
 fn pct(x: f64) -> String {
     let v = x * 100.0;
     // A whole percent as it is, but never a rate that rounds to 0% or 100% (1e-12 read "0%").
     if (v - v.round()).abs() < 1e-9 && v.round() != 0.0 && v.round() != 100.0 {
         return format!("{v:.0}%");
     }
-    // Two significant digits of its distance to 0% or 100%, at least two decimals.
-    let mut n = v.min(100.0 - v).abs() * 10.0;
+    // Four significant digits of its distance to 0% or 100%, at least two decimals.
+    let distance = v.min(100.0 - v).abs();
+    let mut n = distance * 100.0;
     let mut decimals = 2;
-    while n < 1.0 && decimals < 15 {
+    while n < 1000.0 && decimals < 15 {
         n *= 10.0;
         decimals += 1;
     }
     // Closer to 0% than 15 decimals say (1e-20 read "0%"): two significant digits, e-notation.
-    if n < 1.0 && v < 50.0 {
+    if distance < 1e-15 && v < 50.0 {
         return format!("{v:.1e}%");
     }
     let text = format!("{v:.decimals$}");
@@ -517,6 +519,8 @@ mod tests {
         assert_eq!(super::pct(0.00004), "0.004%");
         assert_eq!(super::pct(1.0 - 0.00001), "99.999%");
         assert_eq!(super::pct(0.995), "99.5%");
+        // The zero-drift rate at p0 0.1%, p1 0.11%: two significant digits read "0.1%", p0.
+        assert_eq!(super::pct(0.0010491), "0.1049%");
         assert_eq!(super::pct(1e-9), "0.0000001%");
         assert_eq!(super::pct(1e-12), "0.0000000001%");
         assert_eq!(super::pct(1.0 - 1e-12), "99.9999999999%");
