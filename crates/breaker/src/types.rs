@@ -458,7 +458,9 @@ pub struct Observation {
     /// Statistical: the line (nats). Window: `failure_rate_threshold`.
     #[cfg_attr(feature = "serde", serde(deserialize_with = "nan_if_null"))]
     pub threshold: f64,
-    /// Statistical: the trial score in half-open (nats). Window: the probes' failure rate.
+    /// Statistical: the trial score in half-open (nats). Window: the failure rate of the
+    /// half-open window (its probes, and late results from before that it counts, as
+    /// resilience4j does).
     #[cfg_attr(feature = "serde", serde(deserialize_with = "nan_if_null"))]
     pub trial: f64,
     /// Statistical: Wald's upper line A. Window: `NaN`.

@@ -44,8 +44,10 @@ pub enum SlidingWindowType {
 )]
 pub enum AfterHalfOpenWait {
     /// `OPEN` (resilience4j's default).
+    #[cfg_attr(feature = "serde", serde(alias = "OPEN"))]
     Open,
     /// `CLOSED`.
+    #[cfg_attr(feature = "serde", serde(alias = "CLOSED"))]
     Closed,
 }
 
@@ -107,7 +109,8 @@ pub struct WindowSettings {
     pub wait_duration_in_open_state: f64,
     /// The multiplier of `IntervalFunction.ofExponentialBackoff` used as
     /// `waitIntervalFunctionInOpenState`: wait = initial x multiplier^(attempt-1). 1 = constant.
-    /// 1 <= x <= 1000. Default 1.
+    /// 1 <= x <= 1000 (resilience4j checks no range: below 1 its waits shrink, which no breaker
+    /// here models). Default 1.
     pub wait_interval_multiplier: f64,
     /// The cap of the exponential wait (`maxWaitInterval` of the interval function); 0 = no cap.
     /// Must not be below `wait_duration_in_open_state` (resilience4j accepts that and waits the
@@ -122,7 +125,9 @@ pub struct WindowSettings {
     /// (resilience4j also takes 1, whose waits can be 0). Default 0.
     pub wait_randomization_factor: f64,
     /// Seed of the randomized wait's generator (not a resilience4j setting; keeps runs
-    /// repeatable). Default 0.
+    /// repeatable). Default 0. In a service, give each instance its own (say, a hash of the host
+    /// name and process id): replicas with one seed draw the same waits and probe in step, which
+    /// the randomized wait is there to prevent (resilience4j draws from a shared random source).
     pub random_seed: u64,
     /// `permittedNumberOfCallsInHalfOpenState`. Default 10.
     pub permitted_number_of_calls_in_half_open_state: u32,
@@ -1191,7 +1196,8 @@ impl Breaker for Window {
     }
 
     /// `level`: failure rate of the current window (`NaN` below the minimum); `threshold`:
-    /// `failure_rate_threshold`; `trial`: the probes' failure rate so far in half-open (`NaN`
+    /// `failure_rate_threshold`; `trial`: the failure rate of the half-open window so far, the
+    /// probes' and any late result counted there from before (`NaN`
     /// before the first result and outside half-open); `trial_upper`/`trial_lower`: `NaN`;
     /// `wait`: [`Window::wait`]; `rate`: slow-call rate of the current window (`NaN` below the
     /// minimum); `count`: results in the current window. While open, "the current window" is the

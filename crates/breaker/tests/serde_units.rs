@@ -287,3 +287,21 @@ fn a_window_type_is_read_in_resilience4js_spelling_too() {
         "{e}"
     );
 }
+
+/// Where a stuck half-open goes is read in resilience4j's spelling too, as the window's type is:
+/// `"CLOSED"` (a Spring property's value) was refused with "expected `open` or `closed`".
+#[test]
+fn after_half_open_wait_is_read_in_resilience4js_spelling_too() {
+    use breaker::AfterHalfOpenWait::{Closed, Open};
+    for (text, want) in [
+        ("\"open\"", Open),
+        ("\"OPEN\"", Open),
+        ("\"closed\"", Closed),
+        ("\"CLOSED\"", Closed),
+    ] {
+        let got: breaker::AfterHalfOpenWait = serde_json::from_str(text).expect(text);
+        assert_eq!(got, want, "{text}");
+    }
+    assert_eq!(serde_json::to_string(&Closed).unwrap(), "\"closed\"");
+    assert!(serde_json::from_str::<breaker::AfterHalfOpenWait>("\"Closed\"").is_err());
+}
