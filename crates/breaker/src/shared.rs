@@ -675,6 +675,45 @@ impl<B: Breaker> Shared<B> {
         Some(value)
     }
 
+    /// [`Shared::call`] for async code: ask, await `call`, report. Returns `None` when the
+    /// breaker rejects the call (use the fallback; `call` is then never polled). `call` resolves
+    /// to its value and the outcome to report, so an error it returns early from (`?` inside it)
+    /// reports its own outcome. With a guard, a `?` between [`Shared::admit`] and
+    /// [`Guard::finish`] drops the guard, which reports a neutral result: a dependency that
+    /// refuses every connection would never count.
+    ///
+    /// Dropped before `call` resolves (the caller gave up, a timeout around this future), it
+    /// reports a neutral result, as a dropped guard does: catch the dependency's timeout inside
+    /// `call` and give [`Outcome::Timeout`].
+    ///
+    /// ```
+    /// # use breaker::shared::Shared;
+    /// # use breaker::{Outcome, Window, WindowSettings};
+    /// # #[derive(Debug)] struct Refused;
+    /// # async fn send() -> Result<u16, Refused> { Err(Refused) }
+    /// # async fn fetch(breaker: &Shared<Window>) -> Option<Result<u16, Refused>> {
+    /// let answer = breaker
+    ///     .call_async(async {
+    ///         let result = send().await; // a refused connection is counted, not dropped
+    ///         let outcome = match &result {
+    ///             Ok(status) => Outcome::from_http_status(*status),
+    ///             Err(Refused) => Outcome::Refused,
+    ///         };
+    ///         (result, outcome)
+    ///     })
+    ///     .await; // None: rejected, use the fallback
+    /// # answer }
+    /// ```
+    pub async fn call_async<T>(
+        &self,
+        call: impl std::future::Future<Output = (T, Outcome)>,
+    ) -> Option<T> {
+        let guard = self.admit().ok()?;
+        let (value, outcome) = call.await;
+        let _ = guard.finish(outcome);
+        Some(value)
+    }
+
     /// The current state: the breaker's state after the last change made under the lock (states
     /// change only there), read without the lock, so it never waits and may be called from an
     /// [`Shared::on_transition`] listener.

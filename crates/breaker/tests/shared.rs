@@ -1418,3 +1418,70 @@ fn counts_add_up_across_threads() {
     );
     assert!(c.rejected > 0 && c.trials > 0, "{c:?}");
 }
+
+/// Poll a future that is ready at once (the test's futures await nothing that waits).
+fn ready<F: std::future::Future>(f: F) -> F::Output {
+    let mut f = std::pin::pin!(f);
+    match f
+        .as_mut()
+        .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()))
+    {
+        std::task::Poll::Ready(v) => v,
+        std::task::Poll::Pending => panic!("the test's future waited"),
+    }
+}
+
+/// `call_async` reports each call's own outcome, an error returned early with `?` inside it
+/// included; a guard dropped by a `?` reports a neutral result, so two refused connections left
+/// a window of two closed (a service author's audit: 1000 refusals, 0 failures counted).
+#[test]
+fn call_async_counts_the_errors_a_question_mark_would_drop() {
+    #[derive(Debug)]
+    struct Refused;
+    async fn send() -> Result<u16, Refused> {
+        Err(Refused)
+    }
+    let settings = WindowSettings {
+        sliding_window_size: 2,
+        minimum_number_of_calls: 2,
+        ..WindowSettings::default()
+    };
+    // The hazard: `?` drops the guard unfinished.
+    let guarded = Shared::new(Window::new(settings.clone()).unwrap())
+        .with_clock(ManualClock::new(0.0).clock());
+    for _ in 0..2 {
+        let r: Result<u16, Refused> = ready(async {
+            let guard = guarded.admit().unwrap();
+            let status = send().await?;
+            let _ = guard.finish(Outcome::from_http_status(status));
+            Ok(status)
+        });
+        assert!(r.is_err());
+    }
+    assert_eq!(guarded.state(), State::Closed);
+    assert_eq!(guarded.counts().ignored, 2);
+    // `call_async`: the same calls, counted.
+    let shared =
+        Shared::new(Window::new(settings).unwrap()).with_clock(ManualClock::new(0.0).clock());
+    for _ in 0..2 {
+        let answer = ready(shared.call_async(async {
+            let result = send().await;
+            let outcome = match &result {
+                Ok(status) => Outcome::from_http_status(*status),
+                Err(Refused) => Outcome::Refused,
+            };
+            (result, outcome)
+        }));
+        assert!(matches!(answer, Some(Err(Refused))));
+    }
+    assert_eq!(shared.state(), State::Open);
+    assert_eq!(shared.counts().failures, 2);
+    // Rejected: `None`, and the call is never polled.
+    let mut polled = false;
+    let answer = ready(shared.call_async(async {
+        polled = true;
+        ((), Outcome::Success)
+    }));
+    assert_eq!(answer, None);
+    assert!(!polled);
+}
