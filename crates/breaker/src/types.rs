@@ -258,6 +258,11 @@ pub enum Recorded {
 
 /// Why a transition happened, with the numbers behind it.
 ///
+/// With `serde` it is tagged by a `kind` field (`{"kind": "wait_elapsed", "wait": 60.0}`), which
+/// only a self-describing format can read back (JSON, YAML, TOML, MessagePack; not bincode or
+/// postcard, which can write it): so too a [`Transition`], which holds one. Settings,
+/// [`Observation`]s, states and outcomes read back from either kind.
+///
 /// Non-exhaustive: a breaker rule added in a minor version brings its own reason, so a `match`
 /// needs a `_` arm (its [`Display`](fmt::Display) text covers every reason, for logs).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -483,6 +488,10 @@ pub struct Observation {
 /// An `f64` that may be `null` (how `serde_json` writes `NaN` and the infinities): `null` is `NaN`.
 #[cfg(feature = "serde")]
 fn nan_if_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    // A binary format writes NaN as the number it is (JSON writes it null).
+    if !d.is_human_readable() {
+        return f64::deserialize(d);
+    }
     Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
 }
 

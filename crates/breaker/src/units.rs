@@ -471,16 +471,23 @@ pub mod serde_units {
         }
     }
 
-    /// Deserialize a duration in seconds.
+    /// Deserialize a duration in seconds. (A binary format, which is not self-describing and
+    /// has no "any" to read, holds the number the field is written as.)
     pub fn duration<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        if !d.is_human_readable() {
+            return f64::deserialize(d);
+        }
         match NumOrStr::deserialize(d)? {
             NumOrStr::Str(s) => super::parse_duration(&s).map_err(de::Error::custom),
             n => n.as_f64().ok_or_else(|| no_match(DURATION)),
         }
     }
 
-    /// Deserialize a rate as a fraction.
+    /// Deserialize a rate as a fraction (from a binary format, the number written).
     pub fn rate<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        if !d.is_human_readable() {
+            return f64::deserialize(d);
+        }
         match NumOrStr::deserialize(d)? {
             NumOrStr::Str(s) => super::parse_rate(&s).map_err(de::Error::custom),
             n => n.as_f64().ok_or_else(|| no_match(RATE)),
