@@ -219,6 +219,25 @@ for (const browser of BROWSERS) {
       assert.ok(!r.lines.some((l) => /failed calls let through/.test(l)), r.lines.join(' | '));
     });
 
+    test('the analysis legend reads a value the chart leaves out (0, or far below the rest on its log axis) as computed, not as a dash', async () => {
+      await open(s);
+      await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });
+      await until(() => page(s.driver, () => document.querySelectorAll('#playground .analysis-grid figure canvas').length === 5), 'five analysis charts', 60_000);
+      // Hover the window chart's right end: the largest window, where the back-to-back trips are
+      // 12 decades and more below its left end (the chart drops them; the legend said "—").
+      const r = await page(s.driver, () => {
+        const fig = [...document.querySelectorAll('#playground .analysis-grid figure')].find((f) => f.querySelector('figcaption').textContent.startsWith('Window breaker'));
+        const over = fig.querySelector('.u-over');
+        const box = over.getBoundingClientRect();
+        over.dispatchEvent(new MouseEvent('mousemove', { clientX: box.right - 1, clientY: box.top + box.height / 2, bubbles: true }));
+        return [...fig.querySelectorAll('.u-legend .u-series')].map((row) => [row.querySelector('.u-label').textContent, row.querySelector('.u-value').textContent]);
+      });
+      const b2b = r.find(([label]) => label.startsWith('windows back to back'));
+      assert.ok(b2b, r.map((x) => x.join(': ')).join(' | '));
+      assert.notEqual(b2b[1], '—', r.map((x) => x.join(': ')).join(' | '));
+      assert.match(b2b[1], /^(0|\d(\.\d+)?e−\d+)$/, b2b[1]);
+    });
+
     test('the analysis curves: five charts, every line and caption labelled with its kind, simulated ones with their 95% band and sample size', async () => {
       await open(s);
       await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });

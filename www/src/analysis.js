@@ -135,6 +135,10 @@ export function createAnalysis(root) {
         const lines = c.series.flatMap((s, i) => [{ s, i, ys: s.y },
           ...(s.ci95_lo && s.ci95_lo.length ? [{ s, i, ys: s.ci95_hi, end: 'high' }, { s, i, ys: s.ci95_lo, end: 'low' }] : [])]);
         const data = uPlot.join(lines.map((l) => [Array.from(l.s.x), keep(l.ys)]));
+        // The legend reads the value as computed, also where the chart leaves it out (0 or far
+        // below the rest on a log axis): "—" stood where the command line gives 9.192e-13.
+        const raw = uPlot.join(lines.map((l) => [Array.from(l.s.x), Array.from(l.ys)]));
+        const value = (u, v, si, idx) => fmt(idx === null || idx === undefined ? v : raw[si][idx], 4);
         const width = Math.max(240, fig.clientWidth || 300);
         const ax = { stroke: muted, grid: { stroke: gridc }, ticks: { stroke: gridc } };
         const opts = {
@@ -149,14 +153,14 @@ export function createAnalysis(root) {
             if (end) {
               return {
                 label: `95% interval, ${end} (${kind})`, stroke: colour, width: 1, dash: [1, 3],
-                spanGaps: true, points: { show: false }, value: (u, v) => fmt(v, 4),
+                spanGaps: true, points: { show: false }, value,
               };
             }
             return {
               label: withKind(s.label, s.kind),
               stroke: colour, width: 2, dash: st.dash, spanGaps: true,
               points: { show: Boolean(st.points), size: 5 },
-              value: (u, v) => fmt(v, 4),
+              value,
             };
           })],
           // Shade between each interval's high and low line (series indices count the x axis as 0).
