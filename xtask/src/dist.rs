@@ -7,7 +7,8 @@
 //!   README, so `npm publish www/dist/pkg` publishes it;
 //! - the page sources: `www/*.{html,js,mjs,css,json,svg,png,ico,webmanifest}`
 //!   (except the npm files `package.json`, `package-lock.json` and `vendor.json`) and the
-//!   folders `www/src/`, `www/embed/`, `www/assets/`, copied as they are;
+//!   folders `www/src/`, `www/embed/`, `www/assets/`, copied as they are, except that the
+//!   scripts lose their comments (terser keeps names and layout; see `strip_comments`);
 //! - vendored npm files listed in `www/vendor.json`, an object mapping a path under
 //!   `www/node_modules/` to a path under `www/dist/`, or to `{"to": path, "module_of": name}`
 //!   for a package's minified classic script whose top level is `var name=...`: it is copied
@@ -106,8 +107,49 @@ pub fn dist() -> Res<()> {
     // 5. Vendored npm files.
     vendor(&www, &out)?;
 
-    // 6. Sizes.
+    // 6. The page's own scripts without their comments (www/src keeps them).
+    strip_comments(&www, &out)?;
+
+    // 7. Sizes.
     report_sizes(&bg, &out)?;
+    Ok(())
+}
+
+/// `node www/tools/strip-comments.mjs` over the page's own scripts in `out`: `src/`, `embed/` and
+/// the top-level `.js`/`.mjs`. Not `pkg/` (wasm-bindgen's output, published to npm as it is) nor
+/// `vendor/` (minified already). terser prints each file back with its names and layout: the
+/// comments were a third of the page's gzip bytes. terser comes from `www/node_modules`, which
+/// setup's `npm ci` fills.
+fn strip_comments(www: &Path, out: &Path) -> Res<()> {
+    if !www.join("node_modules/terser/package.json").is_file() {
+        return fail(
+            "terser is not in www/node_modules: run `cargo xtask setup --build` (npm ci in www)",
+        );
+    }
+    let mut files = Vec::new();
+    for d in ["src", "embed"] {
+        if out.join(d).is_dir() {
+            walk(&out.join(d), &mut files)?;
+        }
+    }
+    for entry in fs::read_dir(out)? {
+        files.push(entry?.path());
+    }
+    let mut rel: Vec<PathBuf> = files
+        .iter()
+        .filter(|p| p.is_file())
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("js" | "mjs")))
+        .filter_map(|p| p.strip_prefix(out).ok().map(Path::to_path_buf))
+        .collect();
+    rel.sort();
+    if rel.is_empty() {
+        return Ok(());
+    }
+    run(Command::new("node")
+        .arg(www.join("tools/strip-comments.mjs"))
+        .args(&rel)
+        .current_dir(out))?;
+    println!("ok: comments stripped from {} scripts (terser)", rel.len());
     Ok(())
 }
 
