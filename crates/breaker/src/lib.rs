@@ -149,7 +149,10 @@ pub use window::{AfterHalfOpenWait, SlidingWindowType, Window, WindowSettings};
 /// taken at face value: the breaker's times stay there until the clock catches up (a time
 /// window records later results into that future second and stops sliding until the clock
 /// reaches it; a wait timed from it ends only after it).
-pub trait Breaker {
+///
+/// `Debug` is a supertrait, so that a breaker chosen at run time (`Box<dyn Breaker + Send>`),
+/// and a `Shared` or a service struct holding one, can derive or print it.
+pub trait Breaker: core::fmt::Debug {
     /// Ask to make a call at `now`. The call counts as traffic whether or not it is admitted.
     fn permit(&mut self, now: f64) -> Decision;
 

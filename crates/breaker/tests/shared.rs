@@ -582,6 +582,7 @@ fn last_option_and_poll_are_dropped_when_the_lock_is_held() {
 /// generation, a statistical result counts only in its permit's generation and at most one trial
 /// is in flight, a window half-open has at most its permitted probes out. It keeps the
 /// transitions it saw, to compare with what the listener had.
+#[derive(Debug)]
 struct Checked<B> {
     b: B,
     statistical: bool,
@@ -1484,4 +1485,20 @@ fn call_async_counts_the_errors_a_question_mark_would_drop() {
     }));
     assert_eq!(answer, None);
     assert!(!polled);
+}
+
+/// A breaker chosen at run time prints: `Debug` is the trait's supertrait, so a service struct
+/// holding a `Shared<Box<dyn Breaker + Send>>` can derive it (it could not: a compile error).
+#[test]
+fn a_breaker_chosen_at_run_time_is_debug() {
+    #[derive(Debug)]
+    struct Service {
+        payments: Shared<Box<dyn Breaker + Send>>,
+    }
+    let b: Box<dyn Breaker + Send> = Box::new(Window::new(WindowSettings::default()).unwrap());
+    let s = Service {
+        payments: Shared::new(b),
+    };
+    assert!(format!("{s:?}").starts_with("Service { payments: Shared {"));
+    assert_eq!(s.payments.state(), State::Closed);
 }
