@@ -336,14 +336,12 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
                 f.period = Some(p);
             }
             "true-rate" => {
-                f.true_rate = Some(rate_in(
-                    "true-rate",
-                    v,
-                    0.0,
-                    1.0,
-                    true,
-                    "0 < true rate <= 1 (e.g. 20%)",
-                )?)
+                // Drift is defined at 0 too, as its --sweep takes it; the others need failures.
+                let allowed = "0 < true rate <= 1 (e.g. 20%; drift takes 0)";
+                f.true_rate = Some(match rate_in("true-rate", v, 0.0, 1.0, true, allowed) {
+                    Err(_) if command == Command::Drift && parse_rate(v) == Ok(0.0) => 0.0,
+                    r => r?,
+                })
             }
             "window" => f.window = Some(integer_in("window", v, 1, 1_000_000)? as u32),
             "threshold" => {

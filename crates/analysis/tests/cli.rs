@@ -699,3 +699,25 @@ fn a_period_that_sets_nothing_is_refused() {
     // open-delay's sweep varies the true rate, so its period still sets N.
     json("open-delay --period 1d --sweep 0.2:0.5:3");
 }
+
+/// Drift is defined at a true rate of 0, and its sweep took 0 while `--true-rate 0` was refused;
+/// the commands that need failures still refuse it.
+#[test]
+fn drift_takes_a_true_rate_of_0_as_its_sweep_does() {
+    let one = json("drift --true-rate 0");
+    let swept = json("drift --sweep 0:100%:11");
+    assert_eq!(one["points"][0], swept["points"][0]);
+    assert_eq!(one["points"][0]["true_rate"], 0.0);
+    assert_eq!(json("drift --true-rate -0")["points"], one["points"]);
+    for cmd in ["false-alarms", "open-delay", "trials", "window"] {
+        assert_eq!(
+            run(&args(&format!("{cmd} --true-rate 0"))).unwrap_err(),
+            "--true-rate: \"0\" is not allowed: 0 < true rate <= 1 (e.g. 20%; drift takes 0)",
+            "{cmd}"
+        );
+    }
+    assert_eq!(
+        run(&args("drift --true-rate -1%")).unwrap_err(),
+        "--true-rate: \"-1%\" is not allowed: 0 < true rate <= 1 (e.g. 20%; drift takes 0)"
+    );
+}
