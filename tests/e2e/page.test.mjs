@@ -63,6 +63,24 @@ for (const browser of BROWSERS) {
       assert.deepEqual(shown, { value: '172800', text: 'custom: one per 2 d (172800 s)' });
     });
 
+    test('a link with a null phase falls back with a notice; a floor of 2.5e8 calls draws its false-alarm curve (both threw)', async () => {
+      // The form read a null phase's label before the settings were checked: the page never ran.
+      await open(s, '?v=1&dependency=%5B%7B%22start%22%3A0%7D%2Cnull%5D');
+      const r = await page(s.driver, () => ({
+        notice: document.querySelector('#playground .notice').hidden ? '' : document.querySelector('#playground .notice').textContent,
+        phases: window.playground.state.scenario.dependency.length,
+      }));
+      assert.match(r.notice, /dependency/);
+      assert.ok(r.phases >= 1);
+      assert.deepEqual(await pageErrors(s), []);
+      // p0 = 1e-9: the line's floor e^floor = 2.5e8 calls was past the curve's 1e7 end, the nine
+      // points had one x, and the log axis over it threw "Invalid array length" in uPlot.
+      await open(s, '?v=1&statistical.fine_rate=1e-9');
+      await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });
+      await until(() => page(s.driver, () => document.querySelectorAll('#playground .analysis-grid figure canvas').length === 5), 'five analysis charts', 60_000);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('a link from another settings version falls back to the defaults with a notice', async () => {
       await open(s, '?v=99&statistical.broken_rate=0.3');
       const r = await page(s.driver, () => ({

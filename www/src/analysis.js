@@ -123,10 +123,17 @@ export function createAnalysis(root) {
         fig.append(cap);
         // Log scales take positive values only: drop the rest (a log axis with none falls back to linear).
         // and keep 12 decades below the largest (trips per day can be 1e-100: far off any chart).
-        const maxY = Math.max(...c.series.flatMap((s) => s.y.filter(Number.isFinite)));
+        // The largest of every line drawn, a 95% interval's too: from a simulated 0 trips its high
+        // end (7.97 a day) sat 31 decades above trips of 3.8e-30, and uPlot's log ticks threw
+        // ("Invalid array length") over that span.
+        const maxY = Math.max(...c.series.flatMap((s) => [s.y, s.ci95_hi || []].flatMap((ys) => Array.from(ys).filter(Number.isFinite))));
         const okY = (v) => Number.isFinite(v) && (!c.log_y || (v > 0 && v >= maxY * 1e-12));
-        const logY = c.log_y && c.series.some((s) => s.y.some((v) => Number.isFinite(v) && v > 0));
-        const logX = c.log_x && c.series.every((s) => s.x.every((v) => v > 0));
+        // A log axis over one value threw in uPlot's ticks ("Invalid array length": every point
+        // at one x, or one trip rate above 0 on the window chart at p0 = 1e-9): linear then.
+        const spread = (vs) => vs.length > 0 && Math.min(...vs) < Math.max(...vs);
+        const logY = c.log_y && spread(c.series.flatMap((s) => Array.from(s.y).filter(okY)));
+        const xs = c.series.flatMap((s) => Array.from(s.x));
+        const logX = c.log_x && xs.every((v) => v > 0) && spread(xs);
         // Dash by kind (so the kind shows in the line itself), colour by line.
         const vars = colourVars(c.series);
         const colourOf = (s, i) => css(vars[i], '#333');

@@ -323,7 +323,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
     const phases = items.slice(from, to).map((it, j) => {
       const i = from + j;
       return h('fieldset', { class: 'phase' },
-        h('legend', { text: `Phase ${i + 1}${it.label ? `: ${it.label}` : ''}` }),
+        h('legend', { text: `Phase ${i + 1}${it && it.label ? `: ${it.label}` : ''}` }),
         h('div', { class: 'grid' }, keys.filter((f) => getPath(it, f.key) !== undefined).map((f) => field(f, `${spec.path}.${i}.${f.key}`))),
         n > 1 ? h('button', { type: 'button', class: 'small remove-phase', text: `Remove phase ${i + 1}`, on: { click: () => {
           items.splice(i, 1);

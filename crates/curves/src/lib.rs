@@ -193,8 +193,10 @@ pub fn page_curves_metered(
     // From the floor: a line below it is the floor's, so points there would all be one line
     // drawn at smaller x (with a floor above Wald's A, the first point sat at e^A = 95 with the
     // floor's bound, 199).
+    // Two decades at least: with a floor of e^floor >= 1e7 (p0 = 1e-9), the nine points had
+    // one x, and the page's log axis over a single value threw in uPlot.
     let lo = libm::exp(d.line_floor).max(10.0);
-    let ns = report::sweep_values(lo, lo.max(1e7).max(yours), 9, true);
+    let ns = report::sweep_values(lo, lo.max(1e7).max(yours).max(lo * 100.0), 9, true);
     // Higher lines take more work at the same rate: past the first line whose exact figure
     // (or simulation) did not fit, the others are not tried.
     let (mut exact_fits, mut sim_fits) = (true, true);
@@ -866,6 +868,28 @@ mod tests {
                 sc.traffic.calls_per_minute / 60.0,
             );
             eprintln!("{}: {:?}", p.name, t.elapsed());
+        }
+    }
+
+    /// A line floor of 1e7 calls or more (p0 = 1e-9, or a tiny a) gave the false-alarm curve
+    /// nine points at one x, and the page's log axis over one value threw ("Invalid array
+    /// length" in uPlot): the curve spans two decades from the floor at least.
+    #[test]
+    fn the_false_alarm_curve_spans_two_decades_from_a_high_floor() {
+        let win = WindowSettings::default();
+        for (fine, opens) in [(1e-9, 0.01), (1e-20, 0.01), (0.05, 1e-8), (0.05, 0.01)] {
+            let st = StatisticalSettings {
+                fine_rate: fine,
+                trial_wrongly_opens: opens,
+                ..StatisticalSettings::default()
+            };
+            let curves = page_curves(&st, &win, 1.0);
+            let x = &curves[0].series[0].x;
+            assert!(x.windows(2).all(|w| w[0] < w[1]), "{fine} {opens}: {x:?}");
+            assert!(
+                x[x.len() - 1] >= 100.0 * x[0] * (1.0 - 1e-12),
+                "{fine} {opens}: {x:?}"
+            );
         }
     }
 }
