@@ -225,7 +225,7 @@ for (const browser of BROWSERS) {
       });
       assert.equal(r.invalid, 'true');
       assert.equal(r.describedBy, r.msgId);
-      assert.match(r.msg, /Traffic goes from/);
+      assert.match(r.msg, /“Traffic” goes from/);
       assert.equal(r.others, 0, 'only the field the message is about');
       assert.equal(r.label, 'Traffic (calls/min)');
       assert.deepEqual(r.after, { invalid: 'false', describedBy: null, msg: '' });

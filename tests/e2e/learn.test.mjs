@@ -437,7 +437,10 @@ for (const browser of BROWSERS) {
       // A value outside its field's range is named, with the range, in the notice.
       await openStep(s, '?step=4&fine=-1', 4);
       const r2 = await page(s.driver, () => document.querySelector('.learn .notice').textContent);
-      assert.match(r2, /“fine” = -1 is not allowed: Fine failure rate p0 goes from 0.001 to 99.9 %; in a link, fine is a fraction from 0.00001 to 0.999/);
+      assert.match(r2, /“fine” = -1 is not allowed: “Fine failure rate p0” goes from 0.001 to 99.9 %; in a link, fine is a fraction from 0.00001 to 0.999/);
+      // A label that ends mid-phrase is quoted: "At most one false alarm per goes from ...".
+      await openStep(s, '?step=6&period=1e12', 6);
+      assert.match(await page(s.driver, () => document.querySelector('.learn .notice').textContent), /“period” = 1e12 is not allowed: “At most one false alarm per” goes from 0.0001 to 3650 days/);
       // Hexadecimal is not a link's number (cpm=0x10 was read as 16 calls/min, step=0x3 as 3).
       await openStep(s, '?step=0x3', 1);
       assert.match(await page(s.driver, () => document.querySelector('.learn .notice').textContent), /“step” = 0x3 is not a step/);
@@ -452,7 +455,7 @@ for (const browser of BROWSERS) {
         i.dispatchEvent(new Event('change', { bubbles: true }));
         return { msg: document.querySelector('form.learn-settings .msg').textContent, href: location.href };
       });
-      assert.ok(typed.msg && /Traffic goes from 0.01 to 100000 calls\/min/.test(typed.msg), String(typed.msg));
+      assert.ok(typed.msg && /“Traffic” goes from 0.01 to 100000 calls\/min/.test(typed.msg), String(typed.msg));
       assert.doesNotMatch(typed.href, /cpm=/);
       // A step that is not one is named too (it used to be read silently as step 1, or 10 for 20).
       for (const bad of ['abc', '20', '2.5']) {

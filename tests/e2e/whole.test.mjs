@@ -114,3 +114,16 @@ test('JSON text nested past the limit is refused as nested too deep, whatever nu
   assert.equal(parseExact(`{"x":${'['.repeat(MAX_NESTING - 1)}1${']'.repeat(MAX_NESTING - 1)}}`).ok, true);
   assert.equal(parseExact(`{"x":${'['.repeat(MAX_NESTING)}1${']'.repeat(MAX_NESTING)}}`).ok, false);
 });
+
+test('a value that is not plain data is refused naming where, not dropped by JSON (load({seed: Symbol()}) ran seed 1)', () => {
+  const msg = (v) => exactCopy(v);
+  assert.deepEqual(msg({ seed: Symbol('s') }), { ok: false, path: 'seed', message: 'seed = a symbol is invalid: allowed plain data (numbers, text, true/false, null, lists and objects)' });
+  assert.deepEqual(msg({ seed: () => 1 }).message, 'seed = a function is invalid: allowed plain data (numbers, text, true/false, null, lists and objects)');
+  assert.deepEqual(msg({ traffic: { arrivals: new Map([[1, 2]]) } }), { ok: false, path: 'traffic', message: 'traffic.arrivals = a Map is invalid: allowed plain data (numbers, text, true/false, null, lists and objects)' });
+  assert.equal(msg(new Map()).message, 'scenario = a Map is invalid: allowed plain data (numbers, text, true/false, null, lists and objects)');
+  assert.equal(msg({ name: new Date(0) }).ok, false);
+  // Plain data passes, an object without a prototype and a class's instance too.
+  assert.equal(msg({ seed: 1, dependency: [{ start: 0 }], name: 'x', n: null, b: true }).ok, true);
+  assert.equal(msg(Object.assign(Object.create(null), { seed: 2 })).ok, true);
+  assert.equal(msg(new (class S { constructor() { this.seed = 3; } })()).ok, true);
+});

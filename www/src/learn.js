@@ -68,7 +68,8 @@ function linkRange(f) {
 
 /** The message for a setting outside its field's range (in the field's unit). */
 function outOfRange(f, what) {
-  return `${what} is not allowed: ${f.label} goes from ${f.min} to ${f.max} ${f.unit}`;
+  // The label quoted: "At most one false alarm per goes from ..." read as one broken phrase.
+  return `${what} is not allowed: “${f.label}” goes from ${f.min} to ${f.max} ${f.unit}`;
 }
 
 /** Why settings cannot be used, or null. */

@@ -152,7 +152,8 @@ export function exactCopy(value) {
 
 /**
  * The first reason to refuse `value` (at `level`, settings at 1): a BigInt at a whole-number
- * setting outside its range, or an object or list past MAX_NESTING. {path, message} or null.
+ * setting outside its range, a value that is not plain data (a function, a symbol, a Map, a
+ * Date), or an object or list past MAX_NESTING. {path, message} or null.
  */
 function refusal(value, prefix, level) {
   if (typeof value === 'bigint') {
@@ -161,6 +162,13 @@ function refusal(value, prefix, level) {
       return { path: prefix, message: wholeMessage(prefix, String(value), range) };
     }
     return null;
+  }
+  // What JSON would drop or empty unsaid (a function, a symbol, a Map's entries): `load({seed:
+  // Symbol()})` ran seed 1. Checked by its tag, not its prototype, so an object from another
+  // frame is still plain.
+  const tag = Object.prototype.toString.call(value).slice(8, -1);
+  if (typeof value === 'function' || typeof value === 'symbol' || (value !== null && typeof value === 'object' && !['Object', 'Array'].includes(tag))) {
+    return { path: prefix.split('.')[0], message: `${prefix || 'scenario'} = ${typeof value === 'object' ? `a ${tag}` : `a ${typeof value}`} is invalid: allowed plain data (numbers, text, true/false, null, lists and objects)` };
   }
   if (value === null || typeof value !== 'object') return null;
   if (level > MAX_NESTING) {
