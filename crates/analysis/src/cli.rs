@@ -846,8 +846,10 @@ fn ways(w: &Ways, fmt: &dyn Fn(f64) -> String, errors: (Option<f64>, Option<f64>
         parts.push(format!("bound {}", fig(f, fmt)));
     }
     if let Some(f) = &w.exact {
+        // An error that is not finite says nothing ("exact inf (+-inf)"; JSON has null).
         let e = errors
             .0
+            .filter(|e| e.is_finite())
             .map(|e| format!(" (+-{})", fmt(e)))
             .unwrap_or_default();
         parts.push(format!("exact {}{e}", fig(f, fmt)));
@@ -855,6 +857,7 @@ fn ways(w: &Ways, fmt: &dyn Fn(f64) -> String, errors: (Option<f64>, Option<f64>
     if let Some(f) = &w.markov_chain {
         let e = errors
             .1
+            .filter(|e| e.is_finite())
             .map(|e| format!(" (+-{})", fmt(e)))
             .unwrap_or_default();
         parts.push(format!("markov chain approximation {}{e}", fig(f, fmt)));

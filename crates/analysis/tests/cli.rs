@@ -721,3 +721,18 @@ fn drift_takes_a_true_rate_of_0_as_its_sweep_does() {
         "--true-rate: \"-1%\" is not allowed: 0 < true rate <= 1 (e.g. 20%; drift takes 0)"
     );
 }
+
+/// An error that is not finite is left out of the text, as JSON leaves it null: "exact inf
+/// (+-inf)" beside a figure past a double's range said nothing the value did not.
+#[test]
+fn an_error_that_is_not_finite_is_not_printed() {
+    let text = run(&args("false-alarms --true-rate 1e-300")).unwrap();
+    assert!(text.contains("| exact inf |"), "{text}");
+    assert!(!text.contains("+-inf"), "{text}");
+    let v = json("false-alarms --true-rate 1e-300");
+    assert!(v["points"][0]["exact_error"].is_null());
+    // A finite error is still given.
+    assert!(run(&args("false-alarms"))
+        .unwrap()
+        .contains("exact 4.746e7 (+-"));
+}
