@@ -488,11 +488,35 @@ pub struct Observation {
 /// An `f64` that may be `null` (how `serde_json` writes `NaN` and the infinities): `null` is `NaN`.
 #[cfg(feature = "serde")]
 fn nan_if_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-    // A binary format writes NaN as the number it is (JSON writes it null).
-    if !d.is_human_readable() {
-        return f64::deserialize(d);
+    if d.is_human_readable() {
+        return Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN));
     }
-    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+    // Any other format is asked for the f64 the field is written as (NaN as the number it is):
+    // one that is not self-describing (postcard) reads it, and a self-describing one gives what
+    // it holds, a nil too.
+    struct NanIfNull;
+    impl serde::de::Visitor<'_> for NanIfNull {
+        type Value = f64;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a number or null")
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<f64, E> {
+            Ok(v)
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<f64, E> {
+            Ok(v as f64)
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<f64, E> {
+            Ok(v as f64)
+        }
+        fn visit_unit<E>(self) -> Result<f64, E> {
+            Ok(f64::NAN)
+        }
+        fn visit_none<E>(self) -> Result<f64, E> {
+            Ok(f64::NAN)
+        }
+    }
+    d.deserialize_f64(NanIfNull)
 }
 
 #[cfg(test)]

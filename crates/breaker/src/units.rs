@@ -246,8 +246,16 @@ pub mod serde_units {
     }
 
     impl<'de> Deserialize<'de> for NumOrStr {
+        /// A human-readable format is asked for "any" value. Any other is asked for an `f64`,
+        /// the form the fields are written in: a format that is not self-describing (postcard,
+        /// bincode) has no "any" to give and reads that number; a self-describing one
+        /// (MessagePack, CBOR) gives what it holds, "5s" as well.
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            d.deserialize_any(NumOrStrVisitor)
+            if d.is_human_readable() {
+                d.deserialize_any(NumOrStrVisitor)
+            } else {
+                d.deserialize_f64(NumOrStrVisitor)
+            }
         }
     }
 
@@ -471,23 +479,16 @@ pub mod serde_units {
         }
     }
 
-    /// Deserialize a duration in seconds. (A binary format, which is not self-describing and
-    /// has no "any" to read, holds the number the field is written as.)
+    /// Deserialize a duration in seconds.
     pub fn duration<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-        if !d.is_human_readable() {
-            return f64::deserialize(d);
-        }
         match NumOrStr::deserialize(d)? {
             NumOrStr::Str(s) => super::parse_duration(&s).map_err(de::Error::custom),
             n => n.as_f64().ok_or_else(|| no_match(DURATION)),
         }
     }
 
-    /// Deserialize a rate as a fraction (from a binary format, the number written).
+    /// Deserialize a rate as a fraction.
     pub fn rate<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-        if !d.is_human_readable() {
-            return f64::deserialize(d);
-        }
         match NumOrStr::deserialize(d)? {
             NumOrStr::Str(s) => super::parse_rate(&s).map_err(de::Error::custom),
             n => n.as_f64().ok_or_else(|| no_match(RATE)),

@@ -1,8 +1,9 @@
-//! Settings and observations read back from a binary format that is not self-describing
-//! (postcard, as bincode): a rate or a duration field read through "any" (a number or "5%"),
-//! which such a format cannot give, and an observation's NaN read as "null or a number". A
-//! service author's audit found both refused ("does not support deserialize_any") though the
-//! docs promised binary formats read settings as before.
+//! Settings and observations read back from binary formats: one that is not self-describing
+//! (postcard, as bincode), where a rate or a duration field read through "any" (a number or
+//! "5%"), which such a format cannot give, and an observation's NaN read as "null or a number"
+//! were refused ("does not support deserialize_any", found by a service author's audit) though
+//! the docs promised binary formats read settings as before; and one that is self-describing
+//! but not human-readable (MessagePack, CBOR), which still reads "30%", "5s" and a nil NaN.
 #![cfg(all(feature = "serde", not(target_arch = "wasm32")))]
 
 use breaker::{Breaker, Outcome, Statistical, StatisticalSettings, Window, WindowSettings};
@@ -44,4 +45,76 @@ fn settings_and_observations_read_back_from_a_binary_format() {
     let o = st.observe(5.0);
     assert_eq!(format!("{:?}", round_trip(&o)), format!("{o:?}"));
     assert_eq!(round_trip(&Outcome::Refused), Outcome::Refused);
+}
+
+/// A self-describing format that says it is not human-readable, as MessagePack and CBOR do:
+/// `serde_json::Value` underneath, every level handed on as one of these.
+struct Binary(serde_json::Value);
+
+impl<'de> serde::Deserializer<'de> for Binary {
+    type Error = serde_json::Error;
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, v: V) -> Result<V::Value, Self::Error> {
+        use serde::de::value::{MapDeserializer, SeqDeserializer};
+        match self.0 {
+            serde_json::Value::Object(m) => v.visit_map(MapDeserializer::new(
+                m.into_iter().map(|(k, x)| (k, Binary(x))),
+            )),
+            serde_json::Value::Array(a) => {
+                v.visit_seq(SeqDeserializer::new(a.into_iter().map(Binary)))
+            }
+            other => serde::Deserializer::deserialize_any(other, v),
+        }
+    }
+    fn deserialize_enum<V: serde::de::Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            // A unit variant, as its name.
+            serde_json::Value::String(s) => {
+                v.visit_enum(serde::de::value::StringDeserializer::<serde_json::Error>::new(s))
+            }
+            other => Binary(other).deserialize_any(v),
+        }
+    }
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option
+        unit unit_struct newtype_struct seq tuple tuple_struct map struct identifier ignored_any
+    }
+}
+
+impl<'de> serde::de::IntoDeserializer<'de, serde_json::Error> for Binary {
+    type Deserializer = Binary;
+    fn into_deserializer(self) -> Binary {
+        self
+    }
+}
+
+/// The first fix asked every format that is not human-readable for a bare f64: MessagePack's
+/// "30%" and "5s" were then refused ("invalid type: string, expected f64").
+#[test]
+fn a_self_describing_binary_format_still_reads_units_and_null() {
+    use serde::Deserialize;
+    let v =
+        serde_json::json!({"failure_rate_threshold": "30%", "wait_duration_in_open_state": "5s"});
+    let w = WindowSettings::deserialize(Binary(v)).expect("read");
+    assert_eq!(
+        (w.failure_rate_threshold, w.wait_duration_in_open_state),
+        (0.3, 5.0)
+    );
+    let v = serde_json::json!({"fine_rate": 0.02, "call_timeout": 2});
+    let s = StatisticalSettings::deserialize(Binary(v)).expect("read");
+    assert_eq!((s.fine_rate, s.call_timeout), (0.02, 2.0));
+    // An observation's NaN, written null by JSON, reads back as NaN.
+    let o = Window::new(WindowSettings::default()).unwrap().observe(0.0);
+    let json = serde_json::to_value(o).unwrap();
+    assert!(json["level"].is_null());
+    let back = breaker::Observation::deserialize(Binary(json)).expect("read");
+    assert!(back.level.is_nan());
+    assert_eq!(back.threshold, o.threshold);
 }
