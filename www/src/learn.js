@@ -140,7 +140,8 @@ export function noteOf(expr, env) {
   }
   // A simulated figure's note is the simulation's, an exact one's the exact figure's.
   const own = notes.filter(([key]) => key === 'note' || path.some((k) => key === `${k}_note` || (k === 'simulated' && key === 'simulation_note')));
-  return (own.length ? own : notes).map(([, v]) => v).join('; ');
+  // None of its own: no other figure's reason (a chain left out said "not simulated: ...").
+  return own.map(([, v]) => v).join('; ');
 }
 
 /**

@@ -35,9 +35,9 @@ refused, each given once):
   --calls-per-minute R    traffic (default 60)
   --rps R                 traffic in calls per second (instead of --calls-per-minute)
   --period DURATION       false-alarm period (default 30d)
-  --true-rate RATE        true failure rate (window: the outage's; default: fine for
-                          false-alarms; broken for open-delay and window; fine, the
-                          zero-drift rate and broken for trials and drift)
+  --true-rate RATE        true failure rate, above 0 (drift: from 0; window: the outage's;
+                          default: fine for false-alarms; broken for open-delay and window;
+                          fine, the zero-drift rate and broken for trials and drift)
   --window N              window breaker: slidingWindowSize of a COUNT_BASED window, in
                           calls (default 100); a TIME_BASED window of T s at R calls/s holds
                           about R x T calls: pass that (an approximation)

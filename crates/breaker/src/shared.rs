@@ -352,7 +352,8 @@ impl<B: fmt::Debug> fmt::Debug for Shared<B> {
 }
 
 impl<B: Breaker> Shared<B> {
-    /// Share `breaker` with the default 2 s lock timeout and a clock starting now.
+    /// Share `breaker` with the default 2 s lock timeout and the system's monotonic clock,
+    /// from its first reading ([`Clock::new`]).
     pub fn new(breaker: B) -> Self {
         Self::with_lock_timeout(breaker, Duration::from_secs(2))
     }
@@ -397,7 +398,7 @@ impl<B: Breaker> Shared<B> {
         self
     }
 
-    /// Read `now` from `clock` instead of a clock started by [`Shared::new`] (a
+    /// Read `now` from `clock` instead of the system's ([`Clock::new`]; a
     /// [`ManualClock`]'s in tests). Set it before the first call: the breaker's times must not
     /// go back.
     pub fn with_clock(mut self, clock: Clock) -> Self {

@@ -471,15 +471,23 @@ fn pct(x: f64) -> String {
         return format!("{v:.0}%");
     }
     // Four significant digits of its distance to 0% or 100%, at least two decimals.
+    // No more digits than a double holds, 15 in all: 1 - 1e-14 read 99.999999999999005%.
     let distance = v.min(100.0 - v).abs();
+    let whole_digits = if v >= 1.0 {
+        format!("{:.0}", v.trunc()).len()
+    } else {
+        0
+    };
+    let most = 15usize.saturating_sub(whole_digits).max(2);
     let mut n = distance * 100.0;
     let mut decimals = 2;
-    while n < 1000.0 && decimals < 15 {
+    while n < 1000.0 && decimals < most {
         n *= 10.0;
         decimals += 1;
     }
-    // Closer to 0% than 15 decimals say (1e-20 read "0%"): two significant digits, e-notation.
-    if distance < 1e-15 && v < 50.0 {
+    // Closer to 0% than 15 decimals give two significant digits of (1e-20 read "0%";
+    // 1.5e-15 read 0.000000000000002%): e-notation.
+    if distance < 1e-14 && v < 50.0 {
         return format!("{v:.1e}%");
     }
     let text = format!("{v:.decimals$}");
@@ -523,6 +531,11 @@ mod tests {
         assert_eq!(super::pct(0.995), "99.5%");
         // The zero-drift rate at p0 0.1%, p1 0.11%: two significant digits read "0.1%", p0.
         assert_eq!(super::pct(0.0010491), "0.1049%");
+        // No digits past a double's: float noise read 99.999999999999005%, and 1.5e-17 a
+        // rounded one-digit 0.000000000000002%.
+        assert_eq!(super::pct(1.0 - 1e-14), "99.999999999999%");
+        assert_eq!(super::pct(1.0 - 3e-15), "99.9999999999997%");
+        assert_eq!(super::pct(1.5e-17), "1.5e-15%");
         assert_eq!(super::pct(1e-9), "0.0000001%");
         assert_eq!(super::pct(1e-12), "0.0000000001%");
         assert_eq!(super::pct(1.0 - 1e-12), "99.9999999999%");
