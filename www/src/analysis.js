@@ -130,21 +130,21 @@ export function createAnalysis(root) {
         const okY = (v) => Number.isFinite(v) && (!c.log_y || (v > 0 && v >= maxY * 1e-12));
         // A log axis over one value threw in uPlot's ticks ("Invalid array length": every point
         // at one x, or one trip rate above 0 on the window chart at p0 = 1e-9): linear then.
+        // A simulated line brings its 95% interval: two thin lines after it, the band between them shaded.
+        const lines = c.series.flatMap((s, i) => [{ s, i, ys: s.y },
+          ...(s.ci95_lo && s.ci95_lo.length ? [{ s, i, ys: s.ci95_hi, end: 'high' }, { s, i, ys: s.ci95_lo, end: 'low' }] : [])]);
+        // The values as computed, on one x axis (raw[0]): the chart draws those it keeps, and the
+        // legend reads them all, also where the chart leaves one out (0 or far below the rest on
+        // a log axis): "—" stood where the command line gives 9.192e-13.
+        const raw = uPlot.join(lines.map((l) => [Array.from(l.s.x), Array.from(l.ys)]));
         const spread = (vs) => vs.length > 0 && Math.min(...vs) < Math.max(...vs);
         const logY = c.log_y && spread(c.series.flatMap((s) => Array.from(s.y).filter(okY)));
-        const xs = c.series.flatMap((s) => Array.from(s.x));
-        const logX = c.log_x && xs.every((v) => v > 0) && spread(xs);
+        const logX = c.log_x && raw[0].every((v) => v > 0) && spread(raw[0]);
         // Dash by kind (so the kind shows in the line itself), colour by line.
         const vars = colourVars(c.series);
         const colourOf = (s, i) => css(vars[i], '#333');
         const keep = (ys) => Array.from(ys, (v) => (okY(v) || (!logY && Number.isFinite(v)) ? v : null));
-        // A simulated line brings its 95% interval: two thin lines after it, the band between them shaded.
-        const lines = c.series.flatMap((s, i) => [{ s, i, ys: s.y },
-          ...(s.ci95_lo && s.ci95_lo.length ? [{ s, i, ys: s.ci95_hi, end: 'high' }, { s, i, ys: s.ci95_lo, end: 'low' }] : [])]);
-        const data = uPlot.join(lines.map((l) => [Array.from(l.s.x), keep(l.ys)]));
-        // The legend reads the value as computed, also where the chart leaves it out (0 or far
-        // below the rest on a log axis): "—" stood where the command line gives 9.192e-13.
-        const raw = uPlot.join(lines.map((l) => [Array.from(l.s.x), Array.from(l.ys)]));
+        const data = raw.map((col, i) => (i === 0 ? col : keep(col)));
         const value = (u, v, si, idx) => fmt(idx === null || idx === undefined ? v : raw[si][idx], 4);
         const width = Math.max(240, fig.clientWidth || 300);
         const ax = { stroke: muted, grid: { stroke: gridc }, ticks: { stroke: gridc } };

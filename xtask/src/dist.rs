@@ -118,8 +118,8 @@ pub fn dist() -> Res<()> {
 /// `node www/tools/strip-comments.mjs` over the page's own scripts in `out`: `src/`, `embed/` and
 /// the top-level `.js`/`.mjs`. Not `pkg/` (wasm-bindgen's output, published to npm as it is) nor
 /// `vendor/` (minified already). terser prints each file back with its names and layout: the
-/// comments were a third of the scripts' gzip bytes (a ninth of the page's). terser comes from `www/node_modules`, which
-/// setup's `npm ci` fills.
+/// comments were a third of the scripts' gzip bytes (a ninth of the page's). terser comes from
+/// `www/node_modules`, which setup's `npm ci` fills.
 fn strip_comments(www: &Path, out: &Path) -> Res<()> {
     if !www.join("node_modules/terser/package.json").is_file() {
         return fail(

@@ -93,17 +93,15 @@ fn print(out: &str) -> std::io::Result<()> {
 /// panics when stderr cannot be written (a full disk), and in the panic hook that aborts the
 /// process.
 fn say(line: &str) {
-    let line: String = line
-        .chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect();
-    let _ = writeln!(std::io::stderr(), "breaker: {line}");
+    let mut escaped = String::with_capacity(line.len());
+    for c in line.chars() {
+        if c.is_control() {
+            escaped.extend(c.escape_default());
+        } else {
+            escaped.push(c);
+        }
+    }
+    let _ = writeln!(std::io::stderr(), "breaker: {escaped}");
 }
 
 fn dispatch(args: Vec<std::ffi::OsString>) -> Result<String, String> {
