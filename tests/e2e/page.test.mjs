@@ -256,6 +256,24 @@ for (const browser of BROWSERS) {
       assert.match(b2b[1], /^(0|\d(\.\d+)?e−\d+)$/, b2b[1]);
     });
 
+    test('a false-alarm chart whose Wald line lies below the bound says so in its note; at the defaults it does not', async () => {
+      const note = async (query) => {
+        await open(s, query);
+        await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });
+        await until(() => page(s.driver, () => document.querySelectorAll('#playground .analysis-grid figure canvas').length === 5), 'five analysis charts', 60_000);
+        return page(s.driver, () => [...document.querySelectorAll('#playground .analysis-grid figure')]
+          .find((f) => f.querySelector('figcaption').textContent.startsWith('Calls between false alarms')).querySelector('p.help').textContent);
+      };
+      // p0 = 0.001%, p1 = 99%: one failure carries the score 2.5 points of a 3.5-point line;
+      // Wald's approximation (no overshoot) sits under the proven bound at all nine lines, as
+      // `breaker analyze curves` says for the same settings.
+      const extreme = await note('?v=1&statistical.fine_rate=0.00001&statistical.broken_rate=0.99');
+      assert.ok(extreme.endsWith(' Wald\'s approximation lies below the bound at 9 of 9 points: it leaves out how far the last failure carries the score past the line, which is large where one failure\'s step is a large part of the line.'), extreme);
+      assert.doesNotMatch(extreme, /chain.*lies below/);
+      assert.doesNotMatch(await note(''), /lies below the bound/);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('the analysis curves: five charts, every line and caption labelled with its kind, simulated ones with their 95% band and sample size', async () => {
       await open(s);
       await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });

@@ -9,6 +9,25 @@ import { h, replace } from './dom.js';
 import { fmt, kindBadge, KINDS } from './format.js';
 
 /**
+ * A sentence for each approximation line of a curve that lies below the curve's bound somewhere:
+ * a proven lower bound, so the approximation is plainly off there (Wald's at p0 = 0.001%,
+ * p1 = 99%: 2.150e6 calls against a bound of 9.900e6). `breaker analyze curves` says the same.
+ */
+export function belowBound(c) {
+  const bound = c.series.find((s) => s.kind === 'bound');
+  if (!bound) return [];
+  const bx = Array.from(bound.x);
+  return c.series.filter((s) => s.kind === 'approximation').flatMap((s) => {
+    const k = Array.from(s.x).filter((x, i) => { const j = bx.indexOf(x); return j >= 0 && s.y[i] < bound.y[j]; }).length;
+    if (k === 0) return [];
+    const why = s.label.startsWith('Wald')
+      ? 'it leaves out how far the last failure carries the score past the line, which is large where one failure\'s step is a large part of the line'
+      : 'it is off there';
+    return [`${s.label} lies below the bound at ${k} of ${s.x.length} points: ${why}.`];
+  });
+}
+
+/**
  * A line's legend label with its kind after it, unless the label says it already: "simulated",
  * "Lorden/Ville bound", "Wald's approximation" (the legend read "simulated (simulated)").
  */
@@ -189,7 +208,8 @@ export function createAnalysis(root) {
           };
         }
         plots.push(new uPlot(opts, data, fig));
-        if (c.note) fig.append(h('p', { class: 'help', text: c.note }));
+        const note = [c.note, ...belowBound(c)].filter(Boolean).join(' ');
+        if (note) fig.append(h('p', { class: 'help', text: note }));
         if (mark) {
           const approx = mark.kind === 'approximation' ? 'about ' : '';
           fig.dataset.markX = String(mark.x[0]);

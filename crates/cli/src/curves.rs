@@ -146,12 +146,50 @@ fn text(s: &Scenario, cpm: f64, all: &[Curve]) -> String {
     );
     for (i, c) in all.iter().enumerate() {
         let _ = writeln!(out, "\n{}. {}", i + 1, c.title);
-        for l in wrap(&c.note, 94) {
+        let mut note = c.note.clone();
+        for (label, k) in below_bound(c) {
+            note.push(' ');
+            note.push_str(&below_bound_note(label, k, c.series[0].x.len()));
+        }
+        for l in wrap(&note, 94) {
             let _ = writeln!(out, "   {l}");
         }
         table(&mut out, c);
     }
     out
+}
+
+/// Each approximation line of a curve that lies below the curve's bound somewhere (a proven
+/// lower bound: the approximation is plainly off there), with the number of such points. The
+/// page's analysis charts say the same (`www/src/analysis.js`).
+fn below_bound(c: &Curve) -> Vec<(&'static str, usize)> {
+    let Some(b) = c.series.iter().find(|l| l.kind == Kind::Bound) else {
+        return Vec::new();
+    };
+    let bound_at = |x: f64| b.x.iter().position(|&bx| bx == x).map(|i| b.y[i]);
+    c.series
+        .iter()
+        .filter(|l| l.kind == Kind::Approximation)
+        .map(|l| {
+            let k = l.x.iter().zip(&l.y);
+            (
+                l.label,
+                k.filter(|&(&x, &y)| bound_at(x).is_some_and(|by| y < by))
+                    .count(),
+            )
+        })
+        .filter(|&(_, k)| k > 0)
+        .collect()
+}
+
+fn below_bound_note(label: &str, k: usize, n: usize) -> String {
+    let why = if label.starts_with("Wald") {
+        "it leaves out how far the last failure carries the score past the line, which is large \
+         where one failure's step is a large part of the line"
+    } else {
+        "it is off there"
+    };
+    format!("{label} lies below the bound at {k} of {n} points: {why}.")
 }
 
 fn kind(k: Kind) -> &'static str {

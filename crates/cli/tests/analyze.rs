@@ -75,3 +75,32 @@ fn every_run_length_figure_says_its_kind() {
         "each kind printed somewhere: {seen:?}"
     );
 }
+
+/// A Wald approximation below the proven bound is said to be off (p0 = 0.001%, p1 = 99%: 2.150e6
+/// calls against a bound of 9.900e6); above it (the defaults), nothing is added.
+#[test]
+fn a_wald_approximation_below_the_bound_says_so() {
+    let text = |args: &[&str]| String::from_utf8(success(args).stdout).unwrap();
+    let t = text(&[
+        "analyze",
+        "false-alarms",
+        "--fine",
+        "0.001%",
+        "--broken",
+        "99%",
+    ]);
+    assert!(
+        t.contains(
+            "calls between false alarms: bound >= 9.900e6 | exact 5.000e9 (+-2.512e-5) | markov \
+             chain approximation 5.000e9 (+-0.2505) | wald approximation 2.150e6 (below the \
+             bound: it leaves out the overshoot past the line)\n"
+        ),
+        "{t}"
+    );
+    assert!(t.contains("| wald approximation 24.88 d (below the bound: it leaves out the overshoot past the line)\n"), "{t}");
+    let t = text(&["analyze", "false-alarms"]);
+    assert!(
+        t.contains("| wald approximation ") && !t.contains("below the bound"),
+        "{t}"
+    );
+}

@@ -264,3 +264,48 @@ fn the_header_gives_the_rates_as_set() {
     // The default 60 calls/min: a 60 s window holds about 60 calls, an approximation.
     assert!(t.contains("      your window at x = 60 (approx.)\n"), "{t}");
 }
+
+/// Where Wald's approximation lies below the proven bound (p0 = 0.001%, p1 = 99%: one failure
+/// carries the score 2.5 points of a 3.5-point line, and its overshoot is large), the note says
+/// so, with the number of points; the chain, above the bound, is not named. At the defaults it
+/// lies above the bound, and the note says nothing of it.
+#[test]
+fn the_note_says_where_an_approximation_lies_below_the_bound() {
+    let fa = |sets: &[&str]| {
+        let mut args = vec!["analyze", "curves"];
+        for s in sets {
+            args.extend_from_slice(&["--set", s]);
+        }
+        let t = stdout(&args);
+        t[t.find("\n1. ").unwrap()..t.find("\n2. ").unwrap()].replace("\n   ", " ")
+    };
+    let extreme = fa(&[
+        "statistical.fine_rate=0.00001",
+        "statistical.broken_rate=0.99",
+    ]);
+    assert!(
+        extreme.contains(
+            "Wald's approximation lies below the bound at 9 of 9 points: it leaves out how far \
+             the last failure carries the score past the line, which is large where one \
+             failure's step is a large part of the line."
+        ),
+        "{extreme}"
+    );
+    assert!(!extreme.contains("chain, approx. lies below"), "{extreme}");
+    // Its rows bear it out: each Wald value (the last column) under the bound (the first).
+    let v = json(&[
+        "--set",
+        "statistical.fine_rate=0.00001",
+        "--set",
+        "statistical.broken_rate=0.99",
+    ]);
+    let c = curve(&v, "false_alarms");
+    let (b, w) = (
+        line(c, "Lorden/Ville bound"),
+        line(c, "Wald's approximation"),
+    );
+    for i in 0..9 {
+        assert!(w["y"][i].as_f64().unwrap() < b["y"][i].as_f64().unwrap());
+    }
+    assert!(!fa(&[]).contains("lies below the bound"));
+}
