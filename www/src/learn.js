@@ -158,8 +158,18 @@ function unitOf(value, unit) {
   return ` ${m[1] || ''}${noun}${m[3] || ''}`;
 }
 
-function format(value, opts) {
+/**
+ * A figure's text. An approximation or a simulated estimate (a mean, an interval's end) of
+ * 10,000 or more is given to 4 significant digits, as the command line gives it (2.759e7):
+ * "27,590,000 calls", not "27,591,023" beside an error of ± 116,964. Exact figures, settings and
+ * counts (the calls of one simulated run) keep their digits.
+ */
+function format(value, opts, kind = opts.kind) {
   if (value === null || value === undefined) return opts.none || '∞';
+  const estimate = (kind === 'approximation' || kind === 'simulated') && !Number.isInteger(value);
+  if (estimate && Math.abs(value) >= 1e4 && !opts.fmt) {
+    value = Number(value.toPrecision(4));
+  }
   switch (opts.fmt) {
     case 'pct': return pct(value, 4);
     case 'dur': return duration(value);
@@ -434,7 +444,7 @@ export function mountLearn(root) {
       }
       if (r.pending) continue;
       const kind = f.opts.kind || r.kind || 'exact';
-      const textValue = format(r.value, f.opts);
+      const textValue = format(r.value, f.opts, kind);
       if (f.num.textContent !== textValue) f.num.textContent = textValue;
       f.el.classList.remove('stale');
       // A "not in the report" from a setting before is no longer so.
