@@ -33,7 +33,7 @@ export function analyzeNative(args) {
 const OPS = {
   add: (x, y) => x + y, sub: (x, y) => x - y, mul: (x, y) => x * y, div: (x, y) => x / y,
   neg: (x) => -x, abs: Math.abs, exp: Math.exp, ceil: (x) => Math.ceil(x - 1e-9),
-  min: Math.min, max: Math.max, pow: (x, y) => x ** y, ln: Math.log,
+  min: Math.min, max: Math.max, pow: (x, y) => x ** y, ln: Math.log, lt: (x, y) => (x < y ? 1 : 0),
 };
 
 function at(obj, path) {

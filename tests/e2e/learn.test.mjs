@@ -414,6 +414,22 @@ for (const browser of BROWSERS) {
       assert.match(text, /\(A, or the floor where that is higher\)/);
     });
 
+    test('step 6: where Wald\'s formula falls below the bound, a remark says so with the step it leaves out; at the defaults it is hidden', async () => {
+      const remark = () => page(s.driver, () => {
+        const el = document.querySelector('.learn-text span.when');
+        return el && { hidden: el.hidden, text: el.textContent };
+      });
+      // p0 = 0.001%, p1 = 99%: Wald's 2.150e6 calls against a bound of 9.900e6; one failure,
+      // ln(0.99 / 1e-5) = 11.503 nats, is 71.41% of the line, the floor w_fail + |w_ok| =
+      // 11.503 + ln(0.99999 / 0.01) = 16.108 nats.
+      await openStep(s, '?step=6&fine=0.00001&broken=0.99', 6);
+      const r = await remark();
+      assert.equal(r.hidden, false);
+      assert.match(r.text, /^ Here it falls below the bound itself, so it is plainly off: one failure carries the score 71\.41%\u00a0exact of the way to the line, and steps that large are what the formula leaves out\.$/);
+      await openStep(s, '?step=6', 6);
+      assert.equal((await remark()).hidden, true);
+    });
+
     test('rates one rounding step apart: the steps compute (trials to close past 2^53 reached the page as a number), and a step whose run is refused says why', async () => {
       // The wasm's results refused a count over 2^53 - 1 ("can't be represented as a JavaScript
       // number"), the step's run with it, and the walkthrough said "Running…" for good.

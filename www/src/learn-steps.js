@@ -35,6 +35,8 @@ export const OPS = {
   ceil: (x) => Math.ceil(x - x * 1e-12),
   min: (x, y) => Math.min(x, y),
   max: (x, y) => Math.max(x, y),
+  // 1 when x < y, else 0: for a sentence shown only when it holds (`t.when`).
+  lt: (x, y) => (x < y ? 1 : 0),
   pow: (x, y) => x ** y,
   ln: (x) => Math.log(x),
 };
@@ -272,7 +274,9 @@ export const STEPS = [
         ' (± ', t.f('c0:points.0.markov_chain_error', { kind: 'approximation', unit: 'calls' }),
         ', its error estimate: the gap to a coarser grid, a cautious one; it lies ', t.f(['abs', ['sub', 'c0:points.0.calls.markov_chain', 'c0:points.0.calls.exact']], { kind: 'approximation', unit: 'calls' }),
         ' from the exact value, itself good to about ± ', t.f('c0:points.0.exact_error', { kind: 'approximation', unit: 'calls' }),
-        ', its own error estimate: a gap below that says only that the two agree), Wald’s formula ', t.f('c0:points.0.calls.approximation', { unit: 'calls' }), ' (it ignores how far the score overshoots the line).'),
+        ', its own error estimate: a gap below that says only that the two agree), Wald’s formula ', t.f('c0:points.0.calls.approximation', { unit: 'calls' }), ' (it ignores how far the score overshoots the line).',
+        t.when(['lt', 'c0:points.0.calls.approximation', 'c0:points.0.calls.bound'], ' Here it falls below the bound itself, so it is plainly off: one failure carries the score ',
+          t.f(['div', 'c0:settings.w_fail', 'c0:points.0.line'], { kind: 'exact', fmt: 'pct' }), ' of the way to the line, and steps that large are what the formula leaves out.')),
       t.p('To watch false alarms happen in a day’s run, take a short line, N = ', t.f(1000, { ...setting, unit: 'calls' }), ', a line of ', t.f('c1:points.0.line', { kind: 'exact', unit: 'nats' }),
         ' (ln N, or the floor, step 7, where that is higher): bound ', t.f('c1:points.0.calls.bound', { unit: 'calls' }),
         ', exact ', t.f('c1:points.0.calls.exact', { unit: 'calls' }), ', simulated ', t.f('c1:points.0.calls.simulated', { unit: 'calls' }),

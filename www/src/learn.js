@@ -195,6 +195,7 @@ export function mountLearn(root) {
   let { S, step, problem, stepProblem } = readSettings(location.search);
   const presets = { list: null };
   let figs = [];
+  let conds = [];
   let env = {};
   let token = 0;
 
@@ -335,9 +336,16 @@ export function mountLearn(root) {
     prev.disabled = step === 1;
     next.disabled = step === STEPS.length;
     figs = [];
+    conds = [];
     const t = {
       p: (...c) => h('p', {}, ...c),
       em: (x) => h('em', { text: x }),
+      // Words shown only while `expr` is true (not 0): a remark that holds at some settings.
+      when: (expr, ...c) => {
+        const el = h('span', { class: 'when', hidden: true, dataset: { when: JSON.stringify(expr) } }, ...c);
+        conds.push({ el, expr });
+        return el;
+      },
       f: (expr, opts = {}) => {
         const num = h('span', { class: 'num', text: '…' });
         const el = h('span', { class: 'fig', dataset: { expr: JSON.stringify(expr), fmt: opts.fmt || 'num', ...(opts.none ? { none: opts.none } : {}) } }, num);
@@ -421,6 +429,11 @@ export function mountLearn(root) {
   }
 
   function update() {
+    for (const c of conds) {
+      let r;
+      try { r = evaluate(c.expr, env); } catch { r = null; }
+      c.el.hidden = !(r && !r.pending && r.value);
+    }
     for (const f of figs) {
       let r;
       try {
