@@ -632,6 +632,9 @@ impl Scenario {
                 short_json(&v)
             ));
         }
+        if let Some(m) = first.as_ref().and_then(|e| duplicate(text, e)) {
+            return Err(m);
+        }
         let e = first.map_or_else(|| "not an object".to_string(), |e| e.to_string());
         Err(blame(&v).unwrap_or_else(|| format!("scenario is invalid: {e}")))
     }
@@ -868,6 +871,40 @@ fn blame(given: &serde_json::Value) -> Option<String> {
     let shown = short_json(leaf);
     let why = explain_at(&cur, path, leaf, &shown, &e).unwrap_or(e);
     Some(format!("{path} = {shown} is invalid: {why}"))
+}
+
+/// A key given twice in one object of a scenario's text, named by its dotted path as `--set`
+/// takes it: `statistical.fine_rate is given twice (line 1 column 44): each setting once`.
+/// serde names only the key (`duplicate field \`fine_rate\``), which may be any phase's;
+/// `serde_path_to_error` reads the text again for the object it is in. `None` for any other
+/// error.
+fn duplicate(text: &str, e: &serde_json::Error) -> Option<String> {
+    use serde_path_to_error::Segment;
+    let m = e.to_string();
+    let key = m
+        .strip_prefix("duplicate field `")?
+        .split('`')
+        .next()?
+        .to_string();
+    let de = &mut serde_json::Deserializer::from_str(text);
+    let err = serde_path_to_error::deserialize::<_, Scenario>(de).err()?;
+    let mut path: Vec<String> = err
+        .path()
+        .iter()
+        .filter_map(|s| match s {
+            Segment::Seq { index } => Some(index.to_string()),
+            Segment::Map { key } => Some(key.clone()),
+            Segment::Enum { variant } => Some(variant.clone()),
+            Segment::Unknown => None,
+        })
+        .collect();
+    path.push(key);
+    Some(format!(
+        "{} is given twice (line {} column {}): each setting once",
+        path.join("."),
+        e.line(),
+        e.column()
+    ))
 }
 
 /// Read and validate a scenario given as JSON (for [`locate`] and [`explain`]).

@@ -297,7 +297,28 @@ fn counts_name_their_range_for_numbers_their_type_refuses() {
         r#"dependency = {"0":{"start":0}} is invalid: allowed a list of objects"#
     );
     let e = Scenario::read_json(r#"{"seed": 1, "seed": 7}"#).unwrap_err();
-    assert!(e.contains("duplicate field `seed`"), "{e}");
+    assert_eq!(
+        e,
+        "seed is given twice (line 1 column 18): each setting once"
+    );
+    // A key given twice below the top is named by its path: serde named the key alone
+    // ("duplicate field `failure_rate`"), which any phase may hold.
+    let e = Scenario::read_json(
+        r#"{"dependency": [{"start": 0},
+  {"start": 5, "failure_rate": 0.5, "failure_rate": 0.2}]}"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        "dependency.1.failure_rate is given twice (line 2 column 50): each setting once"
+    );
+    let e =
+        Scenario::read_json(r#"{"window": {"sliding_window_size": 9, "sliding_window_size": 9}}"#)
+            .unwrap_err();
+    assert_eq!(
+        e,
+        "window.sliding_window_size is given twice (line 1 column 59): each setting once"
+    );
     // The same in a scenario file.
     let e = Scenario::read_json(r#"{"window": {"sliding_window_size": -4}}"#).unwrap_err();
     assert_eq!(
