@@ -156,11 +156,16 @@ impl Rejection {
 }
 
 /// For logs, and so that a rejection can be returned as an error (`?` into `Box<dyn Error>` or
-/// `anyhow`): `circuit open until 60.000 s`, `circuit half-open with every trial slot taken`.
+/// `anyhow`): `circuit open until 60.000 s on the breaker's clock`, `circuit half-open with
+/// every trial slot taken`. The time is the `now` the breaker is given (a [`crate::shared`]
+/// breaker's: seconds since its clock's first reading), not the time of day: for the wait
+/// left, see [`Rejection::retry_after`].
 impl fmt::Display for Rejection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Rejection::Open { until } => write!(f, "circuit open until {until:.3} s"),
+            Rejection::Open { until } => {
+                write!(f, "circuit open until {until:.3} s on the breaker's clock")
+            }
             Rejection::HalfOpenBusy => f.write_str("circuit half-open with every trial slot taken"),
         }
     }

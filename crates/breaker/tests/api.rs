@@ -91,13 +91,19 @@ fn a_rejection_is_an_error_with_a_message() {
     );
     assert_eq!(
         r.to_string(),
-        format!("circuit open until {:.3} s", opened + 60.0)
+        format!(
+            "circuit open until {:.3} s on the breaker's clock",
+            opened + 60.0
+        )
     );
     // `?` into the usual boxed error.
     let boxed: Box<dyn Error + Send + Sync> = r.into();
     assert_eq!(
         boxed.to_string(),
-        format!("circuit open until {:.3} s", opened + 60.0)
+        format!(
+            "circuit open until {:.3} s on the breaker's clock",
+            opened + 60.0
+        )
     );
     assert_eq!(
         Rejection::HalfOpenBusy.to_string(),
