@@ -107,6 +107,11 @@ async function checkProse(s) {
   // A kind label ending in a period ("approx.") is not followed by a sentence's period.
   const prose = await page(s.driver, () => [...document.querySelectorAll('.learn-text p')].map((p) => p.textContent));
   for (const p of prose) assert.ok(!/[^.]\.\.(?!\.)/.test(p), `two periods in: ${p}`);
+  // No word twice in a row ("24.16 points exact and and it takes": two text parts each said it).
+  for (const p of prose) {
+    const twice = /\b([a-z]+)\s+\1\b/i.exec(p);
+    assert.ok(!twice, `"${twice && twice[0]}" in: ${p}`);
+  }
 }
 
 for (const browser of BROWSERS) {

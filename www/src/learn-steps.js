@@ -172,7 +172,7 @@ export const STEPS = [
         t.f(['neg', ['mul', 'c0:points.0.points_per_call', ['mul', 's:cpm', 60]]], { kind: 'exact', unit: 'points per hour' }),
         ' at your traffic, and a deep hole would hide the start of an outage.'),
       t.p('So the closed breaker floors the score: score = max(0, score + w). This is Page’s CUSUM: a Wald test that restarts whenever the evidence says “fine” more strongly than at the start. A failure at the floor lifts the score to ',
-        t.f(['div', 'c0:settings.w_fail', 'c0:settings.point'], { kind: 'exact', unit: 'points' }), ' and ',
+        t.f(['div', 'c0:settings.w_fail', 'c0:settings.point'], { kind: 'exact', unit: 'points' }),
         ' and it takes ', t.f(['ceil', ['div', 'c0:settings.w_fail', 'c0:settings.point']], { kind: 'exact', unit: 'successes' }),
         ' in a row to bring it back to the floor; a failure arriving before that stacks on what is left.'),
       t.p('Only a run of failures closer together than the fine rate explains can climb far. How far is far enough is the line (step 6).'),
