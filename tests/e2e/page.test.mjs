@@ -256,6 +256,22 @@ for (const browser of BROWSERS) {
       assert.match(b2b[1], /^(0|\d(\.\d+)?e−\d+)$/, b2b[1]);
     });
 
+    test('"How it works" opens on the settings shown: the rates, the period and one breaker\'s traffic', async () => {
+      // It linked to plain learn.html, whose defaults (5%, 20%, 60 calls/min) the reader had to
+      // replace by hand. Three callers that do not share state: each breaker sees 100 calls/min.
+      await open(s, '?v=1&statistical.fine_rate=0.01&statistical.broken_rate=0.1&traffic.calls_per_minute=300&callers.count=3');
+      const href = await page(s.driver, () => document.querySelector('header.site a[href^="./learn.html"]').getAttribute('href'));
+      assert.equal(href, './learn.html?fine=0.01&broken=0.1&a=0.01&b=0.05&period=2592000&cpm=100');
+      await page(s.driver, () => document.querySelector('header.site a[href^="./learn.html"]').click());
+      await until(() => page(s.driver, () => { const el = document.getElementById('learn'); return Boolean(el && el.dataset.ready === '1'); }), 'the walkthrough', 60_000);
+      const form = await page(s.driver, () => ({
+        fine: document.getElementById('learn-fine').value, broken: document.getElementById('learn-broken').value,
+        cpm: document.getElementById('learn-cpm').value, period: document.getElementById('learn-period').value,
+        notice: document.querySelector('.notice').hidden ? '' : document.querySelector('.notice').textContent,
+      }));
+      assert.deepEqual(form, { fine: '1', broken: '10', cpm: '100', period: '30', notice: '' });
+    });
+
     test('a false-alarm chart whose Wald line lies below the bound says so in its note; at the defaults it does not', async () => {
       const note = async (query) => {
         await open(s, query);

@@ -22,5 +22,24 @@ const notice = embed !== null && embed !== '1'
 // and "now,,chart" are now and chart); nothing named at all is the same as no panels=.
 const named = (params.get('panels') || '').split(',').map((p) => p.trim()).filter(Boolean);
 const panels = named.length ? named : undefined;
-window.playground = mountPlayground(root, { url: true, panels, notice, onRun: () => { hook.runs += 1; } });
+// "How it works" opens on the settings shown here (it opened on its defaults, and the reader
+// typed the rates in again): its fine, broken, a, b (fractions), period (seconds) and cpm, the
+// traffic one breaker sees, as the analysis curves take it (callers that do not share state
+// each see their share). Settings outside the walkthrough's ranges are refused there, with a
+// notice, as any link's are.
+const learnLink = document.querySelector('header.site a[href^="./learn.html"]');
+function learnQuery(sc) {
+  const st = sc.statistical;
+  const share = sc.callers && !sc.callers.shared_state ? sc.callers.count : 1;
+  const q = new URLSearchParams({
+    fine: st.fine_rate, broken: st.broken_rate, a: st.trial_wrongly_opens, b: st.trial_wrongly_closes,
+    period: st.false_alarm_period, cpm: sc.traffic.calls_per_minute / share,
+  });
+  return `./learn.html?${q}`;
+}
+const onRun = (state) => {
+  hook.runs += 1;
+  if (learnLink && state.scenario) learnLink.href = learnQuery(state.scenario);
+};
+window.playground = mountPlayground(root, { url: true, panels, notice, onRun });
 Object.defineProperty(hook, 'ready', { get: () => Boolean(window.playground.state.loaded) });
