@@ -1,5 +1,5 @@
 // The main page: one playground bound to the URL.
-import { mountPlayground } from './app.js';
+import { mountPlayground, analysisRequest } from './app.js';
 
 // Test hook (tests/e2e): every uncaught error, unhandled rejection and console.error of this page,
 // whether the first run is on screen, and how many runs have been computed and shown (rewound).
@@ -25,21 +25,21 @@ const panels = named.length ? named : undefined;
 // "How it works" opens on the settings shown here (it opened on its defaults, and the reader
 // typed the rates in again): its fine, broken, a, b (fractions), period (seconds) and cpm, the
 // traffic one breaker sees, as the analysis curves take it (callers that do not share state
-// each see their share). Settings outside the walkthrough's ranges are refused there, with a
-// notice, as any link's are.
+// each see their share; a replayed trace, its own). Settings outside the walkthrough's ranges
+// are refused there, with a notice, as any link's are.
 const learnLink = document.querySelector('header.site a[href^="./learn.html"]');
-function learnQuery(sc) {
+function learnQuery(sc, derived) {
   const st = sc.statistical;
-  const share = sc.callers && !sc.callers.shared_state ? sc.callers.count : 1;
   const q = new URLSearchParams({
     fine: st.fine_rate, broken: st.broken_rate, a: st.trial_wrongly_opens, b: st.trial_wrongly_closes,
-    period: st.false_alarm_period, cpm: sc.traffic.calls_per_minute / share,
+    period: st.false_alarm_period, cpm: analysisRequest(sc, derived).what.calls_per_minute,
   });
   return `./learn.html?${q}`;
 }
 const onRun = (state) => {
   hook.runs += 1;
-  if (learnLink && state.scenario) learnLink.href = learnQuery(state.scenario);
+  // The run's own derived numbers only when they are of the settings shown.
+  if (learnLink && state.scenario) learnLink.href = learnQuery(state.scenario, state.shownScenario === state.scenario ? state.derived : null);
 };
 window.playground = mountPlayground(root, { url: true, panels, notice, onRun });
 Object.defineProperty(hook, 'ready', { get: () => Boolean(window.playground.state.loaded) });
