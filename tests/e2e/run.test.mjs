@@ -544,6 +544,53 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('derived numbers: calls and time to open at p1, the command line\'s exact figure, asked again when a rate changes', async () => {
+      const card = () => page(s.driver, () => {
+        const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /^Calls to open at p/.test(x.querySelector('h3').textContent));
+        return it && { kind: it.querySelector('.kind').textContent, value: it.querySelector('.value').textContent, help: (it.querySelector('.help') || {}).textContent || '' };
+      });
+      const native = (args) => {
+        const [cmd, pre] = process.env.BREAKER_BIN ? [process.env.BREAKER_BIN, []] : ['cargo', ['run', '-q', '-p', 'breaker-cli', '--']];
+        return JSON.parse(execFileSync(cmd, [...pre, 'analyze', ...args, '--format', 'json'], { cwd: ROOT, encoding: 'utf8' })).points[0];
+      };
+      // p0 = 1%, p1 = 10%, 300 calls/min (a usability audit's service): 113.1 calls, 22.6 s.
+      await open(s, '?v=1&statistical.fine_rate=0.01&statistical.broken_rate=0.1&traffic.calls_per_minute=300');
+      await until(async () => { const c = await card(); return c && c.value !== 'computing…'; }, 'the calls to open', 30_000);
+      let c = await card();
+      const args = ['open-delay', '--fine', '0.01', '--broken', '0.1', '--a', '0.01', '--b', '0.05', '--calls-per-minute', '300', '--period', '2592000s'];
+      let p = native(args);
+      assert.equal(p.calls.exact.value.toPrecision(4), '113.1');
+      assert.equal(c.value, `${p.calls.exact.value.toPrecision(4)} calls = 22.6 s at 300 calls/min`);
+      assert.equal(c.kind, 'exact');
+      assert.ok(c.help.endsWith(`The same: breaker analyze ${args.join(' ')}.`), c.help);
+      assert.match(c.help, new RegExp(`Wald's approximation, which ignores the overshoot: ${p.calls.approximation.value.toPrecision(4)} calls\\.`));
+      // A rate changes (the field in percent): asked again, for the new rate.
+      await change(s, 'statistical.broken_rate', '20');
+      await until(async () => { const x = await card(); return x && x.value !== c.value && x.value !== 'computing…'; }, 'the new calls to open', 30_000);
+      c = await card();
+      p = native(['open-delay', '--fine', '0.01', '--broken', '0.2', '--a', '0.01', '--b', '0.05', '--calls-per-minute', '300', '--period', '2592000s']);
+      assert.ok(c.value.startsWith(`${p.calls.exact.value.toPrecision(4)} calls = `), `${c.value} against ${p.calls.exact.value}`);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('derived numbers: a traffic meter that starts away from the traffic says so; one that starts at it says nothing', async () => {
+      const help = () => page(s.driver, () => [...document.querySelectorAll('#playground .panel-derived .derived-item')]
+        .find((x) => /^Line at the current traffic/.test(x.querySelector('h3').textContent)).querySelector('.help').textContent);
+      // The default preset assumes its own 300 calls/min.
+      await open(s);
+      assert.doesNotMatch(await help(), /The meter started/);
+      // The traffic raised to 3,000 calls/min: the meter still starts at 300 (a usability audit
+      // saw the line start low and climb for an hour with nothing saying why).
+      await change(s, 'traffic.calls_per_minute', '3000');
+      assert.match(await help(), / The meter started at the 300 calls\/min of “Traffic assumed at start”, not at the 3,000 calls\/min a breaker sees here: its line starts lower than this traffic's and moves toward it over about 60 min \(the meter's time constant\)\. Set “Traffic assumed at start” to the traffic to start at its line\.$/);
+      // A cold meter says it starts at the floor.
+      await change(s, 'statistical.expected_calls_per_minute', '0');
+      assert.match(await help(), / The meter started cold \(0 calls\/min assumed at start: the line starts at its floor\), not at the 3,000 calls\/min/);
+      await change(s, 'statistical.expected_calls_per_minute', '3000');
+      assert.doesNotMatch(await help(), /The meter started/);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('derived numbers and curves: with callers that do not share state, the line is at one breaker\'s share of the traffic', async () => {
       // bad-day at 3 callers, each its own breaker: each meter sees a third of the calls (its
       // line was said at the whole traffic, 15.46 nats, while the run's settled near 14.36).

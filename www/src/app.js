@@ -59,6 +59,18 @@ export function analysisRequest(scenario, derived) {
   return { statistical: scenario.statistical, window: scenario.window, what: { calls_per_minute: perBreaker } };
 }
 /**
+ * `breaker analyze open-delay` for a scenario's statistical breaker at p₁, at the traffic one
+ * breaker sees (as the curves take it): the calls (and time) to open from a score of 0, exact.
+ * Every number written as JS writes it, the shortest text that reads back as the same double.
+ */
+export function openDelayArgs(scenario, derived) {
+  const st = scenario.statistical;
+  const cpm = analysisRequest(scenario, derived).what.calls_per_minute;
+  return ['open-delay', '--fine', String(st.fine_rate), '--broken', String(st.broken_rate),
+    '--a', String(st.trial_wrongly_opens), '--b', String(st.trial_wrongly_closes),
+    '--calls-per-minute', String(cpm), '--period', `${st.false_alarm_period}s`];
+}
+/**
  * The longest link the page writes or copies (characters): Firefox keeps no longer URL
  * (network.standard-url.max-length; history.replaceState throws past it), Chromium 2 MB.
  */
@@ -530,8 +542,31 @@ export function mountPlayground(root, options = {}) {
     seekNext = null;
     showSnap(res.snapshot);
     if (analysisToggle.open) refreshAnalysis();
+    refreshOpenDelay(sc, derived);
     if (options.onRun) options.onRun(S);
     return true;
+  }
+
+  /**
+   * The derived panel's "calls to open at p₁": one `analyze open-delay` in the worker, asked
+   * again only when its arguments change (the breaker's rates, a, b, period, or traffic).
+   */
+  async function refreshOpenDelay(sc, derived) {
+    let args;
+    try { args = openDelayArgs(sc, derived); } catch { return; }
+    const key = JSON.stringify(args);
+    if (key === S.openDelayKey) return;
+    S.openDelayKey = key;
+    S.openDelay = null;
+    let value;
+    try {
+      value = { report: await engine.call('analyze', { args }), args };
+    } catch (e) {
+      value = { error: e.message, args };
+    }
+    if (key !== S.openDelayKey) return;
+    S.openDelay = value;
+    if (S.snap && S.loaded) showSnap(S.snap);
   }
 
   async function refreshSeries() {
@@ -578,8 +613,11 @@ export function mountPlayground(root, options = {}) {
     const s = snap.statistical || {};
     const win = S.shownScenario ? S.shownScenario.window : null;
     const callTimeout = S.shownScenario?.callers?.call_timeout ?? NaN;
-    const derivedKey = JSON.stringify([S.derived, s.threshold, s.count, win, callTimeout]);
-    if (derivedKey !== shown.derived) { shown.derived = derivedKey; patch(P.derived.body, (el) => renderDerived(el, S.derived, snap, win, callTimeout)); }
+    // What the traffic meter assumed at the start, against the traffic one breaker sees.
+    const st = S.shownScenario ? S.shownScenario.statistical : null;
+    const start = st && S.derived ? { assumed: st.expected_calls_per_minute, cpm: analysisRequest(S.shownScenario, S.derived).what.calls_per_minute, tau: st.traffic_time_constant } : null;
+    const derivedKey = JSON.stringify([S.derived, s.threshold, s.count, win, callTimeout, S.openDelay, start]);
+    if (derivedKey !== shown.derived) { shown.derived = derivedKey; patch(P.derived.body, (el) => renderDerived(el, S.derived, snap, win, callTimeout, S.openDelay, start)); }
   }
 
   let seekBusy = false;

@@ -224,7 +224,7 @@ const asSet = (v) => (Number.isFinite(v) ? percentAsSet(v) : '—');
  * the run's window settings (when the window breaker is first judged, its half-open),
  * `callTimeout` the callers' call timeout (how long a hung probe holds half-open).
  */
-export function renderDerived(root, d, snap, win, callTimeout) {
+export function renderDerived(root, d, snap, win, callTimeout, openDelay = null, start = null) {
   if (!d) { replace(root, h('p', { class: 'muted', text: 'No settings yet.' })); return; }
   const s = (snap && snap.statistical) || {};
   const item = (title, value, formula, kind, text) => h('div', { class: 'derived-item' },
@@ -246,7 +246,7 @@ export function renderDerived(root, d, snap, win, callTimeout) {
     item('Line at the current traffic', Number.isFinite(lineNow)
       ? `${fmt(lineNow / d.point, 4)} pt = ${fmt(lineNow, 4)} nats (N = ${fmt(nNow, 4)} calls per ${duration(d.false_alarm_period)})`
       : '—', 'line = max(ln N, floor),  N = rate × false-alarm period,  floor = max(A, w_fail + |w_ok|)', 'simulated',
-      `The rate is the breaker's traffic meter at the cursor in the simulated run. Under p₀ a round from 0 reaches ln N with probability at most 1/N (Ville): on average at most one false alarm per ${duration(d.false_alarm_period)} at this traffic, a bound on the mean gap between them (Lorden), not on every gap.`),
+      `The rate is the breaker's traffic meter at the cursor in the simulated run. Under p₀ a round from 0 reaches ln N with probability at most 1/N (Ville): on average at most one false alarm per ${duration(d.false_alarm_period)} at this traffic, a bound on the mean gap between them (Lorden), not on every gap.${meterStart(start)}`),
     Number.isFinite(d.nominal_line) ? item(`Line at the scenario's nominal traffic${d.half_open_rate === d.nominal_rate ? '' : ' (one breaker\'s share: each caller has its own)'}`, `${fmt(d.nominal_line / d.point, 4)} pt = ${fmt(d.nominal_line, 4)} nats`,
       `max(ln(${fmt(d.half_open_rate * 60, 4)} calls/min × ${duration(d.false_alarm_period)}), floor)`, 'exact',
       `${Math.log(d.half_open_rate * d.false_alarm_period) < d.line_floor
@@ -261,10 +261,47 @@ export function renderDerived(root, d, snap, win, callTimeout) {
     item('Rate of zero drift', pct(d.zero_drift_rate, 4),
       'p* = −w_ok / (w_fail − w_ok)', 'exact',
       'At this failure rate the score neither rises nor falls on average: decisions near it are slow (the indifference zone).'),
+    openDelayItem(item, openDelay),
     Number.isFinite(d.drift_fine) ? item('Drift per call', `at p₀: ${signed(d.drift_fine / d.point, 3)} pt; at p₁: ${signed(d.drift_broken / d.point, 3)} pt`,
       'drift(p) = p·w_fail + (1−p)·w_ok', 'exact') : null,
     win ? windowMinimum(item, d, win) : null,
     win ? windowHalfOpen(item, win, callTimeout) : null);
+}
+
+/**
+ * The meter's start against the traffic, when they differ by more than a tenth: a scenario whose
+ * traffic was changed keeps the "Traffic assumed at start" it had, and its line started away
+ * from the traffic's and moved for the first hour with nothing saying why.
+ */
+function meterStart(start) {
+  if (!start || !Number.isFinite(start.cpm) || !Number.isFinite(start.assumed) || start.cpm <= 0) return '';
+  if (Math.abs(start.assumed - start.cpm) <= 0.1 * start.cpm) return '';
+  const from = start.assumed === 0 ? 'cold (0 calls/min assumed at start: the line starts at its floor)' : `at the ${fmt(start.assumed, 4)} calls/min of “Traffic assumed at start”`;
+  return ` The meter started ${from}, not at the ${fmt(start.cpm, 4)} calls/min a breaker sees here: its line starts ${start.assumed < start.cpm ? 'lower' : 'higher'} than this traffic's and moves toward it over about ${duration(start.tau)} (the meter's time constant). Set “Traffic assumed at start” to the traffic to start at its line.`;
+}
+
+/**
+ * Calls (and time) to open at p₁ from a score of 0, at the line for the nominal traffic: the
+ * exact average of `breaker analyze open-delay` (`openDelay` = {report, args} or {error, args};
+ * null while it is computed). The question a service owner asks first ("how soon does it stop
+ * calling a broken dependency?"), which the curves answered only at their own rates.
+ */
+function openDelayItem(item, od) {
+  const title = 'Calls to open at p₁';
+  const formula = 'ARL at p₁ from a score of 0, to the nominal line (renewal DP)';
+  if (!od) return item(title, 'computing…', formula, 'exact');
+  const command = `breaker analyze ${od.args.join(' ')}`;
+  if (od.error) return item(title, '—', formula, 'exact', `Not computed: ${od.error} (${command}).`);
+  const p = od.report.points[0];
+  const calls = p.calls.exact;
+  const secs = p.seconds.exact;
+  if (!calls || calls.value === null) {
+    return item(title, '—', formula, 'exact', `Not computed exactly: ${p.exact_note || 'see the command\'s JSON'} (${command}).`);
+  }
+  const rate = od.report.settings.calls_per_second * 60;
+  const wald = p.calls.approximation;
+  return item(title, `${fmt(calls.value, 4)} calls = ${duration(secs.value)} at ${fmt(rate, 4)} calls/min`, formula, 'exact',
+    `The average, counted from a score of 0 as after a close: a breaker already above 0 when the failures begin opens a little sooner, and single runs vary. At the line for the nominal traffic, ${fmt(p.line_points, 4)} pt; the traffic meter's line at the cursor (above) may differ. ${wald ? `Wald's approximation, which ignores the overshoot: ${fmt(wald.value, 4)} calls. ` : ''}The same: ${command}.`);
 }
 
 /**
