@@ -272,6 +272,17 @@ for (const browser of BROWSERS) {
       assert.deepEqual(form, { fine: '1', broken: '10', cpm: '100', period: '30', notice: '' });
     });
 
+    test('a legend marker is dotted where its line is dashed or dotted: the two breakers\' fallback and wait lines, one colour each, tell apart in the legend', async () => {
+      await open(s);
+      const markers = await page(s.driver, () => Object.fromEntries([...document.querySelectorAll('#playground .panel-chart .u-legend .u-series')]
+        .filter((r) => r.querySelector('.u-marker'))
+        .map((r) => [r.querySelector('.u-label').textContent, getComputedStyle(r.querySelector('.u-marker')).borderTopStyle])));
+      assert.deepEqual([markers['fallback (statistical)'], markers['fallback (window)'], markers['wait (statistical)'], markers['wait (window)']],
+        ['solid', 'dotted', 'solid', 'dotted'], JSON.stringify(markers));
+      assert.equal(markers['closed score'], 'solid');
+      assert.equal(markers.line, 'dotted');
+    });
+
     test('a false-alarm chart whose Wald line lies below the bound says so in its note; at the defaults it does not', async () => {
       const note = async (query) => {
         await open(s, query);

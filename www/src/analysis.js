@@ -7,6 +7,7 @@
 import uPlot from '../vendor/uPlot.min.js';
 import { h, replace } from './dom.js';
 import { fmt, kindBadge, KINDS } from './format.js';
+import { markerDash } from './chart.js';
 
 /**
  * A sentence for each approximation line of a curve that lies below the curve's bound somewhere:
@@ -191,7 +192,7 @@ export function createAnalysis(root) {
           })],
           // Shade between each interval's high and low line (series indices count the x axis as 0).
           bands: lines.flatMap((l, k) => (l.end === 'high' ? [{ series: [k + 1, k + 2], fill: alpha(colourOf(l.s, l.i), 0.15) }] : [])),
-          legend: { live: true },
+          legend: { live: true, markers: { dash: markerDash } },
         };
         // A marked place on the x axis (the user's own window on the window curve): a dashed
         // vertical line, and a line of text under the note saying what it is and its kind.

@@ -167,6 +167,16 @@ export function timeTick(v) {
  * owner cannot show a zoomed range: the keys and a drag then leave the view as it is).
  * Returns {setData(series, point, t0, t1, end), setCursor(t), xScales(), xTicks(), destroy}.
  */
+/**
+ * A legend marker dotted when its line is dashed or dotted, solid when the line is: the two
+ * breakers' fallback and wait lines share a colour and differ by dash alone, which uPlot's solid
+ * markers did not show. (A dashed border on the marker's small square draws as a solid one.)
+ */
+export function markerDash(u, i) {
+  const d = u.series[i] && u.series[i].dash;
+  return d && d.length > 0 ? 'dotted' : 'solid';
+}
+
 export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => true }) {
   let pal = palette(root);
   let point = 1;
@@ -262,7 +272,7 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
       },
       select: { show: true },
       scales: { x: { time: false } },
-      legend: { live: true },
+      legend: { live: true, markers: { dash: markerDash } },
       hooks: {
         drawClear: stateIdx ? [stateBand(stateIdx, pal)] : [],
         draw: [cursorLine(() => cursorT, pal)],
