@@ -97,7 +97,7 @@ export const SECTIONS = [
       { path: 'window.wait_duration_in_open_state', label: 'waitDurationInOpenState', ...secs, min: 0.001 },
       { path: 'window.wait_interval_multiplier', label: 'backoff multiplier', unit: '×', step: 'any', min: 1 },
       { path: 'window.max_wait_duration_in_open_state', label: 'maxWaitInterval (0 = none)', ...secs, min: 0 },
-      { path: 'window.wait_randomization_factor', label: 'randomizationFactor', step: 'any', min: 0, max: 0.999 },
+      { path: 'window.wait_randomization_factor', label: 'randomizationFactor', unit: 'fraction', step: 'any', min: 0, max: 0.999, help: 'Each open wait drawn uniformly within ± this fraction of it (0 = none, below 1).' },
       { path: 'window.random_seed', label: 'Seed of the randomized wait', step: 1, min: 0, max: Number.MAX_SAFE_INTEGER, int: true },
       { path: 'window.permitted_number_of_calls_in_half_open_state', label: 'permittedNumberOfCallsInHalfOpenState', unit: 'calls', step: 1, min: 1, max: 1000000, int: true },
       { path: 'window.max_wait_duration_in_half_open_state', label: 'maxWaitDurationInHalfOpenState (0 = off)', ...secs, min: 0 },
