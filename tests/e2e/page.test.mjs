@@ -272,6 +272,23 @@ for (const browser of BROWSERS) {
       assert.deepEqual(form, { fine: '1', broken: '10', cpm: '100', period: '30', notice: '' });
     });
 
+    test('the charts mark the dependency\'s outage and degraded phases, consecutive phases of one condition as one stretch', async () => {
+      // recovery-warmup: fine, an outage from 8 s, degraded from 30 s, fine from 40 s.
+      await open(s);
+      assert.deepEqual(await page(s.driver, () => window.playground.chart.phaseMarks()), [
+        { start: 8, end: 30, condition: 'outage', label: 'outage' },
+        { start: 30, end: 40, condition: 'degraded', label: 'degraded' },
+      ]);
+      // Two outage phases back to back are one stretch; the last runs to the end of the run.
+      await open(s, '?v=1&dependency=' + encodeURIComponent(JSON.stringify([
+        { start: 0, condition: 'fine', failure_rate: 0.1 }, { start: 10, condition: 'outage', failure_rate: 1 },
+        { start: 20, condition: 'outage', failure_rate: 0.9 }])));
+      assert.deepEqual(await page(s.driver, () => window.playground.chart.phaseMarks()), [
+        { start: 10, end: null, condition: 'outage', label: 'outage' },
+      ]);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('a legend marker is dotted where its line is dashed or dotted: the two breakers\' fallback and wait lines, one colour each, tell apart in the legend', async () => {
       await open(s);
       const markers = await page(s.driver, () => Object.fromEntries([...document.querySelectorAll('#playground .panel-chart .u-legend .u-series')]

@@ -505,6 +505,7 @@ export function mountPlayground(root, options = {}) {
       const speed = defaultSpeed(S.end);
       if (!S.speedChosen && S.speed !== speed) { S.speed = speed; transport.setSpeed(speed); }
     }
+    chart.setPhases(sc.dependency);
     chart.setData(res.series, derived ? derived.point : 1, res.view[0], res.view[1], S.end);
     chart.setCursor(res.snapshot.t_s);
     // A long trace (up to 2000 rows to build and patch) waits for the next task, so no one task

@@ -94,6 +94,48 @@ function stateBand(stateIdx, pal) {
   };
 }
 
+/**
+ * The dependency's phases that are not fine (an outage, a degraded stretch), marked on every
+ * chart: a thin solid line where each starts and ends and its label along the top, so the time
+ * a breaker took to open can be read against the outage's start (the state band shows the
+ * breakers, not the dependency). `get()` = [{start, end, label}], end Infinity for the last.
+ */
+function phaseMarks(get, pal) {
+  return (u) => {
+    const marks = get();
+    if (!marks.length) return;
+    const { ctx } = u;
+    const { left, top, width, height } = u.bbox;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(left, top, width, height);
+    ctx.clip();
+    ctx.strokeStyle = pal.muted;
+    ctx.fillStyle = pal.muted;
+    ctx.lineWidth = Math.max(1, devicePixelRatio);
+    ctx.font = `${Math.round(10 * devicePixelRatio)}px system-ui, sans-serif`;
+    ctx.textBaseline = 'top';
+    ctx.textAlign = 'left';
+    for (const m of marks) {
+      const x0 = u.valToPos(m.start, 'x', true);
+      const x1 = Number.isFinite(m.end) ? u.valToPos(m.end, 'x', true) : left + width;
+      if (x1 < left || x0 > left + width) continue;
+      ctx.beginPath();
+      for (const x of [x0, Number.isFinite(m.end) ? x1 : null]) {
+        if (x === null || x < left || x > left + width) continue;
+        ctx.moveTo(x, top);
+        ctx.lineTo(x, top + height);
+      }
+      ctx.stroke();
+      const from = Math.max(x0, left);
+      if (ctx.measureText(m.label).width + 6 * devicePixelRatio <= Math.min(x1, left + width) - from) {
+        ctx.fillText(m.label, from + 3 * devicePixelRatio, top + 2 * devicePixelRatio);
+      }
+    }
+    ctx.restore();
+  };
+}
+
 function cursorLine(get, pal) {
   return (u) => {
     const t = get();
@@ -181,6 +223,7 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
   let pal = palette(root);
   let point = 1;
   let cursorT = 0;
+  let phases = [];
   let plots = [];
   const ticks = new WeakMap();
   let series = null;
@@ -196,7 +239,7 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
   const note = h('p', { class: 'chart-note help' });
   const key = h('p', { class: 'band-key help' }, 'State band: ',
     h('span', { class: 'swatch closed' }), ' closed ', h('span', { class: 'swatch half' }), ' half-open ',
-    h('span', { class: 'swatch open' }), ' open (a stretch wide enough has its state written on it); the dashed vertical line is the playback cursor.');
+    h('span', { class: 'swatch open' }), ' open (a stretch wide enough has its state written on it); the dashed vertical line is the playback cursor; thin grey lines, labelled at the top, mark where the dependency’s outage and degraded phases start and end.');
   const keysHelp = h('p', { id: uniqueId('chart-keys'), class: 'help chart-keys' },
     'Zoom keys, with the charts focused (Tab to them): + zoom in, − zoom out (around the playback cursor), 0 or Escape the whole run.');
   // The keys' help sits inside the focusable box, so it shows when the box scrolls into view on
@@ -275,7 +318,7 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
       legend: { live: true, markers: { dash: markerDash } },
       hooks: {
         drawClear: stateIdx ? [stateBand(stateIdx, pal)] : [],
-        draw: [cursorLine(() => cursorT, pal)],
+        draw: [phaseMarks(() => phases, pal), cursorLine(() => cursorT, pal)],
         setScale: [(u, key) => {
           if (key !== 'x' || syncing) return;
           const { min, max } = u.scales.x;
@@ -477,6 +520,25 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
       // The same text is not written again (a new text node would be laid out again).
       if (note.textContent !== text) note.textContent = text;
     },
+    /**
+     * The dependency's phases of the run shown ([{start, condition, label}], in order): those
+     * not fine are marked on the charts, consecutive ones of one condition as one stretch.
+     */
+    setPhases(list) {
+      const marks = [];
+      (list || []).forEach((p, i) => {
+        const end = i + 1 < list.length ? list[i + 1].start : Infinity;
+        if (!p || p.condition === 'fine') return;
+        const last = marks[marks.length - 1];
+        if (last && last.condition === p.condition && last.end === p.start) { last.end = end; return; }
+        marks.push({ start: p.start, end, condition: p.condition, label: p.condition });
+      });
+      if (JSON.stringify(marks) === JSON.stringify(phases)) return;
+      phases = marks;
+      for (const p of plots) p.redraw(false, false);
+    },
+    /** The marks drawn for the phases (for tests): [{start, end, condition, label}]. */
+    phaseMarks() { return phases; },
     /** The run is whole (or cut short): zooming works again, so the busy note goes. */
     zoomable() {
       clearTimeout(busyTimer);
