@@ -547,7 +547,7 @@ for (const browser of BROWSERS) {
     test('derived numbers: calls and time to open at p1, the command line\'s exact figure, asked again when a rate changes', async () => {
       const card = () => page(s.driver, () => {
         const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /^Calls to open at p/.test(x.querySelector('h3').textContent));
-        return it && { kind: it.querySelector('.kind').textContent, value: it.querySelector('.value').textContent, help: (it.querySelector('.help') || {}).textContent || '' };
+        return it && { kind: (it.querySelector('.kind') || {}).textContent || null, value: it.querySelector('.value').textContent, help: (it.querySelector('.help') || {}).textContent || '' };
       });
       const native = (args) => {
         const [cmd, pre] = process.env.BREAKER_BIN ? [process.env.BREAKER_BIN, []] : ['cargo', ['run', '-q', '-p', 'breaker-cli', '--']];
@@ -570,6 +570,13 @@ for (const browser of BROWSERS) {
       c = await card();
       p = native(['open-delay', '--fine', '0.01', '--broken', '0.2', '--a', '0.01', '--b', '0.05', '--calls-per-minute', '300', '--period', '2592000s']);
       assert.ok(c.value.startsWith(`${p.calls.exact.value.toPrecision(4)} calls = `), `${c.value} against ${p.calls.exact.value}`);
+      // Rates one part in 20,000 apart: no exact figure within the work cap. "—" with the
+      // report's reason, and no kind badge (one said "exact" beside no number).
+      await open(s, '?v=1&statistical.fine_rate=0.19999&statistical.broken_rate=0.2');
+      await until(async () => { const x = await card(); return x && x.value === '—'; }, 'the figure not computed', 30_000);
+      c = await card();
+      assert.equal(c.kind, null);
+      assert.match(c.help, /^Not computed exactly: no exact figure: the dynamic program stopped at its work cap/);
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -567,6 +567,9 @@ export function mountPlayground(root, options = {}) {
     }
     if (key !== S.openDelayKey) return;
     S.openDelay = value;
+    // Asked again at the next run when it failed (a worker restarted after a panic refuses what
+    // was waiting), rather than kept as not computed for these settings.
+    if (value.error) S.openDelayKey = null;
     if (S.snap && S.loaded) showSnap(S.snap);
   }
 

@@ -228,7 +228,7 @@ export function renderDerived(root, d, snap, win, callTimeout, openDelay = null,
   if (!d) { replace(root, h('p', { class: 'muted', text: 'No settings yet.' })); return; }
   const s = (snap && snap.statistical) || {};
   const item = (title, value, formula, kind, text) => h('div', { class: 'derived-item' },
-    h('h3', {}, title, ' ', kindBadge(kind)),
+    h('h3', {}, title, ...(kind ? [' ', kindBadge(kind)] : [])),
     h('p', { class: 'value' }, value),
     h('p', { class: 'formula' }, h('code', { text: formula })),
     text ? h('p', { class: 'help', text }) : null);
@@ -289,14 +289,15 @@ function meterStart(start) {
 function openDelayItem(item, od) {
   const title = 'Calls to open at p₁';
   const formula = 'ARL at p₁ from a score of 0, to the nominal line (renewal DP)';
-  if (!od) return item(title, 'computing…', formula, 'exact');
+  // No kind while there is no number: a badge beside "—" would call nothing exact.
+  if (!od) return item(title, 'computing…', formula, null);
   const command = `breaker analyze ${od.args.join(' ')}`;
-  if (od.error) return item(title, '—', formula, 'exact', `Not computed: ${od.error} (${command}).`);
+  if (od.error) return item(title, '—', formula, null, `Not computed: ${od.error} (${command}).`);
   const p = od.report.points[0];
   const calls = p.calls.exact;
   const secs = p.seconds.exact;
   if (!calls || calls.value === null) {
-    return item(title, '—', formula, 'exact', `Not computed exactly: ${p.exact_note || 'see the command\'s JSON'} (${command}).`);
+    return item(title, '—', formula, null, `Not computed exactly: ${p.exact_note || 'see the command\'s JSON'} (${command}).`);
   }
   const rate = od.report.settings.calls_per_second * 60;
   const wald = p.calls.approximation;
