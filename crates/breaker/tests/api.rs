@@ -71,13 +71,18 @@ fn the_shared_wrapper_and_its_guards_cross_threads() {
 #[test]
 fn a_rejection_is_an_error_with_a_message() {
     let mut b = Statistical::new(StatisticalSettings::default()).unwrap();
-    // Open it: failures until the score reaches the cold line.
+    // Open it: failures until the score reaches the cold line (two at the defaults; a limit,
+    // so that a breaker that never opens fails here instead of looping for good).
     let mut now = 0.0;
-    while b.state() == State::Closed {
+    for _ in 0..100 {
+        if b.state() != State::Closed {
+            break;
+        }
         let p = b.permit(now).permit().unwrap();
         b.record(&p, Outcome::Timeout, now);
         now += 0.001;
     }
+    assert_eq!(b.state(), State::Open, "100 failures in a row open it");
     let opened = b.transitions()[0].at;
     let r = match b.permit(now) {
         Decision::Reject(r) => r,

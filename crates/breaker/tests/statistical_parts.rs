@@ -221,3 +221,26 @@ fn weights_of_rates_close_together_keep_their_digits() {
         libm::log((1.0 - 0.2) / (1.0 - 0.05)).to_bits()
     );
 }
+
+/// At a distance from 1 of exactly [`Weights::NEAR_ONE`] the weight is `ln` of the ratio, as for
+/// ordinary rates: only a distance below it takes `log1p` (the two differ in the last digits
+/// here, 9.999500033330834e-5 by `log1p` against 9.999500033329732e-5 by `ln`). Rates found by
+/// search so that the distance, worked out as [`Weights::new`] does, is `NEAR_ONE` exactly.
+#[test]
+fn a_ratio_at_exactly_near_one_takes_ln_of_the_ratio() {
+    // w_fail: (p1 - p0) / p0 is 1e-4 exactly.
+    let (p0, p1) = (0.240_122_948_099_996_65, 0.240_146_960_394_806_65);
+    assert_eq!((p1 - p0) / p0, Weights::NEAR_ONE);
+    let w = Weights::new(p0, p1);
+    assert_eq!(w.fail.to_bits(), libm::log(p1 / p0).to_bits());
+    assert_ne!(w.fail.to_bits(), libm::log1p((p1 - p0) / p0).to_bits());
+    // w_ok: (p0 - p1) / (1 - p0) is -1e-4 exactly.
+    let (p0, p1) = (0.186_593_124_157_473_84, 0.186_674_464_845_058_1);
+    assert_eq!((p0 - p1) / (1.0 - p0), -Weights::NEAR_ONE);
+    let w = Weights::new(p0, p1);
+    assert_eq!(w.ok.to_bits(), libm::log((1.0 - p1) / (1.0 - p0)).to_bits());
+    assert_ne!(
+        w.ok.to_bits(),
+        libm::log1p((p0 - p1) / (1.0 - p0)).to_bits()
+    );
+}

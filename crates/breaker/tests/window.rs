@@ -437,6 +437,24 @@ fn time_window_clock_going_back_records_into_the_latest_second() {
     assert_eq!(b.calls_in_window(13.0), 0);
 }
 
+/// Calls in one second share its bucket, also when the clock goes back and forth (those land in
+/// the latest second): the window takes 32 bytes a second with calls (`window_bytes`), not a
+/// bucket per call or per change of direction.
+#[test]
+fn time_window_clock_going_back_adds_no_second() {
+    let mut b = Window::new(time(3, 1000)).unwrap();
+    call(&mut b, FAIL, 10.5);
+    assert_eq!(b.window_bytes(), 32);
+    call(&mut b, OK, 9.5); // earlier: second 10 again
+    call(&mut b, OK, 10.6);
+    call(&mut b, FAIL, 9.9);
+    assert_eq!(b.window_bytes(), 32);
+    assert_eq!(b.calls_in_window(10.9), 4);
+    assert_eq!(b.failed_calls_in_window(10.9), 2);
+    call(&mut b, OK, 11.0);
+    assert_eq!(b.window_bytes(), 64);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Slow calls.
 
