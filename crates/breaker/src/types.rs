@@ -157,9 +157,9 @@ impl Rejection {
 
 /// For logs, and so that a rejection can be returned as an error (`?` into `Box<dyn Error>` or
 /// `anyhow`): `circuit open until 60.000 s on the breaker's clock`, `circuit half-open with
-/// every trial slot taken`. The time is the `now` the breaker is given (a [`crate::shared`]
-/// breaker's: seconds since its clock's first reading), not the time of day: for the wait
-/// left, see [`Rejection::retry_after`].
+/// every trial slot taken`. The time is the `now` the breaker is given (a `Shared` breaker's,
+/// with the `sync` feature: seconds since its clock's first reading), not the time of day: for
+/// the wait left, see [`Rejection::retry_after`].
 impl fmt::Display for Rejection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
