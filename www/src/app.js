@@ -497,6 +497,9 @@ export function mountPlayground(root, options = {}) {
     S.complete = res.complete;
     S.cut = metrics.cut_at_s != null;
     S.derived = derived;
+    // What the traffic meter assumed at the start, against the traffic one breaker sees: of the
+    // run, so worked out here once, not at each cursor move.
+    S.meterStart = derived ? { assumed: sc.statistical.expected_calls_per_minute, cpm: analysisRequest(sc, derived).what.calls_per_minute, tau: sc.statistical.traffic_time_constant } : null;
     S.metrics = metrics;
     S.view = null;
     if (shown.end !== S.end) {
@@ -617,11 +620,8 @@ export function mountPlayground(root, options = {}) {
     const s = snap.statistical || {};
     const win = S.shownScenario ? S.shownScenario.window : null;
     const callTimeout = S.shownScenario?.callers?.call_timeout ?? NaN;
-    // What the traffic meter assumed at the start, against the traffic one breaker sees.
-    const st = S.shownScenario ? S.shownScenario.statistical : null;
-    const start = st && S.derived ? { assumed: st.expected_calls_per_minute, cpm: analysisRequest(S.shownScenario, S.derived).what.calls_per_minute, tau: st.traffic_time_constant } : null;
-    const derivedKey = JSON.stringify([S.derived, s.threshold, s.count, win, callTimeout, S.openDelay, start]);
-    if (derivedKey !== shown.derived) { shown.derived = derivedKey; patch(P.derived.body, (el) => renderDerived(el, S.derived, snap, win, callTimeout, S.openDelay, start)); }
+    const derivedKey = JSON.stringify([S.derived, s.threshold, s.count, win, callTimeout, S.openDelay, S.meterStart]);
+    if (derivedKey !== shown.derived) { shown.derived = derivedKey; patch(P.derived.body, (el) => renderDerived(el, S.derived, snap, win, callTimeout, S.openDelay, S.meterStart)); }
   }
 
   let seekBusy = false;

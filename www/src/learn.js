@@ -164,7 +164,7 @@ function unitOf(value, unit) {
  * "27,590,000 calls", not "27,591,023" beside an error of ± 116,964. Exact figures, settings and
  * counts (the calls of one simulated run) keep their digits.
  */
-function format(value, opts, kind = opts.kind) {
+function format(value, opts, kind) {
   if (value === null || value === undefined) return opts.none || '∞';
   const estimate = (kind === 'approximation' || kind === 'simulated') && !Number.isInteger(value);
   if (estimate && Math.abs(value) >= 1e4 && !opts.fmt) {
