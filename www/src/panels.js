@@ -152,7 +152,7 @@ export const METRIC_ROWS = [
   ['metrics', 'good_calls_to_fallback', 'good calls sent to the fallback (the dependency would have answered them, within its capacity)', '', 'lower'],
   ['metrics', 'failed_while_unhealthy', 'failed calls let through while the dependency was unhealthy', '', 'lower'],
   ['metrics', 'calls_rejected', 'calls sent to the fallback', '', null],
-  ['metrics', 'time_to_open_s', 'time to open after an outage starts (mean over the outages it opened for)', 's', 'lower'],
+  ['metrics', 'time_to_open_s', 'time to open after an outage starts (mean over the outages it opened for; one it was already open at, after a false alarm, counts 0 s)', 's', 'lower'],
   ['metrics', 'time_to_close_s', 'time to close after an outage ends (mean over those it opened for; below 0: closed before the outage ended)', 's', 'sooner'],
   ['metrics', 'late_results_ignored', 'late results ignored', '', null],
   ['metrics', 'late_results_in_half_open', 'late results judged in half-open (calls let in before it: resilience4j records them with the probes\')', '', null],
