@@ -248,7 +248,7 @@ export const STEPS = [
       dependency: [fine(S, 0)],
       statistical: statistical(S, { false_alarm_period: 1000 / (S.cpm / 60) }),
     }),
-    look: { panel: 'chart', text: 'the score (blue) against the line (red): the line of this run is short (N = 1,000 calls, or the floor where that is higher), so unless traffic is very low a fine service reaches it now and then; each time is a false alarm (state band).' },
+    look: { panel: 'chart', text: 'the score (blue) against the line (red): the line of this run is short (N = 1,000 calls, or the floor where that is higher), so a fine service can reach it within the day, about as often as the count to expect in the text (the day’s calls over the exact ARL): likely never where that is well below 1 (little traffic, or p0 and p1 so close that the ARL is far above N); each time is a false alarm (state band).' },
     seek: 'first-opening',
     body: (t) => [
       t.p('Wald’s test for one round needs two lines, set by the two mistakes you allow: a, calling a fine service broken (',
@@ -421,7 +421,7 @@ export const STEPS = [
         t.f('c0:window', { kind: 'setting' }), ' needs ', t.f('c0:outage.calls_to_open.exact', { unit: 'calls' }),
         '. The statistical breaker needs ', t.f('c2:points.0.calls.exact', { unit: 'calls' }), ' in a total outage and ',
         t.f('c3:points.0.calls.exact', { unit: 'calls' }), ' at p1 = ', t.f('s:broken', { ...pct, ...setting }),
-        ', with on average at most one false alarm per ', t.f('s:period', { fmt: 'dur', ...setting }), ' (bound).'),
+        ' (both from a score of 0; a score that recent failures left above 0 opens a little sooner), with on average at most one false alarm per ', t.f('s:period', { fmt: 'dur', ...setting }), ' (bound).'),
       t.p('This two-day run plays both on the same calls with a window of ', t.f('sc:window.sliding_window_size', { ...setting, unit: 'calls' }), ' and a 30-minute total outage. Openings while the service was fine: window ',
         t.f('run:window.metrics.false_openings', { kind: 'simulated' }), ', statistical ', t.f('run:statistical.metrics.false_openings', { kind: 'simulated' }),
         '. Time to open after the outage starts: window ', t.f('run:window.metrics.time_to_open_s', { kind: 'simulated', fmt: 'dur', none: 'did not open in the outage' }),
