@@ -248,7 +248,7 @@ export const STEPS = [
       dependency: [fine(S, 0)],
       statistical: statistical(S, { false_alarm_period: 1000 / (S.cpm / 60) }),
     }),
-    look: { panel: 'chart', text: 'the score (blue) against the line (red): the line of this run is short (N = 1,000 calls, or the floor where that is higher), so a fine service can reach it within the day, about as often as the count to expect in the text (the day’s calls over the exact ARL): likely never where that is well below 1 (little traffic, or p0 and p1 so close that the ARL is far above N); each time is a false alarm (state band).' },
+    look: { panel: 'chart', text: 'the score (blue) against the line (red): the line of this run is short (N = 1,000 calls, or the floor where that is higher), so a fine service may reach it within the day, about as often as the text expects (the day’s calls over the exact ARL), which is well below once at low traffic or with p0 and p1 close together; each time is a false alarm (state band).' },
     seek: 'first-opening',
     body: (t) => [
       t.p('Wald’s test for one round needs two lines, set by the two mistakes you allow: a, calling a fine service broken (',

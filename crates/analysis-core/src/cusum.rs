@@ -25,7 +25,8 @@
 //!   most `1/N` at any rate `<= p0`; the CUSUM stops at the first of such tests started at every
 //!   call, so its average run length is at least `N` (Lorden 1971). A bound on the mean: single
 //!   run lengths can be much shorter.
-//! * [`arl_wald`]: Wald's (Siegmund's) approximation without overshoot,
+//! * [`arl_wald`]: Wald's approximation, without overshoot (Siegmund 1985 corrects it by adding
+//!   the mean overshoot to the line; not done here),
 //!   `(e^{t h} - 1 - t h) / (-t mu)`, `t` Wald's exponent, `mu` the drift; `h^2 / var` at zero drift.
 //! * [`simulate`]: Monte Carlo (seeded PCG; jumps over runs of successes with geometric draws).
 
@@ -402,7 +403,8 @@ pub fn lorden_bound(line: f64, p: f64, p0: f64) -> Option<Figure> {
     (p <= p0).then(|| Figure::bound(libm::exp(line)))
 }
 
-/// Wald's (Siegmund's) approximation of the run length, ignoring the overshoot over the line.
+/// Wald's approximation of the run length, ignoring the overshoot over the line (Siegmund's
+/// correction, which adds it, is not made).
 /// Requires `0 <= p <= 1`, `line > 0` and weights that make a test ([`crate::num::is_test`]):
 /// otherwise a number that means nothing.
 pub fn arl_wald(w: Weights, line: f64, p: f64) -> Figure {

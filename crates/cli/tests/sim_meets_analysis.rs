@@ -531,7 +531,7 @@ fn open_delays(
 /// Check 2: from a score of 0 (the outage follows a stretch of successes longer than the
 /// wait cap, the trials to close and the line in points), the calls from an outage's start to
 /// the opening average the analysis' exact calls to open, within a 99.9% interval. Wald's
-/// approximation (Siegmund's form, no overshoot) is printed beside them; what is checked of the
+/// approximation (no overshoot) is printed beside them; what is checked of the
 /// theory is Wald's identity's bound, `(line + w_fail) / drift` calls at most.
 ///
 /// Seeds 51-52 (defaults), 53 (recovery-warmup), fixed; 1500 outages each.
@@ -564,8 +564,8 @@ fn calls_to_open_at_the_broken_rate_from_a_score_of_0() {
         );
         // Wald's identity with the floor: S at the opening = the weights' sum + what the floor
         // took back (>= 0), and S < line + w_fail, so E[calls] <= (line + w_fail) / drift, a
-        // bound the exact figure and the simulation must meet. Wald's approximation (Siegmund's
-        // form, no overshoot) is only printed: it has no bracket of its own here.
+        // bound the exact figure and the simulation must meet. Wald's approximation (no
+        // overshoot) is only printed: it has no bracket of its own here.
         let mu = w.drift(p.stat.broken_rate);
         let upper = (a.line + w.fail) / mu;
         assert!(
