@@ -1050,6 +1050,17 @@ impl Window {
         }
     }
 
+    /// Marks `permit`'s probe answered; whether it was one of the current half-open's probes, not
+    /// answered before. Only a trial permit of the current generation can be: the id alone may
+    /// be a permit of another breaker's (one replaced inside `Shared::with` while its calls were
+    /// out, whose ids started again from 1), taken at its word: a closed call's result would
+    /// free a probe's slot that is still taken.
+    fn answers_probe(&mut self, permit: &Permit) -> bool {
+        permit.kind == PermitKind::Trial
+            && permit.generation == self.generation.get()
+            && self.probes.remove(permit.id)
+    }
+
     /// [`Breaker::record`] in any state (used outside the closed state's common case).
     #[inline(never)]
     fn record_any(&mut self, permit: &Permit, outcome: Outcome, now: f64) -> Recorded {
@@ -1062,7 +1073,7 @@ impl Window {
         let failed = match outcome.class() {
             Class::Neutral => {
                 // resilience4j `releasePermission`: an ignored result frees its half-open slot.
-                if self.state == State::HalfOpen && self.probes.remove(permit.id) {
+                if self.state == State::HalfOpen && self.answers_probe(permit) {
                     self.slots = self.slots.saturating_add(1);
                 }
                 return Recorded::Ignored(Ignored::Neutral);
@@ -1072,7 +1083,7 @@ impl Window {
         };
         let slow = now - permit.issued_at > self.settings.slow_call_duration_threshold;
         if self.probes.in_flight > 0 {
-            self.probes.remove(permit.id);
+            self.answers_probe(permit);
         }
         let tally = self.metrics.record(failed, slow, now);
         match self.state {

@@ -828,6 +828,54 @@ fn results_while_open_are_recorded_but_trigger_nothing() {
     assert_eq!(b.calls_in_window(100.0), 0);
 }
 
+/// A breaker replaced by a fresh one (a configuration reload inside `Shared::with`) while its
+/// calls are out: their guards then report to the replacement, whose ids start again from 1. A
+/// permit of the old breaker whose id is that of the new half-open's probe is not the probe: its
+/// result neither frees the probe's slot (which would let a second probe in beside the one still
+/// out) nor answers it.
+#[test]
+fn a_permit_from_another_breaker_with_a_probes_id_does_not_answer_the_probe() {
+    let s = WindowSettings {
+        permitted_number_of_calls_in_half_open_state: 2,
+        wait_duration_in_open_state: 1.0,
+        ..count(2, 2)
+    };
+    let mut old = Window::new(s.clone()).unwrap();
+    let out: Vec<Permit> = (0..4).map(|i| admit(&mut old, f64::from(i))).collect();
+    let ids = out.iter().map(|p| (p.generation, p.id));
+    assert_eq!(ids.collect::<Vec<_>>(), [(0, 1), (0, 2), (0, 3), (0, 4)]);
+    let mut b = Window::new(s).unwrap();
+    trip(&mut b, 10.0); // ids 1 and 2
+    let probes = [admit(&mut b, 11.0), admit(&mut b, 11.0)];
+    let ids = probes.iter().map(|p| (p.generation, p.id, p.kind));
+    assert_eq!(
+        ids.collect::<Vec<_>>(),
+        [(2, 3, PermitKind::Trial), (2, 4, PermitKind::Trial)]
+    );
+    assert_eq!((b.probes_in_flight(), b.probes_available()), (2, 0));
+    // The old call with id 3 ends neutral (a dropped guard): both probes are still out.
+    let neutral = Outcome::InputRejected;
+    assert_eq!(
+        b.record(&out[2], neutral, 11.5),
+        Recorded::Ignored(Ignored::Neutral)
+    );
+    assert_eq!((b.probes_in_flight(), b.probes_available()), (2, 0));
+    assert_eq!(b.permit(11.5), Decision::Reject(Rejection::HalfOpenBusy));
+    // The old call with id 4 succeeds: a late result, counted in the half-open window as any is,
+    // but not probe 4's answer.
+    assert_eq!(b.record(&out[3], OK, 11.6), Recorded::Counted);
+    assert_eq!(b.late_in_half_open(), 1);
+    assert_eq!((b.probes_in_flight(), b.probes_available()), (2, 0));
+    // The probes' own results: the first frees its slot, the second decides (2 results, 0%).
+    assert_eq!(
+        b.record(&probes[0], neutral, 12.0),
+        Recorded::Ignored(Ignored::Neutral)
+    );
+    assert_eq!((b.probes_in_flight(), b.probes_available()), (1, 1));
+    assert_eq!(b.record(&probes[1], OK, 12.0), Recorded::Counted);
+    assert_eq!(b.state(), State::Closed);
+}
+
 #[test]
 fn late_closed_result_is_counted_in_the_half_open_window_as_resilience4j_does() {
     // resilience4j records a result into whatever state's metrics are current when it arrives, so
