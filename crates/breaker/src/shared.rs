@@ -730,8 +730,12 @@ impl<B: Breaker> Shared<B> {
     /// breaker times from [`Shared::clock`], as every other method here does. The
     /// transitions of the last mutating call `f` makes, if any, go to the listener. If `f`
     /// replaces the breaker by one of a lower generation (a fresh one), the listener has the
-    /// replacement's transitions from then on. If `f` panics, what it changed is reported all
-    /// the same (to [`Shared::state`] and the listener) before the panic goes on.
+    /// replacement's transitions from then on; calls out at that moment then report to the
+    /// replacement, which did not issue their permits and takes them at their word (see
+    /// [`Permit::new`](crate::Permit::new)): the window breaker counts their results as late
+    /// ones, the statistical one drops those of a generation other than its own. If `f` panics,
+    /// what it changed is reported all the same (to [`Shared::state`] and the listener) before
+    /// the panic goes on.
     ///
     /// # Panics
     ///
