@@ -13,10 +13,10 @@
 //! ```
 //!
 //! They check the form only: the settings check each value against its field's range.
-//!
-//! The messages quote the text with [`Quoted`] rather than `{:?}`, and the text is split without
-//! slicing (which could panic, and whose panic message formats a `char` with `{:?}`): both keep
-//! Rust's Unicode tables out of the page's wasm (see [`crate::quote`]).
+
+// The messages quote the text with `Quoted` rather than `{:?}`, and the text is split without
+// slicing (which could panic, and whose panic message formats a `char` with `{:?}`): both keep
+// Rust's Unicode tables out of the page's wasm (see `crate::quote`).
 
 use std::fmt;
 
