@@ -126,7 +126,9 @@ pub struct StatisticalSettings {
     /// again, and the breaker never closes while the rate holds, even for a recovered service
     /// (the calls it rejects count as traffic, so the rate does hold): with the defaults at 100
     /// calls/s the limit is 0.54 s, and a service answering in 0.6 s is kept out for good. Set
-    /// it so that the limit exceeds trials to close × (the trial's latency + 1 / rate); the
+    /// it so that the limit exceeds trials to close × (the trial's latency + 1 / rate), that is
+    /// above `1 + latency × rate`, with `rate` every call asked for, rejected ones included (6
+    /// for 50 ms at 100 calls/s; the README's example takes 30 for 2.5 s at 10 calls/s); the
     /// page's derived numbers show both and warn.
     pub half_open_time_factor: f64,
     /// A trial not answered within this time is lost: its slot goes to the next call and the
