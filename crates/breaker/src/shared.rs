@@ -39,7 +39,8 @@
 //! millisecond): a call that finds the lock held then goes ahead uncounted at once, and a
 //! result is dropped, as design §2 asks of a change that cannot take the lock in time. More
 //! results are dropped so: give a window breaker `max_wait_duration_in_half_open_state`, since
-//! a probe's dropped result would otherwise hold half-open.
+//! a probe's dropped result would otherwise hold half-open. Read the breaker there with
+//! [`Shared::try_with`], which keeps to the timeout, rather than [`Shared::with`], which waits.
 //!
 //! The lock is not reentrant. A call that would take it on a thread that already holds it (from
 //! the listener, or from inside [`Shared::with`]'s closure, including a [`Guard`] finished or
@@ -575,7 +576,7 @@ impl<B: Breaker> Shared<B> {
     /// transitions), at the time the lock is taken; dropped if it cannot be taken in time.
     /// Optional: the same rules act on the next permit or record. A service that wants a state
     /// change reported when it is due rather than at the next call polls at
-    /// [`Breaker::next_deadline`] (read through [`Shared::with`]).
+    /// [`Breaker::next_deadline`] (read through [`Shared::try_with`] or [`Shared::with`]).
     pub fn poll(&self) -> Locked<()> {
         self.change("poll", |b| b.poll(self.clock.now()), |_| None)
     }
@@ -756,6 +757,23 @@ impl<B: Breaker> Shared<B> {
             held: &mut held,
         };
         f(&mut out.held.inner.breaker)
+    }
+
+    /// [`Shared::with`] within the lock timeout: [`Locked::Dropped`], `f` not run, if the lock
+    /// cannot be taken in time. For reads from an async task (an observation for metrics,
+    /// [`Breaker::next_deadline`] for a poller) under a zero lock timeout, where `with` would
+    /// hold the task's worker thread while it waits. Panics as `with` does.
+    pub fn try_with<T>(&self, f: impl FnOnce(&mut B) -> T) -> Locked<T> {
+        self.not_reentrant("try_with");
+        let Some(inner) = self.inner.try_lock_for(self.lock_timeout) else {
+            return Locked::Dropped;
+        };
+        let mut held = self.held(inner);
+        let out = WithReport {
+            shared: self,
+            held: &mut held,
+        };
+        Locked::Done(f(&mut out.held.inner.breaker))
     }
 }
 

@@ -306,7 +306,13 @@ fn with_from_a_listener_panics_instead_of_waiting_for_good() {
 #[test]
 fn permit_record_and_poll_from_a_listener_panic_instead_of_waiting_out_the_timeout() {
     type Reenter = fn(&Shared<Window>);
-    let cases: [(Reenter, &str); 4] = [
+    let cases: [(Reenter, &str); 5] = [
+        (
+            |s| {
+                let _ = s.try_with(|b| b.generation());
+            },
+            "try_with",
+        ),
         (
             |s| {
                 let _ = s.permit();
@@ -550,6 +556,47 @@ fn a_panic_inside_with_still_reports_what_changed() {
     assert_eq!(*heard.lock().unwrap(), [(1, State::Open)]);
     // The lock was let go, and the next change is heard once too.
     shared.with(|b| b.poll(now));
+    assert_eq!(*heard.lock().unwrap(), [(1, State::Open)]);
+}
+
+/// `try_with` keeps to the lock timeout where `with` waits: while another thread holds the lock
+/// it is dropped without running its closure; free, it runs it and reports what it changed, as
+/// `with` does (an async service's reads under a zero lock timeout).
+#[test]
+fn try_with_is_dropped_when_the_lock_is_held_and_reports_what_it_changed() {
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let shared = {
+        let heard = heard.clone();
+        Arc::new(
+            Shared::with_lock_timeout(
+                Window::new(WindowSettings::default()).unwrap(),
+                Duration::ZERO,
+            )
+            .on_transition(move |t| heard.lock().unwrap().push((t.generation, t.to))),
+        )
+    };
+    assert_eq!(shared.try_with(|b| b.generation()), Locked::Done(0));
+    let held = hold_lock(&shared, Duration::from_secs(10));
+    let mut ran = false;
+    assert_eq!(
+        shared.try_with(|b| {
+            ran = true;
+            b.generation()
+        }),
+        Locked::Dropped
+    );
+    assert!(!ran, "the closure ran without the lock");
+    held.release();
+    let now = shared.clock().now();
+    let opened = shared.try_with(|b| {
+        for _ in 0..100 {
+            let p = b.permit(now).permit().unwrap();
+            b.record(&p, Outcome::Refused, now);
+        }
+        b.state()
+    });
+    assert_eq!(opened, Locked::Done(State::Open));
+    assert_eq!(shared.state(), State::Open);
     assert_eq!(*heard.lock().unwrap(), [(1, State::Open)]);
 }
 
