@@ -9,7 +9,8 @@
 //! * [`calls_to_trip_exact`]: the window sliding one call at a time, exactly, by a Markov chain
 //!   on the last `window` outcomes as a bitmask (up to [`MAX_EXACT`] calls): the distribution is
 //!   carried call by call, and once the chance of a trip per call has settled to its
-//!   quasi-stationary value the geometric remainder is added in closed form.
+//!   quasi-stationary value the geometric remainder is added in closed form. A total outage
+//!   (every call failing) from a full window is summed in closed form, for any window.
 //! * [`simulate_trips_per_day`], [`simulate_calls_to_trip`]: Monte Carlo for any window.
 //!
 //! Trips per day from the sliding model are `calls per day / E[calls from empty to a trip]`:
@@ -113,8 +114,47 @@ pub struct ExactTrip {
     pub iterations: u64,
 }
 
+/// Calls to trip in a total outage (every call fails) from a full window of `n` calls at the
+/// baseline `b` that has not tripped (fewer than `k` failures), in closed form for any `n`:
+/// after `j` calls the window holds `j` failures and the newest `n - j` baseline outcomes, and
+/// `j + F` never falls as the window slides, so `P(T > j) = P(Bin(n - j, b) <= k - 1 - j) /
+/// P(Bin(n, b) <= k - 1)` and `E[T] = sum over j < k`. With `A_c = P(Bin(n - k + 1 + c) <= c)`,
+/// `A_{c+1} = A_c + (1 - b) P(Bin(n - k + 1 + c) = c + 1)`: the sum over the last term is
+/// carried as ratios to it, which neither overflow nor underflow (`A_0 = (1 - b)^(n - k + 1)`
+/// may be far below a double's range).
+fn total_outage(n: u32, k: u64, b: f64) -> ExactTrip {
+    let k = k.min(u64::from(n)) as u32;
+    // No failure needed (a threshold of 0), or a baseline window that trips by itself.
+    if k == 0 || b >= 1.0 {
+        return ExactTrip {
+            calls: 0.0,
+            error: 0.0,
+            iterations: 0,
+        };
+    }
+    let q = 1.0 - b;
+    let mut m = n - k + 1;
+    // sum / A_c and P(Bin(m - 1) = c) / A_c, from c = 0: q^(m - 1) / q^m.
+    let (mut sum, mut pmf) = (1.0, 1.0 / q);
+    for c in 1..k {
+        // P(Bin(m) = c) / A_{c-1}, then A_c / A_{c-1}.
+        let next = pmf * f64::from(m) * b / f64::from(c);
+        let grew = 1.0 + q * next;
+        sum = sum / grew + 1.0;
+        pmf = next / grew;
+        m += 1;
+    }
+    ExactTrip {
+        calls: sum,
+        // A few roundings of half an ulp a step, none growing through the division: 4k ulps.
+        error: sum * 4.0 * f64::from(k) * f64::EPSILON,
+        iterations: u64::from(k),
+    }
+}
+
 /// Exact expected calls until the sliding window trips at failure rate `p`, from `start`.
-/// `None` when the window is larger than [`MAX_EXACT`] or empty, or `p` (or the baseline) is
+/// `None` when the window is larger than [`MAX_EXACT`] (unless `p` is 1 from a full window: a
+/// total outage, in closed form for any size) or empty, or `p` (or the baseline) is
 /// not a rate. Infinite at once when no count of failures trips (a threshold above 1).
 pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<ExactTrip> {
     let n = w.size;
@@ -122,18 +162,32 @@ pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<Exac
         Start::Full { baseline } => is_rate(baseline),
         Start::Empty => true,
     };
-    if n == 0 || n > MAX_EXACT || !is_rate(p) || !baseline_ok {
+    if n == 0 || !is_rate(p) || !baseline_ok {
         return None;
     }
+    if let (1.0, Start::Full { baseline }) = (p, start) {
+        if w.threshold <= 1.0 {
+            return Some(total_outage(n, w.failures_to_trip(n), baseline));
+        }
+    }
+    if n > MAX_EXACT {
+        return None;
+    }
+    Some(chain(w, p, start))
+}
+
+/// [`calls_to_trip_exact`] by the chain on bitmasks (`1 <= size <= MAX_EXACT`, rates checked).
+fn chain(w: &CountWindow, p: f64, start: Start) -> ExactTrip {
+    let n = w.size;
     // No count of failures trips, in a full window or a filling one, only when the threshold is
     // above 1 (or NaN): `k / c >= t` for no `k <= c`, as `c / c = 1`. (It took seconds to find
     // that out by carrying the chain.)
     if p == 0.0 || w.threshold.is_nan() || w.threshold > 1.0 {
-        return Some(ExactTrip {
+        return ExactTrip {
             calls: f64::INFINITY,
             error: 0.0,
             iterations: 0,
-        });
+        };
     }
     let q = 1.0 - p;
     let m = w.effective_minimum();
@@ -171,11 +225,11 @@ pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<Exac
                 dist = next;
                 alive = dist.iter().sum();
                 if alive == 0.0 {
-                    return Some(ExactTrip {
+                    return ExactTrip {
                         calls: total,
                         error: 0.0,
                         iterations: t,
-                    });
+                    };
                 }
             }
         }
@@ -197,11 +251,11 @@ pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<Exac
             let s: f64 = dist.iter().sum();
             if s <= 0.0 {
                 // The baseline window trips by itself.
-                return Some(ExactTrip {
+                return ExactTrip {
                     calls: 0.0,
                     error: 0.0,
                     iterations: 0,
-                });
+                };
             }
             for v in dist.iter_mut() {
                 *v /= s;
@@ -261,20 +315,20 @@ pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<Exac
         // 1e-40): calls to trip past f64's range, infinite. (It ran all `max_steps`, 13 s, and
         // gave an error of inf / inf.)
         if tripped == 0.0 && steps >= u64::from(n) {
-            return Some(ExactTrip {
+            return ExactTrip {
                 calls: f64::INFINITY,
                 error: 0.0,
                 iterations: t,
-            });
+            };
         }
         if alive <= total * 1e-17 || alive < f64::MIN_POSITIVE {
             // Whatever is left adds at most alive / rate; the sum's rounding as below.
             let rem = if rate > 0.0 { alive / rate } else { 0.0 };
-            return Some(ExactTrip {
+            return ExactTrip {
                 calls: total + rem,
                 error: rem + total * 1e-14,
                 iterations: t,
-            });
+            };
         }
         if rate > 0.0 && (rate - last_rate).abs() <= 1e-11 * rate {
             settled += 1;
@@ -289,11 +343,11 @@ pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<Exac
                 f64::INFINITY
             };
             let drift = if settled >= 3 { 1e-9 } else { 1.0 };
-            return Some(ExactTrip {
+            return ExactTrip {
                 calls: total + rem,
                 error: rem * drift + total * 1e-14,
                 iterations: t,
-            });
+            };
         }
     }
 }

@@ -7,7 +7,8 @@
 //!   trials (ASN), exactly and by Wald's approximations.
 //! * [`window`]: the textbook window breaker: spurious trips per day from the binomial tail with
 //!   windows back to back, an exact chain for a sliding window of up to [`window::MAX_EXACT`]
-//!   calls, Monte Carlo otherwise; time to fill; calls to open at an outage rate.
+//!   calls, Monte Carlo otherwise; time to fill; calls to open at an outage rate (exact for any
+//!   window in a total outage).
 //! * [`drift`]: expected score change per call and the zero-drift rate.
 //! * [`report`]: the tables the command line and the page show (single points and sweeps).
 //! * [`cli`]: `breaker analyze ...`.

@@ -620,6 +620,46 @@ fn every_call_failing_from_a_full_window_matches_walking_each_start() {
     }
 }
 
+/// Every call failing from a full window of any size, in closed form: beyond the chain's
+/// windows (resilience4j's default is 100 calls) the figure is exact, not simulated. The
+/// references sum each binomial tail term by term at 60 digits (mpmath, a script apart from
+/// this crate): `E[T] = sum_{j<k} P(Bin(n-j, b) <= k-1-j) / P(Bin(n, b) <= k-1)`. At 3000
+/// calls the first tail, 0.55^1501, is below a double's range.
+#[test]
+fn every_call_failing_from_a_full_window_of_any_size_is_exact() {
+    for (size, threshold, baseline, want) in [
+        (100u32, 0.5, 0.05, 47.315789473684210369),
+        (100, 0.5, 0.01, 49.484848484848484838),
+        (100, 0.5, 0.001, 49.948948948948948948),
+        (19, 0.5, 0.2, 7.5127164163982825418),
+        (250, 0.2, 0.1, 27.666714210642602081),
+        (1000, 0.5, 0.3, 285.28571428571429707),
+        (3000, 0.5, 0.45, 271.90909710673173826),
+    ] {
+        let w = CountWindow::new(size, threshold);
+        let e = window::calls_to_trip_exact(&w, 1.0, Start::Full { baseline }).unwrap();
+        assert!(
+            rel(e.calls, want) < 1e-12,
+            "{w:?} from {baseline}: {e:?} vs {want}"
+        );
+        assert!((e.calls - want).abs() <= e.error, "{w:?}: {e:?} vs {want}");
+        assert_eq!(e.iterations, w.failures_to_trip(size), "{w:?}");
+    }
+    // The ends: a baseline of 0 needs k failures exactly; a baseline window that trips by
+    // itself, 0 calls, as the chain says.
+    let w = CountWindow::new(500, 0.5);
+    let e = window::calls_to_trip_exact(&w, 1.0, Start::Full { baseline: 0.0 }).unwrap();
+    assert_eq!((e.calls, e.error), (250.0, 250.0 * 1000.0 * f64::EPSILON));
+    let e = window::calls_to_trip_exact(&w, 1.0, Start::Full { baseline: 1.0 }).unwrap();
+    assert_eq!((e.calls, e.error), (0.0, 0.0));
+    // From an empty window or below a total outage, a window past the chain's has none.
+    assert_eq!(window::calls_to_trip_exact(&w, 1.0, Start::Empty), None);
+    assert_eq!(
+        window::calls_to_trip_exact(&w, 0.9, Start::Full { baseline: 0.01 }),
+        None
+    );
+}
+
 /// Every call failing from an empty window: the first evaluation, at the minimum, sees only
 /// failures and trips, so exactly `min(minimum_calls, size)` calls, with nothing estimated.
 #[test]
