@@ -133,16 +133,14 @@ fn total_outage(n: u32, k: u64, b: f64) -> ExactTrip {
         };
     }
     let q = 1.0 - b;
-    let mut m = n - k + 1;
     // sum / A_c and P(Bin(m - 1) = c) / A_c, from c = 0: q^(m - 1) / q^m.
     let (mut sum, mut pmf) = (1.0, 1.0 / q);
-    for c in 1..k {
+    for (c, m) in (1..k).zip(n - k + 1..) {
         // P(Bin(m) = c) / A_{c-1}, then A_c / A_{c-1}.
         let next = pmf * f64::from(m) * b / f64::from(c);
         let grew = 1.0 + q * next;
         sum = sum / grew + 1.0;
         pmf = next / grew;
-        m += 1;
     }
     ExactTrip {
         calls: sum,
