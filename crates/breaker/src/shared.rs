@@ -210,14 +210,17 @@ pub enum Locked<T> {
 /// Running totals of the calls and results that went through a [`Shared`] since it was made
 /// ([`Shared::counts`]), for a metrics exporter: resilience4j's successful, failed, ignored and
 /// not-permitted calls, and what the lock timeout dropped. What is done to the breaker inside
-/// [`Shared::with`] is not counted.
+/// [`Shared::with`] or [`Shared::try_with`] is not counted.
 ///
 /// Each total is exact, but read while other threads call they may be of slightly different
 /// moments (a result counted before its permit, say): take differences between two readings,
 /// as counters are used. A result is counted under the lock, before the listener
 /// ([`Shared::on_transition`]) hears of the change it made.
+///
+/// With `serde`: serializes as an object of its totals, for a metrics endpoint.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Counts {
     /// Calls admitted ([`Shared::permit`], the guards, [`Shared::call`], and last-option calls
     /// given an ordinary permit): closed, or as a half-open trial or probe.

@@ -445,6 +445,18 @@ pub struct Transition {
     pub reason: Reason,
 }
 
+/// One line for a log: `closed -> open at 5.073 s (generation 1): score 14.33 reached line
+/// 13.75`, the time on the breaker's clock and the reason's numbers as [`Reason`] gives them.
+impl fmt::Display for Transition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} -> {} at {:.3} s (generation {}): {}",
+            self.from, self.to, self.at, self.generation, self.reason
+        )
+    }
+}
+
 /// The numbers a chart shows. Fields that do not apply to a breaker or state are `NaN`.
 ///
 /// With `serde`: JSON has no `NaN`, so `serde_json` writes a `NaN` (or infinite) field as `null`;

@@ -116,6 +116,29 @@ fn a_rejection_is_an_error_with_a_message() {
     );
 }
 
+/// A transition is one line for a service's log: states, the time on the breaker's clock, the
+/// generation and the reason with its numbers.
+#[test]
+fn a_transition_says_what_changed_when_and_why() {
+    let mut b = Window::new(WindowSettings {
+        sliding_window_size: 4,
+        minimum_number_of_calls: 4,
+        ..Default::default()
+    })
+    .unwrap();
+    for i in 0..4 {
+        let now = 2.5 + f64::from(i) * 0.25;
+        let p = b.permit(now).permit().unwrap();
+        b.record(&p, Outcome::Refused, now);
+    }
+    assert_eq!(b.state(), State::Open);
+    assert_eq!(
+        b.transitions()[0].to_string(),
+        "closed -> open at 3.250 s (generation 1): failure rate 100.0% of 4 calls reached \
+         threshold 50.0%"
+    );
+}
+
 #[test]
 fn ignored_results_and_permit_kinds_say_what_they_are() {
     let stale = Ignored::Stale {

@@ -600,6 +600,19 @@ fn try_with_is_dropped_when_the_lock_is_held_and_reports_what_it_changed() {
     assert_eq!(*heard.lock().unwrap(), [(1, State::Open)]);
 }
 
+/// The totals serialize as an object, for a metrics endpoint.
+#[cfg(feature = "serde")]
+#[test]
+fn counts_serialize_as_an_object_of_totals() {
+    let shared = Shared::new(Window::new(WindowSettings::default()).unwrap());
+    assert!(shared.call(|| ((), Outcome::Success)).is_some());
+    assert!(shared.call(|| ((), Outcome::Refused)).is_some());
+    assert_eq!(
+        serde_json::to_string(&shared.counts()).unwrap(),
+        r#"{"admitted":2,"trials":0,"rejected":0,"last_option":0,"uncounted":0,"successes":1,"failures":1,"ignored":0,"results_dropped":0}"#
+    );
+}
+
 /// A last-option permit and a poll wait for the lock no longer than a permit does.
 #[test]
 fn last_option_and_poll_are_dropped_when_the_lock_is_held() {
