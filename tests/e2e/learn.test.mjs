@@ -435,6 +435,22 @@ for (const browser of BROWSERS) {
       assert.equal((await remark()).hidden, true);
     });
 
+    test('step 6: a simulated interval that misses the exact run length says a 95% interval does so about once in twenty; at the defaults it holds it and says nothing', async () => {
+      const remarks = () => page(s.driver, () => [...document.querySelectorAll('.learn-text span.when')]
+        .map((el) => ({ hidden: el.hidden, text: el.textContent })));
+      // p0 = 1%, p1 = 10%, N = 1,000: exact 32,120.476 calls; seed 1's runs give 38,833
+      // [33,787, 43,879] (other seeds centre on the exact value: a teacher's check, by mpmath
+      // and 4,000 runs of its own).
+      await openStep(s, '?step=6&fine=0.01&broken=0.1', 6);
+      let r = await remarks();
+      assert.equal(r.length, 2);
+      assert.equal(r[1].hidden, false);
+      assert.equal(r[1].text, ' This interval misses the exact value: a 95% interval does so about once in twenty, and these runs are always the same ones (seed 1).');
+      await openStep(s, '?step=6', 6);
+      r = await remarks();
+      assert.deepEqual(r.map((x) => x.hidden), [true, true]);
+    });
+
     test('rates one rounding step apart: the steps compute (trials to close past 2^53 reached the page as a number), and a step whose run is refused says why', async () => {
       // The wasm's results refused a count over 2^53 - 1 ("can't be represented as a JavaScript
       // number"), the step's run with it, and the walkthrough said "Running…" for good.
