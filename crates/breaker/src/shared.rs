@@ -44,9 +44,9 @@
 //!
 //! The lock is not reentrant. A call that would take it on a thread that already holds it (from
 //! the listener, or from inside [`Shared::with`]'s closure, including a [`Guard`] finished or
-//! dropped there) panics with a message saying so, rather than wait for a lock its own thread
-//! holds ([`Shared::with`] would wait for good, the others for the lock timeout while every
-//! other thread waits too). Only [`Shared::state`], [`Shared::clock`] and [`Shared::counts`] may
+//! dropped there) panics with a message saying so, at the caller's line (not the crate's),
+//! rather than wait for a lock its own thread holds ([`Shared::with`] would wait for good, the
+//! others for the lock timeout while every other thread waits too). Only [`Shared::state`], [`Shared::clock`] and [`Shared::counts`] may
 //! be called there.
 //! The one exception: a guard dropped unfinished there while a panic unwinds reports nothing
 //! (a second panic during unwinding would abort the process).
@@ -433,6 +433,7 @@ impl<B: Breaker> Shared<B> {
     /// Panic if the calling thread holds the lock: `what` would wait for it (see the
     /// [module](self)).
     #[inline]
+    #[track_caller]
     fn not_reentrant(&self, what: &str) {
         // Relaxed is enough: reading our own mark means this thread wrote it and has not yet
         // cleared it (a thread reads its own writes in order), so it holds the lock.
@@ -463,6 +464,7 @@ impl<B: Breaker> Shared<B> {
     /// A listener that panics anyway (`eprintln!` does on a broken pipe) unwinds through the
     /// caller, who never gets the permit: it is reported neutral first, so it cannot hold a
     /// half-open slot (for good, in a window breaker without a half-open maximum).
+    #[track_caller]
     fn change<T>(
         &self,
         what: &str,
@@ -509,6 +511,7 @@ impl<B: Breaker> Shared<B> {
     /// [`Shared::admit_owned`], [`Shared::call`], [`Shared::permit_last_option`],
     /// [`Shared::record`], [`Shared::poll`] and a guard's `finish` or drop.
     #[must_use = "make the call unless rejected, and report its outcome with the permit"]
+    #[track_caller]
     pub fn permit(&self) -> Locked<Decision> {
         let decision = self.change(
             "permit, admit or call",
@@ -529,6 +532,7 @@ impl<B: Breaker> Shared<B> {
     /// lock is taken. Ask with this *instead of* [`Shared::permit`]. If the lock cannot be taken
     /// in time: make the call anyway, with nothing to report.
     #[must_use = "report the call's outcome with the permit"]
+    #[track_caller]
     pub fn permit_last_option(&self) -> Locked<Permit> {
         let permit = self.change(
             "permit_last_option",
@@ -544,6 +548,7 @@ impl<B: Breaker> Shared<B> {
 
     /// Report an outcome now (read before the wait for the lock); dropped if the lock cannot be
     /// taken in time.
+    #[track_caller]
     pub fn record(&self, permit: &Permit, outcome: Outcome) -> Locked<Recorded> {
         let now = self.clock.now();
         let recorded = self.change(
@@ -580,6 +585,7 @@ impl<B: Breaker> Shared<B> {
     /// Optional: the same rules act on the next permit or record. A service that wants a state
     /// change reported when it is due rather than at the next call polls at
     /// [`Breaker::next_deadline`] (read through [`Shared::try_with`] or [`Shared::with`]).
+    #[track_caller]
     pub fn poll(&self) -> Locked<()> {
         self.change("poll", |b| b.poll(self.clock.now()), |_| None)
     }
@@ -613,6 +619,7 @@ impl<B: Breaker> Shared<B> {
     /// # };
     /// # Ok::<(), breaker::SettingsError>(())
     /// ```
+    #[track_caller]
     pub fn admit(&self) -> Result<Guard<'_, B>, Rejection> {
         Ok(Guard {
             shared: self,
@@ -645,6 +652,7 @@ impl<B: Breaker> Shared<B> {
     /// }
     /// # Ok::<(), breaker::SettingsError>(())
     /// ```
+    #[track_caller]
     pub fn admit_owned(self: &Arc<Self>) -> Result<OwnedGuard<B>, Rejection> {
         Ok(OwnedGuard {
             call: self.admission()?,
@@ -653,6 +661,7 @@ impl<B: Breaker> Shared<B> {
     }
 
     /// A permit for a guard: `Err` for a rejection, no permit if the lock was not had in time.
+    #[track_caller]
     fn admission(&self) -> Result<Admitted, Rejection> {
         let permit = match self.permit() {
             Locked::Done(Decision::Admit(p)) => Some(p),
@@ -673,6 +682,7 @@ impl<B: Breaker> Shared<B> {
     /// If `f` panics, the permit is reported as a neutral result ([`Outcome::InputRejected`]:
     /// it moves nothing and gives back a half-open slot) before the panic goes on, so that a
     /// bug on the caller's side cannot hold a window breaker's half-open for good.
+    #[track_caller]
     pub fn call<T>(&self, f: impl FnOnce() -> (T, Outcome)) -> Option<T> {
         let guard = self.admit().ok()?;
         let (value, outcome) = f();
@@ -750,6 +760,7 @@ impl<B: Breaker> Shared<B> {
     /// Only this `Shared`'s own lock is checked: `with` of one breaker inside `with` of another
     /// is an ordinary nested lock, and two threads nesting the same two in opposite orders wait
     /// for each other for good. Nest them in one order, or read one and then the other.
+    #[track_caller]
     pub fn with<T>(&self, f: impl FnOnce(&mut B) -> T) -> T {
         self.not_reentrant("with");
         let mut held = self.held(self.inner.lock());
@@ -766,6 +777,7 @@ impl<B: Breaker> Shared<B> {
     /// cannot be taken in time. For reads from an async task (an observation for metrics,
     /// [`Breaker::next_deadline`] for a poller) under a zero lock timeout, where `with` would
     /// hold the task's worker thread while it waits. Panics as `with` does.
+    #[track_caller]
     pub fn try_with<T>(&self, f: impl FnOnce(&mut B) -> T) -> Locked<T> {
         self.not_reentrant("try_with");
         let Some(inner) = self.inner.try_lock_for(self.lock_timeout) else {
@@ -800,6 +812,7 @@ impl<B: Breaker> Drop for WithReport<'_, '_, B> {
 /// The panic of a reentrant call (out of line: the check stays small where it is inlined).
 #[cold]
 #[inline(never)]
+#[track_caller]
 fn reentrant(what: &str) -> ! {
     panic!(
         "breaker::shared::Shared ({what}) called on a thread that holds its lock (from the \
@@ -840,6 +853,7 @@ impl Admitted {
     }
 
     /// Report `outcome` for the permit, once: `None` if there is none (uncounted, or reported).
+    #[track_caller]
     fn report<B: Breaker>(
         &mut self,
         shared: &Shared<B>,
@@ -896,6 +910,7 @@ impl<B: Breaker> Guard<'_, B> {
 
     /// Report the call's outcome now. `None` for an uncounted call (nothing to report);
     /// otherwise what [`Shared::record`] answers.
+    #[track_caller]
     pub fn finish(mut self, outcome: Outcome) -> Option<Locked<Recorded>> {
         self.call.report(self.shared, outcome)
     }
@@ -946,6 +961,7 @@ impl<B: Breaker> OwnedGuard<B> {
 
     /// Report the call's outcome now. `None` for an uncounted call (nothing to report);
     /// otherwise what [`Shared::record`] answers.
+    #[track_caller]
     pub fn finish(mut self, outcome: Outcome) -> Option<Locked<Recorded>> {
         self.call.report(&self.shared, outcome)
     }
