@@ -44,8 +44,9 @@
 //!
 //! The lock is not reentrant. A call that would take it on a thread that already holds it (from
 //! the listener, or from inside [`Shared::with`]'s closure, including a [`Guard`] finished or
-//! dropped there) panics with a message saying so, at the caller's line (not the crate's),
-//! rather than wait for a lock its own thread holds ([`Shared::with`] would wait for good, the
+//! dropped there) panics with a message saying so, at the caller's line (not the crate's; a
+//! guard's drop has no caller's line, so its panic names the crate's), rather than wait for a
+//! lock its own thread holds ([`Shared::with`] would wait for good, the
 //! others for the lock timeout while every other thread waits too). Only [`Shared::state`], [`Shared::clock`] and [`Shared::counts`] may
 //! be called there.
 //! The one exception: a guard dropped unfinished there while a panic unwinds reports nothing
