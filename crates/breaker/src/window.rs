@@ -1416,6 +1416,18 @@ mod tests {
         assert_eq!((probes.issued.len(), probes.in_flight), (17, 1));
         assert!(probes.remove(16));
         assert_eq!((probes.issued.len(), probes.in_flight), (0, 0));
+
+        // At exactly the bound the list stays: 18 probes, 17 answered leave 18 entries for one
+        // in flight, 18 = 2 x 1 + 16 (the bound is "at most"); the 18th answer empties it.
+        for k in 100..118 {
+            probes.insert(k);
+        }
+        for k in 100..117 {
+            assert!(probes.remove(k));
+        }
+        assert_eq!((probes.issued.len(), probes.in_flight), (18, 1));
+        assert!(probes.remove(117));
+        assert_eq!((probes.issued.len(), probes.in_flight), (0, 0));
     }
 
     /// [`Breaker::record`]'s closed-state shortcut gives what the general path
