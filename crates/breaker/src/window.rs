@@ -1054,7 +1054,9 @@ impl Window {
     /// answered before. Only a trial permit of the current generation can be: the id alone may
     /// be a permit of another breaker's (one replaced inside `Shared::with` while its calls were
     /// out, whose ids started again from 1), taken at its word: a closed call's result would
-    /// free a probe's slot that is still taken.
+    /// free a probe's slot that is still taken. Not caught: a probe of a replaced breaker with
+    /// the same settings, still out when this one's half-open began, can carry the same
+    /// generation, id and kind as one of its probes (see `Shared::with`).
     fn answers_probe(&mut self, permit: &Permit) -> bool {
         permit.kind == PermitKind::Trial
             && permit.generation == self.generation.get()
