@@ -108,9 +108,11 @@ pub enum Start {
 pub struct ExactTrip {
     /// Expected calls until the window trips (including the tripping call).
     pub calls: f64,
-    /// Error estimate of the geometric remainder.
+    /// Error estimate: of the chain's geometric remainder and its sum's rounding; for a total
+    /// outage's closed form, a bound on the rounding alone (4k ulps, loose: 1e-15 measured).
     pub error: f64,
-    /// Calls carried explicitly before the remainder was summed in closed form.
+    /// Calls carried explicitly before the remainder was summed in closed form; for a total
+    /// outage, the terms of its sum (`k`).
     pub iterations: u64,
 }
 
