@@ -46,9 +46,9 @@
 //! the listener, or from inside [`Shared::with`]'s closure, including a [`Guard`] finished or
 //! dropped there) panics with a message saying so, at the caller's line (not the crate's; a
 //! guard's drop has no caller's line, so its panic names the crate's), rather than wait for a
-//! lock its own thread holds ([`Shared::with`] would wait for good, the
-//! others for the lock timeout while every other thread waits too). Only [`Shared::state`], [`Shared::clock`] and [`Shared::counts`] may
-//! be called there.
+//! lock its own thread holds ([`Shared::with`] would wait for good, the others for the lock
+//! timeout while every other thread waits too). Only [`Shared::state`], [`Shared::clock`] and
+//! [`Shared::counts`] may be called there.
 //! The one exception: a guard dropped unfinished there while a panic unwinds reports nothing
 //! (a second panic during unwinding would abort the process).
 
@@ -767,14 +767,7 @@ impl<B: Breaker> Shared<B> {
     #[track_caller]
     pub fn with<T>(&self, f: impl FnOnce(&mut B) -> T) -> T {
         self.not_reentrant("with");
-        let mut held = self.held(self.inner.lock());
-        // Reported on the way out, also when `f` panics: what it changed before the panic reaches
-        // `state` and the listener (the next call clears the breaker's transitions).
-        let out = WithReport {
-            shared: self,
-            held: &mut held,
-        };
-        f(&mut out.held.inner.breaker)
+        self.run_held(self.inner.lock(), f)
     }
 
     /// [`Shared::with`] within the lock timeout: [`Locked::Dropped`], `f` not run, if the lock
@@ -784,15 +777,22 @@ impl<B: Breaker> Shared<B> {
     #[track_caller]
     pub fn try_with<T>(&self, f: impl FnOnce(&mut B) -> T) -> Locked<T> {
         self.not_reentrant("try_with");
-        let Some(inner) = self.inner.try_lock_for(self.lock_timeout) else {
-            return Locked::Dropped;
-        };
+        match self.inner.try_lock_for(self.lock_timeout) {
+            Some(inner) => Locked::Done(self.run_held(inner, f)),
+            None => Locked::Dropped,
+        }
+    }
+
+    /// `f` on the breaker under the lock just taken ([`Shared::with`], [`Shared::try_with`]).
+    fn run_held<T>(&self, inner: MutexGuard<'_, Inner<B>>, f: impl FnOnce(&mut B) -> T) -> T {
         let mut held = self.held(inner);
+        // Reported on the way out, also when `f` panics: what it changed before the panic reaches
+        // `state` and the listener (the next call clears the breaker's transitions).
         let out = WithReport {
             shared: self,
             held: &mut held,
         };
-        Locked::Done(f(&mut out.held.inner.breaker))
+        f(&mut out.held.inner.breaker)
     }
 }
 
