@@ -301,6 +301,37 @@ fn sliding_chain_matches_simulation() {
     assert!(outside <= 2, "{outside} of 6 outside the 95% interval");
 }
 
+/// A trip at a call needs the last `size` outcomes at the threshold (a full window: the minimum
+/// is the size), and those outcomes are independent draws whatever the breaker did, so each
+/// call trips with probability at most the binomial tail: sliding trips per day are at most
+/// `size` x the back-to-back figure. Walkthrough step 10 gives that bound beside a window of 100's
+/// simulated figure, which is 0 at a fine service's rate.
+#[test]
+fn sliding_trips_are_at_most_one_per_full_window_over_the_threshold() {
+    let mut tight = 0.0f64;
+    for size in (1..=12).chain([18]) {
+        for threshold in [0.1, 0.3, 0.5, 0.8, 1.0] {
+            for base in [0.01, 0.05, 0.2, 0.5, 0.9] {
+                let w = CountWindow::new(size, threshold);
+                let rps = 3.0;
+                let (exact, err) = window::sliding_trips_per_day_exact(&w, base, rps).unwrap();
+                let bound = size as f64 * window::back_to_back_trips_per_day(&w, base, rps).value;
+                assert!(
+                    exact.value <= bound * (1.0 + 1e-12) + err,
+                    "{w:?} at {base}: {} > {bound}",
+                    exact.value
+                );
+                if size >= 10 && bound > 0.0 {
+                    tight = tight.max(exact.value / bound);
+                }
+            }
+        }
+    }
+    // Not loose everywhere, in windows of 10 and more too (in a window of 1 it is the figure):
+    // where windows over the threshold are rare, nearly each one is a trip.
+    assert!(tight > 0.99, "{tight}");
+}
+
 #[test]
 fn back_to_back_and_fill_times() {
     let w = CountWindow::new(100, 0.5);
