@@ -122,6 +122,7 @@ pub mod trial;
 pub mod units;
 pub mod window;
 
+mod ids;
 mod latest;
 mod types;
 

@@ -748,12 +748,13 @@ impl<B: Breaker> Shared<B> {
     /// replacement's transitions from then on; calls out at that moment then report to the
     /// replacement, which did not issue their permits and takes them at their word (see
     /// [`Permit::new`](crate::Permit::new)): the window breaker counts their results as late
-    /// ones, the statistical one drops those of a generation other than its own. One case is
-    /// not told apart: a window breaker's probe still out from a half-open of the replaced one
-    /// can carry the generation and id of a probe of the replacement's own half-open, and its
-    /// result then frees that slot (one probe more is let in); replace a window breaker while
-    /// it is not half-open to rule it out. If `f` panics, what it changed is reported all the
-    /// same (to [`Shared::state`] and the listener) before the panic goes on.
+    /// ones, the statistical one drops those of a generation other than its own. None is taken
+    /// for one of the replacement's own half-open trials: each breaker numbers its permits from a
+    /// base of its own ([`Permit::id`](crate::Permit::id)). (Not so in wasm, where every breaker
+    /// numbers from 1: there a trial of the replaced breaker still out can carry the generation
+    /// and id of one of the replacement's and be taken for it; replace a breaker while it is not
+    /// half-open to rule that out.) If `f` panics, what it changed is reported all the same (to
+    /// [`Shared::state`] and the listener) before the panic goes on.
     ///
     /// # Panics
     ///

@@ -369,7 +369,7 @@ impl Statistical {
             open_until: f64::NEG_INFINITY,
             half_open_until: f64::INFINITY,
             half_open_limit: f64::INFINITY,
-            next_id: 0,
+            next_id: crate::ids::base(),
             last_now,
             transitions: Vec::with_capacity(2),
         })
@@ -426,7 +426,7 @@ impl Statistical {
     }
 
     fn id(&mut self) -> u64 {
-        self.next_id += 1;
+        self.next_id = self.next_id.wrapping_add(1);
         self.next_id
     }
 

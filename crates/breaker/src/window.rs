@@ -765,7 +765,7 @@ impl Window {
             probes: Probes::default(),
             rng: SplitMix64(settings.random_seed),
             last_now: Latest::starting_at(0.0),
-            next_id: 0,
+            next_id: crate::ids::base(),
             transitions: Vec::with_capacity(2),
             late_in_half_open: 0,
             changed_at: f64::NEG_INFINITY,
@@ -1053,10 +1053,10 @@ impl Window {
     /// Marks `permit`'s probe answered; whether it was one of the current half-open's probes, not
     /// answered before. Only a trial permit of the current generation can be: the id alone may
     /// be a permit of another breaker's (one replaced inside `Shared::with` while its calls were
-    /// out, whose ids started again from 1), taken at its word: a closed call's result would
-    /// free a probe's slot that is still taken. Not caught: a probe of a replaced breaker with
-    /// the same settings, still out when this one's half-open began, can carry the same
-    /// generation, id and kind as one of its probes (see `Shared::with`).
+    /// out), taken at its word, and a closed call's result would free a probe's slot that is
+    /// still taken. Natively no other breaker's permit carries one of this one's ids
+    /// (`ids.rs`); in wasm, where every breaker numbers from 1, a replaced breaker's probe
+    /// can carry the same generation, id and kind as one of this one's (see `Shared::with`).
     fn answers_probe(&mut self, permit: &Permit) -> bool {
         permit.kind == PermitKind::Trial
             && permit.generation == self.generation.get()
