@@ -190,9 +190,11 @@ impl Playground {
     }
 
     /// Compute up to `max_calls` more calls of the full run; returns the fraction done (1 = the
-    /// whole run). For the worker's chunked progress.
-    pub fn advance(&mut self, max_calls: u32) -> f64 {
-        self.full.advance(u64::from(max_calls));
+    /// whole run). For the worker's chunked progress. Any number: rounded down, at least 1 (NaN,
+    /// 0 and below too, so a loop until 1 always ends), `Infinity` the rest of the run. (Taken
+    /// as a `u32`, JS's 2^32 and `Infinity` wrapped to 0 calls, and the loop never ended.)
+    pub fn advance(&mut self, max_calls: f64) -> f64 {
+        self.full.advance((max_calls as u64).max(1));
         if self.full.is_done() {
             1.0
         } else {
@@ -267,10 +269,11 @@ impl Playground {
     /// computed from a checkpoint up to `t1` whatever the full run reached: the page asks only
     /// within it. The range is cut to the run's `[0, end]` (an end that is NaN reads as the
     /// run's); one with nothing left of it, or too short for its buckets, is the whole run (past
-    /// the end it gave `[5000, 5001]` of a run of 3600 s, all NaN).
-    pub fn series(&mut self, t0: f64, t1: f64, buckets: u32) -> Result<JsValue, JsError> {
+    /// the end it gave `[5000, 5001]` of a run of 3600 s, all NaN). `buckets`: any number,
+    /// rounded down, within 1 to 20,000 (NaN is 1).
+    pub fn series(&mut self, t0: f64, t1: f64, buckets: f64) -> Result<JsValue, JsError> {
         let end = self.full.end_s();
-        let buckets = buckets.clamp(1, 20_000) as usize;
+        let buckets = (buckets as u32).clamp(1, 20_000) as usize;
         // (`max` and `min` take the other side of a NaN: a NaN end reads as the run's.)
         let (a, b) = (t0.max(0.0), t1.min(end));
         let (t0, t1) = if (b - a) / buckets as f64 > 0.0 {
@@ -311,15 +314,15 @@ impl Playground {
 
     /// Both breakers' state changes of the full run, merged in time order: `{list, total}`, each
     /// `{t_s, breaker, caller, from, to, generation, reason, detail}`; at most `limit` listed
-    /// (default 5000).
-    pub fn events(&self, limit: Option<u32>) -> Result<JsValue, JsError> {
+    /// (default 5000; any number, rounded down: NaN and below 1 list none, `Infinity` all).
+    pub fn events(&self, limit: Option<f64>) -> Result<JsValue, JsError> {
         // Each breaker's events are in time order (`sim::BreakerResult::events`), so merging the
         // two lists gives what a stable sort of them by time gives (statistical first at equal
         // times), without a sort's code in the wasm.
         let s = self.full.events(BreakerKind::Statistical);
         let w = self.full.events(BreakerKind::Window);
         let total = s.len() + w.len();
-        let limit = (limit.unwrap_or(5000) as usize).min(total);
+        let limit = limit.map_or(5000, |l| l as usize).min(total);
         let list = Array::new();
         let (mut i, mut j) = (0, 0);
         for _ in 0..limit {

@@ -126,7 +126,7 @@ fn the_largest_capacity_runs() {
     ))
     .expect("builds");
     while !pg.finished() {
-        pg.advance(100_000);
+        pg.advance(100_000.0);
     }
     let m = json_of(&pg.metrics().unwrap());
     assert!(m.to_string().contains("calls"), "{m}");
@@ -756,7 +756,7 @@ fn hashes_as_natively(name: &str) {
         .find(|(n, _)| n == name)
         .unwrap_or_else(|| panic!("no preset {name}"));
     let mut pg = Playground::new(js(&scenario.to_string())).unwrap();
-    while pg.advance(99_991) < 1.0 {}
+    while pg.advance(99_991.0) < 1.0 {}
     assert!(pg.finished());
     assert_eq!(
         pg.trace_hash(),
@@ -807,7 +807,7 @@ fn stepping_seeking_and_series() {
     let (_, scenario) = preset_list().into_iter().next().unwrap();
     let mut pg = Playground::new(js(&scenario.to_string())).unwrap();
     let end = json_of(&pg.info().unwrap())["duration"].as_f64().unwrap();
-    while pg.advance(10_000) < 1.0 {}
+    while pg.advance(10_000.0) < 1.0 {}
     assert_eq!(pg.reached(), end);
 
     let s1 = json_of(&pg.step_call().unwrap());
@@ -839,21 +839,21 @@ fn stepping_seeking_and_series() {
     json_of(&pg.seek(0.0).unwrap());
     assert_eq!(json_of(&pg.seek(t_event).unwrap()), at);
 
-    let series = pg.series(0.0, end, 50).unwrap();
+    let series = pg.series(0.0, end, 50.0).unwrap();
     let level: Float64Array = get(&series, "s_level_max").dyn_into().unwrap();
     assert_eq!(level.length(), 50);
     assert_eq!(get(&series, "bucket").as_f64().unwrap(), end / 50.0);
-    let zoom = pg.series(end / 4.0, end / 2.0, 40).unwrap();
+    let zoom = pg.series(end / 4.0, end / 2.0, 40.0).unwrap();
     assert_eq!(get(&zoom, "t0").as_f64().unwrap(), end / 4.0);
     assert_eq!(get(&zoom, "t1").as_f64().unwrap(), end / 2.0);
     let answered: Float64Array = get(&zoom, "w_answered").dyn_into().unwrap();
     assert_eq!(answered.length(), 40);
     // Cut to the run: half past the end keeps the part within; nothing left of the range, or a
     // range too short for its buckets, is the whole run (past the end gave [5000, 5001]).
-    let half = pg.series(end / 2.0, end * 2.0, 10).unwrap();
+    let half = pg.series(end / 2.0, end * 2.0, 10.0).unwrap();
     assert_eq!(get(&half, "t0").as_f64().unwrap(), end / 2.0);
     assert_eq!(get(&half, "t1").as_f64().unwrap(), end);
-    let nan = pg.series(f64::NAN, 1.0, 10).unwrap();
+    let nan = pg.series(f64::NAN, 1.0, 10.0).unwrap();
     assert_eq!(get(&nan, "t0").as_f64().unwrap(), 0.0);
     assert_eq!(get(&nan, "t1").as_f64().unwrap(), 1.0);
     for (t0, t1) in [
@@ -862,7 +862,7 @@ fn stepping_seeking_and_series() {
         (0.0, 5e-324),
         (f64::NAN, f64::NAN),
     ] {
-        let s = pg.series(t0, t1, 3).unwrap();
+        let s = pg.series(t0, t1, 3.0).unwrap();
         assert_eq!(get(&s, "t0").as_f64().unwrap(), 0.0, "{t0} {t1}");
         assert_eq!(get(&s, "t1").as_f64().unwrap(), end, "{t0} {t1}");
         assert_eq!(get(&s, "bucket").as_f64().unwrap(), end / 3.0, "{t0} {t1}");
@@ -941,13 +941,13 @@ fn the_readme_lists_the_result_keys() {
     };
     let (_, scenario) = preset_list().into_iter().next().unwrap();
     let mut pg = Playground::new(js(&scenario.to_string())).unwrap();
-    while pg.advance(10_000) < 1.0 {}
+    while pg.advance(10_000.0) < 1.0 {}
     assert_eq!(keys(&pg.seek(12.5).unwrap()), listed("pg.seek(12.5)"));
     assert_eq!(keys(&pg.next_event(None).unwrap()), ["event", "snapshot"]);
     assert_eq!(keys(&pg.metrics().unwrap()), listed("pg.metrics()"));
     assert_eq!(keys(&pg.derived().unwrap()), listed("pg.derived()"));
     assert_eq!(keys(&pg.events(None).unwrap()), listed("pg.events(5000)"));
-    let s = json_of(&pg.series(0.0, 60.0, 600).unwrap());
+    let s = json_of(&pg.series(0.0, 60.0, 600.0).unwrap());
     for k in ["bucket", "t0", "t1", "s_level_min", "w_late_ignored"] {
         assert!(s.get(k).is_some(), "series.{k}");
     }
