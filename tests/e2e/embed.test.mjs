@@ -671,5 +671,9 @@ test('the wasm package in www/dist/pkg is publishable to npm', () => {
   assert.equal(json.types, 'breaker_wasm.d.ts');
   assert.equal(Object.keys(json.exports['.'])[0], 'types', 'types first in the export conditions');
   for (const f of json.files) assert.ok(existsSync(join(pkg, f)), `${f} is in pkg/`);
+  // The license texts go with the package, and tools that read a package's own package.json
+  // through its exports (bundlers, `require('breaker-playground-wasm/package.json')`) may.
+  for (const f of ['LICENSE-MIT', 'LICENSE-APACHE']) assert.ok(json.files.includes(f), f);
+  assert.equal(json.exports['./package.json'], './package.json');
   assert.match(readFileSync(join(pkg, 'breaker_wasm.d.ts'), 'utf8'), /export function analyze\(/);
 });

@@ -1230,9 +1230,14 @@ fn browser_figures(ctx: &Ctx, step: &'static str, r: &Value) -> Vec<Row> {
     rows
 }
 
-/// The files of dist that are the bench, not the page.
-fn is_bench_file(rel: &Path) -> bool {
-    rel == Path::new("bench.html") || rel == Path::new("src/bench.js")
+/// The files of dist that are not the page: the bench, and the npm package's license texts
+/// (which no page loads; left out so that the figure compares with the runs before they
+/// shipped).
+fn not_the_page(rel: &Path) -> bool {
+    rel == Path::new("bench.html")
+        || rel == Path::new("src/bench.js")
+        || rel == Path::new("pkg/LICENSE-MIT")
+        || rel == Path::new("pkg/LICENSE-APACHE")
 }
 
 /// `cargo xtask dist`, then the wasm's and the page's gzip sizes.
@@ -1249,7 +1254,7 @@ fn sizes(ctx: &mut Ctx) -> Res<Vec<Row>> {
     let mut each = BTreeMap::new();
     for p in &files {
         let rel = p.strip_prefix(&out).unwrap_or(p);
-        if is_bench_file(rel) {
+        if not_the_page(rel) {
             continue;
         }
         let b = fs::read(p)?;
@@ -1276,7 +1281,7 @@ fn sizes(ctx: &mut Ctx) -> Res<Vec<Row>> {
         Row::new("sizes", "whole page, gzip", Some(gz as f64 / 1000.0), "kB")
             .target(Bound::AtMost(300.0))
             .note(format!(
-                "{n} files of www/dist (bench files left out; the walkthrough, the docs example and \
+                "{n} files of www/dist (bench and license files left out; the walkthrough, the docs example and \
                  the embed files in: more than index.html alone loads), each gzipped at the best \
                  level (9): {gz} bytes; {raw} bytes raw"
             )),

@@ -197,7 +197,7 @@ pub fn bench_site() -> Res<PathBuf> {
 }
 
 /// Makes `pkg/` publishable to npm: `package.json` from `crates/wasm/package.template.json`
-/// with the workspace version, plus the crate's README.
+/// with the workspace version, plus the crate's README and the workspace's license texts.
 /// `npm publish www/dist/pkg` publishes exactly the files listed there.
 fn npm_package(root: &Path, pkg: &Path) -> Res<()> {
     let template = root.join("crates/wasm/package.template.json");
@@ -239,6 +239,10 @@ fn npm_package(root: &Path, pkg: &Path) -> Res<()> {
     let readme = root.join("crates/wasm/README.md");
     if readme.is_file() {
         fs::copy(&readme, pkg.join("README.md"))?;
+    }
+    // The license texts the `license` field names ship with the package.
+    for license in ["LICENSE-MIT", "LICENSE-APACHE"] {
+        fs::copy(root.join(license), pkg.join(license))?;
     }
     println!(
         "npm: pkg/package.json {} {version}",
