@@ -2,7 +2,10 @@
 // page's own wasm: the counts its methods take are JS numbers, whatever number is given.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { wasm } from './arbitrary.mjs';
+import { ROOT } from './helpers.mjs';
 
 /** A one-minute run of 300 calls with state changes (the page's default preset). */
 function playground() {
@@ -61,4 +64,15 @@ test('events and series: a count past 2^32 is not wrapped', () => {
   assert.equal(width(-5), 1);
   assert.equal(width(10.7), 10);
   pg.free();
+});
+
+test('analysis: the options may be left out, to TypeScript as to the code (60 calls/min)', () => {
+  const dts = readFileSync(join(ROOT, 'www/dist/pkg/breaker_wasm.d.ts'), 'utf8');
+  // It was `options: any`: `analysis(st, win)`, as the API README writes it, did not compile.
+  assert.match(dts, /export function analysis\(statistical: any, window: any, options\?: \{ calls_per_minute\?: number \} \| null\): any;/);
+  const { statistical, window } = wasm.defaultScenario();
+  const titles = (curves) => curves.map((c) => `${c.id} ${c.note}`);
+  const left = wasm.analysis(statistical, window);
+  assert.deepEqual(titles(left), titles(wasm.analysis(statistical, window, { calls_per_minute: 60 })));
+  assert.notDeepEqual(titles(left), titles(wasm.analysis(statistical, window, { calls_per_minute: 600 })));
 });

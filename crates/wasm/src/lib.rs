@@ -89,6 +89,9 @@ pub fn normalize_scenario(scenario: JsValue) -> Result<JsValue, JsError> {
 pub fn analysis(
     statistical: JsValue,
     window: JsValue,
+    // Optional to TypeScript (as to the code: undefined or null is the default), at no cost in
+    // the wasm, where an `Option<JsValue>` cost 49 B.
+    #[wasm_bindgen(unchecked_optional_param_type = "{ calls_per_minute?: number } | null")]
     options: JsValue,
 ) -> Result<JsValue, JsError> {
     let st = convert::from_js_named(&statistical, "statistical", StatisticalSettings::validate)?;
