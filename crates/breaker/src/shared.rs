@@ -21,7 +21,9 @@
 //! [`Breaker::transitions`] holds only what the most recent call changed, so with many threads
 //! another thread's call may clear it before this one can look: to see every state change (for
 //! logs, metrics, alerts), register [`Shared::on_transition`], which is called for each one, in
-//! order, exactly once (inside [`Shared::with`], for its last mutating call's only). The
+//! order, exactly once (inside [`Shared::with`], for its last mutating call's only), or
+//! [`Shared::on_transition_with_breaker`], which is also handed the breaker (when an opening's
+//! wait ends, say, which a [`Transition`] does not hold). The
 //! listener must not panic: it runs under the lock, also while a panicking call unwinds. (Write
 //! logs with `let _ = writeln!(std::io::stderr(), ..)`: `eprintln!` panics when stderr is a
 //! broken pipe.) If it panics anyway, the panic goes on through the call whose change it heard,
@@ -304,7 +306,7 @@ pub struct Shared<B> {
     state: AtomicU8,
     lock_timeout: Duration,
     clock: Clock,
-    on_transition: Option<Listener>,
+    on_transition: Option<Listener<B>>,
     /// The thread holding the lock ([`this_thread`]), 0 when none: how a reentrant call is told
     /// from a wait for another thread.
     owner: AtomicUsize,
@@ -336,7 +338,7 @@ impl<B> Drop for Held<'_, B> {
     }
 }
 
-type Listener = Box<dyn Fn(&Transition) + Send + Sync>;
+type Listener<B> = Box<dyn Fn(&Transition, &B) + Send + Sync>;
 
 /// The breaker and the generation of the last transition passed to the listener.
 #[derive(Debug)]
@@ -398,7 +400,45 @@ impl<B: Breaker> Shared<B> {
     /// too, where its listener may call this one: two threads each in one of those listeners
     /// wait for each other's lock, which is not detected (the calls with a lock timeout give up
     /// after it, dropping their change; [`Shared::with`] waits for good).
-    pub fn on_transition(mut self, listener: impl Fn(&Transition) + Send + Sync + 'static) -> Self {
+    pub fn on_transition(self, listener: impl Fn(&Transition) + Send + Sync + 'static) -> Self {
+        self.on_transition_with_breaker(move |t, _| listener(t))
+    }
+
+    /// [`Shared::on_transition`], with the breaker as well, as the change left it (read under
+    /// the lock the listener runs in): for what the [`Transition`] does not hold, such as when
+    /// an opening's wait ends ([`Window::open_until`](crate::Window::open_until),
+    /// [`Statistical::open_until`](crate::Statistical::open_until)) or the breaker's numbers at
+    /// the change ([`Breaker::observe`] at `t.at`). Its last call's change: the breaker may have
+    /// changed again since an earlier transition of the same call was made (a catch-up of
+    /// several). The same rules as `on_transition`'s otherwise, and it takes that one's place
+    /// (there is one listener).
+    ///
+    /// ```
+    /// # use std::sync::{Arc, Mutex};
+    /// # use breaker::shared::{ManualClock, Shared};
+    /// # use breaker::{Outcome, State, Window, WindowSettings};
+    /// let log = Arc::new(Mutex::new(Vec::new()));
+    /// let heard = log.clone();
+    /// let settings = WindowSettings { minimum_number_of_calls: 1, wait_duration_in_open_state: 5.0, ..Default::default() };
+    /// let breaker = Shared::new(Window::new(settings)?)
+    ///     .with_clock(ManualClock::new(10.0).clock())
+    ///     .on_transition_with_breaker(move |t, b| {
+    ///         if t.to == State::Open {
+    ///             heard.lock().unwrap().push(format!("{t}; open until {:.3} s", b.open_until()));
+    ///         }
+    ///     });
+    /// breaker.call(|| ((), Outcome::ServerError));
+    /// assert_eq!(
+    ///     log.lock().unwrap()[..],
+    ///     ["closed -> open at 10.000 s (generation 1): failure rate 100.0% of 1 call reached \
+    ///       threshold 50.0%; open until 15.000 s"]
+    /// );
+    /// # Ok::<(), breaker::SettingsError>(())
+    /// ```
+    pub fn on_transition_with_breaker(
+        mut self,
+        listener: impl Fn(&Transition, &B) + Send + Sync + 'static,
+    ) -> Self {
         self.on_transition = Some(Box::new(listener));
         self
     }
@@ -425,7 +465,7 @@ impl<B: Breaker> Shared<B> {
             for t in inner.breaker.transitions() {
                 if t.generation > inner.reported {
                     inner.reported = t.generation;
-                    listener(t);
+                    listener(t, &inner.breaker);
                 }
             }
         }

@@ -1570,3 +1570,58 @@ fn a_breaker_chosen_at_run_time_is_debug() {
     assert!(format!("{s:?}").starts_with("Service { payments: Shared {"));
     assert_eq!(s.payments.state(), State::Closed);
 }
+
+/// The listener that sees the breaker: each transition with the breaker as that call left it
+/// (the statistical breaker's open wait, doubling with each reopening, which a `Transition`
+/// does not hold), in place of a plain listener set before.
+#[test]
+fn a_listener_with_the_breaker_sees_each_openings_wait() {
+    let clock = ManualClock::new(0.0);
+    let plain = Arc::new(Mutex::new(0));
+    let counted = plain.clone();
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let log = heard.clone();
+    let shared = Shared::new(Statistical::new(StatisticalSettings::default()).unwrap())
+        .with_clock(clock.clock())
+        .on_transition(move |_| *counted.lock().unwrap() += 1)
+        .on_transition_with_breaker(move |t, b: &Statistical| {
+            log.lock()
+                .unwrap()
+                .push((t.from, t.to, b.state(), b.open_until() - t.at));
+        });
+    let fail = || {
+        let _ = shared.call(|| ((), Outcome::ServerError));
+    };
+    while shared.state() != State::Open {
+        fail();
+        clock.advance(Duration::from_millis(10));
+    }
+    let first = shared.with(|b| b.wait());
+    for _ in 0..2 {
+        // The wait out, trials fail until the breaker opens again (the fourth), for twice as
+        // long.
+        clock.advance(Duration::from_secs_f64(
+            shared.with(|b| b.open_until()) - clock.now(),
+        ));
+        fail();
+        while shared.state() != State::Open {
+            fail();
+        }
+    }
+    let heard = heard.lock().unwrap().clone();
+    let (c, o, h) = (State::Closed, State::Open, State::HalfOpen);
+    let waits: Vec<_> = heard.iter().map(|&(.., w)| w).collect();
+    assert_eq!(
+        heard
+            .iter()
+            .map(|&(f, t, s, _)| (f, t, s))
+            .collect::<Vec<_>>(),
+        [(c, o, o), (o, h, h), (h, o, o), (o, h, h), (h, o, o)],
+        "each change heard once, with the breaker as the call left it"
+    );
+    assert_eq!(
+        [waits[0], waits[2], waits[4]],
+        [first, 2.0 * first, 4.0 * first]
+    );
+    assert_eq!(*plain.lock().unwrap(), 0, "the plain listener was replaced");
+}
