@@ -408,10 +408,10 @@ impl<B: Breaker> Shared<B> {
     /// the lock the listener runs in): for what the [`Transition`] does not hold, such as when
     /// an opening's wait ends ([`Window::open_until`](crate::Window::open_until),
     /// [`Statistical::open_until`](crate::Statistical::open_until)) or the breaker's numbers at
-    /// the change ([`Breaker::observe`] at `t.at`). Its last call's change: the breaker may have
-    /// changed again since an earlier transition of the same call was made (a catch-up of
-    /// several). The same rules as `on_transition`'s otherwise, and it takes that one's place
-    /// (there is one listener).
+    /// the change ([`Breaker::observe`] at `t.at`). It is the breaker as the whole call left it:
+    /// where one call makes several changes (a catch-up), each is heard with the breaker as it
+    /// stands after the last. The same rules as `on_transition`'s otherwise, and it takes that
+    /// one's place (there is one listener).
     ///
     /// ```
     /// # use std::sync::{Arc, Mutex};
