@@ -6,7 +6,8 @@ import { By, Key } from 'selenium-webdriver';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BROWSERS, ROOT, session, open, page, pageErrors, clearLogs, pageState, setField, simulate, until, change } from './helpers.mjs';
+import { BROWSERS, ROOT, session, open, page, pageErrors, clearLogs, pageState, setField, simulate, until, change, button, newSnap } from './helpers.mjs';
+import { stateName } from '../../www/src/format.js';
 
 /** Names of the simulator's presets, from its command line. */
 function cliPresets() {
@@ -878,6 +879,36 @@ for (const browser of BROWSERS) {
       const r = await look();
       assert.equal(r.notice, '');
       assert.deepEqual(r.panels, ['now', 'chart', 'verdict', 'derived', 'trace', 'metrics', 'analysis']);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('at a state change the Now panel says what changed then, beside the last call to arrive', async () => {
+      // late-results: a window breaker's probe let in at the end of its wait, results arriving
+      // long after their calls: the call shown is not always the change's cause.
+      await open(s, '?v=1&preset=late-results');
+      const changes = () => page(s.driver, () => (document.querySelector('.panel-now .changes') || {}).textContent ?? null);
+      assert.equal(await changes(), null, 'at 0 no change is said');
+      let said = 0;
+      for (let i = 0; i < 4; i++) {
+        await newSnap(s, () => button(s, 'Next event').click(), 'next event');
+        const st = await pageState(s.driver);
+        const at = simulate(st.scenario).events.filter((e) => Math.abs(e.t_s - st.t) <= 1e-9);
+        assert.ok(at.length > 0, `an event at ${st.t}`);
+        const text = await changes();
+        assert.match(text, /^Changed at this time: /);
+        // Each change with its reason (the statistical breaker's in points, as the trace says it).
+        for (const e of at) {
+          const reason = e.breaker === 'window' ? `, ${e.reason}` : ', ';
+          assert.ok(text.includes(`${e.breaker} ${stateName(e.from)} → ${stateName(e.to)}${reason}`), `${text} | ${JSON.stringify(e)}`);
+        }
+        assert.equal(text.split(' → ').length - 1, at.length, text);
+        said += at.length;
+      }
+      assert.ok(said >= 4);
+      // One call on, nothing changed at its time: nothing said.
+      await newSnap(s, () => button(s, 'Step one call').click(), 'step');
+      const st = await pageState(s.driver);
+      if (!simulate(st.scenario).events.some((e) => Math.abs(e.t_s - st.t) <= 1e-9)) assert.equal(await changes(), null);
       assert.deepEqual(await pageErrors(s), []);
     });
   });

@@ -615,8 +615,9 @@ export function mountPlayground(root, options = {}) {
     // cursor is) is not rendered at all.
     const point = S.derived ? S.derived.point : 1;
     const period = S.derived ? S.derived.false_alarm_period : NaN;
-    const nowKey = JSON.stringify([snap, point, period]);
-    if (nowKey !== shown.now) { shown.now = nowKey; patch(P.now.body, (el) => renderNow(el, snap, point, period)); }
+    const changes = trace.at(snap.t_s);
+    const nowKey = JSON.stringify([snap, point, period, changes]);
+    if (nowKey !== shown.now) { shown.now = nowKey; patch(P.now.body, (el) => renderNow(el, snap, point, period, changes)); }
     const s = snap.statistical || {};
     const win = S.shownScenario ? S.shownScenario.window : null;
     const callTimeout = S.shownScenario?.callers?.call_timeout ?? NaN;

@@ -18,8 +18,13 @@ function row(label, value, detail) {
   return h('tr', {}, h('th', { scope: 'row', text: label }), h('td', {}, value), h('td', { class: 'muted' }, detail ?? ''));
 }
 
-/** The state of both breakers at the cursor; `period` is the false-alarm period (s) N counts over. */
-export function renderNow(root, snap, point, period) {
+/**
+ * The state of both breakers at the cursor; `period` is the false-alarm period (s) N counts over;
+ * `changes`, the state changes at the cursor's time (the trace's), said under the last call: the
+ * call shown is the last to arrive, and a change at its time may come from another call's result
+ * or a time limit instead.
+ */
+export function renderNow(root, snap, point, period, changes = []) {
   if (!snap) { replace(root, h('p', { class: 'muted', text: 'No run yet.' })); return; }
   const s = snap.statistical || {};
   const w = snap.window || {};
@@ -31,6 +36,7 @@ export function renderNow(root, snap, point, period) {
       snap.calls !== undefined ? h('span', { text: ` · call ${fmt(snap.calls, 6)}` }) : null,
       ' ', kindBadge('simulated')),
     last ? h('p', { class: 'lastcall', text: describeCall(last) }) : null,
+    changes.length ? h('p', { class: 'changes', text: `Changed at this time: ${changes.map((e) => `${e.caller ? `${e.breaker} (caller ${e.caller})` : e.breaker} ${stateName(e.from)} → ${stateName(e.to)}, ${reasonText(e, point)}`).join('; ')}. (The call above is the last to arrive; a change may also come from an earlier call's result arriving now, or a time limit.)` }) : null,
     h('div', { class: 'two' },
       h('table', { class: 'kv' }, h('caption', {}, 'Statistical ', badge(s.state)),
         h('tbody', {},
@@ -123,6 +129,18 @@ export function createTrace(root, onJump) {
           h('td', { text: String(e.generation ?? '') }),
           h('td', { text: reasonText(e, point) }));
       })));
+    },
+    /** The state changes listed at time `t` (within a nanosecond), in the list's order. */
+    at(t) {
+      let lo = 0;
+      let hi = Math.min(events.length, LIMIT);
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (events[mid].t_s < t - 1e-9) lo = mid + 1; else hi = mid;
+      }
+      const out = [];
+      for (let i = lo; i < Math.min(events.length, LIMIT) && events[i].t_s <= t + 1e-9; i++) out.push(events[i]);
+      return out;
     },
     highlight(t) {
       // Events are in time order: the latest at or before t, found by bisection; none when that
