@@ -76,3 +76,92 @@ test('analysis: the options may be left out, to TypeScript as to the code (60 ca
   assert.deepEqual(titles(left), titles(wasm.analysis(statistical, window, { calls_per_minute: 60 })));
   assert.notDeepEqual(titles(left), titles(wasm.analysis(statistical, window, { calls_per_minute: 600 })));
 });
+
+/** The `.d.ts`'s own interfaces and type aliases: {name: {field: type}} and {name: type}. */
+function declared(dts) {
+  const interfaces = {};
+  for (const m of dts.matchAll(/^export interface (\w+) \{\n([\s\S]*?)\n\}/gm)) {
+    interfaces[m[1]] = Object.fromEntries([...m[2].matchAll(/^\s+(\w+): (.+);$/gm)].map((f) => [f[1], f[2]]));
+  }
+  const aliases = Object.fromEntries([...dts.matchAll(/^export type (\w+) = (.+);$/gm)].map((m) => [m[1], m[2]]));
+  return { interfaces, aliases };
+}
+
+/** Unions split at their top level (not inside braces or brackets). */
+function alternatives(type) {
+  const out = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < type.length; i++) {
+    if ('{['.includes(type[i])) depth++;
+    else if ('}]'.includes(type[i])) depth--;
+    else if (depth === 0 && type.startsWith(' | ', i)) { out.push(type.slice(start, i)); start = i + 3; }
+  }
+  return [...out, type.slice(start)];
+}
+
+/** Whether `value` is of the declared `type` (the forms the `.d.ts`'s shapes use); a reason if not. */
+function mismatch(value, type, decl, path) {
+  const fails = [];
+  for (const alt of alternatives(type.trim())) {
+    let why = null;
+    if (alt === 'any') return null;
+    if (alt === 'null') why = value === null ? null : 'not null';
+    else if (['number', 'string', 'boolean'].includes(alt)) why = typeof value === alt ? null : `not a ${alt}`;
+    else if (/^".*"$/.test(alt)) why = value === JSON.parse(alt) ? null : `not ${alt}`;
+    else if (alt.endsWith('[]')) {
+      why = Array.isArray(value) ? value.map((v, i) => mismatch(v, alt.slice(0, -2), decl, `${path}[${i}]`)).find(Boolean) ?? null : 'not an array';
+    } else if (alt.startsWith('[')) {
+      const items = alt.slice(1, -1).split(', ');
+      why = Array.isArray(value) && value.length === items.length
+        ? items.map((t, i) => mismatch(value[i], t, decl, `${path}[${i}]`)).find(Boolean) ?? null : 'not a tuple';
+    } else if (alt.startsWith('{ kind: string; [key: string]: ')) {
+      const each = alt.slice('{ kind: string; [key: string]: '.length, -2);
+      why = value && typeof value === 'object' && typeof value.kind === 'string'
+        ? Object.entries(value).map(([k, v]) => mismatch(v, each, decl, `${path}.${k}`)).find(Boolean) ?? null : 'not a detail';
+    } else if (decl.aliases[alt]) why = mismatch(value, decl.aliases[alt], decl, path);
+    else if (decl.interfaces[alt] || alt.startsWith('{ ')) {
+      // An interface, or an object written inline: `{ list: BreakerEvent[]; total: number }`.
+      const fields = decl.interfaces[alt] || Object.fromEntries(alt.slice(2, -2).split('; ').map((f) => f.split(/: (.*)/s).slice(0, 2)));
+      if (!value || typeof value !== 'object') why = `not an object (${alt})`;
+      else {
+        const keys = Object.keys(value).sort().join();
+        why = keys !== Object.keys(fields).sort().join() ? `keys ${keys}, declared ${Object.keys(fields).sort().join()} (${alt})`
+          : Object.entries(fields).map(([k, t]) => mismatch(value[k], t, decl, `${path}.${k}`)).find(Boolean) ?? null;
+      }
+    } else throw new Error(`a type this check does not read: ${alt}`);
+    if (why === null) return null;
+    fails.push(why);
+  }
+  return `${path}: ${JSON.stringify(value)?.slice(0, 200)} is ${type}? ${fails.join('; ')}`;
+}
+
+test('the .d.ts shapes of the cursor, the events, the run and the presets are what the calls return', () => {
+  const dts = readFileSync(join(ROOT, 'www/dist/pkg/breaker_wasm.d.ts'), 'utf8');
+  const decl = declared(dts);
+  assert.ok(['Snapshot', 'Observation', 'CallReport', 'Decided', 'BreakerEvent', 'Info', 'Preset'].every((n) => decl.interfaces[n]), Object.keys(decl.interfaces).join());
+  const returns = (method) => new RegExp(`^ {4}${method}\\([^)]*\\): (.+);$`, 'm').exec(dts)?.[1];
+  const check = (value, type, path) => { const why = mismatch(value, type, decl, path); assert.equal(why, null); };
+  const presets = wasm.presets();
+  check(presets, /^export function presets\(\): (.+);$/m.exec(dts)[1], 'presets()');
+  let seen = 0;
+  for (const name of ['late-results', 'recovery-warmup', 'bursty-failures']) {
+    const pg = new wasm.Playground(presets.find((p) => p.name === name).scenario);
+    pg.advance(Infinity);
+    check(pg.info(), returns('info'), `${name} info()`);
+    check(pg.snapshot(), returns('snapshot'), `${name} snapshot()`);
+    for (let t = 0; t <= pg.info().duration; t += pg.info().duration / 40) check(pg.seek(t), returns('seek'), `${name} seek(${t})`);
+    pg.seek(0);
+    for (let i = 0; i < 30; i++) check(pg.stepCall(), returns('stepCall'), `${name} stepCall()`);
+    for (let i = 0; i < 5; i++) check(pg.stepBack(), returns('stepBack'), `${name} stepBack()`);
+    for (let i = 0; i < 500; i++) {
+      const r = pg.nextEvent();
+      check(r, returns('nextEvent'), `${name} nextEvent()`);
+      seen += r.event ? 1 : 0;
+      if (!r.event) break;
+    }
+    check(pg.events(Infinity), returns('events'), `${name} events()`);
+    pg.free();
+  }
+  assert.ok(seen > 50, `${seen} events checked`);
+});

@@ -35,6 +35,76 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
+// The shapes of the cursor's results, for the `.d.ts` (the custom section is read by the
+// wasm-bindgen CLI and left out of the wasm: no bytes there). tests/e2e/package.test.mjs checks
+// each against the objects the calls return.
+#[wasm_bindgen(typescript_custom_section)]
+const TS_SHAPES: &'static str = r#"
+/** A breaker state as the simulator writes it. */
+export type BreakerState = "closed" | "open" | "half_open";
+/** A breaker's numbers at the cursor (`breaker::Observation`: scores and lines in nats; NaN where one does not apply). */
+export interface Observation {
+  state: BreakerState;
+  generation: number;
+  level: number;
+  threshold: number;
+  trial: number;
+  trial_upper: number;
+  trial_lower: number;
+  wait: number;
+  rate: number;
+  count: number;
+}
+/** What one breaker did with a call (`sim::Decided`). */
+export interface Decided {
+  verdict: string;
+  outcome: string | null;
+  result_at_s: number | null;
+}
+/** The last call to arrive (`sim::CallReport`). */
+export interface CallReport {
+  index: number;
+  t_s: number;
+  caller: number;
+  drawn: string;
+  statistical: Decided;
+  window: Decided;
+}
+/** The state at the cursor (`sim::Snapshot`); `events`: how many state changes each breaker (statistical, window) has made by `t_s`. */
+export interface Snapshot {
+  t_s: number;
+  calls: number;
+  done: boolean;
+  statistical: Observation;
+  window: Observation;
+  last_call: CallReport | null;
+  events: [number, number];
+}
+/** A state change (`sim::Event`, with its breaker); `detail` holds the reason's numbers, by `kind`. */
+export interface BreakerEvent {
+  t_s: number;
+  breaker: "statistical" | "window";
+  caller: number;
+  from: BreakerState;
+  to: BreakerState;
+  generation: number;
+  reason: string;
+  detail: { kind: string; [key: string]: number | string };
+}
+/** A run's name, seed and length (seconds). */
+export interface Info {
+  name: string;
+  seed: number;
+  duration: number;
+}
+/** A preset: its name, what it shows, and its scenario with every field filled in. */
+export interface Preset {
+  name: string;
+  story: string;
+  scenario: any;
+}
+"#;
+
 /// This crate's version (the workspace version).
 #[wasm_bindgen]
 pub fn version() -> String {
@@ -47,7 +117,7 @@ pub fn version() -> String {
 /// Each preset's JSON is read by the browser's `JSON.parse` (the wasm tests check that it gives
 /// bit for bit what the native `serde_json` parse of `sim::Preset::scenario` gives), which keeps
 /// a JSON parser out of the wasm.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "Preset[]")]
 pub fn presets() -> Result<JsValue, JsError> {
     let list = Array::new();
     for p in sim::presets() {
@@ -178,6 +248,7 @@ impl Playground {
     }
 
     /// `{name, seed, duration}`; duration in seconds.
+    #[wasm_bindgen(unchecked_return_type = "Info")]
     pub fn info(&self) -> Result<JsValue, JsError> {
         #[derive(Serialize)]
         struct Info<'a> {
@@ -216,6 +287,7 @@ impl Playground {
     }
 
     /// Move the playback cursor to `t` (seconds) and return the snapshot there.
+    #[wasm_bindgen(unchecked_return_type = "Snapshot")]
     pub fn seek(&mut self, t: f64) -> Result<JsValue, JsError> {
         self.cursor.adopt_checkpoints(&self.full);
         self.cursor.seek(t);
@@ -224,12 +296,13 @@ impl Playground {
 
     /// The snapshot at the playback cursor: `{t_s, calls, done, statistical, window, last_call,
     /// events}` (observations in nats; see `sim::Snapshot`).
+    #[wasm_bindgen(unchecked_return_type = "Snapshot")]
     pub fn snapshot(&self) -> Result<JsValue, JsError> {
         to_js(&self.cursor.snapshot())
     }
 
     /// Advance the cursor by one call (its arrival) and return the snapshot.
-    #[wasm_bindgen(js_name = stepCall)]
+    #[wasm_bindgen(js_name = stepCall, unchecked_return_type = "Snapshot")]
     pub fn step_call(&mut self) -> Result<JsValue, JsError> {
         self.cursor.adopt_checkpoints(&self.full);
         self.cursor.step_call();
@@ -238,7 +311,7 @@ impl Playground {
 
     /// Move the cursor one call back (`sim::Sim::step_back`, the inverse of `stepCall`) and
     /// return the snapshot.
-    #[wasm_bindgen(js_name = stepBack)]
+    #[wasm_bindgen(js_name = stepBack, unchecked_return_type = "Snapshot")]
     pub fn step_back(&mut self) -> Result<JsValue, JsError> {
         self.cursor.adopt_checkpoints(&self.full);
         self.cursor.step_back();
@@ -248,7 +321,7 @@ impl Playground {
     /// Advance the cursor to the next state change of either breaker, looking no further than
     /// `until` (seconds) when given; returns `{snapshot, event}` (`event` null when there is
     /// none left, or none by `until`: the cursor then stops there, `sim::Sim::next_event_by`).
-    #[wasm_bindgen(js_name = nextEvent)]
+    #[wasm_bindgen(js_name = nextEvent, unchecked_return_type = "{ snapshot: Snapshot; event: BreakerEvent | null }")]
     pub fn next_event(&mut self, until: Option<f64>) -> Result<JsValue, JsError> {
         #[derive(Serialize)]
         struct Out<T: Serialize, E: Serialize> {
@@ -318,6 +391,7 @@ impl Playground {
     /// Both breakers' state changes of the full run, merged in time order: `{list, total}`, each
     /// `{t_s, breaker, caller, from, to, generation, reason, detail}`; at most `limit` listed
     /// (default 5000; any number, rounded down: NaN and below 1 list none, `Infinity` all).
+    #[wasm_bindgen(unchecked_return_type = "{ list: BreakerEvent[]; total: number }")]
     pub fn events(&self, limit: Option<f64>) -> Result<JsValue, JsError> {
         // Each breaker's events are in time order (`sim::BreakerResult::events`), so merging the
         // two lists gives what a stable sort of them by time gives (statistical first at equal
