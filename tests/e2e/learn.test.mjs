@@ -214,6 +214,14 @@ for (const browser of BROWSERS) {
         assert.ok(close(r.hang_rate + (1 - r.hang_rate) * r.failure_rate, fine, 1e-12), `step 8 at p0 = ${fine}: ${JSON.stringify(r)}`);
         assert.ok(r.hang_rate > 0, 'some calls hang');
       }
+      // Step 5's point, where bursts that reach the line are rare (p0 = 0.1%, p1 = 0.5%: five in a
+      // row): its run shows the breaker opening on a service within p0. Ten bursts in all, the
+      // rule before, gave a run of 47 h with no opening.
+      await openStep(s, '?step=5&fine=0.001&broken=0.005', 5);
+      const quiet = await read(s);
+      const opened = quiet.figs.find((f) => f.expr === 'run:statistical.metrics.false_openings');
+      assert.ok(Number(opened.value) >= 1, `step 5 at 0.1%/0.5%: ${opened.text} in ${quiet.scenario.duration} s`);
+      checkNumbers(quiet, { ...DEFAULTS, fine: 0.001, broken: 0.005 });
       // Step 7 at little traffic: N is the 72 calls expected in a day at 0.05/min, not the
       // floor's e^A = 95 (the line is the floor); the quiet and busy N likewise.
       await openStep(s, '?step=7&cpm=0.05&period=86400', 7);

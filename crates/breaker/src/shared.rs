@@ -789,11 +789,14 @@ impl<B: Breaker> Shared<B> {
     /// replacement, which did not issue their permits and takes them at their word (see
     /// [`Permit::new`](crate::Permit::new)): the window breaker counts their results as late
     /// ones, the statistical one drops those of a generation other than its own. None is taken
-    /// for one of the replacement's own half-open trials: each breaker numbers its permits from a
-    /// base of its own ([`Permit::id`](crate::Permit::id)). (Not so in wasm, where every breaker
-    /// numbers from 1: there a trial of the replaced breaker still out can carry the generation
-    /// and id of one of the replacement's and be taken for it; replace a breaker while it is not
-    /// half-open to rule that out.) If `f` panics, what it changed is reported all the same (to
+    /// for one of the replacement's own half-open trials when the replacement is made new
+    /// (`Window::new`, `Statistical::new`): each breaker numbers its permits from a base of its
+    /// own ([`Permit::id`](crate::Permit::id)). A clone goes on with its original's numbers, so
+    /// a replacement cloned from the replaced breaker, or both cloned from one template, can
+    /// carry the ids of the replaced one's trials; so can any in wasm, where every breaker
+    /// numbers from 1. There a trial of the replaced breaker still out can carry the generation
+    /// and id of one of the replacement's and be taken for it: replace a breaker while it is not
+    /// half-open to rule that out. If `f` panics, what it changed is reported all the same (to
     /// [`Shared::state`] and the listener) before the panic goes on.
     ///
     /// # Panics

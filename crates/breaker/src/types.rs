@@ -102,10 +102,11 @@ pub struct Permit {
     /// result only in that generation; [`Window`](crate::Window) counts it in the window current
     /// when it arrives, as resilience4j does.
     pub generation: u64,
-    /// A sequence number, unique within one breaker and, natively, among a process's breakers:
-    /// each numbers its permits from a base of its own, so a replaced breaker's permit is not
-    /// taken for one of its replacement's. (In wasm each breaker numbers from 1.) A clone goes
-    /// on with its original's numbers.
+    /// A sequence number, unique within one breaker and, natively, among the breakers a process
+    /// makes new: each numbers its permits from a base of its own, so a replaced breaker's permit
+    /// is not taken for one of its replacement's. A clone goes on with its original's numbers
+    /// (so that a copy kept of a breaker's state can take its permits' results). In wasm each
+    /// breaker numbers from 1.
     pub id: u64,
     /// When the call was admitted (seconds).
     pub issued_at: f64,

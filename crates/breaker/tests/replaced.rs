@@ -3,7 +3,9 @@
 //! settings, the same calls), the replacement reaches a half-open of the same generation, and
 //! had its permits been numbered from 1 as the old one's were, its own trial would carry the old
 //! trial's id too: the old result was taken for the new trial's. Natively each breaker numbers
-//! its permits from a base of its own (in wasm from 0: see `breaker::Permit::id`).
+//! its permits from a base of its own (in wasm from 1: see `breaker::Permit::id`). A clone goes on
+//! with its original's numbers: a replacement cloned from one template as the replaced breaker was
+//! is not told apart (the docs of `Shared::with` say so).
 #![cfg(all(feature = "sync", not(target_arch = "wasm32")))]
 
 use std::time::Duration;
