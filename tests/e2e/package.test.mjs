@@ -108,6 +108,7 @@ function mismatch(value, type, decl, path) {
     if (alt === 'any') return null;
     if (alt === 'null') why = value === null ? null : 'not null';
     else if (['number', 'string', 'boolean'].includes(alt)) why = typeof value === alt ? null : `not a ${alt}`;
+    else if (alt === 'Float64Array') why = value instanceof Float64Array ? null : 'not a Float64Array';
     else if (/^".*"$/.test(alt)) why = value === JSON.parse(alt) ? null : `not ${alt}`;
     else if (alt.endsWith('[]')) {
       why = Array.isArray(value) ? value.map((v, i) => mismatch(v, alt.slice(0, -2), decl, `${path}[${i}]`)).find(Boolean) ?? null : 'not an array';
@@ -136,18 +137,27 @@ function mismatch(value, type, decl, path) {
   return `${path}: ${JSON.stringify(value)?.slice(0, 200)} is ${type}? ${fails.join('; ')}`;
 }
 
-test('the .d.ts shapes of the cursor, the events, the run and the presets are what the calls return', () => {
+test('the .d.ts shapes of the cursor, the events, the run, its metrics, derived numbers and series, and the presets are what the calls return', () => {
   const dts = readFileSync(join(ROOT, 'www/dist/pkg/breaker_wasm.d.ts'), 'utf8');
   const decl = declared(dts);
-  assert.ok(['Snapshot', 'Observation', 'CallReport', 'Decided', 'BreakerEvent', 'Info', 'Preset'].every((n) => decl.interfaces[n]), Object.keys(decl.interfaces).join());
+  assert.ok(['Snapshot', 'Observation', 'CallReport', 'Decided', 'BreakerEvent', 'Info', 'Preset', 'RunMetrics', 'Derived', 'Series'].every((n) => decl.interfaces[n]), Object.keys(decl.interfaces).join());
   const returns = (method) => new RegExp(`^ {4}${method}\\([^)]*\\): (.+);$`, 'm').exec(dts)?.[1];
   const check = (value, type, path) => { const why = mismatch(value, type, decl, path); assert.equal(why, null); };
   const presets = wasm.presets();
   check(presets, /^export function presets\(\): (.+);$/m.exec(dts)[1], 'presets()');
   let seen = 0;
+  // The default scenario: no state change, no outage (nulls where there is nothing to time).
+  const quiet = new wasm.Playground(wasm.defaultScenario());
+  quiet.advance(Infinity);
+  check(quiet.metrics(), returns('metrics'), 'default metrics()');
+  quiet.free();
   for (const name of ['late-results', 'recovery-warmup', 'bursty-failures']) {
     const pg = new wasm.Playground(presets.find((p) => p.name === name).scenario);
+    check(pg.metrics(), returns('metrics'), `${name} metrics() before advance`);
     pg.advance(Infinity);
+    check(pg.metrics(), returns('metrics'), `${name} metrics()`);
+    check(pg.derived(), returns('derived'), `${name} derived()`);
+    check(pg.series(0, pg.info().duration, 50), returns('series'), `${name} series()`);
     check(pg.info(), returns('info'), `${name} info()`);
     check(pg.snapshot(), returns('snapshot'), `${name} snapshot()`);
     for (let t = 0; t <= pg.info().duration; t += pg.info().duration / 40) check(pg.seek(t), returns('seek'), `${name} seek(${t})`);

@@ -103,6 +103,121 @@ export interface Preset {
   story: string;
   scenario: any;
 }
+/** One breaker's metrics over the run (`sim::Metrics`; a time is null where there was none to measure). */
+export interface BreakerMetrics {
+  openings: number;
+  false_openings: number;
+  calls_waited_on_failure: number;
+  good_calls_to_fallback: number;
+  failed_while_unhealthy: number;
+  calls_rejected: number;
+  late_results_ignored: number;
+  late_results_in_half_open: number;
+  dropped_updates: number;
+  time_to_open_s: number | null;
+  time_to_close_s: number | null;
+}
+/** One breaker's running totals (`sim::Totals`). */
+export interface Totals {
+  calls: number;
+  admitted: number;
+  trials: number;
+  answered: number;
+  failed: number;
+  to_fallback: number;
+  results_counted: number;
+  results_neutral: number;
+  in_flight_at_end: number;
+}
+/** Caller 0's state changes in brief (`sim::Changes`). */
+export interface Changes {
+  opened: boolean;
+  retrips: number;
+  last_s: number | null;
+  last_to: BreakerState;
+}
+/** One breaker's part of `metrics()`. */
+export interface BreakerSummary {
+  metrics: BreakerMetrics;
+  totals: Totals;
+  changes: Changes;
+}
+/** `metrics()`: both breakers', whether the run is whole, where it was cut short (or null), its calls, and its outages as [start, end or null]. */
+export interface RunMetrics {
+  statistical: BreakerSummary;
+  window: BreakerSummary;
+  complete: boolean;
+  cut_at_s: number | null;
+  calls: number;
+  outages: [number, number | null][];
+}
+/** `derived()`: the numbers the settings give (NaN where one does not apply; see the page's derived panel). */
+export interface Derived {
+  fine_rate: number;
+  broken_rate: number;
+  false_alarm_period: number;
+  w_fail: number;
+  w_ok: number;
+  point: number;
+  upper: number;
+  lower: number;
+  trials_to_close: number;
+  trials_to_open: number;
+  zero_drift_rate: number;
+  line_floor: number;
+  drift_fine: number;
+  drift_broken: number;
+  nominal_rate: number;
+  nominal_line: number;
+  half_open_rate: number;
+  half_open_limit: number;
+  trial_latency_floor: number;
+  trial_latency_fine_mean: number;
+  trials_expected_fine: number;
+  curves_calls_per_minute: number;
+}
+/** `series()`: bucket `i` starts at `t0 + i x bucket`; each column one value a bucket (NaN where none applies), statistical (`s_`) and window (`w_`). */
+export interface Series {
+  bucket: number;
+  t0: number;
+  t1: number;
+  s_level_min: Float64Array;
+  s_level_max: Float64Array;
+  s_threshold_min: Float64Array;
+  s_threshold_max: Float64Array;
+  s_trial_min: Float64Array;
+  s_trial_max: Float64Array;
+  s_trial_upper_min: Float64Array;
+  s_trial_upper_max: Float64Array;
+  s_trial_lower_min: Float64Array;
+  s_trial_lower_max: Float64Array;
+  s_state_min: Float64Array;
+  s_state_max: Float64Array;
+  s_wait_min: Float64Array;
+  s_wait_max: Float64Array;
+  s_answered: Float64Array;
+  s_failed: Float64Array;
+  s_fallback: Float64Array;
+  s_late_ignored: Float64Array;
+  w_level_min: Float64Array;
+  w_level_max: Float64Array;
+  w_threshold_min: Float64Array;
+  w_threshold_max: Float64Array;
+  w_trial_min: Float64Array;
+  w_trial_max: Float64Array;
+  w_trial_upper_min: Float64Array;
+  w_trial_upper_max: Float64Array;
+  w_trial_lower_min: Float64Array;
+  w_trial_lower_max: Float64Array;
+  w_state_min: Float64Array;
+  w_state_max: Float64Array;
+  w_wait_min: Float64Array;
+  w_wait_max: Float64Array;
+  w_answered: Float64Array;
+  w_failed: Float64Array;
+  w_fallback: Float64Array;
+  w_late_ignored: Float64Array;
+}
 "#;
 
 /// This crate's version (the workspace version).
@@ -347,6 +462,7 @@ impl Playground {
     /// run's); one with nothing left of it, or too short for its buckets, is the whole run (past
     /// the end it gave `[5000, 5001]` of a run of 3600 s, all NaN). `buckets`: any number,
     /// rounded down, within 1 to 20,000 (NaN is 1).
+    #[wasm_bindgen(unchecked_return_type = "Series")]
     pub fn series(&mut self, t0: f64, t1: f64, buckets: f64) -> Result<JsValue, JsError> {
         let end = self.full.end_s();
         let buckets = (buckets as u32).clamp(1, 20_000) as usize;
@@ -429,6 +545,7 @@ impl Playground {
     /// The run's metrics, totals and caller 0's changes in brief per breaker:
     /// `{statistical: {metrics, totals, changes}, window: ..., complete, cut_at_s, calls,
     /// outages}` (names as in the CLI's JSON), of the part of the run computed so far.
+    #[wasm_bindgen(unchecked_return_type = "RunMetrics")]
     pub fn metrics(&self) -> Result<JsValue, JsError> {
         #[derive(Serialize)]
         struct One {
@@ -474,6 +591,7 @@ impl Playground {
     /// the page: weights (nats), one point (nats), Wald's lines, trials to close/open, the rate
     /// of zero drift, the line's floor, the drift per call at p0 and p1, and the line at the
     /// scenario's nominal traffic.
+    #[wasm_bindgen(unchecked_return_type = "Derived")]
     pub fn derived(&self) -> Result<JsValue, JsError> {
         derived_of(&self.scenario)
     }
