@@ -137,15 +137,23 @@ function mismatch(value, type, decl, path) {
   return `${path}: ${JSON.stringify(value)?.slice(0, 200)} is ${type}? ${fails.join('; ')}`;
 }
 
-test('the .d.ts shapes of the cursor, the events, the run, its metrics, derived numbers and series, and the presets are what the calls return', () => {
+test('the .d.ts shapes of the settings, the cursor, the events, the run, its metrics, derived numbers and series, and the presets are what the calls return', () => {
   const dts = readFileSync(join(ROOT, 'www/dist/pkg/breaker_wasm.d.ts'), 'utf8');
   const decl = declared(dts);
-  assert.ok(['Snapshot', 'Observation', 'CallReport', 'Decided', 'BreakerEvent', 'Info', 'Preset', 'RunMetrics', 'Derived', 'Series'].every((n) => decl.interfaces[n]), Object.keys(decl.interfaces).join());
+  assert.ok(['Snapshot', 'Observation', 'CallReport', 'Decided', 'BreakerEvent', 'Info', 'Preset', 'RunMetrics', 'Derived', 'Series', 'Scenario', 'Phase', 'WindowSettings'].every((n) => decl.interfaces[n]), Object.keys(decl.interfaces).join());
   const returns = (method) => new RegExp(`^ {4}${method}\\([^)]*\\): (.+);$`, 'm').exec(dts)?.[1];
   const check = (value, type, path) => { const why = mismatch(value, type, decl, path); assert.equal(why, null); };
   const presets = wasm.presets();
   check(presets, /^export function presets\(\): (.+);$/m.exec(dts)[1], 'presets()');
   let seen = 0;
+  // The settings as given back: the default, each preset's (checked with presets() above) read
+  // again, one with a trace and one with time-based windows and even arrivals.
+  check(wasm.defaultScenario(), /^export function defaultScenario\(\): (.+);$/m.exec(dts)[1], 'defaultScenario()');
+  const normalized = /^export function normalizeScenario\(scenario: any\): (.+);$/m.exec(dts)[1];
+  for (const p of presets) check(wasm.normalizeScenario(p.scenario), normalized, `normalizeScenario(${p.name})`);
+  const traced = wasm.normalizeScenario({ trace: 'time_s,outcome,latency_s\n0.5,success,0.01\n', traffic: { arrivals: 'even' }, window: { sliding_window_type: 'TIME_BASED', transition_to_state_after_wait_duration: 'CLOSED' } });
+  assert.equal(typeof traced.trace, 'string');
+  check(traced, normalized, 'normalizeScenario(a trace, TIME_BASED, even arrivals)');
   // The default scenario: no state change, no outage (nulls where there is nothing to time).
   const quiet = new wasm.Playground(wasm.defaultScenario());
   quiet.advance(Infinity);
@@ -155,6 +163,7 @@ test('the .d.ts shapes of the cursor, the events, the run, its metrics, derived 
     const pg = new wasm.Playground(presets.find((p) => p.name === name).scenario);
     check(pg.metrics(), returns('metrics'), `${name} metrics() before advance`);
     pg.advance(Infinity);
+    check(pg.scenario(), returns('scenario'), `${name} scenario()`);
     check(pg.metrics(), returns('metrics'), `${name} metrics()`);
     check(pg.derived(), returns('derived'), `${name} derived()`);
     check(pg.series(0, pg.info().duration, 50), returns('series'), `${name} series()`);

@@ -101,7 +101,91 @@ export interface Info {
 export interface Preset {
   name: string;
   story: string;
-  scenario: any;
+  scenario: Scenario;
+}
+/** An outcome's name (`breaker::Outcome`). */
+export type OutcomeName = "success" | "timeout" | "refused" | "server_error" | "overload" | "service_rate_limited" | "auth_rejected" | "input_rejected" | "user_rate_limited";
+/** A scenario with every field filled in, as the calls give it back (`sim::Scenario`: seconds, rates as fractions). The calls that take one take any part of it, and durations and rates also as text ("5s", "5%"). */
+export interface Scenario {
+  callers: Callers;
+  dependency: Phase[];
+  duration: number;
+  name: string;
+  seed: number;
+  statistical: StatisticalSettings;
+  trace: string | null;
+  traffic: Traffic;
+  window: WindowSettings;
+}
+/** `sim::Callers`. */
+export interface Callers {
+  call_timeout: number;
+  count: number;
+  lock_hold: number;
+  lock_timeout: number;
+  shared_state: boolean;
+}
+/** One phase of the dependency (`sim::Phase`), from `start` seconds. */
+export interface Phase {
+  burst: Burst;
+  capacity: number;
+  condition: "fine" | "degraded" | "outage";
+  failure: OutcomeName;
+  failure_latency: number;
+  failure_latency_jitter: number;
+  failure_rate: number;
+  hang_rate: number;
+  input_error_rate: number;
+  label: string;
+  latency: number;
+  latency_jitter: number;
+  one_in: number;
+  start: number;
+}
+/** `sim::Burst`: entered with chance `enter` a call, left with `leave`. */
+export interface Burst {
+  enter: number;
+  failure_rate: number;
+  leave: number;
+}
+/** `breaker::StatisticalSettings`. */
+export interface StatisticalSettings {
+  backoff_factor: number;
+  broken_rate: number;
+  call_timeout: number;
+  expected_calls_per_minute: number;
+  false_alarm_period: number;
+  fine_rate: number;
+  first_wait: number;
+  half_open_time_factor: number;
+  traffic_time_constant: number;
+  trial_wrongly_closes: number;
+  trial_wrongly_opens: number;
+  wait_cap: number;
+}
+/** `sim::Traffic`. */
+export interface Traffic {
+  arrivals: "poisson" | "even";
+  calls_per_minute: number;
+  daily_swing: number;
+}
+/** `breaker::WindowSettings` (resilience4j's, in seconds). */
+export interface WindowSettings {
+  automatic_transition_from_open_to_half_open_enabled: boolean;
+  failure_rate_threshold: number;
+  max_wait_duration_in_half_open_state: number;
+  max_wait_duration_in_open_state: number;
+  minimum_number_of_calls: number;
+  permitted_number_of_calls_in_half_open_state: number;
+  random_seed: number;
+  sliding_window_size: number;
+  sliding_window_type: "count_based" | "time_based";
+  slow_call_duration_threshold: number;
+  slow_call_rate_threshold: number;
+  transition_to_state_after_wait_duration: "open" | "closed";
+  wait_duration_in_open_state: number;
+  wait_interval_multiplier: number;
+  wait_randomization_factor: number;
 }
 /** One breaker's metrics over the run (`sim::Metrics`; a time is null where there was none to measure). */
 export interface BreakerMetrics {
@@ -251,14 +335,14 @@ pub fn presets() -> Result<JsValue, JsError> {
 }
 
 /// The default scenario (every field present), as a JS object.
-#[wasm_bindgen(js_name = defaultScenario)]
+#[wasm_bindgen(js_name = defaultScenario, unchecked_return_type = "Scenario")]
 pub fn default_scenario() -> Result<JsValue, JsError> {
     to_js_sorted(&Scenario::default())
 }
 
 /// Read and validate a scenario object and return it with every field filled in: the settings
 /// round trip. Throws an `Error` naming the field when invalid.
-#[wasm_bindgen(js_name = normalizeScenario)]
+#[wasm_bindgen(js_name = normalizeScenario, unchecked_return_type = "Scenario")]
 pub fn normalize_scenario(scenario: JsValue) -> Result<JsValue, JsError> {
     let s = scenario_from_js(&scenario)?;
     to_js_sorted(&s)
@@ -358,6 +442,7 @@ impl Playground {
     }
 
     /// The scenario with every field filled in.
+    #[wasm_bindgen(unchecked_return_type = "Scenario")]
     pub fn scenario(&self) -> Result<JsValue, JsError> {
         to_js_sorted(&self.scenario)
     }
