@@ -107,6 +107,17 @@ export function createTrace(root, onJump) {
   let events = [];
   let cur = -1;
   const LIMIT = 2000;
+  // Events are in time order: the index of the first at `x` or later (`atToo`), or after it, by
+  // bisection (events.length if none).
+  const firstAfter = (x, atToo) => {
+    let lo = 0;
+    let hi = events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (events[mid].t_s < x || (!atToo && events[mid].t_s === x)) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  };
   return {
     /** `point`: one success's weight in nats, to give the scores in points (see `reasonText`). */
     set(list, total, point) {
@@ -132,25 +143,14 @@ export function createTrace(root, onJump) {
     },
     /** The state changes listed at time `t` (within a nanosecond), in the list's order. */
     at(t) {
-      let lo = 0;
-      let hi = Math.min(events.length, LIMIT);
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (events[mid].t_s < t - 1e-9) lo = mid + 1; else hi = mid;
-      }
       const out = [];
-      for (let i = lo; i < Math.min(events.length, LIMIT) && events[i].t_s <= t + 1e-9; i++) out.push(events[i]);
+      for (let i = firstAfter(t - 1e-9, true); i < Math.min(events.length, LIMIT) && events[i].t_s <= t + 1e-9; i++) out.push(events[i]);
       return out;
     },
     highlight(t) {
-      // Events are in time order: the latest at or before t, found by bisection; none when that
-      // one is past the rows drawn (the last row drawn is not the state change at the cursor).
-      let lo = 0;
-      let hi = events.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (events[mid].t_s <= t + 1e-9) lo = mid + 1; else hi = mid;
-      }
+      // The latest at or before t; none when that one is past the rows drawn (the last row drawn
+      // is not the state change at the cursor).
+      const lo = firstAfter(t + 1e-9, false);
       const next = lo - 1 < LIMIT ? lo - 1 : -1;
       if (next === cur) return;
       const rows = body.children;
