@@ -2,7 +2,9 @@
 // page's own wasm: the counts its methods take are JS numbers, whatever number is given.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { wasm } from './arbitrary.mjs';
 import { ROOT } from './helpers.mjs';
@@ -69,7 +71,7 @@ test('events and series: a count past 2^32 is not wrapped', () => {
 test('analysis: the options may be left out, to TypeScript as to the code (60 calls/min)', () => {
   const dts = readFileSync(join(ROOT, 'www/dist/pkg/breaker_wasm.d.ts'), 'utf8');
   // It was `options: any`: `analysis(st, win)`, as the API README writes it, did not compile.
-  assert.match(dts, /export function analysis\(statistical: any, window: any, options\?: \{ calls_per_minute\?: number \} \| null\): any;/);
+  assert.match(dts, /export function analysis\(statistical: StatisticalInput, window: WindowInput, options\?: \{ calls_per_minute\?: number \} \| null\): any;/);
   const { statistical, window } = wasm.defaultScenario();
   const titles = (curves) => curves.map((c) => `${c.id} ${c.note}`);
   const left = wasm.analysis(statistical, window);
@@ -77,14 +79,20 @@ test('analysis: the options may be left out, to TypeScript as to the code (60 ca
   assert.notDeepEqual(titles(left), titles(wasm.analysis(statistical, window, { calls_per_minute: 600 })));
 });
 
-/** The `.d.ts`'s own interfaces and type aliases: {name: {field: type}} and {name: type}. */
+/**
+ * The `.d.ts`'s own interfaces and type aliases: {name: {field: type}} and {name: type}, and
+ * {name: [the fields declared optional]}.
+ */
 function declared(dts) {
   const interfaces = {};
+  const optional = {};
   for (const m of dts.matchAll(/^export interface (\w+) \{\n([\s\S]*?)\n\}/gm)) {
-    interfaces[m[1]] = Object.fromEntries([...m[2].matchAll(/^\s+(\w+): (.+);$/gm)].map((f) => [f[1], f[2]]));
+    const fields = [...m[2].matchAll(/^\s+(\w+)(\?)?: (.+);$/gm)];
+    interfaces[m[1]] = Object.fromEntries(fields.map((f) => [f[1], f[3]]));
+    optional[m[1]] = fields.filter((f) => f[2]).map((f) => f[1]);
   }
   const aliases = Object.fromEntries([...dts.matchAll(/^export type (\w+) = (.+);$/gm)].map((m) => [m[1], m[2]]));
-  return { interfaces, aliases };
+  return { interfaces, aliases, optional };
 }
 
 /** Unions split at their top level (not inside braces or brackets). */
@@ -149,7 +157,7 @@ test('the .d.ts shapes of the settings, the cursor, the events, the run, its met
   // The settings as given back: the default, each preset's (checked with presets() above) read
   // again, one with a trace and one with time-based windows and even arrivals.
   check(wasm.defaultScenario(), /^export function defaultScenario\(\): (.+);$/m.exec(dts)[1], 'defaultScenario()');
-  const normalized = /^export function normalizeScenario\(scenario: any\): (.+);$/m.exec(dts)[1];
+  const normalized = /^export function normalizeScenario\(scenario: ScenarioInput\): (.+);$/m.exec(dts)[1];
   for (const p of presets) check(wasm.normalizeScenario(p.scenario), normalized, `normalizeScenario(${p.name})`);
   const traced = wasm.normalizeScenario({ trace: 'time_s,outcome,latency_s\n0.5,success,0.01\n', traffic: { arrivals: 'even' }, window: { sliding_window_type: 'TIME_BASED', transition_to_state_after_wait_duration: 'CLOSED' } });
   assert.equal(typeof traced.trace, 'string');
@@ -183,4 +191,127 @@ test('the .d.ts shapes of the settings, the cursor, the events, the run, its met
     pg.free();
   }
   assert.ok(seen > 50, `${seen} events checked`);
+});
+
+/** Each settings type the calls take, beside the one they give back. */
+const INPUTS = {
+  ScenarioInput: 'Scenario', CallersInput: 'Callers', PhaseInput: 'Phase', BurstInput: 'Burst',
+  StatisticalInput: 'StatisticalSettings', TrafficInput: 'Traffic', WindowInput: 'WindowSettings',
+};
+
+test('the .d.ts settings taken: every field of the settings given back, optional, and text exactly where the reader takes text', () => {
+  const dts = readFileSync(join(ROOT, 'www/dist/pkg/breaker_wasm.d.ts'), 'utf8');
+  const decl = declared(dts);
+  assert.match(dts, /^ {4}constructor\(scenario: ScenarioInput\);$/m);
+  assert.match(dts, /^export function normalizeScenario\(scenario: ScenarioInput\): Scenario;$/m);
+  assert.equal(decl.aliases.Seconds, 'number | string');
+  assert.equal(decl.aliases.Fraction, 'number | string');
+  // Field by field: a number given back is taken as a number, or as text where the field is
+  // Seconds or a Fraction; a part's type is its input type; anything else is taken as given back.
+  const kinds = {};
+  for (const [input, output] of Object.entries(INPUTS)) {
+    const [i, o] = [decl.interfaces[input], decl.interfaces[output]];
+    assert.ok(i && o, `${input} and ${output} declared`);
+    assert.deepEqual(Object.keys(i).sort(), Object.keys(o).sort(), `${input}'s fields are ${output}'s`);
+    assert.deepEqual(decl.optional[input].sort(), Object.keys(i).sort(), `every field of ${input} optional`);
+    assert.deepEqual(decl.optional[output], [], `${output} has every field`);
+    for (const [k, t] of Object.entries(i)) {
+      const back = o[k];
+      const part = Object.entries(INPUTS).find(([, out]) => back === out || back === `${out}[]`);
+      if (back === 'number') assert.ok(['number', 'Seconds', 'Fraction'].includes(t), `${input}.${k}: ${t}`);
+      else if (part) assert.equal(t, back.replace(part[1], part[0]), `${input}.${k}`);
+      else assert.equal(t, back, `${input}.${k}`);
+      kinds[`${output}.${k}`] = t;
+    }
+  }
+  // Against the reader: every field of a scenario with a phase, its default value written as
+  // text, with its unit, as another unit, as null.
+  const d = wasm.defaultScenario();
+  const leaves = [];
+  const walk = (o, type, path) => {
+    for (const [k, v] of Object.entries(o)) {
+      const t = decl.interfaces[type][k];
+      const part = Object.values(INPUTS).find((out) => t === out || t === `${out}[]`);
+      if (part) (Array.isArray(v) ? v : [v]).slice(0, 1).forEach((x) => walk(x, part, Array.isArray(v) ? [...path, k, 0] : [...path, k]));
+      else leaves.push({ path: [...path, k], value: v, kind: kinds[`${type}.${k}`] });
+    }
+  };
+  walk(d, 'Scenario', []);
+  assert.ok(leaves.length > 50 && leaves.some((l) => l.path.join('.') === 'dependency.0.burst.enter'), `${leaves.length} fields`);
+  const read = (path, x) => {
+    const s = structuredClone(d);
+    path.slice(0, -1).reduce((o, k) => o[k], s)[path.at(-1)] = x;
+    try { return { value: path.reduce((o, k) => o[k], wasm.normalizeScenario(s)) }; } catch (e) { return { error: e.message }; }
+  };
+  const near = (a, b) => Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b));
+  let texts = 0;
+  for (const { path, value, kind } of leaves) {
+    const at = path.join('.');
+    assert.deepEqual(read(path, value), { value }, `${at} = its default`);
+    const nullable = alternatives(kind).includes('null');
+    assert.equal('value' in read(path, null), nullable, `${at} = null: taken only where the type is nullable (${kind})`);
+    if (typeof value !== 'number') continue;
+    const plain = read(path, String(value));
+    if (kind === 'number') {
+      assert.match(plain.error ?? '', new RegExp(`^${at.replaceAll('.', '\\.')} = "${value}" is invalid: allowed a (whole )?number`), `${at} = "${value}": refused, as the type says (${kind})`);
+      continue;
+    }
+    assert.deepEqual(plain, { value }, `${at} = "${value}" (${kind})`);
+    const [unit, other] = kind === 'Seconds' ? [`${value * 1000}ms`, '5%'] : [`${value * 100}%`, '1m'];
+    const r = read(path, unit);
+    assert.ok('value' in r && near(r.value, value), `${at} = "${unit}": ${JSON.stringify(r)}`);
+    assert.ok('error' in read(path, other), `${at} = "${other}" refused (${kind})`);
+    texts++;
+  }
+  assert.ok(texts >= 30, `${texts} fields taken as text`);
+  // analysis() takes the breakers' inputs, text as numbers.
+  assert.deepEqual(wasm.analysis({ fine_rate: '2%', first_wait: '1m' }, { wait_duration_in_open_state: '30s' }),
+    wasm.analysis({ fine_rate: 0.02, first_wait: 60 }, { wait_duration_in_open_state: 30 }));
+});
+
+test('TypeScript (tsc --strict) compiles a program using the .d.ts as the API README does, and refuses wrong settings', () => {
+  // Each `@ts-expect-error` fails the compile if its line compiles: with settings typed `any`,
+  // none of the wrong settings below was caught.
+  const program = `
+import init, { Playground, presets, normalizeScenario, defaultScenario, analysis, type ScenarioInput, type Snapshot } from ${JSON.stringify(join(ROOT, 'www/dist/pkg/breaker_wasm.js'))};
+await init();
+const pg = new Playground({ duration: '2h', statistical: { fine_rate: '2%', first_wait: 30 }, dependency: [{ failure_rate: 0.01 }, { start: '1h', condition: 'outage', failure_rate: '50%' }] });
+while (pg.advance(5000) < 1) { /* the rest of the run */ }
+const snap: Snapshot = pg.seek(12.5);
+const level: number = snap.statistical.level;
+console.log(level, pg.events().list[0]?.reason, pg.metrics().statistical.metrics.openings, pg.series(0, 60, 600).s_level_max[0]);
+const back: ScenarioInput = normalizeScenario(presets()[0].scenario);
+const d = defaultScenario();
+analysis(d.statistical, d.window);
+analysis({ fine_rate: '1%' }, { sliding_window_size: 50 }, { calls_per_minute: 600 });
+new Playground(back).free();
+// @ts-expect-error: a misspelt setting
+new Playground({ statistical: { fine_rat: 0.05 } });
+// @ts-expect-error: the seed is a number
+new Playground({ seed: '7' });
+// @ts-expect-error: a count is a number, not text
+new Playground({ callers: { count: '3' } });
+// @ts-expect-error: no such arrivals
+new Playground({ traffic: { arrivals: 'uniform' } });
+// @ts-expect-error: a phase list, not one phase
+normalizeScenario({ dependency: { failure_rate: 0.5 } });
+// @ts-expect-error: the window breaker's settings are not the statistical one's
+analysis(d.statistical, { fine_rate: 0.05 });
+// @ts-expect-error: a snapshot's time is t_s
+console.log(snap.time_s);
+pg.free();
+`;
+  const dir = mkdtempSync(join(tmpdir(), 'breaker-tsc-'));
+  try {
+    writeFileSync(join(dir, 'use.ts'), program);
+    const tsc = join(ROOT, 'tests/e2e/node_modules/typescript/bin/tsc');
+    let out = '';
+    try {
+      execFileSync(process.execPath, [tsc, '--strict', '--noEmit', '--target', 'es2022', '--module', 'es2022', '--moduleResolution', 'bundler',
+        '--lib', 'es2022,dom,esnext.disposable', join(dir, 'use.ts')], { encoding: 'utf8' });
+    } catch (e) { out = `${e.stdout}${e.stderr}`; }
+    assert.equal(out, '', 'tsc reports nothing');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

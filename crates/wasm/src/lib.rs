@@ -35,9 +35,10 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-// The shapes of the cursor's results, for the `.d.ts` (the custom section is read by the
-// wasm-bindgen CLI and left out of the wasm: no bytes there). tests/e2e/package.test.mjs checks
-// each against the objects the calls return.
+// The shapes of the results and of the settings taken, for the `.d.ts` (the custom section is
+// read by the wasm-bindgen CLI and left out of the wasm: no bytes there). tests/e2e/package.test.mjs
+// checks each result against the objects the calls return, and each setting taken against the
+// settings reader (text exactly where the type says).
 #[wasm_bindgen(typescript_custom_section)]
 const TS_SHAPES: &'static str = r#"
 /** A breaker state as the simulator writes it. */
@@ -105,7 +106,7 @@ export interface Preset {
 }
 /** An outcome's name (`breaker::Outcome`). */
 export type OutcomeName = "success" | "timeout" | "refused" | "server_error" | "overload" | "service_rate_limited" | "auth_rejected" | "input_rejected" | "user_rate_limited";
-/** A scenario with every field filled in, as the calls give it back (`sim::Scenario`: seconds, rates as fractions). The calls that take one take any part of it, and durations and rates also as text ("5s", "5%"). */
+/** A scenario with every field filled in, as the calls give it back (`sim::Scenario`: seconds, rates as fractions). The calls that take one take a `ScenarioInput`: any part of it, durations and rates also as text ("5s", "5%"). */
 export interface Scenario {
   callers: Callers;
   dependency: Phase[];
@@ -302,6 +303,92 @@ export interface Series {
   w_fallback: Float64Array;
   w_late_ignored: Float64Array;
 }
+/** Seconds, as a number or as text: with a unit ("250ms", "5s", "1.5m", "2h", "30d", "1w") or without one ("12.5", seconds). */
+export type Seconds = number | string;
+/** A fraction from 0 to 1, as a number or as text: a percentage ("5%") or a number ("0.05"). */
+export type Fraction = number | string;
+/** The settings the calls take (`new Playground`, `normalizeScenario`): any part of a `Scenario`, the rest its defaults; durations and rates also as text. A key whose value is `undefined` is left out, as `JSON.stringify` leaves it. */
+export interface ScenarioInput {
+  callers?: CallersInput;
+  dependency?: PhaseInput[];
+  duration?: Seconds;
+  name?: string;
+  seed?: number;
+  statistical?: StatisticalInput;
+  trace?: string | null;
+  traffic?: TrafficInput;
+  window?: WindowInput;
+}
+/** Any part of `Callers`. */
+export interface CallersInput {
+  call_timeout?: Seconds;
+  count?: number;
+  lock_hold?: Seconds;
+  lock_timeout?: Seconds;
+  shared_state?: boolean;
+}
+/** Any part of a `Phase` (the first phase starts at 0; each later one after the one before). */
+export interface PhaseInput {
+  burst?: BurstInput;
+  capacity?: number;
+  condition?: "fine" | "degraded" | "outage";
+  failure?: OutcomeName;
+  failure_latency?: Seconds;
+  failure_latency_jitter?: Seconds;
+  failure_rate?: Fraction;
+  hang_rate?: Fraction;
+  input_error_rate?: Fraction;
+  label?: string;
+  latency?: Seconds;
+  latency_jitter?: Seconds;
+  one_in?: number;
+  start?: Seconds;
+}
+/** Any part of a `Burst`. */
+export interface BurstInput {
+  enter?: Fraction;
+  failure_rate?: Fraction;
+  leave?: Fraction;
+}
+/** Any part of `StatisticalSettings` (also `analysis()`'s first argument). */
+export interface StatisticalInput {
+  backoff_factor?: number;
+  broken_rate?: Fraction;
+  call_timeout?: Seconds;
+  expected_calls_per_minute?: number;
+  false_alarm_period?: Seconds;
+  fine_rate?: Fraction;
+  first_wait?: Seconds;
+  half_open_time_factor?: number;
+  traffic_time_constant?: Seconds;
+  trial_wrongly_closes?: Fraction;
+  trial_wrongly_opens?: Fraction;
+  wait_cap?: Seconds;
+}
+/** Any part of `Traffic`. */
+export interface TrafficInput {
+  arrivals?: "poisson" | "even";
+  calls_per_minute?: number;
+  daily_swing?: Fraction;
+}
+/** Any part of `WindowSettings` (also `analysis()`'s second argument). */
+export interface WindowInput {
+  automatic_transition_from_open_to_half_open_enabled?: boolean;
+  failure_rate_threshold?: Fraction;
+  max_wait_duration_in_half_open_state?: Seconds;
+  max_wait_duration_in_open_state?: Seconds;
+  minimum_number_of_calls?: number;
+  permitted_number_of_calls_in_half_open_state?: number;
+  random_seed?: number;
+  sliding_window_size?: number;
+  sliding_window_type?: "count_based" | "time_based";
+  slow_call_duration_threshold?: Seconds;
+  slow_call_rate_threshold?: Fraction;
+  transition_to_state_after_wait_duration?: "open" | "closed";
+  wait_duration_in_open_state?: Seconds;
+  wait_interval_multiplier?: number;
+  wait_randomization_factor?: number;
+}
 "#;
 
 /// This crate's version (the workspace version).
@@ -343,7 +430,9 @@ pub fn default_scenario() -> Result<JsValue, JsError> {
 /// Read and validate a scenario object and return it with every field filled in: the settings
 /// round trip. Throws an `Error` naming the field when invalid.
 #[wasm_bindgen(js_name = normalizeScenario, unchecked_return_type = "Scenario")]
-pub fn normalize_scenario(scenario: JsValue) -> Result<JsValue, JsError> {
+pub fn normalize_scenario(
+    #[wasm_bindgen(unchecked_param_type = "ScenarioInput")] scenario: JsValue,
+) -> Result<JsValue, JsError> {
     let s = scenario_from_js(&scenario)?;
     to_js_sorted(&s)
 }
@@ -356,8 +445,8 @@ pub fn normalize_scenario(scenario: JsValue) -> Result<JsValue, JsError> {
 /// null).
 #[wasm_bindgen]
 pub fn analysis(
-    statistical: JsValue,
-    window: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "StatisticalInput")] statistical: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "WindowInput")] window: JsValue,
     // Optional to TypeScript (as to the code: undefined or null is the default), at no cost in
     // the wasm, where an `Option<JsValue>` cost 49 B.
     #[wasm_bindgen(unchecked_optional_param_type = "{ calls_per_minute?: number } | null")]
@@ -428,7 +517,9 @@ pub const FULL_CHECKPOINTS: usize = 256;
 impl Playground {
     /// Build from a scenario object. Throws an `Error` naming the field when invalid.
     #[wasm_bindgen(constructor)]
-    pub fn new(scenario: JsValue) -> Result<Playground, JsError> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "ScenarioInput")] scenario: JsValue,
+    ) -> Result<Playground, JsError> {
         let scenario = scenario_from_js(&scenario)?;
         let cursor = sim::Sim::new(&scenario).map_err(|e| JsError::new(&e.to_string()))?;
         let full = cursor
