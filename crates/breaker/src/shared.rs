@@ -784,8 +784,9 @@ impl<B: Breaker> Shared<B> {
     /// Run `f` with the breaker locked (for reading observations; waits for the lock). Give the
     /// breaker times from [`Shared::clock`], as every other method here does. The
     /// transitions of the last mutating call `f` makes, if any, go to the listener. If `f`
-    /// replaces the breaker by one of a lower generation (a fresh one), the listener has the
-    /// replacement's transitions from then on; calls out at that moment then report to the
+    /// replaces the breaker, the listener has the replacement's transitions from then on,
+    /// whatever its generation against the replaced one's: those of its last call if `f` drives
+    /// it (a clone's last call is its original's, which it then hears); calls out at that moment then report to the
     /// replacement, which did not issue their permits and takes them at their word (see
     /// [`Permit::new`](crate::Permit::new)): the window breaker counts their results as late
     /// ones, the statistical one drops those of a generation other than its own. None is taken
@@ -830,28 +831,44 @@ impl<B: Breaker> Shared<B> {
     /// `f` on the breaker under the lock just taken ([`Shared::with`], [`Shared::try_with`]).
     fn run_held<T>(&self, inner: MutexGuard<'_, Inner<B>>, f: impl FnOnce(&mut B) -> T) -> T {
         let mut held = self.held(inner);
+        let before = mark(&held.inner.breaker);
         // Reported on the way out, also when `f` panics: what it changed before the panic reaches
         // `state` and the listener (the next call clears the breaker's transitions).
         let out = WithReport {
             shared: self,
             held: &mut held,
+            before,
         };
         f(&mut out.held.inner.breaker)
     }
+}
+
+/// What [`Shared::with`] compares before and after its `f`: the breaker's generation and its last
+/// call's changes (how many, and the last one's generation and time). A call that changes
+/// anything changes it, and so does putting another breaker in place, unless that one is a copy
+/// of the breaker as it was.
+fn mark<B: Breaker>(b: &B) -> (u64, usize, Option<(u64, u64)>) {
+    let t = b.transitions();
+    let last = t.last().map(|t| (t.generation, t.at.to_bits()));
+    (b.generation(), t.len(), last)
 }
 
 /// [`Shared::with`]'s report of the breaker's changes, when `f` returns or unwinds.
 struct WithReport<'a, 'b, B: Breaker> {
     shared: &'a Shared<B>,
     held: &'b mut Held<'a, B>,
+    before: (u64, usize, Option<(u64, u64)>),
 }
 
 impl<B: Breaker> Drop for WithReport<'_, '_, B> {
     fn drop(&mut self) {
         let inner = &mut *self.held.inner;
-        let generation = inner.breaker.generation();
-        if generation < inner.reported {
-            inner.reported = generation;
+        // `f` made a call or put another breaker in place: the breaker's last call's changes
+        // are new, whatever their generations against those heard before (a replacement's start
+        // from its own). Else they are the ones already reported (or none).
+        if mark(&inner.breaker) != self.before {
+            let first = inner.breaker.transitions().first().map(|t| t.generation);
+            inner.reported = first.map_or(inner.breaker.generation(), |g| g.saturating_sub(1));
         }
         self.shared.report(inner);
     }

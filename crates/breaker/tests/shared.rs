@@ -160,6 +160,74 @@ fn the_listener_hears_each_transition_once() {
     );
 }
 
+/// A breaker replaced inside `with` and driven there (a configuration reload that goes on to
+/// use the new breaker before letting go): the listener hears the replacement's last call's
+/// changes, whether the replaced breaker was of a higher generation, the same or a lower one.
+/// Before, the listener took the replacement's generation as heard whenever it was not above
+/// the replaced one's, and so missed its opening.
+#[test]
+fn a_breaker_replaced_and_driven_inside_with_is_heard() {
+    fn open_it(b: &mut Statistical, now: f64) {
+        for _ in 0..10_000 {
+            if b.state() == State::Open {
+                return;
+            }
+            let p = b.permit(now).permit().unwrap();
+            b.record(&p, Outcome::Refused, now);
+        }
+        panic!("never opened");
+    }
+    // The replaced breaker at generation 3 (opened, half-open, opened again), 1 (opened) or 0.
+    for (before, replaced_at) in [
+        (3, [(1, State::Open), (3, State::Open)].as_slice()),
+        (1, &[(1, State::Open)]),
+        (0, &[]),
+    ] {
+        let heard = Arc::new(Mutex::new(Vec::<(u64, State)>::new()));
+        let shared = {
+            let heard = heard.clone();
+            Shared::new(Statistical::new(StatisticalSettings::default()).unwrap())
+                .on_transition(move |t| heard.lock().unwrap().push((t.generation, t.to)))
+        };
+        let now = shared.clock().now();
+        if before > 0 {
+            shared.with(|b| open_it(b, now));
+        }
+        if before > 1 {
+            shared.with(|b| {
+                for _ in 0..4 {
+                    let p = b.permit(now + 60.0).permit().unwrap();
+                    b.record(&p, Outcome::Refused, now + 60.0);
+                }
+            });
+        }
+        assert_eq!(shared.with(|b| b.generation()), before);
+        assert_eq!(*heard.lock().unwrap(), replaced_at);
+        shared.with(|b| {
+            *b = Statistical::new(StatisticalSettings::default()).unwrap();
+            open_it(b, now + 100.0);
+        });
+        assert_eq!(shared.state(), State::Open);
+        let mut expected = replaced_at.to_vec();
+        expected.push((1, State::Open));
+        assert_eq!(
+            *heard.lock().unwrap(),
+            expected,
+            "replaced at generation {before}"
+        );
+        // Not again on a read, and the replacement's next change is heard (its wait over, a call
+        // is let in as a trial).
+        shared.with(|b| b.observe(now + 100.0));
+        shared.with(|b| b.permit(now + 160.0).permit().map(|p| p.kind));
+        expected.push((2, State::HalfOpen));
+        assert_eq!(
+            *heard.lock().unwrap(),
+            expected,
+            "replaced at generation {before}"
+        );
+    }
+}
+
 /// A listener may ask the state (logging it, exporting it as a metric): it reads the new state
 /// at once. Before, `state()` waited for the lock the listener runs under, and that thread hung
 /// for good, every other thread's call then waiting out the lock timeout. `state()` does not
