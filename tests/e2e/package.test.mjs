@@ -71,7 +71,7 @@ test('events and series: a count past 2^32 is not wrapped', () => {
 test('analysis: the options may be left out, to TypeScript as to the code (60 calls/min)', () => {
   const dts = readFileSync(join(ROOT, 'www/dist/pkg/breaker_wasm.d.ts'), 'utf8');
   // It was `options: any`: `analysis(st, win)`, as the API README writes it, did not compile.
-  assert.match(dts, /export function analysis\(statistical: StatisticalInput, window: WindowInput, options\?: \{ calls_per_minute\?: number \} \| null\): any;/);
+  assert.match(dts, /export function analysis\(statistical: StatisticalInput, window: WindowInput, options\?: \{ calls_per_minute\?: number \} \| null\): Curve\[\];/);
   const { statistical, window } = wasm.defaultScenario();
   const titles = (curves) => curves.map((c) => `${c.id} ${c.note}`);
   const left = wasm.analysis(statistical, window);
@@ -132,11 +132,15 @@ function mismatch(value, type, decl, path) {
     else if (decl.interfaces[alt] || alt.startsWith('{ ')) {
       // An interface, or an object written inline: `{ list: BreakerEvent[]; total: number }`.
       const fields = decl.interfaces[alt] || Object.fromEntries(alt.slice(2, -2).split('; ').map((f) => f.split(/: (.*)/s).slice(0, 2)));
+      // A field declared optional (`n?: number`) may be absent; one present is checked.
+      const optional = decl.optional[alt] || [];
       if (!value || typeof value !== 'object') why = `not an object (${alt})`;
       else {
-        const keys = Object.keys(value).sort().join();
-        why = keys !== Object.keys(fields).sort().join() ? `keys ${keys}, declared ${Object.keys(fields).sort().join()} (${alt})`
-          : Object.entries(fields).map(([k, t]) => mismatch(value[k], t, decl, `${path}.${k}`)).find(Boolean) ?? null;
+        const keys = Object.keys(value);
+        const missing = Object.keys(fields).filter((k) => !optional.includes(k) && !keys.includes(k));
+        const extra = keys.filter((k) => !(k in fields));
+        why = missing.length || extra.length ? `missing ${missing}, not declared ${extra} (${alt})`
+          : keys.map((k) => mismatch(value[k], fields[k], decl, `${path}.${k}`)).find(Boolean) ?? null;
       }
     } else throw new Error(`a type this check does not read: ${alt}`);
     if (why === null) return null;
@@ -191,6 +195,20 @@ test('the .d.ts shapes of the settings, the cursor, the events, the run, its met
     pg.free();
   }
   assert.ok(seen > 50, `${seen} events checked`);
+  // analysis(): the page's curves at the defaults, at every preset's settings and traffic, and
+  // with time-based windows; simulated lines (with their intervals) and marks among them.
+  const analysisType = /^export function analysis\([^)]*\): (.+);$/m.exec(dts)[1];
+  const lines = { simulated: 0, other: 0, marks: 0, unmarked: 0 };
+  const settings = [wasm.defaultScenario(), ...presets.map((p) => p.scenario), wasm.normalizeScenario({ window: { sliding_window_type: 'time_based', sliding_window_size: 10 } })];
+  for (const s of settings) {
+    const curves = wasm.analysis(s.statistical, s.window, { calls_per_minute: s.traffic.calls_per_minute });
+    check(curves, analysisType, `analysis(${s.name || 'default'})`);
+    for (const c of curves) {
+      for (const l of c.series) lines[l.kind === 'simulated' && 'ci95_lo' in l ? 'simulated' : 'other']++;
+      lines[c.mark ? 'marks' : 'unmarked']++;
+    }
+  }
+  assert.ok(Object.values(lines).every((n) => n > 0), JSON.stringify(lines));
 });
 
 /** Each settings type the calls take, beside the one they give back. */
@@ -283,7 +301,11 @@ console.log(level, pg.events().list[0]?.reason, pg.metrics().statistical.metrics
 const back: ScenarioInput = normalizeScenario(presets()[0].scenario);
 const d = defaultScenario();
 analysis(d.statistical, d.window);
-analysis({ fine_rate: '1%' }, { sliding_window_size: 50 }, { calls_per_minute: 600 });
+const curves = analysis({ fine_rate: '1%' }, { sliding_window_size: 50 }, { calls_per_minute: 600 });
+const simulated = curves.flatMap((c) => c.series).filter((l) => l.kind === 'simulated').map((l) => [l.n, l.ci95_lo?.[0]]);
+console.log(simulated, curves[0].mark?.x[0]);
+// @ts-expect-error: no such kind of figure
+console.log(curves[0].series[0].kind === 'guess');
 new Playground(back).free();
 // @ts-expect-error: a misspelt setting
 new Playground({ statistical: { fine_rat: 0.05 } });

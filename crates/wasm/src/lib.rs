@@ -303,6 +303,30 @@ export interface Series {
   w_fallback: Float64Array;
   w_late_ignored: Float64Array;
 }
+/** How a figure was found (`analysis::Kind`): every number the page shows says which. */
+export type FigureKind = "exact" | "bound" | "approximation" | "simulated";
+/** One line of an analysis chart (`curves::Line`; y NaN where the way does not apply); a simulated line also has its 95% interval at each point and how many runs or calls are behind it. */
+export interface CurveLine {
+  label: string;
+  kind: FigureKind;
+  x: number[];
+  y: number[];
+  ci95_lo?: number[];
+  ci95_hi?: number[];
+  n?: number;
+}
+/** One analysis chart (`curves::Curve`); `mark`: a place on the x axis (one x, no y), the settings' own line or window, or null. */
+export interface Curve {
+  id: string;
+  title: string;
+  x_label: string;
+  y_label: string;
+  log_x: boolean;
+  log_y: boolean;
+  note: string;
+  series: CurveLine[];
+  mark: CurveLine | null;
+}
 /** Seconds, as a number or as text: with a unit ("250ms", "5s", "1.5m", "2h", "30d", "1w") or without one ("12.5", seconds). */
 export type Seconds = number | string;
 /** A fraction from 0 to 1, as a number or as text: a percentage ("5%") or a number ("0.05"). */
@@ -443,7 +467,7 @@ pub fn normalize_scenario(
 /// y}], mark}` (a simulated line also has `ci95_lo`, `ci95_hi`, `n`; `mark` is a place on the
 /// x axis, the user's own line on the false-alarm curve or window on the window curve, or
 /// null).
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "Curve[]")]
 pub fn analysis(
     #[wasm_bindgen(unchecked_param_type = "StatisticalInput")] statistical: JsValue,
     #[wasm_bindgen(unchecked_param_type = "WindowInput")] window: JsValue,
