@@ -1,8 +1,9 @@
 //! Settings errors that name the field, the value and the allowed range: what `validate()` (run
-//! by every `new`) refuses. A value that does not deserialize at all (a string where a number
-//! belongs, `"abc"` for a rate) fails before, with the format's own error and position (serde's
-//! words, e.g. `invalid type: string "2", expected f64 at line 1 column 21`), which does not name
-//! the field.
+//! by every `new`) refuses. A value that does not deserialize at all fails before: text a
+//! duration or rate field cannot read (`"abc"` for a rate) with that field's own message (`"abc"
+//! is not a rate: use 0.05 or 5%`); a string where a plain number belongs (`"2"` for
+//! `backoff_factor`) with the format's own error and position (serde's words, e.g. `invalid
+//! type: string "2", expected f64 at line 1 column 21`), which does not name the field.
 
 use core::fmt;
 

@@ -137,10 +137,11 @@ pub use window::{AfterHalfOpenWait, SlidingWindowType, Window, WindowSettings};
 
 /// What the simulator, the wasm layer and a service drive: ask, call, report.
 ///
-/// Transitions happen only inside these methods, at the `now` they are given (except that a
-/// time rule applied late is dated at its deadline, as a scheduler or a poll there would have:
-/// [`Window`]'s automatic transition and half-open maximum, [`Statistical`]'s half-open time
-/// limit). The
+/// Transitions happen only inside these methods, at the `now` they are given, except that a
+/// time rule applied late is dated at its deadline, as a scheduler or a poll there would have
+/// ([`Window`]'s automatic transition and half-open maximum, [`Statistical`]'s half-open time
+/// limit), and that [`Window`] dates a change never before its last one (a result timed before
+/// another thread's change and recorded after it is dated at that change). The
 /// transitions caused by the most recent `permit`, `permit_last_option`, `record` or `poll` are
 /// available from [`Breaker::transitions`] until the next such call (so nothing accumulates in a
 /// long-lived breaker).

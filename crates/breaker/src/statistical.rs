@@ -75,19 +75,24 @@ pub struct StatisticalSettings {
         serde(deserialize_with = "crate::units::serde_units::rate")
     )]
     pub broken_rate: f64,
-    /// At most one false alarm per this period while the service fails at p0. Default 30 days.
+    /// The false-alarm target: on average at most one false alarm per this period while the
+    /// service fails at p0 at steady traffic (Lorden's bound on the mean time to a false alarm,
+    /// not a promise for every period). Default 30 days.
     #[cfg_attr(
         feature = "serde",
         serde(deserialize_with = "crate::units::serde_units::duration")
     )]
     pub false_alarm_period: f64,
-    /// a: chance the half-open test keeps out a recovered service. Default 1%.
+    /// a: the chance the half-open test keeps out a recovered service, as Wald's approximation
+    /// sets the lines from it (the exact chance at given rates: `breaker analyze trials`).
+    /// Default 1%.
     #[cfg_attr(
         feature = "serde",
         serde(deserialize_with = "crate::units::serde_units::rate")
     )]
     pub trial_wrongly_opens: f64,
-    /// b: chance the half-open test lets a broken service back. Default 5%.
+    /// b: the chance the half-open test lets a broken service back, as Wald's approximation sets
+    /// the lines from it (exact: `breaker analyze trials`). Default 5%.
     #[cfg_attr(
         feature = "serde",
         serde(deserialize_with = "crate::units::serde_units::rate")
@@ -129,7 +134,8 @@ pub struct StatisticalSettings {
     /// it so that the limit exceeds trials to close × (the trial's latency + 1 / rate), that is
     /// above `1 + latency × rate`, with `rate` every call asked for, rejected ones included (6
     /// for 50 ms at 100 calls/s; the README's example takes 30 for 2.5 s at 10 calls/s); the
-    /// page's derived numbers show both and warn.
+    /// page's derived numbers show both and warn. A trial's result recorded at the limit's time
+    /// exactly comes after it: half-open has ended, and the result is stale.
     pub half_open_time_factor: f64,
     /// A trial not answered within this time is lost: its slot goes to the next call and the
     /// score does not move (a caller that died mid-trial cannot hold half-open). A result
@@ -291,7 +297,9 @@ pub struct Derived {
 }
 
 impl Derived {
-    /// The closed line at `rate` calls/s for a false-alarm period of `period` seconds.
+    /// The closed line at `rate` calls/s for a false-alarm period of `period` seconds:
+    /// `max(ln(rate x period), line_floor)` nats (Lorden 1971: a line of `ln N` keeps, on average,
+    /// at least `N` calls between false alarms).
     pub fn line(&self, rate: f64, period: f64) -> f64 {
         line::line(rate, period, self.line_floor)
     }
@@ -398,13 +406,15 @@ impl Statistical {
         self.trial.score()
     }
 
-    /// The closed line at `now` (nats).
+    /// The closed line at `now`: `max(ln(rate(now) x false_alarm_period), line_floor)` nats
+    /// (see [`Derived::line`]).
     pub fn line(&self, now: f64) -> f64 {
         self.derived
             .line(self.rate(now), self.settings.false_alarm_period)
     }
 
-    /// The traffic estimate at `now` (calls/s).
+    /// The traffic estimate at `now`: the meter's decayed count over its time constant,
+    /// `count / tau` calls/s (see [`crate::traffic`]).
     pub fn rate(&self, now: f64) -> f64 {
         self.traffic.rate(self.last_now.read(now))
     }

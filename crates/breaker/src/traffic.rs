@@ -63,7 +63,8 @@ impl Traffic {
         }
     }
 
-    /// Calls per second at `now`.
+    /// Calls per second at `now`: the count decayed to `now` over the time constant, `count / tau`
+    /// (an exponentially weighted rate).
     pub fn rate(&self, now: f64) -> f64 {
         self.decayed(now) / self.tau
     }

@@ -412,7 +412,8 @@ impl fmt::Display for Reason {
 
 /// Seconds in a reason: whole as they are, else two decimals, and below 0.1 to three
 /// significant digits as Rust writes the rounded number shortest (a 1 ms wait, the least
-/// allowed, read "0.00"; 2.25 ms backed off from it, "0.00225", not 0.0022500000000000003).
+/// allowed, reads "0.001", where two decimals gave "0.00"; 2.25 ms backed off from it,
+/// "0.00225", not 0.0022500000000000003).
 /// Past what a breaker gives (below 1e-9 or from 1e15, in a hand-made reason) with an exponent,
 /// as [`Num`](crate::error::Num) writes it: the rounding's scale overflowed to `NaN` below
 /// about 1e-306, and 1e300 took 300 digits.
@@ -501,7 +502,8 @@ pub struct Observation {
     /// Statistical: the traffic estimate (calls/s). Window: slow-call rate in the window.
     #[cfg_attr(feature = "serde", serde(deserialize_with = "nan_if_null"))]
     pub rate: f64,
-    /// Results counted in the current window (window) or calls per false-alarm period (statistical).
+    /// Results counted in the current window (window), or the calls expected in one false-alarm
+    /// period, `N = rate x false_alarm_period`, whose `ln N` sets the line (statistical).
     #[cfg_attr(feature = "serde", serde(deserialize_with = "nan_if_null"))]
     pub count: f64,
 }
@@ -544,8 +546,8 @@ fn nan_if_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> 
 mod tests {
     use super::*;
 
-    /// Seconds in a reason keep a small value's digits: the least wait allowed, 1 ms, read
-    /// "wait of 0.00 s over".
+    /// Seconds in a reason keep a small value's digits: the least wait allowed, 1 ms, reads
+    /// "wait of 0.001 s over" (it read "wait of 0.00 s over").
     #[test]
     fn reasons_give_small_times_their_digits() {
         let wait = |wait| Reason::WaitElapsed { wait }.to_string();
