@@ -1395,8 +1395,8 @@ impl Engine {
         }
     }
 
-    /// Results and deadlines queued (two a call in flight, one per breaker, and a deadline per
-    /// breaker copy at most).
+    /// Results and deadlines queued: two results a call in flight, one per breaker, and each
+    /// breaker copy's deadlines, a superseded one staying queued until its time (then dropped).
     #[cfg(test)]
     pub(crate) fn queued_len(&self) -> usize {
         self.q.len()

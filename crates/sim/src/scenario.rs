@@ -12,7 +12,7 @@ use crate::allowed::{after, explain, locate, Reading, Trial};
 pub const MAX_DURATION_S: f64 = 1e9;
 
 /// The least traffic, in calls per minute (a call about every two years): a run of at most
-/// [`MAX_DURATION_S`] expects at most 0.017 calls at it, and below about 1e-300 the analysis'
+/// [`MAX_DURATION_S`] expects at most 16.7 calls at it, and below about 1e-300 the analysis'
 /// times overflow a double (at 1e-305 calls/min, 1793 calls between false alarms read "inf"
 /// years). `traffic.calls_per_minute` and the page's analysis traffic take at least this.
 pub const MIN_CALLS_PER_MINUTE: f64 = 1e-6;
@@ -91,7 +91,9 @@ impl Default for Scenario {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Arrivals {
-    /// A Poisson stream (exponential gaps).
+    /// A Poisson stream (exponential gaps); with a daily swing, a non-homogeneous one, drawn by
+    /// thinning (Lewis and Shedler 1979: candidates at the highest rate, each kept with chance
+    /// rate / highest).
     Poisson,
     /// Evenly spaced: the n-th call at `n / rate`; with a daily swing, when the integral of the
     /// rate from 0 reaches n (so the mean rate stays `calls_per_minute`).
@@ -147,7 +149,8 @@ pub struct Burst {
     /// Chance per call of a burst starting (0 = no bursts). Default 0.
     #[serde(deserialize_with = "serde_units::rate")]
     pub enter: f64,
-    /// Chance per call of a burst ending. Default 10%.
+    /// Chance per call of a burst ending. Default 10%. A burst goes on into the next phase and
+    /// ends there at that phase's `leave`: above 0 from the first phase with bursts on.
     #[serde(deserialize_with = "serde_units::rate")]
     pub leave: f64,
     /// Failure probability inside a burst. Default 100%.
@@ -211,7 +214,8 @@ pub struct Phase {
     /// Latency of a failure: mean of an exponential part. Default 0.
     #[serde(deserialize_with = "serde_units::duration")]
     pub failure_latency_jitter: f64,
-    /// Capacity in calls per second, 0 = unlimited. A call that would succeed fails as
+    /// Capacity in calls per second, 0 = unlimited (counted in whole calls: a fraction acts as
+    /// the next whole number, 0.5 as 1). A call that would succeed fails as
     /// `overload` (at `failure_latency`; as a `timeout` at the call timeout if that comes first)
     /// when `capacity` or more calls already succeeded in the
     /// second up to it, `(t - 1 s, t]` (a success at the same instant came first and counts);
@@ -428,6 +432,8 @@ impl Scenario {
             return Err(SettingsError::new("dependency", "[]", "at least one phase"));
         }
         let mut prev = f64::NEG_INFINITY;
+        // A burst goes on into the next phase, and ends there at that phase's `leave`.
+        let mut bursts = false;
         for (i, p) in self.dependency.iter().enumerate() {
             let f = |name: &'static str| PhaseField(i, name);
             if i == 0 {
@@ -448,11 +454,12 @@ impl Scenario {
             unit(f("failure_rate"), p.failure_rate)?;
             unit(f("burst.enter"), p.burst.enter)?;
             unit(f("burst.leave"), p.burst.leave)?;
-            if p.burst.enter > 0.0 && p.burst.leave == 0.0 {
+            bursts |= p.burst.enter > 0.0;
+            if bursts && p.burst.leave == 0.0 {
                 return Err(SettingsError::new(
                     f("burst.leave"),
                     0,
-                    "0 < x <= 1 when burst.enter > 0 (a burst must be able to end)",
+                    "0 < x <= 1 from a phase with burst.enter > 0 on (a burst must be able to end)",
                 ));
             }
             unit(f("burst.failure_rate"), p.burst.failure_rate)?;

@@ -46,7 +46,7 @@ pub const DEFAULT_CHECKPOINT_EVERY: u64 = 256;
 pub const DEFAULT_MAX_CHECKPOINTS: usize = 64;
 /// Most bytes a simulation's checkpoints hold together beyond their fixed size: 96 MiB. Each
 /// checkpoint copies the queue at its time, two entries of 48 bytes a call in flight (one per
-/// breaker), and every window breaker's outcomes (a byte a call of a count window, 32 bytes a
+/// breaker) and the breakers' deadlines (a superseded one stays queued until its time), and every window breaker's outcomes (a byte a call of a count window, 32 bytes a
 /// second of a time window, up to its size). So a run keeps every checkpoint it would keep
 /// anyway up to about 16,000 calls in flight with 64 checkpoints (4,000 with 256); with 50,000,
 /// about 20 of them, and a seek replays up to 1/10 of the run. (Until 2026-12-04 this counted
@@ -541,8 +541,10 @@ impl Sim {
 
     /// One breaker's series so far (empty unless this is a collecting copy) as [`Sim::result`]
     /// gives it, without copying the events: filled up to [`Sim::known_to`]; in the buckets after
-    /// the one holding it (a run not computed to its end) every value and count is NaN, not a
-    /// guess (the bucket holding it has the part computed).
+    /// the one holding it (a run not computed to its end) every count is NaN, not a guess, and
+    /// so is every value but one sampled ahead of the clock: with shared state, a change is
+    /// sampled at its lock time, up to the lock timeout later (the bucket holding `known_to` has
+    /// the part computed).
     pub fn series(&self, kind: BreakerKind) -> crate::Series {
         let side = match kind {
             BreakerKind::Statistical => self.engine.stat.series.as_ref(),

@@ -254,6 +254,36 @@ fn validation_names_the_full_dotted_field() {
     );
 }
 
+/// A burst goes on into the next phase and ends there at that phase's `burst.leave`: a later
+/// phase with `leave` 0, bursts or none of its own, would keep one for good (every call of the
+/// phase failing, as a run showed). Refused from the first phase with bursts on; before it a
+/// `leave` of 0 is harmless and taken.
+#[test]
+fn a_burst_must_be_able_to_end_in_every_phase_it_can_reach() {
+    let mut s = Scenario {
+        dependency: vec![sim::Phase::default(); 3],
+        ..Scenario::default()
+    };
+    for (i, p) in s.dependency.iter_mut().enumerate() {
+        p.start = 100.0 * i as f64;
+        p.burst.leave = 0.0;
+    }
+    s.validate().unwrap();
+    s.dependency[1].burst.enter = 0.5;
+    s.dependency[1].burst.leave = 0.1;
+    let refusal = |i| {
+        format!(
+            "dependency.{i}.burst.leave = 0 is invalid: allowed 0 < x <= 1 from a phase with \
+             burst.enter > 0 on (a burst must be able to end)"
+        )
+    };
+    assert_eq!(s.validate().unwrap_err().to_string(), refusal(2));
+    s.dependency[2].burst.leave = 0.5;
+    s.validate().unwrap();
+    s.dependency[1].burst.leave = 0.0;
+    assert_eq!(s.validate().unwrap_err().to_string(), refusal(1));
+}
+
 /// A number a count's type refuses (negative, fractional, too large) is named with the field's
 /// own range, as a number out of range is: serde alone said only "expected u32".
 #[test]
