@@ -144,9 +144,10 @@ pub struct ChainArl {
     pub arl: f64,
     /// Error estimate: `|ARL(finest) - ARL(next finest)|` (or, when only one convergent fits the
     /// budget, the gap to its neighbour `(a +- 1)/b` across the true ratio); rounding only when
-    /// the weight ratio is exactly the convergent (e.g. integer weights) and the line is off the
-    /// grid's points (on one, the gap to the grid with the line a step further: f64 rounding
-    /// decides whether the score reaches it); `None` if neither exists.
+    /// the weight ratio is exactly the convergent (e.g. integer weights), unless the line the
+    /// breaker compares with (`reach(line)`) is within 1e-9 of a grid point while the line is
+    /// not within half the tie of one: then the gap to the grid with the alarm a step the other
+    /// way (f64 rounding decides whether the score reaches it); `None` if neither exists.
     pub error: Option<f64>,
     /// The convergent `a/b` (failure `+a`, success `-b` grid steps).
     pub ratio: (u64, u64),
@@ -201,15 +202,17 @@ fn convergents(x: f64, max_den: u64) -> (Vec<(u64, u64)>, bool) {
 }
 
 /// The grid for convergent `a/b`: step `delta` fitting both weights in least squares, and the
-/// number of grid states below the line.
-fn grid(w: Weights, line: f64, a: u64, b: u64) -> (f64, u64) {
+/// number of grid states below the line as the breaker compares with it (`score >= reach(line)`:
+/// a line a little above a grid point, within the tie, is reached there), and that line in steps.
+fn grid(w: Weights, line: f64, a: u64, b: u64) -> (f64, u64, f64) {
     let (af, bf) = (a as f64, b as f64);
     let delta = (af * w.fail + bf * (-w.ok)) / (af * af + bf * bf);
+    let line = reach(line, &w);
     let mut h = libm::ceil(line / delta);
     if (h - 1.0) * delta >= line {
         h -= 1.0;
     }
-    (delta, h.max(1.0) as u64)
+    (delta, h.max(1.0) as u64, line / delta)
 }
 
 /// ARL from 0 of the grid CUSUM: states `0..h`, failure `+a`, success `-b` (floor at 0), alarm
@@ -313,7 +316,7 @@ pub fn arl_markov_chain_capped(w: Weights, line: f64, p: f64, max_work: f64) -> 
     let ratio = w.fail / -w.ok;
     let (conv, exact) = convergents(ratio, 1_000_000);
     let cost = |&(a, b): &(u64, u64)| {
-        let (_, h) = grid(w, line, a, b);
+        let (_, h, _) = grid(w, line, a, b);
         h as f64 * a as f64 * b as f64
     };
     let fit: Vec<(u64, u64)> = conv
@@ -332,7 +335,7 @@ pub fn arl_markov_chain_capped(w: Weights, line: f64, p: f64, max_work: f64) -> 
         }
     };
     let run = |(a, b): (u64, u64)| {
-        let (_, h) = grid(w, line, a, b);
+        let (_, h, _) = grid(w, line, a, b);
         (grid_arl(p, a as usize, b as usize, h as usize), h)
     };
     let is_last = conv.last() == Some(&finest);
@@ -352,38 +355,43 @@ pub fn arl_markov_chain_capped(w: Weights, line: f64, p: f64, max_work: f64) -> 
             None
         }
     };
-    let work = cost(&finest) + other.as_ref().map_or(0.0, cost);
+    // The ratio is rational to rounding, but the line may sit near a grid point. Within half
+    // the breaker's tie of one (`breaker::score::TIE`) the score reaches it there, as the grid
+    // does (fine 0.01%, broken 99.99%: |w_ok| exceeds w_fail by 1e-13, and two failures reach a
+    // line of w_fail + |w_ok|). Else, where the line the breaker compares with (`reach`) is
+    // within 1e-9 of a grid point, the real score's alarm turns on digits the grid does not
+    // hold, and the error is the gap to the grid with the alarm one step the other way.
+    let (delta, h, mt) = grid(w, line, finest.0, finest.1);
+    let m = line / delta;
+    let tie_other = (exact
+        && is_last
+        && (m - libm::round(m)).abs() >= 0.5 * breaker::score::TIE * m
+        && (mt - libm::round(mt)).abs() <= 1e-9 * mt.max(1.0))
+    .then(|| {
+        if h as f64 > libm::round(mt) {
+            h - 1
+        } else {
+            h + 1
+        }
+        .max(1)
+    });
+    // The grids solved: the finest, and the one behind the error (the next coarser, the
+    // neighbour, or the finest with the alarm a step the other way).
+    let work =
+        cost(&finest) * (1 + tie_other.is_some() as u8) as f64 + other.as_ref().map_or(0.0, cost);
     if work > max_work {
         return None;
     }
     let (arl, states) = run(finest);
     let rounding = arl * 1e-13;
     let error = if exact && is_last {
-        // The ratio is rational to rounding, but the line may sit near a grid point: within
-        // the breaker's tie (`breaker::score::TIE`) the score reaches it as the grid does (fine
-        // 0.01%, broken 99.99%: |w_ok| exceeds w_fail by 1e-13, and two failures reach a line
-        // of w_fail + |w_ok|); a little further off, the real score's alarm turns on digits the
-        // grid does not hold, and the error is the gap to the grid with the line one step
-        // further.
-        let (delta, h) = grid(w, line, finest.0, finest.1);
-        let m = line / delta;
-        let off = (m - libm::round(m)).abs();
-        if off > breaker::score::TIE * m && off <= 1e-9 * m.max(1.0) {
-            let other_h = if h as f64 > libm::round(m) {
-                h - 1
-            } else {
-                h + 1
-            };
-            let alt = grid_arl(
-                p,
-                finest.0 as usize,
-                finest.1 as usize,
-                other_h.max(1) as usize,
-            );
-            Some((arl - alt).abs() + rounding)
-        } else {
-            Some(rounding)
-        }
+        Some(match tie_other {
+            Some(h) => {
+                let alt = grid_arl(p, finest.0 as usize, finest.1 as usize, h as usize);
+                (arl - alt).abs() + rounding
+            }
+            None => rounding,
+        })
     } else {
         other.map(|o| (arl - run(o).0).abs() + rounding)
     };

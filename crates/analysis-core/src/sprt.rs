@@ -145,7 +145,7 @@ pub fn half_open_time_limited(
 }
 
 /// What one trial count of the time-limited program costs beyond its band, in cells: the
-/// Poisson weight (an `exp`, a `log` and an `lgamma`) and the step's own work.
+/// Poisson weight (Stirling's error and the deviance, with an `exp`) and the step's own work.
 pub const TIME_LIMITED_STEP_CELLS: u64 = 256;
 
 /// The most cells [`time_limited`] (`first` = 0) or [`half_open_time_limited`] (`first` = 1)
@@ -361,7 +361,7 @@ pub fn wald_rate_of_h(w: Weights, h: f64) -> f64 {
 }
 
 /// Monte Carlo OC and ASN from `runs` half-open rounds, seeded: (close probability with a Wilson
-/// 95% interval, expected trials with a normal 95% interval). `None` when the weights, `p` or
+/// 95% interval, expected trials with a Student-t 95% interval). `None` when the weights, `p` or
 /// the lines make no test ([`crate::num::is_test`], `0 <= p <= 1`, finite `B < 0 < A`).
 pub fn simulate(
     w: Weights,

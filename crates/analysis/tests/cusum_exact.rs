@@ -347,3 +347,51 @@ fn a_line_on_a_grid_point_is_reached_by_the_exact_program_and_the_chain() {
     );
     assert!(chain.error.expect("an estimate") < 1e-9 * chain.arl);
 }
+
+/// A line a little above a grid point, within the breaker's tie: the breaker opens at the grid
+/// point (`score >= reach(line)`), and so must the chain. With fine 10% and broken 90%
+/// (`w_fail = |w_ok| = ln 9`) and a line of `ln(729 + 1e-9)`, 2e-13 of it above three failures,
+/// the exact program gives 1020 calls; the chain's grid, built from the line itself, needed four
+/// net failures and gave 9220, with an error of rounding. A line beyond the tie (2e-11 above)
+/// alarms at four in both, and within 1e-9 of the grid point the chain's error covers the other
+/// grid, as rounding decides there. Each chain agrees with the exact program within its error.
+#[test]
+fn a_line_within_the_tie_above_a_grid_point_is_reached_there_by_the_chain() {
+    let (p0, p1) = (0.1, 0.9);
+    let wts = Weights::new(p0, p1);
+    for (calls, expected, wide) in [
+        (729.0, 1020.0, false),
+        (729.000_000_001, 1020.0, false),
+        (729.000_000_1, 9220.0, true),
+    ] {
+        let line = libm::log(calls);
+        let exact = cusum::arl_exact(wts, line, p0);
+        let chain = cusum::arl_markov_chain(wts, line, p0).expect("chain fits");
+        let error = chain.error.expect("an estimate");
+        assert!(
+            rel(exact.arl, expected) < 1e-9,
+            "{calls}: exact {}",
+            exact.arl
+        );
+        assert!(
+            (chain.arl - exact.arl).abs() <= error + 1e-9 * exact.arl,
+            "{calls}: chain {} +- {error}, exact {}",
+            chain.arl,
+            exact.arl
+        );
+        assert_eq!(error > 1.0, wide, "{calls}: error {error}");
+    }
+    // Far smaller weights' ratio 1/1 to rounding (fine 0.01%, broken 99.99%), a line of 1e12
+    // calls 3e-13 of it above a grid point: the chain gave 1e16 (+-1000) against an exact 1e12.
+    let wts = Weights::new(0.0001, 0.9999);
+    let line = libm::log(999_700_030_000.0);
+    let exact = cusum::arl_exact(wts, line, 0.0001);
+    let chain = cusum::arl_markov_chain(wts, line, 0.0001).expect("chain fits");
+    assert!(rel(exact.arl, 1.00000002e12) < 1e-6, "exact {}", exact.arl);
+    assert!(
+        rel(chain.arl, exact.arl) < 1e-9,
+        "chain {} exact {}",
+        chain.arl,
+        exact.arl
+    );
+}
