@@ -345,7 +345,7 @@ for (const browser of BROWSERS) {
       // The interval's two lines follow their line in the legend.
       const at = fa.legend.indexOf('simulated');
       assert.deepEqual(fa.legend.slice(at, at + 3), ['simulated', '95% interval, high (simulated)', '95% interval, low (simulated)'], fa.legend.join(' | '));
-      assert.deepEqual(fa.legend.slice(1, at), ['Lorden/Ville bound', 'exact (renewal DP)', 'Brook-Evans chain (approx.)', "Wald's approximation"], fa.legend.join(' | '));
+      assert.deepEqual(fa.legend.slice(1, at), ['Lorden/Ville bound', 'exact', 'Brook-Evans chain (approx.)', "Wald's approximation"], fa.legend.join(' | '));
       assert.match(fa.note, /Simulated points: 200 runs each; the band is their 95% interval\./);
       const win = byTitle('Window breaker');
       const wat = win.legend.indexOf('sliding window, simulated');

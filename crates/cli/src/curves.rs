@@ -232,7 +232,7 @@ fn table(out: &mut String, c: &Curve) {
         } else {
             " [95% interval]"
         };
-        // Its kind once: after it, unless its label says it ("exact (renewal DP)").
+        // Its kind once: after it, unless its label says it ("exact").
         let k = kind(l.kind);
         let said = l.label.to_lowercase().contains(k.trim_end_matches('.'));
         let k = if said {

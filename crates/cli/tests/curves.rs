@@ -104,7 +104,7 @@ fn the_curves_agree_with_the_single_figures() {
     let v = json(&["--set", "traffic.calls_per_minute=120"]);
     // The default scenario: 120 calls/min, a 30 d period, N = 2 x 2,592,000 calls.
     let open = curve(&v, "open_delay");
-    let exact = line(open, "exact (renewal DP)");
+    let exact = line(open, "exact");
     // The first point, (p0 + p1) / 2 = 12.5%, where the calls to open move with the line.
     let rate = format!("{:?}", exact["x"][0].as_f64().unwrap());
     let single: Value = serde_json::from_str(&stdout(&[
@@ -123,7 +123,7 @@ fn the_curves_agree_with_the_single_figures() {
         "calls to open at {rate}"
     );
     let oc = curve(&v, "trials_oc");
-    let exact = line(oc, "exact (renewal DP)");
+    let exact = line(oc, "exact");
     // The point nearest p1 = 20%, asked for at its exact value.
     let xs = exact["x"].as_array().unwrap();
     let at = (0..xs.len())
@@ -178,7 +178,7 @@ fn the_text_gives_every_chart_with_its_kinds() {
          (exact)\n   y: calls per false alarm\n"
     ));
     assert!(t.contains("      your window at x = 100 (exact)\n"));
-    assert!(t.contains("      y1: Lorden/Ville bound\n      y2: exact (renewal DP)\n"));
+    assert!(t.contains("      y1: Lorden/Ville bound\n      y2: exact\n"));
     assert!(t.contains("      y3: Brook-Evans chain, approx.\n"));
     assert!(t.contains("      y5: simulated, 200 runs each [95% interval]\n"));
     assert!(t.contains("      y3: sliding window, simulated, 200,000 calls each [95% interval]\n"));

@@ -112,7 +112,7 @@ fn ways_lines(xs: &[f64], ways: &[Ways]) -> Vec<Line> {
     type Pick = fn(&Ways) -> Option<analysis::Figure>;
     let picks: [(&'static str, Pick); 5] = [
         ("Lorden/Ville bound", |w| w.bound),
-        ("exact (renewal DP)", |w| w.exact),
+        ("exact", |w| w.exact),
         ("Brook-Evans chain", |w| w.markov_chain),
         ("Wald's approximation", |w| w.approximation),
         ("simulated", |w| w.simulated),
