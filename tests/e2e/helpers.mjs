@@ -35,7 +35,9 @@ function serveDist() {
   if (!existsSync(join(DIST, 'index.html'))) {
     throw new Error(`${DIST}/index.html is missing: run \`cargo xtask dist\` first, or set PLAYGROUND_URL`);
   }
-  const server = createServer(async (req, res) => {
+  // Links of up to 2 MB, as Chromium opens them (link.test.mjs) and `cargo xtask serve` takes:
+  // at node's default of 16 KB the request was refused with 431.
+  const server = createServer({ maxHeaderSize: 4 * 1024 * 1024 }, async (req, res) => {
     try {
       let path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
       if (path.endsWith('/')) path += 'index.html';
