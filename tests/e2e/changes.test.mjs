@@ -584,6 +584,17 @@ for (const browser of BROWSERS) {
       await choose('opened.json', text);
       await until(async () => /Opened opened\.json/.test(await copyText()), 'opened again');
       assert.equal((await pageState(s.driver)).scenario.seed, 31);
+      // A trace refused while a month opened before is being computed: the month is computed
+      // again, and the refusal is said. (The month's second computing counted as another run
+      // asked for, and nothing was said beside the button.)
+      await choose('month.json', JSON.stringify({ seed: 7, duration: '30d', traffic: { calls_per_minute: 600 } }));
+      await until(() => page(s.driver, () => document.getElementById('playground').classList.contains('computing')), 'the month computing');
+      const m = await runsShown(s.driver);
+      await choose('trace2.json', JSON.stringify({ seed: 8, trace: '0.0,bogus,0.05' }));
+      assert.match(await until(async () => /trace2\.json/.test(await copyText()) && copyText(), 'the second trace refused', 60_000),
+        /trace2\.json was not run: trace line 1.*\(its settings are in the form; the run shown is the last valid one\)/);
+      await waitSettled(s.driver, m, 120_000);
+      assert.equal((await pageState(s.driver)).scenario.seed, 7, 'the month, computed again');
       assert.deepEqual(await pageErrors(s), []);
     });
 

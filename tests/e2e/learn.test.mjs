@@ -517,6 +517,18 @@ for (const browser of BROWSERS) {
       });
       assert.ok(typed.msg && /“Traffic” goes from 0.01 to 100000 calls\/min/.test(typed.msg), String(typed.msg));
       assert.doesNotMatch(typed.href, /cpm=/);
+      // An edit of one field leaves the others' settings as the link gave them, to the last
+      // digit (each was re-read from the ten digits its field shows: 42.857142857142854 calls/min,
+      // 300 over 7 callers as the playground writes it, became 42.85714286).
+      await openStep(s, '?step=4&cpm=42.857142857142854', 4);
+      const search = await page(s.driver, () => {
+        const i = document.getElementById('learn-fine');
+        i.value = '4';
+        i.dispatchEvent(new Event('change', { bubbles: true }));
+        return location.search;
+      });
+      assert.match(search, /[?&]cpm=42\.857142857142854(&|$)/);
+      assert.match(search, /[?&]fine=0\.04(&|$)/);
       // A step that is not one is named too (it used to be read silently as step 1, or 10 for 20).
       for (const bad of ['abc', '20', '2.5']) {
         await openStep(s, `?step=${bad}&fine=0.02`, 1);

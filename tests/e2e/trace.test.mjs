@@ -133,3 +133,17 @@ test('a trace replays to the same run in the page\'s wasm, from a file and from 
   assert.ok(replayed >= 40 && replayed <= 118, `${replayed} of 120 traces replayed (the others refused)`);
   assert.ok(reaching >= 10, `${reaching} replayed traces had calls at the call timeout`);
 });
+
+test('a 408 written as the simulator reads a status ("+408", "0408") is a timeout to the page\'s note too', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-trace-'));
+  try {
+    const text = '0,0408,40\n1,+408,40\n2,408,40\n3,ok,40\n4,ok,0.1\n';
+    const csv = join(dir, 'trace.csv');
+    writeFileSync(csv, text);
+    // The page counted the first two as answers that took the call timeout (30 s).
+    assert.deepEqual(reachTimeout(text, 30), { calls: 5, reach: 1 });
+    assert.deepEqual(cliReach(['--trace', csv]), { calls: 5, reach: 1 });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,8 +1,9 @@
 // The analysis curves: calls between false alarms vs line (bound / exact / simulated), calls to
 // open vs true failure rate, half-open OC and ASN (Wald's approximation beside the exact value),
 // and the window breaker's spurious trips per day vs window size. Every series' legend says its
-// kind. Curves depend only on the breaker settings: the owner recomputes them only when those
-// change, and only while the panel is open.
+// kind. Curves depend on the breaker settings and on the traffic one breaker sees (the traffic
+// and callers, or a replayed trace's rate: app.js's analysisRequest): the owner recomputes them
+// only when those change, and only while the panel is open.
 
 import uPlot from '../vendor/uPlot.min.js';
 import { h, replace } from './dom.js';

@@ -17,8 +17,9 @@
 //                  shown instead (default: the notice bar).
 //
 // Re-running only what an input touches:
-//   scenario edit  -> validate + rerun (worker), rewind to 0, no autoplay; breaker-setting edits
-//                     also invalidate the analysis curves;
+//   scenario edit  -> validate + rerun (worker), rewind to 0, no autoplay; edits of the breaker
+//                     settings or of the traffic one breaker sees also invalidate the analysis
+//                     curves;
 //   cursor moves   -> snapshot at t (small), no series;
 //   zoom           -> series for the visible range only;
 //   verdict targets -> re-read the metrics only.
@@ -124,7 +125,8 @@ function section(id, title, panels, landmark, open = true) {
 
 export function mountPlayground(root, options = {}) {
   // Panel names asked for (in any case: "NOW" is now) that do not exist are named in a notice;
-  // with none left, the defaults, settings form included, as if none had been asked for.
+  // with none left, the default panels (the page's all, the element's now and chart); the form
+  // as the options say, else shown on the page and hidden in the element.
   const asked = options.panels ? options.panels.map((p) => p.toLowerCase()) : null;
   const unknownPanels = asked ? asked.filter((p) => p !== 'controls' && !ALL_PANELS.includes(p)) : [];
   let panels = asked ? asked.filter((p) => ALL_PANELS.includes(p)) : ALL_PANELS;
@@ -177,7 +179,7 @@ export function mountPlayground(root, options = {}) {
     derived: section('derived', 'Derived numbers', panels, !options.embedded),
     analysis: section('analysis', 'Analysis curves', panels, !options.embedded),
   };
-  const analysisToggle = h('details', { class: 'analysis-details' }, h('summary', { text: 'Show the analysis curves (computed from the breaker settings)' }));
+  const analysisToggle = h('details', { class: 'analysis-details' }, h('summary', { text: 'Show the analysis curves (computed from the breaker settings and the traffic)' }));
   P.analysis.body.append(analysisToggle);
   const analysisBody = h('div');
   analysisToggle.append(analysisBody);
@@ -223,7 +225,7 @@ export function mountPlayground(root, options = {}) {
   // `byName` has no prototype: a host's preset="constructor" or "toString" is no preset.
   const S = {
     scenario: null, preset: null, presets: [], byName: Object.create(null), info: null, derived: null,
-    t: 0, end: 0, playing: false, speed: 10, view: null, snap: null, runId: 0, lastAnalysis: null, curves: null,
+    t: 0, end: 0, playing: false, speed: 10, view: null, snap: null, runId: 0, asked: 0, lastFatal: false, lastAnalysis: null, curves: null,
     targets: { ...DEFAULT_TARGETS }, loaded: false, cut: false,
   };
 
@@ -407,6 +409,9 @@ export function mountPlayground(root, options = {}) {
   async function setScenario(sc, initial, t0 = 0, { keepError = false } = {}) {
     pause();
     const id = ++S.runId;
+    // Runs asked for from outside (an edit, a preset, a file); not this function's own retry
+    // below, which keeps the message of the run it follows (openScenario compares them).
+    if (!keepError) S.asked += 1;
     // A message about the run saved is not about the run to come.
     clearSaved();
     // Nothing reads the worker's run until this one is back: it is replaced at once, and a
@@ -445,6 +450,7 @@ export function mountPlayground(root, options = {}) {
       progressRow.hidden = true;
       root.classList.remove('computing');
       S.lastError = e.message;
+      S.lastFatal = Boolean(e.fatal);
       if (e.fatal) {
         // The simulator stopped on a bug (the banner shows it): not a fault of the settings.
         setText(runInfo, STOPPED);
@@ -858,7 +864,8 @@ export function mountPlayground(root, options = {}) {
     // Refused here (a trace is read only when run), the form holds the settings and their
     // field shows why, as after an edit.
     const ok = await setScenario(sc, false, t);
-    return { ok, message: S.lastError, shown: true };
+    // Refused, or stopped by a bug of the simulator while it ran (not the settings' fault).
+    return { ok, message: S.lastError, shown: true, fatal: !ok && S.lastFatal };
   }
 
   /** A host's cursor time, checked: NaN, a string or undefined moved the cursor to the end. */
@@ -898,10 +905,12 @@ export function mountPlayground(root, options = {}) {
       opened(`${file.name} was not opened: it is not JSON (${e.message}).`);
       return;
     }
-    const runId = S.runId;
+    const asked = S.asked;
     const r = parsed.ok ? await read(parsed.value, 0) : { ...parsed, shown: false };
-    // Another file or an edit came while this one ran: its own message (or none) stands.
-    if (r.shown && S.runId !== runId + 1) return;
+    // Another file or an edit came while this one ran: its own message (or none) stands. (A
+    // retry of the run before, after this one was refused, is not another: it keeps this one's
+    // message, and nothing was said beside the button.)
+    if (r.shown && S.asked !== asked + 1) return;
     opened(r.ok ? `Opened ${file.name}.`
       : r.shown && !r.fatal ? `${file.name} was not run: ${r.message} (its settings are in the form; the run shown is the last valid one)`
         : `${file.name} was not opened: ${r.message}`);

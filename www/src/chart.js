@@ -7,7 +7,8 @@
 // asks the owner for finer buckets of that range (the run is not recomputed); double-click zooms
 // out. From the keyboard, with the charts focused (one tab stop for the three): + (or =) zooms
 // in and - zooms out by 2 around the playback cursor, 0 or Escape shows the whole run.
-// Everything drawn is simulated.
+// The runs' lines are simulated; Wald's lines A and B are exact, from the settings, and the
+// window's threshold is a setting (the chart's note says so).
 
 import uPlot from '../vendor/uPlot.min.js';
 import { h, replace, uniqueId } from './dom.js';
@@ -205,11 +206,6 @@ export function timeTick(v) {
 }
 
 /**
- * Create the chart in `root`. Options: onSeek(t), onZoom(t0, t1), canZoom() (false while the
- * owner cannot show a zoomed range: the keys and a drag then leave the view as it is).
- * Returns {setData(series, point, t0, t1, end), setCursor(t), xScales(), xTicks(), destroy}.
- */
-/**
  * A legend marker dotted when its line is dashed or dotted, solid when the line is: the two
  * breakers' fallback and wait lines share a colour and differ by dash alone, which uPlot's solid
  * markers did not show. (A dashed border on the marker's small square draws as a solid one.)
@@ -219,6 +215,12 @@ export function markerDash(u, i) {
   return d && d.length > 0 ? 'dotted' : 'solid';
 }
 
+/**
+ * Create the chart in `root`. Options: onSeek(t), onZoom(t0, t1), syncKey, canZoom() (false
+ * while the owner cannot show a zoomed range: the keys and a drag then leave the view as it is).
+ * Returns {setData(series, point, t0, t1, end), setPhases(list), phaseMarks(), zoomable(),
+ * shown(), setCursor(t), xScales(), plotBoxes(), xTicks(), destroy()}.
+ */
 export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => true }) {
   let pal = palette(root);
   let point = 1;

@@ -111,7 +111,8 @@ const form = (props, ...children) => h('form', {
 
 /**
  * Build the form inside `root`. `onChange(scenario, path)` is called with a fresh copy after every
- * committed edit (typing is debounced). Returns {set, showError, clearErrors, setPresets, focus}.
+ * committed edit (typing is debounced). Returns {element, set, showError, clearErrors,
+ * setPresets, showPreset, hasLocal, hasLocalErrors}.
  */
 export function createControls(root, { onChange, onPreset, onLocal = () => {}, rangeOf = async () => null }) {
   let scenario = {};

@@ -5,7 +5,7 @@
 //   commands(S, r) `breaker analyze` argument lists, built from the reader's settings S (and, for
 //                  later commands, the results r of earlier ones); the page runs them through the
 //                  wasm `analyze()` and shows each as a command line the reader can run natively;
-//   scenario(S, r, presets)  the small run the step plays (simulator Scenario JSON, partial: the
+//   scenario(S, r)  the small run the step plays (simulator Scenario JSON, partial: the
 //                  worker fills the defaults);
 //   look           which panel the step points at, and what to look for in it;
 //   seek           where to put the cursor after the run: 'first-opening', 'first-close', or seconds;

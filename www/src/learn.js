@@ -248,8 +248,10 @@ export function mountLearn(root) {
   });
   window.__learn = { get step() { return step; }, get settings() { return { ...S }; }, get env() { return env; }, playground: pg };
 
+  /** A setting as its field shows it: ten significant digits. */
+  const shownAs = (f, v) => String(Number((v * f.scale).toPrecision(10)));
   function fillForm() {
-    for (const f of FIELDS) inputs[f.key].value = String(Number((S[f.key] * f.scale).toPrecision(10)));
+    for (const f of FIELDS) inputs[f.key].value = shownAs(f, S[f.key]);
   }
   /** Say `text` under the form, tied to the fields it is about (marked invalid); '' clears. */
   function formError(text, keys = []) {
@@ -265,6 +267,10 @@ export function mountLearn(root) {
   function readForm() {
     const T = { ...S };
     for (const f of FIELDS) {
+      // A field as it was filled keeps its setting to the last digit: an edit of another field
+      // re-read it from its ten digits, and a link's 42.857142857142854 calls/min became
+      // 42.85714286.
+      if (inputs[f.key].value === shownAs(f, S[f.key])) continue;
       const v = Number(inputs[f.key].value);
       if (inputs[f.key].value === '' || !Number.isFinite(v)) { formError(`${f.label}: enter a number.`, [f.key]); return; }
       if (v < f.min || v > f.max) { formError(`${outOfRange(f, `${v} ${f.unit}`)}.`, [f.key]); return; }

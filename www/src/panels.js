@@ -57,8 +57,8 @@ export function renderNow(root, snap, point, period, changes = []) {
       h('table', { class: 'kv' }, h('caption', {}, 'Window ', badge(w.state)),
         h('tbody', {},
           // Half-open, the window's rate is not kept: the probes are counted apart, and judged
-          // once permittedNumberOfCallsInHalfOpenState of them are in (minimumNumberOfCalls
-          // plays no part then).
+          // once min(minimumNumberOfCalls, permittedNumberOfCallsInHalfOpenState) results are in
+          // (windowHalfOpen, below).
           row('failure rate', pct(w.level), Number.isFinite(w.level) ? 'in the window'
             : w.state === 'half_open' ? 'not kept while half-open: see the probes' : 'below minimumNumberOfCalls'),
           row('threshold', pct(w.threshold), 'failureRateThreshold: a setting (exact)'),

@@ -1,5 +1,5 @@
 // Get and set values in a nested settings object by dotted path ("statistical.fine_rate",
-// "dependency.phases.1.failure_rate").
+// "dependency.1.failure_rate").
 
 export function getPath(obj, path) {
   let o = obj;

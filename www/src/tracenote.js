@@ -6,7 +6,7 @@
 //
 // Read from the trace text the run replayed (so it has parsed: every row is a call): a row is a
 // line whose first field is a number; its outcome is a timeout if written `timeout` (any case)
-// or `408`; its latency is read as the simulator reads durations (units.js).
+// or as the status 408 (`+408`, `0408`); its latency is read as the simulator reads durations (units.js).
 
 import { parseDuration } from './units.js';
 
@@ -20,7 +20,8 @@ export function reachTimeout(trace, timeout) {
     if (f.length < 3 || t === '' || !Number.isFinite(Number(t))) continue;
     calls += 1;
     const o = f[1].trim().toLowerCase();
-    if (o === 'timeout' || o === '408') continue;
+    // 408 as the simulator reads a status (a u16: "+408" and "0408" too).
+    if (o === 'timeout' || /^\+?0*408$/.test(o)) continue;
     const d = parseDuration(f[2]);
     if (d.ok && d.value >= timeout) reach += 1;
   }
