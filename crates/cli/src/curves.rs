@@ -98,6 +98,14 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
         "",
         false,
     )?;
+    // A trace that does not read is refused, as `breaker run` refuses it: its traffic, which the
+    // curves take, is not known (it was the scenario's own, unsaid).
+    if let Some(trace) = s.trace.as_deref() {
+        sim::scan_trace(trace.as_bytes()).map_err(|e| match o.scenario.as_deref() {
+            Some(path) => format!("--scenario {path}: {e}"),
+            None => format!("--set trace: {e}"),
+        })?;
+    }
     let cpm = s.calls_per_minute_per_breaker();
     let all = curves::page_curves(&s.statistical, &s.window, cpm / 60.0);
     if o.format == Some(true) {
@@ -118,10 +126,12 @@ fn text(s: &Scenario, cpm: f64, all: &[Curve]) -> String {
         out,
         "curves (the page's analysis charts) at {} calls/min, the traffic one breaker sees{}",
         short(cpm),
-        if s.trace_calls_per_minute().is_some() {
-            " (the replayed trace's: its calls over its run)"
-        } else {
-            ""
+        match (&s.trace, s.trace_calls_per_minute()) {
+            (Some(_), Some(_)) => " (the replayed trace's: its calls over its run)",
+            (Some(_), None) => {
+                " (the scenario's traffic: the replayed trace's calls all come at 0 s, a run of no length)"
+            }
+            _ => "",
         }
     );
     // The rates as set (a rounded percent printed 0.19999 and 0.2 both as 20.00%).

@@ -2,8 +2,8 @@
 //!
 //! ```text
 //! breaker presets
-//! breaker run --preset NAME [--seed N] [--set key=value ...] [--format text|json|csv]
-//!             [--scenario FILE.json] [--trace FILE.csv] [--buckets N]
+//! breaker run [--preset NAME | --scenario FILE.json] [--trace FILE.csv] [--seed N]
+//!             [--set key=value ...] [--format text|json|csv] [--buckets N]
 //! breaker analyze ...            (see `breaker analyze --help`)
 //! breaker analyze curves [--preset NAME | --scenario FILE.json] [--set key=value ...]
 //!                        [--format text|json]
@@ -154,7 +154,11 @@ fn analyze(args: &[String]) -> Result<String, String> {
         Ok(usage) if analysis::cli::is_help(args) => Ok(format!(
             "{usage}\n\nand from a scenario's settings:\n  {CURVES}"
         )),
-        Err(e) if e.starts_with("analyze: missing command") || e.contains("unknown command") => {
+        // Only the command's own refusals (a value quoted in a flag's message may say anything).
+        Err(e)
+            if e.starts_with("analyze: missing command")
+                || e.starts_with("analyze: unknown command") =>
+        {
             Err(format!("{e}; or {CURVES}"))
         }
         r => r,

@@ -227,14 +227,22 @@ fn hinted(e: sim::TraceError) -> String {
                 return e.to_string();
             }
         }
-        // Past the longest run, and finite: a Unix time in seconds or milliseconds (not -1, inf
-        // or nan).
+        // Past the longest run, and finite: a Unix time in seconds, milliseconds, microseconds
+        // or nanoseconds (now about 1.8e9, 1.8e12, 1.8e15 and 1.8e18; not -1, inf or nan).
         Some("time_s") if m.contains("allowed 0 <= x <= 1e9") => match value.parse::<f64>() {
-            Ok(x) if x.is_finite() && x >= 1e11 => {
+            Ok(x) if (1e17..1e20).contains(&x) => {
+                "times are seconds from the run's start: for Unix times in nanoseconds, \
+                     subtract the first call's time from each and divide by 1e9"
+            }
+            Ok(x) if (1e14..1e17).contains(&x) => {
+                "times are seconds from the run's start: for Unix times in microseconds, \
+                     subtract the first call's time from each and divide by 1e6"
+            }
+            Ok(x) if (1e11..1e14).contains(&x) => {
                 "times are seconds from the run's start: for Unix times in milliseconds, \
                      subtract the first call's time from each and divide by 1000"
             }
-            Ok(x) if x.is_finite() && x > 1e9 => {
+            Ok(x) if x > 1e9 && x < 1e11 => {
                 "times are seconds from the run's start: for Unix times, subtract the first \
                      call's time from each"
             }

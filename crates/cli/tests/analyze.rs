@@ -104,3 +104,17 @@ fn a_wald_approximation_below_the_bound_says_so() {
         "{t}"
     );
 }
+
+/// A command `analyze` does not know points to `analyze curves` too; a flag's value that says
+/// "unknown command" does not (its message quoted the value and got the pointer appended).
+#[test]
+fn only_a_command_refused_points_to_curves() {
+    let curves = "; or curves (the page's five analysis charts for a scenario: breaker analyze \
+                  curves --help)\n";
+    assert!(refusal(&["analyze", "bogus"]).ends_with(curves));
+    assert!(refusal(&["analyze"]).ends_with(curves));
+    assert_eq!(
+        refusal(&["analyze", "false-alarms", "--fine", "unknown command"]),
+        "breaker: --fine: \"unknown command\" is not a rate: use 0.05 or 5%\n"
+    );
+}

@@ -309,3 +309,38 @@ fn the_note_says_where_an_approximation_lies_below_the_bound() {
     }
     assert!(!fa(&[]).contains("lies below the bound"));
 }
+
+/// A scenario whose trace does not read is refused, as `breaker run` refuses it, naming the
+/// line and field; the curves were drawn at the scenario's own traffic, unsaid. A trace whose
+/// calls all come at 0 s has no rate of its own: the scenario's traffic, and the text says so.
+#[test]
+fn a_trace_that_does_not_read_is_refused_and_one_of_no_length_said() {
+    let dir = std::env::temp_dir().join(format!("breaker-curves-bad-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"trace": "0,bogus,1"}"#).unwrap();
+    let bad = bad.to_str().unwrap();
+    let curves = refusal(&["analyze", "curves", "--scenario", bad]);
+    let run = refusal(&["run", "--scenario", bad]);
+    assert!(
+        curves.starts_with(&format!(
+            "breaker: --scenario {bad}: trace line 1, field outcome: "
+        )),
+        "{curves}"
+    );
+    assert_eq!(curves, run);
+    assert!(refusal(&["analyze", "curves", "--set", "trace=0,bogus,1"])
+        .starts_with("breaker: --set trace: trace line 1, field outcome: "));
+    let flat = dir.join("flat.json");
+    std::fs::write(&flat, r#"{"trace": "0,ok,1\n0,ok,1\n"}"#).unwrap();
+    let text = stdout(&["analyze", "curves", "--scenario", flat.to_str().unwrap()]);
+    assert!(
+        text.starts_with(
+            "curves (the page's analysis charts) at 60 calls/min, the traffic one breaker sees \
+             (the scenario's traffic: the replayed trace's calls all come at 0 s, a run of no \
+             length)\n"
+        ),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -170,6 +170,28 @@ fn a_refused_trace_says_how_to_mend_it() {
              (the longest run); times are seconds from the run's start: for Unix times in \
              milliseconds, subtract the first call's time from each and divide by 1000",
         ),
+        // Microseconds and nanoseconds were told to divide by 1000 too, which left them 1000
+        // and a million times too large.
+        (
+            "unix-us.csv",
+            "1764720000133000,200,41ms\n",
+            "trace line 1, field time_s: 1764720000133000 is invalid: allowed 0 <= x <= 1e9 \
+             seconds (the longest run); times are seconds from the run's start: for Unix times in \
+             microseconds, subtract the first call's time from each and divide by 1e6",
+        ),
+        (
+            "unix-ns.csv",
+            "1764720000133000000,200,41ms\n",
+            "trace line 1, field time_s: 1764720000133000000 is invalid: allowed 0 <= x <= 1e9 \
+             seconds (the longest run); times are seconds from the run's start: for Unix times in \
+             nanoseconds, subtract the first call's time from each and divide by 1e9",
+        ),
+        (
+            "far.csv",
+            "1e300,200,41ms\n",
+            "trace line 1, field time_s: 1e300 is invalid: allowed 0 <= x <= 1e9 seconds (the \
+             longest run)",
+        ),
         (
             "quoted.csv",
             "\"time_s\",\"outcome\",\"latency_s\"\n1,200,41ms\n",

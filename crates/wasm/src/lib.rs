@@ -92,7 +92,7 @@ export interface BreakerEvent {
   reason: string;
   detail: { kind: string; [key: string]: number | string };
 }
-/** A run's name, seed and length (seconds). */
+/** A run's name, seed and length (seconds: the scenario's duration, or a replayed trace's last call; a run cut short ends before it, at `metrics().cut_at_s`). */
 export interface Info {
   name: string;
   seed: number;
@@ -236,29 +236,51 @@ export interface RunMetrics {
   calls: number;
   outages: [number, number | null][];
 }
-/** `derived()`: the numbers the settings give (NaN where one does not apply; see the page's derived panel). */
+/** `derived()`: the numbers the settings give (NaN where one does not apply; see the page's derived panel). Scores and lines in nats; all exact from the settings, but `trials_expected_fine` (exact, or NaN past its work cap). */
 export interface Derived {
+  /** p0, the fine failure rate (a fraction). */
   fine_rate: number;
+  /** p1, the broken failure rate. */
   broken_rate: number;
+  /** Seconds: on average at most one false alarm per this period at p0 (Lorden's bound). */
   false_alarm_period: number;
+  /** A failure's weight, ln(p1 / p0). */
   w_fail: number;
+  /** A success's weight, ln((1 - p1) / (1 - p0)), below 0. */
   w_ok: number;
+  /** One point on the page's charts: |w_ok| nats. */
   point: number;
+  /** Wald's upper line A = ln((1 - b) / a): half-open opens again at or above it. */
   upper: number;
+  /** Wald's lower line B = ln(b / (1 - a)): half-open closes at or below it. */
   lower: number;
+  /** Successes in a row that close half-open from 0: ceil(B / w_ok). */
   trials_to_close: number;
+  /** Failures in a row that open it again from 0: ceil(A / w_fail). */
   trials_to_open: number;
+  /** The failure rate where the score's expected change is 0: -w_ok / (w_fail - w_ok). */
   zero_drift_rate: number;
+  /** The closed line's floor: max(A, w_fail + |w_ok|). */
   line_floor: number;
+  /** The score's expected change a call at p0: p0 w_fail + (1 - p0) w_ok (below 0). */
   drift_fine: number;
+  /** The same at p1 (above 0). */
   drift_broken: number;
+  /** The scenario's traffic, calls per second (all callers; for a trace replay still the setting, which it does not use). */
   nominal_rate: number;
+  /** The closed line one breaker has at the nominal traffic: max(ln(half_open_rate x false_alarm_period), line_floor); NaN for a trace replay. */
   nominal_line: number;
+  /** Calls per second one breaker sees at the nominal traffic (callers that do not share state each have their own); NaN for a trace replay. */
   half_open_rate: number;
+  /** Seconds: half-open's time limit at that rate, half_open_time_factor x trials_to_close / half_open_rate. */
   half_open_limit: number;
+  /** Seconds: the least latency of a successful answer in any phase that gives one (NaN for none, or a trace replay). */
   trial_latency_floor: number;
+  /** Seconds: the least mean latency of a successful answer (latency + latency_jitter) among the fine phases that answer. */
   trial_latency_fine_mean: number;
+  /** Trials a half-open test takes on average at p0, Wald's test run to its end (exact; NaN past its work cap). */
   trials_expected_fine: number;
+  /** Calls per minute the analysis curves are computed at: one breaker's share of the traffic, or of a replayed trace's own. */
   curves_calls_per_minute: number;
 }
 /** `series()`: bucket `i` starts at `t0 + i x bucket`; each column one value a bucket (NaN where none applies), statistical (`s_`) and window (`w_`). */
@@ -796,8 +818,9 @@ impl Playground {
         derived_of(&self.scenario)
     }
 
-    /// The trace hash of the full run (complete it first with `advance`), as the native
-    /// `sim::trace_hash` computes it.
+    /// The trace hash of the full run, as the native `sim::trace_hash` computes it: the part
+    /// of the run not yet computed is computed first (the whole run, in this one call, for a
+    /// fresh handle: `finished()` is then true).
     #[wasm_bindgen(js_name = traceHash)]
     pub fn trace_hash(&mut self) -> String {
         self.full.advance(u64::MAX);
