@@ -1052,7 +1052,7 @@ fn text_window(r: &report::WindowReport) -> String {
     );
     let _ = writeln!(
         out,
-        "time to fill the window: {} (exact); to the first evaluation: {}",
+        "time to fill the window: {}; to the first evaluation: {} (both exact)",
         duration(r.time_to_fill.value),
         duration(r.time_to_first_evaluation.value)
     );

@@ -736,3 +736,23 @@ fn an_error_that_is_not_finite_is_not_printed() {
         .unwrap()
         .contains("exact 4.746e7 (+-"));
 }
+
+/// The window's two times in its text each say their kind (the first evaluation's had none; its
+/// JSON says exact): at 1 call/s, a window of 100 fills in 100 s, and minimum calls of 100 are
+/// met then too.
+#[test]
+fn the_windows_times_say_their_kind() {
+    let text = run(&args(
+        "window --window 100 --min-calls 100 --calls-per-minute 60",
+    ))
+    .unwrap();
+    assert!(
+        text.contains(
+            "time to fill the window: 100.0 s; to the first evaluation: 100.0 s (both exact)\n"
+        ),
+        "{text}"
+    );
+    let v = json("window --window 100 --min-calls 100 --calls-per-minute 60");
+    assert_eq!(v["time_to_first_evaluation"]["kind"], "exact");
+    assert_eq!(v["time_to_fill"]["kind"], "exact");
+}
