@@ -35,7 +35,6 @@ for (const browser of BROWSERS) {
     test('busy-service shows progress, keeps the page responsive, and can be cancelled', async () => {
       await open(s);
       const n = await runsShown(s.driver);
-      const t0 = Date.now();
       await page(s.driver, () => {
         const sel = [...document.querySelectorAll('#playground .controls select')].find((el) => [...el.options].some((o) => o.value === 'busy-service'));
         sel.value = 'busy-service';
@@ -46,10 +45,10 @@ for (const browser of BROWSERS) {
         return p.shown && p.value > 0 ? p : null;
       }, 'the progress bar to show and move', 20_000, 20);
       assert.ok(first.value < 1, 'not done yet');
-      // The page answers while the worker computes (a script round trip, not a frozen main thread).
-      const ping = Date.now();
-      await page(s.driver, () => document.title);
-      assert.ok(Date.now() - ping < 1000, `the page answered in ${Date.now() - ping} ms`);
+      // The page answers while the worker computes: a script runs on the main thread and finds
+      // the run still going (a frozen main thread would answer only once the month was done).
+      const mid = await progress(s.driver);
+      assert.ok(mid.shown && mid.value < 1, `the run went on while the page answered: ${JSON.stringify(mid)}`);
       const later = await until(async () => {
         const p = await progress(s.driver);
         return p.value > first.value ? p : null;
@@ -174,7 +173,6 @@ for (const browser of BROWSERS) {
         return S.snap !== window.__e2eSnap && { t: S.snap.t_s, reached: S.reached };
       }), 'the step answered');
       assert.ok(stepped.t <= stepped.reached, `a step: cursor ${stepped.t} s within the ${stepped.reached} s computed`);
-      assert.ok(Date.now() - t0 < 60_000);
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -1509,6 +1509,22 @@ mod tests {
                     format!("{:?}", general.transitions())
                 );
                 assert_eq!(format!("{fast:?}"), format!("{general:?}"), "case {case}");
+                // The windows' entries too (their `Debug` gives sizes only).
+                assert_eq!(fast.metrics.total, general.metrics.total, "case {case}");
+                match (&fast.metrics.ring, &general.metrics.ring) {
+                    (
+                        Ring::Count {
+                            ring: a, oldest: x, ..
+                        },
+                        Ring::Count {
+                            ring: b, oldest: y, ..
+                        },
+                    ) => assert_eq!((a, x), (b, y), "case {case}"),
+                    (Ring::Time { buckets: a, .. }, Ring::Time { buckets: b, .. }) => {
+                        assert_eq!(a, b, "case {case}")
+                    }
+                    _ => panic!("case {case}: windows of two kinds"),
+                }
                 // Both share the window code, so check it against a recount too: a count
                 // window's totals are the sums of its ring's entries.
                 if let Ring::Count { ring, .. } = &fast.metrics.ring {

@@ -153,20 +153,34 @@ fn input_errors_are_neutral() {
     }
 }
 
+/// A phase's failure class is what a failing call draws, and a refused connection or a 5xx is
+/// a failure both breakers count: every admitted call failed, and its result was counted.
 #[test]
 fn failure_class_is_carried_and_5xx_counts() {
-    let s = base(
-        60.0,
-        10.0,
-        Phase {
-            failure_rate: 1.0,
-            failure: Outcome::Refused,
-            ..zero_latency()
-        },
-    );
-    let mut sim = Sim::new(&s).unwrap();
-    sim.step_call();
-    assert_eq!(sim.snapshot().last_call.unwrap().drawn, Outcome::Refused);
+    for failure in [Outcome::Refused, Outcome::ServerError] {
+        let s = base(
+            60.0,
+            10.0,
+            Phase {
+                failure_rate: 1.0,
+                failure,
+                ..zero_latency()
+            },
+        );
+        let mut sim = Sim::new(&s).unwrap();
+        sim.step_call();
+        assert_eq!(sim.snapshot().last_call.unwrap().drawn, failure);
+        let r = sim::run(&s, 10).unwrap();
+        for k in BreakerKind::ALL {
+            let t = &r.breakers.get(k).totals;
+            assert!(t.admitted > 0, "{failure:?} {k:?}");
+            assert_eq!(
+                (t.answered, t.failed, t.results_counted),
+                (0, t.admitted, t.admitted),
+                "{failure:?} {k:?}"
+            );
+        }
+    }
 }
 
 #[test]

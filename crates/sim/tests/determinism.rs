@@ -108,8 +108,11 @@ fn stepping_and_seeking_agree_with_a_straight_run() {
     assert_eq!(a.calls(), 0);
 }
 
+/// `next_event` stops at the calls that change a state, in time order: each event it gives is
+/// one of the run's, none earlier than the one before, and every event of the run comes at the
+/// time of one it gave (one call can change both breakers: it gives the first).
 #[test]
-fn next_event_walks_every_transition_in_order() {
+fn next_event_walks_the_transitions_in_order() {
     let s = sim::preset("recovery-warmup").unwrap();
     let whole = sim::run(&s, 10).unwrap();
     let mut all: Vec<sim::Event> = BreakerKind::ALL
@@ -119,10 +122,21 @@ fn next_event_walks_every_transition_in_order() {
     all.sort_by(|a, b| a.t_s.total_cmp(&b.t_s));
     let mut sim = Sim::new(&s).unwrap();
     let mut seen = 0;
+    let mut times = Vec::new();
     while let Some(e) = sim.next_event() {
         assert!(all.iter().any(|x| x == &e));
+        assert!(
+            times.last().is_none_or(|&t| e.t_s >= t),
+            "{} after {times:?}",
+            e.t_s
+        );
+        times.push(e.t_s);
         seen += 1;
     }
+    assert!(
+        all.iter().all(|x| times.contains(&x.t_s)),
+        "an event at no stop"
+    );
     // Several events can come from one call (both breakers), so next_event may return fewer
     // than all; none is missed from `events()`.
     assert!(seen > 0 && seen <= all.len());
