@@ -211,6 +211,17 @@ test('the .d.ts shapes of the settings, the cursor, the events, the run, its met
   assert.ok(Object.values(lines).every((n) => n > 0), JSON.stringify(lines));
 });
 
+test('a key with a dot in it is an unknown field under its own name, as natively (it was blamed on the field its path named)', () => {
+  for (const [given, key] of [
+    [{ 'statistical.fine_rate': 'abc' }, 'statistical.fine_rate'],
+    [{ statistical: { 'fine_rate.x': 1 } }, 'fine_rate.x'],
+    [{ window: { 'x.y': 2 } }, 'x.y'],
+    [{ dependency: [{}, { start: 10, 'burst.enter': 0.5 }] }, 'burst.enter'],
+  ]) {
+    assert.throws(() => wasm.normalizeScenario(given), (e) => e.message.startsWith(`scenario is invalid: unknown field \`${key}\`, expected one of`), JSON.stringify(given));
+  }
+});
+
 /** Each settings type the calls take, beside the one they give back. */
 const INPUTS = {
   ScenarioInput: 'Scenario', CallersInput: 'Callers', PhaseInput: 'Phase', BurstInput: 'Burst',

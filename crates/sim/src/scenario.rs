@@ -970,7 +970,10 @@ fn collect_leaves<'a>(
     };
     match (v, shape) {
         (Value::Object(m), Some(Value::Object(sm))) if !m.is_empty() => {
-            for (k, x) in m {
+            // A key with a dot in it is no field, and its dotted path would name another (a
+            // JSON key "statistical.fine_rate" was blamed as statistical.fine_rate): left to
+            // serde's "unknown field", with its own name.
+            for (k, x) in m.iter().filter(|(k, _)| !k.contains('.')) {
                 collect_leaves(x, join(k), sm.get(k), item, out);
             }
         }

@@ -36,6 +36,38 @@ fn unknown_keys_are_errors() {
     assert!(e.contains("unknown field `traffik`"), "{e}");
 }
 
+/// A key with a dot in it (a `--set` path written as a JSON key) is an unknown field under its
+/// own name. Its path was split at the dot, and a value the field there would refuse was blamed
+/// on that field: `{"statistical.fine_rate": "abc"}` read as `statistical.fine_rate = "abc" is
+/// invalid: "abc" is not a rate`, as if the key were right.
+#[test]
+fn a_dotted_key_is_an_unknown_field_under_its_own_name() {
+    for (json, key) in [
+        (
+            r#"{"statistical.fine_rate": "abc"}"#,
+            "statistical.fine_rate",
+        ),
+        (
+            r#"{"statistical.fine_rate": "5%"}"#,
+            "statistical.fine_rate",
+        ),
+        (r#"{"statistical": {"fine_rate.x": 1}}"#, "fine_rate.x"),
+        (r#"{"window": {"x.y": 2}}"#, "x.y"),
+        (
+            r#"{"dependency": [{}, {"start": 10, "burst.enter": 0.5}]}"#,
+            "burst.enter",
+        ),
+    ] {
+        let e = Scenario::from_json(json).unwrap_err();
+        assert!(
+            e.starts_with(&format!(
+                "scenario is invalid: unknown field `{key}`, expected one of"
+            )),
+            "{json}: {e}"
+        );
+    }
+}
+
 #[test]
 fn set_edits_a_dotted_path() {
     let s = sim::preset("recovery-warmup").unwrap();

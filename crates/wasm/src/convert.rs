@@ -527,7 +527,9 @@ fn collect(
         if is_object(v) && is_object(s) {
             let es = entries(v, true);
             if !es.is_empty() {
-                for (k, x) in es {
+                // A key with a dot in it is no field, and its dotted path would name another:
+                // left to the reader's "unknown field", with its own name (as natively).
+                for (k, x) in es.into_iter().filter(|(k, _)| !k.contains('.')) {
                     let key = JsValue::from_str(&k);
                     let sub = Object::has_own(s.unchecked_ref::<Object>(), &key)
                         .then(|| Reflect::get(s, &key).ok())
