@@ -112,7 +112,7 @@ fn rate_in(
     hi_included: bool,
     allowed: &str,
 ) -> Result<f64, String> {
-    let x = parse_rate(v).map_err(|e| format!("--{flag}: {e}"))?;
+    let x = parse_rate(v).map_err(|e| format!("--{flag}: {e}; allowed {allowed}"))?;
     if x > lo_open && (x < hi || (hi_included && x == hi)) {
         Ok(x)
     } else {
@@ -329,9 +329,11 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
                 )?)
             }
             "period" => {
-                let p = parse_duration(v).map_err(|e| format!("--period: {e}"))?;
+                let allowed = "0 < period <= 1e12 s (e.g. 30d)";
+                let p =
+                    parse_duration(v).map_err(|e| format!("--period: {e}; allowed {allowed}"))?;
                 if !(p > 0.0 && p <= 1e12) {
-                    return Err(bad("period", v, "0 < period <= 1e12 s (e.g. 30d)"));
+                    return Err(bad("period", v, allowed));
                 }
                 f.period = Some(p);
             }

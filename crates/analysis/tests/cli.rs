@@ -756,3 +756,20 @@ fn the_windows_times_say_their_kind() {
     assert_eq!(v["time_to_first_evaluation"]["kind"], "exact");
     assert_eq!(v["time_to_fill"]["kind"], "exact");
 }
+
+/// A value that does not read says the range too, as one out of range does (`--fine NaN` said
+/// only that it is not a finite rate).
+#[test]
+fn a_value_that_does_not_read_says_the_range() {
+    for (a, said) in [
+        ("false-alarms --fine NaN", "--fine: \"NaN\" is not a finite rate; allowed 0 < fine < 1 (e.g. 5%)"),
+        ("trials --b abc", "--b: \"abc\" is not a rate: use 0.05 or 5%; allowed 0 < b < 1 - a (e.g. 5%)"),
+        (
+            "false-alarms --period soon",
+            "--period: \"soon\" is not a duration: use seconds or a unit (200ms, 5s, 1m, 1h, 30d); \
+             allowed 0 < period <= 1e12 s (e.g. 30d)",
+        ),
+    ] {
+        assert_eq!(run(&args(a)).unwrap_err(), said, "{a}");
+    }
+}

@@ -115,6 +115,7 @@ fn only_a_command_refused_points_to_curves() {
     assert!(refusal(&["analyze"]).ends_with(curves));
     assert_eq!(
         refusal(&["analyze", "false-alarms", "--fine", "unknown command"]),
-        "breaker: --fine: \"unknown command\" is not a rate: use 0.05 or 5%\n"
+        "breaker: --fine: \"unknown command\" is not a rate: use 0.05 or 5%; allowed 0 < fine < 1 \
+         (e.g. 5%)\n"
     );
 }
