@@ -786,8 +786,11 @@ impl<B: Breaker> Shared<B> {
     /// transitions of the last mutating call `f` makes, if any, go to the listener. If `f`
     /// replaces the breaker, the listener has the replacement's transitions from then on,
     /// whatever its generation against the replaced one's: those of its last call if `f` drives
-    /// it (a clone's last call is its original's, which it then hears); calls out at that moment then report to the
-    /// replacement, which did not issue their permits and takes them at their word (see
+    /// it (a clone's last call is its original's, which it then hears), unless that call ends
+    /// where the replaced breaker's last call did (the same generation, as many changes, the
+    /// last at the same time: then they are taken as heard); calls out at that moment then
+    /// report to the replacement, which did not issue their permits and takes them at their
+    /// word (see
     /// [`Permit::new`](crate::Permit::new)): the window breaker counts their results as late
     /// ones, the statistical one drops those of a generation other than its own. None is taken
     /// for one of the replacement's own half-open trials when the replacement is made new
@@ -845,8 +848,11 @@ impl<B: Breaker> Shared<B> {
 
 /// What [`Shared::with`] compares before and after its `f`: the breaker's generation and its last
 /// call's changes (how many, and the last one's generation and time). A call that changes
-/// anything changes it, and so does putting another breaker in place, unless that one is a copy
-/// of the breaker as it was.
+/// a state changes it (the generation moves), and so does putting another breaker in place,
+/// unless the replacement ends at the same mark: a copy of the breaker as it was, or one driven
+/// inside `f` to the same generation by a last call of as many changes at the same time (a
+/// fresh breaker opened at the instant the replaced one had opened), whose changes are then
+/// taken as heard.
 fn mark<B: Breaker>(b: &B) -> (u64, usize, Option<(u64, u64)>) {
     let t = b.transitions();
     let last = t.last().map(|t| (t.generation, t.at.to_bits()));
