@@ -118,6 +118,7 @@ function mismatch(value, type, decl, path) {
     else if (['number', 'string', 'boolean'].includes(alt)) why = typeof value === alt ? null : `not a ${alt}`;
     else if (alt === 'Float64Array') why = value instanceof Float64Array ? null : 'not a Float64Array';
     else if (/^".*"$/.test(alt)) why = value === JSON.parse(alt) ? null : `not ${alt}`;
+    else if (alt === '`${number}`') why = typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? null : 'not a number as text';
     else if (alt.endsWith('[]')) {
       why = Array.isArray(value) ? value.map((v, i) => mismatch(v, alt.slice(0, -2), decl, `${path}[${i}]`)).find(Boolean) ?? null : 'not an array';
     } else if (alt.startsWith('[')) {
@@ -249,7 +250,8 @@ test('the .d.ts settings taken: every field of the settings given back, optional
       const part = Object.entries(INPUTS).find(([, out]) => back === out || back === `${out}[]`);
       if (back === 'number') assert.ok(['number', 'Seconds', 'Fraction'].includes(t), `${input}.${k}: ${t}`);
       else if (part) assert.equal(t, back.replace(part[1], part[0]), `${input}.${k}`);
-      else assert.equal(t, back, `${input}.${k}`);
+      // Names taken in more forms than they are given back in: checked against the reader below.
+      else if (t !== back) assert.ok(/^"|^FailureInput$/.test(t), `${input}.${k}: ${t} for ${back}`);
       kinds[`${output}.${k}`] = t;
     }
   }
@@ -262,7 +264,7 @@ test('the .d.ts settings taken: every field of the settings given back, optional
       const t = decl.interfaces[type][k];
       const part = Object.values(INPUTS).find((out) => t === out || t === `${out}[]`);
       if (part) (Array.isArray(v) ? v : [v]).slice(0, 1).forEach((x) => walk(x, part, Array.isArray(v) ? [...path, k, 0] : [...path, k]));
-      else leaves.push({ path: [...path, k], value: v, kind: kinds[`${type}.${k}`] });
+      else leaves.push({ path: [...path, k], value: v, kind: kinds[`${type}.${k}`], back: t });
     }
   };
   walk(d, 'Scenario', []);
@@ -293,6 +295,24 @@ test('the .d.ts settings taken: every field of the settings given back, optional
     texts++;
   }
   assert.ok(texts >= 30, `${texts} fields taken as text`);
+  // Names (an outcome, a condition, a window's kind...): the type admits none the reader
+  // refuses, among the names given back, their upper case, "success", another name, HTTP
+  // statuses as numbers and as text; and every name given back that the reader takes, it admits.
+  let names = 0;
+  for (const { path, kind, back } of leaves) {
+    if (['number', 'Seconds', 'Fraction', 'string', 'boolean', 'string | null'].includes(kind)) continue;
+    const given = alternatives(decl.aliases[back] ?? back).map((a) => JSON.parse(a));
+    const probes = [...given, ...given.map((g) => g.toUpperCase()), 'success', 'half_open', 'bogus', 503, '503'];
+    const at = path.join('.');
+    for (const v of probes) {
+      const admitted = mismatch(v, kind, decl, at) === null;
+      const taken = 'value' in read(path, v);
+      if (admitted) assert.ok(taken, `${at} = ${JSON.stringify(v)}: the type (${kind}) admits it, the reader refuses it`);
+      if (given.includes(v)) assert.equal(admitted, taken, `${at} = ${JSON.stringify(v)}: given back; taken ${taken}, admitted ${admitted}`);
+    }
+    names++;
+  }
+  assert.equal(names, 5, 'failure, condition, arrivals, the window\'s kind and its state after the wait');
   // analysis() takes the breakers' inputs, text as numbers.
   assert.deepEqual(wasm.analysis({ fine_rate: '2%', first_wait: '1m' }, { wait_duration_in_open_state: '30s' }),
     wasm.analysis({ fine_rate: 0.02, first_wait: 60 }, { wait_duration_in_open_state: 30 }));
@@ -318,6 +338,9 @@ console.log(simulated, curves[0].mark?.x[0]);
 // @ts-expect-error: no such kind of figure
 console.log(curves[0].series[0].kind === 'guess');
 new Playground(back).free();
+normalizeScenario({ dependency: [{ failure: 503 }, { start: '1h', failure: '429' }, { start: '2h', failure: 'fail' }], window: { sliding_window_type: 'COUNT_BASED' } });
+// @ts-expect-error: a phase's failure is not a success
+normalizeScenario({ dependency: [{ failure: 'success' }] });
 // @ts-expect-error: a misspelt setting
 new Playground({ statistical: { fine_rat: 0.05 } });
 // @ts-expect-error: the seed is a number

@@ -59,7 +59,7 @@ export interface Observation {
 /** What one breaker did with a call (`sim::Decided`). */
 export interface Decided {
   verdict: string;
-  outcome: string | null;
+  outcome: OutcomeName | null;
   result_at_s: number | null;
 }
 /** The last call to arrive (`sim::CallReport`). */
@@ -67,7 +67,7 @@ export interface CallReport {
   index: number;
   t_s: number;
   caller: number;
-  drawn: string;
+  drawn: OutcomeName;
   statistical: Decided;
   window: Decided;
 }
@@ -105,7 +105,9 @@ export interface Preset {
   scenario: Scenario;
 }
 /** An outcome's name (`breaker::Outcome`). */
-export type OutcomeName = "success" | "timeout" | "refused" | "server_error" | "overload" | "service_rate_limited" | "auth_rejected" | "input_rejected" | "user_rate_limited";
+export type OutcomeName = "success" | FailureName;
+/** The outcomes a phase's failure can carry: every outcome but success. */
+export type FailureName = "timeout" | "refused" | "server_error" | "overload" | "service_rate_limited" | "auth_rejected" | "input_rejected" | "user_rate_limited";
 /** A scenario with every field filled in, as the calls give it back (`sim::Scenario`: seconds, rates as fractions). The calls that take one take a `ScenarioInput`: any part of it, durations and rates also as text ("5s", "5%"). */
 export interface Scenario {
   callers: Callers;
@@ -131,7 +133,7 @@ export interface Phase {
   burst: Burst;
   capacity: number;
   condition: "fine" | "degraded" | "outage";
-  failure: OutcomeName;
+  failure: FailureName;
   failure_latency: number;
   failure_latency_jitter: number;
   failure_rate: number;
@@ -349,6 +351,8 @@ export interface Curve {
   series: CurveLine[];
   mark: CurveLine | null;
 }
+/** A phase's failure as the settings take it: a failure or neutral outcome's name (read in any case), `"fail"` (a server error), or an HTTP status from 400 to 599, as a number or as text (`"503"`). */
+export type FailureInput = FailureName | "fail" | number | `${number}`;
 /** Seconds, as a number or as text: with a unit ("250ms", "5s", "1.5m", "2h", "30d", "1w") or without one ("12.5", seconds). */
 export type Seconds = number | string;
 /** A fraction from 0 to 1, as a number or as text: a percentage ("5%") or a number ("0.05"). */
@@ -378,7 +382,7 @@ export interface PhaseInput {
   burst?: BurstInput;
   capacity?: number;
   condition?: "fine" | "degraded" | "outage";
-  failure?: OutcomeName;
+  failure?: FailureInput;
   failure_latency?: Seconds;
   failure_latency_jitter?: Seconds;
   failure_rate?: Fraction;
@@ -427,10 +431,10 @@ export interface WindowInput {
   permitted_number_of_calls_in_half_open_state?: number;
   random_seed?: number;
   sliding_window_size?: number;
-  sliding_window_type?: "count_based" | "time_based";
+  sliding_window_type?: "count_based" | "time_based" | "COUNT_BASED" | "TIME_BASED";
   slow_call_duration_threshold?: Seconds;
   slow_call_rate_threshold?: Fraction;
-  transition_to_state_after_wait_duration?: "open" | "closed";
+  transition_to_state_after_wait_duration?: "open" | "closed" | "OPEN" | "CLOSED";
   wait_duration_in_open_state?: Seconds;
   wait_interval_multiplier?: number;
   wait_randomization_factor?: number;
