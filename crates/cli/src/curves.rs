@@ -98,12 +98,13 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
         "",
         false,
     )?;
-    // A trace that does not read is refused, as `breaker run` refuses it: its traffic, which the
-    // curves take, is not known (it was the scenario's own, unsaid).
+    // A trace that does not read is refused, as `breaker run` refuses it (in its words, with
+    // its hints): its traffic, which the curves take, is not known (it was the scenario's own,
+    // unsaid).
     if let Some(trace) = s.trace.as_deref() {
-        sim::scan_trace(trace.as_bytes()).map_err(|e| match o.scenario.as_deref() {
-            Some(path) => format!("--scenario {path}: {e}"),
-            None => format!("--set trace: {e}"),
+        sim::scan_trace(trace.as_bytes()).map_err(|e| {
+            let (name, _) = crate::run::trace_source(o.scenario.as_deref(), &o.sets);
+            format!("{name}: {}", crate::run::hinted(e))
         })?;
     }
     let cpm = s.calls_per_minute_per_breaker();

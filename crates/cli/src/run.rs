@@ -135,6 +135,22 @@ fn open(path: &str) -> Result<BufReader<std::fs::File>, String> {
 
 /// Replay a trace held in memory (read from a file that can be read once, or the scenario's own
 /// `trace`), named `name` in a refusal, with what its scan found.
+/// Where a scenario's own trace came from, for its messages: a `--set trace=...` (the last edit
+/// of it wins), else the scenario file (`-`: standard input). `(flag, for the notes)`.
+pub(crate) fn trace_source(scenario: Option<&str>, sets: &[String]) -> (String, String) {
+    let set = sets
+        .iter()
+        .any(|e| e.split('=').next().map(str::trim) == Some("trace"));
+    match scenario.filter(|_| !set) {
+        Some(STDIN) => (
+            "--scenario -".into(),
+            "the trace in the scenario from standard input".into(),
+        ),
+        Some(p) => (format!("--scenario {p}"), format!("the trace in {p}")),
+        None => ("--set trace".into(), "the trace given by --set".into()),
+    }
+}
+
 fn replay_bytes(
     scenario: &Scenario,
     name: &str,
@@ -199,7 +215,7 @@ fn quotes_cr(m: &str) -> bool {
 
 /// A trace's refusal with how to mend a file exported from logs, where one is known (on the
 /// command line only: the page's trace box has its own help, and the wasm no bytes to spare).
-fn hinted(e: sim::TraceError) -> String {
+pub(crate) fn hinted(e: sim::TraceError) -> String {
     let m = &e.message;
     // The refused value as the reader quoted it ("..." with \" inside) or wrote it.
     let value = m.split(" is ").next().unwrap_or("");
@@ -364,20 +380,7 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
             Some((r, span, path.clone()))
         }
         (None, Some(text)) => {
-            // Named where it came from: a `--set trace=...` (the last edit of it wins), else
-            // the scenario file (`-`: standard input).
-            let set = o
-                .sets
-                .iter()
-                .any(|e| e.split('=').next().map(str::trim) == Some("trace"));
-            let (name, path) = match o.scenario.as_deref().filter(|_| !set) {
-                Some(STDIN) => (
-                    "--scenario -".into(),
-                    "the trace in the scenario from standard input".into(),
-                ),
-                Some(p) => (format!("--scenario {p}"), format!("the trace in {p}")),
-                None => ("--set trace".into(), "the trace given by --set".into()),
-            };
+            let (name, path) = trace_source(o.scenario.as_deref(), &o.sets);
             let (r, span) = replay_bytes(&scenario, &name, text.as_bytes(), buckets)?;
             Some((r, span, path))
         }

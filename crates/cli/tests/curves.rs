@@ -331,6 +331,27 @@ fn a_trace_that_does_not_read_is_refused_and_one_of_no_length_said() {
     assert_eq!(curves, run);
     assert!(refusal(&["analyze", "curves", "--set", "trace=0,bogus,1"])
         .starts_with("breaker: --set trace: trace line 1, field outcome: "));
+    // Named and hinted as run names and hints it: a --set trace over a scenario's, Unix times.
+    let plain = dir.join("plain.json");
+    std::fs::write(&plain, r#"{"name": "x"}"#).unwrap();
+    let ms = dir.join("ms.json");
+    std::fs::write(&ms, r#"{"trace": "1764720000133,ok,1"}"#).unwrap();
+    for args in [
+        vec![
+            "--scenario",
+            plain.to_str().unwrap(),
+            "--set",
+            "trace=0,bogus,1",
+        ],
+        vec!["--scenario", ms.to_str().unwrap()],
+    ] {
+        let curves = refusal(&[&["analyze", "curves"][..], &args].concat());
+        assert_eq!(curves, refusal(&[&["run"][..], &args].concat()), "{args:?}");
+    }
+    assert!(
+        refusal(&["analyze", "curves", "--scenario", ms.to_str().unwrap()])
+            .contains("for Unix times in milliseconds")
+    );
     let flat = dir.join("flat.json");
     std::fs::write(&flat, r#"{"trace": "0,ok,1\n0,ok,1\n"}"#).unwrap();
     let text = stdout(&["analyze", "curves", "--scenario", flat.to_str().unwrap()]);
