@@ -359,8 +359,9 @@ pub fn arl_markov_chain_capped(w: Weights, line: f64, p: f64, max_work: f64) -> 
     // the breaker's tie of one (`breaker::score::TIE`) the score reaches it there, as the grid
     // does (fine 0.01%, broken 99.99%: |w_ok| exceeds w_fail by 1e-13, and two failures reach a
     // line of w_fail + |w_ok|). Else, where the line the breaker compares with (`reach`) is
-    // within 1e-9 of a grid point, the real score's alarm turns on digits the grid does not
-    // hold, and the error is the gap to the grid with the alarm one step the other way.
+    // within 1e-9 of a grid point, the real score's alarm can turn on digits the grid does not
+    // hold (the rounding a long climb of the f64 score gathers: a generous margin for a line a
+    // few steps up), and the error is the gap to the grid with the alarm one step the other way.
     let (delta, h, mt) = grid(w, line, finest.0, finest.1);
     let m = line / delta;
     let tie_other = (exact
