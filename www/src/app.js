@@ -909,8 +909,9 @@ export function mountPlayground(root, options = {}) {
     const r = parsed.ok ? await read(parsed.value, 0) : { ...parsed, shown: false };
     // Another file or an edit came while this one ran: its own message (or none) stands. (A
     // retry of the run before, after this one was refused, is not another: it keeps this one's
-    // message, and nothing was said beside the button.)
-    if (r.shown && S.asked !== asked + 1) return;
+    // message, and nothing was said beside the button. A crash while the file was read asked
+    // for no run: it is said.)
+    if (r.shown && !r.fatal && S.asked !== asked + 1) return;
     opened(r.ok ? `Opened ${file.name}.`
       : r.shown && !r.fatal ? `${file.name} was not run: ${r.message} (its settings are in the form; the run shown is the last valid one)`
         : `${file.name} was not opened: ${r.message}`);
