@@ -69,8 +69,8 @@ impl Weights {
 pub const TIE: f64 = 1e-12;
 
 /// The value at which a score with weights `w` counts as on `line`: the line moved toward 0 by
-/// [`TIE`] of it, but by at most a quarter of the smaller weight, so that no step the score can take
-/// is swallowed (a success of 1e-12 nats against a floor of `w_fail + |w_ok|` made one failure
+/// [`TIE`] of it, but by at most a quarter of the smaller weight, so that no step the score can
+/// take is swallowed (a success of 1e-12 nats against a floor of `w_fail + |w_ok|` made one failure
 /// reach it). A score reaches a line above 0 at `score >= reach(line, w)`, and one below 0 at
 /// `score <= reach(line, w)`. The breaker, its derived counts and the analysis' exact programs
 /// all compare so.

@@ -782,26 +782,24 @@ impl<B: Breaker> Shared<B> {
     }
 
     /// Run `f` with the breaker locked (for reading observations; waits for the lock). Give the
-    /// breaker times from [`Shared::clock`], as every other method here does. The
-    /// transitions of the last mutating call `f` makes, if any, go to the listener. If `f`
-    /// replaces the breaker, the listener has the replacement's transitions from then on,
-    /// whatever its generation against the replaced one's: those of its last call if `f` drives
-    /// it (a clone's last call is its original's, which it then hears), unless that call ends
-    /// where the replaced breaker's last call did (the same generation, as many changes, the
-    /// last at the same time: then they are taken as heard); calls out at that moment then
-    /// report to the replacement, which did not issue their permits and takes them at their
-    /// word (see
-    /// [`Permit::new`](crate::Permit::new)): the window breaker counts their results as late
-    /// ones, the statistical one drops those of a generation other than its own. None is taken
-    /// for one of the replacement's own half-open trials when the replacement is made new
-    /// (`Window::new`, `Statistical::new`): each breaker numbers its permits from a base of its
-    /// own ([`Permit::id`](crate::Permit::id)). A clone goes on with its original's numbers, so
-    /// a replacement cloned from the replaced breaker, or both cloned from one template, can
-    /// carry the ids of the replaced one's trials; so can any in wasm, where every breaker
-    /// numbers from 1. There a trial of the replaced breaker still out can carry the generation
-    /// and id of one of the replacement's and be taken for it: replace a breaker while it is not
-    /// half-open to rule that out. If `f` panics, what it changed is reported all the same (to
-    /// [`Shared::state`] and the listener) before the panic goes on.
+    /// breaker times from [`Shared::clock`], as every other method here does. The transitions of
+    /// the last mutating call `f` makes, if any, go to the listener. If `f` replaces the breaker,
+    /// the listener has the replacement's transitions from then on, whatever its generation against
+    /// the replaced one's: those of its last call if `f` drives it (a clone's last call is its
+    /// original's, which it then hears), unless that call ends where the replaced breaker's last
+    /// call did (the same generation, as many changes, the last at the same time: then they are
+    /// taken as heard); calls out at that moment then report to the replacement, which did not
+    /// issue their permits and takes them at their word (see [`Permit::new`](crate::Permit::new)):
+    /// the window breaker counts their results as late ones, the statistical one drops those of a
+    /// generation other than its own. None is taken for one of the replacement's own half-open
+    /// trials when the replacement is made new (`Window::new`, `Statistical::new`): each breaker
+    /// numbers its permits from a base of its own ([`Permit::id`](crate::Permit::id)). A clone goes
+    /// on with its original's numbers, so a replacement cloned from the replaced breaker, or both
+    /// cloned from one template, can carry the ids of the replaced one's trials; so can any in
+    /// wasm, where every breaker numbers from 1. There a trial of the replaced breaker still out
+    /// can carry the generation and id of one of the replacement's and be taken for it: replace a
+    /// breaker while it is not half-open to rule that out. If `f` panics, what it changed is
+    /// reported all the same (to [`Shared::state`] and the listener) before the panic goes on.
     ///
     /// # Panics
     ///
