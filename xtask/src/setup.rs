@@ -4,7 +4,8 @@
 //! `skip: ...`), so a second run does nothing and takes about a second.
 //! Nothing is downloaded from outside crates.io, npm and Debian: browsers and
 //! drivers come from apt (chromium, chromium-driver, firefox-esr) and from
-//! `cargo install geckodriver`; wasm-pack later finds them on PATH.
+//! `cargo install geckodriver`; `cargo xtask test` hands wasm-pack their paths
+//! (`--chromedriver`, `--geckodriver`).
 
 use crate::util::{self, cargo, fail, output, run, which, Res};
 use std::fs;
