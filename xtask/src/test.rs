@@ -423,6 +423,27 @@ fn has_rs_tests(dir: &Path) -> bool {
         .unwrap_or(false)
 }
 
+/// The test files in `dir` written with `wasm_bindgen_test` but not configured to run in a
+/// browser (`wasm_bindgen_test_configure!(run_in_browser)`): wasm-pack runs browser tests only,
+/// and its runner skips such a file with exit 0 and no result line, which a suite's total of
+/// passes would not show.
+fn not_in_browser(dir: &Path) -> Vec<String> {
+    let mut out: Vec<String> = fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .filter(|p| {
+            let text = fs::read_to_string(p).unwrap_or_default();
+            text.contains("wasm_bindgen_test") && !text.contains("run_in_browser")
+        })
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    out.sort();
+    out
+}
+
 fn wasm_suites(root: &Path, results: &mut Vec<Outcome>) {
     let crates = [
         ("breaker-wasm", "crates/wasm"),
@@ -440,10 +461,27 @@ fn wasm_suites(root: &Path, results: &mut Vec<Outcome>) {
         } else {
             None
         };
+        let unconfigured = not_in_browser(&root.join(dir).join("tests"));
         for browser in ["chrome", "firefox"] {
             let name = format!("wasm {krate} {browser}");
             if let Some(why) = &gate {
                 results.push(skipped(&name, why.clone()));
+                continue;
+            }
+            if !unconfigured.is_empty() {
+                println!(
+                    "error: {dir}/tests: {} use wasm_bindgen_test without \
+                     wasm_bindgen_test_configure!(run_in_browser): the runner would skip them",
+                    unconfigured.join(", ")
+                );
+                results.push(Outcome {
+                    name,
+                    status: Status::Failed,
+                    passed: 0,
+                    failed: unconfigured.len() as u64,
+                    skipped: 0,
+                    secs: 0.0,
+                });
                 continue;
             }
             let mut c = wasm_pack_test(browser);
@@ -744,6 +782,34 @@ mod tests {
         let doc =
             "error: `report` is both a function and a module\nerror: could not document `x`\n";
         assert_eq!(counts(Count::Lints, false, doc), (0, 1));
+    }
+
+    /// A wasm test file the runner would skip (no run_in_browser) is found; the crates' own
+    /// files all run in a browser.
+    #[test]
+    fn a_wasm_test_file_not_configured_for_a_browser_is_found() {
+        let dir = std::env::temp_dir().join(format!("xtask-wasm-tests-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(
+            dir.join("a.rs"),
+            "use wasm_bindgen_test::*;\nwasm_bindgen_test_configure!(run_in_browser);\n",
+        )
+        .unwrap();
+        fs::write(
+            dir.join("b.rs"),
+            "#[wasm_bindgen_test::wasm_bindgen_test]\nfn t() {}\n",
+        )
+        .unwrap();
+        fs::write(dir.join("c.rs"), "#[test]\nfn t() {}\n").unwrap();
+        assert_eq!(not_in_browser(&dir), ["b.rs"]);
+        fs::remove_dir_all(&dir).unwrap();
+        for krate in ["crates/wasm/tests", "crates/breaker/tests"] {
+            assert_eq!(
+                not_in_browser(&util::root().join(krate)),
+                Vec::<String>::new(),
+                "{krate}"
+            );
+        }
     }
 
     #[test]
