@@ -96,7 +96,10 @@
 //! Features, both on by default: `serde` (`Serialize`/`Deserialize` for the settings, states,
 //! outcomes, reasons, transitions and observations; settings also read durations such as `"5s"`
 //! and rates such as `"5%"`, with the parsers of [`units`], which need no feature) and `sync` (the thread-safe `shared::Shared` wrapper, on
-//! `parking_lot`). With `default-features = false` the crate depends on `libm` alone.
+//! `parking_lot`). With `default-features = false` the crate depends on `libm` alone. Settings
+//! written as JSON read back equal only with `serde_json`'s `float_roundtrip` feature on (without
+//! it some numbers read one unit in the last place off); serde's own errors (a value that is not
+//! a number or a rate at all) give no field name unless read through `serde_path_to_error`.
 #![forbid(unsafe_code)]
 #![warn(missing_docs, missing_debug_implementations)]
 
@@ -150,7 +153,9 @@ pub use window::{AfterHalfOpenWait, SlidingWindowType, Window, WindowSettings};
 /// time that is not finite is read as the latest finite one, but a finite time far ahead is
 /// taken at face value: the breaker's times stay there until the clock catches up (a time
 /// window records later results into that future second and stops sliding until the clock
-/// reaches it; a wait timed from it ends only after it).
+/// reaches it; a wait timed from it ends only after it). So one bad reading such as `1e300`, if
+/// it opens the breaker (a [`Window`] dates every later change at it too), keeps it open for
+/// good, every later call rejected: refuse readings far ahead of the last one in your clock.
 ///
 /// `Debug` is a supertrait, so that a breaker chosen at run time (`Box<dyn Breaker + Send>`),
 /// and a `Shared` or a service struct holding one, can derive or print it.
