@@ -257,6 +257,27 @@ for (const browser of BROWSERS) {
       assert.match(b2b[1], /^(0|\d(\.\d+)?e−\d+)$/, b2b[1]);
     });
 
+    test('the window chart says what it cannot draw: the exact chain past 18 calls, a simulated 0 on its log axis, trips 12 decades under the rest', async () => {
+      // Only the simulated line's 95% high end (7.968 a day) was drawn for windows of 23 to 500
+      // calls, and read as about 8 trips a day; the exact chain stopping at 14 said nothing.
+      await open(s);
+      await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });
+      await until(() => page(s.driver, () => document.querySelectorAll('#playground .analysis-grid figure canvas').length === 5), 'five analysis charts', 60_000);
+      const notes = await page(s.driver, () => [...document.querySelectorAll('#playground .analysis-grid figure')]
+        .map((f) => [f.querySelector('figcaption').textContent, [...f.querySelectorAll('p.help:not(.mark)')].map((p) => p.textContent).join(' ')]));
+      const win = notes.find(([cap]) => cap.startsWith('Window breaker'))[1];
+      assert.ok(win.includes('sliding window (exact chain): no value at 7 points from 23 to 500 calls (the chain\'s states double with each call of the window: it is computed up to 18 calls).'), win);
+      assert.ok(win.includes('sliding window, simulated: 0 at 7 points from 23 to 500 calls, which a log axis cannot show; only its 95% interval\'s high end (up to 7.968) is drawn there, an upper limit, not a value seen.'), win);
+      assert.ok(win.includes('windows back to back (binomial tail) (exact): under the chart at 5 points from 65 to 500 calls, more than 12 decades below its largest value (down to 4.123e−110); the legend reads each.'), win);
+      // The other charts leave nothing out at the default settings: no such sentence under them.
+      const fa = notes.find(([cap]) => cap.startsWith('Calls between false alarms'))[1];
+      assert.ok(fa.includes('simulated: no value at 6 points from 8,004 to 12,960,000 calls (lines above 3,000 calls are not simulated here).'), fa);
+      // The other charts leave nothing out at the default settings: no such sentence under them.
+      for (const [cap, text] of notes.filter(([c]) => !/^(Window breaker|Calls between)/.test(c))) {
+        assert.doesNotMatch(text, /no value at|a log axis cannot show|under the chart/, cap);
+      }
+    });
+
     test('"How it works" opens on the settings shown: the rates, the period and one breaker\'s traffic', async () => {
       // It linked to plain learn.html, whose defaults (5%, 20%, 60 calls/min) the reader had to
       // replace by hand. Three callers that do not share state: each breaker sees 100 calls/min.

@@ -30,6 +30,55 @@ export function belowBound(c) {
 }
 
 /**
+ * What a chart leaves out of each line, as sentences for under it. Where a line has no value
+ * (y NaN: the exact sliding-window chain is computed up to 18 calls, its states doubling with
+ * each), and on a log axis (`logY`) where a line is 0 or under the axis (`shown(y)` false: more
+ * than 12 decades below the chart's largest value). A simulated 0 trips a day, undrawable on the
+ * log axis, left only its 95% interval's high end on the chart, read as about 8 trips a day for
+ * every window from 23 to 500 calls. The legend still reads each value.
+ */
+export function leftOut(c, logY, shown) {
+  const unit = (/\(([^()]+)\)$/.exec(c.x_label) || [])[1];
+  const at = (xs) => {
+    const x = (v) => fmt(v, 4);
+    const u = unit ? ` ${unit}` : '';
+    return xs.length === 1 ? `at ${x(xs[0])}${u}` : `at ${xs.length} points from ${x(xs[0])} to ${x(xs[xs.length - 1])}${u}`;
+  };
+  return c.series.flatMap((s) => {
+    const xs = Array.from(s.x);
+    const ys = Array.from(s.y);
+    const where = (test) => xs.filter((x, i) => test(ys[i]));
+    const label = withKind(s.label, s.kind);
+    const out = [];
+    const none = where((y) => Number.isNaN(y));
+    if (none.length) {
+      // Why, where it is a limit of the way (crates/curves's MAX_EXACT and SIM_MAX_LINE_CALLS;
+      // its tests hold these numbers to them); else the curves' work budget left the point out.
+      const chain = /exact chain/.test(s.label) && none[0] > 18;
+      const sim = s.kind === 'simulated' && /^line/.test(c.x_label) && none[0] > 3000;
+      const why = chain ? 'the chain\'s states double with each call of the window: it is computed up to 18 calls'
+        : sim ? 'lines above 3,000 calls are not simulated here' : 'left out for the curves\' work budget';
+      out.push(`${label}: no value ${at(none)} (${why}).`);
+    }
+    if (logY) {
+      const zero = where((y) => y === 0);
+      if (zero.length) {
+        const hi = s.ci95_hi ? Array.from(s.ci95_hi).filter((v, i) => ys[i] === 0) : [];
+        const band = hi.length ? `; only its 95% interval's high end (up to ${fmt(Math.max(...hi), 4)}) is drawn there, an upper limit, not a value seen` : '';
+        out.push(`${label}: 0 ${at(zero)}, which a log axis cannot show${band}.`);
+      }
+      const isUnder = (y) => y > 0 && Number.isFinite(y) && !shown(y);
+      const under = where(isUnder);
+      if (under.length) {
+        const least = Math.min(...ys.filter(isUnder));
+        out.push(`${label}: under the chart ${at(under)}, more than 12 decades below its largest value (down to ${fmt(least, 4)}); the legend reads each.`);
+      }
+    }
+    return out;
+  });
+}
+
+/**
  * A line's legend label with its kind after it, unless the label says it already: "simulated",
  * "Lorden/Ville bound", "Wald's approximation" (the legend read "simulated (simulated)").
  */
@@ -210,7 +259,7 @@ export function createAnalysis(root) {
           };
         }
         plots.push(new uPlot(opts, data, fig));
-        const note = [c.note, ...belowBound(c)].filter(Boolean).join(' ');
+        const note = [c.note, ...belowBound(c), ...leftOut(c, logY, okY)].filter(Boolean).join(' ');
         if (note) fig.append(h('p', { class: 'help', text: note }));
         if (mark) {
           const approx = mark.kind === 'approximation' ? 'about ' : '';

@@ -629,6 +629,23 @@ mod tests {
         }
     }
 
+    /// The page says why a line has no value at a point (www/src/analysis.js's `leftOut`) with
+    /// these limits written out: they must be these constants'.
+    #[test]
+    fn the_page_states_the_limits_of_the_ways_as_they_are() {
+        let js = include_str!("../../../www/src/analysis.js");
+        let chain = analysis::window::MAX_EXACT;
+        assert!(js.contains(&format!("none[0] > {chain};")));
+        assert!(js.contains(&format!("it is computed up to {chain} calls")));
+        let sim = SIM_MAX_LINE_CALLS as u64;
+        assert!(js.contains(&format!("none[0] > {sim};")));
+        assert!(js.contains(&format!(
+            "lines above {},{:03} calls",
+            sim / 1000,
+            sim % 1000
+        )));
+    }
+
     /// A simulated line carries its sample size and a 95% interval around every point it has;
     /// no other line does, and the curve's note says how many runs or calls a point rests on.
     #[test]
