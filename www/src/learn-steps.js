@@ -277,7 +277,7 @@ export const STEPS = [
         ', line = ', t.f('c0:points.0.line', { kind: 'exact', unit: 'nats' }), ' = ', t.f('c0:points.0.line_points', { kind: 'exact', unit: 'points' }),
         ' (with little traffic it has a minimum, step 7). Lorden (1971) carries Ville’s inequality over to the score that keeps restarting: at p0 the ARL is at least ', t.f('c0:points.0.calls.bound', { unit: 'calls' }),
         ' (e^line). That bounds the average gap between false alarms, not every gap: single gaps vary, roughly geometrically, and a short one is possible. The exact ARL at p0 is ', t.f('c0:points.0.calls.exact', { unit: 'calls' }),
-        ' (', t.f('c0:points.0.seconds.exact', { fmt: 'dur' }), '); a second method, Brook and Evans’ chain on a grid of scores, gives ', t.f('c0:points.0.calls.markov_chain', { unit: 'calls' }),
+        ' (', t.f('c0:points.0.seconds.exact', { fmt: 'dur' }), '); a second method, Brook and Evans’ chain on a grid of scores, gives ', t.f('c0:points.0.calls.markov_chain', { unit: 'calls', keep: true }),
         ' (± ', t.f('c0:points.0.markov_chain_error', { kind: 'approximation', unit: 'calls' }),
         ', its error estimate: the gap to a coarser grid, a cautious one; it lies ', t.f(['abs', ['sub', 'c0:points.0.calls.markov_chain', 'c0:points.0.calls.exact']], { kind: 'approximation', unit: 'calls' }),
         ' from the exact value, itself good to about ± ', t.f('c0:points.0.exact_error', { kind: 'approximation', unit: 'calls' }),
