@@ -215,13 +215,31 @@ for (const browser of BROWSERS) {
       assert.equal(w.sc.traffic.calls_per_minute, 300);
       assert.match(w.help, /: about 2\.4 s of traffic at 300 calls\/min \(an approximation\),/);
       // A time window of 10 s at 300 calls/min holds about 50 calls, fewer than 100 (the type
-      // written as resilience4j writes it, which the simulator takes too).
-      await open(s, '?v=1&preset=recovery-warmup&window.sliding_window_type=TIME_BASED&window.sliding_window_size=10&window.minimum_number_of_calls=100');
+      // written as resilience4j writes it, which the simulator takes too). Poisson arrivals: more
+      // than 100 come in 10 s now and then.
+      await open(s, '?v=1&preset=recovery-warmup&window.sliding_window_type=TIME_BASED&window.sliding_window_size=10&window.minimum_number_of_calls=100&traffic.arrivals=poisson');
       w = await windowItem();
       assert.match(w.title, /^Window breaker: calls in its window\s+approx\.$/);
       assert.equal(w.value, 'about 50 calls in 10 s; judged from 100 calls');
       assert.ok(w.warn);
       assert.match(w.help, /fewer calls than minimumNumberOfCalls on average: its failure rate is judged only when more calls than usual come/);
+      // The preset's own arrivals, evenly spaced, never bring 100: the window is never judged
+      // (it read "only when more calls than usual come", and the run has no window event at all).
+      await open(s, '?v=1&preset=recovery-warmup&window.sliding_window_type=TIME_BASED&window.sliding_window_size=10&window.minimum_number_of_calls=100');
+      w = await windowItem();
+      assert.equal(w.sc.traffic.arrivals, 'even');
+      assert.equal(w.value, 'about 50 calls in 10 s; judged from 100 calls');
+      assert.ok(w.warn);
+      assert.match(w.help, /^At 300 calls\/min, evenly spaced, at most 51 calls fit in the window, fewer than minimumNumberOfCalls: the window breaker never judges its failure rate, so it never opens, however badly the dependency fails\.$/);
+      assert.equal(simulate(w.sc).result.breakers.window.events.length, 0, 'never judged, never opened');
+      // With a daily swing the peak decides: 300 x 1.5 calls/min, 75 calls in 10 s at most.
+      await open(s, '?v=1&preset=recovery-warmup&window.sliding_window_type=TIME_BASED&window.sliding_window_size=10&window.minimum_number_of_calls=100&traffic.daily_swing=0.5');
+      w = await windowItem();
+      assert.match(w.help, /evenly spaced, at most 76 calls fit in the window, at the daily swing's peak too, fewer than minimumNumberOfCalls: the window breaker never judges/);
+      // Within one call of the minimum: judged, if ever, only where whole seconds let one more in.
+      await open(s, '?v=1&preset=recovery-warmup&window.sliding_window_type=TIME_BASED&window.sliding_window_size=10&window.minimum_number_of_calls=51');
+      w = await windowItem();
+      assert.match(w.help, /evenly spaced, it holds at most 51 calls, so it is judged, if ever, only when whole seconds fall so as to let one call more in/);
     });
 
     test('derived: how the window\'s half-open ends (no time limit by default: a hung probe holds it); the metrics count late results judged in it', async () => {

@@ -242,7 +242,7 @@ const asSet = (v) => (Number.isFinite(v) ? percentAsSet(v) : '—');
  * the run's window settings (when the window breaker is first judged, its half-open),
  * `callTimeout` the callers' call timeout (how long a hung probe holds half-open).
  */
-export function renderDerived(root, d, snap, win, callTimeout, openDelay = null, start = null) {
+export function renderDerived(root, d, snap, win, callTimeout, openDelay = null, start = null, traffic = null) {
   if (!d) { replace(root, h('p', { class: 'muted', text: 'No settings yet.' })); return; }
   const s = (snap && snap.statistical) || {};
   const item = (title, value, formula, kind, text) => h('div', { class: 'derived-item' },
@@ -282,7 +282,7 @@ export function renderDerived(root, d, snap, win, callTimeout, openDelay = null,
     openDelayItem(item, openDelay),
     Number.isFinite(d.drift_fine) ? item('Drift per call', `at p₀: ${signed(d.drift_fine / d.point, 3)} pt; at p₁: ${signed(d.drift_broken / d.point, 3)} pt`,
       'drift(p) = p·w_fail + (1−p)·w_ok', 'exact') : null,
-    win ? windowMinimum(item, d, win) : null,
+    win ? windowMinimum(item, d, win, traffic) : null,
     win ? windowHalfOpen(item, win, callTimeout) : null);
 }
 
@@ -354,9 +354,11 @@ function windowHalfOpen(item, w, callTimeout) {
  * judged from min(minimumNumberOfCalls, slidingWindowSize) calls; a TIME_BASED one holds about
  * rate × slidingWindowSize calls (an approximation: arrivals vary, and so may the traffic), at
  * the rate one breaker sees (`half_open_rate`: its share when callers do not share state; NaN for
- * a trace).
+ * a trace). Evenly spaced calls (`traffic.arrivals`) vary by no more than one a window: at most
+ * floor(peak rate × size) + 1 fit in it, the peak the daily swing's, and below the minimum the
+ * window is never judged (it read "judged only when more calls than usual come").
  */
-function windowMinimum(item, d, w) {
+function windowMinimum(item, d, w, traffic) {
   const size = w.sliding_window_size;
   const min = w.minimum_number_of_calls;
   const r = d.half_open_rate;
@@ -380,11 +382,18 @@ function windowMinimum(item, d, w) {
   }
   const held = r * size;
   const few = held < min;
+  const even = String(traffic?.arrivals).toLowerCase() === 'even';
+  const swing = Number(traffic?.daily_swing) || 0;
+  const most = Math.floor(r * (1 + swing) * size) + 1;
+  const peak = swing > 0 ? ', at the daily swing\'s peak too' : '';
   const el = item('Window breaker: calls in its window', `about ${count(held, 'call', 'calls', 4)} in ${duration(size)}; judged from ${count(min, 'call', 'calls', 9)}`,
     'calls in the window ≈ rate × slidingWindowSize', 'approximation',
-    few
-      ? `At ${perMin} the window holds fewer calls than minimumNumberOfCalls on average: its failure rate is judged only when more calls than usual come (the further below the minimum, the more rarely), and until then the window breaker does not open however badly the dependency fails.`
-      : `At ${perMin}, on average; a quieter stretch (the daily swing, an uneven hour) holds fewer.`);
+    !few ? `At ${perMin}, on average; a quieter stretch (the daily swing, an uneven hour) holds fewer.`
+      : even && most < min
+        ? `At ${perMin}, evenly spaced, at most ${count(most, 'call', 'calls', 9)} fit in the window${peak}, fewer than minimumNumberOfCalls: the window breaker never judges its failure rate, so it never opens, however badly the dependency fails.`
+        : even
+          ? `At ${perMin} the window holds fewer calls than minimumNumberOfCalls on average; evenly spaced, it holds at most ${count(most, 'call', 'calls', 9)}${peak}, so it is judged, if ever, only ${swing > 0 ? 'near the daily swing\'s peak' : 'when whole seconds fall so as to let one call more in'}, and otherwise the window breaker does not open however badly the dependency fails.`
+          : `At ${perMin} the window holds fewer calls than minimumNumberOfCalls on average: its failure rate is judged only when more calls than usual come (the further below the minimum, the more rarely), and until then the window breaker does not open however badly the dependency fails.`);
   if (few) el.classList.add('warn');
   return el;
 }
