@@ -284,7 +284,7 @@ for (const browser of BROWSERS) {
       assert.equal(r.text, 'Call #156 at 0:31.20: the dependency would give success; statistical sent to the fallback (open); window admitted as a trial → overload (over the dependency\u2019s capacity).');
     });
 
-    test('Now: the window\'s failure rate while half-open points at the probes, not at minimumNumberOfCalls; N names its period', async () => {
+    test('Now: the window\'s failure rate while half-open points at the probes, not at minimumNumberOfCalls, and while open says it is held; N names its period', async () => {
       // recovery-warmup: the window goes half-open at 14.6 s and its first probe is answered by
       // 14.7 s. Half-open, its rate is not kept (the probes are counted apart, judged at
       // permittedNumberOfCallsInHalfOpenState): "below minimumNumberOfCalls" was wrong there.
@@ -306,6 +306,13 @@ for (const browser of BROWSERS) {
       const closed = await rows(1);
       assert.equal(closed.state, 'closed');
       assert.deepEqual(closed.rows['failure rate'], ['—', 'below minimumNumberOfCalls']);
+      // Open again after its probes failed: the window holds their results, as it opened (it
+      // read "failure rate 100% in the window", "calls in window 3", as if counted now).
+      const open16 = await rows(16);
+      assert.equal(open16.state, 'open');
+      const held = 'held as it opened (from half-open: the probes\' results); nothing is recorded while open';
+      assert.deepEqual(open16.rows['failure rate'], ['100%', held]);
+      assert.deepEqual(open16.rows['calls in window'], ['3', held]);
       // The statistical line's N is over the false-alarm period, named (it said "per period").
       const line = await page(s.driver, () => [...[...document.querySelectorAll('#playground .panel-now table')][0].querySelectorAll('tbody tr')]
         .find((r) => r.querySelector('th').textContent === 'line').children[2].textContent);

@@ -24,6 +24,9 @@ function row(label, value, detail) {
  * call shown is the last to arrive, and a change at its time may come from another call's result
  * or a time limit instead.
  */
+/** The window's rows while it is open. */
+const HELD = 'held as it opened (from half-open: the probes\' results); nothing is recorded while open';
+
 export function renderNow(root, snap, point, period, changes = []) {
   if (!snap) { replace(root, h('p', { class: 'muted', text: 'No run yet.' })); return; }
   const s = snap.statistical || {};
@@ -59,11 +62,14 @@ export function renderNow(root, snap, point, period, changes = []) {
           // Half-open, the window's rate is not kept: the probes are counted apart, and judged
           // once min(minimumNumberOfCalls, permittedNumberOfCallsInHalfOpenState) results are in
           // (windowHalfOpen, below).
-          row('failure rate', pct(w.level), Number.isFinite(w.level) ? 'in the window'
-            : w.state === 'half_open' ? 'not kept while half-open: see the probes' : 'below minimumNumberOfCalls'),
+          // Open, nothing is recorded: the window is held as it opened (from half-open, the
+          // probes' results), as resilience4j keeps it; it read "in the window" as if current.
+          row('failure rate', pct(w.level), w.state === 'open' ? HELD
+            : Number.isFinite(w.level) ? 'in the window'
+              : w.state === 'half_open' ? 'not kept while half-open: see the probes' : 'below minimumNumberOfCalls'),
           row('threshold', pct(w.threshold), 'failureRateThreshold: a setting (exact)'),
           row('probes\' failure rate', pct(w.trial), w.state === 'half_open' ? 'of the probes answered so far' : ''),
-          row('calls in window', fmt(w.count, 6)),
+          row('calls in window', fmt(w.count, 6), w.state === 'open' ? HELD : undefined),
           row('wait', duration(w.wait)),
           row('generation', String(w.generation ?? '—'))))));
 }
