@@ -334,6 +334,29 @@ for (const browser of BROWSERS) {
       assert.deepEqual([p.value, p.customHidden], ['quiet-service', true]);
     });
 
+    test('a link\'s duration with its unit and rate in percent are read as the form reads them; other text is refused by the simulator, naming the field and range', async () => {
+      // "duration=2h" was refused ("“duration” is not a number") though the form, a scenario file
+      // and the embed take it.
+      await open(s, `?v=1&preset=recovery-warmup&duration=2h&statistical.fine_rate=${encodeURIComponent('5%')}&statistical.false_alarm_period=1d&callers.call_timeout=1.5m`);
+      let st = await pageState(s.driver, { hash: true });
+      let notice = await page(s.driver, () => { const n = document.querySelector('#playground .notice'); return n.hidden ? '' : n.textContent; });
+      assert.equal(notice, '');
+      assert.deepEqual([st.scenario.duration, st.scenario.statistical.fine_rate, st.scenario.statistical.false_alarm_period, st.scenario.callers.call_timeout], [7200, 0.05, 86400, 90]);
+      assert.equal(st.hash.slice(0, 16), simulate(st.scenario).hash, 'the command line\'s run');
+      assert.equal((await fieldMessage(s.driver, 'duration')).value, '7200', 'the field shows it in seconds');
+      const refused = {
+        'traffic.calls_per_minute=0x3C': 'traffic.calls_per_minute = "0x3C" is invalid: allowed a number 1e-6 <= x <= 1e7',
+        'duration=2hours': 'duration = "2hours" is invalid: unknown duration unit "hours" in "2hours": allowed ms, s, m, h, d, w, 0 < x <= 1e9 seconds',
+      };
+      for (const [q, why] of Object.entries(refused)) {
+        await open(s, `?v=1&preset=recovery-warmup&${q}`);
+        st = await pageState(s.driver);
+        notice = await page(s.driver, () => document.querySelector('#playground .notice').textContent);
+        assert.equal(notice, `This link's settings were not valid (${why}); showing the default settings.`, q);
+        assert.equal(st.scenario.traffic.calls_per_minute, 300, `${q}: the preset's run`);
+      }
+    });
+
     test('a link with a seed past 2^53 - 1, or not whole, is refused naming it as written; the largest runs exactly', async () => {
       const refused = {
         'seed=18446744073709551615': `seed = 18446744073709551615 is invalid: allowed a whole number 0 <= x <= ${MAX}`,

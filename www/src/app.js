@@ -335,7 +335,8 @@ export function mountPlayground(root, options = {}) {
       // condition, starts as "2h". Every other setting is read against the preset's own type.
       // Defaults filled and units read, as the simulator reads it, so the form, the verdict
       // (which phase is unhealthy) and the link written back are of the run shown.
-      if (!d.notice && Object.keys(d.params).some((k) => Array.isArray(getPath(scenario, k)))) {
+      // A number written with its unit ("2h", "5%") is read the same way (d.text).
+      if (!d.notice && (d.text || Object.keys(d.params).some((k) => Array.isArray(getPath(scenario, k))))) {
         try { scenario = await engine.call('normalize', { scenario }); } catch { /* setScenario says why */ }
       }
       const badGoals = [];

@@ -77,6 +77,8 @@ export function decode(search, presetsByName, defaultName) {
   if (!base) return fallback(`This link names an unknown preset “${name}”; showing the default settings.`);
   const scenario = clone(base);
   const valid = new Set(leafPaths(base));
+  // Whether a number was left as its text ("2h", "5%"): the simulator reads it (app.js normalizes).
+  let text = false;
   for (const [k, raw] of q.entries()) {
     if (RESERVED.has(k) || k.startsWith('goal.')) continue;
     if (!valid.has(k)) return fallback(`This link has a setting “${k}” this page does not know; showing the default settings.`);
@@ -90,7 +92,11 @@ export function decode(search, presetsByName, defaultName) {
       const r = range ? readWhole(k, raw, range) : { ok: true, value: decimal(raw) };
       if (!r.ok) return invalid(r.message);
       val = r.value;
-      if (raw.trim() === '' || !Number.isFinite(val)) return fallback(`This link's “${k}” is not a number; showing the default settings.`);
+      if (raw.trim() === '') return fallback(`This link's “${k}” is not a number; showing the default settings.`);
+      // Any other text goes to the simulator as a scenario file's would: a duration with its
+      // unit ("2h") or a rate in percent ("5%") is read as the form reads it (the link refused
+      // them); anything else is refused there with the field's name and range.
+      if (!Number.isFinite(val)) { val = raw; text = true; }
     } else if (typeof old === 'boolean') {
       if (raw !== 'true' && raw !== 'false') return fallback(`This link's “${k}” is not true or false; showing the default settings.`);
       val = raw === 'true';
@@ -107,7 +113,7 @@ export function decode(search, presetsByName, defaultName) {
     }
     setPath(scenario, k, val);
   }
-  return { scenario, preset: q.get('preset') ? name : defaultName, t: at, params, notice: tNotice };
+  return { scenario, preset: q.get('preset') ? name : defaultName, t: at, params, notice: tNotice, text };
 }
 
 /** Copy text to the clipboard; falls back to selecting it in a prompt-free way. */
