@@ -139,6 +139,23 @@ for (const browser of BROWSERS) {
       assert.equal(hex.close, 60, 'the default target');
       await open(s, '?v=1&goal.close_within=-0');
       assert.ok(Object.is(await page(s.driver, () => window.playground.state.targets.close_within), 0));
+      // T takes a unit, as the duration settings do: a number input read "2h" as 2 s, and "abc"
+      // left it empty, no target, unsaid.
+      await open(s, '?v=1&goal.close_within=1.5m');
+      assert.equal(await page(s.driver, () => window.playground.state.targets.close_within), 90);
+      const typeT = (text) => page(s.driver, (x) => {
+        const input = document.querySelector('#playground .panel-verdict input[id$="-close"]');
+        input.value = x;
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+        return { type: input.type, msg: input.closest('.field').querySelector('.msg').textContent, target: window.playground.state.targets.close_within, href: location.href };
+      }, text);
+      const t2h = await typeT('2h');
+      assert.deepEqual([t2h.type, t2h.msg, t2h.target], ['text', '', 7200]);
+      assert.match(t2h.href, /[?&]goal\.close_within=7200(&|$)/);
+      const abc = await typeT('abc');
+      assert.equal(abc.msg, 'Enter a duration ≥ 0 (seconds, or with a unit: 90s, 5m, 2h), or leave it empty for no target; the verdict keeps 2 h.');
+      assert.equal(abc.target, 7200);
+      assert.equal((await typeT('-1s')).target, 7200);
       // Typed in: a negative count is refused next to its input and the target stays.
       const typed = await page(s.driver, () => {
         const input = [...document.querySelectorAll('#playground .panel-verdict input[type=number]')][0];

@@ -6,13 +6,14 @@
 import { h, replace, uniqueId } from './dom.js';
 import { fmt, count, duration, kindBadge, stateName } from './format.js';
 import { wholeOf, MAX_WHOLE } from './whole.js';
-import { decimal } from './units.js';
+import { parseDuration } from './units.js';
 
 export const DEFAULT_TARGETS = { no_false_open: true, max_dead_calls: 50, close_within: 60, no_retrip: true };
 
 /**
  * A target read from text (an input or a link): `{ok, value}`. A yes/no target is "true" or
- * "false"; a number target is empty (no target, null) or a number >= 0, whole for calls.
+ * "false"; a number target is empty (no target, null) or a number >= 0, whole for calls, and T a
+ * duration, seconds or with a unit ("2h") as every duration setting takes it.
  */
 export function readTarget(key, raw) {
   if (typeof DEFAULT_TARGETS[key] === 'boolean') {
@@ -26,9 +27,10 @@ export function readTarget(key, raw) {
     const w = wholeOf(text);
     return w !== null && w >= 0n && w <= BigInt(MAX_WHOLE) ? { ok: true, value: Number(w) } : { ok: false };
   }
-  // Decimal only, as a link's settings are read (`Number` alone takes 0x10 as 16); -0 as 0.
-  const x = decimal(text);
-  return Number.isFinite(x) && x >= 0 ? { ok: true, value: x + 0 } : { ok: false };
+  // Decimal only, as a link's settings are read (`Number` alone takes 0x10 as 16), with a unit
+  // if any (a number input read "2h" as 2 s); -0 as 0.
+  const d = parseDuration(text);
+  return d.ok && d.value >= 0 ? { ok: true, value: d.value + 0 } : { ok: false };
 }
 
 /** When the dependency is fully healthy for good: the start of the fine phase after the last
@@ -72,7 +74,8 @@ export function createVerdict(root, onTargets) {
   const id = uniqueId('goal');
   const fa = h('input', { type: 'checkbox', id: `${id}-fa` });
   const dead = h('input', { type: 'number', id: `${id}-dead`, min: '0', step: '1', inputMode: 'numeric' });
-  const close = h('input', { type: 'number', id: `${id}-close`, min: '0', step: 'any', inputMode: 'decimal' });
+  // Text, not a number input: T takes a unit ("90s", "2h") as the duration settings do.
+  const close = h('input', { type: 'text', id: `${id}-close`, inputMode: 'decimal', spellcheck: false, title: 'seconds, or with a unit: 500ms, 1.5m, 2h, 30d, 1w' });
   const retrip = h('input', { type: 'checkbox', id: `${id}-rt` });
   // Only the one-line summary is live, and only when it changes: the whole verdict (both
   // breakers' lists) redrawn on every run was read out in full after each edit.
@@ -97,7 +100,7 @@ export function createVerdict(root, onTargets) {
     const m = msgs.get(el);
     // Which target the verdict keeps meanwhile is said (it was left to be guessed).
     const kept = targets[key] === null || targets[key] === undefined ? 'no target' : whole ? `${targets[key]} calls` : duration(targets[key]);
-    m.textContent = ok ? '' : `Enter ${whole ? `a whole number from 0 to ${MAX_WHOLE}` : 'a number ≥ 0'}, or leave it empty for no target; the verdict keeps ${kept}.`;
+    m.textContent = ok ? '' : `Enter ${whole ? `a whole number from 0 to ${MAX_WHOLE}` : 'a duration ≥ 0 (seconds, or with a unit: 90s, 5m, 2h)'}, or leave it empty for no target; the verdict keeps ${kept}.`;
     el.setAttribute('aria-invalid', ok ? 'false' : 'true');
     el.closest('.field').classList.toggle('invalid', !ok);
     return ok ? value : targets[key];
