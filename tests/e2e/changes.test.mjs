@@ -548,7 +548,15 @@ for (const browser of BROWSERS) {
       }
       // Not JSON: said, and the run shown stays.
       await choose('notes.txt', 'seed: 3');
-      assert.match(await until(async () => /not JSON/.test(await copyText()) && copyText(), 'the not-JSON message'), /notes\.txt was not opened: it is not JSON/);
+      const notes = await until(async () => /not JSON/.test(await copyText()) && copyText(), 'the not-JSON message');
+      assert.match(notes, /notes\.txt was not opened: it is not JSON/);
+      assert.doesNotMatch(notes, /trace/);
+      // A recorded trace opened as a scenario: said where it goes (by its rows, or its name).
+      for (const [name, rows] of [['calls.txt', '0.0,success,0.05\n0.2,timeout,30\n'], ['header.txt', 'time_s,outcome,latency_s\n0,200,0.01\n'], ['calls.csv', 'x']]) {
+        await choose(name, rows);
+        const said = await until(async () => new RegExp(name.replace('.', '\\.')).test(await copyText()) && copyText(), `the trace ${name}`);
+        assert.match(said, /it is not JSON \(.*\)\. A recorded trace \(CSV\) is not a scenario: paste it into “Replay a recorded trace” under “Scenario: traffic, callers, run”\.$/, name);
+      }
       // A bad setting in a partial file: said by the button, and the page is as it was: every
       // field still shown and holding the run's value, nothing marked invalid, nothing dimmed.
       const form = () => page(s.driver, () => ({

@@ -901,10 +901,14 @@ export function mountPlayground(root, options = {}) {
     if (!file) return;
     clearTimeout(copyMsgTimer);
     let parsed;
+    const text = await file.text();
     try {
-      parsed = parseExact(await file.text());
+      parsed = parseExact(text);
     } catch (e) {
-      opened(`${file.name} was not opened: it is not JSON (${e.message}).`);
+      // A recorded trace (rows of time,outcome,latency, or its header) is no scenario: said
+      // where it goes instead (the message was JSON.parse's alone).
+      const trace = /\.csv$/i.test(file.name) || /^\s*(time_s\s*,|[+-]?(\d|\.\d)[^,\n]*,)/.test(text);
+      opened(`${file.name} was not opened: it is not JSON (${e.message}).${trace ? ' A recorded trace (CSV) is not a scenario: paste it into “Replay a recorded trace” under “Scenario: traffic, callers, run”.' : ''}`);
       return;
     }
     const asked = S.asked;
