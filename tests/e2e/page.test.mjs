@@ -295,6 +295,20 @@ for (const browser of BROWSERS) {
       }
     });
 
+    test('a traffic of 1 call a minute is said in the singular (the Now panel said "1 calls/min")', async () => {
+      await open(s);
+      const r = await page(s.driver, async () => {
+        const { renderNow } = await import(new URL('src/panels.js', location.href).href);
+        const el = document.createElement('div');
+        const text = (rate) => {
+          renderNow(el, { t_s: 0, statistical: { state: 'closed', rate }, window: {} }, 1, 60);
+          return [...el.querySelectorAll('tr')].find((tr) => tr.querySelector('th').textContent === 'traffic estimate').children[1].textContent;
+        };
+        return [text(1 / 60), text(1.00001 / 60), text(2 / 60), text(0.5 / 60)];
+      });
+      assert.deepEqual(r, ['1 call/min', '1 call/min', '2 calls/min', '0.5 calls/min']);
+    });
+
     test('"How it works" opens on the settings shown: the rates, the period and one breaker\'s traffic', async () => {
       // It linked to plain learn.html, whose defaults (5%, 20%, 60 calls/min) the reader had to
       // replace by hand. Three callers that do not share state: each breaker sees 100 calls/min.

@@ -24,6 +24,9 @@ function row(label, value, detail) {
  * call shown is the last to arrive, and a change at its time may come from another call's result
  * or a time limit instead.
  */
+/** A traffic as the page says it: "1 call/min", "2.5 calls/min" (the unit agrees with the number shown). */
+const callsPerMin = (v) => { const t = fmt(v, 4); return `${t} ${t === '1' ? 'call' : 'calls'}/min`; };
+
 /** The window's rows while it is open. */
 const HELD = 'held as it opened (from half-open: the probes\' results); nothing is recorded while open';
 
@@ -55,7 +58,7 @@ export function renderNow(root, snap, point, period, changes = []) {
           // trials open it again) is longer by the backoff factor, up to the cap.
           row('wait', duration(s.wait), s.state === 'closed' ? 'next opening'
             : s.state === 'half_open' ? 'served; longer if the trials open again' : 'in force'),
-          row('traffic estimate', Number.isFinite(s.rate) ? `${fmt(s.rate * 60, 4)} calls/min` : '—', 'damped count / τ'),
+          row('traffic estimate', Number.isFinite(s.rate) ? callsPerMin(s.rate * 60) : '—', 'damped count / τ'),
           row('generation', String(s.generation ?? '—')))),
       h('table', { class: 'kv' }, h('caption', {}, 'Window ', badge(w.state)),
         h('tbody', {},
@@ -272,7 +275,7 @@ export function renderDerived(root, d, snap, win, callTimeout, openDelay = null,
       : '—', 'line = max(ln N, floor),  N = rate × false-alarm period,  floor = max(A, w_fail + |w_ok|)', 'simulated',
       `The rate is the breaker's traffic meter at the cursor in the simulated run. Under p₀ a round from 0 reaches ln N with probability at most 1/N (Ville): on average at most one false alarm per ${duration(d.false_alarm_period)} at this traffic, a bound on the mean gap between them (Lorden), not on every gap.${meterStart(start)}`),
     Number.isFinite(d.nominal_line) ? item(`Line at the scenario's nominal traffic${d.half_open_rate === d.nominal_rate ? '' : ' (one breaker\'s share: each caller has its own)'}`, `${fmt(d.nominal_line / d.point, 4)} pt = ${fmt(d.nominal_line, 4)} nats`,
-      `max(ln(${fmt(d.half_open_rate * 60, 4)} calls/min × ${duration(d.false_alarm_period)}), floor)`, 'exact',
+      `max(ln(${callsPerMin(d.half_open_rate * 60)} × ${duration(d.false_alarm_period)}), floor)`, 'exact',
       `${Math.log(d.half_open_rate * d.false_alarm_period) < d.line_floor
         ? `At this traffic ln N = ${fmt(Math.log(d.half_open_rate * d.false_alarm_period), 4)} nats is below the floor ${fmt(d.line_floor, 4)} nats (Wald's A, or one failure and one point if more, so a cold meter never opens on one failure), so the line is the floor. `
         : ''}From a score of 0 that is ${count(failuresTo(d.nominal_line, d.w_fail, d.point), 'failure', 'failures')} in a row.`) : null,
@@ -300,8 +303,8 @@ export function renderDerived(root, d, snap, win, callTimeout, openDelay = null,
 function meterStart(start) {
   if (!start || !Number.isFinite(start.cpm) || !Number.isFinite(start.assumed) || start.cpm <= 0) return '';
   if (Math.abs(start.assumed - start.cpm) <= 0.1 * start.cpm) return '';
-  const from = start.assumed === 0 ? 'cold (0 calls/min assumed at start: the line starts at its floor)' : `at the ${fmt(start.assumed, 4)} calls/min of “Traffic assumed at start”`;
-  return ` The meter started ${from}, not at the ${fmt(start.cpm, 4)} calls/min a breaker sees here: its line starts ${start.assumed < start.cpm ? 'lower' : 'higher'} than this traffic's and moves toward it over about ${duration(start.tau)} (the meter's time constant). Set “Traffic assumed at start” to the traffic to start at its line.`;
+  const from = start.assumed === 0 ? 'cold (0 calls/min assumed at start: the line starts at its floor)' : `at the ${callsPerMin(start.assumed)} of “Traffic assumed at start”`;
+  return ` The meter started ${from}, not at the ${callsPerMin(start.cpm)} a breaker sees here: its line starts ${start.assumed < start.cpm ? 'lower' : 'higher'} than this traffic's and moves toward it over about ${duration(start.tau)} (the meter's time constant). Set “Traffic assumed at start” to the traffic to start at its line.`;
 }
 
 /**
@@ -325,7 +328,7 @@ function openDelayItem(item, od) {
   }
   const rate = od.report.settings.calls_per_second * 60;
   const wald = p.calls.approximation;
-  return item(title, `${fmt(calls.value, 4)} calls = ${duration(secs.value)} at ${fmt(rate, 4)} calls/min`, formula, 'exact',
+  return item(title, `${fmt(calls.value, 4)} calls = ${duration(secs.value)} at ${callsPerMin(rate)}`, formula, 'exact',
     `The average, counted from a score of 0 as after a close: a breaker already above 0 when the failures begin opens a little sooner, and single runs vary. At the line for the nominal traffic, ${fmt(p.line_points, 4)} pt; the traffic meter's line at the cursor (above) may differ. ${wald ? `Wald's approximation, which ignores the overshoot: ${fmt(wald.value, 4)} calls. ` : ''}The same: ${command}.`);
 }
 
@@ -369,7 +372,7 @@ function windowMinimum(item, d, w, traffic) {
   const min = w.minimum_number_of_calls;
   const r = d.half_open_rate;
   const rate = Number.isFinite(r) && r > 0;
-  const perMin = `${fmt(r * 60, 4)} calls/min${r === d.nominal_rate ? '' : ' (one breaker\'s share)'}`;
+  const perMin = `${callsPerMin(r * 60)}${r === d.nominal_rate ? '' : ' (one breaker\'s share)'}`;
   // The simulator takes TIME_BASED too, and a link keeps a setting as written.
   if (String(w.sliding_window_type).toLowerCase() !== 'time_based') {
     const judged = Math.min(min, size);
@@ -459,7 +462,7 @@ function halfOpenLimit(item, d) {
     text = `${each}${onAverage}: within the limit. The limit shrinks as traffic grows (1/rate); the trials' time does not.`;
   }
   const el = item(title,
-    `${duration(limit)} when the breaker's traffic meter reads ${fmt(r * 60, 4)} calls/min${r === d.nominal_rate ? '' : ' (its share of the traffic)'}`,
+    `${duration(limit)} when the breaker's traffic meter reads ${callsPerMin(r * 60)}${r === d.nominal_rate ? '' : ' (its share of the traffic)'}`,
     'limit = half-open time factor × trials to close / rate', 'exact', text);
   if (approx >= limit || avg >= limit) el.classList.add('warn');
   return el;
