@@ -15,8 +15,8 @@
 //!   From 0 a success keeps the score at 0; a failure starts an excursion at `w_fail` that ends
 //!   at 0 (reset) or at the line (alarm). With `q` = P(alarm in an excursion) and `L` = expected
 //!   further calls in one, `ARL = (1 + p L) / (p q)`.
-//! * [`arl_markov_chain`]: Brook and Evans (1972): a Markov chain on a grid of step `delta` with
-//!   a failure `+a` and a success `-b` grid steps, `a/b` a continued-fraction convergent of
+//! * [`arl_markov_chain`]: Brook and Evans (1972): a Markov chain on a grid of step `w_fail / a`
+//!   with a failure `+a` and a success `-b` grid steps, `a/b` a continued-fraction convergent of
 //!   `w_fail / |w_ok|`, solved exactly by elimination from the line down. Its error estimate is
 //!   the difference between the two finest convergents that fit the work budget (or between
 //!   the finest and its neighbour `(a +- 1)/b` across the true ratio when only one fits).
@@ -201,18 +201,20 @@ fn convergents(x: f64, max_den: u64) -> (Vec<(u64, u64)>, bool) {
     (out, false)
 }
 
-/// The grid for convergent `a/b`: step `delta` fitting both weights in least squares, and the
-/// number of grid states below the line as the breaker compares with it (`score >= reach(line)`:
-/// a line a little above a grid point, within the tie, is reached there), and that line in steps.
-fn grid(w: Weights, line: f64, a: u64, b: u64) -> (f64, u64, f64) {
-    let (af, bf) = (a as f64, b as f64);
-    let delta = (af * w.fail + bf * (-w.ok)) / (af * af + bf * bf);
+/// The grid for convergent `a/b`, of step `w_fail / a` (a failure is `a` steps exactly, a success
+/// `b`, about `|w_ok|`): the number of grid states below the line as the breaker compares with it
+/// (`score >= reach(line)`: a line a little above a grid point, within the tie, is reached
+/// there), and that line in steps. A line that whole failures reach exactly (N = (p1/p0)^k) is
+/// so on the grid too: with a step fitting both weights in least squares, two failures of ln 10
+/// fell short of a line of ln 100, and the chain gave 932.9 calls for the exact 369.7.
+fn grid(w: Weights, line: f64, a: u64) -> (u64, f64) {
     let line = reach(line, &w);
-    let mut h = libm::ceil(line / delta);
-    if (h - 1.0) * delta >= line {
+    let unit = w.fail / a as f64;
+    let mut h = libm::ceil(line / unit);
+    if (h - 1.0) * unit >= line {
         h -= 1.0;
     }
-    (delta, h.max(1.0) as u64, line / delta)
+    (h.max(1.0) as u64, line / unit)
 }
 
 /// ARL from 0 of the grid CUSUM: states `0..h`, failure `+a`, success `-b` (floor at 0), alarm
@@ -316,7 +318,7 @@ pub fn arl_markov_chain_capped(w: Weights, line: f64, p: f64, max_work: f64) -> 
     let ratio = w.fail / -w.ok;
     let (conv, exact) = convergents(ratio, 1_000_000);
     let cost = |&(a, b): &(u64, u64)| {
-        let (_, h, _) = grid(w, line, a, b);
+        let (h, _) = grid(w, line, a);
         h as f64 * a as f64 * b as f64
     };
     let fit: Vec<(u64, u64)> = conv
@@ -335,7 +337,7 @@ pub fn arl_markov_chain_capped(w: Weights, line: f64, p: f64, max_work: f64) -> 
         }
     };
     let run = |(a, b): (u64, u64)| {
-        let (_, h, _) = grid(w, line, a, b);
+        let (h, _) = grid(w, line, a);
         (grid_arl(p, a as usize, b as usize, h as usize), h)
     };
     let is_last = conv.last() == Some(&finest);
@@ -362,8 +364,8 @@ pub fn arl_markov_chain_capped(w: Weights, line: f64, p: f64, max_work: f64) -> 
     // within 1e-9 of a grid point, the real score's alarm can turn on digits the grid does not
     // hold (the rounding a long climb of the f64 score gathers: a generous margin for a line a
     // few steps up), and the error is the gap to the grid with the alarm one step the other way.
-    let (delta, h, mt) = grid(w, line, finest.0, finest.1);
-    let m = line / delta;
+    let (h, mt) = grid(w, line, finest.0);
+    let m = line * finest.0 as f64 / w.fail;
     let tie_other = (exact
         && is_last
         && (m - libm::round(m)).abs() >= 0.5 * breaker::score::TIE * m
