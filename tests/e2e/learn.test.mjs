@@ -455,9 +455,34 @@ for (const browser of BROWSERS) {
       await openStep(s, '?step=6&fine=0.00001&broken=0.99', 6);
       const r = await remark();
       assert.equal(r.hidden, false);
-      assert.match(r.text, /^ Here it falls below the bound itself, so it is plainly off: one failure carries the score 71\.41%\u00a0exact of the way to the line, and steps that large are what the formula leaves out\.$/);
+      assert.match(r.text, /^ Here it falls below the bound itself, so it is plainly off: one failure carries the score 71\.41%\u00a0exact of the way to the line, and one success takes it down by \|w_ok\| = 4\.605 nats\u00a0exact, much of which the floor cuts off at 0: the formula leaves out both, the overshoot past the line and what the floor cuts off, and they weigh most where steps are large beside the line or the drift per call is steep\.$/, r.text);
+      // p0 = 30%, p1 = 95%: the remark shows, though one failure (1.153 nats) is only 7.8% of the
+      // line: the success's step (2.639 nats, mostly cut off at the floor) is what it leaves out
+      // there, and the remark named only the failure's.
+      await openStep(s, '?step=6&fine=0.3&broken=0.95', 6);
+      const r2 = await remark();
+      assert.equal(r2.hidden, false);
+      assert.match(r2.text, /carries the score 7\.80\d*%\u00a0exact of the way to the line, and one success takes it down by \|w_ok\| = 2\.639 nats/, r2.text);
       await openStep(s, '?step=6', 6);
       assert.equal((await remark()).hidden, true);
+    });
+
+    test('step 9: each half-open in the outage is said to end at its time limit only where that limit is shorter than the outage', async () => {
+      // At 1 call/min half-open's limit is 3 x 18 / (1/60 s) = 54 min, beside a 20-minute outage:
+      // the run's half-open closed at B after the outage, and no wait doubled, yet the step said
+      // every half-open ended at its limit with the trial score at 0.
+      const remarks = () => page(s.driver, () => [...document.querySelectorAll('.learn-text span.when')]
+        .map((el) => ({ hidden: el.hidden, text: el.textContent })));
+      await openStep(s, '?step=9&cpm=1', 9);
+      let r = await remarks();
+      assert.deepEqual(r.map((x) => x.hidden), [true, false]);
+      assert.match(r[1].text, /^; but at your traffic half-open’s limit \(54 min\u00a0exact\) is long beside the outage, so a half-open may outlast it and end at a line once the service answers again, with no wait doubled/, r[1].text);
+      const events = simulate((await read(s)).scenario).result.breakers.statistical.events.map((e) => `${e.from}>${e.to}`);
+      assert.ok(!events.includes('half_open>open'), `no reopening at 1 call/min: ${events.join(' ')}`);
+      await openStep(s, '?step=9', 9);
+      r = await remarks();
+      assert.deepEqual(r.map((x) => x.hidden), [false, true]);
+      assert.match(r[0].text, /^, and each half-open in it ends at its limit \(54 s\u00a0exact\) with the trial score at 0, and opens again for a longer wait\.$/, r[0].text);
     });
 
     test('step 6: a simulated interval that misses the exact run length says a 95% interval does so about once in twenty; at the defaults it holds it and says nothing', async () => {

@@ -89,6 +89,9 @@ function burstyDuration(S, line, wFail) {
   const calls = bursts / (BURST_ENTER * S.fine);
   return Math.min(30 * 86400, Math.max(6 * SECONDS_PER_HOUR, Math.ceil(calls / (S.cpm / 60) / SECONDS_PER_HOUR) * SECONDS_PER_HOUR));
 }
+/** Half-open's time limit at the user's traffic (steps 8 and 9): factor × trials to close / rate. */
+const HALF_OPEN_LIMIT = ['div', ['mul', 'sc:statistical.half_open_time_factor', 'c0:trials_to_close'], 'c0:settings.calls_per_second'];
+
 /** Step 5's long-run failure rate: in a burst, or at p0 / 5 outside one. */
 const BURSTY_RATE = ['add', IN_BURST, ['mul', ['sub', 1, IN_BURST], ['div', 's:fine', 5]]];
 /**
@@ -235,12 +238,12 @@ export const STEPS = [
         t.f(['div', 'c0:settings.w_fail', 'c0:settings.point'], { kind: 'exact' }), '), and its line (', t.f('c1:points.0.line', { kind: 'exact', unit: 'nats' }), ') is reached by ',
         t.f(['ceil', ['div', 'c1:points.0.line', 'c1:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }),
         ', where yours (', t.f('c0:points.0.line', { kind: 'exact', unit: 'nats' }), ') takes ', t.f(['ceil', ['div', 'c0:points.0.line', 'c0:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }), '.'),
-      t.p('The line is set so that a service failing at p0 reaches it only rarely (step 6 works out how rarely). That promise holds only while calls fail independently, each with a chance of at most p0. Set to the usual rate, p0 leaves no room: a few close failures, normal for any real service, now look like proof of an outage. In this run of ', t.f('sc:duration', { fmt: 'dur', ...setting }),
+      t.p('The line is set so that a service failing at p0 reaches it only rarely (step 6 works out how rarely). That promise holds while each call fails with a chance of at most p0, whatever the calls before it did (Ville’s fair bet, step 6, needs no more). Set to the usual rate, p0 leaves no room: a few close failures, normal for any real service, now look like proof of an outage. In this run of ', t.f('sc:duration', { fmt: 'dur', ...setting }),
         ' (six hours, or, where bursts long enough to reach the line are rarer, long enough for about five of those, up to 30 days) of a service within your tolerance (its failures come in short bursts; on average it fails ',
         t.f(BURSTY_RATE, { ...pct, kind: 'exact' }), ' of calls) the breaker opened ',
         t.f('run:statistical.metrics.false_openings', { kind: 'simulated', unit: 'times' }),
         ' (the window breaker, same calls: ', t.f('run:window.metrics.false_openings', { kind: 'simulated', unit: 'times' }),
-        '). Set p0 to what you can live with; p1 to what is worth skipping. A higher p0 makes such alarms rarer, but failures that come in bursts are not independent, so no p0 restores the bound for them.'),
+        '). Set p0 to what you can live with; p1 to what is worth skipping. A higher p0 makes such alarms rarer, but inside a burst a call fails with a chance of 100% once the burst has begun, above any p0, so no p0 restores the bound for them.'),
     ],
   },
   {
@@ -279,11 +282,12 @@ export const STEPS = [
         ' (e^line). That bounds the average gap between false alarms, not every gap: single gaps vary, roughly geometrically, and a short one is possible. The exact ARL at p0 is ', t.f('c0:points.0.calls.exact', { unit: 'calls' }),
         ' (', t.f('c0:points.0.seconds.exact', { fmt: 'dur' }), '); a second method, Brook and Evans’ chain on a grid of scores, gives ', t.f('c0:points.0.calls.markov_chain', { unit: 'calls', keep: true }),
         ' (± ', t.f('c0:points.0.markov_chain_error', { kind: 'approximation', unit: 'calls' }),
-        ', its error estimate: the gap to a coarser grid, a cautious one; it lies ', t.f(['abs', ['sub', 'c0:points.0.calls.markov_chain', 'c0:points.0.calls.exact']], { kind: 'approximation', unit: 'calls' }),
+        ', its error estimate: the gap to a coarser grid, an estimate, not a bound; it lies ', t.f(['abs', ['sub', 'c0:points.0.calls.markov_chain', 'c0:points.0.calls.exact']], { kind: 'approximation', unit: 'calls' }),
         ' from the exact value, itself good to about ± ', t.f('c0:points.0.exact_error', { kind: 'approximation', unit: 'calls' }),
         ', its own error estimate: a gap below that says only that the two agree), Wald’s formula ', t.f('c0:points.0.calls.approximation', { unit: 'calls' }), ' (it ignores how far the score overshoots the line, and what the floor cuts off at 0).',
         t.when(['lt', 'c0:points.0.calls.approximation', 'c0:points.0.calls.bound'], ' Here it falls below the bound itself, so it is plainly off: one failure carries the score ',
-          t.f(['div', 'c0:settings.w_fail', 'c0:points.0.line'], { kind: 'exact', fmt: 'pct' }), ' of the way to the line, and steps that large are what the formula leaves out.')),
+          t.f(['div', 'c0:settings.w_fail', 'c0:points.0.line'], { kind: 'exact', fmt: 'pct' }), ' of the way to the line, and one success takes it down by |w_ok| = ',
+          t.f(['abs', 'c0:settings.w_ok'], { kind: 'exact', unit: 'nats' }), ', much of which the floor cuts off at 0: the formula leaves out both, the overshoot past the line and what the floor cuts off, and they weigh most where steps are large beside the line or the drift per call is steep.')),
       t.p('To watch false alarms happen in a day’s run, take a short line, N = ', t.f(1000, { ...setting, unit: 'calls' }), ', a line of ', t.f('c1:points.0.line', { kind: 'exact', unit: 'nats' }),
         ' (ln N, or the floor, step 7, where that is higher): bound ', t.f('c1:points.0.calls.bound', { unit: 'calls' }),
         ', exact ', t.f('c1:points.0.calls.exact', { unit: 'calls' }), ', simulated ', t.f('c1:points.0.calls.simulated', { unit: 'calls' }),
@@ -374,14 +378,17 @@ export const STEPS = [
       callers: { call_timeout: 60 },
       statistical: statistical(S),
     }),
-    look: { panel: 'trace', text: 'the event trace: each reopening doubles the wait; the metrics show late results the statistical breaker ignored and the window breaker recorded.' },
+    look: { panel: 'trace', text: 'the event trace: how each half-open ended, and the longer wait after each reopening; the metrics show late results the statistical breaker ignored and the window breaker recorded.' },
     seek: 'first-opening',
     body: (t) => [
       t.p('Open means: send calls to the fallback for a wait. The first wait is ', t.f('sc:statistical.first_wait', { kind: 'setting', fmt: 'dur' }),
         '; each time half-open ends without closing it grows by ', t.f('sc:statistical.backoff_factor', { kind: 'setting', unit: '×' }), ' — ',
         ...[1, 2, 3].flatMap((k) => [t.f(WAIT(k), { kind: 'exact', fmt: 'dur' }), ', ']),
         '… — capped at ', t.f('sc:statistical.wait_cap', { kind: 'setting', fmt: 'dur' }),
-        '. After a close the next wait starts at the first again. Half-open ends without closing when the trial score reaches A, or when its time limit (step 8) runs out with the trial score not below 0. In this run’s outage every trial hangs past the breaker’s call timeout (', t.f('sc:statistical.call_timeout', { kind: 'setting', fmt: 'dur' }), ') or past the limit, so no trial’s answer counts, and each half-open ends at its limit with the trial score at 0.'),
+        '. After a close the next wait starts at the first again. Half-open ends without closing when the trial score reaches A, or when its time limit (step 8) runs out with the trial score not below 0. In this run’s outage (20 minutes) every trial hangs past the breaker’s call timeout (', t.f('sc:statistical.call_timeout', { kind: 'setting', fmt: 'dur' }), '), so no trial’s answer counts',
+        t.when(['lt', HALF_OPEN_LIMIT, 600], ', and each half-open in it ends at its limit (', t.f(HALF_OPEN_LIMIT, { kind: 'exact', fmt: 'dur' }), ') with the trial score at 0, and opens again for a longer wait.'),
+        t.when(['sub', 1, ['lt', HALF_OPEN_LIMIT, 600]], '; but at your traffic half-open’s limit (', t.f(HALF_OPEN_LIMIT, { kind: 'exact', fmt: 'dur' }),
+          ') is long beside the outage, so a half-open may outlast it and end at a line once the service answers again, with no wait doubled (the event trace says how each ended).')),
       t.p('Every state change increments a generation. An admitted call carries the generation it was let in with; its result counts only if the breaker is still in that generation. In this run calls hang for ', t.f('sc:callers.call_timeout', { fmt: 'dur', ...setting }), ' during the outage, so a call let in before an opening fails only after it, late: the statistical breaker ignored ',
         t.f('run:statistical.metrics.late_results_ignored', { kind: 'simulated', unit: 'results' }), '; the window breaker (resilience4j records them) saw ',
         t.f('run:window.metrics.late_results_ignored', { kind: 'simulated', unit: 'results' }), ' arrive while open. Statistical openings from closed: ',
@@ -426,11 +433,11 @@ export const STEPS = [
         t.f('c1:points.0.trips_per_day_sliding.simulated.n', { kind: 'setting', unit: 'calls' }), '; at most ',
         t.f(['mul', 'c1:window', 'c1:points.0.trips_per_day_back_to_back'], { kind: 'bound', unit: 'trips per day' }),
         ': a trip needs a full window at or over the threshold, and a given window is so with probability ',
-        t.f('c1:points.0.trip_probability_per_window', {}), '), but in a total outage it needs ',
+        t.f('c1:points.0.trip_probability_per_window', {}), '), but in a total outage it needs on average ',
         t.f('c1:outage.calls_to_open.exact', { unit: 'calls' }), ' (',
         t.f('c1:outage.seconds_to_open.exact', { fmt: 'dur' }), ') to open; n = ',
-        t.f('c0:window', { kind: 'setting' }), ' needs ', t.f('c0:outage.calls_to_open.exact', { unit: 'calls' }),
-        '. The statistical breaker needs ', t.f('c2:points.0.calls.exact', { unit: 'calls' }), ' in a total outage and ',
+        t.f('c0:window', { kind: 'setting' }), ' needs on average ', t.f('c0:outage.calls_to_open.exact', { unit: 'calls' }),
+        '. The statistical breaker needs ', t.f('c2:points.0.calls.exact', { unit: 'calls' }), ' in a total outage (that many failures in a row, every time) and on average ',
         t.f('c3:points.0.calls.exact', { unit: 'calls' }), ' at p1 = ', t.f('s:broken', { ...pct, ...setting }),
         ' (both from a score of 0; a score that recent failures left above 0 opens a little sooner), with on average at most one false alarm per ', t.f('s:period', { fmt: 'dur', ...setting }), ' (bound).'),
       t.p('This two-day run plays both on the same calls with a window of ', t.f('sc:window.sliding_window_size', { ...setting, unit: 'calls' }), ' and a 30-minute total outage. Openings while the service was fine: window ',
