@@ -104,7 +104,7 @@ for (const browser of BROWSERS) {
       }));
       // Both notices: the time's and the target's (the second used to be dropped).
       assert.equal(r2.notice, 'This link\'s time “t” = abc is not a time in seconds (a number ≥ 0); starting at the beginning of the run. '
-        + 'This link\'s “goal.max_dead_calls” is not valid (a number ≥ 0, or true/false); using the default target.');
+        + 'This link\'s “goal.max_dead_calls” is not valid (a whole number ≥ 0 of calls, a duration ≥ 0 for goal.close_within, or true/false); using the default target.');
       assert.equal(r2.broken, 0.3, 'the link\'s settings are kept');
       assert.equal(r2.t, 0);
       assert.deepEqual(await pageErrors(s), []);
@@ -151,6 +151,7 @@ for (const browser of BROWSERS) {
       }, text);
       const t2h = await typeT('2h');
       assert.deepEqual([t2h.type, t2h.msg, t2h.target], ['text', '', 7200]);
+      assert.equal(await page(s.driver, () => document.querySelector('#playground .panel-verdict input[id$="-close"]').value), '7200', 'shown in seconds, beside its unit');
       assert.match(t2h.href, /[?&]goal\.close_within=7200(&|$)/);
       const abc = await typeT('abc');
       assert.equal(abc.msg, 'Enter a duration ≥ 0 (seconds, or with a unit: 90s, 5m, 2h), or leave it empty for no target; the verdict keeps 2 h.');
@@ -293,6 +294,27 @@ for (const browser of BROWSERS) {
       for (const [cap, text] of notes.filter(([c]) => !/^(Window breaker|Calls between)/.test(c))) {
         assert.doesNotMatch(text, /no value at|a log axis cannot show|under the chart/, cap);
       }
+    });
+
+    test('a line\'s points with no value are said with each one\'s own reason', async () => {
+      // A simulated false-alarm line left out at 403 to 3,000 calls for the work budget and past
+      // 3,000 as never simulated: all eight were put down to the budget, by the first gap's x.
+      await open(s);
+      const r = await page(s.driver, async () => {
+        const { leftOut } = await import(new URL('src/analysis.js', location.href).href);
+        const xs = [100, 403.2, 1000, 3000, 8004, 1e5, 1e7];
+        const c = { x_label: 'line as N = e^line (calls)', series: [
+          { label: 'simulated', kind: 'simulated', x: xs, y: [120, NaN, NaN, NaN, NaN, NaN, NaN] },
+          { label: 'sliding window (exact chain)', kind: 'exact', x: [5, 14, 18, 23], y: [1, 2, NaN, NaN] },
+        ] };
+        return leftOut(c, false, () => true);
+      });
+      assert.deepEqual(r, [
+        'simulated: no value at 3 points from 8,004 to 10,000,000 calls (lines above 3,000 calls are not simulated here).',
+        'simulated: no value at 3 points from 403.2 to 3,000 calls (left out for the curves\' work budget).',
+        'sliding window (exact chain): no value at 23 calls (the chain\'s states double with each call of the window: it is computed up to 18 calls).',
+        'sliding window (exact chain): no value at 18 calls (left out for the curves\' work budget).',
+      ]);
     });
 
     test('a traffic of 1 call a minute is said in the singular (the Now panel said "1 calls/min")', async () => {

@@ -50,15 +50,20 @@ export function leftOut(c, logY, shown) {
     const where = (test) => xs.filter((x, i) => test(ys[i]));
     const label = withKind(s.label, s.kind);
     const out = [];
+    // Why a point has no value, where it is a limit of the way (crates/curves's MAX_EXACT and
+    // SIM_MAX_LINE_CALLS; its tests hold these numbers to them); else the curves' work budget
+    // left it out. Each reason with its own points: a line can have both.
+    const chain = /exact chain/.test(s.label);
+    const sim = s.kind === 'simulated' && /^line/.test(c.x_label);
+    const whys = [
+      [(x) => chain && x > 18, 'the chain\'s states double with each call of the window: it is computed up to 18 calls'],
+      [(x) => sim && x > 3000, 'lines above 3,000 calls are not simulated here'],
+      [() => true, 'left out for the curves\' work budget'],
+    ];
     const none = where((y) => Number.isNaN(y));
-    if (none.length) {
-      // Why, where it is a limit of the way (crates/curves's MAX_EXACT and SIM_MAX_LINE_CALLS;
-      // its tests hold these numbers to them); else the curves' work budget left the point out.
-      const chain = /exact chain/.test(s.label) && none[0] > 18;
-      const sim = s.kind === 'simulated' && /^line/.test(c.x_label) && none[0] > 3000;
-      const why = chain ? 'the chain\'s states double with each call of the window: it is computed up to 18 calls'
-        : sim ? 'lines above 3,000 calls are not simulated here' : 'left out for the curves\' work budget';
-      out.push(`${label}: no value ${at(none)} (${why}).`);
+    for (const [k, [limit, why]] of whys.entries()) {
+      const xs = none.filter((x) => limit(x) && !whys.slice(0, k).some(([l]) => l(x)));
+      if (xs.length) out.push(`${label}: no value ${at(xs)} (${why}).`);
     }
     if (logY) {
       const zero = where((y) => y === 0);
