@@ -18,18 +18,18 @@ function row(label, value, detail) {
   return h('tr', {}, h('th', { scope: 'row', text: label }), h('td', {}, value), h('td', { class: 'muted' }, detail ?? ''));
 }
 
+/** A traffic as the page says it: "1 call/min", "2.5 calls/min" (the unit agrees with the number shown). */
+const callsPerMin = (v) => { const t = fmt(v, 4); return `${t} ${t === '1' ? 'call' : 'calls'}/min`; };
+
+/** The window's rows while it is open: not judged then, though late answers still come into it. */
+const HELD = 'the window as it opened (from half-open: the probes\' results) and the answers that came in since (a time window also slides); not judged while open';
+
 /**
  * The state of both breakers at the cursor; `period` is the false-alarm period (s) N counts over;
  * `changes`, the state changes at the cursor's time (the trace's), said under the last call: the
  * call shown is the last to arrive, and a change at its time may come from another call's result
  * or a time limit instead.
  */
-/** A traffic as the page says it: "1 call/min", "2.5 calls/min" (the unit agrees with the number shown). */
-const callsPerMin = (v) => { const t = fmt(v, 4); return `${t} ${t === '1' ? 'call' : 'calls'}/min`; };
-
-/** The window's rows while it is open. */
-const HELD = 'held as it opened (from half-open: the probes\' results); nothing is recorded while open';
-
 export function renderNow(root, snap, point, period, changes = []) {
   if (!snap) { replace(root, h('p', { class: 'muted', text: 'No run yet.' })); return; }
   const s = snap.statistical || {};
@@ -65,8 +65,9 @@ export function renderNow(root, snap, point, period, changes = []) {
           // Half-open, the window's rate is not kept: the probes are counted apart, and judged
           // once min(minimumNumberOfCalls, permittedNumberOfCallsInHalfOpenState) results are in
           // (windowHalfOpen, below).
-          // Open, nothing is recorded: the window is held as it opened (from half-open, the
-          // probes' results), as resilience4j keeps it; it read "in the window" as if current.
+          // Open, the window is not judged: it holds what it held as it opened (from half-open,
+          // the probes' results) and the answers that come in since (late calls), as resilience4j
+          // keeps it; it read "in the window" as if counted from the calls now.
           row('failure rate', pct(w.level), w.state === 'open' ? HELD
             : Number.isFinite(w.level) ? 'in the window'
               : w.state === 'half_open' ? 'not kept while half-open: see the probes' : 'below minimumNumberOfCalls'),
@@ -364,8 +365,9 @@ function windowHalfOpen(item, w, callTimeout) {
  * rate × slidingWindowSize calls (an approximation: arrivals vary, and so may the traffic), at
  * the rate one breaker sees (`half_open_rate`: its share when callers do not share state; NaN for
  * a trace). Evenly spaced calls (`traffic.arrivals`) vary by no more than one a window: at most
- * floor(peak rate × size) + 1 fit in it, the peak the daily swing's, and below the minimum the
- * window is never judged (it read "judged only when more calls than usual come").
+ * floor(peak rate × size) + 1 arrive within it, the peak the daily swing's (it read "judged only
+ * when more calls than usual come"). The window counts a call when its answer comes, so answers
+ * that bunch up (latencies that vary) can still fill it.
  */
 function windowMinimum(item, d, w, traffic) {
   const size = w.sliding_window_size;
@@ -399,9 +401,9 @@ function windowMinimum(item, d, w, traffic) {
     'calls in the window ≈ rate × slidingWindowSize', 'approximation',
     !few ? `At ${perMin}, on average; a quieter stretch (the daily swing, an uneven hour) holds fewer.`
       : even && most < min
-        ? `At ${perMin}, evenly spaced, at most ${count(most, 'call', 'calls', 9)} fit in the window${peak}, fewer than minimumNumberOfCalls: the window breaker never judges its failure rate, so it never opens, however badly the dependency fails.`
+        ? `At ${perMin}, evenly spaced, at most ${count(most, 'call', 'calls', 9)} arrive within the window's ${duration(size)}${peak}, fewer than minimumNumberOfCalls: its failure rate is judged only where answers bunch up (the window counts a call when its answer comes: latencies that vary, answers that come late), so with steady answers the window breaker does not open however badly the dependency fails.`
         : even
-          ? `At ${perMin} the window holds fewer calls than minimumNumberOfCalls on average; evenly spaced, it holds at most ${count(most, 'call', 'calls', 9)}${peak}, so it is judged, if ever, only ${swing > 0 ? 'near the daily swing\'s peak' : 'when whole seconds fall so as to let one call more in'}, and otherwise the window breaker does not open however badly the dependency fails.`
+          ? `At ${perMin} the window holds fewer calls than minimumNumberOfCalls on average; evenly spaced, at most ${count(most, 'call', 'calls', 9)} arrive within it${peak}, so it is judged only ${swing > 0 ? 'near the daily swing\'s peak' : 'when whole seconds fall so as to let one call more in'} or where answers bunch up (latencies that vary, answers that come late), and otherwise the window breaker does not open however badly the dependency fails.`
           : `At ${perMin} the window holds fewer calls than minimumNumberOfCalls on average: its failure rate is judged only when more calls than usual come (the further below the minimum, the more rarely), and until then the window breaker does not open however badly the dependency fails.`);
   if (few) el.classList.add('warn');
   return el;
