@@ -344,6 +344,12 @@ for (const browser of BROWSERS) {
       assert.deepEqual([st.scenario.duration, st.scenario.statistical.fine_rate, st.scenario.statistical.false_alarm_period, st.scenario.callers.call_timeout], [7200, 0.05, 86400, 90]);
       assert.equal(st.hash.slice(0, 16), simulate(st.scenario).hash, 'the command line\'s run');
       assert.equal((await fieldMessage(s.driver, 'duration')).value, '7200', 'the field shows it in seconds');
+      // Beside a refused time (t=abc) the settings are still the link's, read the same way: the
+      // text had stayed text in the page's state (the derived panel read the call timeout as none).
+      await open(s, '?v=1&preset=recovery-warmup&callers.call_timeout=2h&t=abc');
+      st = await pageState(s.driver);
+      assert.equal(st.scenario.callers.call_timeout, 7200);
+      assert.equal(await page(s.driver, () => window.playground.state.shownScenario.callers.call_timeout), 7200);
       const refused = {
         'traffic.calls_per_minute=0x3C': 'traffic.calls_per_minute = "0x3C" is invalid: allowed a number 1e-6 <= x <= 1e7',
         'duration=2hours': 'duration = "2hours" is invalid: unknown duration unit "hours" in "2hours": allowed ms, s, m, h, d, w, 0 < x <= 1e9 seconds',

@@ -482,7 +482,16 @@ for (const browser of BROWSERS) {
       await openStep(s, '?step=9', 9);
       r = await remarks();
       assert.deepEqual(r.map((x) => x.hidden), [false, true]);
-      assert.match(r[0].text, /^, and each half-open in it ends at its limit \(54 s\u00a0exact\) with the trial score at 0, and opens again for a longer wait\.$/, r[0].text);
+      assert.match(r[0].text, /^: a half-open that ends within it ends at its limit \(54 s\u00a0exact\) with the trial score at 0, and opens again for a longer wait; one still open when the outage ends may end otherwise, on the answers that come then \(the event trace says how each ended\)\.$/, r[0].text);
+      // Every half-open that ends within the outage (600 s to 1800 s) ends at its limit and
+      // opens again, at this traffic and at others where the remark shows (at 5.5 to 15 calls/min
+      // the last one, still open at the outage's end, closed: it had been said to open again).
+      for (const cpm of [60, 5.5, 12]) {
+        const sc = { ...(await read(s)).scenario, traffic: { ...(await read(s)).scenario.traffic, calls_per_minute: cpm } };
+        const ev = simulate(sc).result.breakers.statistical.events.filter((e) => e.from === 'half_open' && e.t_s < 1800);
+        assert.ok(ev.length > 0, `${cpm}: a half-open ends in the outage`);
+        for (const e of ev) assert.deepEqual([e.to, e.detail.kind, e.detail.trial], ['open', 'half_open_time_limit', 0], `${cpm} calls/min: ${JSON.stringify(e)}`);
+      }
     });
 
     test('step 6: a simulated interval that misses the exact run length says a 95% interval does so about once in twenty; at the defaults it holds it and says nothing', async () => {

@@ -110,8 +110,15 @@ test('a link\'s number is read as decimal only, as the command line and JSON rea
     const d = q(k, text);
     assert.equal(d.notice, null, text);
     assert.equal(d.text, true, text);
+    assert.equal(d.fromLink, true, text);
     assert.equal(getPath(d.scenario, k), text, text);
   }
+  // Past the longest duration text the simulator reads: refused here, not quoted whole in the
+  // simulator's message (100,000 characters filled the notice).
+  const long = q(rate, 'x'.repeat(100_000));
+  assert.equal(long.notice, `This link's “${rate}” is not a number; showing the default settings.`);
+  assert.ok(!long.fromLink);
+  assert.equal(q(rate, `${'0'.repeat(250)}60`).scenario.traffic.calls_per_minute, 60);
   assert.equal(q('t', '12.5').t, 12.5);
   assert.equal(q('t', '0x10').t, 0);
   assert.match(q('t', '0x10').notice, /time “t” = 0x10 is not a time in seconds/);

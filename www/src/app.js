@@ -336,7 +336,8 @@ export function mountPlayground(root, options = {}) {
       // Defaults filled and units read, as the simulator reads it, so the form, the verdict
       // (which phase is unhealthy) and the link written back are of the run shown.
       // A number written with its unit ("2h", "5%") is read the same way (d.text).
-      if (!d.notice && (d.text || Object.keys(d.params).some((k) => Array.isArray(getPath(scenario, k))))) {
+      // (Also beside a notice on the link's time alone: the settings are still the link's.)
+      if (d.fromLink && (d.text || Object.keys(d.params).some((k) => Array.isArray(getPath(scenario, k))))) {
         try { scenario = await engine.call('normalize', { scenario }); } catch { /* setScenario says why */ }
       }
       const badGoals = [];
@@ -350,7 +351,7 @@ export function mountPlayground(root, options = {}) {
       verdict.setTargets(S.targets);
       if (d.notice) showNotice(d.notice);
       if (badGoals.length) {
-        showNotice(`This link's ${badGoals.map((g) => `“${g}”`).join(', ')} ${badGoals.length === 1 ? 'is' : 'are'} not valid (a number ≥ 0, or true/false); using the default ${badGoals.length === 1 ? 'target' : 'targets'}.`);
+        showNotice(`This link's ${badGoals.map((g) => `“${g}”`).join(', ')} ${badGoals.length === 1 ? 'is' : 'are'} not valid (a whole number ≥ 0 of calls, a duration ≥ 0 for goal.close_within, or true/false); using the default ${badGoals.length === 1 ? 'target' : 'targets'}.`);
       }
       // A target the page does not know (a misspelt one) is said, as an unknown setting is.
       const unknownGoals = Object.keys(d.params).filter((k) => k.startsWith('goal.') && !Object.hasOwn(DEFAULT_TARGETS, k.slice(5)));

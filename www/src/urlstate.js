@@ -7,7 +7,7 @@
 
 import { flatten, getPath, setPath, clone } from './paths.js';
 import { wholeRange, readWhole, parseExact } from './whole.js';
-import { decimal } from './units.js';
+import { decimal, MAX_DURATION_TEXT } from './units.js';
 
 export const URL_VERSION = 1;
 const RESERVED = new Set(['v', 'preset', 't', 'embed', 'panels', 'step']);
@@ -48,8 +48,9 @@ export function encode(scenario, presetName, base, extra = {}) {
 
 /**
  * Read a query string. `presetsByName` maps names to scenarios; `defaultName` is used when the
- * link names none. Returns {scenario, preset, t, notice, params} where `notice` is a sentence
- * to show when the link was not used as is.
+ * link names none. Returns {scenario, preset, t, notice, params, text, fromLink} where `notice` is
+ * a sentence to show when the link was not used as is, `fromLink` whether the settings are the
+ * link's (not the defaults it fell back to), and `text` whether a number was left as its text.
  */
 export function decode(search, presetsByName, defaultName) {
   const q = new URLSearchParams(search);
@@ -92,7 +93,9 @@ export function decode(search, presetsByName, defaultName) {
       const r = range ? readWhole(k, raw, range) : { ok: true, value: decimal(raw) };
       if (!r.ok) return invalid(r.message);
       val = r.value;
-      if (raw.trim() === '') return fallback(`This link's “${k}” is not a number; showing the default settings.`);
+      // Blank, or too long for any number or duration the simulator reads (its message would
+      // quote all of it: 100,000 characters filled the notice).
+      if (raw.trim() === '' || raw.length > MAX_DURATION_TEXT) return fallback(`This link's “${k}” is not a number; showing the default settings.`);
       // Any other text goes to the simulator as a scenario file's would: a duration with its
       // unit ("2h") or a rate in percent ("5%") is read as the form reads it (the link refused
       // them); anything else is refused there with the field's name and range.
@@ -113,7 +116,7 @@ export function decode(search, presetsByName, defaultName) {
     }
     setPath(scenario, k, val);
   }
-  return { scenario, preset: q.get('preset') ? name : defaultName, t: at, params, notice: tNotice, text };
+  return { scenario, preset: q.get('preset') ? name : defaultName, t: at, params, notice: tNotice, text, fromLink: true };
 }
 
 /** Copy text to the clipboard; falls back to selecting it in a prompt-free way. */

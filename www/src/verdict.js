@@ -75,7 +75,8 @@ export function createVerdict(root, onTargets) {
   const fa = h('input', { type: 'checkbox', id: `${id}-fa` });
   const dead = h('input', { type: 'number', id: `${id}-dead`, min: '0', step: '1', inputMode: 'numeric' });
   // Text, not a number input: T takes a unit ("90s", "2h") as the duration settings do.
-  const close = h('input', { type: 'text', id: `${id}-close`, inputMode: 'decimal', spellcheck: false, title: 'seconds, or with a unit: 500ms, 1.5m, 2h, 30d, 1w' });
+  // No numeric inputMode: a phone's digit pad has no letters for the unit.
+  const close = h('input', { type: 'text', id: `${id}-close`, spellcheck: false, title: 'seconds, or with a unit: 500ms, 1.5m, 2h, 30d, 1w' });
   const retrip = h('input', { type: 'checkbox', id: `${id}-rt` });
   // Only the one-line summary is live, and only when it changes: the whole verdict (both
   // breakers' lists) redrawn on every run was read out in full after each edit.
@@ -101,6 +102,8 @@ export function createVerdict(root, onTargets) {
     // Which target the verdict keeps meanwhile is said (it was left to be guessed).
     const kept = targets[key] === null || targets[key] === undefined ? 'no target' : whole ? `${targets[key]} calls` : duration(targets[key]);
     m.textContent = ok ? '' : `Enter ${whole ? `a whole number from 0 to ${MAX_WHOLE}` : 'a duration ≥ 0 (seconds, or with a unit: 90s, 5m, 2h)'}, or leave it empty for no target; the verdict keeps ${kept}.`;
+    // Read, it shows in seconds beside its unit, as a duration setting's field does ("2h": 7200).
+    if (ok && value !== null && !whole) el.value = String(value);
     el.setAttribute('aria-invalid', ok ? 'false' : 'true');
     el.closest('.field').classList.toggle('invalid', !ok);
     return ok ? value : targets[key];
