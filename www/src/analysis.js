@@ -29,6 +29,9 @@ export function belowBound(c) {
   });
 }
 
+/** An axis's unit, from its label's last parentheses: "slidingWindowSize (calls)" gives "calls". */
+const axisUnit = (label) => (/\(([^()]+)\)$/.exec(label) || [])[1];
+
 /**
  * What a chart leaves out of each line, as sentences for under it. Where a line has no value
  * (y NaN: the exact sliding-window chain is computed up to 18 calls, its states doubling with
@@ -38,7 +41,7 @@ export function belowBound(c) {
  * every window from 23 to 500 calls. The legend still reads each value.
  */
 export function leftOut(c, logY, shown) {
-  const unit = (/\(([^()]+)\)$/.exec(c.x_label) || [])[1];
+  const unit = axisUnit(c.x_label);
   const at = (xs) => {
     const x = (v) => fmt(v, 4);
     const u = unit ? ` ${unit}` : '';
@@ -269,8 +272,7 @@ export function createAnalysis(root) {
         if (mark) {
           const approx = mark.kind === 'approximation' ? 'about ' : '';
           fig.dataset.markX = String(mark.x[0]);
-          // The x axis's unit, from its label's last parentheses: "slidingWindowSize (calls)".
-          const unit = (/\(([^()]+)\)$/.exec(c.x_label) || [])[1];
+          const unit = axisUnit(c.x_label);
           fig.append(h('p', { class: 'help mark' }, where,
             `${mark.label}, ${approx}${fmt(mark.x[0], 3)}${unit ? ` ${unit}` : ''} `, kindBadge(mark.kind)));
         }

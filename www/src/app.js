@@ -902,8 +902,9 @@ export function mountPlayground(root, options = {}) {
     if (!file) return;
     clearTimeout(copyMsgTimer);
     let parsed;
-    const text = await file.text();
+    let text = '';
     try {
+      text = await file.text();
       parsed = parseExact(text);
     } catch (e) {
       // A recorded trace (rows of time,outcome,latency, or its header) is no scenario: said

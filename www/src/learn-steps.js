@@ -357,7 +357,7 @@ export const STEPS = [
         ' in this run, while hung calls take ', t.f('sc:callers.call_timeout', { kind: 'setting', fmt: 'dur' }),
         ') is lost: its slot frees and the score does not move. Half-open has a time limit: the time factor ', t.f('sc:statistical.half_open_time_factor', { kind: 'setting', unit: '×' }), ' ',
         t.f('c0:trials_to_close', { kind: 'exact', unit: 'trials' }), ' / the traffic rate (calls/s) = ',
-        t.f(['div', ['mul', 'sc:statistical.half_open_time_factor', 'c0:trials_to_close'], 'c0:settings.calls_per_second'], { kind: 'exact', fmt: 'dur' }),
+        t.f(HALF_OPEN_LIMIT, { kind: 'exact', fmt: 'dur' }),
         ' at your traffic; then it closes if the trial score is below 0, else opens again. This limit can stop the test before either line, which moves both chances: with trials as a Poisson stream (',
         t.f('c0:points.0.time_limit.mean_trials', { kind: 'approximation', unit: 'trials' }),
         ' by the limit on average, answers fast, none lost), a recovered service closes with probability ', t.f('c0:points.0.time_limit.close_probability', pct),

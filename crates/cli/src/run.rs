@@ -133,8 +133,6 @@ fn open(path: &str) -> Result<BufReader<std::fs::File>, String> {
         .map_err(|e| format!("--trace {path}: {e}"))
 }
 
-/// Replay a trace held in memory (read from a file that can be read once, or the scenario's own
-/// `trace`), named `name` in a refusal, with what its scan found.
 /// Where a scenario's own trace came from, for its messages: a `--set trace=...` (the last edit
 /// of it wins), else the scenario file (`-`: standard input). `(flag, for the notes)`.
 pub(crate) fn trace_source(scenario: Option<&str>, sets: &[String]) -> (String, String) {
@@ -151,6 +149,8 @@ pub(crate) fn trace_source(scenario: Option<&str>, sets: &[String]) -> (String, 
     }
 }
 
+/// Replay a trace held in memory (read from a file that can be read once, or the scenario's own
+/// `trace`), named `name` in a refusal, with what its scan found.
 fn replay_bytes(
     scenario: &Scenario,
     name: &str,
