@@ -173,7 +173,8 @@ pub trait Breaker: core::fmt::Debug {
     #[must_use = "report the call's outcome with the permit"]
     fn permit_last_option(&mut self, now: f64) -> Permit;
 
-    /// Report the outcome of an admitted call at `now` (its duration is `now - permit.issued_at`).
+    /// Report the outcome of an admitted call at `now` (it took from `permit.issued_at` to `now`;
+    /// the window breaker calls it slow when `now > issued_at + slow_call_duration_threshold`).
     ///
     /// Report each permit once, to the breaker that issued it: neither breaker remembers which closed-state permits it has
     /// heard from, so a second report of one counts again (a statistical trial counts once;

@@ -618,7 +618,8 @@ const MAX_CATCH_UP: usize = 64;
 /// The window breaker, with resilience4j 2.x `CircuitBreakerStateMachine` semantics.
 ///
 /// * CLOSED records every non-neutral result in the window (`failed`, and `slow` when
-///   `now - permit.issued_at > slow_call_duration_threshold`) and, once the window holds the
+///   `now > permit.issued_at + slow_call_duration_threshold`, so a call answered at its start
+///   plus a latency equal to the threshold is not slow) and, once the window holds the
 ///   minimum number of calls, opens when `failed/calls >= failure_rate_threshold`
 ///   ([`Reason::FailureRate`]) or else `slow/calls >= slow_call_rate_threshold`
 ///   ([`Reason::SlowCallRate`]). Every entry to CLOSED starts a fresh window.
@@ -1050,6 +1051,15 @@ impl Window {
         }
     }
 
+    /// Whether a call answered at `now` was slow: past its start plus the threshold, a deadline
+    /// (as resilience4j's `duration > threshold` on whole nanoseconds). Not `now - issued_at >
+    /// threshold`: that duration rounds, so a call answered at its start plus a latency equal
+    /// to the threshold (`(0.1 + 0.2) - 0.1` is above 0.2) read as slow at some starts only.
+    #[inline]
+    fn slow(&self, permit: &Permit, now: f64) -> bool {
+        now > permit.issued_at + self.settings.slow_call_duration_threshold
+    }
+
     /// Marks `permit`'s probe answered; whether it was one of the current half-open's probes, not
     /// answered before. Only a trial permit of the current generation can be: the id alone may
     /// be a permit of another breaker's (one replaced inside `Shared::with` while its calls were
@@ -1083,7 +1093,7 @@ impl Window {
             Class::Failure => true,
             Class::Success => false,
         };
-        let slow = now - permit.issued_at > self.settings.slow_call_duration_threshold;
+        let slow = self.slow(permit, now);
         if self.probes.in_flight > 0 {
             self.answers_probe(permit);
         }
@@ -1171,7 +1181,7 @@ impl Breaker for Window {
             Class::Failure => true,
             Class::Success => false,
         };
-        let slow = now - permit.issued_at > self.settings.slow_call_duration_threshold;
+        let slow = self.slow(permit, now);
         self.metrics.record(failed, slow, now);
         if self.metrics.reached(&self.settings) {
             self.open_from_closed(now);

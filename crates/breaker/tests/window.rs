@@ -492,6 +492,40 @@ fn slow_calls_are_strictly_longer_than_the_threshold() {
     );
 }
 
+/// A call answered at `issued_at + threshold`, as a caller (or the simulator) computes that time
+/// from the start and a latency equal to the threshold, is never slow, whatever the rounding:
+/// `(0.1 + 0.2) - 0.1` is one unit in the last place above 0.2, so a duration taken by
+/// subtraction called such a call slow at some start times and not at others. The next double
+/// after it is slow.
+#[test]
+fn a_call_answered_at_its_start_plus_the_threshold_is_not_slow_at_any_start() {
+    let mut rounded = 0;
+    for threshold in [0.2, 0.3, 0.7, 2.0 / 3.0, 60.0] {
+        let s = WindowSettings {
+            slow_call_duration_threshold: threshold,
+            slow_call_rate_threshold: 1.0,
+            ..count(1, 1)
+        };
+        for i in 0..2000 {
+            let t = f64::from(i) * 0.1 + 0.1;
+            let at = t + threshold;
+            if at - t != threshold {
+                rounded += 1;
+            }
+            let mut b = Window::new(s.clone()).unwrap();
+            let p = admit(&mut b, t);
+            b.record(&p, OK, at);
+            assert_eq!(b.state(), State::Closed, "threshold {threshold}, start {t}");
+            let mut b = Window::new(s.clone()).unwrap();
+            let p = admit(&mut b, t);
+            b.record(&p, OK, f64::from_bits(at.to_bits() + 1));
+            assert_eq!(b.state(), State::Open, "threshold {threshold}, start {t}");
+        }
+    }
+    // The case this is about: starts where the subtraction is not the threshold.
+    assert!(rounded > 1000, "{rounded}");
+}
+
 #[test]
 fn failure_rate_is_checked_before_slow_call_rate() {
     let s = WindowSettings {

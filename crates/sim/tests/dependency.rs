@@ -218,6 +218,36 @@ fn late_results_are_ignored_by_the_statistical_breaker_and_counted() {
     assert_eq!(per_bucket as u64, expected);
 }
 
+/// A latency equal to the window's slow-call threshold is not slow, at every call's start (each
+/// result lands at `start + latency`, which subtracted back is off by an ulp at many starts):
+/// 300 calls, none slow, no opening. A latency one ulp longer makes every call slow.
+#[test]
+fn a_latency_equal_to_the_slow_threshold_is_never_slow() {
+    for (latency, openings) in [(0.3, 0), (f64::from_bits(0.3f64.to_bits() + 1), 1)] {
+        let mut s = base(
+            300.0,
+            60.0,
+            Phase {
+                latency,
+                ..zero_latency()
+            },
+        );
+        s.window.sliding_window_size = 20;
+        s.window.minimum_number_of_calls = 20;
+        s.window.slow_call_rate_threshold = 0.3;
+        s.window.slow_call_duration_threshold = 0.3;
+        let r = sim::run(&s, 10).unwrap();
+        let w = &r.breakers.window;
+        assert_eq!(w.metrics.openings, openings, "latency {latency}");
+        if openings == 1 {
+            assert!(matches!(
+                w.events[0].reason,
+                breaker::Reason::SlowCallRate { .. }
+            ));
+        }
+    }
+}
+
 #[test]
 fn shared_state_lock_drops_updates_as_configured() {
     // 4 callers share one state; each change holds the lock 1 s; a change that would wait more
