@@ -134,8 +134,8 @@ for (const browser of BROWSERS) {
       assert.equal(r.runLine, 'polite', 'the run line says when a run is computing and when it is done');
       assert.equal(r.verdictLists, false, 'the verdict\'s lists are not read out on every run');
       assert.deepEqual(r.verdictSaid, [`Verdict: ${r.summary}`]);
+      // Play sets its text and state as it is pressed (app.js `play`): read them at once.
       await s.driver.findElement({ css: '#playground .transport button.primary' }).click();
-      await new Promise((ok) => setTimeout(ok, 300));
       const playing = await page(s.driver, () => {
         const b = document.querySelector('#playground .transport button.primary');
         return { text: b.textContent, pressed: b.getAttribute('aria-pressed') };

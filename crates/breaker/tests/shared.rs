@@ -1419,6 +1419,11 @@ fn debug_shows_the_lock_timeout_the_listener_and_a_guards_permit() {
     assert!(s.ends_with(", on_transition: false }"), "{s}");
     let heard = Shared::new(window()).on_transition(|_| {});
     assert!(format!("{heard:?}").ends_with(", on_transition: true }"));
+    // `Shared::new`'s lock timeout: the design's 2 s.
+    assert!(
+        format!("{heard:?}").contains(", lock_timeout: 2s, "),
+        "{heard:?}"
+    );
 
     let guard = shared.admit().expect("closed admits");
     let p = *guard.permit().expect("counted");

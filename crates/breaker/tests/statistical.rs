@@ -1297,6 +1297,22 @@ fn a_tie_to_rounding_reaches_the_line() {
         b.transitions()[0].reason,
         Reason::TrialReachedUpper { .. }
     ));
+    // The next half-open: eight successes sum to 8 ln(7/9) > ln(1/9), the ninth closes it.
+    let t = t + 0.5 + b.wait();
+    let p = b
+        .permit(t)
+        .permit()
+        .expect("first trial of the second half-open");
+    assert_eq!(b.state(), State::HalfOpen);
+    let states = run_trials(&mut b, p, t, &[OK; 9]);
+    assert_eq!(states[..8], [State::HalfOpen; 8]);
+    assert_eq!(states[8], State::Closed);
+    match b.transitions()[0].reason {
+        Reason::TrialReachedLower { trial, .. } => {
+            assert!((trial - 9.0 * (7.0f64 / 9.0).ln()).abs() < 1e-12, "{trial}")
+        }
+        ref other => panic!("closed by {other:?}"),
+    }
 }
 
 /// A cold meter never opens on the first failure (the floor is above one failure), also where a

@@ -114,9 +114,6 @@ fn check(what: &str, s: &Scenario, r: &RunResult) {
             m.late_results_in_half_open <= t.results_counted,
             "{w}: late results in half-open are among those counted"
         );
-        if kind == BreakerKind::Statistical {
-            soft_eq!(m.late_results_in_half_open, 0, "{w}: generations drop them");
-        }
         if !s.callers.shared_state {
             // No lock: every result reaches its breaker.
             soft_eq!(
