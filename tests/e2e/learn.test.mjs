@@ -54,6 +54,14 @@ function checkNumbers(shown, settings) {
   }
   assert.ok(shown.figs.length >= 4, 'a step shows several numbers');
   for (const f of shown.figs) {
+    // Not computed: the native report has no value for it either.
+    if (f.kind === 'none') {
+      let v = null;
+      try { v = evaluate(f.expr, env).value; } catch { v = null; }
+      assert.equal(v, null, `${JSON.stringify(f.expr)}: not computed on the page, ${v} natively`);
+      assert.equal(f.text, '—');
+      continue;
+    }
     const want = evaluate(f.expr, env);
     const got = f.value === 'null' ? null : Number(f.value);
     const where = `${JSON.stringify(f.expr)} shown as "${f.text}"`;
@@ -532,6 +540,54 @@ for (const browser of BROWSERS) {
       assert.equal(said, 'Could not run this step’s scenario: duration = 0 is invalid: allowed 0 < x <= 1e9 seconds');
     });
 
+    test('the walkthrough at the edges of its settings: half-open given room at high traffic, a run with nothing to show says so, no error estimate read as infinite, a line on its floor said flat', async () => {
+      const note = () => page(s.driver, () => { const n = document.querySelector('.learn-look-note'); return n.hidden ? null : n.textContent; });
+      const shownText = () => page(s.driver, () => [...document.querySelectorAll('.learn-text .when')].filter((w) => !w.hidden).map((w) => w.textContent).join(' | '));
+      // Step 8 at 100,000 calls/min: the default factor's limit (3 x 18 trials / 1,667 calls/s =
+      // 32 ms) is shorter than one 50 ms answer, so half-open never closed. The runs take
+      // 2 x (1 + 0.05 s x rate), the sentence says why, and the run closes.
+      await openStep(s, '?step=8&cpm=100000', 8);
+      let shown = await read(s);
+      assert.ok(close(shown.scenario.statistical.half_open_time_factor, 2 * (1 + 0.05 * 100000 / 60), 1e-12), String(shown.scenario.statistical.half_open_time_factor));
+      checkNumbers(shown, { ...DEFAULTS, cpm: 100000 });
+      assert.match(await shownText(), /The breaker’s default factor, 3.* counts calls, not their latency/);
+      assert.equal(await note(), null, 'a close to point at');
+      assert.ok(simulate(shown.scenario).events.some((e) => e.breaker === 'statistical' && e.from === 'half_open' && e.to === 'closed'));
+      // At the defaults: the breaker's own factor, and no such sentence.
+      await openStep(s, '?step=8', 8);
+      shown = await read(s);
+      assert.equal(shown.scenario.statistical.half_open_time_factor, 3);
+      assert.doesNotMatch(await shownText(), /default factor/);
+      // A run with no opening to point the cursor at says so (2 calls in 3 hours).
+      await openStep(s, '?step=4&cpm=0.01', 4);
+      assert.match(await note(), /^At your settings this run shows no opening of the statistical breaker \(\d calls? in all, so the cursor is at the start\)/);
+      await openStep(s, '?step=1&cpm=0.01', 1);
+      assert.match(await note(), /^At your settings this run shows no failed call \(0 calls in all\): /);
+      // Step 2 at 1 call/min runs long enough for three of its failures (1 in 20: the 60th call
+      // comes at 3,600 s, as the first comes a minute in, so the run lasts a minute more).
+      await openStep(s, '?step=2&cpm=1', 2);
+      shown = await read(s);
+      assert.equal(shown.scenario.duration, 3660);
+      assert.equal(simulate(shown.scenario).result.breakers.statistical.totals.failed, 3);
+      assert.equal(await note(), null);
+      // Step 6 where the exact ARL is past its work cap: its error estimate is not computed, with
+      // the report's reason ("± ∞" before), and the chain's absence says why.
+      await openStep(s, '?step=6&broken=0.0501', 6);
+      shown = await read(s);
+      checkNumbers(shown, { ...DEFAULTS, broken: 0.0501 });
+      const titles = await page(s.driver, () => Object.fromEntries([...document.querySelectorAll('.learn-text .fig')].map((f) => [f.dataset.expr, { text: f.querySelector('.num').textContent, title: f.getAttribute('title') }])));
+      const native = analyzeNative(shown.cmds[0]).points[0];
+      assert.equal(native.exact_error, null);
+      assert.deepEqual(titles['"c0:points.0.exact_error"'], { text: '—', title: native.exact_note });
+      assert.match(titles['"c0:points.0.markov_chain_error"'].title, /work limit/);
+      // Step 7 with a period of 8.64 s: every line is the floor, and the text says so.
+      await openStep(s, '?step=7&period=8.64', 7);
+      checkNumbers(await read(s), { ...DEFAULTS, period: 8.64 });
+      assert.match(await shownText(), /all three lines above are the floor/);
+      await openStep(s, '?step=7', 7);
+      assert.doesNotMatch(await shownText(), /floor/);
+    });
+
     test('a bad link falls back to the defaults with a notice', async () => {
       await openStep(s, '?step=4&fine=0.5&broken=0.2', 4);
       const r = await page(s.driver, () => ({ notice: document.querySelector('.learn .notice').textContent, hidden: document.querySelector('.learn .notice').hidden }));
@@ -561,6 +617,14 @@ for (const browser of BROWSERS) {
       });
       assert.ok(typed.msg && /“Traffic” goes from 0.01 to 100000 calls\/min/.test(typed.msg), String(typed.msg));
       assert.doesNotMatch(typed.href, /cpm=/);
+      // Not a number: the range is said as well.
+      const empty = await page(s.driver, () => {
+        const i = document.getElementById('learn-cpm');
+        i.value = '';
+        i.dispatchEvent(new Event('change', { bubbles: true }));
+        return document.querySelector('form.learn-settings .msg').textContent;
+      });
+      assert.equal(empty, '“Traffic”: enter a number from 0.01 to 100000 calls/min.');
       // An edit of one field leaves the others' settings as the link gave them, to the last
       // digit (each was re-read from the ten digits its field shows: 42.857142857142854 calls/min,
       // 300 over 7 callers as the playground writes it, became 42.85714286).

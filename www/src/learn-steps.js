@@ -9,9 +9,15 @@
 //                  worker fills the defaults);
 //   look           which panel the step points at, and what to look for in it;
 //   seek           where to put the cursor after the run: 'first-opening', 'first-close', or seconds;
+//                  with neither in the run, a note under `look` says the run shows none;
+//   needs          [[expr, what], ...]: what else the run must show for `look` to find it, as
+//                  expressions over the run ("run:statistical.totals.failed"); where one is 0
+//                  the same note says the run shows `what` ("no failed call");
 //   body(t)        the prose: `t.p(...)` paragraphs, `t.f(expr, opts)` live numbers (opts: kind,
-//                  unit, fmt, and `none`: what to say for a figure with no value, e.g. a time
-//                  to open of a breaker that did not open; without it, no value reads ∞).
+//                  unit, fmt; `none`: what to say for a figure with no value, e.g. a time to
+//                  open of a breaker that did not open; without it, no value reads ∞, unless
+//                  the report gives a note for it: then "not computed"; `missing`: why a figure
+//                  can be absent from its report, where the report gives no note).
 //
 // A number's `expr` is evaluated against the results: a reference "c0:points.0.calls.exact" (command
 // 0's JSON at that path; a figure object gives its value and its kind), "s:fine" (a setting),
@@ -59,11 +65,36 @@ export function base(S) {
   return [...rates(S), '--period', arg(S.period)];
 }
 
+/** Every answer's latency in the steps' runs: the simulator's default (a phase's `latency`). */
+const ANSWER_S = 0.05;
+/** The breaker's default half-open time factor. */
+const DEFAULT_TIME_FACTOR = 3;
+/**
+ * Half-open's time factor in the steps' runs. The default, 3, counts calls, not their latency:
+ * answered one at a time, each in 50 ms plus the wait for the next call, the trials its limit
+ * holds are 3 / (1 + latency × rate) times the trials to close, fewer than twice from 600
+ * calls/min, and once one answer outlasts the whole limit none is answered within it and the
+ * breaker never closes (`StatisticalSettings::half_open_time_factor`). From 600 calls/min the
+ * runs take 2 × (1 + latency × rate): room for twice the trials to close, at any traffic.
+ */
+export const timeFactor = (cpm) => Math.max(DEFAULT_TIME_FACTOR, 2 * (1 + ANSWER_S * (cpm / 60)));
+
+/** Why Brook and Evans' chain can be absent from a report (valid settings): its grid's work. */
+const CHAIN_MISSING = 'no chain figure: its grid of scores would pass the chain’s work limit at these settings';
+/** Step 2's k: one call in k fails, evenly (p0 rounded, at least 2). */
+const oneIn = (S) => Math.max(2, Math.round(1 / S.fine));
+/**
+ * A step's run length: `least` seconds, or long enough for `calls` calls at the reader's traffic
+ * (whole minutes), up to 30 days: steps 2 and 3 show failures where p0 is small or traffic low.
+ */
+const lasting = (least, calls, S) => Math.min(30 * 86400, Math.max(least, Math.ceil(calls / S.cpm) * 60));
+
 /** The statistical settings of a scenario, from the reader's settings. */
 function statistical(S, over = {}) {
   return {
     fine_rate: S.fine, broken_rate: S.broken, false_alarm_period: S.period,
-    trial_wrongly_opens: S.a, trial_wrongly_closes: S.b, expected_calls_per_minute: S.cpm, ...over,
+    trial_wrongly_opens: S.a, trial_wrongly_closes: S.b, expected_calls_per_minute: S.cpm,
+    half_open_time_factor: timeFactor(S.cpm), ...over,
   };
 }
 
@@ -91,6 +122,8 @@ function burstyDuration(S, line, wFail) {
 }
 /** Half-open's time limit at the user's traffic (steps 8 and 9): factor × trials to close / rate. */
 const HALF_OPEN_LIMIT = ['div', ['mul', 'sc:statistical.half_open_time_factor', 'c0:trials_to_close'], 'c0:settings.calls_per_second'];
+/** The same with the breaker's default factor (step 8, where the runs take a larger one). */
+const DEFAULT_LIMIT = ['div', ['mul', DEFAULT_TIME_FACTOR, 'c0:trials_to_close'], 'c0:settings.calls_per_second'];
 
 /** Step 5's long-run failure rate: in a burst, or at p0 / 5 outside one. */
 const BURSTY_RATE = ['add', IN_BURST, ['mul', ['sub', 1, IN_BURST], ['div', 's:fine', 5]]];
@@ -123,6 +156,7 @@ export const STEPS = [
     }),
     look: { panel: 'chart', text: 'the bottom chart: answered (green) and failed (red) calls per bucket. The first ten minutes are the fine world, the last ten the broken one. Once the breaker opens there, its calls go to the fallback (grey line) instead of the bars.' },
     seek: 20 * 60,
+    needs: [['run:statistical.totals.failed', 'no failed call']],
     body: (t) => [
       t.p('After every call the breaker asks one question: is this service ', t.em('fine'), ' or ', t.em('broken'),
         '? It does not guess a failure rate; you name two worlds. In the fine world calls fail at p0 = ',
@@ -141,13 +175,14 @@ export const STEPS = [
     title: 'Each result is evidence: likelihood ratios, logs and points',
     commands: (S) => [['drift', ...pair(S)]],
     scenario: (S) => ({
-      name: 'Learn 2: one call in k fails', seed: 1, duration: 180,
+      name: 'Learn 2: one call in k fails', seed: 1, duration: lasting(180, 3 * oneIn(S) + 1, S),
       traffic: { calls_per_minute: S.cpm, arrivals: 'even' },
-      dependency: [{ start: 0, condition: 'fine', one_in: Math.max(2, Math.round(1 / S.fine)), label: `1 call in ${Math.max(2, Math.round(1 / S.fine))} fails` }],
+      dependency: [{ start: 0, condition: 'fine', one_in: oneIn(S), label: `1 call in ${oneIn(S)} fails` }],
       statistical: statistical(S),
     }),
     look: { panel: 'chart', text: 'the score (blue) in the top chart: a jump up at each failure, a small step down at each success. Press “Step one call” to go call by call, and read the score in “Now”.' },
     seek: 0,
+    needs: [['run:statistical.totals.failed', 'no failed call']],
     body: (t) => [
       t.p('How much more likely is a failure in the broken world than in the fine one? p1 / p0 = ',
         t.f(['div', 's:broken', 's:fine'], { kind: 'exact', unit: '×' }), '. A success: (1 − p1) / (1 − p0) = ',
@@ -169,13 +204,14 @@ export const STEPS = [
     title: 'The score and its floor: Wald’s test becomes Page’s CUSUM',
     commands: (S) => [['drift', ...pair(S)]],
     scenario: (S) => ({
-      name: 'Learn 3: a fine service', seed: 3, duration: 15 * 60,
+      name: 'Learn 3: a fine service', seed: 3, duration: lasting(15 * 60, 3 / S.fine, S),
       traffic: { calls_per_minute: S.cpm, arrivals: 'poisson' },
       dependency: [fine(S, 0)],
       statistical: statistical(S),
     }),
     look: { panel: 'chart', text: 'the score (blue) resting on 0 between failures: it never goes below the floor. Step through a few calls with “Step one call” or the → key while hovering the run.' },
     seek: 0,
+    needs: [['run:statistical.totals.failed', 'no failed call']],
     body: (t) => [
       t.p('Wald’s sequential test adds the weights until the sum crosses one of two lines, then stops: it decides once. A breaker watches for hours, and a sum that only adds would sink ever lower while the service is fine: at p0 it sinks on average by ',
         t.f(['neg', 'c0:points.0.points_per_call'], { kind: 'exact', unit: 'points per call' }), ', ',
@@ -278,10 +314,10 @@ export const STEPS = [
       t.p('So the closed line is set by traffic instead: ln N, N = the calls expected in the false-alarm period (', t.f('s:period', { fmt: 'dur', ...setting }),
         ' at ', t.f('s:cpm', { ...setting, unit: 'calls/min' }), '): N = ', t.f(['mul', ['div', 's:cpm', 60], 's:period'], { kind: 'exact', unit: 'calls' }),
         ', line = ', t.f('c0:points.0.line', { kind: 'exact', unit: 'nats' }), ' = ', t.f('c0:points.0.line_points', { kind: 'exact', unit: 'points' }),
-        ' (with little traffic it has a minimum, step 7). Lorden (1971) carries Ville’s inequality over to the score that keeps restarting: at p0 the ARL is at least ', t.f('c0:points.0.calls.bound', { unit: 'calls' }),
+        ' (never below a minimum, step 7). Lorden (1971) carries Ville’s inequality over to the score that keeps restarting: at p0 the ARL is at least ', t.f('c0:points.0.calls.bound', { unit: 'calls' }),
         ' (e^line). That bounds the average gap between false alarms, not every gap: single gaps vary, roughly geometrically, and a short one is possible. The exact ARL at p0 is ', t.f('c0:points.0.calls.exact', { unit: 'calls' }),
-        ' (', t.f('c0:points.0.seconds.exact', { fmt: 'dur' }), '); a second method, Brook and Evans’ chain on a grid of scores, gives ', t.f('c0:points.0.calls.markov_chain', { unit: 'calls', keep: true }),
-        ' (± ', t.f('c0:points.0.markov_chain_error', { kind: 'approximation', unit: 'calls' }),
+        ' (', t.f('c0:points.0.seconds.exact', { fmt: 'dur' }), '); a second method, Brook and Evans’ chain on a grid of scores, gives ', t.f('c0:points.0.calls.markov_chain', { unit: 'calls', keep: true, missing: CHAIN_MISSING }),
+        ' (± ', t.f('c0:points.0.markov_chain_error', { kind: 'approximation', unit: 'calls', missing: CHAIN_MISSING }),
         ', its error estimate: the gap to a coarser grid, an estimate, not a bound; it lies ', t.f(['abs', ['sub', 'c0:points.0.calls.markov_chain', 'c0:points.0.calls.exact']], { kind: 'approximation', unit: 'calls' }),
         ' from the exact value, itself good to about ± ', t.f('c0:points.0.exact_error', { kind: 'approximation', unit: 'calls' }),
         ', its own error estimate: a gap below that says only that the two agree), Wald’s formula ', t.f('c0:points.0.calls.approximation', { unit: 'calls' }), ' (it ignores how far the score overshoots the line, and what the floor cuts off at 0).',
@@ -312,7 +348,7 @@ export const STEPS = [
       dependency: [fine(S, 0)],
       statistical: statistical(S),
     }),
-    look: { panel: 'chart', text: 'the line (red) over a day whose traffic swings from a tenth of the mean at midnight to nearly twice it at noon (calls per bucket below): the line follows the traffic.' },
+    look: { panel: 'chart', text: 'the line (red) over a day whose traffic swings from a tenth of the mean at midnight to nearly twice it at noon (calls per bucket below): the line follows the traffic, except where its floor holds it up.' },
     seek: 43200,
     body: (t) => [
       t.p('N counts calls, so the line depends on traffic. The breaker meters it with a damped count: every call adds 1, the count decays by a factor e per time constant τ (', t.f('sc:statistical.traffic_time_constant', { fmt: 'dur', ...setting }), '), rate = count / τ. Two numbers, the count and when it was last touched; rejected calls count too, so the line does not sink while the breaker is open.'),
@@ -321,12 +357,14 @@ export const STEPS = [
         t.f('s:cpm', { ...setting, unit: 'calls/min' }), ': N = ', t.f(['mul', ['div', 's:cpm', 60], 's:period'], { kind: 'exact', unit: 'calls' }), ', line ',
         t.f('c1:points.0.line', { kind: 'exact', unit: 'nats' }), '. At 600 calls/min: N = ', t.f(['mul', ['div', 600, 60], 's:period'], { kind: 'exact', unit: 'calls' }),
         ', line ', t.f('c2:points.0.line', { kind: 'exact', unit: 'nats' }), ' (', t.f('c2:points.0.line_points', { kind: 'exact', unit: 'points' }), ').'),
-      t.p('A tenfold busier service raises the line by only ln 10 = ', t.f(['ln', 10], { kind: 'exact', unit: 'nats' }), ', yet keeps the same promise: on average at most one false alarm per ',
+      t.p('Above the line’s floor (below), a tenfold busier service raises it by only ln 10 = ', t.f(['ln', 10], { kind: 'exact', unit: 'nats' }), ', yet keeps the same promise: on average at most one false alarm per ',
         t.f('s:period', { fmt: 'dur', ...setting }), ' (bound, for steady traffic). The line is ln N, but never below a minimum, ',
         t.f('c1:settings.line_floor', { kind: 'exact', unit: 'nats' }), ': the larger of Wald’s A (', t.f('c1:settings.upper', { kind: 'exact', unit: 'nats' }),
         ', step 6) and one failure plus one point (w_fail + |w_ok|), so a cold meter cannot open on the first failure. From 0, a quiet service needs ',
         t.f(['ceil', ['div', 'c0:points.0.line', 'c0:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }),
-        ', a busy one ', t.f(['ceil', ['div', 'c2:points.0.line', 'c2:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }), '.'),
+        ', a busy one ', t.f(['ceil', ['div', 'c2:points.0.line', 'c2:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }), '.',
+        t.when(['lt', 'c2:points.0.line', ['add', 'c2:settings.line_floor', 1e-9]],
+          ' At your settings even 600 calls/min gives a line on the floor (ln N is below it: a short period, or failures that weigh much), so all three lines above are the floor: traffic moves the line only once ln N passes it.')),
     ],
   },
   {
@@ -358,7 +396,14 @@ export const STEPS = [
         ') is lost: its slot frees and the score does not move. Half-open has a time limit: the time factor ', t.f('sc:statistical.half_open_time_factor', { kind: 'setting', unit: '×' }), ' ',
         t.f('c0:trials_to_close', { kind: 'exact', unit: 'trials' }), ' / the traffic rate (calls/s) = ',
         t.f(HALF_OPEN_LIMIT, { kind: 'exact', fmt: 'dur' }),
-        ' at your traffic; then it closes if the trial score is below 0, else opens again. This limit can stop the test before either line, which moves both chances: with trials as a Poisson stream (',
+        ' at your traffic; then it closes if the trial score is below 0, else opens again.',
+        t.when(['lt', DEFAULT_TIME_FACTOR, 'sc:statistical.half_open_time_factor'], ' The breaker’s default factor, ', t.f(DEFAULT_TIME_FACTOR, { kind: 'setting', unit: '×' }),
+          ', counts calls, not their latency: at your traffic it gives ', t.f(DEFAULT_LIMIT, { kind: 'exact', fmt: 'dur' }), ', room for about ',
+          t.f(['div', DEFAULT_LIMIT, ['add', ANSWER_S, ['div', 1, 'c0:settings.calls_per_second']]], { kind: 'approximation', unit: 'trials' }),
+          ' answered one at a time, each in this run’s ', t.f(ANSWER_S, { kind: 'setting', fmt: 'dur' }),
+          ' plus the wait for the next call, against ', t.f('c0:trials_to_close', { kind: 'exact', unit: 'successes' }),
+          ' in a row to close; once one answer outlasts the whole limit, half-open never closes. So from 600 calls/min this walkthrough’s runs take 2 × (1 + latency × rate), room for twice the trials to close (the playground’s derived numbers give the factor each setting needs). The chances that follow take the default factor with answers that take no time, about three times the trials to close, so this run’s half-opens end at their limit somewhat more often than they say.'),
+        ' This limit can stop the test before either line, which moves both chances: with trials as a Poisson stream (',
         t.f('c0:points.0.time_limit.mean_trials', { kind: 'approximation', unit: 'trials' }),
         ' by the limit on average, answers fast, none lost), a recovered service closes with probability ', t.f('c0:points.0.time_limit.close_probability', pct),
         ' and a still-broken one ', t.f('c0:points.2.time_limit.close_probability', pct), ' instead; a larger time factor brings them closer to those of the test run to its end. This run: ',

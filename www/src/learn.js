@@ -139,7 +139,8 @@ export function noteOf(expr, env) {
     o = o[k];
   }
   // A simulated figure's note is the simulation's, an exact one's the exact figure's.
-  const own = notes.filter(([key]) => key === 'note' || path.some((k) => key === `${k}_note` || (k === 'simulated' && key === 'simulation_note')));
+  // An error estimate's is its figure's: `exact_error` goes with `exact_note`.
+  const own = notes.filter(([key]) => key === 'note' || path.some((k) => key === `${k}_note` || key === `${k.replace(/_error$/, '')}_note` || (k === 'simulated' && key === 'simulation_note')));
   // None of its own: no other figure's reason (a chain left out said "not simulated: ...").
   return own.map(([, v]) => v).join('; ');
 }
@@ -209,6 +210,8 @@ export function mountLearn(root) {
   const counter = h('p', { class: 'learn-counter muted' });
   const text = h('div', { class: 'learn-text' });
   const look = h('p', { class: 'learn-look' });
+  // What the step points at, when its run does not show it at the reader's settings.
+  const lookNote = h('p', { class: 'learn-look-note notice', hidden: true });
   const cmds = h('details', { class: 'learn-cmds' });
   const status = h('p', { class: 'learn-status muted', attrs: { role: 'status' } });
   const noticeText = [problem && `This link’s settings were not valid (${problem}); showing the defaults.`, stepProblem].filter(Boolean).join(' ');
@@ -231,7 +234,7 @@ export function mountLearn(root) {
   }
   form.append(formMsg, h('button', { type: 'button', class: 'small', text: 'Reset to the defaults', on: { click: () => { S = { ...DEFAULTS }; fillForm(); changed(); } } }));
   const pgRoot = h('div', { class: 'learn-playground playground' });
-  const article = h('article', { class: 'learn-step', attrs: { 'aria-labelledby': 'learn-title' } }, counter, heading, text, look, cmds, status,
+  const article = h('article', { class: 'learn-step', attrs: { 'aria-labelledby': 'learn-title' } }, counter, heading, text, look, lookNote, cmds, status,
     h('div', { class: 'learn-buttons' }, prev, next, openFull));
   heading.id = 'learn-title';
   replace(root, notice, h('div', { class: 'learn-layout' }, h('div', { class: 'learn-side' }, nav, form), h('div', { class: 'learn-main' }, article, pgRoot)));
@@ -274,7 +277,7 @@ export function mountLearn(root) {
       // 42.85714286.
       if (inputs[f.key].value === shownAs(f, S[f.key])) continue;
       const v = Number(inputs[f.key].value);
-      if (inputs[f.key].value === '' || !Number.isFinite(v)) { formError(`${f.label}: enter a number.`, [f.key]); return; }
+      if (inputs[f.key].value === '' || !Number.isFinite(v)) { formError(`“${f.label}”: enter a number from ${f.min} to ${f.max} ${f.unit}.`, [f.key]); return; }
       if (v < f.min || v > f.max) { formError(`${outOfRange(f, `${v} ${f.unit}`)}.`, [f.key]); return; }
       T[f.key] = v / f.scale;
     }
@@ -364,6 +367,7 @@ export function mountLearn(root) {
     // A new step is announced by its heading (focused); the numbers by the status line.
     replace(text, ...def.body(t));
     replace(look, h('strong', { text: 'Look at ' }), def.look.text);
+    lookNote.hidden = true;
     for (const p of ['now', 'chart', 'trace', 'metrics']) {
       const sec = pgRoot.querySelector(`.panel-${p}`);
       if (sec) sec.classList.toggle('learn-focus', p === def.look.panel);
@@ -416,13 +420,26 @@ export function mountLearn(root) {
     update();
     // Point the cursor where the step's text looks.
     let t = typeof def.seek === 'number' ? def.seek : 0;
+    let missing = '';
     if (typeof def.seek === 'string') {
       const ev = await pg.engine.call('events', { limit: 5000 });
       const want = def.seek === 'first-opening' ? 'open' : 'closed';
       const hit = ev.list.find((e) => e.breaker === 'statistical' && e.to === want && (def.seek !== 'first-close' || e.from === 'half_open'));
       if (hit) t = hit.t_s;
+      else missing = def.seek === 'first-opening' ? 'no opening of the statistical breaker' : 'no close of the statistical breaker after a half-open';
     }
     if (id !== token) return;
+    for (const [expr, what] of def.needs || []) {
+      if (missing) break;
+      const r = evaluate(expr, env);
+      if (!r.pending && !r.value) missing = what;
+    }
+    // Said, not left for the reader to hunt for: the text stays true, the run just has none.
+    const calls = state.metrics.calls;
+    lookNote.hidden = !missing;
+    lookNote.textContent = missing
+      ? `At your settings this run shows ${missing} (${calls.toLocaleString('en-US')} ${calls === 1 ? 'call' : 'calls'} in all${typeof def.seek === 'string' ? ', so the cursor is at the start' : ''}): the numbers in the text still hold, there is just nothing of that to see here.`
+      : '';
     await pg.seek(t);
     // A change or another step meanwhile: its numbers are still coming, and its own run says so.
     if (id !== token) return;
@@ -434,6 +451,23 @@ export function mountLearn(root) {
     replace(cmds, h('summary', { text: 'The same numbers on the command line' }),
       h('p', { class: 'help', text: 'The numbers in the text come from these reports (breaker analyze … --format json), computed here by the same Rust code compiled to WebAssembly, or from the step’s run (its counts, marked simulated), or are your settings (marked setting).' }),
       h('ol', { start: 0 }, argv.map((a, i) => h('li', {}, h('code', { class: 'cmd', dataset: { index: String(i), args: JSON.stringify(a) }, text: `breaker analyze ${a.join(' ')}` })))));
+  }
+
+  /**
+   * Figure `f` as not computed: the report's own reason where it gives one ("not simulated: 200
+   * runs of ... would pass the 2e10 simulated calls allowed"), or the step's (`missing`), else
+   * which part is missing; a kind badge left from a step before is dropped.
+   */
+  function notComputed(f, note, why) {
+    f.num.textContent = '—';
+    f.el.title = note || why;
+    // Not computing any more: not greyed as if it were.
+    f.el.classList.remove('stale');
+    f.el.dataset.kind = 'none';
+    const old = f.el.querySelector('.kind');
+    const b = h('span', { class: 'kind', text: 'not computed', title: note ? `Not in this report: ${note}` : 'Not in this report: see the notes in the command\'s JSON output.' });
+    b.dataset.kind = 'none';
+    if (old) old.replaceWith(b); else f.el.append(KEEP, b);
   }
 
   function update() {
@@ -448,22 +482,17 @@ export function mountLearn(root) {
         r = evaluate(f.expr, env);
       } catch (e) {
         // Not in the report (e.g. an exact figure left out at its work cap, with a note in
-        // the command's JSON): say so, and drop a kind badge left from a step before.
-        f.num.textContent = '—';
-        // The report's own reason where it gives one ("not simulated: 200 runs of ... would
-        // pass the 2e10 simulated calls allowed"), else which part is missing.
-        const note = noteOf(f.expr, env);
-        f.el.title = note || e.message;
-        // Not computing any more: not greyed as if it were.
-        f.el.classList.remove('stale');
-        f.el.dataset.kind = 'none';
-        const old = f.el.querySelector('.kind');
-        const b = h('span', { class: 'kind', text: 'not computed', title: note ? `Not in this report: ${note}` : 'Not in this report: see the notes in the command\'s JSON output.' });
-        b.dataset.kind = 'none';
-        if (old) old.replaceWith(b); else f.el.append(KEEP, b);
+        // the command's JSON).
+        notComputed(f, noteOf(f.expr, env) || f.opts.missing || '', e.message);
         continue;
       }
       if (r.pending) continue;
+      // No value, with a reason in the report (an exact figure's error estimate, null beside the
+      // exact figure's note): not computed, not "∞".
+      if (r.value === null && !f.opts.none) {
+        const note = noteOf(f.expr, env);
+        if (note) { notComputed(f, note, ''); continue; }
+      }
       const kind = f.opts.kind || r.kind || 'exact';
       const textValue = format(r.value, f.opts, kind);
       if (f.num.textContent !== textValue) f.num.textContent = textValue;
