@@ -853,11 +853,11 @@ for (const browser of BROWSERS) {
       assert.match(notice, /Unknown panel “charts” left out; the panels are now, chart,/);
       assert.ok(Object.values(r.panels).every(Boolean), 'the default panels');
       assert.equal(r.controls, true, 'the defaults include the settings form');
-      await open(s, '?embed=1&panels=chart,bogus');
+      await open(s, '?embed=1&panels=chart,Bogus');
       r = await look();
       assert.equal(r.panels.chart, true);
       assert.equal(r.panels.now, false);
-      assert.match(await page(s.driver, () => document.querySelector('#playground .notice').textContent), /“bogus”/);
+      assert.match(await page(s.driver, () => document.querySelector('#playground .notice').textContent), /“Bogus”/, 'named as written');
 
       // An edit rewrites the address with the settings and keeps the page's form: an iframe's
       // reader who comes back (Back, a reload) sees the embedded panels, not the whole page.

@@ -154,11 +154,12 @@ export class BreakerPlayground extends HTMLElement {
 
   /** The options from the attributes (text only; nothing here becomes HTML). */
   options() {
-    const list = (this.getAttribute('panels') || '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+    // In any case, as the page reads them (mountPlayground); an unknown one is named as written.
+    const list = (this.getAttribute('panels') || '').split(',').map((s) => s.trim()).filter(Boolean);
     const panels = list.length ? list : PANELS;
     const opts = {
       panels,
-      controls: this.hasAttribute('controls') || panels.includes('controls'),
+      controls: this.hasAttribute('controls') || panels.some((p) => p.toLowerCase() === 'controls'),
       embedded: true,
       preset: this.getAttribute('preset') || undefined,
     };

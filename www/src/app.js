@@ -128,7 +128,8 @@ export function mountPlayground(root, options = {}) {
   // with none left, the default panels (the page's all, the element's now and chart); the form
   // as the options say, else shown on the page and hidden in the element.
   const asked = options.panels ? options.panels.map((p) => p.toLowerCase()) : null;
-  const unknownPanels = asked ? asked.filter((p) => p !== 'controls' && !ALL_PANELS.includes(p)) : [];
+  // Named as they were written ("Unknown panel “Nowe”", not "“nowe”").
+  const unknownPanels = options.panels ? options.panels.filter((_, i) => asked[i] !== 'controls' && !ALL_PANELS.includes(asked[i])) : [];
   let panels = asked ? asked.filter((p) => ALL_PANELS.includes(p)) : ALL_PANELS;
   const fellBack = Boolean(asked) && !panels.length && !asked.includes('controls');
   if (fellBack) panels = options.embedded ? ['now', 'chart'] : ALL_PANELS;
@@ -328,6 +329,9 @@ export function mountPlayground(root, options = {}) {
     let scenario = clone(S.byName[def]);
     let preset = def;
     let t = 0;
+    // The simulator's refusal of a link's settings, read before they reach the form: a refused
+    // "abc" is not put into a number field (which warns that it cannot parse it).
+    let refused = null;
     if (options.url) {
       const d = decode(location.search, S.byName, def);
       scenario = d.scenario; preset = d.preset; t = d.t;
@@ -338,7 +342,7 @@ export function mountPlayground(root, options = {}) {
       // A number written with its unit ("2h", "5%") is read the same way (d.text).
       // (Also beside a notice on the link's time alone: the settings are still the link's.)
       if (d.fromLink && (d.text || Object.keys(d.params).some((k) => Array.isArray(getPath(scenario, k))))) {
-        try { scenario = await engine.call('normalize', { scenario }); } catch { /* setScenario says why */ }
+        try { scenario = await engine.call('normalize', { scenario }); } catch (e) { refused = e.message; }
       }
       const badGoals = [];
       for (const k of Object.keys(DEFAULT_TARGETS)) {
@@ -379,8 +383,11 @@ export function mountPlayground(root, options = {}) {
     if (!options.scenario) unknownPreset();
     S.preset = preset;
     controls.setPresets(S.presets, preset);
-    controls.set(scenario, preset && same(scenario, S.byName[preset]) ? preset : '', Boolean(preset));
-    const ok = await setScenario(scenario, !S.rewriteUrl, t);
+    let ok = false;
+    if (refused === null) {
+      controls.set(scenario, preset && same(scenario, S.byName[preset]) ? preset : '', Boolean(preset));
+      ok = await setScenario(scenario, !S.rewriteUrl, t);
+    } else S.lastError = refused;
     if (!ok && (options.url || options.scenario)) {
       // A link, or a host's scenario (an embed's attribute), whose settings do not validate:
       // the preset, and a notice naming the field (an embed has no notice bar: its host shows it).

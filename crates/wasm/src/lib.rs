@@ -627,7 +627,9 @@ impl Playground {
         self.full.is_done()
     }
 
-    /// Move the playback cursor to `t` (seconds) and return the snapshot there.
+    /// Move the playback cursor to `t` (seconds) and return the snapshot there. `t` is clamped to
+    /// the run, `[0, end]`, and NaN is the end; a `t` that is not a number is taken as JS
+    /// `Number(t)` takes it, with no error (`"5"` is 5, `null` 0, `"x"` NaN).
     #[wasm_bindgen(unchecked_return_type = "Snapshot")]
     pub fn seek(&mut self, t: f64) -> Result<JsValue, JsError> {
         self.cursor.adopt_checkpoints(&self.full);
@@ -662,6 +664,7 @@ impl Playground {
     /// Advance the cursor to the next state change of either breaker, looking no further than
     /// `until` (seconds) when given; returns `{snapshot, event}` (`event` null when there is
     /// none left, or none by `until`: the cursor then stops there, `sim::Sim::next_event_by`).
+    /// An `until` that is NaN (or that `Number()` makes NaN) is no limit.
     #[wasm_bindgen(js_name = nextEvent, unchecked_return_type = "{ snapshot: Snapshot; event: BreakerEvent | null }")]
     pub fn next_event(&mut self, until: Option<f64>) -> Result<JsValue, JsError> {
         #[derive(Serialize)]
@@ -822,7 +825,8 @@ impl Playground {
         derived_of(&self.scenario)
     }
 
-    /// The trace hash of the full run, as the native `sim::trace_hash` computes it: the part
+    /// The trace hash of the full run, as the native `sim::trace_hash` computes it, all 64 hex
+    /// digits of the SHA-256 (`breaker run` and the page print its first 16): the part
     /// of the run not yet computed is computed first (the whole run, in this one call, for a
     /// fresh handle: `finished()` is then true).
     #[wasm_bindgen(js_name = traceHash)]
