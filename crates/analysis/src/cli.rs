@@ -798,7 +798,8 @@ pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// A rate as a percentage.
+/// A rate as a percentage, 4 significant digits (the report's notes; the text's rates are
+/// [`pcts`]', which may take more).
 pub fn pct(x: f64) -> String {
     let p = x * 100.0;
     if p != 0.0 && p.abs() < 0.01 {
@@ -806,6 +807,46 @@ pub fn pct(x: f64) -> String {
     } else {
         format!("{}%", num(p))
     }
+}
+
+/// One rate as the text gives it: [`pcts`] of one.
+fn rate(x: f64) -> String {
+    let [s] = pcts([x]);
+    s
+}
+
+/// Rates as percentages ([`pct`]'s 4 significant digits), all to as many decimals as it takes
+/// for rates that differ to read differently and none below 1 to read 100%: "fine 5.000%
+/// broken 5.000%" said nothing of 4.9999% and 5%, and 0.999999 read "100.0%", a fine rate the
+/// settings refuse. (Text only: its formatting to a number of decimals would add some 15 kB to
+/// the page's wasm, which the report's notes are in.)
+pub fn pcts<const N: usize>(xs: [f64; N]) -> [String; N] {
+    let first = xs.map(pct);
+    if readable(&xs, &first) {
+        return first;
+    }
+    for d in 3..=15 {
+        let out = xs.map(|x| format!("{:.d$}%", x * 100.0));
+        if readable(&xs, &out) {
+            return out;
+        }
+    }
+    xs.map(|x| format!("{}%", x * 100.0))
+}
+
+/// Whether percentages `texts` tell rates `xs` apart, and read none below 1 as 100% or more.
+fn readable(xs: &[f64], texts: &[String]) -> bool {
+    let read = |t: &String| t.trim_end_matches('%').parse::<f64>().unwrap_or(f64::NAN);
+    let apart = xs.iter().zip(texts).all(|(x, t)| {
+        xs.iter()
+            .zip(texts)
+            .all(|(y, u)| x == y || x.is_nan() || y.is_nan() || t != u)
+    });
+    apart
+        && xs
+            .iter()
+            .zip(texts)
+            .all(|(x, t)| !(*x < 1.0 && read(t) >= 100.0))
 }
 
 /// Seconds in the largest fitting unit.
@@ -886,11 +927,10 @@ fn ways(w: &Ways, fmt: &dyn Fn(f64) -> String, errors: (Option<f64>, Option<f64>
 }
 
 fn header(out: &mut String, e: &report::Echo) {
+    let [fine, broken] = pcts([e.fine, e.broken]);
     let _ = writeln!(
         out,
-        "fine {}  broken {}  w_fail {} nats  w_ok {} nats  (1 point = {} nats: a failure is +{} points)",
-        pct(e.fine),
-        pct(e.broken),
+        "fine {fine}  broken {broken}  w_fail {} nats  w_ok {} nats  (1 point = {} nats: a failure is +{} points)",
         num(e.w_fail),
         num(e.w_ok),
         num(e.point),
@@ -920,7 +960,7 @@ fn text_run_lengths(r: &report::RunLengths) -> String {
         let _ = writeln!(
             out,
             "\ntrue rate {}  line {} nats = ln({}) = {} points  drift {} nats/call (exact)",
-            pct(p.true_rate),
+            rate(p.true_rate),
             num(p.line),
             num(p.line_calls),
             num(p.line_points),
@@ -941,6 +981,14 @@ fn text_run_lengths(r: &report::RunLengths) -> String {
         for n in [&p.exact_note, &p.simulation_note].into_iter().flatten() {
             let _ = writeln!(out, "  ({n})");
         }
+        // The one figure left out with no note in the report (nor in the JSON, which the
+        // page's wasm gives as it is): the chain's grid is then past its work limit.
+        if p.calls.markov_chain.is_none() {
+            let _ = writeln!(
+                out,
+                "  (no markov chain figure: its grid of scores would pass the chain's work limit)"
+            );
+        }
     }
     out
 }
@@ -953,8 +1001,8 @@ fn text_trials(r: &report::TrialsReport) -> String {
     let _ = writeln!(
         out,
         "a {}  b {}  open again at A = {} nats, close at B = {} nats; {} in a row {}, {} in a row {}",
-        pct(e.a),
-        pct(e.b),
+        rate(e.a),
+        rate(e.b),
         num(e.upper),
         num(e.lower),
         count(r.trials_to_close, "success", "successes"),
@@ -963,7 +1011,7 @@ fn text_trials(r: &report::TrialsReport) -> String {
         if r.trials_to_open == 1 { "opens" } else { "open" }
     );
     for p in &r.points {
-        let _ = writeln!(out, "\ntrue rate {}", pct(p.true_rate));
+        let _ = writeln!(out, "\ntrue rate {}", rate(p.true_rate));
         let _ = writeln!(
             out,
             "  chance to close: {}",
@@ -999,12 +1047,14 @@ fn text_drift(r: &report::DriftReport) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "drift (expected score change per call)");
     header(&mut out, &r.settings);
+    let [zero, lo, hi] = pcts([
+        r.zero_drift_rate.value,
+        r.indifference_zone.0,
+        r.indifference_zone.1,
+    ]);
     let _ = writeln!(
         out,
-        "zero drift at {} (exact), inside the indifference zone {} .. {}",
-        pct(r.zero_drift_rate.value),
-        pct(r.indifference_zone.0),
-        pct(r.indifference_zone.1)
+        "zero drift at {zero} (exact), inside the indifference zone {lo} .. {hi}"
     );
     let _ = writeln!(
         out,
@@ -1015,7 +1065,7 @@ fn text_drift(r: &report::DriftReport) -> String {
         let _ = writeln!(
             out,
             "{:>12}  {:>19}  {:>19}",
-            pct(p.true_rate),
+            rate(p.true_rate),
             num(p.nats_per_call.value),
             num(p.points_per_call.value)
         );
@@ -1029,7 +1079,7 @@ fn text_window(r: &report::WindowReport) -> String {
         out,
         "window breaker: count-based window of {}, threshold {}, minimum calls {} ({}{} in a full window {}), traffic {} calls/s",
         count(r.window, "call", "calls"),
-        pct(r.threshold),
+        rate(r.threshold),
         r.minimum_calls,
         // Capped as resilience4j caps it, without a word there: said here.
         if r.minimum_calls_given > r.minimum_calls {
@@ -1059,7 +1109,7 @@ fn text_window(r: &report::WindowReport) -> String {
         duration(r.time_to_first_evaluation.value)
     );
     for p in &r.points {
-        let _ = writeln!(out, "\nbaseline {}", pct(p.baseline));
+        let _ = writeln!(out, "\nbaseline {}", rate(p.baseline));
         let _ = writeln!(
             out,
             "  chance a full window trips: {} (exact, binomial tail)",
@@ -1080,8 +1130,8 @@ fn text_window(r: &report::WindowReport) -> String {
     let _ = writeln!(
         out,
         "\noutage at {} (from a full window at {})",
-        pct(o.outage_rate),
-        pct(o.baseline)
+        rate(o.outage_rate),
+        rate(o.baseline)
     );
     let _ = writeln!(
         out,

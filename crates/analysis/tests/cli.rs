@@ -644,6 +644,42 @@ fn numbers_keep_four_digits_where_rounding_carries() {
     );
 }
 
+/// A rate below 1 never reads 100%, and rates that differ never read the same: `--fine 0.999999
+/// --broken 0.9999999` printed "fine 100.0%  broken 100.0%" (a fine rate the settings refuse),
+/// and `drift --fine 0.049999 --broken 0.05` "indifference zone 5.000% .. 5.000%".
+#[test]
+fn rates_that_differ_read_differently_and_none_below_1_reads_100() {
+    use analysis::cli::pcts;
+    assert_eq!(pcts([0.999999]), ["99.9999%"]);
+    assert_eq!(pcts([0.05]), ["5.000%"]);
+    assert_eq!(pcts([0.049999, 0.05]), ["4.9999%", "5.0000%"]);
+    assert_eq!(pcts([0.05, 0.2]), ["5.000%", "20.00%"]);
+    let text = run(&args("false-alarms --fine 0.999999 --broken 0.9999999")).unwrap();
+    assert!(
+        text.contains("fine 99.99990%  broken 99.99999%") && text.contains("true rate 99.9999%"),
+        "{text}"
+    );
+    let text = run(&args("drift --fine 0.049999 --broken 0.05")).unwrap();
+    assert!(
+        text.contains("fine 4.9999%  broken 5.0000%")
+            && text.contains(
+                "zero drift at 4.99995% (exact), inside the indifference zone 4.99990% .. 5.00000%"
+            ),
+        "{text}"
+    );
+    // The chain left out (its grid past the work limit), said as the exact figure's cap is.
+    let text = run(&args("false-alarms --fine 0.999999 --broken 0.9999999")).unwrap();
+    assert!(
+        text.contains(
+            "(no markov chain figure: its grid of scores would pass the chain's work limit)"
+        ),
+        "{text}"
+    );
+    assert!(!run(&args("false-alarms"))
+        .unwrap()
+        .contains("no markov chain"));
+}
+
 /// A seed is read only where something is drawn: `false-alarms --seed 3` printed the exact
 /// figures as if no seed were given, unsaid, where a flag a command does not read is refused.
 #[test]

@@ -494,22 +494,33 @@ pub(crate) fn settings(
     Ok(s)
 }
 
+/// `BREAKER_PROGRESS_AFTER`: seconds before a run shows its progress, 1 when unset; a value that
+/// is not a number of seconds >= 0 is refused, naming it (it was ignored, silently, for 1 s).
+fn progress_after(v: Option<std::ffi::OsString>) -> Result<f64, String> {
+    let Some(v) = v else { return Ok(1.0) };
+    let text = v.to_string_lossy();
+    match breaker::float_parse::parse_f64(text.trim()) {
+        Some(s) if s.is_finite() && s >= 0.0 => Ok(s),
+        _ => Err(format!(
+            "BREAKER_PROGRESS_AFTER = {:?} is invalid: allowed a number of seconds 0 <= x (unset: 1)",
+            text
+        )),
+    }
+}
+
 /// Run `scenario` to the end. When stderr is a terminal and the run takes more than a second,
 /// a progress line there says how far it is (it is cleared at the end; stdout is untouched), so
 /// a long run (a year of heavy traffic is billions of calls) is not silent.
 fn play(scenario: &Scenario, buckets: usize) -> Result<RunResult, String> {
     use std::io::{IsTerminal as _, Write as _};
     let sim = sim::Sim::new(scenario).map_err(|e| e.to_string())?;
+    // After how many seconds a run shows progress (an environment knob, so a test can see the
+    // line without depending on how fast the machine is). Read, and refused when it does not
+    // read, whether or not there is a terminal to show it on.
+    let after = progress_after(std::env::var_os("BREAKER_PROGRESS_AFTER"))?;
     if !std::io::stderr().is_terminal() {
         return Ok(sim.run_to_end(buckets));
     }
-    // After how many seconds a run shows progress (an environment knob, so a test can see the
-    // line without depending on how fast the machine is).
-    let after = std::env::var("BREAKER_PROGRESS_AFTER")
-        .ok()
-        .and_then(|s| s.parse::<f64>().ok())
-        .filter(|s| *s >= 0.0)
-        .unwrap_or(1.0);
     let start = std::time::Instant::now();
     let mut shown = false;
     let result = sim.run_to_end_reporting(buckets, 1 << 22, |s| {

@@ -728,6 +728,37 @@ fn progress_on_a_terminal_only() {
     );
 }
 
+/// A `BREAKER_PROGRESS_AFTER` that is not a number of seconds >= 0 is refused, naming it, with
+/// or without a terminal (it was ignored for the 1 s default, unsaid); a good one changes nothing
+/// without a terminal.
+#[test]
+fn a_bad_progress_delay_is_refused_naming_it() {
+    let run = |v: &str| {
+        Command::new(env!("CARGO_BIN_EXE_breaker"))
+            .args(["run", "--preset", "recovery-warmup"])
+            .env("BREAKER_PROGRESS_AFTER", v)
+            .output()
+            .unwrap()
+    };
+    for bad in ["abc", "-1", "NaN", "inf", ""] {
+        let out = run(bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("breaker: BREAKER_PROGRESS_AFTER = {bad:?} is invalid: allowed a number of seconds 0 <= x (unset: 1)\n"),
+        );
+        assert!(out.stdout.is_empty());
+    }
+    for good in ["0", "2.5", " 3 "] {
+        let out = run(good);
+        assert!(out.status.success(), "{good:?}: {out:?}");
+        assert_eq!(
+            out.stdout,
+            breaker(&["run", "--preset", "recovery-warmup"]).stdout
+        );
+    }
+}
+
 /// README's command-line examples run as written: every `cargo run --release -p breaker-cli --`
 /// line of its shell blocks (a trailing `\` continues a line) exits 0 with output, so the README
 /// cannot drift from the flags the binary takes.
