@@ -42,6 +42,12 @@ for (const browser of BROWSERS) {
       const still = await pageState(s.driver);
       assert.equal(still.t, 0, 'no autoplay');
       assert.equal(await button(s, '▶ Play').isDisplayed(), true, 'paused');
+      // A percentage is read as the simulator reads the same text with "%": 49.999 is 0.49999
+      // (49.999 / 100 is 0.49999000000000005, which the link and a saved file carried).
+      await change(s, 'statistical.broken_rate', '49.999');
+      const typed = await pageState(s.driver);
+      assert.equal(typed.scenario.statistical.broken_rate, 0.49999);
+      assert.match(typed.href, /statistical\.broken_rate=0\.49999(&|$)/);
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -625,6 +625,17 @@ for (const browser of BROWSERS) {
         return document.querySelector('form.learn-settings .msg').textContent;
       });
       assert.equal(empty, '“Traffic”: enter a number from 0.01 to 100000 calls/min.');
+      // A percentage as the command line reads it with "%": b = 49.999% is 0.49999 in the link
+      // and the commands (not 0.49999000000000005).
+      await openStep(s, '?step=8', 8);
+      await page(s.driver, () => {
+        const i = document.getElementById('learn-b');
+        i.value = '49.999';
+        i.dispatchEvent(new Event('change', { bubbles: true }));
+      });
+      await until(async () => /[?&]b=0\.49999(&|$)/.test(await page(s.driver, () => location.search)), 'b in the link', 10_000);
+      await waitStep(s, 8);
+      assert.ok((await read(s)).cmdText[0].includes('--b 0.49999 '), 'the command');
       // An edit of one field leaves the others' settings as the link gave them, to the last
       // digit (each was re-read from the ten digits its field shows: 42.857142857142854 calls/min,
       // 300 over 7 callers as the playground writes it, became 42.85714286).

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { wasm, byName } from './arbitrary.mjs';
-import { parseDuration, MAX_DURATION_TEXT } from '../../www/src/units.js';
+import { parseDuration, MAX_DURATION_TEXT, fractionOfPercent } from '../../www/src/units.js';
 
 // Traffic so light that no duration in range makes a run too large to accept (the simulator
 // refuses past 1e9 calls expected): only the duration's own reading and range are tested.
@@ -56,4 +56,32 @@ test('a duration typed with a unit reads as the simulator reads it, bit for bit'
       assert.equal(rs.ok, false, `${JSON.stringify(text)}: the form refuses (${js.message}), the simulator reads ${rs.value}`);
     }
   }), { numRuns: 1000 });
+});
+
+test('a rate typed in percent in a form is the fraction the simulator reads from the same text with “%”, bit for bit', () => {
+  /** The simulator's reading of `text`% as the fine rate (0 < x < 1), or null if it refuses. */
+  const rate = (text) => {
+    try {
+      return wasm.normalizeScenario({ ...base, statistical: { ...base.statistical, fine_rate: `${text}%`, broken_rate: 0.999999 } }).statistical.fine_rate;
+    } catch {
+      return null;
+    }
+  };
+  // 49.999 / 100 is 0.49999000000000005; "49.999%" is 0.49999, and so is the form's now.
+  assert.equal(fractionOfPercent('49.999'), 0.49999);
+  assert.equal(rate('49.999'), 0.49999);
+  assert.equal(fractionOfPercent(' 35 '), 0.35);
+  const percent = fc.oneof(
+    fc.double({ min: 1e-6, max: 99.99, noNaN: true }).map(String),
+    fc.tuple(fc.integer({ min: 0, max: 99 }), fc.stringMatching(/^[0-9]{1,20}$/)).map(([a, b]) => `${a}.${b}`),
+    fc.tuple(fc.integer({ min: 1, max: 99999 }), fc.integer({ min: -6, max: -1 })).map(([m, e]) => `${m}e${e}`),
+  );
+  let compared = 0;
+  fc.assert(fc.property(percent, (text) => {
+    const want = rate(text);
+    if (want === null) return;
+    compared += 1;
+    assert.ok(Object.is(fractionOfPercent(text), want), `${text}: form ${fractionOfPercent(text)}, simulator ${want}`);
+  }), { numRuns: 2000 });
+  assert.ok(compared > 1000, `${compared} compared`);
 });

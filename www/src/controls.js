@@ -11,7 +11,7 @@ import { getPath, setPath, clone } from './paths.js';
 import { PROMINENT, SECTIONS, SEED } from './schema.js';
 import { wholeOf } from './whole.js';
 import { percentAsSet } from './format.js';
-import { parseDuration, isBlank } from './units.js';
+import { parseDuration, isBlank, fractionOfPercent } from './units.js';
 
 /** Show a stored value in an input (scale e.g. 100 for percentages), without float noise. */
 function toInput(v, f) {
@@ -84,7 +84,7 @@ function fromInput(el, f) {
     if (n === null || n < BigInt(lo) || n > BigInt(hi)) return { ok: false, message: `Enter a whole number from ${lo} to ${hi}.` };
     return { ok: true, value: Number(n) };
   }
-  return { ok: true, value: f.scale ? x / f.scale : x };
+  return { ok: true, value: f.scale === 100 ? fractionOfPercent(raw) : f.scale ? x / f.scale : x };
 }
 
 // Each group of settings is a <form> of its own (the head, the prominent five, each section's

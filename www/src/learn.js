@@ -17,7 +17,7 @@ import { mountPlayground } from './app.js';
 import { h, replace, singleKeys } from './dom.js';
 import { fmt, pct, duration, signed, kindBadge } from './format.js';
 import { encode } from './urlstate.js';
-import { decimal } from './units.js';
+import { decimal, fractionOfPercent } from './units.js';
 import { getPath } from './paths.js';
 import { STEPS, DEFAULTS, OPS } from './learn-steps.js';
 
@@ -279,7 +279,7 @@ export function mountLearn(root) {
       const v = Number(inputs[f.key].value);
       if (inputs[f.key].value === '' || !Number.isFinite(v)) { formError(`“${f.label}”: enter a number from ${f.min} to ${f.max} ${f.unit}.`, [f.key]); return; }
       if (v < f.min || v > f.max) { formError(`${outOfRange(f, `${v} ${f.unit}`)}.`, [f.key]); return; }
-      T[f.key] = v / f.scale;
+      T[f.key] = f.scale === 100 ? fractionOfPercent(inputs[f.key].value) : v / f.scale;
     }
     const bad = problemOf(T);
     formError(bad ? bad.msg : '', bad ? bad.keys : []);

@@ -23,6 +23,17 @@ export function decimal(raw) {
 }
 
 /**
+ * A percentage typed in a field, as the fraction the simulator reads from the same text with a
+ * `%` (breaker::units::parse_rate): a decimal with no exponent has its point moved, rounded once
+ * ("49.999" is 0.49999, where 49.999 / 100 is 0.49999000000000005 and went into links and
+ * commands so); one with an exponent, or another number JS reads, is divided by 100.
+ */
+export function fractionOfPercent(text) {
+  const t = String(text).trim();
+  return DECIMAL.test(t) && !/[eE]/.test(t) ? Number(`${t}e-2`) : Number(t) / 100;
+}
+
+/**
  * The longest text read. Past it the form refuses what a file might take: Rust stops reading an
  * exponent's digits past 65,536 (`0.<700,000 zeros>1e700001` is 0 there, 1 in JS), and no
  * duration needs more.
