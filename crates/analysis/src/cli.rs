@@ -809,29 +809,46 @@ pub fn pct(x: f64) -> String {
     }
 }
 
-/// One rate as the text gives it: [`pcts`] of one.
-fn rate(x: f64) -> String {
-    let [s] = pcts([x]);
-    s
-}
+/// How one report's text gives its rates: [`pct`]'s 4 significant digits, or, where those would
+/// read two different rates of the report alike or one below 1 as 100% or more, all of them to
+/// as many decimals as it takes: "fine 5.000%  broken 5.000%" said nothing of 4.9999% and 5%,
+/// nor "true rate 5.000%" beside them which one it was, and 0.999999 read "100.0%", a fine
+/// rate the settings refuse. (Text only: formatting to a number of decimals would add some 15 kB
+/// to the page's wasm, which the report's notes, with [`pct`], are in.)
+#[derive(Debug, Clone, Copy)]
+pub struct Rates(Option<usize>);
 
-/// Rates as percentages ([`pct`]'s 4 significant digits), all to as many decimals as it takes
-/// for rates that differ to read differently and none below 1 to read 100%: "fine 5.000%
-/// broken 5.000%" said nothing of 4.9999% and 5%, and 0.999999 read "100.0%", a fine rate the
-/// settings refuse. (Text only: its formatting to a number of decimals would add some 15 kB to
-/// the page's wasm, which the report's notes are in.)
-pub fn pcts<const N: usize>(xs: [f64; N]) -> [String; N] {
-    let first = xs.map(pct);
-    if readable(&xs, &first) {
-        return first;
+impl Rates {
+    /// The way to give every rate in `xs` (all the rates one report's text shows).
+    pub fn of(xs: &[f64]) -> Rates {
+        if readable(xs, &xs.iter().map(|&x| pct(x)).collect::<Vec<_>>()) {
+            return Rates(None);
+        }
+        (3..=15)
+            .find(|&d| {
+                readable(
+                    xs,
+                    &xs.iter()
+                        .map(|&x| format!("{:.d$}%", x * 100.0))
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .map_or(Rates(Some(17)), |d| Rates(Some(d)))
     }
-    for d in 3..=15 {
-        let out = xs.map(|x| format!("{:.d$}%", x * 100.0));
-        if readable(&xs, &out) {
-            return out;
+
+    /// `x` as a percentage.
+    pub fn show(self, x: f64) -> String {
+        match self.0 {
+            None => pct(x),
+            Some(d) => format!("{:.d$}%", x * 100.0),
         }
     }
-    xs.map(|x| format!("{}%", x * 100.0))
+}
+
+/// Rates given together ([`Rates::of`] them all).
+pub fn pcts<const N: usize>(xs: [f64; N]) -> [String; N] {
+    let r = Rates::of(&xs);
+    xs.map(|x| r.show(x))
 }
 
 /// Whether percentages `texts` tell rates `xs` apart, and read none below 1 as 100% or more.
@@ -926,8 +943,8 @@ fn ways(w: &Ways, fmt: &dyn Fn(f64) -> String, errors: (Option<f64>, Option<f64>
     }
 }
 
-fn header(out: &mut String, e: &report::Echo) {
-    let [fine, broken] = pcts([e.fine, e.broken]);
+fn header(out: &mut String, e: &report::Echo, rate: impl Fn(f64) -> String) {
+    let (fine, broken) = (rate(e.fine), rate(e.broken));
     let _ = writeln!(
         out,
         "fine {fine}  broken {broken}  w_fail {} nats  w_ok {} nats  (1 point = {} nats: a failure is +{} points)",
@@ -950,7 +967,11 @@ fn text_run_lengths(r: &report::RunLengths) -> String {
         "{} (closed breaker, CUSUM from a score of 0)",
         r.command
     );
-    header(&mut out, &r.settings);
+    let mut all = vec![r.settings.fine, r.settings.broken];
+    all.extend(r.points.iter().map(|p| p.true_rate));
+    let rates = Rates::of(&all);
+    let rate = |x| rates.show(x);
+    header(&mut out, &r.settings, rate);
     let _ = writeln!(
         out,
         "traffic {} calls/min",
@@ -982,11 +1003,12 @@ fn text_run_lengths(r: &report::RunLengths) -> String {
             let _ = writeln!(out, "  ({n})");
         }
         // The one figure left out with no note in the report (nor in the JSON, which the
-        // page's wasm gives as it is): the chain's grid is then past its work limit.
+        // page's wasm gives as it is: a note there would cost its bytes): the chain's grids
+        // are past its work limit, or the one within it says nothing (`report::run_length_capped`).
         if p.calls.markov_chain.is_none() {
             let _ = writeln!(
                 out,
-                "  (no markov chain figure: its grid of scores would pass the chain's work limit)"
+                "  (no markov chain figure: past its work limit, or the finest grid within it too coarse to say anything: an error not below its value, or a value below the bound)"
             );
         }
     }
@@ -996,8 +1018,12 @@ fn text_run_lengths(r: &report::RunLengths) -> String {
 fn text_trials(r: &report::TrialsReport) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "trials (half-open: Wald's SPRT from 0, no floor)");
-    header(&mut out, &r.settings);
     let e = &r.settings;
+    let mut all = vec![e.fine, e.broken, e.a, e.b];
+    all.extend(r.points.iter().map(|p| p.true_rate));
+    let rates = Rates::of(&all);
+    let rate = |x| rates.show(x);
+    header(&mut out, &r.settings, rate);
     let _ = writeln!(
         out,
         "a {}  b {}  open again at A = {} nats, close at B = {} nats; {} in a row {}, {} in a row {}",
@@ -1046,12 +1072,22 @@ fn text_trials(r: &report::TrialsReport) -> String {
 fn text_drift(r: &report::DriftReport) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "drift (expected score change per call)");
-    header(&mut out, &r.settings);
-    let [zero, lo, hi] = pcts([
+    let mut all = vec![
+        r.settings.fine,
+        r.settings.broken,
         r.zero_drift_rate.value,
         r.indifference_zone.0,
         r.indifference_zone.1,
-    ]);
+    ];
+    all.extend(r.points.iter().map(|p| p.true_rate));
+    let rates = Rates::of(&all);
+    let rate = |x| rates.show(x);
+    header(&mut out, &r.settings, rate);
+    let (zero, lo, hi) = (
+        rate(r.zero_drift_rate.value),
+        rate(r.indifference_zone.0),
+        rate(r.indifference_zone.1),
+    );
     let _ = writeln!(
         out,
         "zero drift at {zero} (exact), inside the indifference zone {lo} .. {hi}"
@@ -1075,6 +1111,10 @@ fn text_drift(r: &report::DriftReport) -> String {
 
 fn text_window(r: &report::WindowReport) -> String {
     let mut out = String::new();
+    let mut all = vec![r.threshold, r.outage.outage_rate, r.outage.baseline];
+    all.extend(r.points.iter().map(|p| p.baseline));
+    let rates = Rates::of(&all);
+    let rate = |x| rates.show(x);
     let _ = writeln!(
         out,
         "window breaker: count-based window of {}, threshold {}, minimum calls {} ({}{} in a full window {}), traffic {} calls/s",

@@ -654,27 +654,54 @@ fn rates_that_differ_read_differently_and_none_below_1_reads_100() {
     assert_eq!(pcts([0.05]), ["5.000%"]);
     assert_eq!(pcts([0.049999, 0.05]), ["4.9999%", "5.0000%"]);
     assert_eq!(pcts([0.05, 0.2]), ["5.000%", "20.00%"]);
-    let text = run(&args("false-alarms --fine 0.999999 --broken 0.9999999")).unwrap();
-    assert!(
-        text.contains("fine 99.99990%  broken 99.99999%") && text.contains("true rate 99.9999%"),
-        "{text}"
+    let has = |cmd: &str, lines: &[&str]| {
+        let text = run(&args(cmd)).unwrap();
+        for line in lines {
+            assert!(text.contains(line), "{cmd}: {line:?} in {text}");
+        }
+    };
+    has(
+        "false-alarms --fine 0.999999 --broken 0.9999999",
+        &["fine 99.99990%  broken 99.99999%", "true rate 99.99990%"],
     );
-    let text = run(&args("drift --fine 0.049999 --broken 0.05")).unwrap();
-    assert!(
-        text.contains("fine 4.9999%  broken 5.0000%")
-            && text.contains(
-                "zero drift at 4.99995% (exact), inside the indifference zone 4.99990% .. 5.00000%"
-            ),
-        "{text}"
+    has(
+        "drift --fine 0.049999 --broken 0.05",
+        &[
+            "fine 4.99990%  broken 5.00000%",
+            "zero drift at 4.99995% (exact), inside the indifference zone 4.99990% .. 5.00000%",
+        ],
     );
-    // The chain left out (its grid past the work limit), said as the exact figure's cap is.
-    let text = run(&args("false-alarms --fine 0.999999 --broken 0.9999999")).unwrap();
-    assert!(
-        text.contains(
-            "(no markov chain figure: its grid of scores would pass the chain's work limit)"
-        ),
-        "{text}"
+    // Every rate of one report alike: the true rates under the header too (p0 read "true rate
+    // 5.000%" under "fine 4.9999%"), a and b, a window's baselines and outage.
+    has(
+        "trials --fine 0.049999 --broken 0.05",
+        &[
+            "true rate 4.99990%",
+            "true rate 4.99995%",
+            "true rate 5.00000%",
+            "a 1.00000%  b 5.00000%",
+        ],
     );
+    has("trials --a 0.049999 --b 0.05", &["a 4.9999%  b 5.0000%"]);
+    has(
+        "window --baseline 0.049999 --true-rate 0.05",
+        &[
+            "\nbaseline 4.9999%\n",
+            "outage at 5.0000% (from a full window at 4.9999%)",
+        ],
+    );
+    has(
+        "false-alarms",
+        &["fine 5.000%  broken 20.00%", "true rate 5.000%"],
+    );
+    // The chain left out, said as the exact figure's cap is: past its work limit here; at p1
+    // 5.01% its grid within the limit says nothing (an error not below its value).
+    for cmd in [
+        "false-alarms --fine 0.999999 --broken 0.9999999",
+        "false-alarms --broken 0.0501",
+    ] {
+        has(cmd, &["(no markov chain figure: past its work limit, or the finest grid within it too coarse to say anything: an error not below its value, or a value below the bound)"]);
+    }
     assert!(!run(&args("false-alarms"))
         .unwrap()
         .contains("no markov chain"));
