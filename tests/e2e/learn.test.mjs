@@ -551,6 +551,8 @@ for (const browser of BROWSERS) {
       assert.ok(close(shown.scenario.statistical.half_open_time_factor, 2 * (1 + 0.05 * 100000 / 60), 1e-12), String(shown.scenario.statistical.half_open_time_factor));
       checkNumbers(shown, { ...DEFAULTS, cpm: 100000 });
       assert.match(await shownText(), /The breaker’s default factor, 3.* counts calls, not their latency/);
+      // Its limit (2 x 18 x (0.05 + 0.0006) s = 1.8 s) is shorter than the 10 s a hung trial takes to be lost.
+      assert.match(await shownText(), /In this run a hung trial is lost only after the breaker’s call timeout \(10 s\ssetting\), longer than the whole limit/);
       assert.equal(await note(), null, 'a close to point at');
       assert.ok(simulate(shown.scenario).events.some((e) => e.breaker === 'statistical' && e.from === 'half_open' && e.to === 'closed'));
       // At the defaults: the breaker's own factor, and no such sentence.
@@ -562,7 +564,10 @@ for (const browser of BROWSERS) {
       await openStep(s, '?step=4&cpm=0.01', 4);
       assert.match(await note(), /^At your settings this run shows no opening of the statistical breaker \(\d calls? in all, so the cursor is at the start\)/);
       await openStep(s, '?step=1&cpm=0.01', 1);
-      assert.match(await note(), /^At your settings this run shows no failed call \(0 calls in all\): /);
+      assert.match(await note(), /^At your settings this run shows no failed call \(0 calls in all\); the numbers in the text still hold\.$/);
+      // A step pointing at a close, whose run never opened, says that (step 8 at 1 call/min).
+      await openStep(s, '?step=8&cpm=1', 8);
+      assert.match(await note(), /^At your settings this run shows no opening of the statistical breaker /);
       // Step 2 at 1 call/min runs long enough for three of its failures (1 in 20: the 60th call
       // comes at 3,600 s, as the first comes a minute in, so the run lasts a minute more).
       await openStep(s, '?step=2&cpm=1', 2);
@@ -579,11 +584,22 @@ for (const browser of BROWSERS) {
       const native = analyzeNative(shown.cmds[0]).points[0];
       assert.equal(native.exact_error, null);
       assert.deepEqual(titles['"c0:points.0.exact_error"'], { text: '—', title: native.exact_note });
-      assert.match(titles['"c0:points.0.markov_chain_error"'].title, /work limit/);
+      assert.match(titles['"c0:points.0.markov_chain_error"'].title, /no error estimate for the chain at these settings/);
+      assert.match(titles['"c0:points.0.calls.markov_chain"'].title, /^no chain figure at these settings: past its work limit, or the finest grid within it too coarse to say anything/);
+      // Where the chain has a figure but no coarser grid to give its error (p0 99.9%, p1 99.99%),
+      // the error alone is not computed, and not said to be for want of a figure.
+      await openStep(s, '?step=6&fine=0.999&broken=0.9999', 6);
+      shown = await read(s);
+      checkNumbers(shown, { ...DEFAULTS, fine: 0.999, broken: 0.9999 });
+      assert.equal(shown.figs.find((f) => JSON.stringify(f.expr) === '"c0:points.0.calls.markov_chain"').kind, 'approximation');
+      assert.equal(analyzeNative(shown.cmds[0]).points[0].markov_chain_error, undefined);
       // Step 7 with a period of 8.64 s: every line is the floor, and the text says so.
       await openStep(s, '?step=7&period=8.64', 7);
       checkNumbers(await read(s), { ...DEFAULTS, period: 8.64 });
       assert.match(await shownText(), /all three lines above are the floor/);
+      // Not where yours is above it (100,000 calls/min: ln N 9.575 against a floor of 4.554).
+      await openStep(s, '?step=7&period=8.64&cpm=100000', 7);
+      assert.doesNotMatch(await shownText(), /all three lines/);
       await openStep(s, '?step=7', 7);
       assert.doesNotMatch(await shownText(), /floor/);
     });

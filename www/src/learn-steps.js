@@ -79,8 +79,13 @@ const DEFAULT_TIME_FACTOR = 3;
  */
 export const timeFactor = (cpm) => Math.max(DEFAULT_TIME_FACTOR, 2 * (1 + ANSWER_S * (cpm / 60)));
 
-/** Why Brook and Evans' chain can be absent from a report (valid settings): its grid's work. */
-const CHAIN_MISSING = 'no chain figure: its grid of scores would pass the chain’s work limit at these settings';
+/**
+ * Why Brook and Evans' chain can be absent from a report (valid settings), as the command line's
+ * text says it: its grids past the work limit, or the one within it saying nothing.
+ */
+const CHAIN_MISSING = 'no chain figure at these settings: past its work limit, or the finest grid within it too coarse to say anything (an error not below its value, or a value below the bound)';
+/** Why the chain's error estimate can be absent: no figure, or no coarser grid to set it beside. */
+const CHAIN_ERROR_MISSING = 'no error estimate for the chain at these settings: it has no figure, or no coarser grid to compare its figure with';
 /** Step 2's k: one call in k fails, evenly (p0 rounded, at least 2). */
 const oneIn = (S) => Math.max(2, Math.round(1 / S.fine));
 /**
@@ -317,7 +322,7 @@ export const STEPS = [
         ' (never below a minimum, step 7). Lorden (1971) carries Ville’s inequality over to the score that keeps restarting: at p0 the ARL is at least ', t.f('c0:points.0.calls.bound', { unit: 'calls' }),
         ' (e^line). That bounds the average gap between false alarms, not every gap: single gaps vary, roughly geometrically, and a short one is possible. The exact ARL at p0 is ', t.f('c0:points.0.calls.exact', { unit: 'calls' }),
         ' (', t.f('c0:points.0.seconds.exact', { fmt: 'dur' }), '); a second method, Brook and Evans’ chain on a grid of scores, gives ', t.f('c0:points.0.calls.markov_chain', { unit: 'calls', keep: true, missing: CHAIN_MISSING }),
-        ' (± ', t.f('c0:points.0.markov_chain_error', { kind: 'approximation', unit: 'calls', missing: CHAIN_MISSING }),
+        ' (± ', t.f('c0:points.0.markov_chain_error', { kind: 'approximation', unit: 'calls', missing: CHAIN_ERROR_MISSING }),
         ', its error estimate: the gap to a coarser grid, an estimate, not a bound; it lies ', t.f(['abs', ['sub', 'c0:points.0.calls.markov_chain', 'c0:points.0.calls.exact']], { kind: 'approximation', unit: 'calls' }),
         ' from the exact value, itself good to about ± ', t.f('c0:points.0.exact_error', { kind: 'approximation', unit: 'calls' }),
         ', its own error estimate: a gap below that says only that the two agree), Wald’s formula ', t.f('c0:points.0.calls.approximation', { unit: 'calls' }), ' (it ignores how far the score overshoots the line, and what the floor cuts off at 0).',
@@ -333,9 +338,11 @@ export const STEPS = [
           ' This interval misses the exact value: a 95% interval does so about once in twenty, and these runs are always the same ones (seed 1).'),
         ' This day-long run uses that short line: ',
         t.f('run:statistical.metrics.false_openings', { kind: 'simulated', unit: 'false alarms' }), ' in ',
-        t.f('run:calls', { kind: 'simulated', unit: 'calls' }), ' (one run; the calls over the exact ARL give ',
-        t.f(['div', 'run:calls', 'c1:points.0.calls.exact'], { kind: 'approximation' }),
-        ', the count to expect if every call met a closed breaker; the calls while open and half-open after an alarm move no closed score, so with alarms the count to expect is lower).'),
+        t.f('run:calls', { kind: 'simulated', unit: 'calls' }), ' (one run; the closed breaker judged ',
+        t.f(['sub', 'run:statistical.totals.admitted', 'run:statistical.totals.trials'], { kind: 'simulated', unit: 'calls' }),
+        ' of them, the others coming while it was open or half-open after an alarm, and over the exact ARL those give ',
+        t.f(['div', ['sub', 'run:statistical.totals.admitted', 'run:statistical.totals.trials'], 'c1:points.0.calls.exact'], { kind: 'approximation' }),
+        ', the count to expect, as the score starts again from 0 at each close).'),
     ],
   },
   {
@@ -363,8 +370,8 @@ export const STEPS = [
         ', step 6) and one failure plus one point (w_fail + |w_ok|), so a cold meter cannot open on the first failure. From 0, a quiet service needs ',
         t.f(['ceil', ['div', 'c0:points.0.line', 'c0:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }),
         ', a busy one ', t.f(['ceil', ['div', 'c2:points.0.line', 'c2:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }), '.',
-        t.when(['lt', 'c2:points.0.line', ['add', 'c2:settings.line_floor', 1e-9]],
-          ' At your settings even 600 calls/min gives a line on the floor (ln N is below it: a short period, or failures that weigh much), so all three lines above are the floor: traffic moves the line only once ln N passes it.')),
+        t.when(['mul', ['lt', 'c1:points.0.line', ['add', 'c1:settings.line_floor', 1e-9]], ['lt', 'c2:points.0.line', ['add', 'c2:settings.line_floor', 1e-9]]],
+          ' At your settings all three lines above are the floor (ln N is below it: a short period, or failures that weigh much): traffic moves the line only once ln N passes it.')),
     ],
   },
   {
@@ -397,12 +404,14 @@ export const STEPS = [
         t.f('c0:trials_to_close', { kind: 'exact', unit: 'trials' }), ' / the traffic rate (calls/s) = ',
         t.f(HALF_OPEN_LIMIT, { kind: 'exact', fmt: 'dur' }),
         ' at your traffic; then it closes if the trial score is below 0, else opens again.',
-        t.when(['lt', DEFAULT_TIME_FACTOR, 'sc:statistical.half_open_time_factor'], ' The breaker’s default factor, ', t.f(DEFAULT_TIME_FACTOR, { kind: 'setting', unit: '×' }),
+        t.when(['sub', 1, ['lt', 's:cpm', 600]], ' The breaker’s default factor, ', t.f(DEFAULT_TIME_FACTOR, { kind: 'setting', unit: '×' }),
           ', counts calls, not their latency: at your traffic it gives ', t.f(DEFAULT_LIMIT, { kind: 'exact', fmt: 'dur' }), ', room for about ',
           t.f(['div', DEFAULT_LIMIT, ['add', ANSWER_S, ['div', 1, 'c0:settings.calls_per_second']]], { kind: 'approximation', unit: 'trials' }),
           ' answered one at a time, each in this run’s ', t.f(ANSWER_S, { kind: 'setting', fmt: 'dur' }),
           ' plus the wait for the next call, against ', t.f('c0:trials_to_close', { kind: 'exact', unit: 'successes' }),
-          ' in a row to close; once one answer outlasts the whole limit, half-open never closes. So from 600 calls/min this walkthrough’s runs take 2 × (1 + latency × rate), room for twice the trials to close (the playground’s derived numbers give the factor each setting needs). The chances that follow take the default factor with answers that take no time, about three times the trials to close, so this run’s half-opens end at their limit somewhat more often than they say.'),
+          ' in a row to close; once one answer outlasts the whole limit, half-open never closes. So from 600 calls/min this walkthrough’s runs take 2 × (1 + latency × rate), room for twice the trials to close (the playground’s derived numbers give the factor each setting needs). The chances that follow take the default factor with answers that take no time and no trial lost, about three times the trials to close.',
+          t.when(['lt', HALF_OPEN_LIMIT, 'sc:statistical.call_timeout'], ' In this run a hung trial is lost only after the breaker’s call timeout (', t.f('sc:statistical.call_timeout', { kind: 'setting', fmt: 'dur' }),
+            '), longer than the whole limit, so a half-open with one ends at its limit, which those chances do not count (the event trace says how each ended).')),
         ' This limit can stop the test before either line, which moves both chances: with trials as a Poisson stream (',
         t.f('c0:points.0.time_limit.mean_trials', { kind: 'approximation', unit: 'trials' }),
         ' by the limit on average, answers fast, none lost), a recovered service closes with probability ', t.f('c0:points.0.time_limit.close_probability', pct),

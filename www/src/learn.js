@@ -425,8 +425,9 @@ export function mountLearn(root) {
       const ev = await pg.engine.call('events', { limit: 5000 });
       const want = def.seek === 'first-opening' ? 'open' : 'closed';
       const hit = ev.list.find((e) => e.breaker === 'statistical' && e.to === want && (def.seek !== 'first-close' || e.from === 'half_open'));
+      const opened = ev.list.some((e) => e.breaker === 'statistical' && e.to === 'open');
       if (hit) t = hit.t_s;
-      else missing = def.seek === 'first-opening' ? 'no opening of the statistical breaker' : 'no close of the statistical breaker after a half-open';
+      else missing = !opened ? 'no opening of the statistical breaker' : 'no close of the statistical breaker after a half-open';
     }
     if (id !== token) return;
     for (const [expr, what] of def.needs || []) {
@@ -438,7 +439,7 @@ export function mountLearn(root) {
     const calls = state.metrics.calls;
     lookNote.hidden = !missing;
     lookNote.textContent = missing
-      ? `At your settings this run shows ${missing} (${calls.toLocaleString('en-US')} ${calls === 1 ? 'call' : 'calls'} in all${typeof def.seek === 'string' ? ', so the cursor is at the start' : ''}): the numbers in the text still hold, there is just nothing of that to see here.`
+      ? `At your settings this run shows ${missing} (${calls.toLocaleString('en-US')} ${calls === 1 ? 'call' : 'calls'} in all${typeof def.seek === 'string' ? ', so the cursor is at the start' : ''}); the numbers in the text still hold.`
       : '';
     await pg.seek(t);
     // A change or another step meanwhile: its numbers are still coming, and its own run says so.
