@@ -294,6 +294,15 @@ for (const browser of BROWSERS) {
       for (const [cap, text] of notes.filter(([c]) => !/^(Window breaker|Calls between)/.test(c))) {
         assert.doesNotMatch(text, /no value at|a log axis cannot show|under the chart/, cap);
       }
+      // A computed 0 is not an impossibility: under about 1e-308 a double holds 0 (a window of 180
+      // calls at p0 0.001% trips with chance about 1e-397). Said beside the exact line's 0.
+      assert.doesNotMatch(win, /too small for a double/);
+      await open(s, '?v=1&statistical.fine_rate=0.00001&statistical.broken_rate=0.9999');
+      await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });
+      await until(() => page(s.driver, () => document.querySelectorAll('#playground .analysis-grid figure canvas').length === 5), 'five analysis charts', 60_000);
+      const tiny = await page(s.driver, () => [...[...document.querySelectorAll('#playground .analysis-grid figure')]
+        .find((f) => f.querySelector('figcaption').textContent.startsWith('Window breaker')).querySelectorAll('p.help:not(.mark)')].map((p) => p.textContent).join(' '));
+      assert.match(tiny, /windows back to back \(binomial tail\) \(exact\): 0 at \d+ points? from [\d,]+ to 500 calls \(a value under about 1e-308, too small for a double, reads 0\), which a log axis cannot show\./, tiny);
     });
 
     test('a line\'s points with no value are said with each one\'s own reason', async () => {

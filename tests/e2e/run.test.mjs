@@ -113,7 +113,7 @@ for (const browser of BROWSERS) {
         };
       });
       let r = await look();
-      const m = /^(\d+) state changes \(simulated; the thresholds and Wald's lines in their reasons are the settings', exact\); the first (\d+) are listed\./.exec(r.summary);
+      const m = /^(\d+) state changes \(simulated; the thresholds and Wald's lines in their reasons are the settings, rounded as printed\); the first (\d+) are listed\./.exec(r.summary);
       assert.ok(m && Number(m[1]) > 2000, r.summary);
       assert.equal(Number(m[2]), r.rows, `the summary counts the rows drawn: ${r.summary} (${r.rows} rows)`);
       // At the end of the run the latest change is not drawn: no row is the current one.
@@ -586,7 +586,10 @@ for (const browser of BROWSERS) {
       const args = ['open-delay', '--fine', '0.01', '--broken', '0.1', '--a', '0.01', '--b', '0.05', '--calls-per-minute', '300', '--period', '2592000s'];
       let p = native(args);
       assert.equal(p.calls.exact.value.toPrecision(4), '113.1');
-      assert.equal(c.value, `${p.calls.exact.value.toPrecision(4)} calls = 22.6 s at 300 calls/min`);
+      assert.equal(c.value, `${p.calls.exact.value.toPrecision(4)} calls, made in 22.6 s at 300 calls/min`);
+      // The opening waits for the results of those calls: said, as a hung call's comes at the
+      // call timeout (10.4 s of calls opened a run 41.2 s in, its failures hanging 30 s).
+      assert.match(c.help, /the breaker opens on their results, so later than the calls by the failures' latency \(a hung call's answer comes at the call timeout\)/);
       assert.equal(c.kind, 'exact');
       assert.ok(c.help.endsWith(`The same: breaker analyze ${args.join(' ')}.`), c.help);
       assert.match(c.help, new RegExp(`Wald's approximation, which ignores the overshoot: ${p.calls.approximation.value.toPrecision(4)} calls\\.`));
@@ -595,7 +598,7 @@ for (const browser of BROWSERS) {
       await until(async () => { const x = await card(); return x && x.value !== c.value && x.value !== 'computing…'; }, 'the new calls to open', 30_000);
       c = await card();
       p = native(['open-delay', '--fine', '0.01', '--broken', '0.2', '--a', '0.01', '--b', '0.05', '--calls-per-minute', '300', '--period', '2592000s']);
-      assert.ok(c.value.startsWith(`${p.calls.exact.value.toPrecision(4)} calls = `), `${c.value} against ${p.calls.exact.value}`);
+      assert.ok(c.value.startsWith(`${p.calls.exact.value.toPrecision(4)} calls, made in `), `${c.value} against ${p.calls.exact.value}`);
       // Rates one part in 20,000 apart: no exact figure within the work cap. "—" with the
       // report's reason, and no kind badge (one said "exact" beside no number).
       await open(s, '?v=1&statistical.fine_rate=0.19999&statistical.broken_rate=0.2');
@@ -731,6 +734,48 @@ for (const browser of BROWSERS) {
       r = await limit();
       assert.equal(r.d.half_open_rate, 10);
       assert.match(r.value, /^43\.2 s when the breaker's traffic meter reads 600 calls\/min \(its share of the traffic\)$/, r.value);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('derived numbers at the edges: no trial can succeed, a meter holding few calls, a and b far from Wald\'s, a run with nothing to compare', async () => {
+      const item = (title) => page(s.driver, (t) => {
+        const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => x.querySelector('h3').textContent.startsWith(t));
+        return it && { title: it.querySelector('h3').textContent, help: (it.querySelector('.help') || {}).textContent || '', warn: it.classList.contains('warn'), scenario: window.playground.state.scenario };
+      }, title);
+      // Every phase answers in 60 s, at or past the callers' 30 s call timeout: every trial times
+      // out. The panel advised a factor above 300 "lets the trials fit"; the command line's run
+      // with a factor of 600 still never closes.
+      const slow = [{ start: 0, label: 'slow', latency: 60, failure_latency: 60, failure_rate: 0.05 }, { start: 60, label: 'outage', condition: 'outage', failure_rate: 1, failure_latency: 60 }, { start: 300, label: 'slow', latency: 60, failure_latency: 60, failure_rate: 0.05 }];
+      await open(s, `?${new URLSearchParams({ v: '1', preset: 'recovery-warmup', duration: '7200', dependency: JSON.stringify(slow) })}`);
+      let r = await item('Half-open time limit');
+      assert.match(r.title, /^Half-open time limit: no trial can succeed /);
+      assert.equal(r.warn, true);
+      assert.match(r.help, /no phase answers a call in less than 60 s, the callers' call timeout \(30 s\) or more: every trial times out, a failure\. Half-open cannot close at any time factor while that holds\.$/, r.help);
+      assert.doesNotMatch(r.help, /lets the trials fit/);
+      const sc = { ...r.scenario, statistical: { ...r.scenario.statistical, half_open_time_factor: 600 } };
+      const st = simulate(sc).result.breakers.statistical;
+      assert.ok(st.events.some((e) => e.to === 'half_open'), 'it half-opens');
+      assert.ok(!st.events.some((e) => e.from === 'half_open' && e.to === 'closed'), 'and never closes');
+      // Answers in 20 s, under the callers' 60 s but past the breaker's own 10 s: every trial lost.
+      const lost = slow.map((p) => ({ ...p, latency: 20, failure_latency: 20 }));
+      await open(s, `?${new URLSearchParams({ v: '1', preset: 'recovery-warmup', duration: '7200', 'callers.call_timeout': '60', 'statistical.call_timeout': '10', dependency: JSON.stringify(lost) })}`);
+      r = await item('Half-open time limit');
+      assert.match(r.help, /no phase answers a call in less than 20 s, more than the breaker's call timeout \(10 s\): every trial is lost, its answer not counted\./, r.help);
+      // 0.001 calls/min with a 1 h time constant: the meter holds 0.06 calls, and the nominal
+      // line is not the one the breaker uses (it took 5 failures where the nominal line needs 4).
+      await open(s, '?v=1&preset=recovery-warmup&traffic.calls_per_minute=0.001&statistical.expected_calls_per_minute=0.001&duration=2592000');
+      r = await item('Line at the scenario\'s nominal traffic');
+      assert.match(r.help, /At this traffic the traffic meter's time constant \(60 min\) holds about 0\.06 calls: its reading jumps at each call/, r.help);
+      await open(s, '?v=1&preset=recovery-warmup');
+      assert.doesNotMatch((await item('Line at the scenario\'s nominal traffic')).help, /holds about/);
+      // a = b = 49%: Wald's "about b" is 49% where the exact chance to close at p1 is far above.
+      assert.doesNotMatch((await item('Wald\'s two lines')).help, /far off/);
+      await open(s, '?v=1&preset=recovery-warmup&statistical.trial_wrongly_opens=0.49&statistical.trial_wrongly_closes=0.49');
+      assert.match((await item('Wald\'s two lines')).help, /At an a \+ b this large \(98%\) the approximation can be far off/);
+      // A run of no calls: no row has a better one, and the help does not say "Bold".
+      await open(s, '?v=1&preset=recovery-warmup&duration=0.001');
+      const help = await page(s.driver, () => document.querySelector('#playground .panel-metrics .help').textContent);
+      assert.equal(help, 'Neither is better on any row of this run.');
       assert.deepEqual(await pageErrors(s), []);
     });
 

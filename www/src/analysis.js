@@ -73,7 +73,10 @@ export function leftOut(c, logY, shown) {
       if (zero.length) {
         const hi = s.ci95_hi ? Array.from(s.ci95_hi).filter((v, i) => ys[i] === 0) : [];
         const band = hi.length ? `; only its 95% interval's high end (up to ${fmt(Math.max(...hi), 4)}) is drawn there, an upper limit, not a value seen` : '';
-        out.push(`${label}: 0 ${at(zero)}, which a log axis cannot show${band}.`);
+        // A computed chance that small is not impossible: under about 1e-308 a double holds 0
+        // (a window of 180 calls at p0 0.001% trips with chance about 1e-397).
+        const tiny = s.kind === 'simulated' ? '' : ' (a value under about 1e-308, too small for a double, reads 0)';
+        out.push(`${label}: 0 ${at(zero)}${tiny}, which a log axis cannot show${band}.`);
       }
       const isUnder = (y) => y > 0 && Number.isFinite(y) && !shown(y);
       const under = where(isUnder);

@@ -136,8 +136,8 @@ export function createTrace(root, onJump) {
       const n = total ?? events.length;
       const listed = Math.min(events.length, LIMIT);
       summary.textContent = n > listed
-        ? `${n} state changes (simulated; the thresholds and Wald's lines in their reasons are the settings', exact); the first ${listed} are listed. Choose one to jump there.`
-        : `${n} state change${n === 1 ? '' : 's'} (simulated; the thresholds and Wald's lines in their reasons are the settings', exact). Choose one to jump there.`;
+        ? `${n} state changes (simulated; the thresholds and Wald's lines in their reasons are the settings, rounded as printed); the first ${listed} are listed. Choose one to jump there.`
+        : `${n} state change${n === 1 ? '' : 's'} (simulated; the thresholds and Wald's lines in their reasons are the settings, rounded as printed). Choose one to jump there.`;
       patch(body, (el) => replace(el, events.slice(0, LIMIT).map((e, i) => {
         // The name says which change the row is (tabbing through the buttons, a screen reader
         // says only the button), and starts with the time it shows.
@@ -218,6 +218,8 @@ export function renderMetrics(root, m, unjudged = false, slow = null) {
     return fmt(v, 6);
   };
   const rows = METRIC_ROWS.filter(([g, k]) => m.statistical[g] && k in m.statistical[g]);
+  // "Bold: the better" only where a row has one (a run of no calls had none).
+  let anyBetter = false;
   // On a phone the table scrolls sideways: its box takes the focus, so the keyboard can scroll it
   // (WCAG 2.1.1; it holds nothing focusable of its own).
   replace(root, h('div', { class: 'scroll-x', attrs: { tabindex: '0', role: 'group', 'aria-label': 'Metrics of both breakers (scrolls sideways on a narrow screen)' } }, h('table', { class: 'metrics' },
@@ -228,13 +230,14 @@ export function renderMetrics(root, m, unjudged = false, slow = null) {
       const w = m.window[g][k];
       const cmp = better && Number.isFinite(s) && Number.isFinite(w) && s !== w
         ? (betterOf(better, s, w) ? 's' : 'w') : '';
+      if (cmp) anyBetter = true;
       return h('tr', {}, h('th', { scope: 'row', text: label }),
         h('td', { class: cmp === 's' ? 'better' : '', text: val(s, unit) }),
         h('td', { class: cmp === 'w' ? 'better' : '', text: val(w, unit) }),
         h('td', {}, kindBadge('simulated')));
     })))),
-  h('p', { class: 'help', text: m.cut_at_s != null ? 'The run was cut short: these count the part computed. Bold: the better of the two there.'
-    : m.complete ? 'Bold: the better of the two on this run.' : 'The run was cancelled: these count the part computed.' }),
+  h('p', { class: 'help', text: m.cut_at_s != null ? `The run was cut short: these count the part computed.${anyBetter ? ' Bold: the better of the two there.' : ''}`
+    : m.complete ? (anyBetter ? 'Bold: the better of the two on this run.' : 'Neither is better on any row of this run.') : 'The run was cancelled: these count the part computed.' }),
   slow ? h('p', { class: 'notice slow-trace', text: slow }) : null,
   unjudged ? h('p', { class: 'notice unjudged', text: UNJUDGED }) : null);
 }
@@ -252,7 +255,7 @@ const asSet = (v) => (Number.isFinite(v) ? percentAsSet(v) : '—');
  * the run's window settings (when the window breaker is first judged, its half-open),
  * `callTimeout` the callers' call timeout (how long a hung probe holds half-open).
  */
-export function renderDerived(root, d, snap, win, callTimeout, openDelay = null, start = null, traffic = null) {
+export function renderDerived(root, d, snap, win, callTimeout, openDelay = null, start = null, traffic = null, stat = null) {
   if (!d) { replace(root, h('p', { class: 'muted', text: 'No settings yet.' })); return; }
   const s = (snap && snap.statistical) || {};
   const item = (title, value, formula, kind, text) => h('div', { class: 'derived-item' },
@@ -279,13 +282,13 @@ export function renderDerived(root, d, snap, win, callTimeout, openDelay = null,
       `max(ln(${callsPerMin(d.half_open_rate * 60)} × ${duration(d.false_alarm_period)}), floor)`, 'exact',
       `${Math.log(d.half_open_rate * d.false_alarm_period) < d.line_floor
         ? `At this traffic ln N = ${fmt(Math.log(d.half_open_rate * d.false_alarm_period), 4)} nats is below the floor ${fmt(d.line_floor, 4)} nats (Wald's A, or one failure and one point if more, so a cold meter never opens on one failure), so the line is the floor. `
-        : ''}From a score of 0 that is ${count(failuresTo(d.nominal_line, d.w_fail, d.point), 'failure', 'failures')} in a row.`) : null,
+        : ''}From a score of 0 that is ${count(failuresTo(d.nominal_line, d.w_fail, d.point), 'failure', 'failures')} in a row.${sparseMeter(d, start)}`) : null,
     item('Wald\'s two lines (half-open)', `open again at A = ${signed(d.upper / d.point, 4)} pt (${fmt(d.upper, 4)} nats); close at B = ${signed(d.lower / d.point, 4)} pt (${fmt(d.lower, 4)} nats)`,
       'A = ln((1−b)/a),  B = ln(b/(1−a))', 'exact',
-      'The trial score starts at 0 with no floor; Wald\'s error chances a and b hold approximately (overshoot ignored) for a test run to its end: half-open\'s time limit (below) can end it first, which moves both (`breaker analyze trials` gives them with it).'),
+      `The trial score starts at 0 with no floor; Wald's error chances a and b hold approximately (overshoot ignored) for a test run to its end: half-open's time limit (below) can end it first, which moves both (\`breaker analyze trials\` gives them with it).${stat && stat.trial_wrongly_opens + stat.trial_wrongly_closes >= 0.4 ? ` At an a + b this large (${pct(stat.trial_wrongly_opens + stat.trial_wrongly_closes, 3)}) the approximation can be far off, as a test of so few trials overshoots its lines by much: the Analysis panel's half-open chart gives the exact chances.` : ''}`),
     item('Trials to close / to open again', `${count(d.trials_to_close, 'success', 'successes')} in a row close${d.trials_to_close === 1 ? 's' : ''}; ${count(d.trials_to_open, 'failure', 'failures')} in a row open${d.trials_to_open === 1 ? 's' : ''} again`,
       'ceil(B / w_ok),  ceil(A / w_fail)', 'exact'),
-    Number.isFinite(d.half_open_limit) && Number.isFinite(d.trial_latency_floor) ? halfOpenLimit(item, d) : null,
+    Number.isFinite(d.half_open_limit) && Number.isFinite(d.trial_latency_floor) ? halfOpenLimit(item, d, callTimeout, stat) : null,
     item('Rate of zero drift', pct(d.zero_drift_rate, 4),
       'p* = −w_ok / (w_fail − w_ok)', 'exact',
       'At this failure rate the score neither rises nor falls on average: decisions near it are slow (the indifference zone).'),
@@ -294,6 +297,19 @@ export function renderDerived(root, d, snap, win, callTimeout, openDelay = null,
       'drift(p) = p·w_fail + (1−p)·w_ok', 'exact') : null,
     win ? windowMinimum(item, d, win, traffic) : null,
     win ? windowHalfOpen(item, win, callTimeout) : null);
+}
+
+/**
+ * Traffic so light that the meter's time constant holds few calls: its reading, count / tau,
+ * jumps by 1/tau at each call and decays between them, so the line the breaker uses is seldom
+ * the nominal one (0.001 calls/min with tau 1 h: the meter reads about 0.017 calls/min just
+ * after a call, and a line of 5 failures where the nominal one needs 4).
+ */
+function sparseMeter(d, start) {
+  const tau = start && start.tau;
+  const held = d.half_open_rate * tau;
+  if (!Number.isFinite(held) || held >= 10) return '';
+  return ` At this traffic the traffic meter's time constant (${duration(tau)}) holds about ${fmt(held, 3)} calls: its reading jumps at each call and decays between them, so the line the breaker uses, and half-open's time limit, swing away from these figures (the line at the current traffic, above, follows the meter).`;
 }
 
 /**
@@ -329,8 +345,8 @@ function openDelayItem(item, od) {
   }
   const rate = od.report.settings.calls_per_second * 60;
   const wald = p.calls.approximation;
-  return item(title, `${fmt(calls.value, 4)} calls = ${duration(secs.value)} at ${callsPerMin(rate)}`, formula, 'exact',
-    `The average, counted from a score of 0 as after a close: a breaker already above 0 when the failures begin opens a little sooner, and single runs vary. At the line for the nominal traffic, ${fmt(p.line_points, 4)} pt; the traffic meter's line at the cursor (above) may differ. ${wald ? `Wald's approximation, which ignores the overshoot: ${fmt(wald.value, 4)} calls. ` : ''}The same: ${command}.`);
+  return item(title, `${fmt(calls.value, 4)} calls, made in ${duration(secs.value)} at ${callsPerMin(rate)}`, formula, 'exact',
+    `The average, counted from a score of 0 as after a close; the breaker opens on their results, so later than the calls by the failures' latency (a hung call's answer comes at the call timeout): a breaker already above 0 when the failures begin opens a little sooner, and single runs vary. At the line for the nominal traffic, ${fmt(p.line_points, 4)} pt; the traffic meter's line at the cursor (above) may differ. ${wald ? `Wald's approximation, which ignores the overshoot: ${fmt(wald.value, 4)} calls. ` : ''}The same: ${command}.`);
 }
 
 /**
@@ -417,10 +433,23 @@ function windowMinimum(item, d, w, traffic) {
  * is longer than the limit, half-open cannot close at Wald's lower line; where one trial's least
  * latency is, it cannot close at all.
  */
-function halfOpenLimit(item, d) {
+function halfOpenLimit(item, d, callTimeout = NaN, stat = null) {
   const n = d.trials_to_close;
   const r = d.half_open_rate;
   const L = d.trial_latency_floor;
+  const limit0 = `${duration(d.half_open_limit)} when the breaker's traffic meter reads ${callsPerMin(r * 60)}${r === d.nominal_rate ? '' : ' (its share of the traffic)'}`;
+  // No phase answers within a timeout (a latency at or over the callers' call timeout is a
+  // timeout, a failure; an answer after the breaker's own call timeout is a lost trial): no
+  // trial succeeds, and no time factor helps, which the factors below would have advised.
+  const lost = stat ? stat.call_timeout : NaN;
+  if (L >= callTimeout || L > lost) {
+    const el = item('Half-open time limit: no trial can succeed', limit0, 'limit = half-open time factor × trials to close / rate', 'exact',
+      `${count(n, 'success', 'successes')} in a row close half-open, but no phase answers a call in less than ${duration(L)}, ${L >= callTimeout
+        ? `the callers' call timeout (${duration(callTimeout)}) or more: every trial times out, a failure`
+        : `more than the breaker's call timeout (${duration(lost)}): every trial is lost, its answer not counted`}. Half-open cannot close at any time factor while that holds.`);
+    el.classList.add('warn');
+    return el;
+  }
   // The approximations take a recovered (fine) phase's mean latency, its jitter's mean
   // included: with the fixed part alone a service answering in 30 ms + 20 ms on average was
   // said to fit a limit its half-opens all ran out in.
@@ -463,9 +492,7 @@ function halfOpenLimit(item, d) {
   } else {
     text = `${each}${onAverage}: within the limit. The limit shrinks as traffic grows (1/rate); the trials' time does not.`;
   }
-  const el = item(title,
-    `${duration(limit)} when the breaker's traffic meter reads ${callsPerMin(r * 60)}${r === d.nominal_rate ? '' : ' (its share of the traffic)'}`,
-    'limit = half-open time factor × trials to close / rate', 'exact', text);
+  const el = item(title, limit0, 'limit = half-open time factor × trials to close / rate', 'exact', text);
   if (approx >= limit || avg >= limit) el.classList.add('warn');
   return el;
 }
