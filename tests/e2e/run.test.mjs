@@ -134,7 +134,8 @@ for (const browser of BROWSERS) {
         const sc = pg.state.scenario;
         const ok = await pg.load({ ...sc, trace, dependency: dependency.map((p) => ({ ...sc.dependency[0], ...p })) });
         const note = document.querySelector('#playground .panel-metrics .unjudged');
-        return { ok, note: note && note.textContent };
+        const by = document.querySelector('#playground .panel-metrics .judged-by');
+        return { ok, note: note && note.textContent, by: by && by.textContent };
       }, trace, dependency);
       const fine = await shown([{ start: 0, condition: 'fine' }]);
       assert.ok(fine.ok);
@@ -142,6 +143,12 @@ for (const browser of BROWSERS) {
       const marked = await shown([{ start: 0, condition: 'fine' }, { start: 5, condition: 'outage' }, { start: 12, condition: 'fine' }]);
       assert.ok(marked.ok);
       assert.equal(marked.note, null);
+      // What judges it is said, as the command line says it (a preset's outage judged a pasted
+      // trace, and its capacity shed the trace's successes, unsaid); nothing where all is fine.
+      assert.equal(fine.by, null);
+      assert.equal(marked.by, 'This replay is judged by the phases in the settings (a trace records no health of its own): the dependency counts as outage from 0:05.00 to 0:12.00, which the outage metrics are measured from. Where they are not the trace\'s own outages, set them so, with capacity 0.');
+      const capped = await shown([{ start: 0, condition: 'fine', capacity: 2 }]);
+      assert.equal(capped.by, 'This replay is judged by the phases in the settings (a trace records no health of its own): a capacity of 2 calls/s from 0:00.00 on sheds the calls over it as overloads, recorded successes too. Where they are not the trace\'s own outages, set them so, with capacity 0.');
       // An outage that starts after the trace's last call (19.9 s) judges nothing.
       const later = await shown([{ start: 0, condition: 'fine' }, { start: 40, condition: 'outage' }]);
       assert.ok(later.ok);

@@ -208,9 +208,10 @@ export function betterOf(better, a, b) {
 /**
  * Metrics for both breakers, side by side: `m` = {statistical: {metrics, totals}, window: ...}.
  * `unjudged`: a replayed trace whose phases mark no outage, said under the table; `slow`: a
- * replayed trace's calls at the call timeout (tracenote.js), said there too.
+ * replayed trace's calls at the call timeout (tracenote.js), said there too; `judgedBy`: the
+ * phases a replay is judged against (tracenote.js `phasesNote`).
  */
-export function renderMetrics(root, m, unjudged = false, slow = null) {
+export function renderMetrics(root, m, unjudged = false, slow = null, judgedBy = null) {
   if (!m || !m.statistical) { replace(root, h('p', { class: 'muted', text: 'No run yet.' })); return; }
   const val = (v, unit) => {
     if (v === null || v === undefined || Number.isNaN(v)) return '—';
@@ -239,7 +240,8 @@ export function renderMetrics(root, m, unjudged = false, slow = null) {
   h('p', { class: 'help', text: m.cut_at_s != null ? `The run was cut short: these count the part computed.${anyBetter ? ' Bold: the better of the two there.' : ''}`
     : m.complete ? (anyBetter ? 'Bold: the better of the two on this run.' : 'Neither is better on any row of this run.') : 'The run was cancelled: these count the part computed.' }),
   slow ? h('p', { class: 'notice slow-trace', text: slow }) : null,
-  unjudged ? h('p', { class: 'notice unjudged', text: UNJUDGED }) : null);
+  unjudged ? h('p', { class: 'notice unjudged', text: UNJUDGED }) : null,
+  judgedBy ? h('p', { class: 'notice judged-by', text: judgedBy }) : null);
 }
 
 /** Under the metrics of a replayed trace whose phases are all fine (`breaker run --trace` says the same). */

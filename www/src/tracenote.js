@@ -35,3 +35,24 @@ export function timeoutNote(trace, timeout) {
   const hint = reach * 2 >= calls ? ': bare latencies are seconds; if these are milliseconds, give them a unit (120ms)' : '';
   return `${reach} of ${calls} calls in the trace, not recorded as timeouts, took the call timeout (${timeout} s) or longer and are replayed as timeouts${hint}.`;
 }
+
+/**
+ * What a replay is judged against, said beside its metrics: the settings' phases that are not
+ * fine (the outage metrics are measured from them) and those with a capacity (calls over it are
+ * shed as overloads, recorded successes included), as they fall within the trace's run
+ * [0, end]. A trace pasted on a preset's page (recovery-warmup: an outage from 8 s to 30 s, a
+ * capacity from 30 s to 40 s) was judged against the preset's invented outage, unsaid.
+ * Null when no phase is either.
+ */
+export function phasesNote(dependency, end, fmtTime = (t) => `${t} s`) {
+  const phases = (dependency || []).map((p, i, all) => ({ ...p, from: p.start || 0, to: i + 1 < all.length ? (all[i + 1].start || 0) : Infinity }))
+    .filter((p) => p.from <= end);
+  const span = (p) => (p.to >= end ? `from ${fmtTime(p.from)} on` : `from ${fmtTime(p.from)} to ${fmtTime(p.to)}`);
+  const marked = phases.filter((p) => p.condition && p.condition !== 'fine').map((p) => `${p.condition} ${span(p)}`);
+  const capped = phases.filter((p) => p.capacity > 0).map((p) => `a capacity of ${p.capacity} calls/s ${span(p)}`);
+  if (!marked.length && !capped.length) return null;
+  const parts = [];
+  if (marked.length) parts.push(`the dependency counts as ${marked.join(', ')}, which the outage metrics are measured from`);
+  if (capped.length) parts.push(`${capped.join(', ')} ${capped.length > 1 ? 'shed' : 'sheds'} the calls over it as overloads, recorded successes too`);
+  return `This replay is judged by the phases in the settings (a trace records no health of its own): ${parts.join('; ')}. Where they are not the trace's own outages, set them so, with capacity 0.`;
+}

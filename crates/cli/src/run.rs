@@ -228,17 +228,23 @@ pub(crate) fn hinted(e: sim::TraceError) -> String {
              > out.csv"
         }
         Some("time_s") if m.contains(" is not a number of seconds") => {
+            let date = |w: &str| {
+                let b = w.trim_start_matches('"').as_bytes();
+                b.len() >= 10 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-'
+            };
             if value.starts_with("\"\\\"") {
                 "fields are not quoted: remove the quotes"
+            } else if value.contains(':') || date(value) {
+                // Before a word's test: a syslog time ("May 1 12:00:00") starts with one.
+                "times are seconds from the run's start (0.20), not dates or clock times: \
+                 convert each to seconds after the first call"
             } else if value
                 .strip_prefix('"')
                 .is_some_and(|w| w.starts_with(|c: char| c.is_ascii_alphabetic()))
             {
                 // A word where the first time goes: a header with other names.
                 "a header, if any, must be time_s,outcome,latency_s; times are seconds from the \
-                 run's start (0.20)"
-            } else if value.contains(':') {
-                "times are seconds from the run's start (0.20), not clock times"
+                 run's start (0.20), and latencies seconds unless they carry a unit (120ms)"
             } else {
                 return e.to_string();
             }
@@ -266,7 +272,13 @@ pub(crate) fn hinted(e: sim::TraceError) -> String {
         },
         Some("time_s") if m.contains("times must not decrease") => {
             "sort the rows by time, keeping equal times in order: LC_ALL=C sort -s -t, -k1,1g \
-             (a header stays first)"
+             (a header stays first; with no header, remove a byte order mark at the file's start \
+             first, or its line stays first: sed '1s/^\\xEF\\xBB\\xBF//')"
+        }
+        // A UTF-16 or Latin-1 export (the reader takes UTF-8, with or without its mark).
+        _ if m.contains("valid UTF-8") => {
+            "the file is not UTF-8 (a UTF-16 or Latin-1 export?): convert it first, e.g. iconv \
+             -f UTF-16 -t UTF-8 in.csv > out.csv"
         }
         None if m.starts_with("a header must be") => {
             "times and latencies in seconds, or latencies with a unit (120ms)"
@@ -289,6 +301,11 @@ struct Replayed {
     /// Some phase of the scenario is not `fine` while the trace lasts: openings can be judged
     /// false or not.
     judged: bool,
+    /// What the replay is judged against: the phases that are not fine or have a capacity, while
+    /// the trace lasts (`judged_by`), if any.
+    judged_by: Option<String>,
+    /// Admitted calls with no result by the run's end, and admitted calls, per breaker.
+    in_flight: [(u64, u64); 2],
 }
 
 impl Replayed {
@@ -307,7 +324,23 @@ impl Replayed {
         )];
         v.extend(self.timeout_line());
         v.extend(self.unjudged_line());
+        v.extend(self.judged_by.clone());
+        v.extend(self.in_flight_line());
         v
+    }
+
+    /// When a tenth or more of a breaker's admitted calls have no result by the run's end (it
+    /// ends at the trace's last call): their results are in no metric (10,000 calls at one
+    /// instant moved nothing, unsaid).
+    fn in_flight_line(&self) -> Option<String> {
+        let [(s, sa), (w, wa)] = self.in_flight;
+        (s * 10 >= sa.max(1) && s > 0 || w * 10 >= wa.max(1) && w > 0).then(|| {
+            format!(
+                "the run ends at the trace's last call: {s} of the statistical breaker's {sa} \
+                 admitted calls and {w} of the window breaker's {wa} had no result by then, and \
+                 count in no metric but in_flight_at_end"
+            )
+        })
     }
 
     /// When no phase marks an outage while the trace lasts, that the outage metrics cannot tell.
@@ -396,6 +429,9 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
                 .iter()
                 .any(|p| p.condition != sim::Condition::Fine && p.start <= span.last_s);
             let call_timeout = scenario.callers.call_timeout;
+            let judged_by = judged_by(&scenario.dependency, span.last_s);
+            let in_flight = [&r.breakers.statistical, &r.breakers.window]
+                .map(|b| (b.totals.in_flight_at_end, b.totals.admitted));
             (
                 r,
                 Some(Replayed {
@@ -404,6 +440,8 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
                     span,
                     call_timeout,
                     judged,
+                    judged_by,
+                    in_flight,
                 }),
             )
         }
@@ -551,6 +589,65 @@ fn play(scenario: &Scenario, buckets: usize) -> Result<RunResult, String> {
 
 /// Seconds as Rust's shortest form (`60`, `0.25`), with an exponent outside 1e-3..1e15: `{}`
 /// alone never uses one, so a valid duration of 1e-300 s printed 300 zeros.
+/// What a replay is judged against, as the page says it beside its metrics (www/src/tracenote.js
+/// `phasesNote`): the phases within the trace's run `[0, end]` that are not fine (the outage
+/// metrics are measured from them) or have a capacity (calls over it are shed as overloads,
+/// recorded successes too). None when no phase is either.
+fn judged_by(phases: &[sim::Phase], end: f64) -> Option<String> {
+    let span = |i: usize| {
+        let from = phases[i].start;
+        match phases.get(i + 1).map(|p| p.start) {
+            Some(to) if to < end => format!("from {} s to {} s", seconds(from), seconds(to)),
+            _ => format!("from {} s on", seconds(from)),
+        }
+    };
+    let within = |i: &usize| phases[*i].start <= end;
+    let marked: Vec<String> = (0..phases.len())
+        .filter(within)
+        .filter(|&i| phases[i].condition != sim::Condition::Fine)
+        .map(|i| {
+            let c = match phases[i].condition {
+                sim::Condition::Outage => "outage",
+                _ => "degraded",
+            };
+            format!("{c} {}", span(i))
+        })
+        .collect();
+    let capped: Vec<String> = (0..phases.len())
+        .filter(within)
+        .filter(|&i| phases[i].capacity > 0.0)
+        .map(|i| {
+            format!(
+                "a capacity of {} calls/s {}",
+                seconds(phases[i].capacity),
+                span(i)
+            )
+        })
+        .collect();
+    if marked.is_empty() && capped.is_empty() {
+        return None;
+    }
+    let mut parts = Vec::new();
+    if !marked.is_empty() {
+        parts.push(format!(
+            "the dependency counts as {}, which the outage metrics are measured from",
+            marked.join(", ")
+        ));
+    }
+    if !capped.is_empty() {
+        parts.push(format!(
+            "{} {} the calls over it as overloads, recorded successes too",
+            capped.join(", "),
+            if capped.len() > 1 { "shed" } else { "sheds" }
+        ));
+    }
+    Some(format!(
+        "this replay is judged by the scenario's phases (a trace records no health of its own): \
+         {}; where they are not the trace's own outages, set them so, with capacity 0",
+        parts.join("; ")
+    ))
+}
+
 fn seconds(x: f64) -> String {
     if x == 0.0 || (1e-3..1e15).contains(&x.abs()) {
         format!("{x}")

@@ -29,6 +29,10 @@ const NO_OUTAGE: &str = "no phase marks an outage while the trace lasts (the dep
     nothing to measure; give the trace's outages as phases in a --scenario file \
     (\"dependency\": [{\"start\": ..., \"condition\": \"outage\"}, ...])";
 
+const IN_FLIGHT: &str = "the run ends at the trace's last call: 40 of the statistical \
+    breaker's 40 admitted calls and 40 of the window breaker's 40 had no result by then, and \
+    count in no metric but in_flight_at_end";
+
 #[test]
 fn bare_milliseconds_are_said_to_reach_the_call_timeout() {
     let bare = temp("bare.csv", &trace(""));
@@ -48,10 +52,12 @@ fn bare_milliseconds_are_said_to_reach_the_call_timeout() {
          unit (120ms)"
     );
     assert_eq!(lines[3], NO_OUTAGE);
+    // The run ends at the last call, 19.5 s, before any result (each at the 30 s timeout).
+    assert_eq!(lines[4], IN_FLIGHT);
     assert!(
-        lines[4].contains("(the same scenario and trace give the same run)"),
+        lines[5].contains("(the same scenario and trace give the same run)"),
         "{}",
-        lines[4]
+        lines[5]
     );
     // With --format json the hint and the note go to stderr; stdout stays JSON.
     let o = breaker(&["run", "--trace", &bare, "--format", "json"]);
@@ -141,13 +147,15 @@ fn a_refused_trace_says_how_to_mend_it() {
             "iso.csv",
             "2025-12-03T00:00:00.132Z,200,41ms\n",
             "trace line 1, field time_s: \"2025-12-03T00:00:00.132Z\" is not a number of \
-             seconds; times are seconds from the run's start (0.20), not clock times",
+             seconds; times are seconds from the run's start (0.20), not dates or clock times: \
+             convert each to seconds after the first call",
         ),
         (
             "named.csv",
             "timestamp,status,duration_ms\n1,200,41\n",
             "trace line 1, field time_s: \"timestamp\" is not a number of seconds; a header, if \
-             any, must be time_s,outcome,latency_s; times are seconds from the run's start (0.20)",
+             any, must be time_s,outcome,latency_s; times are seconds from the run's start (0.20), \
+             and latencies seconds unless they carry a unit (120ms)",
         ),
         (
             "ms.csv",
@@ -161,7 +169,8 @@ fn a_refused_trace_says_how_to_mend_it() {
             "5019.542,200,41ms\n0.087,200,41ms\n",
             "trace line 2, field time_s: 0.087 is earlier than the line before (5019.542): times \
              must not decrease; sort the rows by time, keeping equal times in order: LC_ALL=C \
-             sort -s -t, -k1,1g (a header stays first)",
+             sort -s -t, -k1,1g (a header stays first; with no header, remove a byte order mark \
+             at the file's start first, or its line stays first: sed '1s/^\\xEF\\xBB\\xBF//')",
         ),
         (
             "unix-ms.csv",
@@ -202,7 +211,23 @@ fn a_refused_trace_says_how_to_mend_it() {
             "clock.csv",
             "12:00:01,200,41ms\n",
             "trace line 1, field time_s: \"12:00:01\" is not a number of seconds; times are \
-             seconds from the run's start (0.20), not clock times",
+             seconds from the run's start (0.20), not dates or clock times: convert each to \
+             seconds after the first call",
+        ),
+        // A syslog time starts with a word, as a header does; a date alone had no hint.
+        (
+            "syslog.csv",
+            "May 1 12:00:00,200,41ms\n",
+            "trace line 1, field time_s: \"May 1 12:00:00\" is not a number of seconds; times \
+             are seconds from the run's start (0.20), not dates or clock times: convert each to \
+             seconds after the first call",
+        ),
+        (
+            "date.csv",
+            "2024-05-01,200,41ms\n",
+            "trace line 1, field time_s: \"2024-05-01\" is not a number of seconds; times are \
+             seconds from the run's start (0.20), not dates or clock times: convert each to \
+             seconds after the first call",
         ),
         // Lines ended by a carriage return alone, with a header or without.
         (
@@ -331,8 +356,9 @@ fn a_trace_in_the_scenario_file_gets_the_same_notes() {
         b[3],
         NO_OUTAGE.replace("in a --scenario file", "in the scenario"),
     );
-    assert!(b[4].contains("(the same scenario and trace give the same run)"));
-    assert_eq!(a[5..], b[5..], "the metrics");
+    assert_eq!((a[4], b[4]), (IN_FLIGHT, IN_FLIGHT));
+    assert!(b[5].contains("(the same scenario and trace give the same run)"));
+    assert_eq!(a[6..], b[6..], "the metrics");
     // JSON: the same run on stdout, the notes on stderr.
     let o = breaker(&["run", "--scenario", &file, "--format", "json"]);
     let by_json = breaker(&["run", "--trace", &csv, "--format", "json"]);
@@ -348,7 +374,9 @@ fn a_trace_in_the_scenario_file_gets_the_same_notes() {
         format!(
             "breaker: --scenario {bad}: trace line 2, field time_s: 4 is earlier than the line \
              before (5): times must not decrease; sort the rows by time, keeping equal times in \
-             order: LC_ALL=C sort -s -t, -k1,1g (a header stays first)\n"
+             order: LC_ALL=C sort -s -t, -k1,1g (a header stays first; with no header, remove a \
+             byte order mark at the file's start first, or its line stays first: sed \
+             '1s/^\\xEF\\xBB\\xBF//')\n"
         )
     );
     // A trace given by `--set` is named so, not as the scenario file's.
@@ -399,5 +427,63 @@ fn a_trace_is_checked_over_its_own_span() {
     assert!(
         e.contains("window.max_wait_duration_in_half_open_state = 0.001 is invalid"),
         "{e}"
+    );
+}
+
+/// What a replay is judged by: a preset's phases (recovery-warmup: an outage from 8 s to 30 s, a
+/// capacity of 2 calls/s from 30 s to 40 s) judged a trace pasted on its page, and shed its
+/// recorded successes, unsaid. Said now; nothing said where no phase is anything but fine with
+/// no capacity, or where every result is in by the end.
+#[test]
+fn a_replay_says_which_phases_judge_it_and_which_results_never_came() {
+    let calls: String = (1..600)
+        .map(|i| format!("{:.1},200,0.05\n", f64::from(i) * 0.1))
+        .collect();
+    let path = temp("judged.csv", &calls);
+    let preset = String::from_utf8(
+        breaker(&["run", "--preset", "recovery-warmup", "--trace", &path]).stdout,
+    )
+    .unwrap();
+    let lines: Vec<&str> = preset.lines().collect();
+    assert_eq!(
+        lines[2],
+        "this replay is judged by the scenario's phases (a trace records no health of its own): \
+         the dependency counts as outage from 8 s to 30 s, degraded from 30 s to 40 s, which the \
+         outage metrics are measured from; a capacity of 2 calls/s from 30 s to 40 s sheds the \
+         calls over it as overloads, recorded successes too; where they are not the trace's own \
+         outages, set them so, with capacity 0"
+    );
+    assert!(lines[3].starts_with("simulated below: "), "{}", lines[3]);
+    // The default scenario: one fine phase, no capacity; every 50 ms answer in but the last.
+    let plain = String::from_utf8(breaker(&["run", "--trace", &path]).stdout).unwrap();
+    assert!(
+        !plain.contains("judged by") && !plain.contains("had no result"),
+        "{plain}"
+    );
+    // Every call at one instant: none answered by the end, and said.
+    let instant = temp("instant.csv", &"100,503,5\n".repeat(1000));
+    let out = String::from_utf8(breaker(&["run", "--trace", &instant]).stdout).unwrap();
+    assert!(
+        out.contains(
+            "the run ends at the trace's last call: 1000 of the statistical breaker's 1000 \
+             admitted calls and 1000 of the window breaker's 1000 had no result by then, and \
+             count in no metric but in_flight_at_end"
+        ),
+        "{out}"
+    );
+    // A UTF-16 export says how to convert it.
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend("1.0,200,0.1\n".encode_utf16().flat_map(u16::to_le_bytes));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("breaker-cli-replay");
+    let wide = dir.join("utf16.csv");
+    std::fs::write(&wide, utf16).unwrap();
+    let wide = wide.to_str().unwrap();
+    assert_eq!(
+        refusal(&["run", "--trace", wide]),
+        format!(
+            "breaker: {wide}: trace line 1: cannot read: stream did not contain valid UTF-8; the \
+             file is not UTF-8 (a UTF-16 or Latin-1 export?): convert it first, e.g. iconv -f \
+             UTF-16 -t UTF-8 in.csv > out.csv\n"
+        )
     );
 }
