@@ -555,6 +555,15 @@ for (const browser of BROWSERS) {
       assert.match(await shownText(), /In this run a hung trial is lost only after the breaker’s call timeout \(10 s\ssetting\), longer than the whole limit/);
       assert.equal(await note(), null, 'a close to point at');
       assert.ok(simulate(shown.scenario).events.some((e) => e.breaker === 'statistical' && e.from === 'half_open' && e.to === 'closed'));
+      // At 600 calls/min the runs' factor is the default, 3, whose room is already twice the
+      // trials to close: the sentence says so; at 400 the limit (8.1 s) is shorter than the 10 s
+      // a hung trial takes to be lost, which is said without it.
+      await openStep(s, '?step=8&cpm=600', 8);
+      assert.equal((await read(s)).scenario.statistical.half_open_time_factor, 3);
+      assert.match(await shownText(), /The breaker’s default factor, 3/);
+      await openStep(s, '?step=8&cpm=400', 8);
+      assert.doesNotMatch(await shownText(), /default factor/);
+      assert.match(await shownText(), /In this run a hung trial is lost only after the breaker’s call timeout/);
       // At the defaults: the breaker's own factor, and no such sentence.
       await openStep(s, '?step=8', 8);
       shown = await read(s);
@@ -593,6 +602,8 @@ for (const browser of BROWSERS) {
       checkNumbers(shown, { ...DEFAULTS, fine: 0.999, broken: 0.9999 });
       assert.equal(shown.figs.find((f) => JSON.stringify(f.expr) === '"c0:points.0.calls.markov_chain"').kind, 'approximation');
       assert.equal(analyzeNative(shown.cmds[0]).points[0].markov_chain_error, undefined);
+      const errTitle = await page(s.driver, () => document.querySelector('.learn-text .fig[data-expr=\'"c0:points.0.markov_chain_error"\']').getAttribute('title'));
+      assert.match(errTitle, /^no error estimate for the chain at these settings/);
       // Step 7 with a period of 8.64 s: every line is the floor, and the text says so.
       await openStep(s, '?step=7&period=8.64', 7);
       checkNumbers(await read(s), { ...DEFAULTS, period: 8.64 });

@@ -146,7 +146,17 @@ for (const browser of BROWSERS) {
       // What judges it is said, as the command line says it (a preset's outage judged a pasted
       // trace, and its capacity shed the trace's successes, unsaid); nothing where all is fine.
       assert.equal(fine.by, null);
-      assert.equal(marked.by, 'This replay is judged by the phases in the settings (a trace records no health of its own): the dependency counts as outage from 0:05.00 to 0:12.00, which the outage metrics are measured from. Where they are not the trace\'s own outages, set them so, with capacity 0.');
+      assert.equal(marked.by, 'This replay is judged by the phases in the settings (a trace records no health of its own): the dependency counts as outage from 0:05.00 to 0:12.00, not fine (no opening there is a false alarm; the times to open and close are measured from its outages). Where they are not the trace\'s own outages, set them so, with capacity 0.');
+      // Every call at one instant: no result by the end (the run ends at the last call), said.
+      const instant = await page(s.driver, async (trace) => {
+        const pg = window.playground;
+        const sc = pg.state.scenario;
+        const ok = await pg.load({ ...sc, trace, dependency: [{ ...sc.dependency[0], start: 0, condition: 'fine', capacity: 0 }] });
+        const by = document.querySelector('#playground .panel-metrics .judged-by');
+        return { ok, by: by && by.textContent };
+      }, '100,503,5\n'.repeat(1000));
+      assert.ok(instant.ok);
+      assert.match(instant.by, /^The run ends at the trace's last call: 1000 of the statistical breaker's 1000 admitted calls and 1000 of the window breaker's 1000 had no result by then: no breaker heard them/);
       const capped = await shown([{ start: 0, condition: 'fine', capacity: 2 }]);
       assert.equal(capped.by, 'This replay is judged by the phases in the settings (a trace records no health of its own): a capacity of 2 calls/s from 0:00.00 on sheds the calls over it as overloads, recorded successes too. Where they are not the trace\'s own outages, set them so, with capacity 0.');
       // An outage that starts after the trace's last call (19.9 s) judges nothing.
@@ -768,6 +778,12 @@ for (const browser of BROWSERS) {
       await open(s, `?${new URLSearchParams({ v: '1', preset: 'recovery-warmup', duration: '7200', 'callers.call_timeout': '60', 'statistical.call_timeout': '10', dependency: JSON.stringify(lost) })}`);
       r = await item('Half-open time limit');
       assert.match(r.help, /no phase answers a call in less than 20 s, more than the breaker's call timeout \(10 s\): every trial is lost, its answer not counted\./, r.help);
+      // Answers in 60 s, past both the callers' 30 s and the breaker's 10 s: the breaker's comes
+      // first, so the trials are lost (the command line's run ignores them), not failed.
+      await open(s, `?${new URLSearchParams({ v: '1', preset: 'recovery-warmup', duration: '7200', 'callers.call_timeout': '30', 'statistical.call_timeout': '10', dependency: JSON.stringify(slow) })}`);
+      r = await item('Half-open time limit');
+      assert.match(r.help, /more than the breaker's call timeout \(10 s\): every trial is lost/, r.help);
+      assert.ok(simulate(r.scenario).result.breakers.statistical.metrics.late_results_ignored > 0);
       // 0.001 calls/min with a 1 h time constant: the meter holds 0.06 calls, and the nominal
       // line is not the one the breaker uses (it took 5 failures where the nominal line needs 4).
       await open(s, '?v=1&preset=recovery-warmup&traffic.calls_per_minute=0.001&statistical.expected_calls_per_minute=0.001&duration=2592000');

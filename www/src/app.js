@@ -38,7 +38,7 @@ import { createVerdict, DEFAULT_TARGETS, readTarget } from './verdict.js';
 import { encode, decode, copyText } from './urlstate.js';
 import { createBanner, catchUncaught } from './banner.js';
 import { duration, clock, fmt, count } from './format.js';
-import { phasesNote } from './tracenote.js';
+import { phasesNote, inFlightNote } from './tracenote.js';
 
 const ALL_PANELS = ['now', 'chart', 'verdict', 'trace', 'metrics', 'derived', 'analysis'];
 // What a `rerun` asks for (the bench page sends the same, bench.js).
@@ -554,7 +554,7 @@ export function mountPlayground(root, options = {}) {
     const unjudged = Boolean(sc.trace) && !(sc.dependency || []).some((p) => p.condition && p.condition !== 'fine' && (p.start || 0) <= info.duration);
     // Latencies at the call timeout, most of them likely milliseconds written bare (read in the
     // worker: tracenote.js).
-    const judgedBy = sc.trace ? phasesNote(sc.dependency, info.duration, clock) : null;
+    const judgedBy = sc.trace ? [phasesNote(sc.dependency, info.duration, clock), res.complete ? inFlightNote(metrics) : null].filter(Boolean).join(' ') || null : null;
     patch(P.metrics.body, (el) => renderMetrics(el, metrics, unjudged, res.traceNote, judgedBy));
     verdict.setRun(metrics, sc, res.complete ? info.duration : res.reached);
     transport.setEnabled(true);

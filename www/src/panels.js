@@ -444,11 +444,14 @@ function halfOpenLimit(item, d, callTimeout = NaN, stat = null) {
   // timeout, a failure; an answer after the breaker's own call timeout is a lost trial): no
   // trial succeeds, and no time factor helps, which the factors below would have advised.
   const lost = stat ? stat.call_timeout : NaN;
-  if (L >= callTimeout || L > lost) {
+  // Which timeout a trial's answer meets first: at the callers' it is a timeout, counted as a
+  // failure if that comes within the breaker's own; past the breaker's it is lost.
+  const lostFirst = Math.min(L, callTimeout) > lost;
+  if (L >= callTimeout || lostFirst) {
     const el = item('Half-open time limit: no trial can succeed', limit0, 'limit = half-open time factor × trials to close / rate', 'exact',
-      `${count(n, 'success', 'successes')} in a row close half-open, but no phase answers a call in less than ${duration(L)}, ${L >= callTimeout
-        ? `the callers' call timeout (${duration(callTimeout)}) or more: every trial times out, a failure`
-        : `more than the breaker's call timeout (${duration(lost)}): every trial is lost, its answer not counted`}. Half-open cannot close at any time factor while that holds.`);
+      `${count(n, 'success', 'successes')} in a row close half-open, but no phase answers a call in less than ${duration(L)}, ${lostFirst
+        ? `more than the breaker's call timeout (${duration(lost)}): every trial is lost, its answer not counted`
+        : `the callers' call timeout (${duration(callTimeout)}) or more: every trial times out, a failure`}. Half-open cannot close at any time factor while that holds.`);
     el.classList.add('warn');
     return el;
   }

@@ -52,7 +52,20 @@ export function phasesNote(dependency, end, fmtTime = (t) => `${t} s`) {
   const capped = phases.filter((p) => p.capacity > 0).map((p) => `a capacity of ${p.capacity} calls/s ${span(p)}`);
   if (!marked.length && !capped.length) return null;
   const parts = [];
-  if (marked.length) parts.push(`the dependency counts as ${marked.join(', ')}, which the outage metrics are measured from`);
+  if (marked.length) parts.push(`the dependency counts as ${marked.join(', ')}, not fine (no opening there is a false alarm; the times to open and close are measured from its outages)`);
   if (capped.length) parts.push(`${capped.join(', ')} ${capped.length > 1 ? 'shed' : 'sheds'} the calls over it as overloads, recorded successes too`);
   return `This replay is judged by the phases in the settings (a trace records no health of its own): ${parts.join('; ')}. Where they are not the trace's own outages, set them so, with capacity 0.`;
+}
+
+/**
+ * When a tenth or more of a breaker's admitted calls have no result by the end of a replay (it
+ * ends at the trace's last call), as `breaker run --trace` says it (run.rs `in_flight_line`):
+ * 10,000 calls at one instant moved nothing, unsaid. `m`: the page's metrics. Null otherwise.
+ */
+export function inFlightNote(m) {
+  const t = (k) => (m && m[k] && m[k].totals) || {};
+  const [s, w] = [t('statistical'), t('window')];
+  const many = (x) => x.in_flight_at_end > 0 && x.in_flight_at_end * 10 >= Math.max(1, x.admitted);
+  if (!many(s) && !many(w)) return null;
+  return `The run ends at the trace's last call: ${s.in_flight_at_end} of the statistical breaker's ${s.admitted} admitted calls and ${w.in_flight_at_end} of the window breaker's ${w.admitted} had no result by then: no breaker heard them (“in flight at the end” counts them; rows that count a call as it is admitted, such as calls that ended in a timeout, do too).`;
 }

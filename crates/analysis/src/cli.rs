@@ -816,7 +816,7 @@ pub fn pct(x: f64) -> String {
 /// rate the settings refuse. (Text only: formatting to a number of decimals would add some 15 kB
 /// to the page's wasm, which the report's notes, with [`pct`], are in.)
 #[derive(Debug, Clone, Copy)]
-pub struct Rates(Option<usize>);
+pub struct Rates(Option<Option<usize>>);
 
 impl Rates {
     /// The way to give every rate in `xs` (all the rates one report's text shows).
@@ -824,23 +824,31 @@ impl Rates {
         if readable(xs, &xs.iter().map(|&x| pct(x)).collect::<Vec<_>>()) {
             return Rates(None);
         }
-        (3..=15)
-            .find(|&d| {
-                readable(
-                    xs,
-                    &xs.iter()
-                        .map(|&x| format!("{:.d$}%", x * 100.0))
-                        .collect::<Vec<_>>(),
-                )
-            })
-            .map_or(Rates(Some(17)), |d| Rates(Some(d)))
+        // Past 15 decimals, each rate's shortest form, which tells any two doubles apart (17
+        // decimals read 1e-20 as 0.00000000000000000%).
+        Rates(Some((3..=15).find(|&d| {
+            readable(
+                xs,
+                &xs.iter()
+                    .map(|&x| format!("{:.d$}%", x * 100.0))
+                    .collect::<Vec<_>>(),
+            )
+        })))
     }
 
     /// `x` as a percentage.
     pub fn show(self, x: f64) -> String {
         match self.0 {
             None => pct(x),
-            Some(d) => format!("{:.d$}%", x * 100.0),
+            Some(Some(d)) => format!("{:.d$}%", x * 100.0),
+            Some(None) => {
+                let p = x * 100.0;
+                if p == 0.0 || (1e-3..1e15).contains(&p.abs()) {
+                    format!("{p}%")
+                } else {
+                    format!("{p:e}%")
+                }
+            }
         }
     }
 }

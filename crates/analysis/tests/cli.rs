@@ -694,6 +694,12 @@ fn rates_that_differ_read_differently_and_none_below_1_reads_100() {
         "false-alarms",
         &["fine 5.000%  broken 20.00%", "true rate 5.000%"],
     );
+    // Rates no 15 decimals tell apart: each in its shortest form, with an exponent (17 decimals
+    // read all three as 0.00000000000000000%).
+    has(
+        "drift --sweep 1e-20:1.00001e-20:3:lin",
+        &["9.999999999999999e-19%", "1.000005e-18%", "1.00001e-18%"],
+    );
     // The chain left out, said as the exact figure's cap is: past its work limit here; at p1
     // 5.01% its grid within the limit says nothing (an error not below its value).
     for cmd in [

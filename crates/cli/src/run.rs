@@ -278,7 +278,7 @@ pub(crate) fn hinted(e: sim::TraceError) -> String {
         // A UTF-16 or Latin-1 export (the reader takes UTF-8, with or without its mark).
         _ if m.contains("valid UTF-8") => {
             "the file is not UTF-8 (a UTF-16 or Latin-1 export?): convert it first, e.g. iconv \
-             -f UTF-16 -t UTF-8 in.csv > out.csv"
+             -f UTF-16 -t UTF-8 in.csv > out.csv (-f LATIN1 for Latin-1)"
         }
         None if m.starts_with("a header must be") => {
             "times and latencies in seconds, or latencies with a unit (120ms)"
@@ -337,8 +337,9 @@ impl Replayed {
         (s * 10 >= sa.max(1) && s > 0 || w * 10 >= wa.max(1) && w > 0).then(|| {
             format!(
                 "the run ends at the trace's last call: {s} of the statistical breaker's {sa} \
-                 admitted calls and {w} of the window breaker's {wa} had no result by then, and \
-                 count in no metric but in_flight_at_end"
+                 admitted calls and {w} of the window breaker's {wa} had no result by then: no \
+                 breaker heard them (in_flight_at_end counts them; metrics that count a call as \
+                 it is admitted, such as calls_waited_on_failure, do too)"
             )
         })
     }
@@ -464,7 +465,9 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
         {
             warn(&line);
         }
-        // The JSON's metrics would read as judged: false openings of a real outage.
+        // The JSON's metrics would read as judged: false openings of a real outage. (What
+        // judges it, and the results still out, are the text's: a JSON run with its outages
+        // marked warns of nothing, and its totals hold in_flight_at_end.)
         if let Some(line) = replayed.as_ref().and_then(Replayed::unjudged_line) {
             warn(&line);
         }
@@ -587,8 +590,6 @@ fn play(scenario: &Scenario, buckets: usize) -> Result<RunResult, String> {
     Ok(result)
 }
 
-/// Seconds as Rust's shortest form (`60`, `0.25`), with an exponent outside 1e-3..1e15: `{}`
-/// alone never uses one, so a valid duration of 1e-300 s printed 300 zeros.
 /// What a replay is judged against, as the page says it beside its metrics (www/src/tracenote.js
 /// `phasesNote`): the phases within the trace's run `[0, end]` that are not fine (the outage
 /// metrics are measured from them) or have a capacity (calls over it are shed as overloads,
@@ -630,7 +631,8 @@ fn judged_by(phases: &[sim::Phase], end: f64) -> Option<String> {
     let mut parts = Vec::new();
     if !marked.is_empty() {
         parts.push(format!(
-            "the dependency counts as {}, which the outage metrics are measured from",
+            "the dependency counts as {}, not fine (no opening there is a false alarm; the \
+             times to open and close are measured from its outages)",
             marked.join(", ")
         ));
     }
@@ -648,6 +650,8 @@ fn judged_by(phases: &[sim::Phase], end: f64) -> Option<String> {
     ))
 }
 
+/// Seconds as Rust's shortest form (`60`, `0.25`), with an exponent outside 1e-3..1e15: `{}`
+/// alone never uses one, so a valid duration of 1e-300 s printed 300 zeros.
 fn seconds(x: f64) -> String {
     if x == 0.0 || (1e-3..1e15).contains(&x.abs()) {
         format!("{x}")

@@ -30,8 +30,9 @@ const NO_OUTAGE: &str = "no phase marks an outage while the trace lasts (the dep
     (\"dependency\": [{\"start\": ..., \"condition\": \"outage\"}, ...])";
 
 const IN_FLIGHT: &str = "the run ends at the trace's last call: 40 of the statistical \
-    breaker's 40 admitted calls and 40 of the window breaker's 40 had no result by then, and \
-    count in no metric but in_flight_at_end";
+    breaker's 40 admitted calls and 40 of the window breaker's 40 had no result by then: no \
+    breaker heard them (in_flight_at_end counts them; metrics that count a call as it is \
+    admitted, such as calls_waited_on_failure, do too)";
 
 #[test]
 fn bare_milliseconds_are_said_to_reach_the_call_timeout() {
@@ -448,8 +449,9 @@ fn a_replay_says_which_phases_judge_it_and_which_results_never_came() {
     assert_eq!(
         lines[2],
         "this replay is judged by the scenario's phases (a trace records no health of its own): \
-         the dependency counts as outage from 8 s to 30 s, degraded from 30 s to 40 s, which the \
-         outage metrics are measured from; a capacity of 2 calls/s from 30 s to 40 s sheds the \
+         the dependency counts as outage from 8 s to 30 s, degraded from 30 s to 40 s, not fine \
+         (no opening there is a false alarm; the times to open and close are measured from its \
+         outages); a capacity of 2 calls/s from 30 s to 40 s sheds the \
          calls over it as overloads, recorded successes too; where they are not the trace's own \
          outages, set them so, with capacity 0"
     );
@@ -466,8 +468,9 @@ fn a_replay_says_which_phases_judge_it_and_which_results_never_came() {
     assert!(
         out.contains(
             "the run ends at the trace's last call: 1000 of the statistical breaker's 1000 \
-             admitted calls and 1000 of the window breaker's 1000 had no result by then, and \
-             count in no metric but in_flight_at_end"
+             admitted calls and 1000 of the window breaker's 1000 had no result by then: no \
+             breaker heard them (in_flight_at_end counts them; metrics that count a call as it \
+             is admitted, such as calls_waited_on_failure, do too)"
         ),
         "{out}"
     );
@@ -483,7 +486,7 @@ fn a_replay_says_which_phases_judge_it_and_which_results_never_came() {
         format!(
             "breaker: {wide}: trace line 1: cannot read: stream did not contain valid UTF-8; the \
              file is not UTF-8 (a UTF-16 or Latin-1 export?): convert it first, e.g. iconv -f \
-             UTF-16 -t UTF-8 in.csv > out.csv\n"
+             UTF-16 -t UTF-8 in.csv > out.csv (-f LATIN1 for Latin-1)\n"
         )
     );
 }
