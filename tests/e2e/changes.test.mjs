@@ -557,12 +557,55 @@ for (const browser of BROWSERS) {
       const notes = await until(async () => /not JSON/.test(await copyText()) && copyText(), 'the not-JSON message');
       assert.match(notes, /notes\.txt was not opened: it is not JSON/);
       assert.doesNotMatch(notes, /trace/);
-      // A recorded trace opened as a scenario: said where it goes (by its rows, or its name).
-      for (const [name, rows] of [['calls.txt', '0.0,success,0.05\n0.2,timeout,30\n'], ['header.txt', 'time_s,outcome,latency_s\n0,200,0.01\n'], ['calls.csv', 'x']]) {
+      // A recorded trace (by its rows, or its name): replayed with the settings shown, as if
+      // pasted into "Replay a recorded trace" (it was refused as "not JSON", and a trace too long
+      // for the text box had no other way in).
+      for (const [name, rows] of [['calls.txt', '0.0,success,0.05\n0.2,timeout,30\n'], ['header.txt', 'time_s,outcome,latency_s\n0,200,0.01\n'], ['calls.csv', '0.5,200,0.01\n1,503,0.02\n']]) {
+        const before = await runsShown(s.driver);
         await choose(name, rows);
+        await waitSettled(s.driver, before, 60_000);
         const said = await until(async () => new RegExp(name.replace('.', '\\.')).test(await copyText()) && copyText(), `the trace ${name}`);
-        assert.match(said, /it is not JSON \(.*\)\. A recorded trace \(CSV\) is not a scenario: paste it into “Replay a recorded trace” under “Scenario: traffic, callers, run”\.$/, name);
+        assert.match(said, new RegExp(`Opened ${name.replace('.', '\\.')} as a trace to replay with these settings`), name);
+        const st = await pageState(s.driver);
+        assert.equal(st.scenario.trace, rows, name);
+        assert.equal(st.scenario.seed, 31, `${name}: the settings shown`);
       }
+      // A trace past a million characters (70,000 lines) is held beside the text box, not laid
+      // out in it, and runs as it is; "Drop this trace" removes it.
+      const big = Array.from({ length: 70000 }, (_, i) => `${(i * 0.1).toFixed(1)},${i % 50 ? 200 : 503},0.02`).join('\n');
+      let k = await runsShown(s.driver);
+      await choose('big.csv', big);
+      await waitSettled(s.driver, k, 120_000);
+      const box = () => page(s.driver, () => {
+        const f = document.querySelector('.field[data-path="trace"]');
+        return { value: f.querySelector('textarea').value, placeholder: f.querySelector('textarea').placeholder, drop: !f.querySelector('.drop-held').hidden, trace: (window.playground.state.scenario.trace || '').length, calls: window.playground.state.metrics.calls };
+      });
+      let b = await box();
+      assert.deepEqual([b.value, b.drop, b.trace, b.calls], ['', true, big.length, 70000]);
+      assert.match(b.placeholder, /^A trace of 70,000 lines \(1\.\d MB\) is loaded, too long to show here: it runs as it is\./);
+      // Typing replaces it (the box then holds what was typed, nothing held).
+      k = await runsShown(s.driver);
+      await page(s.driver, () => {
+        const t = document.querySelector('.field[data-path="trace"] textarea');
+        t.value = '0.5,200,0.01';
+        t.dispatchEvent(new Event('input', { bubbles: true }));
+        t.dispatchEvent(new Event('change', { bubbles: true }));
+      });
+      await waitSettled(s.driver, k, 60_000);
+      b = await box();
+      assert.deepEqual([b.value, b.drop, b.trace, b.calls], ['0.5,200,0.01', false, 12, 1]);
+      k = await runsShown(s.driver);
+      await choose('big.csv', big);
+      await waitSettled(s.driver, k, 120_000);
+      k = await runsShown(s.driver);
+      await s.driver.findElement({ css: '.field[data-path="trace"] .drop-held' }).click();
+      await waitSettled(s.driver, k, 60_000);
+      b = await box();
+      assert.deepEqual([b.value, b.drop, b.trace], ['', false, 0]);
+      // Back to the file's run for what follows.
+      k = await runsShown(s.driver);
+      await choose('opened.json', text);
+      await waitSettled(s.driver, k, 60_000);
       // A bad setting in a partial file: said by the button, and the page is as it was: every
       // field still shown and holding the run's value, nothing marked invalid, nothing dimmed.
       const form = () => page(s.driver, () => ({

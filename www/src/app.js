@@ -920,7 +920,18 @@ export function mountPlayground(root, options = {}) {
       // A recorded trace (rows of time,outcome,latency, or its header) is no scenario: said
       // where it goes instead (the message was JSON.parse's alone).
       const trace = /\.csv$/i.test(file.name) || /^\s*(time_s\s*,|[+-]?(\d|\.\d)[^,\n]*,)/.test(text);
-      opened(`${file.name} was not opened: it is not JSON (${e.message}).${trace ? ' A recorded trace (CSV) is not a scenario: paste it into “Replay a recorded trace” under “Scenario: traffic, callers, run”.' : ''}`);
+      if (!trace) {
+        opened(`${file.name} was not opened: it is not JSON (${e.message}).`);
+        return;
+      }
+      // A recorded trace: replayed with the settings shown, as if pasted into “Replay a
+      // recorded trace” (a long one is held beside that box, not laid out in it).
+      const asked = S.asked;
+      const r = await read({ ...clone(S.shownScenario || S.scenario), trace: text }, 0);
+      if (r.shown && !r.fatal && S.asked !== asked + 1) return;
+      opened(r.ok ? `Opened ${file.name} as a trace to replay with these settings (their phases still judge it: see under the metrics).`
+        : r.shown && !r.fatal ? `${file.name} was not run: ${r.message} (the run shown is the last valid one)`
+          : `${file.name} was not opened: ${r.message}`);
       return;
     }
     const asked = S.asked;

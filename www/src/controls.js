@@ -47,13 +47,37 @@ export function rateInPercent(message) {
   return bare.includes('%') ? null : percentOf(bare);
 }
 
+/**
+ * Show `text` in a text box, or, past BIG_TEXT characters, hold it beside the box (`held`, read
+ * back by fromInput) with the box empty, its placeholder saying what is held, and `drop` shown;
+ * `typed`: what the box holds now (typing replaces a held text).
+ */
+function showText(input, drop, text, typed = '') {
+  const big = typeof text === 'string' && text.length > BIG_TEXT;
+  input.held = big ? text : null;
+  input.value = big ? '' : (text ?? typed);
+  if (big) {
+    const lines = text.split('\n').filter((l) => l.trim() !== '').length;
+    input.placeholder = `A trace of ${lines.toLocaleString('en-US')} lines (${(text.length / 1e6).toFixed(1)} MB) is loaded, too long to show here: it runs as it is. Type or paste here to replace it, or drop it.`;
+  } else input.placeholder = TRACE_PLACEHOLDER;
+  if (drop) drop.hidden = !big;
+}
+
 /** What a duration field takes (its tooltip, and its label's unit for a screen reader). */
 const DURATION_HINT = 'seconds, or with a unit: 500ms, 1.5m, 2h, 30d, 1w';
+
+/**
+ * Text past this many characters (a trace of some 50,000 lines) is held beside its text box, not
+ * put in it: the box's layout of a million lines froze the page for some 20 s.
+ */
+export const BIG_TEXT = 1_000_000;
+const TRACE_PLACEHOLDER = '0.0,success,0.05\n0.2,timeout,30';
 
 /** Read an input back; returns {ok, value} or {ok:false, message, range}. */
 function fromInput(el, f) {
   if (f.type === 'checkbox') return { ok: true, value: el.checked };
-  if (f.type === 'textarea') return { ok: true, value: el.value.trim() === '' ? null : el.value };
+  // An empty box holding a text too long to show (`held`) reads as that text.
+  if (f.type === 'textarea') return { ok: true, value: el.value.trim() === '' ? (el.held ?? null) : el.value };
   if (f.type === 'select') {
     const raw = el.value;
     const opt = f.options.find(([v]) => String(v) === raw);
@@ -153,7 +177,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
     } else if (f.type === 'checkbox') {
       input = h('input', { id, type: 'checkbox', attrs: { 'aria-describedby': describedBy } });
     } else if (f.type === 'textarea') {
-      input = h('textarea', { id, rows: 4, spellcheck: false, attrs: { 'aria-describedby': describedBy, placeholder: '0.0,success,0.05\n0.2,timeout,30' } });
+      input = h('textarea', { id, rows: 4, spellcheck: false, attrs: { 'aria-describedby': describedBy, placeholder: TRACE_PLACEHOLDER } });
     } else if (f.duration) {
       // Text, not a number input: a unit is letters ("2h"), which a number input empties.
       input = h('input', {
@@ -169,8 +193,13 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
     const unit = f.unit ? h('span', { class: 'unit', attrs: { 'aria-hidden': 'true' }, text: f.unit }) : null;
     const label = h('label', { for: id }, f.label, f.unit ? h('span', { class: 'sr-only', text: ` (${f.duration ? DURATION_HINT : f.unit})` }) : null);
     const msg = h('p', { class: 'msg', id: msgId, attrs: { 'aria-live': 'polite' } });
+    // A text held beside its box (too long to show) is dropped with this, or replaced by typing.
+    const drop = f.type === 'textarea'
+      ? h('button', { type: 'button', class: 'small drop-held', text: 'Drop this trace', hidden: true, on: { click: () => { showText(input, drop, null); commit(); } } })
+      : null;
+    if (drop) input.addEventListener('input', () => { if (input.value !== '' && input.held != null) showText(input, drop, null, input.value); });
     const wrap = h('div', { class: `field${f.type === 'checkbox' ? ' check' : ''}`, dataset: { path } },
-      label, h('div', { class: 'inputrow' }, input, unit),
+      label, h('div', { class: 'inputrow' }, input, unit), drop,
       f.help ? h('p', { class: 'help', id: helpId, text: f.help }) : null, msg);
     const commit = () => {
       const c = fields.get(path);
@@ -211,7 +240,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
     if (f.type !== 'select' && f.type !== 'checkbox' && f.type !== 'textarea') input.addEventListener('input', typed);
     // `local`: the message is the input's own (not a number, ...): it stays until the input is
     // fixed, whatever runs meanwhile, since the run shown does not use what the field shows.
-    fields.set(path, { f, input, msg, wrap, local: false });
+    fields.set(path, { f, input, msg, wrap, drop, local: false });
     return wrap;
   }
   const anyLocal = () => [...fields.values()].some((c) => c.local);
@@ -518,7 +547,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       const v = getPath(scenario, path);
       c.wrap.hidden = v === undefined;
       if (c.f.type === 'checkbox') c.input.checked = Boolean(v);
-      else if (c.f.type === 'textarea') c.input.value = toInput(v, c.f);
+      else if (c.f.type === 'textarea') showText(c.input, c.drop, toInput(v, c.f));
       else if (c.f.type === 'select') {
         const s = String(v);
         if (v !== undefined && ![...c.input.options].some((o) => o.value === s)) {
