@@ -913,26 +913,20 @@ export function mountPlayground(root, options = {}) {
     clearTimeout(copyMsgTimer);
     let parsed;
     let text = '';
+    let trace = false;
     try {
       text = await file.text();
       parsed = parseExact(text);
     } catch (e) {
-      // A recorded trace (rows of time,outcome,latency, or its header) is no scenario: said
-      // where it goes instead (the message was JSON.parse's alone).
-      const trace = /\.csv$/i.test(file.name) || /^\s*(time_s\s*,|[+-]?(\d|\.\d)[^,\n]*,)/.test(text);
+      // A recorded trace (rows of time,outcome,latency, or its header) is no scenario: it is
+      // replayed with the settings shown, as if pasted into “Replay a recorded trace” (a long
+      // one is held beside that box, not laid out in it).
+      trace = /\.csv$/i.test(file.name) || /^\s*(time_s\s*,|[+-]?(\d|\.\d)[^,\n]*,)/.test(text);
       if (!trace) {
         opened(`${file.name} was not opened: it is not JSON (${e.message}).`);
         return;
       }
-      // A recorded trace: replayed with the settings shown, as if pasted into “Replay a
-      // recorded trace” (a long one is held beside that box, not laid out in it).
-      const asked = S.asked;
-      const r = await read({ ...clone(S.shownScenario || S.scenario), trace: text }, 0);
-      if (r.shown && !r.fatal && S.asked !== asked + 1) return;
-      opened(r.ok ? `Opened ${file.name} as a trace to replay with these settings (their phases still judge it: see under the metrics).`
-        : r.shown && !r.fatal ? `${file.name} was not run: ${r.message} (the run shown is the last valid one)`
-          : `${file.name} was not opened: ${r.message}`);
-      return;
+      parsed = { ok: true, value: { ...clone(S.shownScenario || S.scenario), trace: text } };
     }
     const asked = S.asked;
     const r = parsed.ok ? await read(parsed.value, 0) : { ...parsed, shown: false };
@@ -941,8 +935,8 @@ export function mountPlayground(root, options = {}) {
     // message, and nothing was said beside the button. A crash while the file was read asked
     // for no run: it is said.)
     if (r.shown && !r.fatal && S.asked !== asked + 1) return;
-    opened(r.ok ? `Opened ${file.name}.`
-      : r.shown && !r.fatal ? `${file.name} was not run: ${r.message} (its settings are in the form; the run shown is the last valid one)`
+    opened(r.ok ? (trace ? `Opened ${file.name} as a trace to replay with these settings (their phases still judge it: see under the metrics).` : `Opened ${file.name}.`)
+      : r.shown && !r.fatal ? `${file.name} was not run: ${r.message} (${trace ? '' : 'its settings are in the form; '}the run shown is the last valid one)`
         : `${file.name} was not opened: ${r.message}`);
   }
 

@@ -125,10 +125,12 @@ function burstyDuration(S, line, wFail) {
   const calls = bursts / (BURST_ENTER * S.fine);
   return Math.min(30 * 86400, Math.max(6 * SECONDS_PER_HOUR, Math.ceil(calls / (S.cpm / 60) / SECONDS_PER_HOUR) * SECONDS_PER_HOUR));
 }
-/** Half-open's time limit at the user's traffic (steps 8 and 9): factor × trials to close / rate. */
-const HALF_OPEN_LIMIT = ['div', ['mul', 'sc:statistical.half_open_time_factor', 'c0:trials_to_close'], 'c0:settings.calls_per_second'];
+/** Half-open's time limit at the user's traffic with time factor `factor`: factor × trials to close / rate. */
+const limitWith = (factor) => ['div', ['mul', factor, 'c0:trials_to_close'], 'c0:settings.calls_per_second'];
+/** The limit in the step's run (steps 8 and 9). */
+const HALF_OPEN_LIMIT = limitWith('sc:statistical.half_open_time_factor');
 /** The same with the breaker's default factor (step 8, where the runs take a larger one). */
-const DEFAULT_LIMIT = ['div', ['mul', DEFAULT_TIME_FACTOR, 'c0:trials_to_close'], 'c0:settings.calls_per_second'];
+const DEFAULT_LIMIT = limitWith(DEFAULT_TIME_FACTOR);
 
 /** Step 5's long-run failure rate: in a burst, or at p0 / 5 outside one. */
 const BURSTY_RATE = ['add', IN_BURST, ['mul', ['sub', 1, IN_BURST], ['div', 's:fine', 5]]];

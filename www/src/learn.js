@@ -425,9 +425,9 @@ export function mountLearn(root) {
       const ev = await pg.engine.call('events', { limit: 5000 });
       const want = def.seek === 'first-opening' ? 'open' : 'closed';
       const hit = ev.list.find((e) => e.breaker === 'statistical' && e.to === want && (def.seek !== 'first-close' || e.from === 'half_open'));
-      const opened = ev.list.some((e) => e.breaker === 'statistical' && e.to === 'open');
       if (hit) t = hit.t_s;
-      else missing = !opened ? 'no opening of the statistical breaker' : 'no close of the statistical breaker after a half-open';
+      else if (ev.list.some((e) => e.breaker === 'statistical' && e.to === 'open')) missing = 'no close of the statistical breaker after a half-open';
+      else missing = 'no opening of the statistical breaker';
     }
     if (id !== token) return;
     for (const [expr, what] of def.needs || []) {
