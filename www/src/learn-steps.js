@@ -72,8 +72,8 @@ const DEFAULT_TIME_FACTOR = 3;
 /**
  * Half-open's time factor in the steps' runs. The default, 3, counts calls, not their latency:
  * answered one at a time, each in 50 ms plus the wait for the next call, the trials its limit
- * holds are 3 / (1 + latency × rate) times the trials to close, fewer than twice from 600
- * calls/min, and once one answer outlasts the whole limit none is answered within it and the
+ * holds are 3 / (1 + latency × rate) times the trials to close, fewer than twice above 600
+ * calls/min (twice at 600), and once one answer outlasts the whole limit none is answered within it and the
  * breaker never closes (`StatisticalSettings::half_open_time_factor`). From 600 calls/min the
  * runs take 2 × (1 + latency × rate): room for twice the trials to close, at any traffic.
  */

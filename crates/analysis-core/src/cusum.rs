@@ -25,8 +25,9 @@
 //!   most `1/N` at any rate `<= p0`; the CUSUM stops at the first of such tests started at every
 //!   call, so its average run length is at least `N` (Lorden 1971). A bound on the mean: single
 //!   run lengths can be much shorter.
-//! * [`arl_wald`]: Wald's approximation, without overshoot (Siegmund 1985 corrects it by adding
-//!   the mean overshoot to the line; not done here),
+//! * [`arl_wald`]: Wald's approximation, without overshoot (Siegmund 1985 corrects it by moving
+//!   the line out by the mean overshoot past it and the mean undershoot below the floor at 0;
+//!   not done here),
 //!   `(e^{t h} - 1 - t h) / (-t mu)`, `t` Wald's exponent, `mu` the drift; `h^2 / var` at zero drift.
 //! * [`simulate`]: Monte Carlo (seeded PCG; jumps over runs of successes with geometric draws).
 

@@ -51,7 +51,10 @@ pub enum AfterHalfOpenWait {
     Closed,
 }
 
-/// Settings of the window breaker; names are resilience4j's `CircuitBreakerConfig` in snake_case.
+/// Settings of the window breaker; names are resilience4j's `CircuitBreakerConfig` in snake_case,
+/// but for the open wait's `max_wait_duration_in_open_state`, `wait_interval_multiplier` and
+/// `wait_randomization_factor` (its `IntervalFunction`'s `maxInterval`, `multiplier` and
+/// `randomizationFactor`) and `random_seed` (this crate's own).
 /// Durations in seconds, rates as fractions (resilience4j takes percentages: 50.0 here is 0.5).
 ///
 /// Build them with `..Default::default()` after the fields you set (as in the crate's
