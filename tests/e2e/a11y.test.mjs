@@ -113,6 +113,35 @@ for (const browser of BROWSERS) {
       assert.equal(await page(s.driver, () => document.activeElement.textContent), '▶ Play');
     });
 
+    test('the focus on the progress row\'s Cancel goes to Play when the row goes (cancelled from the keyboard, or the run done), not to the page\'s body', async () => {
+      await open(s);
+      // Cancel is focused the moment the row is shown (an observer), then the run either ends
+      // by itself (`days` of busy-service) or Enter on Cancel stops it.
+      const start = (days) => page(s.driver, (d) => {
+        const row = document.querySelector('#playground .progress');
+        const seen = new MutationObserver(() => {
+          if (!row.hidden) { row.querySelector('button').focus(); seen.disconnect(); }
+        });
+        seen.observe(row, { attributes: true, attributeFilter: ['hidden'] });
+        const sc = structuredClone(window.playground.state.byName['busy-service']);
+        sc.duration = d * 86400;
+        window.playground.load(sc);
+      }, days);
+      const focused = () => page(s.driver, () => ({
+        text: document.activeElement.textContent, row: document.querySelector('#playground .progress').hidden,
+        run: document.querySelector('#playground .runinfo').textContent,
+      }));
+      await start(30);
+      await until(async () => (await focused()).text === 'Cancel', 'Cancel focused', 20_000);
+      await s.driver.actions().sendKeys(Key.ENTER).perform();
+      await until(async () => /^Cancelled/.test((await focused()).run), 'the run cancelled', 20_000);
+      let r = await focused();
+      assert.deepEqual({ text: r.text, row: r.row }, { text: '▶ Play', row: true });
+      await start(3);
+      r = await until(async () => { const x = await focused(); return /: 3 d simulated, /.test(x.run) && x; }, 'the run done', 60_000);
+      assert.deepEqual({ text: r.text, row: r.row }, { text: '▶ Play', row: true });
+    });
+
     test('status: the progress bar is named and not live; the verdict says only its summary; the play button is not a toggle', async () => {
       await open(s);
       const r = await page(s.driver, () => {

@@ -314,10 +314,25 @@ for (const browser of BROWSERS) {
         await setField(s.driver, 'seed', v);
         await waitSettled(s.driver, n);
       };
+      // The fields below the story stay where they were when it is swapped for one line: the
+      // form jumped up under the pointer between one field's save and the next click.
+      const below = () => page(s.driver, () => {
+        const desc = document.querySelector('#playground .preset-desc');
+        const top = document.querySelector('#playground .controls .field[data-path="statistical.broken_rate"]').getBoundingClientRect().top + window.scrollY;
+        const kept = desc.style.minHeight;
+        desc.style.minHeight = '';
+        const own = desc.offsetHeight;
+        desc.style.minHeight = kept;
+        return { top, own };
+      });
+      const before = await below();
       await seed(2);
       p = await preset();
       assert.deepEqual([p.value, p.shown, p.customDisabled, p.customHidden], ['', 'custom', true, false], 'edited: custom, shown and selected');
       assert.equal(p.desc, 'Edited: no longer a preset.');
+      const after = await below();
+      assert.ok(after.own < before.own, `the one line (${after.own} px) is shorter than the story (${before.own} px)`);
+      assert.equal(after.top, before.top, 'the fields below have not moved');
       // Back to the preset's own value: the preset again, with its story.
       await seed(1);
       p = await preset();

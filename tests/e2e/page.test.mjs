@@ -118,6 +118,13 @@ for (const browser of BROWSERS) {
       }));
       assert.deepEqual(r3, { notice: '', preset: 'recovery-warmup' });
       assert.deepEqual(await pageErrors(s), []);
+
+      // A time past the run's end: shown at the end, and said (it was clamped silently).
+      await open(s, '?v=1&preset=recovery-warmup&t=999');
+      await until(() => page(s.driver, () => window.playground.state.snap && window.playground.state.snap.t_s === 60), 'the cursor at the end');
+      const r4 = await page(s.driver, () => document.querySelector('#playground .notice').textContent);
+      assert.equal(r4, 'This link\'s time “t” = 999 s is past the run\'s end (1:00.00); showing its end.');
+      assert.deepEqual(await pageErrors(s), []);
     });
 
     test('verdict targets: a bad one in a link is named in a notice; a bad entry is named next to its input', async () => {
@@ -657,6 +664,15 @@ for (const browser of BROWSERS) {
       const back = await until(async () => { const y = await look(); return y.view === null && bucket(y.note) === full && y; }, 'the whole run after a double click');
       for (const sc of back.scales) assert.deepEqual(sc, [0, end]);
       assert.equal(back.said, 'Showing the whole run, 1:00.00.');
+      // A new run shows the whole of it: a zoomed range said before is not left to be read
+      // (it stayed, "Showing 0:15.00 to 0:45.00", over the whole run).
+      await press('+');
+      const was = await until(async () => { const y = await look(); return y.view && /^Showing \d+:\d\d\.\d\d to /.test(y.said) && y; }, 'zoomed in before a new run');
+      assert.equal(was.said, `Showing ${was.view.map((v) => clockOf(v)).join(' to ')} of 1:00.00.`);
+      await change(s, 'seed', 6);
+      const rerun = await until(async () => { const y = await look(); return y.view === null && bucket(y.note) === full && y; }, 'the whole new run');
+      for (const sc of rerun.scales) assert.deepEqual(sc, [0, end]);
+      assert.equal(rerun.said, '');
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -171,6 +171,15 @@ export function mountPlayground(root, options = {}) {
   // done; the bar's value is there for whoever asks for it.
   const progressRow = h('div', { class: 'progress', hidden: true }, h('span', { text: 'Computing the run… ' }), progress, progressText, cancelBtn);
   const runInfo = h('p', { class: 'runinfo muted', attrs: { 'aria-live': 'polite' } });
+  /**
+   * Hides the progress row. True when it held the focus (its Cancel): the caller then gives it to
+   * Play once Play is enabled again, rather than leave it on the page's body.
+   */
+  const hideProgress = () => {
+    const had = progressRow.contains(document.activeElement);
+    progressRow.hidden = true;
+    return had;
+  };
 
   const P = {
     now: section('now', 'Now', panels, !options.embedded),
@@ -330,12 +339,13 @@ export function mountPlayground(root, options = {}) {
     let scenario = clone(S.byName[def]);
     let preset = def;
     let t = 0;
+    let rawT = null;
     // The simulator's refusal of a link's settings, read before they reach the form: a refused
     // "abc" is not put into a number field (which warns that it cannot parse it).
     let refused = null;
     if (options.url) {
       const d = decode(location.search, S.byName, def);
-      scenario = d.scenario; preset = d.preset; t = d.t;
+      scenario = d.scenario; preset = d.preset; t = d.t; rawT = d.params.t ?? null;
       // A list (the phases) comes from the link as written, perhaps by hand: phases without a
       // condition, starts as "2h". Every other setting is read against the preset's own type.
       // Defaults filled and units read, as the simulator reads it, so the form, the verdict
@@ -388,6 +398,9 @@ export function mountPlayground(root, options = {}) {
     if (refused === null) {
       controls.set(scenario, preset && same(scenario, S.byName[preset]) ? preset : '', Boolean(preset));
       ok = await setScenario(scenario, !S.rewriteUrl, t);
+      // A link's time past what the run reached is shown at its end, and said so.
+      const last = S.reached ?? S.end;
+      if (ok && rawT !== null && t > last) showNotice(`This link's time “t” = ${rawT} s is past the run's end (${clock(last)}); showing its end.`);
     } else S.lastError = refused;
     if (!ok && (options.url || options.scenario)) {
       // A link, or a host's scenario (an embed's attribute), whose settings do not validate:
@@ -457,7 +470,7 @@ export function mountPlayground(root, options = {}) {
       clearTimeout(timer);
       if (id !== S.runId) return false;
       S.scenario = previous;
-      progressRow.hidden = true;
+      const hadFocus = hideProgress();
       root.classList.remove('computing');
       S.lastError = e.message;
       S.lastFatal = Boolean(e.fatal);
@@ -485,7 +498,12 @@ export function mountPlayground(root, options = {}) {
         }
       }
       // The worker keeps the last valid run.
-      if (S.info) { S.loaded = true; transport.setEnabled(true); chart.zoomable(); }
+      if (S.info) {
+        S.loaded = true;
+        transport.setEnabled(true);
+        if (hadFocus) transport.focus();
+        chart.zoomable();
+      }
       return false;
     }
     clearTimeout(timer);
@@ -500,7 +518,7 @@ export function mountPlayground(root, options = {}) {
     // A file saved while this run was computed holds the run shown before it: its message goes.
     if (S.shownScenario !== sc) clearSaved();
     S.shownScenario = sc;
-    progressRow.hidden = true;
+    const hadFocus = hideProgress();
     root.classList.remove('computing');
     // Kept dimmed while the settings shown are not the run's: a refused value (this call keeps
     // the error), or a field the form itself refuses.
@@ -558,6 +576,7 @@ export function mountPlayground(root, options = {}) {
     patch(P.metrics.body, (el) => renderMetrics(el, metrics, unjudged, res.traceNote, judgedBy));
     verdict.setRun(metrics, sc, res.complete ? info.duration : res.reached);
     transport.setEnabled(true);
+    if (hadFocus) transport.focus();
     S.loaded = true;
     chart.zoomable();
     seekNext = null;

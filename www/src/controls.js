@@ -576,7 +576,13 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
     if (presetSel.value !== name) presetSel.value = name;
     const p = name && presets.find((x) => x.name === name);
     const text = p ? p.story || '' : edited ? 'Edited: no longer a preset.' : 'Custom settings: not a preset.';
-    if (presetDesc.textContent !== text) presetDesc.textContent = text;
+    if (presetDesc.textContent !== text) {
+      // The first edit swaps a preset's story (several lines) for one: the story's height is
+      // kept until a preset is shown again, so the fields below do not move up under the
+      // pointer as it heads for the next one (a click there landed on the help under it).
+      presetDesc.style.minHeight = p || !presetDesc.textContent ? '' : `${presetDesc.getBoundingClientRect().height}px`;
+      presetDesc.textContent = text;
+    }
   }
 
   return {

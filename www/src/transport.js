@@ -109,6 +109,8 @@ export function createTransport(root, actions) {
     setEnabled(on) {
       for (const el of [play, step, next, restart, scrub]) el.disabled = !on;
     },
+    /** Focus on Play (where the progress row's Cancel hands it when the row goes). */
+    focus() { play.focus(); },
     destroy() {
       document.removeEventListener('keydown', onKey);
       if (shadow) shadow.removeEventListener('keydown', onKey);
