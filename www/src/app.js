@@ -176,7 +176,7 @@ export function mountPlayground(root, options = {}) {
    * Play once Play is enabled again, rather than leave it on the page's body.
    */
   const hideProgress = () => {
-    const had = progressRow.contains(document.activeElement);
+    const had = progressRow.contains(progressRow.getRootNode().activeElement);
     progressRow.hidden = true;
     return had;
   };
