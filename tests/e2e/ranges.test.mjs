@@ -70,3 +70,40 @@ test('a phase\'s rate, glossed "(0% to 100%)" by the simulator, is said in perce
     return true;
   });
 });
+
+test('a number field\'s min and max (the browser\'s range, its arrows\' ends) are the simulator\'s bounds where those include their end, inside them where not', async () => {
+  // The traffic field said min 0.001 while 0.0001 ran and the message said 1e-6 <= x <= 1e7.
+  const { PROMINENT, SECTIONS } = await import('../../www/src/schema.js');
+  const base = PRESETS.find((x) => x.name === 'recovery-warmup').scenario;
+  const fields = [...PROMINENT, ...SECTIONS.flatMap((s) => s.fields || [])].filter((f) => !f.int && !f.type);
+  const refusal = (path, v) => {
+    const s = clone(base);
+    setPath(s, path, v);
+    try { wasm.normalizeScenario(s); return null; } catch (e) { return e.message; }
+  };
+  // The simulator's own bound of `path` (not another field's): [end, inclusive], or null.
+  const bound = (path, msg, side) => {
+    if (!msg || !msg.startsWith(`${path} = `)) return null;
+    const m = side === 'min' ? /allowed (-?[\d.e+-]+) (<=?) x/.exec(msg) : /x (<=?) (-?[\d.e+-]+)/.exec(msg);
+    if (!m) return null;
+    return side === 'min' ? [Number(m[1]), m[2] === '<='] : [Number(m[2]), m[1] === '<='];
+  };
+  let checked = 0;
+  for (const f of fields) {
+    const scale = f.scale || 1;
+    for (const side of ['min', 'max']) {
+      if (f[side] === undefined) continue;
+      const end = f[side] / scale;
+      const past = side === 'min' ? end - Math.max(Math.abs(end) * 1e-6, 1e-12) : end + Math.max(Math.abs(end) * 1e-6, 1e-12);
+      const b = bound(f.path, refusal(f.path, past), side) || bound(f.path, refusal(f.path, side === 'min' ? -1e300 : 1e300), side);
+      if (!b) continue; // bounded by another field (fine < broken): the hint is the page's
+      checked += 1;
+      if (b[1]) assert.equal(end, b[0], `${f.path}: the form's ${side} ${f[side]}, the simulator's ${b[0]} (inclusive)`);
+      else assert.ok(side === 'min' ? end > b[0] : end < b[0], `${f.path}: the form's ${side} ${f[side]} inside the simulator's exclusive ${b[0]}`);
+      const at = refusal(f.path, end);
+      // (Unless by a bound another field sets: "allowed fine_rate (0.1) < x".)
+      assert.ok(at === null || !at.startsWith(`${f.path} = `) || /allowed .*[a-z_]+ \(/.test(at), `${f.path}: its ${side} ${f[side]} is refused: ${at}`);
+    }
+  }
+  assert.ok(checked >= 25, `${checked} ends checked`);
+});

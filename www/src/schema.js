@@ -41,7 +41,7 @@ export const SECTIONS = [
     id: 'scenario', title: 'Scenario: traffic, callers, run', open: true,
     fields: [
       { path: 'duration', label: 'Run length', ...secs, min: 0.001, help: 'Simulated time.' },
-      { path: 'traffic.calls_per_minute', label: 'Traffic', unit: 'calls/min', step: 'any', min: 0.001 },
+      { path: 'traffic.calls_per_minute', label: 'Traffic', unit: 'calls/min', step: 'any', min: 1e-6, max: 1e7 },
       { path: 'traffic.daily_swing', label: 'Daily swing', ...pct, min: 0, max: 99.9, help: 'Rate × (1 − swing × cos(2πt / 1 d)): lowest at midnight.' },
       { path: 'traffic.arrivals', label: 'Arrivals', type: 'select', options: [['poisson', 'Poisson (random gaps)'], ['even', 'evenly spaced']] },
       { path: 'callers.call_timeout', label: 'Call timeout', ...secs, min: 0.001, help: 'A call with no answer by then completes as a timeout.' },
