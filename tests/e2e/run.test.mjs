@@ -608,6 +608,8 @@ for (const browser of BROWSERS) {
       // call timeout (10.4 s of calls opened a run 41.2 s in, its failures hanging 30 s).
       assert.match(c.help, /the breaker opens on their results, so later than the calls by the failures' latency \(a hung call's answer comes at the call timeout\)/);
       assert.equal(c.kind, 'exact');
+      // The time is exact at a steady traffic only: said (a trace's 130 calls/min is its average).
+      assert.match(c.help, /The time is the calls over that traffic, which for a replayed trace is its average over the run and with a daily swing the day's mean: where the traffic moves, the calls come sooner or later\./);
       assert.ok(c.help.endsWith(`The same: breaker analyze ${args.join(' ')}.`), c.help);
       assert.match(c.help, new RegExp(`Wald's approximation, which ignores the overshoot: ${p.calls.approximation.value.toPrecision(4)} calls\\.`));
       // A rate changes (the field in percent): asked again, for the new rate.

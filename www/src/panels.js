@@ -348,7 +348,7 @@ function openDelayItem(item, od) {
   const rate = od.report.settings.calls_per_second * 60;
   const wald = p.calls.approximation;
   return item(title, `${fmt(calls.value, 4)} calls, made in ${duration(secs.value)} at ${callsPerMin(rate)}`, formula, 'exact',
-    `The average, counted from a score of 0 as after a close; the breaker opens on their results, so later than the calls by the failures' latency (a hung call's answer comes at the call timeout): a breaker already above 0 when the failures begin opens a little sooner, and single runs vary. At the line for the nominal traffic, ${fmt(p.line_points, 4)} pt; the traffic meter's line at the cursor (above) may differ. ${wald ? `Wald's approximation, which ignores the overshoot: ${fmt(wald.value, 4)} calls. ` : ''}The same: ${command}.`);
+    `The average, counted from a score of 0 as after a close; the breaker opens on their results, so later than the calls by the failures' latency (a hung call's answer comes at the call timeout): a breaker already above 0 when the failures begin opens a little sooner, and single runs vary. The time is the calls over that traffic, which for a replayed trace is its average over the run and with a daily swing the day's mean: where the traffic moves, the calls come sooner or later. At the line for the nominal traffic, ${fmt(p.line_points, 4)} pt; the traffic meter's line at the cursor (above) may differ. ${wald ? `Wald's approximation, which ignores the overshoot: ${fmt(wald.value, 4)} calls. ` : ''}The same: ${command}.`);
 }
 
 /**

@@ -706,9 +706,10 @@ pub struct WindowReport {
     pub failures_to_trip: u64,
     /// Traffic, calls per second.
     pub calls_per_second: f64,
-    /// Seconds to fill the window (exact).
+    /// Seconds to fill the window (exact): calls over the traffic, the mean time of that many
+    /// Poisson calls.
     pub time_to_fill: Figure,
-    /// Seconds to the first evaluation (exact).
+    /// Seconds to the first evaluation (exact), as `time_to_fill`.
     pub time_to_first_evaluation: Figure,
     /// Spurious trips, one row per baseline.
     pub points: Vec<WindowTrips>,
