@@ -64,26 +64,48 @@ pub fn dist() -> Res<()> {
     }
     let wasm = build_wasm("breaker-wasm")?;
 
-    // 2. Fresh output folder.
-    if out.exists() {
-        fs::remove_dir_all(&out).map_err(|e| format!("removing {}: {e}", out.display()))?;
+    // 2. A fresh folder beside www/dist, put in its place only when whole: a server (or a
+    // test run) reading www/dist meanwhile keeps the last page, and a failed build leaves it.
+    // Named by this process, so two builds at once do not write into one.
+    let new = www.join(format!(".dist-new-{}", std::process::id()));
+    if new.exists() {
+        fs::remove_dir_all(&new).map_err(|e| format!("removing {}: {e}", new.display()))?;
     }
-    fs::create_dir_all(&out)?;
+    fs::create_dir_all(&new)?;
+    if let Err(e) = fill(&root, &www, &new, &wasm) {
+        let _ = fs::remove_dir_all(&new);
+        return Err(e);
+    }
+    let old = www.join(format!(".dist-old-{}", std::process::id()));
+    if out.exists() {
+        fs::rename(&out, &old).map_err(|e| format!("moving {} aside: {e}", out.display()))?;
+    }
+    fs::rename(&new, &out).map_err(|e| format!("moving the new page to {}: {e}", out.display()))?;
+    if old.exists() {
+        fs::remove_dir_all(&old).map_err(|e| format!("removing {}: {e}", old.display()))?;
+    }
 
+    // 7. Sizes.
+    report_sizes(&out.join("pkg/breaker_wasm_bg.wasm"), &out)?;
+    Ok(())
+}
+
+/// Steps 3 to 6 of [`dist`]: the page, from the built `wasm`, in the empty folder `out`.
+fn fill(root: &Path, www: &Path, out: &Path, wasm: &Path) -> Res<()> {
     // 3. JS bindings.
     let pkg = out.join("pkg");
     run(Command::new("wasm-bindgen")
         .args(["--target", "web", "--out-dir"])
         .arg(&pkg)
-        .arg(&wasm))?;
+        .arg(wasm))?;
     let bg = pkg.join("breaker_wasm_bg.wasm");
     wasm_opt(&bg);
-    npm_package(&root, &pkg)?;
+    npm_package(root, &pkg)?;
 
     // 4. Page sources.
     let mut copied = 0usize;
     if www.is_dir() {
-        for entry in fs::read_dir(&www)? {
+        for entry in fs::read_dir(www)? {
             let p = entry?.path();
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
             let ext = p.extension().and_then(|e| e.to_str()).unwrap_or_default();
@@ -105,14 +127,10 @@ pub fn dist() -> Res<()> {
     println!("copied {copied} page files");
 
     // 5. Vendored npm files.
-    vendor(&www, &out)?;
+    vendor(www, out)?;
 
     // 6. The page's own scripts without their comments (www/src keeps them).
-    strip_comments(&www, &out)?;
-
-    // 7. Sizes.
-    report_sizes(&bg, &out)?;
-    Ok(())
+    strip_comments(www, out)
 }
 
 /// `node www/tools/strip-comments.mjs` over the page's own scripts in `out`: `src/`, `embed/` and

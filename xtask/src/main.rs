@@ -96,7 +96,12 @@ fn dispatch(args: &[String]) -> Res<()> {
                 setup::setup(setup::Scope::Build)?;
                 dist::dist()?;
             } else if !dist::dist_dir().join("index.html").is_file() {
-                println!("warning: www/dist/index.html does not exist: run `cargo xtask dist`");
+                // Nothing to serve: said before "serving", not as 404s after it.
+                return Err(
+                    "www/dist/index.html does not exist: run `cargo xtask dist`, or serve \
+                     without --no-build"
+                        .into(),
+                );
             }
             let listener = serve::bind(port)?;
             let addr = listener.local_addr()?;

@@ -255,7 +255,14 @@ const BROWSERS: &[Need] = &[
     Need {
         what: "firefox",
         package: "firefox-esr",
-        candidates: &["/usr/bin/firefox", "firefox", "firefox-esr"],
+        // The ESR first, as tests/e2e/browsers.mjs looks for it (Debian's /usr/bin/firefox
+        // is a script that runs it; another Firefox there would be tested instead).
+        candidates: &[
+            "/usr/bin/firefox-esr",
+            "firefox-esr",
+            "/usr/bin/firefox",
+            "firefox",
+        ],
     },
 ];
 
@@ -374,10 +381,13 @@ fn apt_install(what: &str, packages: &[&str]) -> Res<()> {
         ));
     }
     println!("installing: {list} (apt-get)");
+    // A fresh machine's unattended upgrades (or another setup) may hold apt's lock at boot:
+    // waited for, up to 10 minutes, rather than failing at once with "Could not get lock".
     run(Command::new("apt-get")
-        .arg("update")
+        .args(["-o", "DPkg::Lock::Timeout=600", "update"])
         .env("DEBIAN_FRONTEND", "noninteractive"))?;
     run(Command::new("apt-get")
+        .args(["-o", "DPkg::Lock::Timeout=600"])
         .args(["install", "-y", "--no-install-recommends"])
         .args(packages)
         .env("DEBIAN_FRONTEND", "noninteractive"))
@@ -494,12 +504,30 @@ pub fn npm_ci(dir: &Path) -> Res<()> {
     if which("npm").is_none() {
         return fail(format!("npm not found: {NODE_FIX}"));
     }
+    // Every package here is a tool of the build or the tests (devDependencies): included
+    // whatever NODE_ENV=production or npm's `omit=dev` say (which left tests/e2e with no
+    // node_modules, and each setup installed the same nothing again). selenium-webdriver
+    // declares node >= 22 and runs on the 20.11 MIN_NODE allows: a user's `engine-strict`
+    // would refuse it.
     run(Command::new("npm")
-        .args(["ci", "--no-audit", "--no-fund"])
+        .args([
+            "ci",
+            "--include=dev",
+            "--engine-strict=false",
+            "--no-audit",
+            "--no-fund",
+        ])
         .current_dir(dir)
         // Browsers come from apt; no npm package may download one.
         .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-        .env("PUPPETEER_SKIP_DOWNLOAD", "1"))
+        .env("PUPPETEER_SKIP_DOWNLOAD", "1"))?;
+    if modules_match_lock(dir) == Some(false) {
+        return fail(format!(
+            "`npm ci` in {name} left node_modules unlike its package-lock.json (an npm \
+             setting that omits packages?): see `npm config list` there"
+        ));
+    }
+    Ok(())
 }
 
 /// The oldest binaryen whose `wasm-opt` dist runs: the version wasm-pack 0.15 itself downloads.
