@@ -189,8 +189,11 @@ for (const browser of BROWSERS) {
           bar: cur[0] ? getComputedStyle(cur[0].cells[0]).boxShadow : '',
           name: button.getAttribute('aria-label'),
           shown: button.textContent,
+          // The box that scrolls it (a Tab stop of its own in Firefox) says what it is.
+          box: (() => { const b = document.querySelector('#playground .panel-trace .scroll'); return [b.getAttribute('role'), b.getAttribute('aria-label')]; })(),
         };
       });
+      assert.deepEqual(r.box, ['group', 'Event trace (scrolls)']);
       assert.deepEqual(r.current, [1]);
       assert.equal(r.classed, 1);
       assert.notEqual(r.bar, 'none', 'a bar marks the current row');

@@ -534,6 +534,8 @@ for (const browser of BROWSERS) {
         input.dispatchEvent(new Event('change'));
       }, name, body);
       const copyText = () => s.driver.findElement({ css: '#playground .copy' }).getText();
+      // The file dialog offers recorded traces too (it showed JSON files only).
+      assert.equal(await page(s.driver, () => document.querySelector('#playground .copy input[type=file]').accept), '.json,.csv,application/json,text/csv');
       const n = await runsShown(s.driver);
       await choose('opened.json', text);
       await waitSettled(s.driver, n, 60_000);

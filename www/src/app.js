@@ -146,7 +146,7 @@ export function mountPlayground(root, options = {}) {
   const notice = h('p', { class: 'notice', hidden: true, attrs: { role: 'status' } });
   const copyBtn = h('button', { type: 'button', text: 'Copy link', on: { click: copyLink } });
   const saveBtn = h('button', { type: 'button', text: 'Download scenario', on: { click: saveScenario } });
-  const openInput = h('input', { type: 'file', hidden: true, attrs: { accept: '.json,application/json' }, on: { change: openScenario } });
+  const openInput = h('input', { type: 'file', hidden: true, attrs: { accept: '.json,.csv,application/json,text/csv' }, on: { change: openScenario } });
   const openBtn = h('button', { type: 'button', text: 'Open scenario…', on: { click: () => openInput.click() } });
   const copyMsg = h('span', { class: 'muted', attrs: { 'aria-live': 'polite' } });
   let copyMsgTimer = null;

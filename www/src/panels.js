@@ -104,7 +104,8 @@ export function createTrace(root, onJump) {
   const table = h('table', { class: 'trace' },
     h('thead', {}, h('tr', {}, ['time', 'breaker', 'change', 'generation', 'reason'].map((c) => h('th', { scope: 'col', text: c })))),
     body);
-  replace(root, summary, h('div', { class: 'scroll' }, table));
+  // Named: Firefox gives a box that scrolls a Tab stop of its own, which said nothing.
+  replace(root, summary, h('div', { class: 'scroll', attrs: { role: 'group', 'aria-label': 'Event trace (scrolls)' } }, table));
   // One listener for every row's button (rows are patched in place on a new run, so a button
   // must not hold its own event).
   body.addEventListener('click', (ev) => {
