@@ -119,8 +119,9 @@ for (const browser of BROWSERS) {
       // by itself (`days` of busy-service) or Enter on Cancel stops it.
       const start = (days) => page(s.driver, (d) => {
         const row = document.querySelector('#playground .progress');
+        window.__rowShown = false;
         const seen = new MutationObserver(() => {
-          if (!row.hidden) { row.querySelector('button').focus(); seen.disconnect(); }
+          if (!row.hidden) { window.__rowShown = true; row.querySelector('button').focus(); seen.disconnect(); }
         });
         seen.observe(row, { attributes: true, attributeFilter: ['hidden'] });
         const sc = structuredClone(window.playground.state.byName['busy-service']);
@@ -128,6 +129,7 @@ for (const browser of BROWSERS) {
         window.playground.load(sc);
       }, days);
       const focused = () => page(s.driver, () => ({
+        shown: window.__rowShown,
         text: document.activeElement.textContent, row: document.querySelector('#playground .progress').hidden,
         run: document.querySelector('#playground .runinfo').textContent,
       }));
@@ -139,7 +141,7 @@ for (const browser of BROWSERS) {
       assert.deepEqual({ text: r.text, row: r.row }, { text: '▶ Play', row: true });
       await start(3);
       r = await until(async () => { const x = await focused(); return /: 3 d simulated, /.test(x.run) && x; }, 'the run done', 60_000);
-      assert.deepEqual({ text: r.text, row: r.row }, { text: '▶ Play', row: true });
+      assert.deepEqual({ shown: r.shown, text: r.text, row: r.row }, { shown: true, text: '▶ Play', row: true }, 'Cancel was focused, then Play');
     });
 
     test('status: the progress bar is named and not live; the verdict says only its summary; the play button is not a toggle', async () => {

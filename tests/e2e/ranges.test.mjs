@@ -75,7 +75,9 @@ test('a number field\'s min and max (the browser\'s range, its arrows\' ends) ar
   // The traffic field said min 0.001 while 0.0001 ran and the message said 1e-6 <= x <= 1e7.
   const { PROMINENT, SECTIONS } = await import('../../www/src/schema.js');
   const base = PRESETS.find((x) => x.name === 'recovery-warmup').scenario;
-  const fields = [...PROMINENT, ...SECTIONS.flatMap((s) => s.fields || [])].filter((f) => !f.int && !f.type);
+  // The phases' fields as the first phase's.
+  const phase = (s) => (s.list ? s.list.item.map((f) => ({ ...f, path: `${s.list.path}.0.${f.key}` })) : []);
+  const fields = [...PROMINENT, ...SECTIONS.flatMap((s) => [...(s.fields || []), ...phase(s)])].filter((f) => !f.int && !f.type);
   const refusal = (path, v) => {
     const s = clone(base);
     setPath(s, path, v);

@@ -398,9 +398,9 @@ export function mountPlayground(root, options = {}) {
     if (refused === null) {
       controls.set(scenario, preset && same(scenario, S.byName[preset]) ? preset : '', Boolean(preset));
       ok = await setScenario(scenario, !S.rewriteUrl, t);
-      // A link's time past what the run reached is shown at its end, and said so.
-      const last = S.reached ?? S.end;
-      if (ok && rawT !== null && t > last) showNotice(`This link's time “t” = ${rawT} s is past the run's end (${clock(last)}); showing its end.`);
+      // A link's time past the run's end is shown at its end, and said so. (Past the part of
+      // a run computed when it is cancelled, the cursor stays at the time asked for.)
+      if (ok && rawT !== null && t > S.end) showNotice(`This link's time “t” = ${rawT.trim()} s is past the run's end (${clock(S.end)}); showing its end.`);
     } else S.lastError = refused;
     if (!ok && (options.url || options.scenario)) {
       // A link, or a host's scenario (an embed's attribute), whose settings do not validate:
@@ -544,6 +544,7 @@ export function mountPlayground(root, options = {}) {
     }
     chart.setPhases(sc.dependency);
     chart.setData(res.series, derived ? derived.point : 1, res.view[0], res.view[1], S.end);
+    chart.newRun();
     chart.setCursor(res.snapshot.t_s);
     // A long trace (up to 2000 rows to build and patch) waits for the next task, so no one task
     // holds the page for long; a short one is shown in this task, with the chart: one frame

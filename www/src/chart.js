@@ -519,9 +519,6 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
       plots.forEach((p, i) => p.setData(data[i], false));
       syncing = false;
       applyView();
-      // A range said before (a zoom) that is no longer the one shown goes, not said again (a
-      // new run is not the user changing the range); the zoom's own buckets keep it.
-      if (shownRange.textContent && shownRange.textContent !== BUSY && shownRange.textContent !== rangeText()) shownRange.textContent = '';
       const text = s && s.bucket
         ? `${s.t.length} buckets of ${duration(s.bucket)}${group > 1 ? ` (calls counted per ${duration(s.bucket * group)})` : ''}; each bucket shows a score's highest value (the trial score: highest and lowest) and the most open state; the closed score is drawn only where the breaker is closed (open and half-open hold it unused, and a close restarts it from 0), the trial score only where it is half-open. Drag to zoom, double-click to zoom out, click to move the cursor; or zoom with the keys above. Scores, lines at the traffic, rates, states and counts are simulated; Wald's lines A and B are exact constants of the settings, and the window's threshold is a setting.`
         : '';
@@ -552,6 +549,14 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
       clearTimeout(busyTimer);
       busyNote.hidden = true;
       if (shownRange.textContent === BUSY) shownRange.textContent = '';
+    },
+    /**
+     * A new run is shown (after its setData): a range said before (a zoom) that is no longer
+     * the one shown goes, not said again (a new run is not the user changing the range). Not
+     * on a zoom's own buckets, whose reply may be an earlier zoom's.
+     */
+    newRun() {
+      if (shownRange.textContent && shownRange.textContent !== BUSY && shownRange.textContent !== rangeText()) shownRange.textContent = '';
     },
     /** The series last given to setData (for tests). */
     shown() { return series; },

@@ -65,8 +65,10 @@ pub fn dist() -> Res<()> {
     let wasm = build_wasm("breaker-wasm")?;
 
     // 2. A fresh folder beside www/dist, put in its place only when whole: a server (or a
-    // test run) reading www/dist meanwhile keeps the last page, and a failed build leaves it.
-    // Named by this process, so two builds at once do not write into one.
+    // test run) reading www/dist meanwhile keeps the last page (but for the moment between
+    // two renames), and a failed build leaves it. Named by this process, so two builds at
+    // once do not fill one folder; those of builds whose process is gone are removed.
+    sweep_dist_leftovers(&www);
     let new = www.join(format!(".dist-new-{}", std::process::id()));
     if new.exists() {
         fs::remove_dir_all(&new).map_err(|e| format!("removing {}: {e}", new.display()))?;
@@ -78,9 +80,19 @@ pub fn dist() -> Res<()> {
     }
     let old = www.join(format!(".dist-old-{}", std::process::id()));
     if out.exists() {
-        fs::rename(&out, &old).map_err(|e| format!("moving {} aside: {e}", out.display()))?;
+        if let Err(e) = fs::rename(&out, &old) {
+            let _ = fs::remove_dir_all(&new);
+            return fail(format!("moving {} aside: {e}", out.display()));
+        }
     }
-    fs::rename(&new, &out).map_err(|e| format!("moving the new page to {}: {e}", out.display()))?;
+    if let Err(e) = fs::rename(&new, &out) {
+        // The last page back in its place, if it was there.
+        if old.exists() && !out.exists() {
+            let _ = fs::rename(&old, &out);
+        }
+        let _ = fs::remove_dir_all(&new);
+        return fail(format!("moving the new page to {}: {e}", out.display()));
+    }
     if old.exists() {
         fs::remove_dir_all(&old).map_err(|e| format!("removing {}: {e}", old.display()))?;
     }
@@ -88,6 +100,33 @@ pub fn dist() -> Res<()> {
     // 7. Sizes.
     report_sizes(&out.join("pkg/breaker_wasm_bg.wasm"), &out)?;
     Ok(())
+}
+
+/// Removes `www/.dist-new-PID` and `www/.dist-old-PID` folders whose build's process is gone
+/// (killed mid-build). Only where a process can be looked up (/proc); elsewhere they stay.
+fn sweep_dist_leftovers(www: &Path) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(www) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| {
+                n.strip_prefix(".dist-new-")
+                    .or_else(|| n.strip_prefix(".dist-old-"))
+            })
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = fs::remove_dir_all(e.path());
+        }
+    }
 }
 
 /// Steps 3 to 6 of [`dist`]: the page, from the built `wasm`, in the empty folder `out`.

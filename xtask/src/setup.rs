@@ -381,11 +381,23 @@ fn apt_install(what: &str, packages: &[&str]) -> Res<()> {
         ));
     }
     println!("installing: {list} (apt-get)");
-    // A fresh machine's unattended upgrades (or another setup) may hold apt's lock at boot:
+    // A fresh machine's unattended upgrades (or another setup) may hold apt's locks at boot:
     // waited for, up to 10 minutes, rather than failing at once with "Could not get lock".
-    run(Command::new("apt-get")
-        .args(["-o", "DPkg::Lock::Timeout=600", "update"])
-        .env("DEBIAN_FRONTEND", "noninteractive"))?;
+    // `install` waits on dpkg's lock itself (DPkg::Lock::Timeout); `update` takes the lists'
+    // lock without waiting (apt 2.6), so it is tried again while that is what it says.
+    for attempt in 1..=60 {
+        let mut c = Command::new("apt-get");
+        c.arg("update").env("DEBIAN_FRONTEND", "noninteractive");
+        let (status, text) = util::run_tee(&mut c)?;
+        if status.success() {
+            break;
+        }
+        if !text.contains("Could not get lock") || attempt == 60 {
+            return fail(format!("`apt-get update` failed ({status})"));
+        }
+        println!("apt's lists are locked by another apt: trying again in 10 s ({attempt} of 60)");
+        std::thread::sleep(std::time::Duration::from_secs(10));
+    }
     run(Command::new("apt-get")
         .args(["-o", "DPkg::Lock::Timeout=600"])
         .args(["install", "-y", "--no-install-recommends"])

@@ -287,8 +287,12 @@ fn finish(results: &[Outcome], start: Instant) -> Res<()> {
         println!("test summary: {passed} passed, {failed} failed");
     } else {
         println!(
-            "test summary: {passed} passed, {failed} failed, {} suites skipped ({})",
-            skipped.len(),
+            "test summary: {passed} passed, {failed} failed, {} skipped ({})",
+            if skipped.len() == 1 {
+                "1 suite".to_string()
+            } else {
+                format!("{} suites", skipped.len())
+            },
             skipped.join(", ")
         );
     }

@@ -416,7 +416,7 @@ pub fn lorden_bound(line: f64, p: f64, p0: f64) -> Option<Figure> {
 }
 
 /// Wald's approximation of the run length, ignoring the overshoot over the line (Siegmund's
-/// correction, which adds it, is not made).
+/// correction, which moves the line by the overshoot and the undershoot below 0, is not made).
 /// Requires `0 <= p <= 1`, `line > 0` and weights that make a test ([`crate::num::is_test`]):
 /// otherwise a number that means nothing.
 pub fn arl_wald(w: Weights, line: f64, p: f64) -> Figure {

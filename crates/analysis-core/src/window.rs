@@ -80,8 +80,8 @@ pub fn back_to_back_trips_per_day(w: &CountWindow, p: f64, rps: f64) -> Figure {
     Figure::exact(windows_per_day * trip_probability(w, p).value)
 }
 
-/// Time to fill the window at `rps` calls per second (seconds): `size / rps`, the mean time of
-/// `size` Poisson calls (the `size`-th arrival's mean); calls evenly spaced from 0 take one gap less.
+/// Time to fill the window at `rps` calls per second (seconds): `size / rps`, exact for calls
+/// evenly spaced (the n-th at `n / rps`, as the simulator's) and the mean for Poisson calls.
 pub fn time_to_fill(w: &CountWindow, rps: f64) -> Figure {
     Figure::exact(w.size as f64 / rps)
 }

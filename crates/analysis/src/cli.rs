@@ -1152,7 +1152,7 @@ fn text_window(r: &report::WindowReport) -> String {
     );
     let _ = writeln!(
         out,
-        "time to fill the window: {}; to the first evaluation: {} (both exact as calls over the traffic: the mean for Poisson calls at it; evenly spaced from 0, one gap sooner)",
+        "time to fill the window: {}; to the first evaluation: {} (both exact as calls over the traffic: for calls evenly spaced, the n-th at n / rate as the simulator's, and the mean for Poisson calls)",
         duration(r.time_to_fill.value),
         duration(r.time_to_first_evaluation.value)
     );

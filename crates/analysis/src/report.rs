@@ -706,8 +706,8 @@ pub struct WindowReport {
     pub failures_to_trip: u64,
     /// Traffic, calls per second.
     pub calls_per_second: f64,
-    /// Seconds to fill the window (exact): calls over the traffic, the mean time of that many
-    /// Poisson calls.
+    /// Seconds to fill the window (exact): calls over the traffic, for calls evenly spaced (the
+    /// n-th at n / rate) and the mean for Poisson calls.
     pub time_to_fill: Figure,
     /// Seconds to the first evaluation (exact), as `time_to_fill`.
     pub time_to_first_evaluation: Figure,

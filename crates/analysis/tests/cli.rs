@@ -817,7 +817,7 @@ fn the_windows_times_say_their_kind() {
     .unwrap();
     assert!(
         text.contains(
-            "time to fill the window: 100.0 s; to the first evaluation: 100.0 s (both exact as calls over the traffic: the mean for Poisson calls at it; evenly spaced from 0, one gap sooner)\n"
+            "time to fill the window: 100.0 s; to the first evaluation: 100.0 s (both exact as calls over the traffic: for calls evenly spaced, the n-th at n / rate as the simulator's, and the mean for Poisson calls)\n"
         ),
         "{text}"
     );

@@ -115,7 +115,7 @@ pub struct WindowSettings {
     /// 1 <= x <= 1000 (resilience4j checks no range: below 1 its waits shrink, which no breaker
     /// here models). Default 1.
     pub wait_interval_multiplier: f64,
-    /// The cap of the exponential wait (`maxWaitInterval` of the interval function); 0 = no cap.
+    /// The cap of the exponential wait (`maxInterval` of the interval function); 0 = no cap.
     /// Must not be below `wait_duration_in_open_state` (resilience4j accepts that and waits the
     /// cap every time: give that cap as the wait here). Default 0.
     #[cfg_attr(
