@@ -490,7 +490,7 @@ for (const browser of BROWSERS) {
         const t = await s.driver.findElement({ css: '#playground .copy' }).getText();
         return /trace [0-9a-f]{16}/.test(t) && t;
       }, 'the saved message with the trace hash');
-      assert.match(msg, /Saved recovery-warmup\.json\. breaker run --scenario recovery-warmup\.json replays this run \(trace [0-9a-f]{16}\)\./);
+      assert.match(msg, /Saved recovery-warmup\.json\. breaker run --scenario recovery-warmup\.json replays this run \(\d+ calls, trace [0-9a-f]{16}\)\./);
       assert.equal(/trace ([0-9a-f]{16})/.exec(msg)[1], here.hash.slice(0, 16), 'the page\'s own trace hash');
       // The file itself, not the page's object, through the command line.
       const dir = mkdtempSync(join(tmpdir(), 'e2e-saved-'));
@@ -500,6 +500,9 @@ for (const browser of BROWSERS) {
         const [cmd, pre] = process.env.BREAKER_BIN ? [process.env.BREAKER_BIN, []] : ['cargo', ['run', '-q', '-p', 'breaker-cli', '--']];
         const out = execFileSync(cmd, [...pre, 'run', '--scenario', file], { cwd: ROOT, encoding: 'utf8' });
         assert.equal(/trace ([0-9a-f]{16})/.exec(out)[1], here.hash.slice(0, 16), 'the command line\'s run of the saved file');
+        // The calls the message gives are the command line's too (the hash is of the state
+        // changes only).
+        assert.equal(/\((\d+) calls/.exec(msg)[1], /, (\d+) calls over /.exec(out)[1]);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -519,6 +522,15 @@ for (const browser of BROWSERS) {
       assert.match(await s.driver.findElement({ css: '#playground .copy' }).getText(), /replays the run shown\.$/);
       await waitSettled(s.driver, n, 120_000);
       assert.doesNotMatch(await s.driver.findElement({ css: '#playground .copy' }).getText(), /Saved/, 'gone with the run it was about');
+      // A run with no state change: its hash is of nothing (as every such run's is), said.
+      await change(s, 'duration', 1);
+      assert.equal(await page(s.driver, () => window.playground.state.eventsTotal), 0);
+      await s.driver.findElement({ xpath: "//button[normalize-space(.)='Download scenario']" }).click();
+      const none = await until(async () => {
+        const t = await s.driver.findElement({ css: '#playground .copy' }).getText();
+        return /trace [0-9a-f]{16}/.test(t) && t;
+      }, 'the saved message of a run with no state change');
+      assert.match(none, /replays this run \(\d+ calls, trace e3b0c44298fc1c14: no state changes, the hash of none\)\./);
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -566,6 +566,7 @@ export function mountPlayground(root, options = {}) {
     S.pastLastEvent = false;
     setText(runInfo, notValid ? (keepError && S.notValid) || NOT_VALID : S.runText);
     trace.set(events.list, events.total, derived && derived.point);
+    S.eventsTotal = events.total;
     shown.events = Math.min(events.list.length, TRACE_ROWS);
     // A replayed trace's health is the phases' to say: with none but fine, its openings cannot
     // be told false from true.
@@ -859,7 +860,9 @@ export function mountPlayground(root, options = {}) {
     }
     if (runId !== S.runId) return;
     clearTimeout(copyMsgTimer);
-    const what = hash ? ` replays this run (trace ${hash}).`
+    // The hash is of the state changes only (a run with none has the hash of nothing, as many
+    // runs do): the calls with it, as the command line's first line prints both.
+    const what = hash ? ` replays this run (${S.metrics.calls} calls, trace ${hash}${S.eventsTotal === 0 ? ': no state changes, the hash of none' : ''}).`
       : S.loaded && !S.complete ? ' replays this run whole (the page computed part of it).'
         : ' replays the run shown.';
     replace(copyMsg, `Saved ${name}. `, h('code', { text: `breaker run --scenario ${name}` }), what);
