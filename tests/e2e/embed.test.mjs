@@ -607,6 +607,9 @@ for (const browser of BROWSERS) {
         el.playground.first = true;
         window.readyNames = [];
         el.addEventListener('breaker-playground-ready', (e) => window.readyNames.push(e.detail.name));
+        // It bubbles: a host's one listener on the document hears it, and whose it is.
+        window.heardByDocument = [];
+        document.addEventListener('breaker-playground-ready', (e) => window.heardByDocument.push(`${e.target.id}: ${e.detail.name}`));
       });
       const now = () => page(s.driver, () => {
         const el = document.getElementById('re');
@@ -622,6 +625,7 @@ for (const browser of BROWSERS) {
       assert.equal(e.calls, simulate(e.scenario).result.calls, 'the new preset\'s own run');
       assert.deepEqual(e.panels, ['now']);
       assert.deepEqual(await now(), { first: false, ready: ['bursty-failures'] }, 'a new handle, one run');
+      assert.deepEqual(await page(s.driver, () => window.heardByDocument), ['re: bursty-failures']);
 
       // Two attributes set together start it over once, with both.
       await page(s.driver, () => {

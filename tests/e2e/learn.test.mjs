@@ -172,6 +172,21 @@ for (const browser of BROWSERS) {
       await checkProse(s);
     });
 
+    test('the settings beside the steps, sticky, fit the window: their foot (Reset) comes into view when focused', async () => {
+      // At 1280 x 900 the sticky side was 953 px tall in an 814 px window: Reset and the traffic
+      // field were never on screen, at any scroll.
+      await openStep(s, '?step=6', 6);
+      const r = await page(s.driver, () => {
+        const side = document.querySelector('.learn-side');
+        const reset = [...side.querySelectorAll('button')].find((b) => b.textContent === 'Reset to the defaults');
+        reset.focus();
+        const box = reset.getBoundingClientRect();
+        return { sideBottom: side.getBoundingClientRect().bottom, top: box.top, bottom: box.bottom, height: window.innerHeight, wider: side.scrollHeight > side.clientHeight };
+      });
+      assert.ok(r.sideBottom <= r.height + 0.5, `the side ends at ${r.sideBottom}, in a window ${r.height} px high`);
+      assert.ok(r.top >= 0 && r.bottom <= r.height + 0.5, `Reset at ${r.top}..${r.bottom} in a window ${r.height} px high`);
+    });
+
     test('step 10: a breaker that did not open in the outage is said so, not given an infinite time', async () => {
       await openStep(s, '?step=10&fine=0.4&broken=0.45&cpm=0.5&a=0.2&b=0.3', 10);
       const shown = await read(s);
