@@ -576,7 +576,7 @@ fn settings_passed_alone_say_what_is_allowed() {
             "{}",
             "{}",
             r#"{"calls_per_minute": "x"}"#,
-            r#"options.calls_per_minute = "x" is invalid: allowed a number 1e-6 <= x <= 1e7"#,
+            r#"options.calls_per_minute = "x" is invalid: allowed a number 1e-12 <= x <= 1e12"#,
         ),
         // The traffic's range, as the scenario's takes it: the curves were drawn for any number
         // ("-216000 calls per false-alarm period", "inf nats").
@@ -584,26 +584,26 @@ fn settings_passed_alone_say_what_is_allowed() {
             "{}",
             "{}",
             r#"{"calls_per_minute": -5}"#,
-            "options.calls_per_minute = -5 is invalid: allowed 1e-6 <= x <= 1e7",
+            "options.calls_per_minute = -5 is invalid: allowed 1e-12 <= x <= 1e12",
         ),
         (
             "{}",
             "{}",
             r#"{"calls_per_minute": 0}"#,
-            "options.calls_per_minute = 0 is invalid: allowed 1e-6 <= x <= 1e7",
+            "options.calls_per_minute = 0 is invalid: allowed 1e-12 <= x <= 1e12",
         ),
         (
             "{}",
             "{}",
             r#"{"calls_per_minute": 1e308}"#,
-            "options.calls_per_minute = 1e308 is invalid: allowed 1e-6 <= x <= 1e7",
+            "options.calls_per_minute = 1e308 is invalid: allowed 1e-12 <= x <= 1e12",
         ),
-        // Below the floor (1e-6 calls/min), where the times once overflowed to "inf" years.
+        // Far below the floor, where the times once overflowed to "inf" years.
         (
             "{}",
             "{}",
             r#"{"calls_per_minute": 1e-305}"#,
-            "options.calls_per_minute = 1e-305 is invalid: allowed 1e-6 <= x <= 1e7",
+            "options.calls_per_minute = 1e-305 is invalid: allowed 1e-12 <= x <= 1e12",
         ),
         (
             "{}",
@@ -616,6 +616,10 @@ fn settings_passed_alone_say_what_is_allowed() {
     }
     assert!(analysis(js("{}"), js("{}"), js(r#"{"calls_per_minute": 60}"#)).is_ok());
     assert!(analysis(js("{}"), js("{}"), js(r#"{"calls_per_minute": 1e7}"#)).is_ok());
+    // The traffic one breaker sees, which the command line's curves take: 1e-6 calls/min
+    // split between two callers, and a replayed trace's 1.2e8 (both were refused).
+    assert!(analysis(js("{}"), js("{}"), js(r#"{"calls_per_minute": 5e-7}"#)).is_ok());
+    assert!(analysis(js("{}"), js("{}"), js(r#"{"calls_per_minute": 1.2e8}"#)).is_ok());
 }
 
 /// `{"a": {"a": ... leaf}}`, `levels` objects deep.
