@@ -933,9 +933,17 @@ fn ways(w: &Ways, fmt: &dyn Fn(f64) -> String, errors: (Option<f64>, Option<f64>
     if let Some(f) = &w.approximation {
         // Below a proven bound, an approximation is plainly off: said, so that the reader does
         // not take the bound for the loose one (p0 = 0.001%, p1 = 99%: 2.150e6 against 9.900e6).
+        // Far from the exact figure (under half or over twice it), the same: Wald's 0.049
+        // expected trials where every test takes at least one, 1446 calls between false alarms
+        // against 126,423, were printed with nothing said.
         let below = w.bound.as_ref().is_some_and(|b| f.value < b.value);
+        let ratio = w.exact.as_ref().map(|e| f.value / e.value);
         let why = if below {
             " (below the bound: it leaves out the overshoot past the line)"
+        } else if ratio.is_some_and(|r| r < 0.5) {
+            " (under half the exact figure: it leaves out the overshoot past the line, large where one step is a large part of it)"
+        } else if ratio.is_some_and(|r| r > 2.0) {
+            " (over twice the exact figure: it leaves out the overshoot past the line, large where one step is a large part of it)"
         } else {
             ""
         };

@@ -708,6 +708,25 @@ fn rates_that_differ_read_differently_and_none_below_1_reads_100() {
     ] {
         has(cmd, &["(no markov chain figure: past its work limit, or the finest grid within it too coarse to say anything: an error not below its value, or a value below the bound)"]);
     }
+    // Wald's figures far from the exact ones (one step past a line), said: 0.049 expected
+    // trials where every test takes one, 1446 calls against 126,423, a chance 300x too high.
+    let far = "the exact figure: it leaves out the overshoot past the line, large where one step is a large part of it)";
+    has(
+        "trials --fine 0.001 --broken 0.999 --a 0.3 --b 0.3",
+        &[
+            &format!("expected trials: exact 1.000 (+-8.882e-16) | wald approximation 0.04917 (under half {far}"),
+            &format!("chance to close: exact 0.001000 (+-8.882e-19) | wald approximation 0.3000 (over twice {far}"),
+            "chance to close: exact 0.9990 (+-8.882e-19) | wald approximation 0.7000\n",
+        ],
+    );
+    has(
+        "false-alarms --fine 0.001 --broken 0.5 --line-calls 1e2",
+        &[&format!("| wald approximation 1446 (under half {far}")],
+    );
+    // Within a factor of two: nothing said (the README's example: 106339 against 180469).
+    assert!(!run(&args("false-alarms --line-calls 1e4"))
+        .unwrap()
+        .contains("the exact figure: it leaves out"));
     assert!(!run(&args("false-alarms"))
         .unwrap()
         .contains("no markov chain"));
