@@ -71,7 +71,7 @@ export interface CallReport {
   statistical: Decided;
   window: Decided;
 }
-/** The state at the cursor (`sim::Snapshot`); `events`: how many state changes each breaker (statistical, window) has made by `t_s`. */
+/** The state at the cursor (`sim::Snapshot`); `events`: how many state changes each breaker (statistical, window) has made by `t_s`; `done`: nothing left to happen after `t_s`, known once the simulation has looked for the next call (a step onto the last call says false, a seek there true). */
 export interface Snapshot {
   t_s: number;
   calls: number;
