@@ -208,7 +208,7 @@ fn r_failures_in_a_row_match_the_closed_form_and_carry_a_rounding_error() {
     // A success from anywhere below the line resets (|w_ok| >= line): the alarm is the first run
     // of r = ceil(line / w_fail) failures in a row, ARL = (1 - p^r) / ((1 - p) p^r). Every
     // excursion ends within r calls, so the program leaves no remainder and the error estimate is
-    // rounding alone: nonnegative, at least eps sqrt(steps) of the value, and covering the miss.
+    // rounding alone: nonnegative, at least eps a step of the value, and covering the miss.
     for &(fail, line) in &[(1.0f64, 2.0f64), (1.0, 5.0), (0.5, 20.0), (0.25, 30.0)] {
         let r = (line / fail).ceil() as i32;
         for &p in &[0.5f64, 0.8, 0.9, 0.97, 0.99] {
@@ -220,7 +220,7 @@ fn r_failures_in_a_row_match_the_closed_form_and_carry_a_rounding_error() {
                 e.error >= (e.arl - want).abs(),
                 "r={r} p={p}: {e:?} vs {want}"
             );
-            let floor = f64::EPSILON * (e.iterations as f64).sqrt() * e.arl;
+            let floor = f64::EPSILON * e.iterations as f64 * e.arl;
             assert!(e.error >= floor, "r={r} p={p}: error {} < {floor}", e.error);
             assert!(e.error <= 1e-12 * e.arl, "r={r} p={p}: {e:?}");
         }

@@ -91,7 +91,7 @@ fn a_wald_approximation_below_the_bound_says_so() {
     ]);
     assert!(
         t.contains(
-            "calls between false alarms: bound >= 9.900e6 | exact 5.000e9 (+-2.512e-5) | markov \
+            "calls between false alarms: bound >= 9.900e6 | exact 5.000e9 (+-1.421e-4) | markov \
              chain approximation 5.000e9 (+-0.2505) | wald approximation 2.150e6 (below the \
              bound: it leaves out the overshoot past the line)\n"
         ),
