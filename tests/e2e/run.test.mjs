@@ -618,6 +618,14 @@ for (const browser of BROWSERS) {
       c = await card();
       p = native(['open-delay', '--fine', '0.01', '--broken', '0.2', '--a', '0.01', '--b', '0.05', '--calls-per-minute', '300', '--period', '2592000s']);
       assert.ok(c.value.startsWith(`${p.calls.exact.value.toPrecision(4)} calls, made in `), `${c.value} against ${p.calls.exact.value}`);
+      // The least traffic split between two callers, 5e-7 calls/min a breaker: computed (the
+      // command line's range stopped at 1e-6 and the card said "Not computed" beside curves).
+      await open(s, '?v=1&traffic.calls_per_minute=0.000001&callers.count=2&duration=86400');
+      await until(async () => { const x = await card(); return x && x.value !== 'computing…'; }, 'the calls to open at 5e-7 calls/min', 30_000);
+      c = await card();
+      assert.equal(c.kind, 'exact');
+      assert.match(c.value, /^[\d.]+ calls, made in [\d,]+ d at 5e−7 calls\/min$/);
+      assert.match(c.help, /--calls-per-minute 5e-7 /);
       // Rates one part in 20,000 apart: no exact figure within the work cap. "—" with the
       // report's reason, and no kind badge (one said "exact" beside no number).
       await open(s, '?v=1&statistical.fine_rate=0.19999&statistical.broken_rate=0.2');

@@ -228,7 +228,7 @@ export class BreakerPlayground extends HTMLElement {
       onRun: (state) => {
         root.setAttribute('aria-label', name(state.info ? state.info.name : ''));
         this.dataset.state = 'ready';
-        this.dispatchEvent(new CustomEvent('breaker-playground-ready', { bubbles: true, detail: { name: state.info && state.info.name } }));
+        this.dispatchEvent(new CustomEvent('breaker-playground-ready', { bubbles: true, composed: true, detail: { name: state.info && state.info.name } }));
       },
     });
     if (opts.error) notice(`${opts.error}; showing the preset instead.`);

@@ -862,7 +862,7 @@ export function mountPlayground(root, options = {}) {
     clearTimeout(copyMsgTimer);
     // The hash is of the state changes only (a run with none has the hash of nothing, as many
     // runs do): the calls with it, as the command line's first line prints both.
-    const what = hash ? ` replays this run (${S.metrics.calls} calls, trace ${hash}${S.eventsTotal === 0 ? ': no state changes, the hash of none' : ''}).`
+    const what = hash ? ` replays this run (${S.metrics.calls} ${S.metrics.calls === 1 ? 'call' : 'calls'}, trace ${hash}${S.eventsTotal === 0 ? ': no state changes, the hash of none' : ''}).`
       : S.loaded && !S.complete ? ' replays this run whole (the page computed part of it).'
         : ' replays the run shown.';
     replace(copyMsg, `Saved ${name}. `, h('code', { text: `breaker run --scenario ${name}` }), what);

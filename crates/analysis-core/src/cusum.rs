@@ -126,8 +126,8 @@ pub fn arl_exact_capped(w: Weights, line: f64, p: f64, max_cells: u64) -> ExactA
     let hi = (1.0 + p * (l + a.tail_steps)) / (p * qa);
     let lo = (1.0 + p * l) / (p * (qa + a.tail_upper));
     // Rounding: each step's cells carry a few ulps of relative error, compounding step on step
-    // (not as a random walk: taken as sqrt(steps), the error said 435 calls where a 30-digit
-    // computation was 441 away, at p0 = 30%, p1 = 31%, line ln 1e9).
+    // (not as a random walk: taken as sqrt(steps), the error said 435 calls where a
+    // computation in quad precision was 441 away, at p0 = 30%, p1 = 31%, line ln 1e9).
     let rounding = arl * 4.0 * f64::EPSILON * (a.iterations as f64).max(1.0);
     let error = (hi - arl).max(arl - lo) + rounding;
     ExactArl {

@@ -83,7 +83,7 @@ pub fn exact_capped(w: Weights, lines: WaldLines, p: f64, max_cells: u64) -> Exa
     // complement (so an OC near 1 keeps its last digits and stays monotone).
     // Each error: the remainder where the program stopped, plus rounding, a few ulps of
     // relative error a step, compounding step on step (without it, 9.6e-13 against a distance
-    // of 1.0e-12 from a 30-digit computation at p0 = 30%, p1 = 31%).
+    // of 1.0e-12 from a computation in quad precision at p0 = 30%, p1 = 31%).
     let ulps = 4.0 * f64::EPSILON * a.iterations as f64;
     let (close, close_error) = if a.upper < a.lower {
         (1.0 - a.upper, a.tail_upper + a.upper * ulps)

@@ -135,19 +135,21 @@ fn line_comes_from_traffic_and_period() {
     );
 }
 
-/// Traffic has a floor (1e-6 calls/min, 1e-8 calls/s): any positive rate was taken, and at
+/// Traffic has a floor (1e-12 calls/min, 1e-8 calls/s): any positive rate was taken, and at
 /// 1e-305 calls/min the exact time between false alarms read "inf" years, beside an error of
-/// 3.1e291 years. At the floor every time is finite and still the calls over the rate.
+/// 3.1e291 years. At the floor every time is finite and still the calls over the rate. The
+/// floor is the least traffic one breaker can see (the page asks at 5e-7 calls/min for 1e-6
+/// split between two callers), and so is the ceiling, 1e12.
 #[test]
 fn traffic_has_a_floor_where_times_stay_finite() {
     for (a, e) in [
         (
             "false-alarms --calls-per-minute 1e-305",
-            "--calls-per-minute: \"1e-305\" is not allowed: 1e-6 <= calls per minute <= 1e9",
+            "--calls-per-minute: \"1e-305\" is not allowed: 1e-12 <= calls per minute <= 1e12",
         ),
         (
-            "false-alarms --calls-per-minute 9.99e-7",
-            "--calls-per-minute: \"9.99e-7\" is not allowed: 1e-6 <= calls per minute <= 1e9",
+            "false-alarms --calls-per-minute 9.99e-13",
+            "--calls-per-minute: \"9.99e-13\" is not allowed: 1e-12 <= calls per minute <= 1e12",
         ),
         (
             "false-alarms --rps 1e-9",
@@ -156,13 +158,19 @@ fn traffic_has_a_floor_where_times_stay_finite() {
     ] {
         assert_eq!(run(&args(a)).unwrap_err(), e);
     }
-    let v = json("false-alarms --calls-per-minute 1e-6");
-    let p = &v["points"][0];
-    let c = p["calls"]["exact"]["value"].as_f64().unwrap();
-    let s = p["seconds"]["exact"]["value"].as_f64().unwrap();
-    assert!(
-        s.is_finite() && (s - c * 6e7).abs() <= 1e-12 * s,
-        "{c} calls, {s} s"
+    for (cpm, secs_per_call) in [(1e-12, 6e13), (5e-7, 1.2e8), (1e12, 6e-11)] {
+        let v = json(&format!("open-delay --calls-per-minute {cpm}"));
+        let p = &v["points"][0];
+        let c = p["calls"]["exact"]["value"].as_f64().unwrap();
+        let s = p["seconds"]["exact"]["value"].as_f64().unwrap();
+        assert!(
+            s.is_finite() && (s - c * secs_per_call).abs() <= 1e-12 * s,
+            "{cpm}: {c} calls, {s} s"
+        );
+    }
+    assert_eq!(
+        run(&args("false-alarms --calls-per-minute 1.01e12")).unwrap_err(),
+        "--calls-per-minute: \"1.01e12\" is not allowed: 1e-12 <= calls per minute <= 1e12"
     );
     assert!(
         json("false-alarms --rps 1e-8")["points"][0]["seconds"]["exact"]["value"]
@@ -716,12 +724,18 @@ fn rates_that_differ_read_differently_and_none_below_1_reads_100() {
         &[
             &format!("expected trials: exact 1.000 (+-8.882e-16) | wald approximation 0.04917 (under half {far}"),
             &format!("chance to close: exact 0.001000 (+-8.882e-19) | wald approximation 0.3000 (over twice {far}"),
-            "chance to close: exact 0.9990 (+-8.882e-19) | wald approximation 0.7000\n",
+            "chance to close: exact 0.9990 (+-8.882e-19) | wald approximation 0.7000 (its complement over twice the exact one's: it leaves out the overshoot past the line, large where one step is a large part of it)\n",
+            "chance to close: exact 0.5000 (+-4.441e-16) | wald approximation 0.5000\n",
         ],
     );
     has(
         "false-alarms --fine 0.001 --broken 0.5 --line-calls 1e2",
         &[&format!("| wald approximation 1446 (under half {far}")],
+    );
+    // Not against an exact figure that overflowed (its "inf" is not a value).
+    has(
+        "false-alarms --true-rate 5e-29",
+        &["| exact inf | wald approximation 3.775e300\n"],
     );
     // Within a factor of two: nothing said (the README's example: 106339 against 180469).
     assert!(!run(&args("false-alarms --line-calls 1e4"))

@@ -439,8 +439,8 @@ pub struct Snapshot {
     pub calls: u64,
     /// Whether the run is over: no call still to arrive and no result still to land after
     /// `t_s`. Known once the simulation has looked for the next call: on the last call reached
-    /// by a step (or a step back) it says false until a later step or a seek looks past it (a
-    /// seek to the same time says true).
+    /// by a step (or a step back) it may say false until a later step or a seek looks past it
+    /// (a seek to the same time says true).
     pub done: bool,
     /// The statistical breaker (caller 0's copy) at `t_s`.
     pub statistical: Observation,

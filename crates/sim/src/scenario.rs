@@ -14,7 +14,8 @@ pub const MAX_DURATION_S: f64 = 1e9;
 /// The least traffic, in calls per minute (a call about every two years): a run of at most
 /// [`MAX_DURATION_S`] expects at most 16.7 calls at it, and below about 1e-300 the analysis'
 /// times overflow a double (at 1e-305 calls/min, 1793 calls between false alarms read "inf"
-/// years). `traffic.calls_per_minute` and the page's analysis traffic take at least this.
+/// years). `traffic.calls_per_minute` takes at least this; the analysis takes the traffic one
+/// breaker sees, this split among up to 1,000 callers or a trace's own, from 1e-12.
 pub const MIN_CALLS_PER_MINUTE: f64 = 1e-6;
 
 /// The most calls a generated run may expect (the mean rate times the duration): about a minute

@@ -419,10 +419,11 @@ pub struct AnalysisOptions {
 
 impl AnalysisOptions {
     /// The traffic one breaker sees, `1e-12 <= x <= 1e12`: the scenario's `1e-6 <= x <= 1e7`
-    /// divided among up to 1,000 callers, or a replayed trace's own calls over its run (the
-    /// command line's `analyze curves` draws both; these refused 5e-7 and 1.2e8). At 0, or far
-    /// past these, the curves were drawn all the same, for "-216000 calls per false-alarm
-    /// period" or "inf nats", and the times overflowed to "inf" years at 1e-305.
+    /// divided among up to 1,000 callers, or a replayed trace's own calls over its run up to
+    /// 1e12 (the command line's `analyze curves` draws both; these refused 5e-7 and 1.2e8; a
+    /// trace faster still, 100,000 calls in a microsecond, is refused with this range). At 0,
+    /// or far past these, the curves were drawn all the same, for "-216000 calls per
+    /// false-alarm period" or "inf nats", and the times overflowed to "inf" years at 1e-305.
     pub fn validate(&self) -> Result<(), SettingsError> {
         let x = self.calls_per_minute;
         if (1e-12..=1e12).contains(&x) {

@@ -71,7 +71,7 @@ export interface CallReport {
   statistical: Decided;
   window: Decided;
 }
-/** The state at the cursor (`sim::Snapshot`); `events`: how many state changes each breaker (statistical, window) has made by `t_s`; `done`: nothing left to happen after `t_s`, known once the simulation has looked for the next call (a step onto the last call says false, a seek there true). */
+/** The state at the cursor (`sim::Snapshot`); `events`: how many state changes each breaker (statistical, window) has made by `t_s`; `done`: nothing left to happen after `t_s`, known once the simulation has looked for the next call (a step onto the last call may say false, a seek there says true). */
 export interface Snapshot {
   t_s: number;
   calls: number;
