@@ -409,6 +409,36 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('a Wald line far from the exact one says so, as the command line\'s curves say it', async () => {
+      // a = b = 30% with p0 = 0.1%, p1 = 99.9%: one trial decides, and Wald's expected trials
+      // (0.049 where every test takes one) were drawn with nothing said.
+      const sets = { 'statistical.fine_rate': '0.001', 'statistical.broken_rate': '0.999', 'statistical.trial_wrongly_opens': '0.3', 'statistical.trial_wrongly_closes': '0.3' };
+      await open(s, `?v=1&${new URLSearchParams(sets)}`);
+      await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });
+      await until(() => page(s.driver, () => document.querySelectorAll('#playground .analysis-grid figure canvas').length === 5), 'five analysis charts', 60_000);
+      const notes = await page(s.driver, () => Object.fromEntries([...document.querySelectorAll('#playground .analysis-grid figure')]
+        .map((f) => [f.querySelector('figcaption').firstChild.textContent.trim(), f.querySelector('p.help').textContent])));
+      const [cmd, pre] = process.env.BREAKER_BIN ? [process.env.BREAKER_BIN, []] : ['cargo', ['run', '-q', '-p', 'breaker-cli', '--']];
+      const text = execFileSync(cmd, [...pre, 'analyze', 'curves', '--preset', 'recovery-warmup', ...Object.entries(sets).flatMap(([k, v]) => ['--set', `${k}=${v}`])], { cwd: ROOT, encoding: 'utf8' });
+      // Each chart's text by its title ("2. Calls to open ..."), its wrapped lines joined.
+      const sections = Object.fromEntries(text.split(/\n(?=\d\. )/).slice(1).map((x) => {
+        const [head, ...rest] = x.split('\n');
+        return [head.replace(/^\d\. /, ''), rest.join('\n').replaceAll('\n   ', ' ')];
+      }));
+      let said = 0;
+      for (const [title, n] of Object.entries(notes)) {
+        const section = sections[title];
+        assert.ok(section, `the command line draws ${title}`);
+        const want = section.match(/Wald's approximation is under half or over twice[^.]*\./g) || [];
+        const got = n.match(/Wald's approximation is under half or over twice[^.]*\./g) || [];
+        assert.deepEqual(got, want, title);
+        said += got.length;
+      }
+      assert.ok(said >= 3, `${said} charts say it`);
+      assert.match(notes['Half-open: expected trials (ASN)'], /Wald's approximation is under half or over twice the exact figure at 15 of 15 points: it leaves out the overshoot past the line, large where one step is a large part of it\./);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('the analysis curves: five charts, every line and caption labelled with its kind, simulated ones with their 95% band and sample size', async () => {
       await open(s);
       await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });

@@ -29,6 +29,33 @@ export function belowBound(c) {
   });
 }
 
+/**
+ * A sentence for each Wald line of a curve that is under half or over twice the exact line
+ * somewhere (not counting points said as below the bound): 0.049 expected trials where every
+ * test takes one. A chance above one half (the chance to close) is compared by its complement:
+ * 0.7 against 0.999 is 0.3 against 0.001. `breaker analyze curves` says the same.
+ */
+export function farFromExact(c) {
+  const exact = c.series.find((s) => s.kind === 'exact');
+  if (!exact) return [];
+  const bound = c.series.find((s) => s.kind === 'bound');
+  const chance = c.id === 'trials_oc';
+  const at = (line, x) => { const j = Array.from(line.x).indexOf(x); return j >= 0 ? line.y[j] : NaN; };
+  return c.series.filter((s) => s.kind === 'approximation' && s.label.startsWith('Wald')).flatMap((s) => {
+    const k = Array.from(s.x).filter((x, i) => {
+      const [a, e] = [s.y[i], at(exact, x)];
+      // (Equal, 0 included, is not far; an exact 0 against Wald's above is.)
+      if (!Number.isFinite(a) || !Number.isFinite(e) || a === e) return false;
+      if (bound && a < at(bound, x)) return false;
+      const r = chance && e > 0.5 && e < 1 && a < 1 ? (1 - a) / (1 - e) : a / e;
+      return r < 0.5 || r > 2;
+    }).length;
+    if (k === 0) return [];
+    const how = chance ? ' (a chance above one half by its complement)' : '';
+    return [`${s.label} is under half or over twice the exact figure${how} at ${k} of ${s.x.length} points: it leaves out the overshoot past the line, large where one step is a large part of it.`];
+  });
+}
+
 /** An axis's unit, from its label's last parentheses: "slidingWindowSize (calls)" gives "calls". */
 const axisUnit = (label) => (/\(([^()]+)\)$/.exec(label) || [])[1];
 
@@ -270,7 +297,7 @@ export function createAnalysis(root) {
           };
         }
         plots.push(new uPlot(opts, data, fig));
-        const note = [c.note, ...belowBound(c), ...leftOut(c, logY, okY)].filter(Boolean).join(' ');
+        const note = [c.note, ...belowBound(c), ...farFromExact(c), ...leftOut(c, logY, okY)].filter(Boolean).join(' ');
         if (note) fig.append(h('p', { class: 'help', text: note }));
         if (mark) {
           const approx = mark.kind === 'approximation' ? 'about ' : '';

@@ -162,6 +162,18 @@ fn text(s: &Scenario, cpm: f64, all: &[Curve]) -> String {
             note.push(' ');
             note.push_str(&below_bound_note(label, k, c.series[0].x.len()));
         }
+        for (label, k, n) in far_from_exact(c) {
+            let how = if c.id == "trials_oc" {
+                " (a chance above one half by its complement)"
+            } else {
+                ""
+            };
+            note.push_str(&format!(
+                " {label} is under half or over twice the exact figure{how} at {k} of {n} points: \
+                 it leaves out the overshoot past the line, large where one step is a large part \
+                 of it."
+            ));
+        }
         for l in wrap(&note, 94) {
             let _ = writeln!(out, "   {l}");
         }
@@ -190,6 +202,52 @@ fn below_bound(c: &Curve) -> Vec<(&'static str, usize)> {
             )
         })
         .filter(|&(_, k)| k > 0)
+        .collect()
+}
+
+/// Each Wald line of a curve under half or over twice the exact line somewhere (not counting
+/// points below the bound, said apart), with the count and the line's points; a chance above
+/// one half (the chance to close) compared by its complement. The page's analysis charts say
+/// the same (`www/src/analysis.js`, `farFromExact`).
+fn far_from_exact(c: &Curve) -> Vec<(&'static str, usize, usize)> {
+    let Some(exact) = c.series.iter().find(|l| l.kind == Kind::Exact) else {
+        return Vec::new();
+    };
+    let at = |line: &Line, x: f64| {
+        line.x
+            .iter()
+            .position(|&lx| lx == x)
+            .map_or(f64::NAN, |i| line.y[i])
+    };
+    let bound = c.series.iter().find(|l| l.kind == Kind::Bound);
+    let chance = c.id == "trials_oc";
+    c.series
+        .iter()
+        .filter(|l| l.kind == Kind::Approximation && l.label.starts_with("Wald"))
+        .map(|l| {
+            let k =
+                l.x.iter()
+                    .zip(&l.y)
+                    .filter(|&(&x, &a)| {
+                        let e = at(exact, x);
+                        // (Equal, 0 included, is not far; an exact 0 against Wald's above is.)
+                        if !a.is_finite() || !e.is_finite() || a == e {
+                            return false;
+                        }
+                        if bound.is_some_and(|b| a < at(b, x)) {
+                            return false;
+                        }
+                        let r = if chance && e > 0.5 && e < 1.0 && a < 1.0 {
+                            (1.0 - a) / (1.0 - e)
+                        } else {
+                            a / e
+                        };
+                        !(0.5..=2.0).contains(&r)
+                    })
+                    .count();
+            (l.label, k, l.x.len())
+        })
+        .filter(|&(_, k, _)| k > 0)
         .collect()
 }
 

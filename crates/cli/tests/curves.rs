@@ -310,6 +310,79 @@ fn the_note_says_where_an_approximation_lies_below_the_bound() {
     assert!(!fa(&[]).contains("lies below the bound"));
 }
 
+/// A Wald line under half or over twice the exact one is said, with its points, counted from
+/// the rows themselves (0.049 expected trials where every test takes one was drawn unsaid);
+/// the chance to close by its complement above one half. Points below the bound are said
+/// apart, not again.
+#[test]
+fn the_note_says_where_wald_is_far_from_the_exact_figure() {
+    let sets = [
+        "statistical.fine_rate=0.001",
+        "statistical.broken_rate=0.999",
+        "statistical.trial_wrongly_opens=0.3",
+        "statistical.trial_wrongly_closes=0.3",
+    ];
+    let mut args = vec!["analyze", "curves"];
+    for s in &sets {
+        args.extend_from_slice(&["--set", s]);
+    }
+    let t = stdout(&args).replace("\n   ", " ");
+    let mut jargs = Vec::new();
+    for s in &sets {
+        jargs.extend_from_slice(&["--set", *s]);
+    }
+    let v = json(&jargs);
+    for (id, chance) in [
+        ("trials_asn", false),
+        ("trials_oc", true),
+        ("open_delay", false),
+    ] {
+        let c = curve(&v, id);
+        let (e, w) = (line(c, "exact"), line(c, "Wald's approximation"));
+        let n = w["y"].as_array().unwrap().len();
+        let far = (0..n)
+            .filter(|&i| {
+                let (e, a) = (e["y"][i].as_f64().unwrap(), w["y"][i].as_f64().unwrap());
+                if a == e {
+                    return false;
+                }
+                let r = if chance && e > 0.5 && e < 1.0 && a < 1.0 {
+                    (1.0 - a) / (1.0 - e)
+                } else {
+                    a / e
+                };
+                !(0.5..=2.0).contains(&r)
+            })
+            .count();
+        assert!(far > 0, "{id}: the case tests something");
+        let how = if chance {
+            " (a chance above one half by its complement)"
+        } else {
+            ""
+        };
+        let said = format!(
+            "Wald's approximation is under half or over twice the exact figure{how} at {far} of {n} points: it leaves out the overshoot past the line, large where one step is a large part of it."
+        );
+        assert!(t.contains(&said), "{id}: {said} in {t}");
+    }
+    // The false-alarm chart's Wald points all lie below the bound at p0 = 0.001%, p1 = 99%:
+    // said so, and not again as far from the exact figure.
+    let mut args = vec!["analyze", "curves"];
+    for s in [
+        "statistical.fine_rate=0.00001",
+        "statistical.broken_rate=0.99",
+    ] {
+        args.extend_from_slice(&["--set", s]);
+    }
+    let t = stdout(&args).replace("\n   ", " ");
+    let first = &t[t.find("\n1. ").unwrap()..t.find("\n2. ").unwrap()];
+    assert!(
+        first.contains("lies below the bound at 9 of 9 points"),
+        "{first}"
+    );
+    assert!(!first.contains("under half or over twice"), "{first}");
+}
+
 /// A scenario whose trace does not read is refused, as `breaker run` refuses it, naming the
 /// line and field; the curves were drawn at the scenario's own traffic, unsaid. A trace whose
 /// calls all come at 0 s has no rate of its own: the scenario's traffic, and the text says so.
