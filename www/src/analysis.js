@@ -32,8 +32,8 @@ export function belowBound(c) {
 /**
  * A sentence for each Wald line of a curve that is under half or over twice the exact line
  * somewhere (not counting points said as below the bound): 0.049 expected trials where every
- * test takes one. A chance above one half (the chance to close) is compared by its complement:
- * 0.7 against 0.999 is 0.3 against 0.001. `breaker analyze curves` says the same.
+ * test takes one. A chance (the chance to close) is compared by its complement too: 0.7
+ * against 0.999 is 0.3 against 0.001. `breaker analyze curves` says the same.
  */
 export function farFromExact(c) {
   const exact = c.series.find((s) => s.kind === 'exact');
@@ -47,11 +47,11 @@ export function farFromExact(c) {
       // (Equal, 0 included, is not far; an exact 0 against Wald's above is.)
       if (!Number.isFinite(a) || !Number.isFinite(e) || a === e) return false;
       if (bound && a < at(bound, x)) return false;
-      const r = chance && e > 0.5 && e < 1 && a < 1 ? (1 - a) / (1 - e) : a / e;
-      return r < 0.5 || r > 2;
+      const far = (r) => r < 0.5 || r > 2;
+      return far(a / e) || (chance && e < 1 && a < 1 && far((1 - a) / (1 - e)));
     }).length;
     if (k === 0) return [];
-    const how = chance ? ' (a chance above one half by its complement)' : '';
+    const how = chance ? ' (a chance, or its complement)' : '';
     return [`${s.label} is under half or over twice the exact figure${how} at ${k} of ${s.x.length} points: it leaves out the overshoot past the line, large where one step is a large part of it.`];
   });
 }

@@ -916,7 +916,7 @@ fn ways(w: &Ways, fmt: &dyn Fn(f64) -> String, errors: (Option<f64>, Option<f64>
 }
 
 /// [`ways`]; `chance`: the figures are a probability, compared with Wald's by their
-/// complements where the exact one is above one half.
+/// complements too.
 fn ways_of(
     w: &Ways,
     fmt: &dyn Fn(f64) -> String,
@@ -950,17 +950,10 @@ fn ways_of(
         // Far from the exact figure (under half or over twice it), the same: Wald's 0.049
         // expected trials where every test takes at least one, 1446 calls between false alarms
         // against 126,423, were printed with nothing said.
-        // (Not against an exact figure that overflowed. A chance above one half is compared by
-        // its complement: 0.7 against 0.999 is 0.3 against 0.001.)
+        // (Not against an exact figure that overflowed. A chance is also compared by its
+        // complement: 0.7 against 0.999 is 0.3 against 0.001.)
         let below = w.bound.as_ref().is_some_and(|b| f.value < b.value);
-        let (of, ratio) = match w.exact.as_ref().filter(|e| e.value.is_finite()) {
-            Some(e) if chance && e.value > 0.5 && e.value < 1.0 && f.value < 1.0 => {
-                ("its complement ", Some((1.0 - f.value) / (1.0 - e.value)))
-            }
-            Some(e) => ("", Some(f.value / e.value)),
-            None => ("", None),
-        };
-        let far = ratio.and_then(|r| {
+        let far_at = |r: f64| {
             if r < 0.5 {
                 Some("under half")
             } else if r > 2.0 {
@@ -968,7 +961,18 @@ fn ways_of(
             } else {
                 None
             }
-        });
+        };
+        let exact = w.exact.as_ref().map(|e| e.value).filter(|e| e.is_finite());
+        let (of, far) = match exact {
+            Some(e) if e != f.value => match far_at(f.value / e) {
+                Some(x) => ("", Some(x)),
+                None if chance && e < 1.0 && f.value < 1.0 => {
+                    ("its complement ", far_at((1.0 - f.value) / (1.0 - e)))
+                }
+                None => ("", None),
+            },
+            _ => ("", None),
+        };
         let why = if below {
             " (below the bound: it leaves out the overshoot past the line)".to_string()
         } else if let Some(far) = far {

@@ -732,6 +732,12 @@ fn rates_that_differ_read_differently_and_none_below_1_reads_100() {
         "false-alarms --fine 0.001 --broken 0.5 --line-calls 1e2",
         &[&format!("| wald approximation 1446 (under half {far}")],
     );
+    // A chance far on either side of one half, by itself or by its complement: 0.1784 against
+    // 0.5714 (complements 1.92 apart) went unsaid.
+    has(
+        "trials --fine 0.001 --broken 0.999 --a 0.45 --b 0.01 --true-rate 0.42857142857142855",
+        &["chance to close: exact 0.5714 (+-3.806e-16) | wald approximation 0.1784 (under half the exact figure: it leaves out the overshoot past the line, large where one step is a large part of it)\n"],
+    );
     // Not against an exact figure that overflowed (its "inf" is not a value).
     has(
         "false-alarms --true-rate 5e-29",

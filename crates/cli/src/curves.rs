@@ -164,7 +164,7 @@ fn text(s: &Scenario, cpm: f64, all: &[Curve]) -> String {
         }
         for (label, k, n) in far_from_exact(c) {
             let how = if c.id == "trials_oc" {
-                " (a chance above one half by its complement)"
+                " (a chance, or its complement)"
             } else {
                 ""
             };
@@ -206,8 +206,8 @@ fn below_bound(c: &Curve) -> Vec<(&'static str, usize)> {
 }
 
 /// Each Wald line of a curve under half or over twice the exact line somewhere (not counting
-/// points below the bound, said apart), with the count and the line's points; a chance above
-/// one half (the chance to close) compared by its complement. The page's analysis charts say
+/// points below the bound, said apart), with the count and the line's points; a chance (the
+/// chance to close) compared by its complement too. The page's analysis charts say
 /// the same (`www/src/analysis.js`, `farFromExact`).
 fn far_from_exact(c: &Curve) -> Vec<(&'static str, usize, usize)> {
     let Some(exact) = c.series.iter().find(|l| l.kind == Kind::Exact) else {
@@ -237,12 +237,8 @@ fn far_from_exact(c: &Curve) -> Vec<(&'static str, usize, usize)> {
                         if bound.is_some_and(|b| a < at(b, x)) {
                             return false;
                         }
-                        let r = if chance && e > 0.5 && e < 1.0 && a < 1.0 {
-                            (1.0 - a) / (1.0 - e)
-                        } else {
-                            a / e
-                        };
-                        !(0.5..=2.0).contains(&r)
+                        let far = |r: f64| !(0.5..=2.0).contains(&r);
+                        far(a / e) || (chance && e < 1.0 && a < 1.0 && far((1.0 - a) / (1.0 - e)))
                     })
                     .count();
             (l.label, k, l.x.len())
