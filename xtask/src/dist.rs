@@ -68,7 +68,7 @@ pub fn dist() -> Res<()> {
     // test run) reading www/dist meanwhile keeps the last page (but for the moment between
     // two renames), and a failed build leaves it. Named by this process, so two builds at
     // once do not fill one folder; those of builds whose process is gone are removed.
-    sweep_dist_leftovers(&www);
+    util::sweep_dead(&www, &[".dist-new-", ".dist-old-"]);
     let new = www.join(format!(".dist-new-{}", std::process::id()));
     if new.exists() {
         fs::remove_dir_all(&new).map_err(|e| format!("removing {}: {e}", new.display()))?;
@@ -100,33 +100,6 @@ pub fn dist() -> Res<()> {
     // 7. Sizes.
     report_sizes(&out.join("pkg/breaker_wasm_bg.wasm"), &out)?;
     Ok(())
-}
-
-/// Removes `www/.dist-new-PID` and `www/.dist-old-PID` folders whose build's process is gone
-/// (killed mid-build). Only where a process can be looked up (/proc); elsewhere they stay.
-fn sweep_dist_leftovers(www: &Path) {
-    if !Path::new("/proc/self").exists() {
-        return;
-    }
-    let Ok(entries) = fs::read_dir(www) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let name = e.file_name();
-        let Some(pid) = name
-            .to_str()
-            .and_then(|n| {
-                n.strip_prefix(".dist-new-")
-                    .or_else(|| n.strip_prefix(".dist-old-"))
-            })
-            .and_then(|p| p.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
-            let _ = fs::remove_dir_all(e.path());
-        }
-    }
 }
 
 /// Steps 3 to 6 of [`dist`]: the page, from the built `wasm`, in the empty folder `out`.

@@ -263,7 +263,7 @@ impl PrivateTmp {
         if base.as_os_str().len() > 24 && Path::new("/tmp").is_dir() {
             base = PathBuf::from("/tmp");
         }
-        sweep(&base);
+        sweep_dead(&base, &[PRIVATE_TMP]);
         let dir = base.join(format!("{PRIVATE_TMP}{}-{name}", std::process::id()));
         if dir.exists() {
             std::fs::remove_dir_all(&dir)?;
@@ -300,9 +300,11 @@ impl Drop for PrivateTmp {
     }
 }
 
-/// Remove the private temporary folders in `base` whose process is gone (a run killed before
-/// its drop). Only where a process can be looked up (/proc); elsewhere they stay.
-fn sweep(base: &Path) {
+/// Remove the folders in `base` named `PREFIX` + a process id (+ `-...`) for one of `prefixes`
+/// whose process is gone: the private temporary folders of a run killed before its drop, a
+/// killed `dist`'s half-built page. Only where a process can be looked up (/proc); elsewhere
+/// they stay.
+pub fn sweep_dead(base: &Path, prefixes: &[&str]) {
     if !Path::new("/proc/self").exists() {
         return;
     }
@@ -313,7 +315,7 @@ fn sweep(base: &Path) {
         let name = e.file_name();
         let Some(pid) = name
             .to_str()
-            .and_then(|n| n.strip_prefix(PRIVATE_TMP))
+            .and_then(|n| prefixes.iter().find_map(|p| n.strip_prefix(p)))
             .and_then(|r| r.split('-').next())
             .and_then(|p| p.parse::<u32>().ok())
         else {

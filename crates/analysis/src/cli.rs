@@ -953,32 +953,20 @@ fn ways_of(
         // (Not against an exact figure that overflowed. A chance is also compared by its
         // complement: 0.7 against 0.999 is 0.3 against 0.001.)
         let below = w.bound.as_ref().is_some_and(|b| f.value < b.value);
-        let far_at = |r: f64| {
-            if r < 0.5 {
-                Some("under half")
-            } else if r > 2.0 {
-                Some("over twice")
-            } else {
-                None
-            }
-        };
-        let exact = w.exact.as_ref().map(|e| e.value).filter(|e| e.is_finite());
-        let (of, far) = match exact {
-            Some(e) if e != f.value => match far_at(f.value / e) {
-                Some(x) => ("", Some(x)),
-                None if chance && e < 1.0 && f.value < 1.0 => {
-                    ("its complement ", far_at((1.0 - f.value) / (1.0 - e)))
-                }
-                None => ("", None),
-            },
-            _ => ("", None),
-        };
+        let far = w
+            .exact
+            .as_ref()
+            .and_then(|e| wald_far(e.value, f.value, chance));
         let why = if below {
             " (below the bound: it leaves out the overshoot past the line)".to_string()
-        } else if let Some(far) = far {
+        } else if let Some((complement, far)) = far {
+            let (of, what) = if complement {
+                ("its complement ", "one's")
+            } else {
+                ("", "figure")
+            };
             format!(
-                " ({of}{far} the exact {}: it leaves out the overshoot past the line, large where one step is a large part of it)",
-                if of.is_empty() { "figure" } else { "one's" }
+                " ({of}{far} the exact {what}: it leaves out the overshoot past the line, large where one step is a large part of it)"
             )
         } else {
             String::new()
@@ -992,6 +980,33 @@ fn ways_of(
         "n/a".into()
     } else {
         parts.join(" | ")
+    }
+}
+
+/// Whether Wald's `approx` is far from the `exact` figure: `Some((complement, how))` with `how`
+/// "under half" or "over twice" when it is, or, for a `chance`, when its complement is
+/// (`complement` true); `None` when it is near, equal (0 included), or the exact figure
+/// overflowed. An exact 0 against Wald's above it is far. `analyze`'s text and `analyze curves`
+/// say it by this rule; the page's charts by the same in `www/src/analysis.js`.
+pub fn wald_far(exact: f64, approx: f64, chance: bool) -> Option<(bool, &'static str)> {
+    let at = |r: f64| {
+        if r < 0.5 {
+            Some("under half")
+        } else if r > 2.0 {
+            Some("over twice")
+        } else {
+            None
+        }
+    };
+    if !exact.is_finite() || approx == exact {
+        return None;
+    }
+    match at(approx / exact) {
+        Some(how) => Some((false, how)),
+        None if chance && exact < 1.0 && approx < 1.0 => {
+            at((1.0 - approx) / (1.0 - exact)).map(|how| (true, how))
+        }
+        None => None,
     }
 }
 

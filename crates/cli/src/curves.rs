@@ -229,16 +229,10 @@ fn far_from_exact(c: &Curve) -> Vec<(&'static str, usize, usize)> {
                 l.x.iter()
                     .zip(&l.y)
                     .filter(|&(&x, &a)| {
-                        let e = at(exact, x);
-                        // (Equal, 0 included, is not far; an exact 0 against Wald's above is.)
-                        if !a.is_finite() || !e.is_finite() || a == e {
-                            return false;
-                        }
-                        if bound.is_some_and(|b| a < at(b, x)) {
-                            return false;
-                        }
-                        let far = |r: f64| !(0.5..=2.0).contains(&r);
-                        far(a / e) || (chance && e < 1.0 && a < 1.0 && far((1.0 - a) / (1.0 - e)))
+                        // (A point below the bound is said apart.)
+                        a.is_finite()
+                            && !bound.is_some_and(|b| a < at(b, x))
+                            && analysis::cli::wald_far(at(exact, x), a, chance).is_some()
                     })
                     .count();
             (l.label, k, l.x.len())
