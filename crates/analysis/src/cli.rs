@@ -323,12 +323,14 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
                 )?)
             }
             "rps" => {
+                // Inside --calls-per-minute's range over 60 (1.7e-14 to 1.7e10), in round
+                // figures: 1e-8 to 1e8 refused rates that flag and the page's curves take.
                 f.rps = Some(number_in(
                     "rps",
                     v,
-                    below(1e-8),
-                    1e8,
-                    "1e-8 <= calls per second <= 1e8",
+                    below(1e-13),
+                    1e10,
+                    "1e-13 <= calls per second <= 1e10",
                 )?)
             }
             "period" => {

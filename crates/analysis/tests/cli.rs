@@ -135,7 +135,7 @@ fn line_comes_from_traffic_and_period() {
     );
 }
 
-/// Traffic has a floor (1e-12 calls/min, 1e-8 calls/s): any positive rate was taken, and at
+/// Traffic has a floor (1e-12 calls/min, 1e-13 calls/s): any positive rate was taken, and at
 /// 1e-305 calls/min the exact time between false alarms read "inf" years, beside an error of
 /// 3.1e291 years. At the floor every time is finite and still the calls over the rate. The
 /// floor is the least traffic one breaker can see (the page asks at 5e-7 calls/min for 1e-6
@@ -152,8 +152,12 @@ fn traffic_has_a_floor_where_times_stay_finite() {
             "--calls-per-minute: \"9.99e-13\" is not allowed: 1e-12 <= calls per minute <= 1e12",
         ),
         (
-            "false-alarms --rps 1e-9",
-            "--rps: \"1e-9\" is not allowed: 1e-8 <= calls per second <= 1e8",
+            "false-alarms --rps 9.9e-14",
+            "--rps: \"9.9e-14\" is not allowed: 1e-13 <= calls per second <= 1e10",
+        ),
+        (
+            "false-alarms --rps 1.01e10",
+            "--rps: \"1.01e10\" is not allowed: 1e-13 <= calls per second <= 1e10",
         ),
     ] {
         assert_eq!(run(&args(a)).unwrap_err(), e);
@@ -172,12 +176,22 @@ fn traffic_has_a_floor_where_times_stay_finite() {
         run(&args("false-alarms --calls-per-minute 1.01e12")).unwrap_err(),
         "--calls-per-minute: \"1.01e12\" is not allowed: 1e-12 <= calls per minute <= 1e12"
     );
-    assert!(
-        json("false-alarms --rps 1e-8")["points"][0]["seconds"]["exact"]["value"]
-            .as_f64()
-            .unwrap()
-            .is_finite()
-    );
+    // --rps's ends are the same traffic as --calls-per-minute at 60 times them.
+    for (rps, cpm) in [("1e-13", "6e-12"), ("1e10", "6e11")] {
+        let secs = |a: &str| {
+            json(&format!("open-delay {a}"))["points"][0]["seconds"]["exact"]["value"]
+                .as_f64()
+                .unwrap()
+        };
+        let (r, c) = (
+            secs(&format!("--rps {rps}")),
+            secs(&format!("--calls-per-minute {cpm}")),
+        );
+        assert!(
+            r.is_finite() && (r - c).abs() <= 1e-12 * c,
+            "{rps}: {r} s, {c} s"
+        );
+    }
 }
 
 #[test]
