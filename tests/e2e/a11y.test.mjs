@@ -142,6 +142,24 @@ for (const browser of BROWSERS) {
       await start(3);
       r = await until(async () => { const x = await focused(); return /: 3 d simulated, /.test(x.run) && x; }, 'the run done', 60_000);
       assert.deepEqual({ shown: r.shown, text: r.text, row: r.row }, { shown: true, text: '▶ Play', row: true }, 'Cancel was focused, then Play');
+      // Settings refused while the run before them is computed (a trace is read only when run)
+      // have that run computed again: Cancel keeps the focus through the retry (it went to the
+      // page's body as the row was hidden and shown again), and Enter on it cancels the retry.
+      await start(30);
+      await until(async () => (await focused()).text === 'Cancel', 'Cancel focused', 20_000);
+      await page(s.driver, () => {
+        const sc = structuredClone(window.playground.state.byName['busy-service']);
+        sc.duration = 30 * 86400;
+        sc.trace = '1,maybe,0.1';
+        window.__refused = window.playground.load(sc);
+      });
+      await until(() => page(s.driver, () => /^trace line 1/.test(window.playground.state.lastError || '')), 'the trace refused', 20_000);
+      r = await focused();
+      assert.deepEqual({ text: r.text, row: r.row }, { text: 'Cancel', row: false }, 'the retry keeps the row and its focus');
+      await s.driver.actions().sendKeys(Key.ENTER).perform();
+      r = await until(async () => { const x = await focused(); return x.row && x; }, 'the retry cancelled', 20_000);
+      assert.equal(r.text, '▶ Play');
+      assert.match(r.run, /^Not valid|not valid/i);
     });
 
     test('status: the progress bar is named and not live; the verdict says only its summary; the play button is not a toggle', async () => {

@@ -470,8 +470,12 @@ export function mountPlayground(root, options = {}) {
       clearTimeout(timer);
       if (id !== S.runId) return false;
       S.scenario = previous;
-      const hadFocus = hideProgress();
-      root.classList.remove('computing');
+      // The settings before were still being computed: the worker stopped that run for these,
+      // so it holds a run cut short, computed again below. The progress row stays for it, and
+      // so does a focus on its Cancel (hidden and shown again, the focus went to the body).
+      const again = !e.fatal && previous && previous !== S.shownScenario ? (keepError ? S.shownScenario : previous) : null;
+      const hadFocus = !again && hideProgress();
+      if (!again) root.classList.remove('computing');
       S.lastError = e.message;
       S.lastFatal = Boolean(e.fatal);
       if (e.fatal) {
@@ -487,15 +491,11 @@ export function mountPlayground(root, options = {}) {
       S.notValid = where ? notValidAt(where) : NOT_VALID;
       runInfo.textContent = S.notValid;
       root.classList.add('stale');
-      if (previous && previous !== S.shownScenario) {
-        // The settings before were still being computed: the worker stopped that run for these,
-        // so it holds a run cut short. Compute them again, keeping this message; if they fail
-        // too (they had not been checked yet), the run shown before (checked, so this ends).
-        const again = keepError ? S.shownScenario : previous;
-        if (again) {
-          setScenario(again, false, 0, { keepError: true });
-          return false;
-        }
+      if (again) {
+        // Computed again, keeping this message; if they fail too (they had not been checked
+        // yet), the run shown before (checked, so this ends).
+        setScenario(again, false, 0, { keepError: true });
+        return false;
       }
       // The worker keeps the last valid run.
       if (S.info) {
