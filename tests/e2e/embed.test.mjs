@@ -519,8 +519,10 @@ for (const browser of BROWSERS) {
       await addPlaygrounds(s.driver, [{ id: 'typo', attrs: { preset: 'quiet_service' } }, { id: 'nul', attrs: { scenario: 'null' } },
         { id: 'typoBeside', attrs: { preset: 'quiet_service', scenario: '{"duration": "2h"}', panels: 'now' } },
         { id: 'typoRefused', attrs: { preset: 'quiet_service', scenario: '{"statistical": {"fine_rate": 5}}', panels: 'now' } },
-        ...Object.entries(falsy).map(([id, scenario]) => ({ id, attrs: { scenario, panels: 'now' } }))]);
-      for (const id of ['typo', 'nul', 'typoBeside', 'typoRefused', ...Object.keys(falsy)]) await until(async () => (await element(s, id)).state === 'ready', `element ${id}`, 60_000);
+        ...Object.entries(falsy).map(([id, scenario]) => ({ id, attrs: { scenario, panels: 'now' } })),
+        // Present but blank ran the preset with no notice, as if it were absent.
+        { id: 'blank', attrs: { scenario: '', panels: 'now' } }, { id: 'spaces', attrs: { scenario: ' \n ', panels: 'now' } }]);
+      for (const id of ['typo', 'nul', 'typoBeside', 'typoRefused', ...Object.keys(falsy), 'blank', 'spaces']) await until(async () => (await element(s, id)).state === 'ready', `element ${id}`, 60_000);
       const notice = (id) => page(s.driver, (i) => [...document.getElementById(i).shadowRoot.querySelectorAll('p.banner')].map((b) => b.textContent).join(' '), id);
       const typo = await element(s, 'typo');
       assert.equal(typo.scenario.name, 'recovery-warmup');
@@ -530,6 +532,10 @@ for (const browser of BROWSERS) {
       assert.match(await notice('nul'), /The scenario attribute is null, not an object of settings; showing the preset instead\./);
       for (const [id, text] of Object.entries(falsy)) {
         assert.equal(await notice(id), `The scenario attribute is ${text}, not an object of settings; showing the preset instead.`);
+      }
+      for (const id of ['blank', 'spaces']) {
+        assert.equal((await element(s, id)).scenario.name, 'recovery-warmup');
+        assert.equal(await notice(id), 'The scenario attribute is empty, not an object of settings; showing the preset instead.');
       }
       const beside = await element(s, 'typoBeside');
       assert.equal(beside.scenario.duration, 7200, 'the scenario runs');

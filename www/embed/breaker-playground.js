@@ -164,7 +164,10 @@ export class BreakerPlayground extends HTMLElement {
       preset: this.getAttribute('preset') || undefined,
     };
     const sc = this.getAttribute('scenario');
-    if (sc) {
+    // Present but blank (a template's empty value, or `scenario` alone) ran the preset with no
+    // notice, as if the attribute were absent.
+    if (sc !== null && !sc.trim()) opts.error = 'The scenario attribute is empty, not an object of settings';
+    else if (sc) {
       try {
         // JSON.parse would round a seed past 2^53 - 1 to another seed: such a number is refused
         // naming its field, as the simulator refuses a value out of range (whole.js).
