@@ -167,7 +167,8 @@ pub trait Breaker: core::fmt::Debug {
     /// [`Breaker::permit`] would admit it (closed, or a free half-open slot) this is that permit,
     /// and its result counts as any other (so a last target still trips its breaker); where
     /// `permit` would reject it (open, half-open busy) it is tried anyway with a
-    /// [`PermitKind::LastOption`] permit, and its result moves nothing (design §2). Ask with this
+    /// [`PermitKind::LastOption`] permit, and its result moves nothing (the breaker had ruled
+    /// the call out, so it is no evidence either way). Ask with this
     /// *instead of* [`Breaker::permit`], not after one was refused: like `permit`, it counts the
     /// call as traffic (the statistical breaker's line), so asking both would count it twice.
     #[must_use = "report the call's outcome with the permit"]

@@ -1,4 +1,7 @@
-//! What happened to a call, and whether it says the service is failing (design §2, "what counts").
+//! What happened to a call, and whether it says the service is failing: a failure of the
+//! service counts against it, a success for it, and a fault of the caller (bad input, its own
+//! rate limit) neither way. [`Outcome`]'s variants say which is which; [`Outcome::class`]
+//! gives the class.
 
 use core::fmt;
 use core::str::FromStr;

@@ -39,7 +39,8 @@
 //! timeout and timers and other tasks stop for about as long as the lock is held. In an async
 //! service, make the wrapper with [`Shared::with_lock_timeout`] and [`Duration::ZERO`] (or a
 //! millisecond): a call that finds the lock held then goes ahead uncounted at once, and a
-//! result is dropped, as design §2 asks of a change that cannot take the lock in time. More
+//! result is dropped, as a change that cannot take the lock in time must be (a breaker that
+//! waited for its own lock would slow every call it guards). More
 //! results are dropped so: give a window breaker `max_wait_duration_in_half_open_state`, since
 //! a probe's dropped result would otherwise hold half-open. Read the breaker there with
 //! [`Shared::try_with`], which keeps to the timeout, rather than [`Shared::with`], which waits.

@@ -1,4 +1,5 @@
-//! The deterministic simulator of the breaker playground (design §4).
+//! The deterministic simulator of the breaker playground: the same scenario and seed give the
+//! same run, call for call, natively and in wasm.
 //!
 //! A [`Scenario`] (traffic, dependency phases, callers, both breakers' settings, duration, seed,
 //! optionally a recorded trace) is played on a fake clock. Every call is offered to both
