@@ -37,6 +37,7 @@ impl SettingsError {
     }
 
     /// The same error with its field name prefixed, e.g. `statistical.` + `broken_rate`.
+    #[must_use = "the error with the prefix is returned"]
     pub fn within(mut self, prefix: &str) -> Self {
         self.field = format!("{prefix}.{}", self.field);
         self

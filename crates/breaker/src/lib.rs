@@ -261,6 +261,16 @@ impl<B: Breaker + ?Sized> Breaker for Box<B> {
 /// let mut b = Window::new(WindowSettings::default()).unwrap();
 /// b.permit_last_option(0.0);
 /// ```
+///
+/// Taking the permit out and dropping it is as much a mistake (a probe lost in half-open holds
+/// it there):
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// use breaker::{Breaker, Window, WindowSettings};
+/// let mut b = Window::new(WindowSettings::default()).unwrap();
+/// b.permit(0.0).permit();
+/// ```
 #[cfg_attr(
     feature = "sync",
     doc = r#"
@@ -270,6 +280,14 @@ use breaker::shared::Shared;
 use breaker::{Statistical, StatisticalSettings};
 let shared = Shared::new(Statistical::new(StatisticalSettings::default()).unwrap());
 shared.permit();
+```
+
+```compile_fail
+#![deny(unused_must_use)]
+use breaker::shared::{Clock, Shared};
+use breaker::{Statistical, StatisticalSettings};
+let shared = Shared::new(Statistical::new(StatisticalSettings::default()).unwrap());
+shared.with_clock(Clock::new()); // the wrapper with the clock, dropped
 ```
 "#
 )]

@@ -401,6 +401,7 @@ impl<B: Breaker> Shared<B> {
     /// too, where its listener may call this one: two threads each in one of those listeners
     /// wait for each other's lock, which is not detected (the calls with a lock timeout give up
     /// after it, dropping their change; [`Shared::with`] waits for good).
+    #[must_use = "the wrapper with the listener is returned; the one given is moved"]
     pub fn on_transition(self, listener: impl Fn(&Transition) + Send + Sync + 'static) -> Self {
         self.on_transition_with_breaker(move |t, _| listener(t))
     }
@@ -436,6 +437,7 @@ impl<B: Breaker> Shared<B> {
     /// );
     /// # Ok::<(), breaker::SettingsError>(())
     /// ```
+    #[must_use = "the wrapper with the listener is returned; the one given is moved"]
     pub fn on_transition_with_breaker(
         mut self,
         listener: impl Fn(&Transition, &B) + Send + Sync + 'static,
@@ -447,6 +449,7 @@ impl<B: Breaker> Shared<B> {
     /// Read `now` from `clock` instead of the system's ([`Clock::new`]; a
     /// [`ManualClock`]'s in tests). Set it before the first call: the breaker's times must not
     /// go back.
+    #[must_use = "the wrapper with the clock is returned; the one given is moved"]
     pub fn with_clock(mut self, clock: Clock) -> Self {
         self.clock = clock;
         self

@@ -102,8 +102,9 @@ pub struct Permit {
     /// result only in that generation; [`Window`](crate::Window) counts it in the window current
     /// when it arrives, as resilience4j does.
     pub generation: u64,
-    /// A sequence number, unique within one breaker and, natively, among the breakers a process
-    /// makes new: each numbers its permits from a base of its own, so a replaced breaker's permit
+    /// A sequence number, unique within one breaker (2^40 permits) and, natively, among any
+    /// 2^24 (16.7 million) breakers a process makes one after another: each numbers its permits
+    /// from a base of its own (the bases come round after that), so a replaced breaker's permit
     /// is not taken for one of its replacement's. A clone goes on with its original's numbers
     /// (so that a copy kept of a breaker's state can take its permits' results). In wasm each
     /// breaker numbers from 1.
@@ -168,7 +169,11 @@ impl fmt::Display for Rejection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Rejection::Open { until } => {
-                write!(f, "circuit open until {until:.3} s on the breaker's clock")
+                write!(
+                    f,
+                    "circuit open until {} s on the breaker's clock",
+                    Secs(until)
+                )
             }
             Rejection::HalfOpenBusy => f.write_str("circuit half-open with every trial slot taken"),
         }
@@ -204,6 +209,7 @@ impl Permit {
 
 impl Decision {
     /// The permit, if admitted.
+    #[must_use = "a permit's outcome must be reported (a lost probe holds half-open)"]
     pub fn permit(self) -> Option<Permit> {
         match self {
             Decision::Admit(p) => Some(p),
@@ -417,6 +423,20 @@ impl fmt::Display for Reason {
 /// Past what a breaker gives (below 1e-9 or from 1e15, in a hand-made reason) with an exponent,
 /// as [`Num`](crate::error::Num) writes it: the rounding's scale overflowed to `NaN` below
 /// about 1e-306, and 1e300 took 300 digits.
+/// A time on the breaker's clock in a log line: milliseconds (`60.000`) below 1e15 s, else as
+/// [`crate::error::Num`] prints it (a clock read far ahead, `1e300`, took 300 digits).
+struct Secs(f64);
+
+impl fmt::Display for Secs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.abs() < 1e15 {
+            write!(f, "{:.3}", self.0)
+        } else {
+            crate::error::Num(self.0).fmt(f)
+        }
+    }
+}
+
 fn fmt_num(v: f64) -> String {
     let a = v.abs();
     if v == v.trunc() && a < 1e15 {
@@ -456,8 +476,12 @@ impl fmt::Display for Transition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} -> {} at {:.3} s (generation {}): {}",
-            self.from, self.to, self.at, self.generation, self.reason
+            "{} -> {} at {} s (generation {}): {}",
+            self.from,
+            self.to,
+            Secs(self.at),
+            self.generation,
+            self.reason
         )
     }
 }

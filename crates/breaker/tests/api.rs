@@ -139,6 +139,40 @@ fn a_transition_says_what_changed_when_and_why() {
     );
 }
 
+/// A clock read far ahead is taken at face value, and its times print as the reason's numbers
+/// do: `{:.3}` wrote 1e300 with 301 digits and three zeros.
+#[test]
+fn times_far_ahead_print_short() {
+    let mut b = Window::new(WindowSettings {
+        sliding_window_size: 2,
+        minimum_number_of_calls: 2,
+        ..Default::default()
+    })
+    .unwrap();
+    for now in [1e300, 1e300] {
+        let p = b.permit(now).permit().unwrap();
+        b.record(&p, Outcome::Refused, now);
+    }
+    assert_eq!(
+        b.transitions()[0].to_string(),
+        "closed -> open at 1e300 s (generation 1): failure rate 100.0% of 2 calls reached \
+         threshold 50.0%"
+    );
+    // (The wait ends at once there: 1e300 + 60 is 1e300.) Below 1e15 s, milliseconds as
+    // before; from there, Num's digits.
+    for (at, s) in [
+        (1e300, "1e300"),
+        (999_999_999_999_999.9, "999999999999999.875"),
+        (1e15, "1000000000000000"),
+        (-1e20, "-1e20"),
+    ] {
+        assert_eq!(
+            Rejection::Open { until: at }.to_string(),
+            format!("circuit open until {s} s on the breaker's clock")
+        );
+    }
+}
+
 #[test]
 fn ignored_results_and_permit_kinds_say_what_they_are() {
     let stale = Ignored::Stale {
