@@ -25,6 +25,16 @@
 // literal number, or [op, ...args] with op in OPS. The browser tests evaluate the same
 // expressions against the native command line's output and compare.
 
+/** The reader's settings: the form's fields and their ranges (shown as `value × scale`). */
+export const FIELDS = [
+  { key: 'fine', label: 'Fine failure rate p0', unit: '%', scale: 100, min: 0.001, max: 99.9 },
+  { key: 'broken', label: 'Broken failure rate p1', unit: '%', scale: 100, min: 0.01, max: 99.99 },
+  { key: 'a', label: 'Trial wrongly opens a', unit: '%', scale: 100, min: 0.001, max: 50 },
+  { key: 'b', label: 'Trial wrongly closes b', unit: '%', scale: 100, min: 0.001, max: 50 },
+  { key: 'period', label: 'At most one false alarm per', unit: 'days', scale: 1 / 86400, min: 0.0001, max: 3650 },
+  { key: 'cpm', label: 'Traffic', unit: 'calls/min', scale: 1, min: 0.01, max: 100000 },
+];
+
 export const DEFAULTS = { fine: 0.05, broken: 0.2, a: 0.01, b: 0.05, period: 30 * 86400, cpm: 60 };
 
 /** The operations numbers may use (also implemented by tests/e2e/learn.test.mjs). */
@@ -117,13 +127,16 @@ const IN_BURST = ['div', ['mul', BURST_ENTER, 's:fine'], ['add', ['mul', BURST_E
  * line set at the usual rate (`line`, `wFail`: the step's second report). At p0 = 0.1%,
  * p1 = 0.5% and 60 calls/min, ten bursts in all (the rule before) held about 1.3 that reach the
  * line (5 in a row), and the run showed no opening; now it is 7 days 11 hours long. Where p1 is
- * near p0 (many failures in a row) it reaches the 30 days: 2.6M calls at 0.1%/0.15%.
+ * near p0 (many failures in a row) it reaches the 30 days: 2.6M calls at 0.1%/0.15%. It also
+ * holds at most 1e8 calls, in whole hours: at 60,000 calls/min the 30 days were 2.6e9 calls,
+ * past the simulator's 1e9, and the step could not compute; 1e8 take seconds in a browser.
  */
 function burstyDuration(S, line, wFail) {
   const m = OPS.ceil(line / wFail);
   const bursts = 5 / (1 - BURST_LEAVE) ** (m - 1);
   const calls = bursts / (BURST_ENTER * S.fine);
-  return Math.min(30 * 86400, Math.max(6 * SECONDS_PER_HOUR, Math.ceil(calls / (S.cpm / 60) / SECONDS_PER_HOUR) * SECONDS_PER_HOUR));
+  const most = Math.min(30 * 86400, Math.floor(1e8 / (S.cpm / 60) / SECONDS_PER_HOUR) * SECONDS_PER_HOUR);
+  return Math.min(most, Math.max(6 * SECONDS_PER_HOUR, Math.ceil(calls / (S.cpm / 60) / SECONDS_PER_HOUR) * SECONDS_PER_HOUR));
 }
 /** Half-open's time limit at the user's traffic with time factor `factor`: factor × trials to close / rate. */
 const limitWith = (factor) => ['div', ['mul', factor, 'c0:trials_to_close'], 'c0:settings.calls_per_second'];
@@ -282,7 +295,7 @@ export const STEPS = [
         t.f(['ceil', ['div', 'c1:points.0.line', 'c1:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }),
         ', where yours (', t.f('c0:points.0.line', { kind: 'exact', unit: 'nats' }), ') takes ', t.f(['ceil', ['div', 'c0:points.0.line', 'c0:settings.w_fail']], { kind: 'exact', unit: 'failures in a row' }), '.'),
       t.p('The line is set so that a service failing at p0 reaches it only rarely (step 6 works out how rarely). That promise holds while each call fails with a chance of at most p0, whatever the calls before it did (Ville’s fair bet, step 6, needs no more). Set to the usual rate, p0 leaves no room: a few close failures, normal for any real service, now look like proof of an outage. In this run of ', t.f('sc:duration', { fmt: 'dur', ...setting }),
-        ' (six hours, or, where bursts long enough to reach the line are rarer, long enough for about five of those, up to 30 days) of a service within your tolerance (its failures come in short bursts; on average it fails ',
+        ' (six hours, or, where bursts long enough to reach the line are rarer, long enough for about five of those, up to 30 days and 100 million calls) of a service within your tolerance (its failures come in short bursts; on average it fails ',
         t.f(BURSTY_RATE, { ...pct, kind: 'exact' }), ' of calls) the breaker opened ',
         t.f('run:statistical.metrics.false_openings', { kind: 'simulated', unit: 'times' }),
         ' (the window breaker, same calls: ', t.f('run:window.metrics.false_openings', { kind: 'simulated', unit: 'times' }),

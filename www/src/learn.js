@@ -19,16 +19,7 @@ import { fmt, pct, duration, signed, kindBadge } from './format.js';
 import { encode } from './urlstate.js';
 import { decimal, fractionOfPercent } from './units.js';
 import { getPath } from './paths.js';
-import { STEPS, DEFAULTS, OPS } from './learn-steps.js';
-
-const FIELDS = [
-  { key: 'fine', label: 'Fine failure rate p0', unit: '%', scale: 100, min: 0.001, max: 99.9 },
-  { key: 'broken', label: 'Broken failure rate p1', unit: '%', scale: 100, min: 0.01, max: 99.99 },
-  { key: 'a', label: 'Trial wrongly opens a', unit: '%', scale: 100, min: 0.001, max: 50 },
-  { key: 'b', label: 'Trial wrongly closes b', unit: '%', scale: 100, min: 0.001, max: 50 },
-  { key: 'period', label: 'At most one false alarm per', unit: 'days', scale: 1 / 86400, min: 0.0001, max: 3650 },
-  { key: 'cpm', label: 'Traffic', unit: 'calls/min', scale: 1, min: 0.01, max: 100000 },
-];
+import { STEPS, DEFAULTS, OPS, FIELDS } from './learn-steps.js';
 
 /** Settings from a query string (bad or missing values fall back to the defaults). */
 export function readSettings(search) {
