@@ -602,6 +602,18 @@ for (const browser of BROWSERS) {
       assert.equal(cliTraced.calls_per_minute_per_breaker, 200);
       assert.deepEqual(traced.curves, cliTraced.curves);
       assert.notDeepEqual(traced.curves, got.curves);
+      // A trace faster than the curves take (three calls in 1e-12 s: 6e13 calls/min to each of
+      // the three breakers) is said as its traffic; the message named "options.calls_per_minute",
+      // which no field holds. The command line refuses it with the same range.
+      await page(s.driver, () => window.playground.load({ ...window.playground.state.scenario, trace: '0,ok,0\n0,ok,0\n1e-12,ok,0\n' }));
+      const said = await until(() => page(s.driver, () => {
+        const t = document.querySelector('#playground .panel-analysis p.help[aria-live]').textContent;
+        return /could not be computed/.test(t) && t;
+      }), 'the curves refused', 60_000);
+      assert.equal(said, 'The curves could not be computed: the replayed trace\'s calls come at 6e13 calls/min to one breaker (its calls over its run), past what the curves take (1e-12 <= x <= 1e12 calls/min), as `breaker analyze curves` says too.');
+      const fast = await page(s.driver, () => JSON.stringify(window.playground.state.scenario));
+      assert.throws(() => execFileSync(cmd, [...pre, 'analyze', 'curves', '--scenario', '-'], { cwd: ROOT, encoding: 'utf8', input: fast, stdio: 'pipe' }),
+        (e) => e.status === 2 && e.stderr.includes('the trace\'s calls come at 6.000e13 calls/min to one breaker (its calls over its run), past what the curves take: 1e-12 <= calls per minute <= 1e12'));
       assert.deepEqual(await pageErrors(s), []);
     });
 

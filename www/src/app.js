@@ -771,7 +771,12 @@ export function mountPlayground(root, options = {}) {
       if (key === S.lastAnalysis) { S.curves = curves; analysis.set(curves); }
     } catch (e) {
       S.lastAnalysis = null;
-      analysis.error(`The curves could not be computed: ${e.message}`);
+      // Only a replayed trace's traffic can be past the curves' range (the traffic setting's,
+      // shared among callers, is inside it): said as the trace's, not as an option's name.
+      const range = /^options\.calls_per_minute = .* is invalid: allowed (.*)$/.exec(e.message);
+      analysis.error(range
+        ? `The curves could not be computed: the replayed trace's calls come at ${fmt(request.what.calls_per_minute)} calls/min to one breaker (its calls over its run), past what the curves take (${range[1]} calls/min), as \`breaker analyze curves\` says too.`
+        : `The curves could not be computed: ${e.message}`);
     }
   }
 

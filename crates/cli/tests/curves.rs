@@ -434,3 +434,29 @@ fn a_trace_that_does_not_read_is_refused_and_one_of_no_length_said() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A trace's traffic past what the curves take (1e12 calls/min to one breaker, the page's
+/// analysis options' range) is refused with it: three calls in 1e-10 s were drawn at
+/// 1.8e12 calls/min, and in 1e-320 s at "inf" with rows of inf, where the page refuses them.
+/// Just inside, at 1.8e11, they are drawn.
+#[test]
+fn a_trace_faster_than_the_curves_take_is_refused() {
+    for (last, cpm) in [("1e-10", "1.800e12"), ("1e-320", "inf")] {
+        let set = format!("trace=0,ok,0\n0,ok,0\n{last},ok,0");
+        assert_eq!(
+            refusal(&["analyze", "curves", "--set", &set]),
+            format!(
+                "breaker: --set trace: the trace's calls come at {cpm} calls/min to one breaker \
+                 (its calls over its run), past what the curves take: 1e-12 <= calls per minute \
+                 <= 1e12\n"
+            )
+        );
+    }
+    assert!(stdout(&[
+        "analyze",
+        "curves",
+        "--set",
+        "trace=0,ok,0\n0,ok,0\n1e-9,ok,0"
+    ])
+    .starts_with("curves (the page's analysis charts) at 1.800e11 calls/min"));
+}
