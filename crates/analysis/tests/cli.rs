@@ -194,6 +194,39 @@ fn traffic_has_a_floor_where_times_stay_finite() {
     }
 }
 
+/// `--line-calls` takes every N the settings make: 1e12 calls/min over a 1e12 s period is
+/// 1.7e22 calls. It refused anything past 1e15, even the 1.7e17 that `false-alarms` itself
+/// reports at the scenario's largest traffic and period, and so did `--sweep`.
+#[test]
+fn line_calls_take_every_line_the_settings_make() {
+    let v = json("false-alarms --calls-per-minute 1e12 --period 1e12");
+    let n = v["points"][0]["line_calls"].as_f64().unwrap();
+    assert!(n > 1.6e22 && n <= 1e23, "{n}");
+    for a in [
+        "false-alarms --line-calls 1.6666666666666667e17".to_string(),
+        format!("false-alarms --line-calls {n}"),
+        "false-alarms --sweep 1e15:1e23:3".to_string(),
+    ] {
+        let v = json(&a);
+        for p in v["points"].as_array().unwrap() {
+            let exact = p["calls"]["exact"]["value"].as_f64().unwrap();
+            let bound = p["calls"]["bound"]["value"].as_f64().unwrap();
+            assert!(
+                exact.is_finite() && exact >= bound,
+                "{a}: {exact} against {bound}"
+            );
+        }
+    }
+    assert_eq!(
+        run(&args("false-alarms --line-calls 1.01e23")).unwrap_err(),
+        "--line-calls: \"1.01e23\" is not allowed: 1 < N <= 1e23"
+    );
+    assert_eq!(
+        run(&args("false-alarms --sweep 10:1.01e23:3")).unwrap_err(),
+        "--sweep: 10:1.01e23:3 is not allowed: line calls N with 1 < N <= 1e23"
+    );
+}
+
 #[test]
 fn rates_accept_fractions_and_percentages() {
     assert_eq!(
@@ -334,7 +367,18 @@ fn rates_at_one_and_long_periods_are_refused_by_their_own_flag() {
         (
             "false-alarms --period 100000000000000",
             "--period:",
-            "0 < period <= 1e12 s",
+            "1e-3 <= period <= 1e12 s",
+        ),
+        // The settings' false_alarm_period ends (0.0005 s ran).
+        (
+            "false-alarms --period 0.0005",
+            "--period:",
+            "1e-3 <= period <= 1e12 s",
+        ),
+        (
+            "false-alarms --period 0.000999",
+            "--period:",
+            "1e-3 <= period <= 1e12 s",
         ),
     ] {
         let e = run(&args(a)).expect_err(a);
@@ -889,7 +933,7 @@ fn a_value_that_does_not_read_says_the_range() {
         (
             "false-alarms --period soon",
             "--period: \"soon\" is not a duration: use seconds or a unit (200ms, 5s, 1m, 1h, 30d); \
-             allowed 0 < period <= 1e12 s (e.g. 30d)",
+             allowed 1e-3 <= period <= 1e12 s (e.g. 30d)",
         ),
     ] {
         assert_eq!(run(&args(a)).unwrap_err(), said, "{a}");
