@@ -448,7 +448,10 @@ impl Scenario {
                 return Err(SettingsError::new(
                     f("start"),
                     breaker::error::Num(p.start),
-                    format!("the previous phase's start ({prev}) < x <= 1e9 seconds"),
+                    format!(
+                        "the previous phase's start ({}) < x <= 1e9 seconds",
+                        breaker::error::Num(prev)
+                    ),
                 ));
             }
             prev = p.start;

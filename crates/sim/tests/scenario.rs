@@ -284,6 +284,17 @@ fn validation_names_the_full_dotted_field() {
         "dependency.1.start = 0 is invalid: allowed the previous phase's start (0) < x <= 1e9 \
          seconds"
     );
+    // The previous start as the value is written (it was printed with about 300 zeros).
+    two.dependency[1].start = 1e-300;
+    two.dependency.push(sim::Phase {
+        start: 1e-301,
+        ..Default::default()
+    });
+    assert_eq!(
+        two.validate().unwrap_err().to_string(),
+        "dependency.2.start = 1e-301 is invalid: allowed the previous phase's start (1e-300) < x \
+         <= 1e9 seconds"
+    );
 }
 
 /// A burst goes on into the next phase and ends there at that phase's `burst.leave`: a later
