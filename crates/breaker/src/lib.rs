@@ -100,6 +100,13 @@
 //! written as JSON read back equal only with `serde_json`'s `float_roundtrip` feature on (without
 //! it some numbers read one unit in the last place off); serde's own errors (a value that is not
 //! a number or a rate at all) give no field name unless read through `serde_path_to_error`.
+//!
+//! The statistical breaker's parts have modules of their own, each with its formula and where
+//! it comes from: [`score`], [`line`](mod@line), [`traffic`], [`trial`], [`backoff`], [`generation`]. They
+//! are public to be read, and for the analysis and the playground built on them. They are
+//! building blocks, not a second way to make a breaker: they do not check their inputs as
+//! [`Statistical::new`] does, and may change in a minor version. A service uses [`Statistical`]
+//! or [`Window`] (behind `shared::Shared` across threads, with the `sync` feature).
 #![forbid(unsafe_code)]
 #![warn(missing_docs, missing_debug_implementations)]
 
