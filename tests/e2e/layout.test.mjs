@@ -89,6 +89,65 @@ for (const browser of BROWSERS) {
       }
     });
 
+    test('printed (Chromium: media emulation): every setting and trace row, the charts within the page, a dark page\'s charts inverted to dark on white', { skip: browser !== 'chromium' }, async () => {
+      // Two columns, as on a landscape page. From a wide window the charts kept their screen
+      // width (no script runs to redraw them for paper), so Chromium shrank the whole print to
+      // half size and still cut them; the settings printed as one page-high box with a scroll
+      // bar, the trace as 7 of its rows; printed from a dark screen, the charts' light marks
+      // vanished on white paper.
+      await framed(s, 'index.html', 1000, playgroundReady);
+      const look = () => inFrame(s, (w) => {
+        const d = w.document;
+        const q = (sel) => w.getComputedStyle(d.querySelector(sel));
+        return {
+          page: d.documentElement.scrollWidth <= w.innerWidth,
+          side: [q('#playground .side').position, q('#playground .side').overflowY],
+          trace: q('#playground .panel-trace .scroll').maxHeight,
+          transport: q('#playground .sticky').position,
+          charts: [...d.querySelectorAll('#playground .uplot canvas')].map((c) => w.getComputedStyle(c).maxWidth),
+          fg: w.getComputedStyle(d.documentElement).getPropertyValue('--fg').trim(),
+          filter: q('#playground .uplot canvas').filter,
+        };
+      });
+      const screen = await look();
+      assert.equal(screen.side[0], 'sticky', 'on screen the settings stay in view');
+      try {
+        await s.driver.sendDevToolsCommand('Emulation.setEmulatedMedia', { media: 'print', features: [{ name: 'prefers-color-scheme', value: 'light' }] });
+        const paper = await look();
+        assert.deepEqual(paper, { page: true, side: ['static', 'visible'], trace: 'none', transport: 'static', charts: ['100%', '100%', '100%'], fg: '#1c1f23', filter: 'none' });
+        await s.driver.sendDevToolsCommand('Emulation.setEmulatedMedia', { media: 'print', features: [{ name: 'prefers-color-scheme', value: 'dark' }] });
+        const dark = await look();
+        assert.equal(dark.fg, '#1c1f23', 'the text prints dark');
+        assert.equal(dark.filter, 'invert(1) hue-rotate(180deg)', 'the charts drawn light are inverted');
+      } finally {
+        await s.driver.sendDevToolsCommand('Emulation.setEmulatedMedia', { media: '', features: [{ name: 'prefers-color-scheme', value: 'light' }] });
+      }
+    });
+
+    test('forced colours (Chromium: media emulation): the band key\'s swatches and the legend\'s markers keep their colours; the trace\'s current row a mark', { skip: browser !== 'chromium' }, async () => {
+      await open(s);
+      await page(s.driver, () => window.playground.seek(1200));
+      await until(() => page(s.driver, () => Boolean(document.querySelector('#playground .trace tr.current'))), 'a current trace row');
+      try {
+        await s.driver.sendDevToolsCommand('Emulation.setEmulatedMedia', { features: [{ name: 'forced-colors', value: 'active' }] });
+        const r = await page(s.driver, () => {
+          const root = document.querySelector('#playground');
+          const cs = (el) => getComputedStyle(el);
+          return {
+            forced: matchMedia('(forced-colors: active)').matches,
+            swatch: cs(root.querySelector('.swatch.open')).backgroundColor,
+            marker: cs(root.querySelector('.u-legend .u-series:nth-child(2) .u-marker')).borderColor,
+            current: cs(root.querySelector('.trace tr.current td')).outlineStyle,
+          };
+        });
+        // The system's colours replaced them: the swatches were the panel's background (blank).
+        assert.deepEqual({ ...r, marker: undefined }, { forced: true, swatch: 'rgb(220, 38, 38)', marker: undefined, current: 'solid' });
+        assert.notEqual(r.marker, 'rgb(0, 0, 0)', `the closed score's marker keeps its colour: ${r.marker}`);
+      } finally {
+        await s.driver.sendDevToolsCommand('Emulation.setEmulatedMedia', { features: [{ name: 'forced-colors', value: 'none' }] });
+      }
+    });
+
     test('at 360 px a long scenario name and long phase labels wrap: no sideways scroll, every phase inside the settings', async () => {
       const phases = Array.from({ length: 6 }, (_, i) => ({
         start: i * 10, condition: i % 2 ? 'fine' : 'outage', failure_rate: i % 2 ? 0.02 : 1,
