@@ -124,6 +124,35 @@ for (const browser of BROWSERS) {
       }
     });
 
+    test('a larger default font size (Chromium: the browser\'s setting) enlarges the page\'s text and lays it out as zoom would: one column, the transport bar not stuck, nothing wider than the window', { skip: browser !== 'chromium' }, async () => {
+      // The root was 15 px whatever the reader's default; at 200 % text (a root style) the Seed
+      // field got 0 px of a px-wide sidebar and the transport bar stuck over half the window.
+      const rect = await s.driver.manage().window().getRect();
+      try {
+        await s.driver.manage().window().setRect({ width: 1280, height: 900 });
+        await open(s);
+        // The setting applies to the page shown, at once.
+        await s.driver.sendDevToolsCommand('Page.setFontSizes', { fontSizes: { standard: 32, fixed: 26 } });
+        await until(() => page(s.driver, () => getComputedStyle(document.documentElement).fontSize === '30px'), 'the larger default size');
+        const r = await page(s.driver, () => {
+          const root = document.querySelector('#playground');
+          const seed = root.querySelector('.field[data-path="seed"] input') || root.querySelector('.control-head input[type=number]');
+          return {
+            root: getComputedStyle(document.documentElement).fontSize,
+            columns: getComputedStyle(root.querySelector('.layout')).gridTemplateColumns.split(' ').length,
+            sticky: getComputedStyle(root.querySelector('.sticky')).position,
+            wide: document.documentElement.scrollWidth <= innerWidth,
+            seed: Math.round(seed.getBoundingClientRect().width) >= 100,
+          };
+        });
+        assert.deepEqual(r, { root: '30px', columns: 1, sticky: 'static', wide: true, seed: true });
+      } finally {
+        await s.driver.sendDevToolsCommand('Page.setFontSizes', { fontSizes: { standard: 16, fixed: 13 } });
+        await s.driver.manage().window().setRect({ width: rect.width, height: rect.height });
+      }
+      await until(() => page(s.driver, () => getComputedStyle(document.documentElement).fontSize === '15px'), 'at the usual 16 px, 15 px as before');
+    });
+
     test('forced colours (Chromium: media emulation): the band key\'s swatches and the legend\'s markers keep their colours; the trace\'s current row a mark', { skip: browser !== 'chromium' }, async () => {
       await open(s);
       await page(s.driver, () => window.playground.seek(1200));

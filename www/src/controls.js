@@ -327,7 +327,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       const items = s.list ? getPath(scenario, s.list.path) : undefined;
       if (s.list && Array.isArray(items)) list = listEditor(s.list, items);
       if (!shown.length && !list) return null;
-      const wide = !window.matchMedia || window.matchMedia('(min-width: 861px)').matches;
+      const wide = !window.matchMedia || window.matchMedia('(min-width: 53.8125em)').matches;
       const open = openNow ? openNow.has(s.id) : s.open && wide;
       const d = h('details', { class: 'section', open: open || undefined, dataset: { section: s.id } },
         h('summary', { text: s.title }), shown.length ? form({}, h('div', { class: 'grid' }, shown.map((f) => field(f)))) : null, list);
