@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { Key } from 'selenium-webdriver';
-import { duration } from '../../www/src/format.js';
+import { duration, fmt } from '../../www/src/format.js';
 import {
   BROWSERS, ROOT, session, open, page, pageErrors, pageState, simulate, until, waitSettled, runsShown,
   button, clock, newSnap, change,
@@ -633,6 +633,27 @@ for (const browser of BROWSERS) {
       c = await card();
       assert.equal(c.kind, null);
       assert.match(c.help, /^Not computed exactly: no exact figure: the dynamic program stopped at its work cap/);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('derived numbers: the false alarms\' exact average at p0, the command line\'s figure beside the bound', async () => {
+      // The page gave only the bound (one per period at most, on average): a usability review's
+      // reader went to the walkthrough for the exact 262 d at p0 0.5%, p1 90%, 20 calls/min.
+      const card = () => page(s.driver, () => {
+        const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /^False alarms at p/.test(x.querySelector('h3').textContent));
+        return it && { kind: (it.querySelector('.kind') || {}).textContent || null, value: it.querySelector('.value').textContent, help: (it.querySelector('.help') || {}).textContent || '' };
+      });
+      await open(s, '?v=1&statistical.fine_rate=0.005&statistical.broken_rate=0.9&traffic.calls_per_minute=20');
+      await until(async () => { const c = await card(); return c && c.value !== 'computing…'; }, 'the false alarms\' average', 30_000);
+      const c = await card();
+      const args = ['false-alarms', '--fine', '0.005', '--broken', '0.9', '--a', '0.01', '--b', '0.05', '--calls-per-minute', '20', '--period', '2592000s'];
+      const [cmd, pre] = process.env.BREAKER_BIN ? [process.env.BREAKER_BIN, []] : ['cargo', ['run', '-q', '-p', 'breaker-cli', '--']];
+      const p = JSON.parse(execFileSync(cmd, [...pre, 'analyze', ...args, '--format', 'json'], { cwd: ROOT, encoding: 'utf8' })).points[0];
+      assert.equal(c.kind, 'exact');
+      assert.equal(c.value, `one per ${fmt(p.calls.exact.value, 4)} calls, ${duration(p.seconds.exact.value)} at 20 calls/min`);
+      assert.ok(p.seconds.exact.value > 260 * 86400 && p.seconds.exact.value < 264 * 86400, `${p.seconds.exact.value} s`);
+      assert.match(c.help, /The setting's bound promises at most one per 30 d on average at this line; the exact average is longer\./);
+      assert.ok(c.help.endsWith(`The same: breaker analyze ${args.join(' ')}.`), c.help);
       assert.deepEqual(await pageErrors(s), []);
     });
 

@@ -606,17 +606,22 @@ export function mountPlayground(root, options = {}) {
     if (key === S.openDelayKey) return;
     S.openDelayKey = key;
     S.openDelay = null;
-    let value;
-    try {
-      value = { report: await engine.call('analyze', { args }), args };
-    } catch (e) {
-      value = { error: e.message, args };
-    }
+    const ask = async (a) => {
+      try {
+        return { report: await engine.call('analyze', { args: a }), args: a };
+      } catch (e) {
+        return { error: e.message, args: a };
+      }
+    };
+    const value = await ask(args);
+    // The false alarms' exact average at p₀, to the same line (the same flags): the playground
+    // gave only their bound, and a reader went to the walkthrough for it.
+    if (key === S.openDelayKey) value.falseAlarms = await ask(['false-alarms', ...args.slice(1)]);
     if (key !== S.openDelayKey) return;
     S.openDelay = value;
     // Asked again at the next run when it failed (a worker restarted after a panic refuses what
     // was waiting), rather than kept as not computed for these settings.
-    if (value.error) S.openDelayKey = null;
+    if (value.error || value.falseAlarms.error) S.openDelayKey = null;
     if (S.snap && S.loaded) showSnap(S.snap);
   }
 

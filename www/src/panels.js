@@ -295,6 +295,7 @@ export function renderDerived(root, d, snap, win, callTimeout, openDelay = null,
     item('Rate of zero drift', pct(d.zero_drift_rate, 4),
       'p* = −w_ok / (w_fail − w_ok)', 'exact',
       'At this failure rate the score neither rises nor falls on average: decisions near it are slow (the indifference zone).'),
+    falseAlarmsItem(item, openDelay && openDelay.falseAlarms),
     openDelayItem(item, openDelay),
     Number.isFinite(d.drift_fine) ? item('Drift per call', `at p₀: ${signed(d.drift_fine / d.point, 3)} pt; at p₁: ${signed(d.drift_broken / d.point, 3)} pt`,
       'drift(p) = p·w_fail + (1−p)·w_ok', 'exact') : null,
@@ -350,6 +351,27 @@ function openDelayItem(item, od) {
   const wald = p.calls.approximation;
   return item(title, `${fmt(calls.value, 4)} calls, made in ${duration(secs.value)} at ${callsPerMin(rate)}`, formula, 'exact',
     `The average, counted from a score of 0 as after a close; the breaker opens on their results, so later than the calls by the failures' latency (a hung call's answer comes at the call timeout): a breaker already above 0 when the failures begin opens a little sooner, and single runs vary. The time is the calls over that traffic, which for a replayed trace is its average over the run and with a daily swing the day's mean: where the traffic moves, the calls come sooner or later. At the line for the nominal traffic, ${fmt(p.line_points, 4)} pt; the traffic meter's line at the cursor (above) may differ. ${wald ? `Wald's approximation, which ignores the overshoot: ${fmt(wald.value, 4)} calls. ` : ''}The same: ${command}.`);
+}
+
+/**
+ * The calls (and time) between false alarms at p₀, at the line for the nominal traffic: the
+ * exact average of `breaker analyze false-alarms` (`fa` = {report, args} or {error, args}; null
+ * while it is computed). The page gave only the bound (at most one per period, on average).
+ */
+function falseAlarmsItem(item, fa) {
+  const title = 'False alarms at p₀, on average';
+  const formula = 'ARL at p₀ from a score of 0, to the nominal line (renewal DP)';
+  if (!fa) return item(title, 'computing…', formula, null);
+  const command = `breaker analyze ${fa.args.join(' ')}`;
+  if (fa.error) return item(title, '—', formula, null, `Not computed: ${fa.error} (${command}).`);
+  const p = fa.report.points[0];
+  const calls = p.calls.exact;
+  if (!calls || calls.value === null) {
+    return item(title, '—', formula, null, `Not computed exactly: ${p.exact_note || 'see the command\'s JSON'} (${command}).`);
+  }
+  const rate = fa.report.settings.calls_per_second * 60;
+  return item(title, `one per ${fmt(calls.value, 4)} calls, ${duration(p.seconds.exact.value)} at ${callsPerMin(rate)}`, formula, 'exact',
+    `The average gap while every call fails with chance p₀ on its own, counted from a score of 0 (as after a close). ${p.seconds.bound ? `The setting's bound promises at most one per ${duration(p.seconds.bound.value)} on average at this line; the exact average is longer. ` : ''}Single gaps vary, many much shorter than the average. Where failures come in bursts (a call more likely to fail after one that did), alarms come sooner than either figure says (the walkthrough's step 5). The same: ${command}.`);
 }
 
 /**
