@@ -563,7 +563,7 @@ for (const browser of BROWSERS) {
       const sizes = (id) => page(s.driver, (i) => {
         const r = document.getElementById(i).shadowRoot;
         const px = (sel) => getComputedStyle(r.querySelector(sel)).fontSize;
-        return { h2: px('section.panel h2'), help: px('.help'), button: px('.transport button') };
+        return { h2: px('section.panel h2'), help: px('.help'), button: px('.transport button'), text: px('section.panel') };
       }, id);
       await addPlaygrounds(s.driver, [{ id: 'plain', attrs: { preset: 'quiet-service', panels: 'now,chart', controls: '' } }]);
       await until(async () => (await element(s, 'plain')).state === 'ready', 'the element', 60_000);
@@ -571,11 +571,19 @@ for (const browser of BROWSERS) {
       // style.css's sizes at its root's 15 px: a panel's heading 1.1rem, help text .85rem.
       assert.equal(plain.h2, '16.5px');
       assert.equal(plain.help, '12.75px');
+      // Its plain text too: the page's root is 93.75% (the reader's default size), which in the
+      // host would be 93.75% of the host page's text (9.4 px under mdBook's 10 px root).
+      assert.equal(plain.text, '15px');
       await page(s.driver, () => { document.documentElement.style.fontSize = '62.5%'; });
       await addPlaygrounds(s.driver, [{ id: 'scaled', attrs: { preset: 'quiet-service', panels: 'now,chart', controls: '' } }]);
       await until(async () => (await element(s, 'scaled')).state === 'ready', 'the element on the scaled page', 60_000);
       assert.deepEqual(await sizes('scaled'), plain, 'help text read 8.5 px under a 10 px root');
       assert.deepEqual(await sizes('plain'), plain);
+      // A host page whose text is 20 px: the element's is still 15 px, in step with its rem sizes.
+      await page(s.driver, () => { document.body.style.fontSize = '20px'; });
+      await addPlaygrounds(s.driver, [{ id: 'large', attrs: { preset: 'quiet-service', panels: 'now,chart', controls: '' } }]);
+      await until(async () => (await element(s, 'large')).state === 'ready', 'the element in 20 px text', 60_000);
+      assert.deepEqual(await sizes('large'), plain, 'its text was 18.75 px beside 15 px help and buttons');
     });
 
     test('a host\'s load settles when the element leaves the page meanwhile; state.lastError is of the last load', async () => {

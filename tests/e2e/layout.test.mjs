@@ -107,18 +107,31 @@ for (const browser of BROWSERS) {
           charts: [...d.querySelectorAll('#playground .uplot canvas')].map((c) => w.getComputedStyle(c).maxWidth),
           fg: w.getComputedStyle(d.documentElement).getPropertyValue('--fg').trim(),
           filter: q('#playground .uplot canvas').filter,
+          // Pixels of the first chart in the dark palette's score colour (#60a5fa).
+          darkScore: (() => {
+            const c = d.querySelector('#playground .uplot canvas');
+            const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+            let n = 0;
+            for (let i = 0; i < px.length; i += 4) if (px[i + 3] > 200 && Math.abs(px[i] - 0x60) < 12 && Math.abs(px[i + 1] - 0xa5) < 12 && Math.abs(px[i + 2] - 0xfa) < 12) n++;
+            return n;
+          })(),
         };
       });
       const screen = await look();
       assert.equal(screen.side[0], 'sticky', 'on screen the settings stay in view');
       try {
-        await s.driver.sendDevToolsCommand('Emulation.setEmulatedMedia', { media: 'print', features: [{ name: 'prefers-color-scheme', value: 'light' }] });
-        const paper = await look();
-        assert.deepEqual(paper, { page: true, side: ['static', 'visible'], trace: 'none', transport: 'static', charts: ['100%', '100%', '100%'], fg: '#1c1f23', filter: 'none' });
+        // A dark screen, then printing: the charts were drawn in the dark palette and are not
+        // drawn again for paper (the media type changes, not the colour scheme).
+        await s.driver.sendDevToolsCommand('Emulation.setEmulatedMedia', { media: '', features: [{ name: 'prefers-color-scheme', value: 'dark' }] });
+        await until(async () => (await look()).darkScore > 50, 'the charts drawn in the dark palette');
         await s.driver.sendDevToolsCommand('Emulation.setEmulatedMedia', { media: 'print', features: [{ name: 'prefers-color-scheme', value: 'dark' }] });
         const dark = await look();
         assert.equal(dark.fg, '#1c1f23', 'the text prints dark');
+        assert.ok(dark.darkScore > 50, `the charts keep their dark-palette drawing (${dark.darkScore} px)`);
         assert.equal(dark.filter, 'invert(1) hue-rotate(180deg)', 'the charts drawn light are inverted');
+        await s.driver.sendDevToolsCommand('Emulation.setEmulatedMedia', { media: 'print', features: [{ name: 'prefers-color-scheme', value: 'light' }] });
+        const paper = await look();
+        assert.deepEqual({ ...paper, darkScore: undefined }, { page: true, side: ['static', 'visible'], trace: 'none', transport: 'static', charts: ['100%', '100%', '100%'], fg: '#1c1f23', filter: 'none', darkScore: undefined });
       } finally {
         await s.driver.sendDevToolsCommand('Emulation.setEmulatedMedia', { media: '', features: [{ name: 'prefers-color-scheme', value: 'light' }] });
       }

@@ -62,16 +62,18 @@ function styles() {
 }
 
 /**
- * `css` with each `rem` length in the page's own root size, 15 px (style.css's `:root`, here the
- * host): in a shadow root `rem` is the host document's, and under mdBook's `font-size: 62.5%`
- * the element's help text, labels and buttons were 8.5-9 px beside its 15 px text.
+ * `css` with each `rem` length in the element's own size, 15 px (EXTRA's `:host`; the page's
+ * `:root` is 93.75%, 15 px at a browser's usual 16 px, which in the host would follow the host
+ * page's text): in a shadow root `rem` is the host document's, and under mdBook's
+ * `font-size: 62.5%` the element's help text, labels and buttons were 8.5-9 px beside its 15 px
+ * text.
  */
 function fixedRem(css) {
   return css.replace(/(?<![\w.-])(-?(?:\d+\.?\d*|\.\d+))rem\b/g, 'calc($1 * 15px)');
 }
 
 const EXTRA = `
-:host { display: block; background: var(--bg); border: 1px solid var(--border); border-radius: 8px; margin: 1rem 0; contain: content; }
+:host { display: block; background: var(--bg); border: 1px solid var(--border); border-radius: 8px; margin: 1rem 0; contain: content; font-size: 15px; }
 .playground { padding: .5rem .75rem .75rem; max-width: none; }
 .topbar { display: none; }
 .stage { gap: .6rem; }

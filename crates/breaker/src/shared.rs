@@ -1,7 +1,7 @@
 //! Use from a multi-threaded service: one breaker state shared under a lock with a bounded wait.
 //!
-//! Design §2: a change that cannot take the lock within the lock timeout (default 2 s) is dropped,
-//! since one lost result does less harm than a held-up call. A permit request that cannot take the
+//! A change that cannot take the lock within the lock timeout (default 2 s) is dropped, since one
+//! lost result does less harm than a held-up call. A permit request that cannot take the
 //! lock gets [`Locked::Dropped`] and no permit: make the call anyway and report nothing (as
 //! [`Shared::call`] does), so a stuck lock holds a call up for at most the lock timeout.
 //!

@@ -416,13 +416,6 @@ impl fmt::Display for Reason {
     }
 }
 
-/// Seconds in a reason: whole as they are, else two decimals, and below 0.1 to three
-/// significant digits as Rust writes the rounded number shortest (a 1 ms wait, the least
-/// allowed, reads "0.001", where two decimals gave "0.00"; 2.25 ms backed off from it,
-/// "0.00225", not 0.0022500000000000003).
-/// Past what a breaker gives (below 1e-9 or from 1e15, in a hand-made reason) with an exponent,
-/// as [`Num`](crate::error::Num) writes it: the rounding's scale overflowed to `NaN` below
-/// about 1e-306, and 1e300 took 300 digits.
 /// A time on the breaker's clock in a log line: milliseconds (`60.000`) below 1e15 s, else as
 /// [`crate::error::Num`] prints it (a clock read far ahead, `1e300`, took 300 digits).
 struct Secs(f64);
@@ -437,6 +430,13 @@ impl fmt::Display for Secs {
     }
 }
 
+/// Seconds in a reason: whole as they are, else two decimals, and below 0.1 to three
+/// significant digits as Rust writes the rounded number shortest (a 1 ms wait, the least
+/// allowed, reads "0.001", where two decimals gave "0.00"; 2.25 ms backed off from it,
+/// "0.00225", not 0.0022500000000000003).
+/// Past what a breaker gives (below 1e-9 or from 1e15, in a hand-made reason) with an exponent,
+/// as [`Num`](crate::error::Num) writes it: the rounding's scale overflowed to `NaN` below
+/// about 1e-306, and 1e300 took 300 digits.
 fn fmt_num(v: f64) -> String {
     let a = v.abs();
     if v == v.trunc() && a < 1e15 {
