@@ -490,7 +490,7 @@ for (const browser of BROWSERS) {
         const t = await s.driver.findElement({ css: '#playground .copy' }).getText();
         return /trace [0-9a-f]{16}/.test(t) && t;
       }, 'the saved message with the trace hash');
-      assert.match(msg, /Saved recovery-warmup\.json\. breaker run --scenario recovery-warmup\.json replays this run \(\d+ calls, trace [0-9a-f]{16}\)\./);
+      assert.match(msg, /Saved recovery-warmup\.json\. breaker run --scenario recovery-warmup\.json replays this run \(\d+ calls, trace [0-9a-f]{16}\)\. Its “statistical” and “window” settings are the breaker crate's StatisticalSettings and WindowSettings as serde reads them, for a Rust service's configuration\.$/);
       assert.equal(/trace ([0-9a-f]{16})/.exec(msg)[1], here.hash.slice(0, 16), 'the page\'s own trace hash');
       // The file itself, not the page's object, through the command line.
       const dir = mkdtempSync(join(tmpdir(), 'e2e-saved-'));
@@ -519,7 +519,7 @@ for (const browser of BROWSERS) {
       const during = await until(() => page(s.driver, () => window.__saved), 'the file saved during the run');
       assert.deepEqual(JSON.parse(during.text), shown, 'the run shown, not the one being computed');
       assert.equal(JSON.parse(during.text).seed, 12);
-      assert.match(await s.driver.findElement({ css: '#playground .copy' }).getText(), /replays the run shown\.$/);
+      assert.match(await s.driver.findElement({ css: '#playground .copy' }).getText(), /replays the run shown\. Its “statistical” and “window” settings/);
       await waitSettled(s.driver, n, 120_000);
       assert.doesNotMatch(await s.driver.findElement({ css: '#playground .copy' }).getText(), /Saved/, 'gone with the run it was about');
       // A run with no state change: its hash is of nothing (as every such run's is), said.

@@ -881,7 +881,10 @@ export function mountPlayground(root, options = {}) {
     const what = hash ? ` replays this run (${S.metrics.calls} ${S.metrics.calls === 1 ? 'call' : 'calls'}, trace ${hash}${S.eventsTotal === 0 ? ': no state changes, the hash of none' : ''}).`
       : S.loaded && !S.complete ? ' replays this run whole (the page computed part of it).'
         : ' replays the run shown.';
-    replace(copyMsg, `Saved ${name}. `, h('code', { text: `breaker run --scenario ${name}` }), what);
+    // And the way into a service (a usability review's reader found none on the page).
+    replace(copyMsg, `Saved ${name}. `, h('code', { text: `breaker run --scenario ${name}` }), what,
+      ' Its “statistical” and “window” settings are the breaker crate\'s ', h('code', { text: 'StatisticalSettings' }), ' and ',
+      h('code', { text: 'WindowSettings' }), ' as serde reads them, for a Rust service\'s configuration.');
   }
 
   /**
