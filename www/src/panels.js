@@ -329,49 +329,46 @@ function meterStart(start) {
 }
 
 /**
- * Calls (and time) to open at p₁ from a score of 0, at the line for the nominal traffic: the
- * exact average of `breaker analyze open-delay` (`openDelay` = {report, args} or {error, args};
- * null while it is computed). The question a service owner asks first ("how soon does it stop
- * calling a broken dependency?"), which the curves answered only at their own rates.
+ * A card of one `breaker analyze` report's exact average at the line for the nominal traffic
+ * (`od` = {report, args} or {error, args}; null while it is computed): "computing…", or "—" with
+ * why it was not computed, or what `show(point, calls a minute, command)` makes of it.
  */
-function openDelayItem(item, od) {
-  const title = 'Calls to open at p₁';
-  const formula = 'ARL at p₁ from a score of 0, to the nominal line (renewal DP)';
+function exactItem(item, od, title, formula, show) {
   // No kind while there is no number: a badge beside "—" would call nothing exact.
   if (!od) return item(title, 'computing…', formula, null);
   const command = `breaker analyze ${od.args.join(' ')}`;
   if (od.error) return item(title, '—', formula, null, `Not computed: ${od.error} (${command}).`);
   const p = od.report.points[0];
-  const calls = p.calls.exact;
-  const secs = p.seconds.exact;
-  if (!calls || calls.value === null) {
+  if (!p.calls.exact || p.calls.exact.value === null) {
     return item(title, '—', formula, null, `Not computed exactly: ${p.exact_note || 'see the command\'s JSON'} (${command}).`);
   }
-  const rate = od.report.settings.calls_per_second * 60;
-  const wald = p.calls.approximation;
-  return item(title, `${fmt(calls.value, 4)} calls, made in ${duration(secs.value)} at ${callsPerMin(rate)}`, formula, 'exact',
-    `The average, counted from a score of 0 as after a close; the breaker opens on their results, so later than the calls by the failures' latency (a hung call's answer comes at the call timeout): a breaker already above 0 when the failures begin opens a little sooner, and single runs vary. The time is the calls over that traffic, which for a replayed trace is its average over the run and with a daily swing the day's mean: where the traffic moves, the calls come sooner or later. At the line for the nominal traffic, ${fmt(p.line_points, 4)} pt; the traffic meter's line at the cursor (above) may differ. ${wald ? `Wald's approximation, which ignores the overshoot: ${fmt(wald.value, 4)} calls. ` : ''}The same: ${command}.`);
+  const [value, text] = show(p, callsPerMin(od.report.settings.calls_per_second * 60), command);
+  return item(title, value, formula, 'exact', text);
+}
+
+/**
+ * Calls (and time) to open at p₁ from a score of 0, at the line for the nominal traffic: the
+ * exact average of `breaker analyze open-delay`. The question a service owner asks first ("how
+ * soon does it stop calling a broken dependency?"), which the curves answered only at their own
+ * rates.
+ */
+function openDelayItem(item, od) {
+  return exactItem(item, od, 'Calls to open at p₁', 'ARL at p₁ from a score of 0, to the nominal line (renewal DP)', (p, rate, command) => {
+    const wald = p.calls.approximation;
+    return [`${fmt(p.calls.exact.value, 4)} calls, made in ${duration(p.seconds.exact.value)} at ${rate}`,
+      `The average, counted from a score of 0 as after a close; the breaker opens on their results, so later than the calls by the failures' latency (a hung call's answer comes at the call timeout): a breaker already above 0 when the failures begin opens a little sooner, and single runs vary. The time is the calls over that traffic, which for a replayed trace is its average over the run and with a daily swing the day's mean: where the traffic moves, the calls come sooner or later. At the line for the nominal traffic, ${fmt(p.line_points, 4)} pt; the traffic meter's line at the cursor (above) may differ. ${wald ? `Wald's approximation, which ignores the overshoot: ${fmt(wald.value, 4)} calls. ` : ''}The same: ${command}.`];
+  });
 }
 
 /**
  * The calls (and time) between false alarms at p₀, at the line for the nominal traffic: the
- * exact average of `breaker analyze false-alarms` (`fa` = {report, args} or {error, args}; null
- * while it is computed). The page gave only the bound (at most one per period, on average).
+ * exact average of `breaker analyze false-alarms`. The page gave only the bound (at most one per
+ * period, on average).
  */
 function falseAlarmsItem(item, fa) {
-  const title = 'False alarms at p₀, on average';
-  const formula = 'ARL at p₀ from a score of 0, to the nominal line (renewal DP)';
-  if (!fa) return item(title, 'computing…', formula, null);
-  const command = `breaker analyze ${fa.args.join(' ')}`;
-  if (fa.error) return item(title, '—', formula, null, `Not computed: ${fa.error} (${command}).`);
-  const p = fa.report.points[0];
-  const calls = p.calls.exact;
-  if (!calls || calls.value === null) {
-    return item(title, '—', formula, null, `Not computed exactly: ${p.exact_note || 'see the command\'s JSON'} (${command}).`);
-  }
-  const rate = fa.report.settings.calls_per_second * 60;
-  return item(title, `one per ${fmt(calls.value, 4)} calls, ${duration(p.seconds.exact.value)} at ${callsPerMin(rate)}`, formula, 'exact',
-    `The average gap while every call fails with chance p₀ on its own, counted from a score of 0 (as after a close). ${p.seconds.bound ? `The setting's bound promises at most one per ${duration(p.seconds.bound.value)} on average at this line; the exact average is longer. ` : ''}Single gaps vary, many much shorter than the average. Where failures come in bursts (a call more likely to fail after one that did), alarms come sooner than either figure says (the walkthrough's step 5). The same: ${command}.`);
+  return exactItem(item, fa, 'False alarms at p₀, on average', 'ARL at p₀ from a score of 0, to the nominal line (renewal DP)', (p, rate, command) => [
+    `one per ${fmt(p.calls.exact.value, 4)} calls, ${duration(p.seconds.exact.value)} at ${rate}`,
+    `The average gap while every call fails with chance p₀ on its own, counted from a score of 0 (as after a close). ${p.seconds.bound ? `The setting's bound promises at most one per ${duration(p.seconds.bound.value)} on average at this line; the exact average is longer. ` : ''}Single gaps vary, many much shorter than the average. Where failures come in bursts (a call more likely to fail after one that did), alarms come sooner than either figure says (the walkthrough's step 5). The same: ${command}.`]);
 }
 
 /**
