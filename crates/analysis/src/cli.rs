@@ -133,6 +133,12 @@ fn number_in(
     }
 }
 
+/// The traffic one breaker sees, in calls per minute, that the analysis takes: a scenario's
+/// `1e-6 <= x <= 1e7` split among up to 1,000 callers, or a replayed trace's own calls over its
+/// run. `--calls-per-minute`, the wasm's analysis options and `breaker analyze curves` all take
+/// this range (they disagreed once: the page refused 5e-7 beside curves drawn at it).
+pub const CALLS_PER_MINUTE: (f64, f64) = (1e-12, 1e12);
+
 /// The largest double below `x > 0`: [`number_in`]'s open low end for a closed one (traffic's
 /// floor keeps its times finite: at 1e-305 calls a minute, 1793 calls read "inf" years).
 const fn below(x: f64) -> f64 {
@@ -314,11 +320,8 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
                 f.calls_per_minute = Some(number_in(
                     "calls-per-minute",
                     v,
-                    // The traffic one breaker sees, as the page asks for it: a scenario's
-                    // split among callers (5e-7 was refused beside curves drawn at it) or a
-                    // trace's own; the wasm's analysis options take the same range.
-                    below(1e-12),
-                    1e12,
+                    below(CALLS_PER_MINUTE.0),
+                    CALLS_PER_MINUTE.1,
                     "1e-12 <= calls per minute <= 1e12",
                 )?)
             }

@@ -108,11 +108,11 @@ pub(crate) fn run(args: Vec<OsString>) -> Result<String, String> {
         })?;
     }
     let cpm = s.calls_per_minute_per_breaker();
-    // The page's analysis options take 1e-12 to 1e12 calls/min; only a trace's traffic can be
-    // outside (the setting's own is 1e-6 to 1e7, shared by at most 1,000 callers). Three calls
-    // in 1e-300 s were drawn at 1.8e302 calls/min, and in 1e-320 s at "inf" (rows of inf, put
-    // down to close rates), where the page refuses them.
-    if !(1e-12..=1e12).contains(&cpm) {
+    // The analysis' traffic range, as the page's analysis options take it; only a trace's
+    // traffic can be outside. Three calls in 1e-300 s were drawn at 1.8e302 calls/min, and in
+    // 1e-320 s at "inf" (rows of inf, put down to close rates), where the page refuses them.
+    let (lo, hi) = analysis::cli::CALLS_PER_MINUTE;
+    if !(lo..=hi).contains(&cpm) {
         let (name, _) = crate::run::trace_source(o.scenario.as_deref(), &o.sets);
         return Err(format!(
             "{name}: the trace's calls come at {} calls/min to one breaker (its calls over its \
