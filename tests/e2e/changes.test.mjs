@@ -469,9 +469,6 @@ for (const browser of BROWSERS) {
 
     test('"Download scenario" saves the settings as JSON that the command line replays to the same run', async () => {
       await open(s);
-      await change(s, 'seed', 11);
-      await change(s, 'window.sliding_window_size', 12);
-      const here = await pageState(s.driver, { hash: true });
       // Capture the file the link saves (a headless browser's download folder is not ours).
       await page(s.driver, () => {
         window.__saved = null;
@@ -482,15 +479,26 @@ for (const browser of BROWSERS) {
           fetch(this.href).then((r) => r.text()).then((text) => { window.__saved = { name, text }; });
         };
       });
+      // The preset as it is: under its own name.
+      await s.driver.findElement({ xpath: "//button[normalize-space(.)='Download scenario']" }).click();
+      const preset = await until(() => page(s.driver, () => window.__saved), 'the preset\'s file');
+      assert.equal(preset.name, 'recovery-warmup.json');
+      assert.equal(JSON.parse(preset.text).seed, (await pageState(s.driver)).scenario.seed);
+      await page(s.driver, () => { window.__saved = null; });
+      await change(s, 'seed', 11);
+      await change(s, 'window.sliding_window_size', 12);
+      const here = await pageState(s.driver, { hash: true });
       await s.driver.findElement({ xpath: "//button[normalize-space(.)='Download scenario']" }).click();
       const saved = await until(() => page(s.driver, () => window.__saved), 'the saved file');
-      assert.equal(saved.name, 'recovery-warmup.json');
+      // Edited, it keeps the preset's name inside but not as the file's: beside the preset's
+      // own file it would pass for it, or overwrite it.
+      assert.equal(saved.name, 'recovery-warmup-edited.json');
       assert.deepEqual(JSON.parse(saved.text), here.scenario, 'the settings of the run shown, edits included');
       const msg = await until(async () => {
         const t = await s.driver.findElement({ css: '#playground .copy' }).getText();
         return /trace [0-9a-f]{16}/.test(t) && t;
       }, 'the saved message with the trace hash');
-      assert.match(msg, /Saved recovery-warmup\.json\. breaker run --scenario recovery-warmup\.json replays this run \(\d+ calls, trace [0-9a-f]{16}\)\. Its “statistical” and “window” settings are the breaker crate's StatisticalSettings and WindowSettings as serde reads them, for a Rust service's configuration\.$/);
+      assert.match(msg, /Saved recovery-warmup-edited\.json\. breaker run --scenario recovery-warmup-edited\.json replays this run \(\d+ calls, trace [0-9a-f]{16}\)\. Its “statistical” and “window” settings are the breaker crate's StatisticalSettings and WindowSettings as serde reads them, for a Rust service's configuration\.$/);
       assert.equal(/trace ([0-9a-f]{16})/.exec(msg)[1], here.hash.slice(0, 16), 'the page\'s own trace hash');
       // The file itself, not the page's object, through the command line.
       const dir = mkdtempSync(join(tmpdir(), 'e2e-saved-'));

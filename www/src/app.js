@@ -242,6 +242,9 @@ export function mountPlayground(root, options = {}) {
     targets: { ...DEFAULT_TARGETS }, loaded: false, cut: false,
   };
 
+  /** Settings that keep a preset's name (as an edit of the preset does) but not its values. */
+  const editedPreset = (sc) => Boolean(S.preset && S.byName[S.preset] && sc.name === S.preset && !same(sc, S.byName[S.preset]));
+
   const engine = new Engine({
     onProgress: (f, reached, partial) => {
       progress.value = f;
@@ -560,7 +563,7 @@ export function mountPlayground(root, options = {}) {
       if (id !== S.runId) return true;
     }
     // A preset's name stays in the settings when they are edited: say the run is not the preset's.
-    const edited = Boolean(S.preset && S.byName[S.preset] && info.name === S.preset && !same(sc, S.byName[S.preset]));
+    const edited = editedPreset(sc);
     const title = `${info.name || 'Custom scenario'}${edited ? ' (edited)' : ''}`;
     // A run is cut short when a breaker changed state 2^20 times (sim::MAX_EVENTS): waits of a
     // millisecond through a long outage change state about once a call.
@@ -861,7 +864,10 @@ export function mountPlayground(root, options = {}) {
     // which the simulator can yet refuse).
     const sc = S.shownScenario;
     if (!sc) return;
-    const name = `${String(sc.name || S.preset || 'scenario').toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'scenario'}.json`;
+    // An edited preset keeps the preset's name in its settings, but not as its file's name: saved
+    // beside the preset's own file, it would pass for (or overwrite) the preset.
+    const stem = String(sc.name || S.preset || 'scenario').toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'scenario';
+    const name = `${stem}${editedPreset(sc) ? '-edited' : ''}.json`;
     const url = URL.createObjectURL(new Blob([`${JSON.stringify(sc, null, 2)}\n`], { type: 'application/json' }));
     // In the document while clicked: a detached link's click saves nothing in some browsers.
     const a = h('a', { href: url, download: name, hidden: true });
