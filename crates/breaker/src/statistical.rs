@@ -328,6 +328,13 @@ pub struct Statistical {
     transitions: Vec<Transition>,
 }
 
+/// `Statistical::new(StatisticalSettings::default())`, which the default settings pass.
+impl Default for Statistical {
+    fn default() -> Self {
+        Self::new(StatisticalSettings::default()).expect("the default settings are valid")
+    }
+}
+
 impl Statistical {
     /// A closed breaker whose traffic meter starts at the first call asked for (the `now` of
     /// the first [`Breaker::permit`] or [`Breaker::permit_last_option`]; read as 0 if not

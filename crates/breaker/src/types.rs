@@ -271,6 +271,16 @@ pub enum Recorded {
     Ignored(Ignored),
 }
 
+/// For logs: `counted`, or `ignored: ` and the [`Ignored`] reason (`ignored: neutral outcome`).
+impl fmt::Display for Recorded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Recorded::Counted => f.write_str("counted"),
+            Recorded::Ignored(why) => write!(f, "ignored: {why}"),
+        }
+    }
+}
+
 /// Why a transition happened, with the numbers behind it.
 ///
 /// With `serde` it is tagged by a `kind` field (`{"kind": "wait_elapsed", "wait": 60.0}`), which

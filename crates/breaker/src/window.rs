@@ -750,6 +750,13 @@ impl Probes {
     }
 }
 
+/// `Window::new(WindowSettings::default())`, which the default settings pass.
+impl Default for Window {
+    fn default() -> Self {
+        Self::new(WindowSettings::default()).expect("the default settings are valid")
+    }
+}
+
 impl Window {
     /// A closed window breaker. Invalid settings give an error naming the field.
     pub fn new(settings: WindowSettings) -> Result<Self, SettingsError> {

@@ -43,12 +43,18 @@ fn the_public_types_have_the_traits_a_service_needs() {
     fn default_debug_clone<T: Default + Debug + Clone + PartialEq>() {}
     default_debug_clone::<StatisticalSettings>();
     default_debug_clone::<WindowSettings>();
+    // A breaker's default is the breaker of the default settings, closed.
+    let (s, w) = (Statistical::default(), Window::default());
+    assert_eq!(s.settings(), &StatisticalSettings::default());
+    assert_eq!(w.settings(), &WindowSettings::default());
+    assert_eq!((s.state(), w.state()), (State::Closed, State::Closed));
     fn display<T: Display>() {}
     display::<Reason>();
     display::<State>();
     display::<Outcome>();
     display::<PermitKind>();
     display::<Ignored>();
+    display::<Recorded>();
     let set: HashSet<Ignored> = [Ignored::Neutral, Ignored::Neutral, Ignored::Lost].into();
     assert_eq!(set.len(), 2);
 }
@@ -184,6 +190,11 @@ fn ignored_results_and_permit_kinds_say_what_they_are() {
     assert_eq!(Ignored::LastOption.to_string(), "last-option call");
     assert_eq!(Ignored::Lost.to_string(), "trial lost or already reported");
     assert_eq!(Ignored::NoEffect.to_string(), "arrived while open");
+    assert_eq!(Recorded::Counted.to_string(), "counted");
+    assert_eq!(
+        Recorded::Ignored(stale).to_string(),
+        "ignored: late result of generation 1 (now 2)"
+    );
     assert_eq!(PermitKind::Normal.to_string(), "normal");
     assert_eq!(PermitKind::Trial.to_string(), "trial");
     assert_eq!(PermitKind::LastOption.to_string(), "last_option");
