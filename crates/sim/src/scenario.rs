@@ -849,13 +849,51 @@ fn path_at(prefix: &str) -> Option<String> {
     Some(segs?.join("."))
 }
 
-/// `v` as compact JSON, cut to about 80 characters (a value in an error message).
+/// `v` as compact JSON for an error message: a list or an object stops with `...` before its
+/// next entry once the text is past 80 bytes (`{"a":[1,2,...`), a string past 80 bytes is
+/// quoted in part (`"1111…" (100000 bytes)`). The page's wasm quotes a value
+/// by the same rule (`crates/wasm/src/convert.rs`), so both doors give the same message.
 fn short_json(v: &serde_json::Value) -> String {
-    let t = v.to_string();
-    match t.char_indices().nth(80) {
-        Some((i, _)) => format!("{}...", &t[..i]),
-        None => t,
+    /// Whether it stopped (the `...` written).
+    fn write(v: &serde_json::Value, out: &mut String) -> bool {
+        let entries: Vec<(Option<&String>, &serde_json::Value)> = match v {
+            serde_json::Value::Array(a) => a.iter().map(|x| (None, x)).collect(),
+            serde_json::Value::Object(m) => m.iter().map(|(k, x)| (Some(k), x)).collect(),
+            // Longer than `quote::LONG` bytes, quoted in part as the reason after it quotes it,
+            // `"1111…" (100000 bytes)`.
+            serde_json::Value::String(t) if t.len() > breaker::quote::LONG => {
+                out.push_str(&breaker::quote::Quoted(t).to_string());
+                return false;
+            }
+            leaf => {
+                out.push_str(&leaf.to_string());
+                return false;
+            }
+        };
+        let (open, close) = if v.is_array() { ('[', ']') } else { ('{', '}') };
+        out.push(open);
+        for (i, (k, x)) in entries.into_iter().enumerate() {
+            if out.len() > 80 {
+                out.push_str("...");
+                return true;
+            }
+            if i > 0 {
+                out.push(',');
+            }
+            if let Some(k) = k {
+                out.push_str(&serde_json::Value::from(k.as_str()).to_string());
+                out.push(':');
+            }
+            if write(x, out) {
+                return true;
+            }
+        }
+        out.push(close);
+        false
     }
+    let mut out = String::new();
+    write(v, &mut out);
+    out
 }
 
 /// Place the leaves of `given` (a scenario object that does not deserialize) over the default

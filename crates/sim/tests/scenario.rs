@@ -148,6 +148,33 @@ fn a_long_value_is_echoed_in_part() {
         assert!(e.contains(field) && e.contains(said), "{e}");
         assert!(e.contains("… (100") && e.len() < 300, "{e}");
     }
+    // A list or an object (a run's result opened as a scenario): its entries up to 80 bytes
+    // of text, then `...` (it was quoted whole on the page, 27,419 characters of it).
+    let events: Vec<String> = (0..1000).map(|i| format!(r#"{{"t_s":{i}}}"#)).collect();
+    let e = Scenario::from_json(&format!(
+        r#"{{"breakers": {{"events": [{}], "n": 1}}}}"#,
+        events.join(",")
+    ))
+    .unwrap_err();
+    let quoted =
+        r#"{"events":[{"t_s":0},{"t_s":1},{"t_s":2},{"t_s":3},{"t_s":4},{"t_s":5},{"t_s":6},{..."#;
+    assert!(
+        e.starts_with(&format!(
+            "breakers = {quoted} is invalid: unknown field `breakers`, expected one of"
+        )),
+        "{e}"
+    );
+    // A long string, as the reason quotes it (it was cut at 80 characters with `...`).
+    assert_eq!(
+        Scenario::from_json(&format!(
+            r#"{{"statistical": {{"fine_rate": "{digits}x"}}}}"#
+        ))
+        .unwrap_err(),
+        format!(
+            "statistical.fine_rate = \"{first}…\" (100001 bytes) is invalid: \"{first}…\" \
+             (100001 bytes) is not a rate: use 0.05 or 5%, 0 < x < 1"
+        )
+    );
     // Up to 80 bytes, whole.
     let at = "1".repeat(80);
     assert!(s

@@ -22,7 +22,7 @@
 //! the shape JSON text would have had (non-finite numbers as `null`; object keys sorted where the
 //! value used to be a `serde_json::Value`).
 
-use breaker::quote::Quoted;
+use breaker::quote::{Quoted, LONG};
 use breaker::SettingsError;
 use js_sys::{Array, Number, Object, Reflect, JSON};
 use serde::de::{self, DeserializeOwned, IntoDeserializer};
@@ -140,20 +140,28 @@ fn sift_down(v: &mut [String], mut root: usize, end: usize) {
 
 /// A value as compact JSON text, as `serde_json::Value`'s `Display` writes it: object keys
 /// sorted, whole numbers as integers, other numbers as [`float_text`], `null` for what JSON
-/// cannot hold.
+/// cannot hold; cut short as [`write_json`] says.
 fn json_text(v: &JsValue) -> String {
     let mut out = String::new();
     write_json(v, &mut out);
     out
 }
 
-fn write_json(v: &JsValue, out: &mut String) {
+/// Writes `v` to `out`; a list or an object stops with `...` before its next entry once the
+/// text is past 80 bytes, as `sim`'s messages quote a value. Whether it stopped.
+fn write_json(v: &JsValue, out: &mut String) -> bool {
     match kind(v) {
         Ok(Kind::Null) | Err(_) => out.push_str("null"),
         Ok(Kind::Bool(b)) => out.push_str(if b { "true" } else { "false" }),
-        Ok(Kind::U64(n)) => out.push_str(&n.to_string()),
-        Ok(Kind::I64(n)) => out.push_str(&n.to_string()),
+        // Safe integers: their digits, as `number_text` writes them.
+        Ok(Kind::U64(n)) => out.push_str(&number_text(n as f64)),
+        Ok(Kind::I64(n)) => out.push_str(&number_text(n as f64)),
         Ok(Kind::F64(x)) => out.push_str(&number_text(x)),
+        // Longer than `quote::LONG` bytes, quoted in part as the reason after it quotes it,
+        // `"1111…" (100000 bytes)`.
+        Ok(Kind::Str(s)) if s.len() > LONG => {
+            let _ = fmt::Write::write_fmt(out, format_args!("{}", Quoted(&s)));
+        }
         // JSON.stringify escapes a string as serde_json does (`"`, `\`, control characters).
         Ok(Kind::Str(_)) => out.push_str(
             &JSON::stringify(v)
@@ -164,26 +172,39 @@ fn write_json(v: &JsValue, out: &mut String) {
         Ok(Kind::Array(a)) => {
             out.push('[');
             for (i, x) in a.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
+                if cut(out, i) || write_json(x, out) {
+                    return true;
                 }
-                write_json(x, out);
             }
             out.push(']');
         }
         Ok(Kind::Object(es)) => {
             out.push('{');
             for (i, (k, x)) in es.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
+                if cut(out, i) {
+                    return true;
                 }
                 write_json(&JsValue::from_str(&k), out);
                 out.push(':');
-                write_json(&x, out);
+                if write_json(&x, out) {
+                    return true;
+                }
             }
             out.push('}');
         }
     }
+    false
+}
+
+/// Before entry `i` of a list or an object: `...` and true past 80 bytes, else the comma.
+fn cut(out: &mut String, i: usize) -> bool {
+    let long = out.len() > 80;
+    if long {
+        out.push_str("...");
+    } else if i > 0 {
+        out.push(',');
+    }
+    long
 }
 
 /// A number that is not a safe integer as the command line shows it when given the browser's

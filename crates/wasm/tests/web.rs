@@ -267,6 +267,38 @@ fn random_edits_are_read_as_the_cli_reads_them() {
     );
 }
 
+/// A long list or object in a refused scenario (a run's result opened as one) is quoted as the
+/// command line quotes it: its entries up to 80 bytes of text, then `...`; a long string, in
+/// part with its length. The page quoted them whole (27,419 characters for a run of
+/// recovery-warmup).
+#[wasm_bindgen_test]
+fn a_long_value_is_quoted_in_part_as_natively() {
+    let events: Vec<String> = (0..1000)
+        .map(|i| format!(r#"{{"t_s":{i},"to":"open","x":-{i}.5}}"#))
+        .collect();
+    for text in [
+        format!(
+            r#"{{"breakers": {{"events": [{}], "n": 1}}}}"#,
+            events.join(",")
+        ),
+        format!(r#"{{"duration": [{}]}}"#, events.join(",")),
+        format!("[{}]", events.join(",")),
+        r#"{"statistical": {"fine_rate": [1, -2, 3.5, "four", null, true, [], {}]}}"#.to_string(),
+        format!(r#"{{"callers": {{"count": "{}"}}}}"#, "a".repeat(100_000)),
+        format!(
+            r#"{{"statistical": {{"fine_rate": "{}"}}}}"#,
+            "é\\\"\\\\".repeat(30)
+        ),
+        format!(r#"{{"breakers": [{{"name": "{}"}}]}}"#, "x".repeat(81)),
+    ] {
+        let native = sim::Scenario::from_json(&text).unwrap_err();
+        let page = Playground::new(js(&text)).err().expect("refused");
+        let page = get(&JsValue::from(page), "message").as_string().unwrap();
+        assert_eq!(page, native);
+        assert!(page.len() < 400, "{page}");
+    }
+}
+
 #[wasm_bindgen_test]
 fn presets_and_defaults_read_as_natively() {
     // The wasm reads the presets' JSON with the browser's JSON.parse, natively serde_json reads
