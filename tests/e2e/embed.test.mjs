@@ -145,6 +145,39 @@ for (const browser of BROWSERS) {
       assert.equal(e.calls, simulate(e.scenario).result.calls);
     });
 
+    test('an element whose simulator cannot start says so, to its reader and to its host: data-state "error" and an event', async () => {
+      // A host page whose policy allows no worker: the simulator's worker is refused, as a
+      // worker script that did not load (a 404) is. Before, data-state stayed "loading" for good.
+      await s.driver.get(new URL('a-docs-page', s.url).href);
+      await page(s.driver, () => {
+        const o = location.origin;
+        const html = `<!doctype html><html><head>
+          <meta http-equiv="Content-Security-Policy" content="default-src 'self' ${o}; script-src 'self' ${o} 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'self' ${o}; worker-src 'none'">
+          <script>window.__errors = []; document.addEventListener('breaker-playground-error', (e) => window.__errors.push([e.target.id, e.detail.message]));</script>
+          <script type="module" src="${o}/embed/breaker-playground.js"></script></head>
+          <body><breaker-playground id="nowork" preset="quiet-service" controls></breaker-playground></body></html>`;
+        location.href = URL.createObjectURL(new Blob([html], { type: 'text/html' }));
+      });
+      await until(() => page(s.driver, () => location.protocol === 'blob:' && Boolean(document.getElementById('nowork'))), 'the page with the policy');
+      await until(async () => (await element(s, 'nowork')).state === 'error', 'the element to say "error"', 60_000);
+      const r = await page(s.driver, () => {
+        const root = document.getElementById('nowork').shadowRoot;
+        return {
+          errors: window.__errors,
+          banner: [...root.querySelectorAll('.banner')].map((b) => b.textContent).join(' '),
+          inert: root.querySelector('.controls').inert,
+        };
+      });
+      assert.equal(r.errors.length, 1, JSON.stringify(r.errors));
+      assert.equal(r.errors[0][0], 'nowork');
+      assert.match(r.banner, /The simulator could not start: /);
+      assert.ok(r.banner.includes(r.errors[0][1]), `${r.banner} / ${r.errors[0][1]}`);
+      const e = await element(s, 'nowork');
+      assert.equal(e.runInfo, 'The simulator could not start (see the message above), so no run can be shown. Reload the page to try again.');
+      // Its form is not taken for one that runs: no edit is made to be lost.
+      assert.equal(r.inert, true);
+    });
+
     test('docs-example.html: the ?embed=1 iframe hides the page chrome and shows the panels asked for', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
       await page(s.driver, () => document.getElementById('frame').scrollIntoView());

@@ -29,7 +29,14 @@ const fs = require('node:fs');
     addEventListener: (type, f) => { if (type === 'message') listeners.push(f); },
   };
   const pkg = await import(workerData.pkgUrl);
-  pkg.initSync({ module: fs.readFileSync(workerData.wasmPath) });
+  // Fetched by the worker's own start instead, late or not at all ('late', 'missing').
+  if (workerData.fetch) {
+    globalThis.fetch = async () => {
+      if (workerData.fetch === 'missing') throw new TypeError('Failed to fetch');
+      await new Promise((r) => setTimeout(r, 500));
+      return fs.readFileSync(workerData.wasmPath);
+    };
+  } else pkg.initSync({ module: fs.readFileSync(workerData.wasmPath) });
   const advance = pkg.Playground.prototype.advance;
   let trap = false;
   pkg.Playground.prototype.advance = function (n) {
@@ -45,9 +52,10 @@ const fs = require('node:fs');
 })();`;
 
 /** The page's worker.js over the built wasm, in a worker thread (BOOT). */
-const boot = () => new Thread(BOOT, {
+const boot = (fetch) => new Thread(BOOT, {
   eval: true,
   workerData: {
+    fetch,
     pkgUrl: pathToFileURL(join(DIST, 'pkg/breaker_wasm.js')).href,
     wasmPath: join(DIST, 'pkg/breaker_wasm_bg.wasm'),
     workerUrl: pathToFileURL(join(DIST, 'src/worker.js')).href,
@@ -70,6 +78,8 @@ test('a trap in the wasm is fatal: the worker says so once, and refuses every la
   };
   try {
     await next((m) => m.booted, 'boot');
+    // As the page starts it (engine.js): every other request waits for this one.
+    thread.postMessage({ id: 100, op: 'init' });
     const scenario = { seed: 3, duration: 60 };
     thread.postMessage({ id: 1, op: 'rerun', args: { scenario } });
     const ok = await next((m) => m.id === 1, 'reply 1');
@@ -115,6 +125,7 @@ test('a settings error leaves the worker whole', { skip: !existsSync(join(DIST, 
   };
   try {
     await reply('booted');
+    thread.postMessage({ id: 100, op: 'init' });
     const selfish = {};
     selfish.o = selfish;
     thread.postMessage({ id: 1, op: 'rerun', args: { scenario: { seed: 'x' } } });
@@ -132,6 +143,87 @@ test('a settings error leaves the worker whole', { skip: !existsSync(join(DIST, 
     assert.equal(got.has('fatal'), false);
   } finally {
     await thread.terminate();
+  }
+});
+
+/** The replies of `thread` by id, awaited. */
+function replies(thread) {
+  const got = new Map();
+  thread.on('message', (m) => { if (m.id) got.set(m.id, m); if (m.booted) got.set('booted', m); });
+  return async (id) => {
+    const end = Date.now() + 20_000;
+    while (!got.has(id)) {
+      if (Date.now() > end) throw new Error(`no reply ${id}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return got.get(id);
+  };
+}
+
+test('a request sent while the wasm is on its way waits for it', { skip: !existsSync(join(DIST, 'src/worker.js')) && 'run `cargo xtask dist` first' }, async () => {
+  // Before, it ran into the module not yet there: "Cannot read properties of undefined
+  // (reading 'playground_new')", shown beside the form as if the settings were at fault.
+  const thread = boot('late');
+  const reply = replies(thread);
+  try {
+    await reply('booted');
+    thread.postMessage({ id: 1, op: 'init' });
+    thread.postMessage({ id: 2, op: 'rerun', args: { scenario: { seed: 6, duration: 60 } } });
+    thread.postMessage({ id: 3, op: 'normalize', args: { scenario: { duration: '2h' } } });
+    const [a, b, c] = [await reply(1), await reply(2), await reply(3)];
+    assert.equal(a.ok, true, JSON.stringify(a.error));
+    assert.equal(b.ok, true, JSON.stringify(b.error));
+    assert.equal(b.result.info.seed, 6);
+    assert.equal(c.ok, true, JSON.stringify(c.error));
+    assert.equal(c.result.duration, 7200);
+  } finally {
+    await thread.terminate();
+  }
+});
+
+test('a wasm that did not load fails every request as the simulator\'s, not the settings\'', { skip: !existsSync(join(DIST, 'src/worker.js')) && 'run `cargo xtask dist` first' }, async () => {
+  const thread = boot('missing');
+  const reply = replies(thread);
+  try {
+    await reply('booted');
+    thread.postMessage({ id: 1, op: 'init' });
+    thread.postMessage({ id: 2, op: 'rerun', args: { scenario: { seed: 6, duration: 60 } } });
+    const [a, b] = [await reply(1), await reply(2)];
+    assert.equal(a.ok, false);
+    assert.equal(a.error.fatal, true);
+    assert.match(a.error.message, /Failed to fetch/);
+    thread.postMessage({ id: 3, op: 'normalize', args: { scenario: {} } });
+    for (const r of [b, await reply(3)]) {
+      assert.equal(r.ok, false);
+      assert.equal(r.error.fatal, true, 'not shown beside the form');
+      assert.match(r.error.message, /^the simulator stopped on an earlier error: it could not start: .*Failed to fetch/);
+    }
+  } finally {
+    await thread.terminate();
+  }
+});
+
+test('a worker whose script did not load: the start and every request after it are refused at once', async () => {
+  globalThis.Worker = FakeWorker;
+  try {
+    const { Engine } = await import('../../www/src/engine.js');
+    FakeWorker.all = [];
+    const fatal = [];
+    const engine = new Engine({ onFatal: (m) => fatal.push(m) });
+    const w = FakeWorker.all[0];
+    // A 404 or a script that is not JavaScript: an error event, no message ever.
+    for (const f of w.listeners.error) f({ message: '', preventDefault() {} });
+    await assert.rejects(engine.ready, (e) => e.fatal === true);
+    assert.deepEqual(fatal, ["The simulator's worker failed: its script did not load"]);
+    // Before, this waited for good ("Computing the run…" up, no answer coming).
+    const late = await Promise.race([
+      engine.call('rerun', { scenario: {} }).then(() => 'resolved', (e) => (e.fatal ? e.message : 'not fatal')),
+      new Promise((r) => setTimeout(() => r('waiting'), 1000)),
+    ]);
+    assert.equal(late, "The simulator's worker failed: its script did not load");
+    assert.equal(FakeWorker.all.length, 1, 'not started again (it would fail again)');
+  } finally {
+    delete globalThis.Worker;
   }
 });
 

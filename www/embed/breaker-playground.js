@@ -20,8 +20,8 @@
 // one page are independent. An attribute changed after the element started (a framework's
 // re-render, a script) starts it over with the new attributes: a new run and a new
 // `element.playground`. While starting and after, the host's `data-state` is "idle",
-// "loading" or "ready", and a `breaker-playground-ready` event
-// fires after each run; `element.playground` is the handle (`seek(t)`, `load(scenario)`, `state`).
+// "loading" or "ready" ("error", with a `breaker-playground-error` event, when the simulator
+// could not start), and a `breaker-playground-ready` event fires after each run; `element.playground` is the handle (`seek(t)`, `load(scenario)`, `state`).
 // The built files may be on another origin if served with CORS: the worker is then started from
 // a `blob:` URL of the page's own origin (README, "Embedding it").
 
@@ -230,6 +230,10 @@ export class BreakerPlayground extends HTMLElement {
       ...opts,
       keysOnHover: false,
       onNotice: notice,
+      onStartError: (message) => {
+        this.dataset.state = 'error';
+        this.dispatchEvent(new CustomEvent('breaker-playground-error', { bubbles: true, composed: true, detail: { message } }));
+      },
       onRun: (state) => {
         root.setAttribute('aria-label', name(state.info ? state.info.name : ''));
         this.dataset.state = 'ready';

@@ -88,6 +88,7 @@ const INLINE_ROWS = 300; // a trace of at most this many rows is drawn in the sa
 
 const NOT_VALID = 'The settings are not valid: the run shown is the last valid one.';
 const STOPPED = 'The simulator stopped on an internal error (see the message above): the run shown is the last one computed. Change a setting to run again.';
+const NOT_STARTED = 'The simulator could not start (see the message above), so no run can be shown. Reload the page to try again.';
 /** The same, naming the field whose message says why (it may not be the one edited). */
 const notValidAt = (where) => `The settings are not valid (see “${where}”): the run shown is the last valid one.`;
 
@@ -239,7 +240,7 @@ export function mountPlayground(root, options = {}) {
   const S = {
     scenario: null, preset: null, presets: [], byName: Object.create(null), info: null, derived: null,
     t: 0, end: 0, playing: false, speed: 10, view: null, snap: null, runId: 0, asked: 0, lastFatal: false, lastAnalysis: null, curves: null,
-    targets: { ...DEFAULT_TARGETS }, loaded: false, cut: false,
+    targets: { ...DEFAULT_TARGETS }, loaded: false, cut: false, started: false,
   };
 
   /** Settings that keep a preset's name (as an edit of the preset does) but not its values. */
@@ -263,10 +264,14 @@ export function mountPlayground(root, options = {}) {
       clearTimeout(zoomTimer);
       transport.setEnabled(false);
       root.classList.add('stale');
-      setText(runInfo, STOPPED);
+      setText(runInfo, S.started ? STOPPED : NOT_STARTED);
     },
   });
 
+  // Until the simulator has started and the form holds the settings: an edit before then was
+  // refused with an internal error, then lost to the settings the start put in.
+  controlsEl.inert = true;
+  setText(runInfo, 'Loading the simulator…');
   const controls = createControls(controlsEl, {
     // An edit shows "custom", or the preset again when it brings back the preset's settings.
     onChange: (sc) => { clearOpened(); controls.showPreset(S.preset && same(sc, S.byName[S.preset]) ? S.preset : '', Boolean(S.preset)); setScenario(sc, false); },
@@ -340,8 +345,12 @@ export function mountPlayground(root, options = {}) {
       initInfo = await engine.ready;
     } catch (e) {
       report(`The simulator could not start: ${e.message}`);
+      setText(runInfo, NOT_STARTED);
+      // An embed's host is told (its data-state would say "loading" for good).
+      if (options.onStartError) options.onStartError(e.message);
       return;
     }
+    S.started = true;
     S.presets = initInfo.presets;
     for (const p of S.presets) S.byName[p.name] = p.scenario;
     const def = options.preset && S.byName[options.preset] ? options.preset : S.presets[0].name;
@@ -403,6 +412,7 @@ export function mountPlayground(root, options = {}) {
     if (!options.scenario) unknownPreset();
     S.preset = preset;
     controls.setPresets(S.presets, preset);
+    controlsEl.inert = false;
     let ok = false;
     if (refused === null) {
       controls.set(scenario, preset && same(scenario, S.byName[preset]) ? preset : '', Boolean(preset));
@@ -489,7 +499,7 @@ export function mountPlayground(root, options = {}) {
       S.lastFatal = Boolean(e.fatal);
       if (e.fatal) {
         // The simulator stopped on a bug (the banner shows it): not a fault of the settings.
-        setText(runInfo, STOPPED);
+        setText(runInfo, S.started ? STOPPED : NOT_STARTED);
         root.classList.add('stale');
         return false;
       }
@@ -913,7 +923,7 @@ export function mountPlayground(root, options = {}) {
     } catch (e) {
       if (e.fatal) {
         // The simulator stopped on a bug (the banner shows it), as setScenario says it.
-        setText(runInfo, STOPPED);
+        setText(runInfo, S.started ? STOPPED : NOT_STARTED);
         root.classList.add('stale');
         S.lastError = e.message;
         return { ok: false, message: e.message, shown: true, fatal: true };

@@ -44,12 +44,21 @@ export class Engine {
     // on their way.
     const current = () => worker === this.worker;
     worker.addEventListener('message', (e) => { if (current()) this.receive(e.data); });
+    let started = false;
     worker.addEventListener('error', (e) => {
       e.preventDefault();
-      if (current()) this.fail(`The simulator's worker failed: ${e.message || 'unknown error (is the wasm package built?)'}`);
+      if (!current()) return;
+      const message = `The simulator's worker failed: ${e.message || (started ? 'unknown error' : 'its script did not load')}`;
+      if (!started) {
+        // Its script never ran (not found, not JavaScript, cut short): no answer will come, so
+        // every request from now on is refused at once, not left waiting for good.
+        this.worker = null;
+        this.dead = message;
+      }
+      this.fail(message);
     });
     worker.addEventListener('messageerror', () => { if (current()) this.fail('The simulator sent a message the page could not read.'); });
-    return this.call('init');
+    return this.call('init').then((info) => { started = true; return info; });
   }
 
   /**

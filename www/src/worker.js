@@ -126,9 +126,17 @@ function errorOf(e) {
   return { message, field: m ? m[1] : undefined, allowed: m ? m[3] : undefined };
 }
 
+// The wasm's start, which every other request waits for: one sent while the wasm is still on
+// its way ran into a module not yet there ("Cannot read properties of undefined"), shown as if
+// the settings were at fault. A failed start fails every request after it, as the simulator's.
+let started = null;
+let broken = null; // the message of the error that broke the wasm: every request fails with it
+
 const ops = {
   async init() {
-    await init({ module_or_path: new URL('../pkg/breaker_wasm_bg.wasm', import.meta.url) });
+    started ??= init({ module_or_path: new URL('../pkg/breaker_wasm_bg.wasm', import.meta.url) })
+      .catch((err) => { broken = `it could not start: ${errorOf(err).message}`; throw err; });
+    await started;
     return { version: wasm.version(), presets: wasm.presets() };
   },
   async load({ scenario }) {
@@ -222,12 +230,15 @@ function brokenBy(err) {
     || (err instanceof RangeError && /call stack/i.test(err.message))
     || (err && err.name === 'InternalError' && /recursion/i.test(err.message));
 }
-let broken = null; // the message of the error that broke the wasm: every request fails with it
 
 self.addEventListener('message', async (e) => {
   const { id, op, args } = e.data;
   if (op === 'cancel') { if (running) cancelled = true; return; }
   try {
+    if (op !== 'init') {
+      if (!started) throw new Error('the simulator was not started');
+      await started.catch(() => {});
+    }
     if (broken) throw new Error(`the simulator stopped on an earlier error: ${broken}`);
     if (!ops[op]) throw new Error(`unknown operation ${op}`);
     if (!NO_PLAYGROUND_NEEDED.has(op) && !pg) throw new Error('no scenario loaded');
