@@ -617,6 +617,42 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('a click on a chart\'s axis leaves the page where it is; Tab to the charts still brings their top into view', async () => {
+      await open(s);
+      // The third chart in the middle of the window: the charts' top is above it.
+      const at = () => page(s.driver, () => {
+        const box = document.querySelector('#playground .chart-plots');
+        const u = box.querySelectorAll('.uplot')[2].getBoundingClientRect();
+        const over = box.querySelectorAll('.u-over')[2].getBoundingClientRect();
+        return {
+          y: scrollY,
+          top: box.getBoundingClientRect().top,
+          bar: parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0,
+          // On the y axis's labels, left of the plot: no plot takes the focus there, the box does.
+          axis: { x: Math.round(u.left + 8), y: Math.round(over.top + over.height / 2) },
+          focused: document.activeElement === box,
+        };
+      });
+      await page(s.driver, () => {
+        const u = document.querySelectorAll('#playground .chart-plots .uplot')[2].getBoundingClientRect();
+        window.scrollTo(0, scrollY + u.top + u.height / 2 - innerHeight / 2);
+      });
+      const before = await at();
+      assert.ok(before.top < before.bar, `the charts' top (${before.top}) above the bar (${before.bar})`);
+      await s.driver.actions().move({ x: before.axis.x, y: before.axis.y, origin: 'viewport' }).click().perform();
+      const after = await at();
+      assert.equal(after.focused, true, 'the click focused the charts');
+      // Before, the page jumped to show the charts' top: 150-270 px from under the finger.
+      assert.equal(after.y, before.y, 'the page stayed where it was');
+      // By the keyboard: their top (and the keys' help) shown below the bar, as before.
+      await page(s.driver, () => { document.activeElement.blur(); document.querySelector('#playground .scrubrow input[type=range]').focus(); window.scrollTo(0, scrollY + 1e9); });
+      for (let i = 0; i < 30 && !(await at()).focused; i++) await s.driver.actions().sendKeys(Key.TAB).perform();
+      const tabbed = await at();
+      assert.equal(tabbed.focused, true, 'Tab reaches the charts');
+      assert.ok(tabbed.top >= tabbed.bar - 1 && tabbed.top < tabbed.bar + 40, `the charts' top at ${tabbed.top}, the bar ${tabbed.bar}`);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('keyboard zoom: Tab to the charts, then + and − zoom around the playback cursor, 0 and Escape show the whole run', async () => {
       await open(s);
       const look = () => page(s.driver, () => {
@@ -766,6 +802,19 @@ for (const browser of BROWSERS) {
         assert.equal((await look()).on, true);
         await press('n');
         await at('the first event', (t) => t > first);
+        // Turned off in another tab: this one follows (it went on acting on n until reloaded).
+        const here = await s.driver.getWindowHandle();
+        await s.driver.switchTo().newWindow('tab');
+        try {
+          await open(s);
+          await s.driver.findElement({ css: box }).click();
+          assert.equal((await look()).on, false);
+        } finally {
+          await s.driver.close();
+          await s.driver.switchTo().window(here);
+        }
+        r = await until(async () => { const x = await look(); return !x.on && x; }, 'the box unticked here too');
+        assert.deepEqual(r.shortcuts, [null, null, null, null]);
       } finally {
         await page(s.driver, () => localStorage.removeItem('breaker-playground.single-keys'));
       }

@@ -267,8 +267,10 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
   });
   // Taller than the window below the sticky transport bar, the box came into view from below
   // (Shift+Tab) with its top, and the keys' help, under the bar: show its top instead. Only the
-  // box's own focus (Tab), not a click on a plot, which focuses the plot.
+  // box's own focus by the keyboard (Tab): a click or a tap on an axis focuses the box too
+  // (not a plot), and scrolled the page 150-270 px from under the finger.
   plotsBox.addEventListener('focus', () => {
+    if (!plotsBox.matches(':focus-visible')) return;
     const bar = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
     if (plotsBox.getBoundingClientRect().top < bar) plotsBox.scrollIntoView({ block: 'start' });
   });

@@ -60,6 +60,15 @@ let keysOn = true;
 try { keysOn = localStorage.getItem(KEYS_STORE) !== 'off'; } catch { /* storage refused: on */ }
 const keysListeners = new Set();
 
+// Turned off or on in another tab (of this page or the walkthrough): followed here too.
+try {
+  window.addEventListener('storage', (e) => {
+    if (e.key !== KEYS_STORE) return;
+    keysOn = e.newValue !== 'off';
+    for (const fn of keysListeners) fn(keysOn);
+  });
+} catch { /* no window (a worker, node): nothing to follow */ }
+
 /** Whether single-key shortcuts are on. */
 export function singleKeys() { return keysOn; }
 
