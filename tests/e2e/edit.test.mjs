@@ -257,6 +257,47 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('a comma typed in a number field is refused, said and nothing run (Chromium read "2,5" as 25)', async () => {
+      await open(s);
+      const before = await pageState(s.driver);
+      const n = await runsShown(s.driver);
+      const rate = await s.driver.findElement({ css: '#playground .controls [data-path="statistical.fine_rate"] input' });
+      await rate.click();
+      await s.driver.executeScript('arguments[0].select()', rate);
+      // Typed on after the comma, as a person who has not seen the message yet does.
+      await rate.sendKeys('2,7');
+      const said = 'A comma is not read here: write a decimal with a point (2.5), and a number without separators (60000).';
+      // Past the typing's commit (400 ms): what was typed before the comma is not run either.
+      await new Promise((r) => setTimeout(r, 900));
+      let m = await fieldMessage(s.driver, 'statistical.fine_rate');
+      assert.deepEqual(m, { text: said, invalid: true, describedBy: true, value: '7' });
+      assert.equal(await runsShown(s.driver), n, 'nothing run while the message stands');
+      // The 7 after it is a new number (not 27), run once committed: the message goes with it.
+      await rate.sendKeys(Key.ENTER);
+      await waitSettled(s.driver, n);
+      assert.equal((await pageState(s.driver)).scenario.statistical.fine_rate, 0.07);
+      m = await fieldMessage(s.driver, 'statistical.fine_rate');
+      assert.equal(m.text, '');
+      // Pasted, the same; then a point runs.
+      await s.driver.executeScript('arguments[0].select()', rate);
+      await page(s.driver, () => {
+        const input = document.querySelector('#playground .controls [data-path="statistical.fine_rate"] input');
+        const dt = new DataTransfer();
+        dt.setData('text/plain', '0,5');
+        const e = new InputEvent('beforeinput', { inputType: 'insertFromPaste', dataTransfer: dt, cancelable: true, bubbles: true });
+        input.dispatchEvent(e);
+      });
+      m = await fieldMessage(s.driver, 'statistical.fine_rate');
+      assert.deepEqual([m.text, m.value], [said, '']);
+      const n2 = await runsShown(s.driver);
+      await rate.sendKeys('2.5', Key.ENTER);
+      await waitSettled(s.driver, n2);
+      assert.equal((await pageState(s.driver)).scenario.statistical.fine_rate, 0.025);
+      assert.equal((await fieldMessage(s.driver, 'statistical.fine_rate')).text, '');
+      assert.notEqual(before.scenario.statistical.fine_rate, 0.025);
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('typing a seed and pressing Enter reruns that seed (the command line\'s run) in place: no submit, no reload', async () => {
       await open(s);
       await page(s.driver, () => { window.__e2eSamePage = true; });

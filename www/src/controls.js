@@ -6,7 +6,7 @@
 // Range checks are the Rust side's: an invalid scenario comes back as an error naming the field,
 // and `showError` puts the message next to that field.
 
-import { h, uniqueId, replace, debounce } from './dom.js';
+import { h, uniqueId, replace, debounce, refuseComma } from './dom.js';
 import { getPath, setPath, clone } from './paths.js';
 import { PROMINENT, SECTIONS, SEED } from './schema.js';
 import { wholeOf } from './whole.js';
@@ -201,12 +201,16 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
     const wrap = h('div', { class: `field${f.type === 'checkbox' ? ' check' : ''}`, dataset: { path } },
       label, h('div', { class: 'inputrow' }, input, unit), drop,
       f.help ? h('p', { class: 'help', id: helpId, text: f.help }) : null, msg);
-    const commit = () => {
+    const commit = (e) => {
       const c = fields.get(path);
       // This control was replaced (a page of a list left, the list rebuilt) while its typing
       // waited to commit: leaving it committed it already.
       if (!c || c.input !== input) return;
       const r = fromInput(input, f);
+      // Emptied for a comma (`refuseComma`): its message stays, and what is typed on (the 5 of
+      // "2,5") is held until the field is committed (Enter, leaving it), not run as typed.
+      if (c.comma && !(e && e.type === 'change')) return;
+      c.comma = false;
       // `onLocal(true)`: some field holds what its input cannot take (the run shown does not use
       // it), so the app marks the run as the last valid one; `false` once none does.
       if (!r.ok) {
@@ -238,6 +242,14 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       });
     }
     if (f.type !== 'select' && f.type !== 'checkbox' && f.type !== 'textarea') input.addEventListener('input', typed);
+    // The field's own message, as for any text it cannot take: it stays until the field is fixed.
+    if (input.type === 'number') {
+      refuseComma(input, (m) => {
+        const c = fields.get(path);
+        if (!c || c.input !== input) return;
+        c.local = true; c.comma = true; c.rangeFor = null; setMsg(path, m); onLocal(true);
+      });
+    }
     // `local`: the message is the input's own (not a number, ...): it stays until the input is
     // fixed, whatever runs meanwhile, since the run shown does not use what the field shows.
     fields.set(path, { f, input, msg, wrap, drop, local: false });

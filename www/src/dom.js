@@ -51,6 +51,24 @@ export function debounce(fn, ms) {
   };
 }
 
+/** What a number field says of a comma typed or pasted into it (`refuseComma`). */
+export const COMMA = 'A comma is not read here: write a decimal with a point (2.5), and a number without separators (60000).';
+
+/**
+ * Refuse a comma typed, pasted or dropped into the number input `input`: Chromium drops it
+ * without a word ("2,5" read 25, "0,5" read 5), Firefox empties the value. The field is emptied
+ * instead (typing on would have made 25), and `say(COMMA)` tells the reader why.
+ */
+export function refuseComma(input, say) {
+  input.addEventListener('beforeinput', (e) => {
+    const text = e.data ?? (e.dataTransfer ? e.dataTransfer.getData('text/plain') : '');
+    if (!text || !text.includes(',')) return;
+    e.preventDefault();
+    input.value = '';
+    say(COMMA);
+  });
+}
+
 // Single-key shortcuts (space, n, r on the playground; n, p on the walkthrough) can be turned
 // off (WCAG 2.1.4: speech input users dictate words whose letters would fire them). The choice
 // is the page's, kept for the next visit where storage is allowed, and every playground on the

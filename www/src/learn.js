@@ -14,7 +14,7 @@
 // are all in.
 
 import { mountPlayground } from './app.js';
-import { h, replace, singleKeys } from './dom.js';
+import { h, replace, singleKeys, refuseComma } from './dom.js';
 import { fmt, pct, duration, signed, kindBadge } from './format.js';
 import { encode } from './urlstate.js';
 import { decimal, fractionOfPercent } from './units.js';
@@ -219,6 +219,7 @@ export function mountLearn(root) {
     const id = `learn-${f.key}`;
     const input = h('input', { id, type: 'number', step: 'any', min: String(f.min), max: String(f.max), attrs: { 'aria-invalid': 'false' }, on: { change: readForm } });
     inputs[f.key] = input;
+    refuseComma(input, (m) => formError(`“${f.label}”: ${m}`, [f.key]));
     // The unit is part of the field's name (a screen reader says the label, not the text beside).
     form.append(h('div', { class: 'field' }, h('label', { for: id }, f.label, h('span', { class: 'sr-only', text: ` (${f.unit})` })),
       h('div', { class: 'inputrow' }, input, h('span', { class: 'unit', attrs: { 'aria-hidden': 'true' }, text: f.unit }))));
