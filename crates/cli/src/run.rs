@@ -851,9 +851,18 @@ fn csv(r: &RunResult) -> String {
     let s = &r.breakers.statistical.series;
     let w = &r.breakers.window.series;
     let (sc, wc) = (s.columns(), w.columns());
+    // Each bound computed once, from the series' start: a row's t1_s is the next row's t0_s to
+    // the bit, and the last row's is the series' own t1_s (t0 + bucket_s, rounded apart, missed
+    // both by an ulp in a quarter of the rows).
+    let bound = |i: usize| {
+        if i == s.len() {
+            s.t1_s
+        } else {
+            s.t0_s + i as f64 * s.bucket_s
+        }
+    };
     for i in 0..s.len() {
-        let t0 = s.t0_s + i as f64 * s.bucket_s;
-        let _ = write!(out, "{},{}", t0, t0 + s.bucket_s);
+        let _ = write!(out, "{},{}", bound(i), bound(i + 1));
         for col in sc.iter().chain(wc.iter()) {
             let _ = write!(out, ",{}", num(col[i]));
         }
