@@ -677,6 +677,53 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('"Open scenario…" of a preset\'s file shows that preset, and of an edited one "(edited)", as a link does', async () => {
+      await open(s);
+      const preset = (await pageState(s.driver)).scenario;
+      assert.equal(preset.name, 'recovery-warmup');
+      const choose = (name, body) => page(s.driver, (n, b) => {
+        const input = document.querySelector('#playground .copy input[type=file]');
+        const dt = new DataTransfer();
+        dt.items.add(new File([b], n, { type: 'application/json' }));
+        input.files = dt.files;
+        input.dispatchEvent(new Event('change'));
+      }, name, body);
+      const look = () => page(s.driver, () => ({
+        list: document.querySelector('#playground .control-head select').value,
+        line: document.querySelector('#playground .runinfo').textContent,
+        href: location.href,
+      }));
+      // Another run first, so that opening the preset's file is a change.
+      await change(s, 'seed', 12);
+      let n = await runsShown(s.driver);
+      await choose('recovery-warmup.json', JSON.stringify(preset));
+      await waitSettled(s.driver, n, 60_000);
+      let r = await look();
+      // Before, "custom" (and the whole settings in the link): the preset's own file is the preset.
+      assert.equal(r.list, 'recovery-warmup');
+      assert.match(r.line, /^recovery-warmup: /);
+      assert.doesNotMatch(r.href, /statistical\./, 'the link is the preset\'s');
+      n = await runsShown(s.driver);
+      await choose('mine.json', JSON.stringify({ ...preset, seed: 99 }));
+      await waitSettled(s.driver, n, 60_000);
+      r = await look();
+      assert.equal(r.list, '');
+      assert.match(r.line, /^recovery-warmup \(edited\): /);
+      assert.match(r.href, /[?&]preset=recovery-warmup&.*seed=99/);
+      // Saved, it does not pass for the preset's own file.
+      await page(s.driver, () => {
+        window.__saved = null;
+        const click = HTMLAnchorElement.prototype.click;
+        HTMLAnchorElement.prototype.click = function () {
+          if (!this.download) return click.call(this);
+          window.__saved = this.download;
+        };
+      });
+      await s.driver.findElement({ xpath: "//button[normalize-space(.)='Download scenario']" }).click();
+      assert.equal(await until(() => page(s.driver, () => window.__saved), 'the saved file'), 'recovery-warmup-edited.json');
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('a copied link reproduces the same run and cursor in a fresh page', async () => {
       await open(s);
       await newSnap(s, () => button(s, 'Next event').click(), 'next event');

@@ -930,8 +930,12 @@ export function mountPlayground(root, options = {}) {
       }
       return { ok: false, message: e.message };
     }
-    S.preset = null;
-    controls.set(sc, '', false);
+    // Settings named as a preset (a preset's file saved here, perhaps edited) are that preset's,
+    // as they are from a link: the list shows it (or "custom"), the run line says "(edited)",
+    // and the link is written against it. Before, they were no preset's: a preset's own file
+    // showed "custom", and an edited one saved under the preset's name.
+    S.preset = typeof sc.name === 'string' && S.byName[sc.name] ? sc.name : null;
+    controls.set(sc, S.preset && same(sc, S.byName[S.preset]) ? S.preset : '', Boolean(S.preset));
     // Refused here (a trace is read only when run), the form holds the settings and their
     // field shows why, as after an edit.
     const ok = await setScenario(sc, false, t);
