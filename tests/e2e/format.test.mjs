@@ -2,7 +2,7 @@
 // goes through them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmt, clock, percentAsSet, plain, pct } from '../../www/src/format.js';
+import { fmt, clock, percentAsSet, plain, pct, fileStem } from '../../www/src/format.js';
 
 test('a number that rounds to 1000 or more is grouped as one that is 1000 or more', () => {
   // e^ln(1000) is 999.9999999999998: it read "1000" beside "18,255" (learn, step 6).
@@ -74,4 +74,16 @@ test('a chance short of 1 never reads 100%, nor one above 0 reads 0%', () => {
   assert.equal(pct(0.5, 4), '50%');
   assert.equal(pct(1e-9, 3), '1e−7%');
   assert.equal(pct(0, 3), '0%');
+});
+
+test('a scenario\'s name as a file\'s name keeps its letters, in any script', () => {
+  assert.equal(fileStem('Ünïcode “edited” name/with slashes'), 'ünïcode-edited-name-with-slashes');
+  assert.equal(fileStem('recovery-warmup'), 'recovery-warmup');
+  assert.equal(fileStem('Мой сценарий 2'), 'мой-сценарий-2');
+  assert.equal(fileStem('日本語のシナリオ'), '日本語のシナリオ');
+  assert.equal(fileStem('../../etc/passwd'), 'etc-passwd');
+  assert.equal(fileStem('a\\b:c*d?e"f<g>h|i'), 'a-b-c-d-e-f-g-h-i');
+  assert.equal(fileStem('.hidden'), 'hidden');
+  assert.equal(fileStem('“”/'), 'scenario');
+  assert.equal(fileStem(''), 'scenario');
 });

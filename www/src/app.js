@@ -37,7 +37,7 @@ import { createAnalysis } from './analysis.js';
 import { createVerdict, DEFAULT_TARGETS, readTarget } from './verdict.js';
 import { encode, decode, copyText } from './urlstate.js';
 import { createBanner, catchUncaught } from './banner.js';
-import { duration, clock, fmt, count } from './format.js';
+import { duration, clock, fmt, count, fileStem } from './format.js';
 import { phasesNote, inFlightNote } from './tracenote.js';
 
 const ALL_PANELS = ['now', 'chart', 'verdict', 'trace', 'metrics', 'derived', 'analysis'];
@@ -876,8 +876,7 @@ export function mountPlayground(root, options = {}) {
     if (!sc) return;
     // An edited preset keeps the preset's name in its settings, but not as its file's name: saved
     // beside the preset's own file, it would pass for (or overwrite) the preset.
-    const stem = String(sc.name || S.preset || 'scenario').toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'scenario';
-    const name = `${stem}${editedPreset(sc) ? '-edited' : ''}.json`;
+    const name = `${fileStem(sc.name || S.preset || 'scenario')}${editedPreset(sc) ? '-edited' : ''}.json`;
     const url = URL.createObjectURL(new Blob([`${JSON.stringify(sc, null, 2)}\n`], { type: 'application/json' }));
     // In the document while clicked: a detached link's click saves nothing in some browsers.
     const a = h('a', { href: url, download: name, hidden: true });

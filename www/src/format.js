@@ -143,3 +143,13 @@ export function stateName(s) {
   if (typeof s === 'number') return STATE_NAMES[s] ?? '—';
   return String(s).replace('_', '-');
 }
+
+/**
+ * A scenario's name as a file's name: lower case, letters (of any script) and digits kept, any
+ * other run of characters one `-` ("Ünïcode “edited” name/with slashes" is
+ * `ünïcode-edited-name-with-slashes`; ASCII only, it was `n-code-edited-...`), `scenario` if
+ * nothing is left.
+ */
+export function fileStem(name) {
+  return String(name).toLowerCase().replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^[-.]+|-+$/g, '') || 'scenario';
+}
