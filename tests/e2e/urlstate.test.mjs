@@ -56,7 +56,8 @@ test('any link, however hostile, reads as a preset\'s settings edited, or as the
   const leaves = [...new Set(PRESETS.flatMap((p) => Object.keys(flatten(p.scenario))))];
   const key = fc.oneof(
     fc.constantFrom(...leaves, 'v', 'preset', 't', 'embed', 'panels', 'step', 'goal.max_dead_calls'),
-    fc.constantFrom(...INHERITED, ...INHERITED.map((k) => `${k}.x`), ...INHERITED.map((k) => `statistical.${k}`)),
+    fc.constantFrom(...INHERITED, ...INHERITED.map((k) => `${k}.x`), ...INHERITED.map((k) => `statistical.${k}`),
+      ...INHERITED.map((k) => `dependency.0.${k}`), ...INHERITED.map((k) => `dependency.${k}.start`), 'dependency.0.burst', 'dependency.99.start'),
     fc.string({ maxLength: 8 }),
   );
   const value = fc.oneof(
@@ -83,6 +84,37 @@ test('any link, however hostile, reads as a preset\'s settings edited, or as the
     if (d.notice !== null) assert.equal(typeof d.notice, 'string');
     assert.equal(({}).x, undefined, `${q}: nothing was added to every object`);
   }), { numRuns: 3000 });
+});
+
+test('a link takes a phase\'s setting by its path, as `--set dependency.1.latency=200ms` does, and runs the command line\'s run', () => {
+  const link = (q) => decode(`?v=1&${q}`, byName, DEFAULT);
+  // Refused before: "This link has a setting “dependency.1.latency” this page does not know".
+  const d = link('preset=bad-day&dependency.1.latency=200ms&dependency.3.burst.enter=0.001');
+  assert.equal(d.notice, null);
+  assert.equal(d.text, true, 'the unit is read by the simulator, as for any setting');
+  assert.equal(d.scenario.dependency[1].latency, '200ms');
+  assert.equal(d.scenario.dependency[3].burst.enter, 0.001);
+  const want = clone(byName['bad-day']);
+  want.dependency[1].latency = 0.2;
+  want.dependency[3].burst.enter = 0.001;
+  assert.deepEqual(wasm.normalizeScenario(d.scenario), want);
+  // `breaker run --preset bad-day --set dependency.1.latency=200ms` prints trace 3380d0fb9b64db4b.
+  const only = wasm.normalizeScenario(link('preset=bad-day&dependency.1.latency=200ms').scenario);
+  const pg = new wasm.Playground(only);
+  while (!pg.finished()) pg.advance(1_000_000);
+  assert.equal(pg.traceHash().slice(0, 16), '3380d0fb9b64db4b');
+  pg.free();
+  // Into the link's own list, when it gives one first.
+  const list = [{ start: 0, failure_rate: 0.01 }, { start: 60, failure_rate: 0.5 }];
+  const own = link(`preset=bad-day&dependency=${encodeURIComponent(JSON.stringify(list))}&dependency.1.failure_rate=0.9`);
+  assert.equal(own.notice, null);
+  assert.deepEqual(own.scenario.dependency, [list[0], { ...list[1], failure_rate: 0.9 }]);
+  // Not a leaf the phase has: refused as any unknown setting is.
+  for (const k of ['dependency.7.latency', 'dependency.1.lateny', 'dependency.1.burst', 'dependency.01.latency', 'dependency.1.constructor', 'dependency.-1.latency']) {
+    const r = link(`preset=bad-day&${k}=1`);
+    assert.equal(r.notice, `This link has a setting “${k}” this page does not know; showing the default settings.`, k);
+    assert.deepEqual(r.scenario, byName[DEFAULT], k);
+  }
 });
 
 test('a preset named as an object\'s own property is unknown (the defaults, with a notice)', () => {

@@ -28,6 +28,24 @@ function leafPaths(obj) {
   return [...leaves, ...arrays.filter((a) => a && !leaves.includes(a))];
 }
 
+/**
+ * Whether `path` is a setting of one of the phases `scenario` has (`dependency.1.latency`), as
+ * the command line's `--set` takes it: a link wrote the phases only as the whole list
+ * (`dependency=[...]`, which the page writes), and refused the path `--set` takes. Own keys only
+ * ("constructor" is no setting), and only a leaf that phase has (`dependency.1.burst.enter`, not
+ * `dependency.1.burst`, nor a phase past the list's end).
+ */
+function phaseLeaf(scenario, path) {
+  const keys = path.split('.');
+  if (keys.length < 3 || keys[0] !== 'dependency' || !/^(0|[1-9]\d*)$/.test(keys[1])) return false;
+  let o = scenario;
+  for (const k of keys) {
+    if (o === null || typeof o !== 'object' || !Object.hasOwn(o, k)) return false;
+    o = o[k];
+  }
+  return o === null || typeof o !== 'object';
+}
+
 /** The query string for `scenario`, relative to the preset `base` named `presetName`. */
 export function encode(scenario, presetName, base, extra = {}) {
   const q = new URLSearchParams();
@@ -82,8 +100,9 @@ export function decode(search, presetsByName, defaultName) {
   let text = false;
   for (const [k, raw] of q.entries()) {
     if (RESERVED.has(k) || k.startsWith('goal.')) continue;
-    if (!valid.has(k)) return fallback(`This link has a setting “${k}” this page does not know; showing the default settings.`);
-    const old = getPath(base, k);
+    const phase = !valid.has(k) && phaseLeaf(scenario, k);
+    if (!valid.has(k) && !phase) return fallback(`This link has a setting “${k}” this page does not know; showing the default settings.`);
+    const old = phase ? getPath(scenario, k) : getPath(base, k);
     // A whole number (a seed, a count) past what a JS number holds exactly, or a fraction one
     // would round to a whole number, is refused as written (whole.js), not run as another value.
     const invalid = (why) => fallback(`This link's settings were not valid (${why}); showing the default settings.`);
