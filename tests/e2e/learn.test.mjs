@@ -187,6 +187,28 @@ for (const browser of BROWSERS) {
       assert.ok(r.top >= 0 && r.bottom <= r.height + 0.5, `Reset at ${r.top}..${r.bottom} in a window ${r.height} px high`);
     });
 
+    test('the step list\'s links are 24 px targets at least (WCAG 2.5.8), one under the other', async () => {
+      // They were 16 px tall on a 22 px pitch where each fits one line (the list the window's
+      // width, a phone held sideways): a tap between two was a tap on either.
+      const rect = await s.driver.manage().window().getRect();
+      await s.driver.manage().window().setRect({ width: 800, height: 600 });
+      try {
+        await openStep(s, '?step=1', 1);
+        const boxes = await page(s.driver, () => [...document.querySelectorAll('.learn-steps a')].map((a) => {
+          const r = a.getBoundingClientRect();
+          return { top: r.top, bottom: r.bottom, height: r.height, width: r.width, lines: a.getClientRects().length };
+        }));
+        assert.equal(boxes.length, STEPS);
+        assert.ok(boxes.every((b) => b.lines === 1), 'each on one line here');
+        for (const [i, b] of boxes.entries()) {
+          assert.ok(b.height >= 24 && b.width >= 24, `step ${i + 1}: ${b.width} x ${b.height}`);
+          if (i > 0) assert.ok(b.top >= boxes[i - 1].bottom - 0.5, `step ${i + 1} overlaps the one above`);
+        }
+      } finally {
+        await s.driver.manage().window().setRect({ width: rect.width, height: rect.height });
+      }
+    });
+
     test('step 10: a breaker that did not open in the outage is said so, not given an infinite time', async () => {
       await openStep(s, '?step=10&fine=0.4&broken=0.45&cpm=0.5&a=0.2&b=0.3', 10);
       const shown = await read(s);
