@@ -234,7 +234,7 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
   let end = 1; // the run's length: the whole view
   let group = 1; // fine buckets per bin in the calls panel
   const bodies = [
-    h('figure', { class: 'plot' }, h('figcaption', { text: 'Statistical breaker: score in points (hover for nats)' })),
+    h('figure', { class: 'plot' }, h('figcaption', { text: 'Statistical breaker: score in points (hover or tap for nats)' })),
     h('figure', { class: 'plot' }, h('figcaption', { text: 'Window breaker: failure rate in the window' })),
     h('figure', { class: 'plot' }, h('figcaption', { text: 'Calls per bucket, and the open-state wait' })),
   ];
@@ -244,6 +244,15 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
     h('span', { class: 'swatch open' }), ' open (a stretch wide enough has its state written on it); the dashed vertical line is the playback cursor; thin grey lines, labelled at the top, mark where the dependency’s outage and degraded phases start and end.');
   const keysHelp = h('p', { id: uniqueId('chart-keys'), class: 'help chart-keys' },
     'Zoom keys, with the charts focused (Tab to them): + zoom in, − zoom out (around the playback cursor), 0 or Escape the whole run.');
+  // The same by a button: a drag zooms with a mouse only, so on a touch screen the charts could
+  // not be zoomed at all.
+  const zoomButton = (text, act) => h('button', {
+    type: 'button', class: 'small', text,
+    on: { click: () => { if (canZoom()) act(); else sayBusy(); } },
+  });
+  const zoomRow = h('div', { class: 'chart-zoom', attrs: { role: 'group', 'aria-label': 'Zoom the charts' } },
+    zoomButton('Zoom in', () => zoomBy(0.5)), zoomButton('Zoom out', () => zoomBy(2)), zoomButton('Whole run', () => setView(null)),
+    h('span', { class: 'help', text: ' around the playback cursor' }));
   // The keys' help sits inside the focusable box, so it shows when the box scrolls into view on
   // focus. The range shown is read out when the keys (or a drag) change it.
   const shownRange = h('p', { class: 'sr-only', attrs: { 'aria-live': 'polite' } });
@@ -285,7 +294,7 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
     clearTimeout(busyTimer);
     busyTimer = setTimeout(() => { busyNote.hidden = true; }, 4000);
   }
-  replace(root, key, busyNote, plotsBox, shownRange, note);
+  replace(root, key, zoomRow, busyNote, plotsBox, shownRange, note);
 
   /** Show [t0, t1] (null: the whole run) at once, and ask the owner for its buckets. */
   function setView(v) {
@@ -522,7 +531,7 @@ export function createChart(root, { onSeek, onZoom, syncKey, canZoom = () => tru
       syncing = false;
       applyView();
       const text = s && s.bucket
-        ? `${s.t.length} buckets of ${duration(s.bucket)}${group > 1 ? ` (calls counted per ${duration(s.bucket * group)})` : ''}; each bucket shows a score's highest value (the trial score: highest and lowest) and the most open state; the closed score is drawn only where the breaker is closed (open and half-open hold it unused, and a close restarts it from 0), the trial score only where it is half-open. Drag to zoom, double-click to zoom out, click to move the cursor; or zoom with the keys above. Scores, lines at the traffic, rates, states and counts are simulated; Wald's lines A and B are exact constants of the settings, and the window's threshold is a setting.`
+        ? `${s.t.length} buckets of ${duration(s.bucket)}${group > 1 ? ` (calls counted per ${duration(s.bucket * group)})` : ''}; each bucket shows a score's highest value (the trial score: highest and lowest) and the most open state; the closed score is drawn only where the breaker is closed (open and half-open hold it unused, and a close restarts it from 0), the trial score only where it is half-open. Drag to zoom, double-click to zoom out, click or tap to move the cursor; or zoom with the buttons or the keys above. Scores, lines at the traffic, rates, states and counts are simulated; Wald's lines A and B are exact constants of the settings, and the window's threshold is a setting.`
         : '';
       // The same text is not written again (a new text node would be laid out again).
       if (note.textContent !== text) note.textContent = text;

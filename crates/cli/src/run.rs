@@ -227,6 +227,13 @@ pub(crate) fn hinted(e: sim::TraceError) -> String {
              Mac export) reads as one line; convert its line ends first, e.g. tr '\\r' '\\n' < in.csv \
              > out.csv"
         }
+        // No message of the reader's own has a semicolon: the line's (quoted) does, as a
+        // spreadsheet's CSV does in a locale whose decimals take the comma (0,05;503;0,2).
+        _ if m.contains(';') => {
+            "fields are separated by commas and decimals written with a point (0.05), where a \
+             spreadsheet in a locale with decimal commas writes semicolons: export with commas, \
+             or convert, e.g. sed 's/,/./g; s/;/,/g' in.csv > out.csv"
+        }
         Some("time_s") if m.contains(" is not a number of seconds") => {
             let date = |w: &str| {
                 let b = w.trim_start_matches('"').as_bytes();

@@ -474,6 +474,29 @@ fn a_replay_says_which_phases_judge_it_and_which_results_never_came() {
         ),
         "{out}"
     );
+    // A spreadsheet's export in a locale with decimal commas: semicolons between the fields.
+    let hint = "fields are separated by commas and decimals written with a point (0.05), where \
+                a spreadsheet in a locale with decimal commas writes semicolons: export with \
+                commas, or convert, e.g. sed 's/,/./g; s/;/,/g' in.csv > out.csv\n";
+    for (text, said) in [
+        (
+            "0,0;503;0,05\n",
+            "trace line 1, field outcome: unknown outcome \"0;503;0\": allowed success, timeout, \
+             refused, server_error, overload, service_rate_limited, auth_rejected, \
+             input_rejected, user_rate_limited, ok, fail, or an HTTP status",
+        ),
+        (
+            "time_s;outcome;latency_s\n0;503;0.05\n",
+            "trace line 1: expected 3 fields time_s,outcome,latency_s, got \
+             \"time_s;outcome;latency_s\"",
+        ),
+    ] {
+        let path = temp("semicolons.csv", text);
+        assert_eq!(
+            refusal(&["run", "--trace", &path]),
+            format!("breaker: {path}: {said}; {hint}")
+        );
+    }
     // A UTF-16 export says how to convert it.
     let mut utf16 = vec![0xFF, 0xFE];
     utf16.extend("1.0,200,0.1\n".encode_utf16().flat_map(u16::to_le_bytes));
