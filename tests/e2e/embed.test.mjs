@@ -648,6 +648,9 @@ for (const browser of BROWSERS) {
       await s.driver.get(`${s.url}docs-example.html`);
       await addPlaygrounds(s.driver, [{ id: 're', attrs: { preset: 'quiet-service', panels: 'now' } }]);
       await until(async () => (await element(s, 're')).state === 'ready', 'the element', 60_000);
+      // The page's own elements too (one in view runs meanwhile): the document's listener below
+      // hears only this one's runs (Firefox's quiet-el was once heard after it was added).
+      await until(() => page(s.driver, () => [...document.querySelectorAll('breaker-playground')].every((el) => el.dataset.state !== 'loading')), 'the page\'s elements to be ready', 60_000);
       // Mark the first handle, and count the ready events from here on.
       await page(s.driver, () => {
         const el = document.getElementById('re');
