@@ -5,7 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { wasm, byName } from './arbitrary.mjs';
-import { parseDuration, MAX_DURATION_TEXT, fractionOfPercent } from '../../www/src/units.js';
+import { parseDuration, MAX_DURATION_TEXT, fractionOfPercent, DECIMAL, decimal } from '../../www/src/units.js';
+import { wholeOf } from '../../www/src/whole.js';
+import { decode } from '../../www/src/urlstate.js';
+import { fileStem, clipped } from '../../www/src/format.js';
 
 // Traffic so light that no duration in range makes a run too large to accept (the simulator
 // refuses past 1e9 calls expected): only the duration's own reading and range are tested.
@@ -84,4 +87,31 @@ test('a rate typed in percent in a form is the fraction the simulator reads from
     assert.ok(Object.is(fractionOfPercent(text), want), `${text}: form ${fractionOfPercent(text)}, simulator ${want}`);
   }), { numRuns: 2000 });
   assert.ok(compared > 1000, `${compared} compared`);
+});
+
+// The pattern before: the same texts, in time linear in their length (it split a run of digits
+// in as many ways as it was long: a link's 100,000 digits then a letter froze the page 8 s).
+const OLD_DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+test('a link\'s number is read by the same texts as before, and a long bad one is refused at once', () => {
+  fc.assert(fc.property(fc.stringMatching(/^[-+0-9.eE x]{0,12}$/), (t) => {
+    assert.equal(DECIMAL.test(t), OLD_DECIMAL.test(t), JSON.stringify(t));
+  }), { numRuns: 20000 });
+  for (const t of ['1', '1.', '.5', '1.5e3', '+1E-7', '-0.0', '007']) assert.ok(DECIMAL.test(t), t);
+  for (const t of ['', '.', 'e3', '1e', '1..2', '1.2.3', '--1', '1e3.5']) assert.ok(!DECIMAL.test(t), t);
+  // 200,000 digits then a letter (the old pattern: some 30 s), and the same in whole numbers
+  // (spaces around nothing: `+` in a link is a space).
+  const long = `${'1'.repeat(200_000)}x`;
+  assert.ok(Number.isNaN(decimal(long)));
+  assert.equal(wholeOf(`${' '.repeat(200_000)}x`), null);
+  assert.equal(wholeOf(`${'+ '.repeat(100_000)}x`), null);
+  assert.equal(wholeOf(' 12 '), 12n);
+  assert.equal(wholeOf('\t-3e2\n'), -300n);
+  // The link's notice quotes the value in part, as the simulator's messages do.
+  const d = decode(`?t=${long}`, { a: { seed: 1 } }, 'a');
+  assert.equal(d.notice, `This link's time “t” = ${'1'.repeat(60)}… (200001 characters) is not a time in seconds (a number ≥ 0); starting at the beginning of the run.`);
+  assert.equal(clipped('x'.repeat(80)), 'x'.repeat(80));
+  // A file name from a name of 60,000 dashes: 100 characters at most.
+  assert.equal(fileStem(`a${'-'.repeat(60_000)}b`), 'a');
+  assert.ok(fileStem('é'.repeat(500)).length <= 100);
 });

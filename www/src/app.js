@@ -37,7 +37,7 @@ import { createAnalysis } from './analysis.js';
 import { createVerdict, DEFAULT_TARGETS, readTarget } from './verdict.js';
 import { encode, decode, copyText } from './urlstate.js';
 import { createBanner, catchUncaught } from './banner.js';
-import { duration, clock, fmt, count, fileStem } from './format.js';
+import { duration, clock, fmt, count, fileStem, clipped } from './format.js';
 import { phasesNote, inFlightNote } from './tracenote.js';
 
 const ALL_PANELS = ['now', 'chart', 'verdict', 'trace', 'metrics', 'derived', 'analysis'];
@@ -419,7 +419,7 @@ export function mountPlayground(root, options = {}) {
       ok = await setScenario(scenario, !S.rewriteUrl, t);
       // A link's time past the run's end is shown at its end, and said so. (Past the part of
       // a run computed when it is cancelled, the cursor stays at the time asked for.)
-      if (ok && rawT !== null && t > S.end) showNotice(`This link's time “t” = ${rawT.trim()} s is past the run's end (${clock(S.end)}); showing its end.`);
+      if (ok && rawT !== null && t > S.end) showNotice(`This link's time “t” = ${clipped(rawT.trim())} s is past the run's end (${clock(S.end)}); showing its end.`);
     } else S.lastError = refused;
     if (!ok && (options.url || options.scenario)) {
       // A link, or a host's scenario (an embed's attribute), whose settings do not validate:

@@ -151,5 +151,16 @@ export function stateName(s) {
  * nothing is left.
  */
 export function fileStem(name) {
-  return String(name).toLowerCase().replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^[-.]+|-+$/g, '') || 'scenario';
+  // At most 100 characters, a file name's part: a link's name of 60,000 dashes was one.
+  return String(name).slice(0, 100).toLowerCase().replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^[-.]+|-+$/g, '') || 'scenario';
+}
+
+/**
+ * User text quoted in a message: whole up to 80 characters, else its first 60 and its length
+ * (`1111…` (100000 characters)), as the simulator's messages quote it: a link's 100,000-character
+ * value filled the notice.
+ */
+export function clipped(text) {
+  const t = String(text);
+  return t.length <= 80 ? t : `${t.slice(0, 60)}… (${t.length} characters)`;
 }

@@ -15,7 +15,7 @@
 
 import { mountPlayground } from './app.js';
 import { h, replace, singleKeys, refuseComma } from './dom.js';
-import { fmt, pct, duration, signed, kindBadge } from './format.js';
+import { fmt, pct, duration, signed, kindBadge, clipped } from './format.js';
 import { encode } from './urlstate.js';
 import { decimal, fractionOfPercent } from './units.js';
 import { getPath } from './paths.js';
@@ -32,7 +32,7 @@ export function readSettings(search) {
     // Decimal only, as the playground's links are read (`Number` alone takes 0x10 as 16).
     const v = decimal(raw);
     if (raw.trim() === '' || !Number.isFinite(v) || v * f.scale < f.min || v * f.scale > f.max) {
-      problem = problem || `${outOfRange(f, `“${f.key}” = ${raw}`)}; in a link, ${linkRange(f)}`;
+      problem = problem || `${outOfRange(f, `“${f.key}” = ${clipped(raw)}`)}; in a link, ${linkRange(f)}`;
     } else S[f.key] = v;
   }
   const rawStep = q.get('step');

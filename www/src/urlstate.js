@@ -8,6 +8,7 @@
 import { flatten, getPath, setPath, clone } from './paths.js';
 import { wholeRange, readWhole, parseExact } from './whole.js';
 import { decimal, MAX_DURATION_TEXT } from './units.js';
+import { clipped } from './format.js';
 
 export const URL_VERSION = 1;
 const RESERVED = new Set(['v', 'preset', 't', 'embed', 'panels', 'step']);
@@ -79,7 +80,7 @@ export function decode(search, presetsByName, defaultName) {
   const rawT = q.get('t');
   const t = decimal(rawT);
   const tOk = rawT === null || (rawT.trim() !== '' && Number.isFinite(t) && t >= 0);
-  const tNotice = tOk ? null : `This link's time “t” = ${rawT} is not a time in seconds (a number ≥ 0); starting at the beginning of the run.`;
+  const tNotice = tOk ? null : `This link's time “t” = ${clipped(rawT)} is not a time in seconds (a number ≥ 0); starting at the beginning of the run.`;
   const at = tOk && rawT !== null ? t : 0;
   // A link with no settings (only a time, say) is the default settings: no version needed.
   const keys = [...q.keys()].filter((k) => !['embed', 'panels', 'step', 't'].includes(k) && !k.startsWith('goal.'));

@@ -21,7 +21,9 @@ export const MAX_WHOLE = Number.MAX_SAFE_INTEGER;
  * `1e3`, `5.0`), exactly, as a BigInt; null when it writes no number or one with a fraction.
  */
 export function wholeOf(text) {
-  const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/.exec(String(text));
+  // Trimmed first: `^\s*...\s*$` around an empty number split a run of spaces in as many ways
+  // as it is long (100,000 spaces then a letter: 2.8 s).
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(String(text).trim());
   if (!m || (m[2] === '' && !m[3])) return null;
   const frac = m[3] || '';
   let digits = (m[2] + frac).replace(/^0+(?=\d)/, '');
