@@ -116,21 +116,122 @@ pub(crate) fn once<T>(slot: &mut Option<T>, value: T, flag: &str) -> Result<(), 
 /// `-` for a file: standard input, as most command lines read it.
 const STDIN: &str = "-";
 
+/// The most a scenario file may hold: far past any settings, and a trace inside one of some ten
+/// million calls (a longer trace streams from `--trace FILE`). `--scenario /dev/zero` read on
+/// until the machine's memory was gone (15 GB in 12 s).
+const SCENARIO_MAX: u64 = 256 << 20;
+
+/// The longest line of a trace file, about (a line ended within the read buffer just past it
+/// is read whole): a row is some 30 bytes, and its refusal quotes 60 of them. A file with no
+/// line end (`/dev/zero`, a 2 GB binary) was read whole into one line.
+const LINE_MAX: usize = 1 << 20;
+
 fn read_file(path: &str, what: &str) -> Result<String, String> {
-    if path == STDIN {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| format!("{what} - (standard input): {e}"))?;
-        return Ok(text);
+    let named = |e: &dyn std::fmt::Display| {
+        if path == STDIN {
+            format!("{what} - (standard input): {e}")
+        } else {
+            format!("{what} {path}: {e}")
+        }
+    };
+    let source: Box<dyn std::io::Read> = if path == STDIN {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(std::fs::File::open(path).map_err(|e| named(&e))?)
+    };
+    let mut text = String::new();
+    source
+        .take(SCENARIO_MAX + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| named(&e))?;
+    if text.len() as u64 > SCENARIO_MAX {
+        return Err(named(&format_args!(
+            "longer than {} MiB, more than any scenario holds (give a long trace with --trace \
+             FILE.csv, which is read as it goes)",
+            SCENARIO_MAX >> 20
+        )));
     }
-    std::fs::read_to_string(path).map_err(|e| format!("{what} {path}: {e}"))
+    Ok(text)
 }
 
-fn open(path: &str) -> Result<BufReader<std::fs::File>, String> {
+fn open(path: &str) -> Result<LineCapped<BufReader<std::fs::File>>, String> {
     std::fs::File::open(path)
-        .map(BufReader::new)
+        .map(|f| LineCapped::new(BufReader::new(f)))
         .map_err(|e| format!("--trace {path}: {e}"))
+}
+
+/// A reader that fails once a line passes [`LINE_MAX`] bytes with no line end, read as a
+/// stream (`BufRead`, as a trace file is scanned) or whole (`read_to_end`, as a pipe is): a
+/// trace's line is held whole while it is read.
+struct LineCapped<R> {
+    inner: R,
+    /// Bytes since the last line end.
+    run: usize,
+    /// A line passed the limit.
+    over: bool,
+}
+
+impl<R> LineCapped<R> {
+    fn new(inner: R) -> Self {
+        LineCapped {
+            inner,
+            run: 0,
+            over: false,
+        }
+    }
+
+    /// Count `bytes` read: `false` once a line in them, or the one they leave open, is past
+    /// [`LINE_MAX`] (the line end not counted).
+    fn count(&mut self, bytes: &[u8]) -> bool {
+        for line in bytes.split_inclusive(|&b| b == b'\n') {
+            let ended = line.last() == Some(&b'\n');
+            let len = self.run.saturating_add(line.len() - usize::from(ended));
+            self.over |= len > LINE_MAX;
+            self.run = if ended { 0 } else { len };
+        }
+        !self.over
+    }
+
+    fn too_long() -> std::io::Error {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "a line longer than {} MiB, where a trace's lines are rows of \
+                 time_s,outcome,latency_s",
+                LINE_MAX >> 20
+            ),
+        )
+    }
+}
+
+impl<R: std::io::Read> std::io::Read for LineCapped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if !self.count(&buf[..n]) {
+            return Err(Self::too_long());
+        }
+        Ok(n)
+    }
+}
+
+impl<R: std::io::BufRead> std::io::BufRead for LineCapped<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.over {
+            return Err(Self::too_long());
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        // What is consumed is the front of the buffer last filled (this reads nothing new); a
+        // line past the limit fails the next fill.
+        let counted = match self.inner.fill_buf() {
+            Ok(buf) => buf[..amt.min(buf.len())].to_vec(),
+            Err(_) => Vec::new(),
+        };
+        self.count(&counted);
+        self.inner.consume(amt);
+    }
 }
 
 /// Where a scenario's own trace came from, for its messages: a `--set trace=...` (the last edit
@@ -179,7 +280,7 @@ fn replay(
     let from_memory = |bytes: &[u8]| replay_bytes(scenario, path, bytes, buckets);
     if path == STDIN {
         let mut bytes = Vec::new();
-        std::io::stdin()
+        LineCapped::new(std::io::stdin())
             .read_to_end(&mut bytes)
             .map_err(|e| format!("--trace - (standard input): {e}"))?;
         return from_memory(&bytes);
@@ -681,14 +782,29 @@ fn cut_short(t: f64) -> String {
     )
 }
 
+/// `s` with its control characters and bidirectional overrides escaped as Rust writes them
+/// (`\u{1b}`, `\r`): a scenario's name is printed to a terminal, where an escape sequence in it
+/// could move the cursor, rewrite lines or set the clipboard (`--format json` escapes them).
+fn printable(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// The run as text; `copies`: each caller has a breaker of its own (the state and time rows are
 /// caller 0's).
 fn text(r: &RunResult, replayed: Option<&Replayed>, copies: bool) -> String {
     let mut out = String::new();
     let name = if r.name.is_empty() {
-        "scenario"
+        "scenario".to_string()
     } else {
-        &r.name
+        printable(&r.name)
     };
     let _ = writeln!(
         out,

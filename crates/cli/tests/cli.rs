@@ -943,3 +943,64 @@ fn version_is_the_crates() {
         );
     }
 }
+
+/// Input that never ends a line, or never ends (`/dev/zero`), is refused within bounded memory:
+/// `--scenario /dev/zero` read on until the machine's memory was gone (15 GB in 12 s), and a
+/// trace was read into memory one line at a time however long the line.
+#[cfg(unix)]
+#[test]
+fn endless_input_is_refused_not_read_whole() {
+    assert_eq!(
+        fails(&["run", "--scenario", "/dev/zero"]),
+        "breaker: --scenario /dev/zero: longer than 256 MiB, more than any scenario holds (give \
+         a long trace with --trace FILE.csv, which is read as it goes)\n"
+    );
+    let too_long = "a line longer than 1 MiB, where a trace's lines are rows of \
+                    time_s,outcome,latency_s";
+    assert_eq!(
+        fails(&["run", "--trace", "/dev/zero"]),
+        format!("breaker: --trace /dev/zero: {too_long}\n")
+    );
+    // A regular file, streamed: the line it fails at (read up to about the limit: a line ended
+    // just past it is read whole, and refused for what it holds).
+    let long = temp(
+        "long-line.csv",
+        &format!("0,ok,0.1\n1,ok,0.1\n{}\n", "9".repeat(2 << 20)),
+    );
+    let long = long.to_str().unwrap();
+    assert_eq!(
+        fails(&["run", "--trace", long]),
+        format!("breaker: {long}: trace line 3: cannot read: {too_long}\n")
+    );
+    // Standard input, held in memory: the same.
+    let out = breaker_fed(
+        &["run", "--trace", "-"],
+        &format!("0,ok,0.1\n{}", "9".repeat((1 << 20) + 1)),
+    );
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!("breaker: --trace - (standard input): {too_long}\n")
+    );
+    // At the limit, a line is read and refused for what it holds.
+    let at = temp("at-limit.csv", &format!("{}\n", "9".repeat(1 << 20)));
+    let err = fails(&["run", "--trace", at.to_str().unwrap()]);
+    assert!(err.contains("trace line 1: expected 3 fields"), "{err}");
+}
+
+/// A scenario's name is printed with its control characters escaped: an escape sequence in a
+/// scenario file could move the terminal's cursor, rewrite lines or set its clipboard.
+#[test]
+fn a_name_is_printed_with_its_control_characters_escaped() {
+    let file = temp(
+        "escapes.json",
+        r#"{"name": "x\u001b[31mRED\u001b]52;c;ZWNobw==\u0007 \r\u202egpj é", "duration": 60}"#,
+    );
+    let out = breaker(&["run", "--scenario", file.to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let first = text.lines().next().unwrap();
+    assert!(
+        first.starts_with(r"x\u{1b}[31mRED\u{1b}]52;c;ZWNobw==\u{7} \r\u{202e}gpj é: seed 1, "),
+        "{first}"
+    );
+    assert!(!text.contains('\u{1b}') && !text.contains('\r') && !text.contains('\u{7}'));
+}
