@@ -653,6 +653,66 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('play on a slow machine: the cursor never goes back, and a step during play is the step', async () => {
+      // Frames and the worker's answers under the test's control: the first frame timed before
+      // the click (as browsers may), each seek answered 150 ms late.
+      await open(s, '?v=1&preset=quiet-service');
+      const install = () => page(s.driver, () => {
+        const pg = window.playground;
+        window.__sent = [];
+        window.__raf = window.requestAnimationFrame;
+        // Frames 30 ms apart, then 4 ms (a machine that speeds up): the time a frame adds
+        // differs from one seek's answer to the next.
+        let now = performance.now() - 500;
+        let frames = 0;
+        window.requestAnimationFrame = (f) => setTimeout(() => { frames += 1; now += frames < 12 ? 30 : 4; f(now); }, 16);
+        const call = pg.engine.call.bind(pg.engine);
+        window.__call = pg.engine.call;
+        // Answers in the order asked, as the worker gives them.
+        let chain = Promise.resolve();
+        pg.engine.call = (op, args) => {
+          if (op === 'seek' || op === 'stepCall') window.__sent.push([op, op === 'seek' ? args.t : null]);
+          const r = call(op, args);
+          const out = chain.then(() => r).then((x) => (op === 'seek' ? new Promise((ok) => setTimeout(() => ok(x), 150)) : x));
+          chain = out.catch(() => {});
+          return out;
+        };
+      });
+      const uninstall = () => page(s.driver, () => {
+        window.requestAnimationFrame = window.__raf;
+        window.playground.engine.call = window.__call;
+      });
+      const speed = await s.driver.findElement({ css: '#playground .transport select' });
+      try {
+        await page(s.driver, () => window.playground.seek(864000));
+        await until(() => page(s.driver, () => window.playground.state.t === 864000), 'the cursor at day 10');
+        await speed.sendKeys('1 d/s');
+        await install();
+        await button(s, '▶ Play').click();
+        await until(() => page(s.driver, () => window.__sent.length >= 10), 'ten seeks of play');
+        // Before: the first frame's time before the click made the first seek go back (up to
+        // 20 minutes at 1 d/s), and a frame while a seek was answered went on from the cursor
+        // shown, behind the seek sent (0.333 s, then 0.166 s).
+        const seeks = await page(s.driver, () => window.__sent.map(([, t]) => t));
+        assert.ok(seeks[0] >= 864000, `the first seek ${seeks[0]}`);
+        for (let i = 1; i < seeks.length; i++) assert.ok(seeks[i] >= seeks[i - 1], `seek ${i}: ${seeks[i - 1]} then ${seeks[i]}`);
+        // A step while play's seeks are on their way: the step is where the cursor ends (a
+        // queued seek of play was sent after it, and undid it).
+        await button(s, 'Step one call').click();
+        await new Promise((r) => setTimeout(r, 800));
+        const end = await page(s.driver, () => ({ sent: window.__sent.slice(), t: window.playground.state.t }));
+        const step = end.sent.findIndex(([op]) => op === 'stepCall');
+        assert.ok(step >= 0, JSON.stringify(end.sent));
+        assert.deepEqual(end.sent.slice(step + 1), [], 'nothing sent after the step');
+        const snap = await page(s.driver, async () => (await window.__call.call(window.playground.engine, 'snapshot')).t_s);
+        assert.equal(end.t, snap, 'the page shows the worker\'s cursor, the step\'s');
+      } finally {
+        await uninstall();
+        await speed.sendKeys('10×');
+      }
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('the zoom buttons zoom as the keys do, around the playback cursor (a touch screen has no drag)', async () => {
       await open(s);
       const look = () => page(s.driver, () => ({ view: window.playground.state.view, end: window.playground.state.end, scales: window.playground.chart.xScales() }));

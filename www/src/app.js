@@ -473,6 +473,10 @@ export function mountPlayground(root, options = {}) {
       S.errorShown = false;
       S.refusedShown = false;
     }
+    // This run's progress from nothing: the row showed the last run's ("33% (9 d)", a
+    // cancelled one's) until this one's first report.
+    progress.value = 0;
+    progressText.textContent = '';
     const timer = setTimeout(() => {
       if (id !== S.runId) return;
       progressRow.hidden = false;
@@ -691,6 +695,9 @@ export function mountPlayground(root, options = {}) {
 
   let seekBusy = false;
   let seekNext = null;
+  // The time of the seek sent and not yet answered: play's next frame goes on from it, not from
+  // the cursor shown (a frame on a slow machine went back from 0.333 s to 0.166 s).
+  let seekSent = null;
   async function seek(t) {
     if (!S.loaded) return;
     // A cancelled run can be played and sought only over the part computed.
@@ -701,6 +708,7 @@ export function mountPlayground(root, options = {}) {
       while (seekNext !== null) {
         const target = seekNext;
         seekNext = null;
+        seekSent = target;
         showSnap(await engine.call('seek', { t: target }));
         leftLastEvent();
       }
@@ -709,12 +717,15 @@ export function mountPlayground(root, options = {}) {
       if (!e.fatal) throw e;
     } finally {
       seekBusy = false;
+      seekSent = null;
     }
   }
 
   async function cursorOp(op) {
     if (!S.loaded) return;
     pause();
+    // Play's seek not yet sent goes with it: sent after this step, it undid the step.
+    seekNext = null;
     // "Next event" looks no further than the part computed (a cancelled run's), so it never
     // computes past what the panels show.
     const id = S.runId;
@@ -765,9 +776,11 @@ export function mountPlayground(root, options = {}) {
     let last = performance.now();
     const frame = (now) => {
       if (!S.playing) return;
-      const dt = Math.min(0.25, (now - last) / 1000);
+      // Not below 0: the first frame's time can be before the click's (the cursor went back up
+      // to 20 minutes at 1 d/s).
+      const dt = Math.max(0, Math.min(0.25, (now - last) / 1000));
       last = now;
-      const t = Math.min(S.reached ?? S.end, (seekNext ?? S.t) + dt * S.speed);
+      const t = Math.min(S.reached ?? S.end, (seekNext ?? seekSent ?? S.t) + dt * S.speed);
       seek(t);
       if (t >= (S.reached ?? S.end)) { pause(); return; }
       raf = requestAnimationFrame(frame);
