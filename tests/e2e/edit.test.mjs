@@ -271,11 +271,16 @@ for (const browser of BROWSERS) {
       await new Promise((r) => setTimeout(r, 900));
       let m = await fieldMessage(s.driver, 'statistical.fine_rate');
       assert.deepEqual(m, { text: said, invalid: true, describedBy: true, value: '7' });
-      assert.equal(await runsShown(s.driver), n, 'nothing run while the message stands');
-      // The 7 after it is a new number (not 27), run once committed: the message goes with it.
+      // Nor on Enter: the 7 typed on after the comma is no number the reader meant (it ran 7%).
       await rate.sendKeys(Key.ENTER);
+      await new Promise((r) => setTimeout(r, 900));
+      assert.equal(await runsShown(s.driver), n, 'nothing run while the message stands');
+      assert.deepEqual(await fieldMessage(s.driver, 'statistical.fine_rate'), { text: said, invalid: true, describedBy: true, value: '7' });
+      // Typed over, the field is the reader's: it runs, and the message goes.
+      await s.driver.executeScript('arguments[0].select()', rate);
+      await rate.sendKeys('2.7', Key.ENTER);
       await waitSettled(s.driver, n);
-      assert.equal((await pageState(s.driver)).scenario.statistical.fine_rate, 0.07);
+      assert.equal((await pageState(s.driver)).scenario.statistical.fine_rate, 0.027);
       m = await fieldMessage(s.driver, 'statistical.fine_rate');
       assert.equal(m.text, '');
       // Pasted, the same; then a point runs.
@@ -295,6 +300,21 @@ for (const browser of BROWSERS) {
       assert.equal((await pageState(s.driver)).scenario.statistical.fine_rate, 0.025);
       assert.equal((await fieldMessage(s.driver, 'statistical.fine_rate')).text, '');
       assert.notEqual(before.scenario.statistical.fine_rate, 0.025);
+      // A preset chosen after a comma forgets it: what is typed then runs as ever.
+      await s.driver.executeScript('arguments[0].select()', rate);
+      await rate.sendKeys('3,');
+      const n3 = await runsShown(s.driver);
+      await page(s.driver, () => {
+        const sel = document.querySelector('#playground .control-head select');
+        sel.value = 'bad-day';
+        sel.dispatchEvent(new Event('change', { bubbles: true }));
+      });
+      await waitSettled(s.driver, n3);
+      await s.driver.executeScript('arguments[0].select()', rate);
+      const n4 = await runsShown(s.driver);
+      await rate.sendKeys('4', Key.ENTER);
+      await waitSettled(s.driver, n4);
+      assert.equal((await pageState(s.driver)).scenario.statistical.fine_rate, 0.04);
       assert.deepEqual(await pageErrors(s), []);
     });
 

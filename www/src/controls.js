@@ -201,15 +201,17 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
     const wrap = h('div', { class: `field${f.type === 'checkbox' ? ' check' : ''}`, dataset: { path } },
       label, h('div', { class: 'inputrow' }, input, unit), drop,
       f.help ? h('p', { class: 'help', id: helpId, text: f.help }) : null, msg);
-    const commit = (e) => {
+    const commit = () => {
       const c = fields.get(path);
       // This control was replaced (a page of a list left, the list rebuilt) while its typing
       // waited to commit: leaving it committed it already.
       if (!c || c.input !== input) return;
       const r = fromInput(input, f);
-      // Emptied for a comma (`refuseComma`): its message stays, and what is typed on (the 5 of
-      // "2,5") is held until the field is committed (Enter, leaving it), not run as typed.
-      if (c.comma && !(e && e.type === 'change')) return;
+      // Emptied for a comma (`refuseComma`): while the field holds only what was typed on after
+      // it (the 5 of "2,5"), nothing is run, on Enter or leaving it too, and its message stays.
+      // (Committed on Enter, 2,5 ran as 5.) An edit of another kind (a deletion, the text
+      // selected and typed over) is the reader's own fix.
+      if (c.comma && input.value === c.tail) return;
       c.comma = false;
       // `onLocal(true)`: some field holds what its input cannot take (the run shown does not use
       // it), so the app marks the run as the last valid one; `false` once none does.
@@ -247,7 +249,14 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       refuseComma(input, (m) => {
         const c = fields.get(path);
         if (!c || c.input !== input) return;
-        c.local = true; c.comma = true; c.rangeFor = null; setMsg(path, m); onLocal(true);
+        c.local = true; c.comma = true; c.tail = ''; c.rangeFor = null; setMsg(path, m); onLocal(true);
+      });
+      // What is typed on after the comma, character after character (`tail`).
+      input.addEventListener('input', (ev) => {
+        const c = fields.get(path);
+        if (!c || c.input !== input || !c.comma) return;
+        if (ev.inputType === 'insertText' && typeof ev.data === 'string' && input.value === c.tail + ev.data) c.tail = input.value;
+        else c.comma = false;
       });
     }
     // `local`: the message is the input's own (not a number, ...): it stays until the input is
@@ -568,6 +577,7 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
         c.input.value = s;
       } else c.input.value = toInput(v, c.f);
       c.local = false;
+      c.comma = false;
       setMsg(path, '');
     }
   }

@@ -311,7 +311,8 @@ pub struct Shared<B> {
     /// without the lock, so a listener may call it).
     state: AtomicU8,
     /// When the open wait ends (`f64` bits), kept as the breaker opens: what a call that cannot
-    /// take the lock while it is open is rejected with ([`Shared::permit`]); `-inf` before.
+    /// take the lock while it is open is rejected with ([`Shared::permit`]); `-inf` before (a
+    /// rejection then gives the time of the call).
     open_until: AtomicU64,
     lock_timeout: Duration,
     clock: Clock,
@@ -561,8 +562,9 @@ impl<B: Breaker> Shared<B> {
     /// Ask for a permit, at the time the lock is taken. If the lock cannot be taken in time the
     /// answer is [`Locked::Dropped`], with no permit: make the call anyway, uncounted (as
     /// [`Shared::call`] does). That is while the breaker was last seen closed ([`Shared::state`]):
-    /// last seen open, before its wait's end, the answer is the breaker's own rejection
-    /// (`Rejection::Open` with the wait's end), and half-open [`Rejection::HalfOpenBusy`].
+    /// last seen open, the answer is the breaker's own rejection (`Rejection::Open` with the
+    /// wait's end, or now once that has passed: the next call may be the trial), and half-open
+    /// [`Rejection::HalfOpenBusy`].
     ///
     /// Report every permit admitted, also when the call is abandoned (an error on your side, a
     /// dropped future): as a neutral outcome ([`Outcome::InputRejected`]) if it says nothing of
@@ -584,18 +586,17 @@ impl<B: Breaker> Shared<B> {
             |b| b.permit(self.clock.now()),
             |d| d.permit(),
         ) {
-            // The lock not had in time: a breaker last seen open (before its wait's end) or
-            // half-open rejects the call, as it most likely would have; only one last seen
-            // closed lets it go ahead uncounted. (Every such call went ahead: 1,532 of 200,000
-            // to a dependency known broken while another thread polled the breaker.)
+            // The lock not had in time: a breaker last seen open or half-open rejects the call,
+            // as it most likely would have (past the open wait's end, the `until` given is now:
+            // the next call may be the trial); only one last seen closed lets it go ahead
+            // uncounted. (Every such call went ahead: 1,532 of 200,000 to a dependency known
+            // broken while another thread polled the breaker.)
             Locked::Dropped => match self.state() {
                 State::Open => {
                     let until = f64::from_bits(self.open_until.load(AtomicOrdering::Acquire));
-                    if until > self.clock.now() {
-                        Locked::Done(Decision::Reject(Rejection::Open { until }))
-                    } else {
-                        Locked::Dropped
-                    }
+                    Locked::Done(Decision::Reject(Rejection::Open {
+                        until: until.max(self.clock.now()),
+                    }))
                 }
                 State::HalfOpen => Locked::Done(Decision::Reject(Rejection::HalfOpenBusy)),
                 State::Closed => Locked::Dropped,

@@ -1523,7 +1523,8 @@ fn counts_tell_calls_and_results_apart() {
 /// A call that cannot take the lock while the breaker is open is rejected with the breaker's
 /// own rejection (its wait's end to the bit), not let through uncounted: with a zero lock
 /// timeout and a thread polling the breaker, 1,532 of 200,000 calls went to a dependency known
-/// broken. Past the wait's end (the next call a trial) and while closed, it goes ahead.
+/// broken. Past the wait's end it is rejected as open until now; only while closed does it go
+/// ahead uncounted.
 #[test]
 fn the_lock_held_while_open_rejects_as_the_breaker_does() {
     fn check<B: Breaker + Send + 'static>(b: B, clock: &ManualClock, fail: usize, wait: f64) {
@@ -1554,12 +1555,16 @@ fn the_lock_held_while_open_rejects_as_the_breaker_does() {
         assert_eq!(shared.call(|| ((), Outcome::Success)), None);
         let c = shared.counts();
         assert_eq!((c.rejected - before.rejected, c.uncounted), (3, 0));
-        // Past the wait's end: the breaker's next call would be a trial, which a busy lock
-        // cannot give; it goes ahead uncounted.
+        // Past the wait's end the breaker's next call would be a trial, which a busy lock cannot
+        // give: rejected still, open until now (retry at once).
         clock.advance(Duration::from_secs_f64(wait + 1.0));
-        assert!(matches!(shared.admit(), Ok(g) if g.permit().is_none()));
+        let now = clock.now();
+        assert!(matches!(shared.admit(), Err(Rejection::Open { until }) if until == now));
         held.release();
-        assert_eq!(shared.counts().uncounted, 1);
+        assert_eq!(shared.counts().uncounted, 0);
+        // The lock free, that call is the trial.
+        let trial = shared.admit().expect("a trial");
+        assert_eq!(trial.permit().map(|p| p.kind), Some(PermitKind::Trial));
     }
     let clock = ManualClock::new(0.0);
     check(
