@@ -86,4 +86,7 @@ test('a scenario\'s name as a file\'s name keeps its letters, in any script', ()
   assert.equal(fileStem('.hidden'), 'hidden');
   assert.equal(fileStem('“”/'), 'scenario');
   assert.equal(fileStem(''), 'scenario');
+  // Combining marks are part of the letters (they were dashes: ह-न-द-पर-द-श-य).
+  assert.equal(fileStem('हिन्दी परिदृश्य'), 'हिन्दी-परिदृश्य');
+  assert.equal(fileStem('cafe\u0301 menu'), 'café-menu');
 });

@@ -111,6 +111,8 @@ test('a link\'s number is read by the same texts as before, and a long bad one i
   const d = decode(`?t=${long}`, { a: { seed: 1 } }, 'a');
   assert.equal(d.notice, `This link's time “t” = ${'1'.repeat(60)}… (200001 characters) is not a time in seconds (a number ≥ 0); starting at the beginning of the run.`);
   assert.equal(clipped('x'.repeat(80)), 'x'.repeat(80));
+  // By characters: an emoji is not cut in half.
+  assert.equal(clipped(`${'a'.repeat(59)}${'😀'.repeat(30)}`), `${'a'.repeat(59)}😀… (89 characters)`);
   // A file name from a name of 60,000 dashes: 100 characters at most.
   assert.equal(fileStem(`a${'-'.repeat(60_000)}b`), 'a');
   assert.ok(fileStem('é'.repeat(500)).length <= 100);

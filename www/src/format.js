@@ -147,12 +147,12 @@ export function stateName(s) {
 /**
  * A scenario's name as a file's name: lower case, letters (of any script) and digits kept, any
  * other run of characters one `-` ("Ünïcode “edited” name/with slashes" is
- * `ünïcode-edited-name-with-slashes`; ASCII only, it was `n-code-edited-...`), `scenario` if
- * nothing is left.
+ * `ünïcode-edited-name-with-slashes`; ASCII only, it was `n-code-edited-...`; combining marks
+ * kept, `हिन्दी` whole), `scenario` if nothing is left.
  */
 export function fileStem(name) {
   // At most 100 characters, a file name's part: a link's name of 60,000 dashes was one.
-  return String(name).slice(0, 100).toLowerCase().replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^[-.]+|-+$/g, '') || 'scenario';
+  return [...String(name).normalize('NFC')].slice(0, 100).join('').toLowerCase().replace(/[^\p{L}\p{M}\p{N}._-]+/gu, '-').replace(/^[-.]+|-+$/g, '') || 'scenario';
 }
 
 /**
@@ -161,6 +161,7 @@ export function fileStem(name) {
  * value filled the notice.
  */
 export function clipped(text) {
-  const t = String(text);
-  return t.length <= 80 ? t : `${t.slice(0, 60)}… (${t.length} characters)`;
+  // By characters (code points), not UTF-16 units: an emoji is not cut in half.
+  const chars = [...String(text)];
+  return chars.length <= 80 ? chars.join('') : `${chars.slice(0, 60).join('')}… (${chars.length} characters)`;
 }

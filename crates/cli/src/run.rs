@@ -185,7 +185,14 @@ impl<R> LineCapped<R> {
     fn count(&mut self, bytes: &[u8]) -> bool {
         for line in bytes.split_inclusive(|&b| b == b'\n') {
             let ended = line.last() == Some(&b'\n');
-            let len = self.run.saturating_add(line.len() - usize::from(ended));
+            // The line end not counted, `\r\n` as `\n` (a `\r` read apart from its `\n`, at a
+            // buffer's end, counts a byte).
+            let end = if line.ends_with(b"\r\n") {
+                2
+            } else {
+                usize::from(ended)
+            };
+            let len = self.run.saturating_add(line.len() - end);
             self.over |= len > LINE_MAX;
             self.run = if ended { 0 } else { len };
         }

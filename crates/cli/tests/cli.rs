@@ -981,10 +981,23 @@ fn endless_input_is_refused_not_read_whole() {
         String::from_utf8(out.stderr).unwrap(),
         format!("breaker: --trace - (standard input): {too_long}\n")
     );
-    // At the limit, a line is read and refused for what it holds.
-    let at = temp("at-limit.csv", &format!("{}\n", "9".repeat(1 << 20)));
-    let err = fails(&["run", "--trace", at.to_str().unwrap()]);
-    assert!(err.contains("trace line 1: expected 3 fields"), "{err}");
+    // At the limit, a line is read and refused for what it holds; its end, \n or \r\n, is
+    // not counted.
+    for end in ["\n", "\r\n"] {
+        let line = format!("{}{end}", "9".repeat(1 << 20));
+        let at = temp("at-limit.csv", &line);
+        let err = fails(&["run", "--trace", at.to_str().unwrap()]);
+        assert!(
+            err.contains("trace line 1: expected 3 fields"),
+            "{end:?}: {err}"
+        );
+        let piped = breaker_fed(&["run", "--trace", "-"], &line);
+        let err = String::from_utf8(piped.stderr).unwrap();
+        assert!(
+            err.contains("trace line 1: expected 3 fields"),
+            "{end:?}: {err}"
+        );
+    }
 }
 
 /// A scenario's name is printed with its control characters escaped: an escape sequence in a

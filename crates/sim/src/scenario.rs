@@ -881,7 +881,8 @@ fn short_json(v: &serde_json::Value) -> String {
                 out.push(',');
             }
             if let Some(k) = k {
-                out.push_str(&serde_json::Value::from(k.as_str()).to_string());
+                // A key as a string is quoted (the page's wasm writes both alike).
+                write(&serde_json::Value::from(k.as_str()), out);
                 out.push(':');
             }
             if write(x, out) {

@@ -164,6 +164,16 @@ fn a_long_value_is_echoed_in_part() {
         )),
         "{e}"
     );
+    // A long key, as a long string (the page quoted it so, the command line whole).
+    let key = "k".repeat(100);
+    let e = Scenario::from_json(&format!(r#"{{"breakers": {{"{key}": 1}}}}"#)).unwrap_err();
+    assert!(
+        e.starts_with(&format!(
+            "breakers = {{\"{}…\" (100 bytes):1}} is invalid: unknown field `breakers`",
+            &key[..60]
+        )),
+        "{e}"
+    );
     // A long string, as the reason quotes it (it was cut at 80 characters with `...`).
     assert_eq!(
         Scenario::from_json(&format!(

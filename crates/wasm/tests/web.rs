@@ -290,6 +290,7 @@ fn a_long_value_is_quoted_in_part_as_natively() {
             "é\\\"\\\\".repeat(30)
         ),
         format!(r#"{{"breakers": [{{"name": "{}"}}]}}"#, "x".repeat(81)),
+        format!(r#"{{"breakers": {{"{}": 1}}}}"#, "k".repeat(100)),
     ] {
         let native = sim::Scenario::from_json(&text).unwrap_err();
         let page = Playground::new(js(&text)).err().expect("refused");
