@@ -276,7 +276,14 @@ for (const browser of BROWSERS) {
       await new Promise((r) => setTimeout(r, 900));
       assert.equal(await runsShown(s.driver), n, 'nothing run while the message stands');
       assert.deepEqual(await fieldMessage(s.driver, 'statistical.fine_rate'), { text: said, invalid: true, describedBy: true, value: '7' });
-      // Typed over, the field is the reader's: it runs, and the message goes.
+      // "1,000.5" typed on: held too (a number input reads "000." as nothing).
+      await s.driver.executeScript('arguments[0].select()', rate);
+      await rate.sendKeys('1,000.5', Key.ENTER);
+      await new Promise((r) => setTimeout(r, 900));
+      assert.equal(await runsShown(s.driver), n, 'nothing run for 1,000.5');
+      assert.equal((await fieldMessage(s.driver, 'statistical.fine_rate')).text, said);
+      // After a pause, typed over, the field is the reader's: it runs, and the message goes.
+      await new Promise((r) => setTimeout(r, 1100));
       await s.driver.executeScript('arguments[0].select()', rate);
       await rate.sendKeys('2.7', Key.ENTER);
       await waitSettled(s.driver, n);
@@ -295,6 +302,8 @@ for (const browser of BROWSERS) {
       m = await fieldMessage(s.driver, 'statistical.fine_rate');
       assert.deepEqual([m.text, m.value], [said, '']);
       const n2 = await runsShown(s.driver);
+      // Typed a moment later (the message read): the reader's own number, run.
+      await new Promise((r) => setTimeout(r, 1100));
       await rate.sendKeys('2.5', Key.ENTER);
       await waitSettled(s.driver, n2);
       assert.equal((await pageState(s.driver)).scenario.statistical.fine_rate, 0.025);

@@ -207,12 +207,10 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       // waited to commit: leaving it committed it already.
       if (!c || c.input !== input) return;
       const r = fromInput(input, f);
-      // Emptied for a comma (`refuseComma`): while the field holds only what was typed on after
-      // it (the 5 of "2,5"), nothing is run, on Enter or leaving it too, and its message stays.
-      // (Committed on Enter, 2,5 ran as 5.) An edit of another kind (a deletion, the text
-      // selected and typed over) is the reader's own fix.
-      if (c.comma && input.value === c.tail) return;
-      c.comma = false;
+      // Emptied for a comma (`refuseComma`): what is typed on after it without a pause (the 5
+      // of "2,5") runs on no Enter and no leaving the field, and its message stays (committed
+      // on Enter, 2,5 ran as 5). A pause, a deletion or an undo ends it: the reader's own fix.
+      if (c.comma) return;
       // `onLocal(true)`: some field holds what its input cannot take (the run shown does not use
       // it), so the app marks the run as the last valid one; `false` once none does.
       if (!r.ok) {
@@ -249,13 +247,15 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
       refuseComma(input, (m) => {
         const c = fields.get(path);
         if (!c || c.input !== input) return;
-        c.local = true; c.comma = true; c.tail = ''; c.rangeFor = null; setMsg(path, m); onLocal(true);
+        c.local = true; c.comma = true; c.commaAt = performance.now(); c.rangeFor = null; setMsg(path, m); onLocal(true);
       });
-      // What is typed on after the comma, character after character (`tail`).
+      // Typed on after the comma: text inserted (typed, pasted, composed) less than a second
+      // after the last. Anything else, or after a pause, is an edit the reader chose.
       input.addEventListener('input', (ev) => {
         const c = fields.get(path);
         if (!c || c.input !== input || !c.comma) return;
-        if (ev.inputType === 'insertText' && typeof ev.data === 'string' && input.value === c.tail + ev.data) c.tail = input.value;
+        const now = performance.now();
+        if (/^insert(Text|FromPaste|CompositionText)$/.test(ev.inputType || '') && now - c.commaAt < 1000) c.commaAt = now;
         else c.comma = false;
       });
     }

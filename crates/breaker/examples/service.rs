@@ -53,8 +53,10 @@ struct Counts {
 /// known one. The same shape works in async code: `admit`, `.await` the call, `finish`; a future
 /// dropped at the `.await` reports a neutral result through its guard.
 fn price(breaker: &Shared<Statistical>, call: u64, last: &mut u64, counts: &Counts) -> u64 {
-    // Rejected: open, or half-open with its trial in flight. No call, no wait. (If the lock was
-    // held for 2 s the guard holds no permit: the call goes ahead with nothing to report.)
+    // Rejected: open, or half-open with its trial in flight (or the lock held for 2 s while it
+    // was last seen open or half-open). No call, no wait. (If the lock was held for 2 s while it
+    // was last seen closed, the guard holds no permit: the call goes ahead with nothing to
+    // report.)
     let Ok(guard) = breaker.admit() else {
         counts.rejected.fetch_add(1, Ordering::Relaxed);
         return *last;

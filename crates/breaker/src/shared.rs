@@ -4,9 +4,10 @@
 //! lost result does less harm than a held-up call. A permit request that cannot take the
 //! lock gets [`Locked::Dropped`] and no permit: make the call anyway and report nothing (as
 //! [`Shared::call`] does), so a stuck lock holds a call up for at most the lock timeout. That is
-//! while the breaker was last seen closed: last seen open (in its wait) or half-open, the
-//! request is rejected instead, as the breaker would most likely have rejected it, so that a
-//! busy lock lets no call through to a dependency known to be failing.
+//! while the breaker was last seen closed: last seen open or half-open, the request is rejected
+//! instead (open: until its wait's end, or now if that has passed, when the breaker itself would
+//! let a trial through), so that a busy lock lets no call through to a dependency known to be
+//! failing. A lock held long with the breaker last seen open rejects every call meanwhile.
 //!
 //! `now` is read from the wrapper's [`Clock`]: for a permit once the lock is taken (the call is
 //! admitted then), for a result before the wait for the lock (the call ended then). Tests can

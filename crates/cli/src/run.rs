@@ -167,6 +167,8 @@ struct LineCapped<R> {
     inner: R,
     /// Bytes since the last line end.
     run: usize,
+    /// The bytes so far end in a `\r`, not counted yet.
+    cr: bool,
     /// A line passed the limit.
     over: bool,
 }
@@ -176,23 +178,26 @@ impl<R> LineCapped<R> {
         LineCapped {
             inner,
             run: 0,
+            cr: false,
             over: false,
         }
     }
 
     /// Count `bytes` read: `false` once a line in them, or the one they leave open, is past
-    /// [`LINE_MAX`] (the line end not counted).
+    /// [`LINE_MAX`] (its end, `\n` or `\r\n`, not counted: a `\r` at the bytes' end waits for
+    /// the next bytes to say whether a `\n` follows it).
     fn count(&mut self, bytes: &[u8]) -> bool {
-        for line in bytes.split_inclusive(|&b| b == b'\n') {
+        for (i, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
             let ended = line.last() == Some(&b'\n');
-            // The line end not counted, `\r\n` as `\n` (a `\r` read apart from its `\n`, at a
-            // buffer's end, counts a byte).
-            let end = if line.ends_with(b"\r\n") {
-                2
-            } else {
-                usize::from(ended)
-            };
-            let len = self.run.saturating_add(line.len() - end);
+            let content = if ended { &line[..line.len() - 1] } else { line };
+            let held = content.last() == Some(&b'\r');
+            let mut n = content.len() - usize::from(held);
+            // A `\r` held from the bytes before, not followed by the line end: a byte of it.
+            if i == 0 && self.cr && !(ended && content.is_empty()) {
+                n += 1;
+            }
+            self.cr = held && !ended;
+            let len = self.run.saturating_add(n);
             self.over |= len > LINE_MAX;
             self.run = if ended { 0 } else { len };
         }
