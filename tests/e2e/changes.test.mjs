@@ -15,6 +15,17 @@ import {
   button, newSnap, change,
 } from './helpers.mjs';
 
+/** Choose a file named `name` holding `body` in "Open scenario…", as a person's file dialog does. */
+function chooseFile(s, name, body) {
+  return page(s.driver, (n, b) => {
+    const input = document.querySelector('#playground .copy input[type=file]');
+    const dt = new DataTransfer();
+    dt.items.add(new File([b], n, { type: 'application/json' }));
+    input.files = dt.files;
+    input.dispatchEvent(new Event('change'));
+  }, name, body);
+}
+
 for (const browser of BROWSERS) {
   describe(`changes [${browser}]`, () => {
     const s = session(browser);
@@ -546,13 +557,7 @@ for (const browser of BROWSERS) {
       await open(s);
       // A file as a person writes one for the command line: units, a partial scenario.
       const text = JSON.stringify({ name: 'opened', seed: 31, duration: '2h', traffic: { calls_per_minute: 240 } });
-      const choose = (name, body) => page(s.driver, (n, b) => {
-        const input = document.querySelector('#playground .copy input[type=file]');
-        const dt = new DataTransfer();
-        dt.items.add(new File([b], n, { type: 'application/json' }));
-        input.files = dt.files;
-        input.dispatchEvent(new Event('change'));
-      }, name, body);
+      const choose = (name, body) => chooseFile(s, name, body);
       const copyText = () => s.driver.findElement({ css: '#playground .copy' }).getText();
       // The file dialog offers recorded traces too (it showed JSON files only).
       assert.equal(await page(s.driver, () => document.querySelector('#playground .copy input[type=file]').accept), '.json,.csv,application/json,text/csv');
@@ -681,13 +686,7 @@ for (const browser of BROWSERS) {
       await open(s);
       const preset = (await pageState(s.driver)).scenario;
       assert.equal(preset.name, 'recovery-warmup');
-      const choose = (name, body) => page(s.driver, (n, b) => {
-        const input = document.querySelector('#playground .copy input[type=file]');
-        const dt = new DataTransfer();
-        dt.items.add(new File([b], n, { type: 'application/json' }));
-        input.files = dt.files;
-        input.dispatchEvent(new Event('change'));
-      }, name, body);
+      const choose = (name, body) => chooseFile(s, name, body);
       const look = () => page(s.driver, () => ({
         list: document.querySelector('#playground .control-head select').value,
         line: document.querySelector('#playground .runinfo').textContent,
