@@ -713,6 +713,43 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('Play clicked while play\'s last seek to the end is on its way starts again from the start', async () => {
+      // A minute's run at 1 min/s: a second to the end; each seek answered 400 ms late.
+      await open(s);
+      const speed = await s.driver.findElement({ css: '#playground .transport select' });
+      await speed.sendKeys('1 min/s');
+      await page(s.driver, () => {
+        const pg = window.playground;
+        window.__sent = [];
+        window.__call = pg.engine.call;
+        const call = pg.engine.call.bind(pg.engine);
+        let chain = Promise.resolve();
+        pg.engine.call = (op, args) => {
+          if (op === 'seek') window.__sent.push(args.t);
+          const r = call(op, args);
+          const out = chain.then(() => r).then((x) => (op === 'seek' ? new Promise((ok) => setTimeout(() => ok(x), 400)) : x));
+          chain = out.catch(() => {});
+          return out;
+        };
+      });
+      try {
+        const end = await page(s.driver, () => window.playground.state.end);
+        await button(s, '▶ Play').click();
+        await until(() => page(s.driver, (e) => window.__sent.includes(e) && !window.playground.state.playing, end), 'play at its end, paused');
+        assert.notEqual(await page(s.driver, () => window.playground.state.t), end, 'the seek to the end still on its way');
+        // Before, this click did nothing: the cursor was not yet at the end.
+        await button(s, '▶ Play').click();
+        // A seek after the one to the end, from the start again (0, or where play's first frame
+        // took it from 0).
+        const sent = await until(async () => { const x = await page(s.driver, () => window.__sent.slice()); return x.length > x.indexOf(end) + 1 && x; }, 'a seek after the end');
+        assert.ok(sent[sent.indexOf(end) + 1] < end / 2, JSON.stringify(sent));
+      } finally {
+        await page(s.driver, () => { window.playground.state.playing && document.querySelector('#playground .transport button').click(); window.playground.engine.call = window.__call; });
+        await speed.sendKeys('10×');
+      }
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('the zoom buttons zoom as the keys do, around the playback cursor (a touch screen has no drag)', async () => {
       await open(s);
       const look = () => page(s.driver, () => ({ view: window.playground.state.view, end: window.playground.state.end, scales: window.playground.chart.xScales() }));

@@ -113,6 +113,9 @@ test('a link\'s number is read by the same texts as before, and a long bad one i
   assert.equal(clipped('x'.repeat(80)), 'x'.repeat(80));
   // By characters: an emoji is not cut in half.
   assert.equal(clipped(`${'a'.repeat(59)}${'😀'.repeat(30)}`), `${'a'.repeat(59)}😀… (89 characters)`);
+  // Nor a flag or a family (several code points, one character).
+  assert.equal(clipped(`${'a'.repeat(59)}${'🇩🇪'.repeat(30)}`), `${'a'.repeat(59)}🇩🇪… (89 characters)`);
+  assert.equal(clipped(`${'a'.repeat(59)}${'👨‍👩‍👧'.repeat(30)}`), `${'a'.repeat(59)}👨‍👩‍👧… (89 characters)`);
   // A file name from a name of 60,000 dashes: 100 characters at most.
   assert.equal(fileStem(`a${'-'.repeat(60_000)}b`), 'a');
   assert.ok(fileStem('é'.repeat(500)).length <= 100);

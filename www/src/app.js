@@ -769,7 +769,9 @@ export function mountPlayground(root, options = {}) {
     if (!S.loaded) return;
     // At the end (of the part computed, for a cancelled run) play starts again from 0: the
     // cursor is set now, since the seek's snapshot comes back only after the first frame.
-    if (S.t >= (S.reached ?? S.end) - 1e-9) { S.t = 0; seek(0); }
+    // The end as the cursor will be once the seeks on their way are answered (Play clicked
+    // while play's own last seek to the end was on its way did nothing).
+    if ((seekNext ?? seekSent ?? S.t) >= (S.reached ?? S.end) - 1e-9) { S.t = 0; seek(0); }
     S.playing = true;
     shown.playing = true;
     transport.setPlaying(true);

@@ -161,7 +161,11 @@ export function fileStem(name) {
  * value filled the notice.
  */
 export function clipped(text) {
-  // By characters (code points), not UTF-16 units: an emoji is not cut in half.
-  const chars = [...String(text)];
-  return chars.length <= 80 ? chars.join('') : `${chars.slice(0, 60).join('')}… (${chars.length} characters)`;
+  // By characters as a reader counts them (graphemes: a flag, a family emoji, a letter with its
+  // accents), not UTF-16 units, which split an emoji in half.
+  const t = String(text);
+  const chars = typeof Intl !== 'undefined' && Intl.Segmenter
+    ? Array.from(new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(t), (x) => x.segment)
+    : [...t];
+  return chars.length <= 80 ? t : `${chars.slice(0, 60).join('')}… (${chars.length} characters)`;
 }
