@@ -33,6 +33,22 @@ function element(s, id) {
   }, id);
 }
 
+/**
+ * Open a host page of the files' origin (a blob: document has its creator's) under the
+ * Content-Security-Policy `policy`, with `before` ahead of the element's script and `head` after
+ * it, and `body`; wait until the element `id` is in it.
+ */
+async function policyPage(s, policy, head, body, id, before = '') {
+  await s.driver.get(new URL('a-docs-page', s.url).href);
+  const o = new URL(s.url).origin;
+  const html = `<!doctype html><html><head>
+    <meta http-equiv="Content-Security-Policy" content="${policy}">
+    ${before}<script type="module" src="${o}/embed/breaker-playground.js"></script>
+    ${head}</head><body>${body}</body></html>`;
+  await page(s.driver, (text) => { location.href = URL.createObjectURL(new Blob([text], { type: 'text/html' })); }, html);
+  await until(() => page(s.driver, (el) => location.protocol === 'blob:' && Boolean(document.getElementById(el)), id), 'the page with the policy');
+}
+
 for (const browser of BROWSERS) {
   describe(`embedding in ${browser}`, () => {
     const s = session(browser);
@@ -116,17 +132,10 @@ for (const browser of BROWSERS) {
       // A page of the files' origin (a blob: document has its creator's) with the policy README
       // asks for, without 'unsafe-inline' for styles: an inline <style> is refused there, the
       // page's own as an element's would be.
-      await s.driver.get(new URL('a-docs-page', s.url).href);
-      await page(s.driver, () => {
-        const o = location.origin;
-        const html = `<!doctype html><html><head>
-          <meta http-equiv="Content-Security-Policy" content="default-src 'self' ${o}; script-src 'self' ${o} 'wasm-unsafe-eval'; style-src 'self' ${o}">
-          <script type="module" src="${o}/embed/breaker-playground.js"></script>
-          <style>body { color: rgb(255, 0, 0) }</style></head>
-          <body><breaker-playground id="csp" preset="quiet-service"></breaker-playground></body></html>`;
-        location.href = URL.createObjectURL(new Blob([html], { type: 'text/html' }));
-      });
-      await until(() => page(s.driver, () => location.protocol === 'blob:' && Boolean(document.getElementById('csp'))), 'the page with the policy');
+      const o = new URL(s.url).origin;
+      await policyPage(s, `default-src 'self' ${o}; script-src 'self' ${o} 'wasm-unsafe-eval'; style-src 'self' ${o}`,
+        '<style>body { color: rgb(255, 0, 0) }</style>',
+        '<breaker-playground id="csp" preset="quiet-service"></breaker-playground>', 'csp');
       await until(async () => (await element(s, 'csp')).state === 'ready', 'the element under the policy to be ready', 60_000);
       const r = await page(s.driver, () => {
         const el = document.getElementById('csp');
@@ -148,17 +157,12 @@ for (const browser of BROWSERS) {
     test('an element whose simulator cannot start says so, to its reader and to its host: data-state "error" and an event', async () => {
       // A host page whose policy allows no worker: the simulator's worker is refused, as a
       // worker script that did not load (a 404) is. Before, data-state stayed "loading" for good.
-      await s.driver.get(new URL('a-docs-page', s.url).href);
-      await page(s.driver, () => {
-        const o = location.origin;
-        const html = `<!doctype html><html><head>
-          <meta http-equiv="Content-Security-Policy" content="default-src 'self' ${o}; script-src 'self' ${o} 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'self' ${o}; worker-src 'none'">
-          <script>window.__errors = []; document.addEventListener('breaker-playground-error', (e) => window.__errors.push([e.target.id, e.detail.message]));</script>
-          <script type="module" src="${o}/embed/breaker-playground.js"></script></head>
-          <body><breaker-playground id="nowork" preset="quiet-service" controls></breaker-playground></body></html>`;
-        location.href = URL.createObjectURL(new Blob([html], { type: 'text/html' }));
-      });
-      await until(() => page(s.driver, () => location.protocol === 'blob:' && Boolean(document.getElementById('nowork'))), 'the page with the policy');
+      const o = new URL(s.url).origin;
+      // The listener first, before the element's script: in the head, the policy allowing it.
+      await policyPage(s, `default-src 'self' ${o}; script-src 'self' ${o} 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'self' ${o}; worker-src 'none'`,
+        '',
+        '<breaker-playground id="nowork" preset="quiet-service" controls></breaker-playground>', 'nowork',
+        '<script>window.__errors = []; document.addEventListener(\'breaker-playground-error\', (e) => window.__errors.push([e.target.id, e.detail.message]));</script>');
       await until(async () => (await element(s, 'nowork')).state === 'error', 'the element to say "error"', 60_000);
       const r = await page(s.driver, () => {
         const root = document.getElementById('nowork').shadowRoot;

@@ -475,7 +475,8 @@ impl<B: Breaker> Shared<B> {
     /// mutating call that the listener has not had.
     fn report(&self, inner: &mut Inner<B>) {
         let b = &inner.breaker;
-        if b.state() == State::Open {
+        let state = b.state();
+        if state == State::Open {
             // Opened by this change: the wait's end, from the opening's time and the wait in
             // force (what its rejections give as `until`).
             if let Some(t) = b.transitions().iter().rev().find(|t| t.to == State::Open) {
@@ -484,8 +485,7 @@ impl<B: Breaker> Shared<B> {
                     .store(until.to_bits(), AtomicOrdering::Release);
             }
         }
-        self.state
-            .store(state_code(inner.breaker.state()), AtomicOrdering::Release);
+        self.state.store(state_code(state), AtomicOrdering::Release);
         if let Some(listener) = &self.on_transition {
             for t in inner.breaker.transitions() {
                 if t.generation > inner.reported {

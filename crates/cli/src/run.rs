@@ -165,6 +165,13 @@ fn open(path: &str) -> Result<LineCapped<BufReader<std::fs::File>>, String> {
 /// trace's line is held whole while it is read.
 struct LineCapped<R> {
     inner: R,
+    lines: LineCount,
+}
+
+/// [`LineCapped`]'s count of the bytes read, apart from its reader (so that a buffer the reader
+/// holds is counted where it lies, not copied).
+#[derive(Default)]
+struct LineCount {
     /// Bytes since the last line end.
     run: usize,
     /// The bytes so far end in a `\r`, not counted yet.
@@ -177,12 +184,23 @@ impl<R> LineCapped<R> {
     fn new(inner: R) -> Self {
         LineCapped {
             inner,
-            run: 0,
-            cr: false,
-            over: false,
+            lines: LineCount::default(),
         }
     }
 
+    fn too_long() -> std::io::Error {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "a line longer than {} MiB, where a trace's lines are rows of \
+                 time_s,outcome,latency_s",
+                LINE_MAX >> 20
+            ),
+        )
+    }
+}
+
+impl LineCount {
     /// Count `bytes` read: `false` once a line in them, or the one they leave open, is past
     /// [`LINE_MAX`] (its end, `\n` or `\r\n`, not counted: a `\r` at the bytes' end waits for
     /// the next bytes to say whether a `\n` follows it).
@@ -203,23 +221,12 @@ impl<R> LineCapped<R> {
         }
         !self.over
     }
-
-    fn too_long() -> std::io::Error {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!(
-                "a line longer than {} MiB, where a trace's lines are rows of \
-                 time_s,outcome,latency_s",
-                LINE_MAX >> 20
-            ),
-        )
-    }
 }
 
 impl<R: std::io::Read> std::io::Read for LineCapped<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
-        if !self.count(&buf[..n]) {
+        if !self.lines.count(&buf[..n]) {
             return Err(Self::too_long());
         }
         Ok(n)
@@ -228,7 +235,7 @@ impl<R: std::io::Read> std::io::Read for LineCapped<R> {
 
 impl<R: std::io::BufRead> std::io::BufRead for LineCapped<R> {
     fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
-        if self.over {
+        if self.lines.over {
             return Err(Self::too_long());
         }
         self.inner.fill_buf()
@@ -237,11 +244,9 @@ impl<R: std::io::BufRead> std::io::BufRead for LineCapped<R> {
     fn consume(&mut self, amt: usize) {
         // What is consumed is the front of the buffer last filled (this reads nothing new); a
         // line past the limit fails the next fill.
-        let counted = match self.inner.fill_buf() {
-            Ok(buf) => buf[..amt.min(buf.len())].to_vec(),
-            Err(_) => Vec::new(),
-        };
-        self.count(&counted);
+        if let Ok(buf) = self.inner.fill_buf() {
+            self.lines.count(&buf[..amt.min(buf.len())]);
+        }
         self.inner.consume(amt);
     }
 }
