@@ -311,9 +311,9 @@ pub struct Shared<B> {
     /// The breaker's state after the last change under the lock ([`Shared::state`] reads it
     /// without the lock, so a listener may call it).
     state: AtomicU8,
-    /// When the open wait ends (`f64` bits), kept as the breaker opens: what a call that cannot
-    /// take the lock while it is open is rejected with ([`Shared::permit`]); `-inf` before (a
-    /// rejection then gives the time of the call).
+    /// When the open wait ends (`f64` bits), kept as the breaker opens and from each rejection
+    /// while open: what a call that cannot take the lock while it is open is rejected with
+    /// ([`Shared::permit`]); `-inf` before (a rejection then gives the time of the call).
     open_until: AtomicU64,
     lock_timeout: Duration,
     clock: Clock,
@@ -321,6 +321,16 @@ pub struct Shared<B> {
     /// The thread holding the lock ([`this_thread`]), 0 when none: how a reentrant call is told
     /// from a wait for another thread.
     owner: AtomicUsize,
+}
+
+/// When the open wait of the breaker's last opening ends, if its last mutating call opened it:
+/// the opening's time plus the wait in force (what its rejections give as `until`); `-inf`
+/// otherwise.
+fn opened_until<B: Breaker>(b: &B) -> f64 {
+    match b.transitions().iter().rev().find(|t| t.to == State::Open) {
+        Some(t) if b.state() == State::Open => t.at + b.observe(t.at).wait,
+        _ => f64::NEG_INFINITY,
+    }
 }
 
 thread_local! {
@@ -382,7 +392,7 @@ impl<B: Breaker> Shared<B> {
     pub fn with_lock_timeout(breaker: B, lock_timeout: Duration) -> Self {
         Shared {
             state: AtomicU8::new(state_code(breaker.state())),
-            open_until: AtomicU64::new(f64::NEG_INFINITY.to_bits()),
+            open_until: AtomicU64::new(opened_until(&breaker).to_bits()),
             inner: Mutex::new(Inner {
                 reported: breaker.generation(),
                 breaker,
@@ -477,10 +487,8 @@ impl<B: Breaker> Shared<B> {
         let b = &inner.breaker;
         let state = b.state();
         if state == State::Open {
-            // Opened by this change: the wait's end, from the opening's time and the wait in
-            // force (what its rejections give as `until`).
-            if let Some(t) = b.transitions().iter().rev().find(|t| t.to == State::Open) {
-                let until = t.at + b.observe(t.at).wait;
+            let until = opened_until(b);
+            if until > f64::NEG_INFINITY {
                 self.open_until
                     .store(until.to_bits(), AtomicOrdering::Release);
             }
@@ -584,7 +592,16 @@ impl<B: Breaker> Shared<B> {
     pub fn permit(&self) -> Locked<Decision> {
         let decision = match self.change(
             "permit, admit or call",
-            |b| b.permit(self.clock.now()),
+            |b| {
+                let d = b.permit(self.clock.now());
+                // Kept under the lock, so a later opening's wait is not overwritten: the wait's
+                // end of a breaker opened before it was shared, or replaced in `with`.
+                if let Decision::Reject(Rejection::Open { until }) = d {
+                    self.open_until
+                        .store(until.to_bits(), AtomicOrdering::Release);
+                }
+                d
+            },
             |d| d.permit(),
         ) {
             // The lock not had in time: a breaker last seen open or half-open rejects the call,

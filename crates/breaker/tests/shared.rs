@@ -1583,6 +1583,54 @@ fn the_lock_held_while_open_rejects_as_the_breaker_does() {
     check(Window::new(w).unwrap(), &clock, 4, 30.0);
 }
 
+/// A breaker opened before it was shared: a call that cannot take the lock is rejected with
+/// the wait's end the breaker gives, whether its last call opened it (read from its
+/// transitions when shared) or was itself rejected (read from the first rejection under the
+/// lock). Before, both gave `until` = now: "retry at once" for the whole wait.
+#[test]
+fn a_breaker_opened_before_it_was_shared_rejects_a_busy_lock_until_its_wait_ends() {
+    let settings = WindowSettings {
+        sliding_window_size: 2,
+        minimum_number_of_calls: 2,
+        wait_duration_in_open_state: 30.0,
+        ..WindowSettings::default()
+    };
+    let opened = || {
+        let mut b = Window::new(settings.clone()).unwrap();
+        for at in [1.0, 2.0] {
+            let Decision::Admit(p) = b.permit(at) else {
+                panic!("closed")
+            };
+            let _ = b.record(&p, Outcome::ServerError, at + 0.5);
+        }
+        assert_eq!((b.state(), b.open_until()), (State::Open, 32.5));
+        b
+    };
+    let busy = |b: Window, clock: &ManualClock, first_unlocked: bool| {
+        let shared =
+            Arc::new(Shared::with_lock_timeout(b, Duration::ZERO).with_clock(clock.clock()));
+        if first_unlocked {
+            assert_eq!(
+                shared.permit(),
+                Locked::Done(Decision::Reject(Rejection::Open { until: 32.5 }))
+            );
+        }
+        let held = hold_lock(&shared, Duration::from_secs(10));
+        let answer = shared.permit();
+        held.release();
+        answer
+    };
+    let open_until_then = Locked::Done(Decision::Reject(Rejection::Open { until: 32.5 }));
+    // Its last call opened it.
+    let clock = ManualClock::new(10.0);
+    assert_eq!(busy(opened(), &clock, false), open_until_then);
+    // Its last call was rejected: the transitions say nothing, the first rejection does.
+    let mut b = opened();
+    assert!(matches!(b.permit(5.0), Decision::Reject(_)));
+    assert!(b.transitions().is_empty());
+    assert_eq!(busy(b, &clock, true), open_until_then);
+}
+
 /// Many threads: every call is counted once, as admitted, rejected or uncounted, and every
 /// permit's result once. Each call moves a manual clock on by 10 us, so that the 1 ms open wait
 /// ends after about 100 calls however fast the threads run (on the system clock all 16,000
