@@ -897,6 +897,8 @@ for (const browser of BROWSERS) {
       const st0 = await pageState(s.driver);
       assert.equal(st0.t, 0);
       assert.equal(st0.calls, 0);
+      // The line the first call fills is there before it, so the panel does not grow under it.
+      assert.equal(st0.lastCallText, 'No call has arrived yet.');
       const cli = simulate(st0.scenario);
       const opening = cli.result.breakers.statistical.events.find((e) => e.to === 'open');
       // The opening call: the last call the simulator counts when its run is cut at the opening.

@@ -41,7 +41,9 @@ export function renderNow(root, snap, point, period, changes = []) {
       h('span', { text: `t = ${clock(snap.t_s)}` }),
       snap.calls !== undefined ? h('span', { text: ` · call ${fmt(snap.calls, 6)}` }) : null,
       ' ', kindBadge('simulated')),
-    last ? h('p', { class: 'lastcall', text: describeCall(last) }) : null,
+    // Always a line, so the panel does not grow under the reader at the first call.
+    last ? h('p', { class: 'lastcall', text: describeCall(last) })
+      : h('p', { class: 'lastcall muted', text: 'No call has arrived yet.' }),
     changes.length ? h('p', { class: 'changes', text: `Changed at this time: ${changes.map((e) => `${e.caller ? `${e.breaker} (caller ${e.caller})` : e.breaker} ${stateName(e.from)} → ${stateName(e.to)}, ${reasonText(e, point)}`).join('; ')}. (The call above is the last to arrive; a change may also come from an earlier call's result arriving now, or a time limit.)` }) : null,
     h('div', { class: 'two' },
       h('table', { class: 'kv' }, h('caption', {}, 'Statistical ', badge(s.state)),
