@@ -889,9 +889,16 @@ fn readable(xs: &[f64], texts: &[String]) -> bool {
 
 /// Seconds in the largest fitting unit.
 pub fn duration(s: f64) -> String {
+    duration_as(s, s)
+}
+
+/// Seconds in the unit [`duration`] gives `reference`: an interval's ends and an error in
+/// their figure's unit ("2.024 min [1.972 min, 2.076 min]", not "[118.3 s, 2.076 min]").
+fn duration_as(s: f64, reference: f64) -> String {
     if !s.is_finite() {
         return num(s);
     }
+    let reference = if reference.is_finite() { reference } else { s };
     let units = [
         (365.25 * 86_400.0, "years"),
         (86_400.0, "d"),
@@ -900,39 +907,45 @@ pub fn duration(s: f64) -> String {
         (1.0, "s"),
     ];
     for &(k, u) in &units {
-        if s.abs() >= 2.0 * k {
+        if reference.abs() >= 2.0 * k {
             return format!("{} {u}", num(s / k));
         }
     }
     format!("{} s", num(s))
 }
 
-fn fig(f: &Figure, fmt: &dyn Fn(f64) -> String) -> String {
+/// A figure's text; `fmt(x, reference)` writes `x` (an interval's end) as it writes the figure's
+/// value `reference` (in its unit).
+fn fig(f: &Figure, fmt: &Fmt) -> String {
+    let v = fmt(f.value, f.value);
     match f.kind {
-        Kind::Bound => format!(">= {}", fmt(f.value)),
+        Kind::Bound => format!(">= {v}"),
         Kind::Simulated => match (f.ci95, f.n) {
             (Some((lo, hi)), Some(n)) if lo.is_finite() && hi.is_finite() => {
-                format!("{} [{}, {}] n={n}", fmt(f.value), fmt(lo), fmt(hi))
+                format!("{v} [{}, {}] n={n}", fmt(lo, f.value), fmt(hi, f.value))
             }
-            (_, Some(1)) => format!("{} n=1 (no interval from one run)", fmt(f.value)),
-            _ => fmt(f.value),
+            (_, Some(1)) => format!("{v} n=1 (no interval from one run)"),
+            _ => v,
         },
-        _ => fmt(f.value),
+        _ => v,
     }
 }
 
-fn ways(w: &Ways, fmt: &dyn Fn(f64) -> String, errors: (Option<f64>, Option<f64>)) -> String {
+/// How [`fig`] writes a number `x` beside a figure's value `reference`.
+type Fmt = dyn Fn(f64, f64) -> String;
+
+/// [`num`] as a [`Fmt`].
+fn plain(x: f64, _: f64) -> String {
+    num(x)
+}
+
+fn ways(w: &Ways, fmt: &Fmt, errors: (Option<f64>, Option<f64>)) -> String {
     ways_of(w, fmt, errors, false)
 }
 
 /// [`ways`]; `chance`: the figures are a probability, compared with Wald's by their
 /// complements too.
-fn ways_of(
-    w: &Ways,
-    fmt: &dyn Fn(f64) -> String,
-    errors: (Option<f64>, Option<f64>),
-    chance: bool,
-) -> String {
+fn ways_of(w: &Ways, fmt: &Fmt, errors: (Option<f64>, Option<f64>), chance: bool) -> String {
     let mut parts = Vec::new();
     if let Some(f) = &w.bound {
         parts.push(format!("bound {}", fig(f, fmt)));
@@ -942,7 +955,7 @@ fn ways_of(
         let e = errors
             .0
             .filter(|e| e.is_finite())
-            .map(|e| format!(" (+-{})", fmt(e)))
+            .map(|e| format!(" (+-{})", fmt(e, f.value)))
             .unwrap_or_default();
         parts.push(format!("exact {}{e}", fig(f, fmt)));
     }
@@ -950,7 +963,7 @@ fn ways_of(
         let e = errors
             .1
             .filter(|e| e.is_finite())
-            .map(|e| format!(" (+-{})", fmt(e)))
+            .map(|e| format!(" (+-{})", fmt(e, f.value)))
             .unwrap_or_default();
         parts.push(format!("markov chain approximation {}{e}", fig(f, fmt)));
     }
@@ -1065,14 +1078,14 @@ fn text_run_lengths(r: &report::RunLengths) -> String {
             num(p.drift)
         );
         let errs = (Some(p.exact_error), p.markov_chain_error);
-        let _ = writeln!(out, "  {what}: {}", ways(&p.calls, &num, errs));
+        let _ = writeln!(out, "  {what}: {}", ways(&p.calls, &plain, errs));
         let k = 1.0 / r.settings.calls_per_second;
         let _ = writeln!(
             out,
             "  time: {}",
             ways(
                 &p.seconds,
-                &duration,
+                &duration_as,
                 (Some(p.exact_error * k), p.markov_chain_error.map(|e| e * k))
             )
         );
@@ -1120,7 +1133,7 @@ fn text_trials(r: &report::TrialsReport) -> String {
             "  chance to close: {}",
             ways_of(
                 &p.close_probability,
-                &num,
+                &plain,
                 (Some(p.close_error), None),
                 true
             )
@@ -1128,7 +1141,7 @@ fn text_trials(r: &report::TrialsReport) -> String {
         let _ = writeln!(
             out,
             "  expected trials: {}",
-            ways(&p.expected_trials, &num, (Some(p.trials_error), None))
+            ways(&p.expected_trials, &plain, (Some(p.trials_error), None))
         );
         if let Some(l) = &p.time_limit {
             let _ = writeln!(
@@ -1245,7 +1258,7 @@ fn text_window(r: &report::WindowReport) -> String {
         let _ = writeln!(
             out,
             "  spurious trips per day, sliding window: {}",
-            ways(&p.trips_per_day_sliding, &num, (p.sliding_error, None))
+            ways(&p.trips_per_day_sliding, &plain, (p.sliding_error, None))
         );
     }
     let o = &r.outage;
@@ -1258,7 +1271,7 @@ fn text_window(r: &report::WindowReport) -> String {
     let _ = writeln!(
         out,
         "  calls to open: {}",
-        ways(&o.calls_to_open, &num, (o.calls_error, None))
+        ways(&o.calls_to_open, &plain, (o.calls_error, None))
     );
     let k = 1.0 / r.calls_per_second;
     let _ = writeln!(
@@ -1266,7 +1279,7 @@ fn text_window(r: &report::WindowReport) -> String {
         "  time to open: {}",
         ways(
             &o.seconds_to_open,
-            &duration,
+            &duration_as,
             (o.calls_error.map(|e| e * k), None)
         )
     );

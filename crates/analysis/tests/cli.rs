@@ -939,3 +939,34 @@ fn a_value_that_does_not_read_says_the_range() {
         assert_eq!(run(&args(a)).unwrap_err(), said, "{a}");
     }
 }
+
+/// A simulated time's interval is written in its figure's unit, and each end is the JSON's
+/// value in that unit: at 50% the mean (2.024 min) and the upper end were in minutes, the
+/// lower end (118.3 s) in seconds.
+#[test]
+fn a_time_and_its_interval_share_one_unit() {
+    let cmd = "window --true-rate 0.5";
+    let text = run(&args(cmd)).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("time to open:"))
+        .unwrap();
+    let sim = &json(cmd)["outage"]["seconds_to_open"]["simulated"];
+    let (v, lo, hi) = (
+        sim["value"].as_f64().unwrap(),
+        sim["ci95"][0].as_f64().unwrap(),
+        sim["ci95"][1].as_f64().unwrap(),
+    );
+    assert!(lo < 120.0 && v > 120.0, "the ends straddle 2 min: {lo} {v}");
+    let min = |s: f64| format!("{:.3} min", s / 60.0);
+    let n = sim["n"].as_u64().unwrap();
+    assert_eq!(
+        line.trim(),
+        format!(
+            "time to open: simulated {} [{}, {}] n={n}",
+            min(v),
+            min(lo),
+            min(hi)
+        )
+    );
+}
