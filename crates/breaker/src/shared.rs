@@ -122,8 +122,9 @@ impl Clock {
     /// `tokio::time::Instant::now()` is the system's clock, and such a thread's calls would go
     /// back in the breaker's time: a time that goes back is taken as given, and only one that
     /// is not finite is read as the latest time given.) It is read under the breaker's lock for
-    /// a permit or a poll, and before the lock for a result: keep it quick, and call nothing of
-    /// the [`Shared`] from it.
+    /// a permit or a poll, and before the lock for a result: keep it quick, call nothing of
+    /// the [`Shared`] from it, and do not panic in it (a result whose time cannot be read is
+    /// reported nowhere, so a window probe's slot stays taken).
     ///
     /// ```
     /// # use std::sync::{Arc, Mutex};
