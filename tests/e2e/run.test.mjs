@@ -657,6 +657,74 @@ for (const browser of BROWSERS) {
       assert.deepEqual(await pageErrors(s), []);
     });
 
+    test('derived numbers: the window breaker\'s spurious trips at p0 and calls to open at p1, the command line\'s figures with their kinds', async () => {
+      // The statistical breaker had its false alarms and its calls to open on the page; the
+      // window breaker beside it had neither (only the walkthrough's step 10 had them).
+      const cards = () => page(s.driver, () => Object.fromEntries([...document.querySelectorAll('#playground .panel-derived .derived-item')]
+        .filter((x) => /^Window breaker: (spurious|calls to open)/.test(x.querySelector('h3').textContent))
+        .map((it) => [/spurious/.test(it.querySelector('h3').textContent) ? 'trips' : 'open', { kind: (it.querySelector('.kind') || {}).textContent || null, value: it.querySelector('.value').textContent, help: (it.querySelector('.help') || {}).textContent || '' }])));
+      const done = async (what) => {
+        await until(async () => { const c = await cards(); return c.trips && c.open && c.trips.value !== 'computing…' && c.open.value !== 'computing…'; }, what, 60_000);
+        return cards();
+      };
+      const [cmd, pre] = process.env.BREAKER_BIN ? [process.env.BREAKER_BIN, []] : ['cargo', ['run', '-q', '-p', 'breaker-cli', '--']];
+      const native = (args) => JSON.parse(execFileSync(cmd, [...pre, 'analyze', ...args, '--format', 'json'], { cwd: ROOT, encoding: 'utf8' }));
+      const perDay = (x) => `${fmt(x, 4)} a day`;
+      const said = (c, args) => assert.ok(c.help.endsWith(`The same: breaker analyze ${args.join(' ')}.`), c.help);
+
+      // A window of 10 calls at 300 calls/min, p0 10%, p1 40% (recovery-warmup's rates): both exact.
+      await open(s, '?v=1&window.sliding_window_size=10&window.minimum_number_of_calls=10');
+      let c = await done('the window figures for n = 10');
+      let args = ['window', '--fine', '0.1', '--broken', '0.4', '--window', '10', '--threshold', '0.5', '--min-calls', '10', '--calls-per-minute', '300'];
+      let r = native(args);
+      assert.equal(c.trips.kind, 'exact');
+      assert.equal(c.trips.value, perDay(r.points[0].trips_per_day_sliding.exact.value));
+      assert.match(c.trips.help, new RegExp(`windows back to back, ${perDay(r.points[0].trips_per_day_back_to_back.value).replace('.', '\\.')} \\(exact\\)`));
+      assert.equal(c.open.kind, 'exact');
+      assert.equal(c.open.value, `${fmt(r.outage.calls_to_open.exact.value, 4)} calls, made in ${duration(r.outage.seconds_to_open.exact.value)} at 300 calls/min`);
+      said(c.trips, args);
+      said(c.open, args);
+
+      // The preset's window of 20: simulated, the trips' interval under the bound n x back to back.
+      await open(s);
+      c = await done('the window figures for n = 20');
+      args = ['window', '--fine', '0.1', '--broken', '0.4', '--window', '20', '--threshold', '0.5', '--min-calls', '20', '--calls-per-minute', '300'];
+      r = native(args);
+      const sim = r.points[0].trips_per_day_sliding.simulated;
+      assert.ok(sim.ci95[1] < 20 * r.points[0].trips_per_day_back_to_back.value, 'the simulation is the tighter');
+      assert.equal(c.trips.kind, 'simulated');
+      assert.equal(c.trips.value, `${perDay(sim.value)} (95% interval ${fmt(sim.ci95[0], 4)} to ${fmt(sim.ci95[1], 4)}, over 10,000,000 calls)`);
+      const o = r.outage.calls_to_open.simulated;
+      assert.equal(c.open.kind, 'simulated');
+      assert.equal(c.open.value, `${fmt(o.value, 4)} calls (95% interval ${fmt(o.ci95[0], 4)} to ${fmt(o.ci95[1], 4)}, 1,000 runs), made in ${duration(r.outage.seconds_to_open.simulated.value)} at 300 calls/min`);
+
+      // quiet-service: a window of 100 at p0 5% all but never trips, and at p1 20% a full window
+      // reaches 50% only by chance: the bound leads (the simulation saw no trip in 10M calls), and
+      // the calls to open are not computed, with the command line's reason.
+      await open(s, '?v=1&preset=quiet-service');
+      c = await done('the window figures for quiet-service');
+      args = ['window', '--fine', '0.05', '--broken', '0.2', '--window', '100', '--threshold', '0.5', '--min-calls', '100', '--calls-per-minute', '1'];
+      r = native(args);
+      assert.equal(c.trips.kind, 'bound');
+      assert.equal(c.trips.value, `at most ${perDay(100 * r.points[0].trips_per_day_back_to_back.value)}`);
+      assert.equal(c.open.kind, null);
+      assert.equal(c.open.value, '—');
+      assert.ok(c.open.help.startsWith(`N${r.outage.note.slice(1)}. `), c.open.help);
+
+      // A TIME_BASED window of 10 s at 300 calls/min stands for 50 calls: its figures are
+      // approximations, and said so; one that holds fewer calls than its minimum has no card.
+      await open(s, '?v=1&window.sliding_window_type=time_based&window.sliding_window_size=10&window.minimum_number_of_calls=10');
+      c = await done('the window figures for a TIME_BASED window');
+      assert.equal(c.trips.kind, 'approx.');
+      assert.equal(c.open.kind, 'approx.');
+      assert.match(c.open.help, /The TIME_BASED window of 10 s is taken as the 50 calls it holds on average at this traffic \(an approximation: the calls in it vary\)\./);
+      said(c.open, ['window', '--fine', '0.1', '--broken', '0.4', '--window', '50', '--threshold', '0.5', '--min-calls', '10', '--calls-per-minute', '300']);
+      await open(s, '?v=1&window.sliding_window_type=time_based&window.sliding_window_size=1&window.minimum_number_of_calls=10');
+      await until(async () => page(s.driver, () => window.playground.state.openDelay && window.playground.state.openDelay.window === null), 'the window analysis not asked', 30_000);
+      assert.deepEqual(await cards(), {});
+      assert.deepEqual(await pageErrors(s), []);
+    });
+
     test('derived numbers: a traffic meter that starts away from the traffic says so; one that starts at it says nothing', async () => {
       const help = () => page(s.driver, () => [...document.querySelectorAll('#playground .panel-derived .derived-item')]
         .find((x) => /^Line at the current traffic/.test(x.querySelector('h3').textContent)).querySelector('.help').textContent);

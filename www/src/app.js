@@ -75,6 +75,26 @@ export function openDelayArgs(scenario, derived) {
     '--calls-per-minute', String(cpm), '--period', `${st.false_alarm_period}s`];
 }
 /**
+ * `breaker analyze window` for a scenario's window breaker, at the traffic one breaker sees:
+ * spurious trips a day at p₀ and the calls to open at p₁ from a full window at p₀, on failures
+ * alone. A COUNT_BASED window as set; a TIME_BASED one as the calls it holds at that traffic
+ * (rate × size, rounded: an approximation, said beside it), or null when that is fewer than its
+ * minimum (judged only when more calls than usual come: the "calls in its window" card says so).
+ */
+export function windowArgs(scenario, derived) {
+  const st = scenario.statistical;
+  const w = scenario.window;
+  const cpm = analysisRequest(scenario, derived).what.calls_per_minute;
+  let size = w.sliding_window_size;
+  if (String(w.sliding_window_type).toLowerCase() === 'time_based') {
+    size = Math.round((cpm / 60) * w.sliding_window_size);
+    if (!(size >= w.minimum_number_of_calls)) return null;
+  }
+  return ['window', '--fine', String(st.fine_rate), '--broken', String(st.broken_rate),
+    '--window', String(size), '--threshold', String(w.failure_rate_threshold),
+    '--min-calls', String(w.minimum_number_of_calls), '--calls-per-minute', String(cpm)];
+}
+/**
  * The longest link the page writes or copies (characters): Firefox keeps no longer URL
  * (network.standard-url.max-length; history.replaceState throws past it), Chromium 2 MB.
  */
@@ -618,8 +638,9 @@ export function mountPlayground(root, options = {}) {
    */
   async function refreshOpenDelay(sc, derived) {
     let args;
-    try { args = openDelayArgs(sc, derived); } catch { return; }
-    const key = JSON.stringify(args);
+    let wargs;
+    try { args = openDelayArgs(sc, derived); wargs = windowArgs(sc, derived); } catch { return; }
+    const key = JSON.stringify([args, wargs]);
     if (key === S.openDelayKey) return;
     S.openDelayKey = key;
     S.openDelay = null;
@@ -634,11 +655,15 @@ export function mountPlayground(root, options = {}) {
     // The false alarms' exact average at p₀, to the same line (the same flags): the playground
     // gave only their bound, and a reader went to the walkthrough for it.
     if (key === S.openDelayKey) value.falseAlarms = await ask(['false-alarms', ...args.slice(1)]);
+    // The window breaker's after the statistical breaker's are shown: its simulations take up to
+    // half a second in the worker, which seeks wait behind.
+    if (key === S.openDelayKey) { S.openDelay = { ...value, window: wargs ? undefined : null }; if (S.snap && S.loaded) showSnap(S.snap); }
+    if (key === S.openDelayKey) value.window = wargs ? await ask(wargs) : null;
     if (key !== S.openDelayKey) return;
     S.openDelay = value;
     // Asked again at the next run when it failed (a worker restarted after a panic refuses what
     // was waiting), rather than kept as not computed for these settings.
-    if (value.error || value.falseAlarms.error) S.openDelayKey = null;
+    if (value.error || value.falseAlarms.error || value.window?.error) S.openDelayKey = null;
     if (S.snap && S.loaded) showSnap(S.snap);
   }
 

@@ -302,6 +302,8 @@ export function renderDerived(root, d, snap, win, callTimeout, openDelay = null,
     Number.isFinite(d.drift_fine) ? item('Drift per call', `at p₀: ${signed(d.drift_fine / d.point, 3)} pt; at p₁: ${signed(d.drift_broken / d.point, 3)} pt`,
       'drift(p) = p·w_fail + (1−p)·w_ok', 'exact') : null,
     win ? windowMinimum(item, d, win, traffic) : null,
+    win ? windowTripsItem(item, openDelay, win) : null,
+    win ? windowOpenItem(item, openDelay, win) : null,
     win ? windowHalfOpen(item, win, callTimeout) : null);
 }
 
@@ -371,6 +373,80 @@ function falseAlarmsItem(item, fa) {
   return exactItem(item, fa, 'False alarms at p₀, on average', 'ARL at p₀ from a score of 0, to the nominal line (renewal DP)', (p, rate, command) => [
     `one per ${fmt(p.calls.exact.value, 4)} calls, ${duration(p.seconds.exact.value)} at ${rate}`,
     `The average gap while every call fails with chance p₀ on its own, counted from a score of 0 (as after a close). ${p.seconds.bound ? `The setting's bound promises at most one per ${duration(p.seconds.bound.value)} on average at this line; the exact average is longer. ` : ''}Single gaps vary, many much shorter than the average. Where failures come in bursts (a call more likely to fail after one that did), alarms come sooner than either figure says (the walkthrough's step 5). The same: ${command}.`]);
+}
+
+/**
+ * The window breaker's `breaker analyze window` report (`od.window` = {report, args} or {error,
+ * args}; undefined while it is computed, null when not asked: a TIME_BASED window holding fewer
+ * calls than its minimum), as a card: "computing…", "—" with why, or what `show(report,
+ * command, notes)` makes of it ([value, kind, text]). `notes`: what the analysis leaves out of
+ * this breaker.
+ */
+function windowItem(item, od, w, title, formula, show) {
+  const wo = od ? od.window : undefined;
+  if (wo === null) return null;
+  if (wo === undefined) return item(title, 'computing…', formula, null);
+  const command = `breaker analyze ${wo.args.join(' ')}`;
+  if (wo.error) return item(title, '—', formula, null, `Not computed: ${wo.error} (${command}).`);
+  const time = String(w.sliding_window_type).toLowerCase() === 'time_based';
+  const notes = [
+    time ? `The TIME_BASED window of ${duration(w.sliding_window_size)} is taken as the ${count(wo.report.window, 'call', 'calls', 9)} it holds on average at this traffic (an approximation: the calls in it vary).` : '',
+    w.slow_call_rate_threshold < 1 ? `On failures alone: slow calls (slowCallRateThreshold ${pct(w.slow_call_rate_threshold, 4)}) can open it sooner.` : '',
+  ].filter(Boolean).join(' ');
+  const [value, kind, text] = show(wo.report, command, notes);
+  // A TIME_BASED window's figures are its count-based stand-in's: approximations of its own.
+  return item(title, value, formula, time && kind ? 'approximation' : kind, text);
+}
+
+/**
+ * The window breaker's spurious trips a day at p₀ (the statistical breaker's false alarms'
+ * counterpart): exact for a window of up to 18 calls (a Markov chain over the window's
+ * contents), else simulated, beside the bound each call's window gives (n × back to back) and
+ * the exact figure for windows back to back.
+ */
+function windowTripsItem(item, od, w) {
+  return windowItem(item, od, w, 'Window breaker: spurious trips at p₀', 'chance a full window of n calls at p₀ has ≥ failureRateThreshold × n failures; a window ends at each call', (r, command, notes) => {
+    const p = r.points[0];
+    const sliding = p.trips_per_day_sliding;
+    const b2b = p.trips_per_day_back_to_back.value;
+    const bound = r.window * b2b;
+    const sim = sliding.simulated;
+    const perDay = (x) => `${fmt(x, 4)} a day`;
+    const simText = sim ? `${perDay(sim.value)} (95% interval ${fmt(sim.ci95[0], 4)} to ${fmt(sim.ci95[1], 4)}, over ${count(sim.n, 'call', 'calls', 9)})` : '';
+    // The tighter of the two leads: a simulation that saw no trip says "under 0.0005 a day"
+    // where the bound says under 1e-34.
+    const [value, kind] = sliding.exact ? [perDay(sliding.exact.value), 'exact']
+      : sim && sim.ci95[1] < bound ? [simText, 'simulated'] : [`at most ${perDay(bound)}`, 'bound'];
+    const also = [
+      `windows back to back, ${perDay(b2b)} (exact)`,
+      kind !== 'bound' ? `a window ending at each call, at most ${perDay(bound)} (a bound: n times that)` : 'a window ending at each call, at most n times that (the bound above)',
+      sim && kind !== 'simulated' ? `simulated, ${simText}` : '',
+    ].filter(Boolean).join('; ');
+    return [value, kind,
+      `At p₀ = ${pct(p.baseline, 4)} and ${callsPerMin(r.calls_per_second * 60)}, counting a day of calls to a closed breaker. A full window trips with chance ${fmt(p.trip_probability_per_window.value, 4)} (exact); ${also}.${sliding.exact ? '' : ' Exact only for windows of up to 18 calls.'} ${notes} The same: ${command}.`.replace(/ {2,}/g, ' ')];
+  });
+}
+
+/**
+ * The window breaker's calls (and time) to open at p₁, from a full window at p₀: exact for a
+ * window of up to 18 calls or a total outage, else simulated; none when at p₁ a window trips
+ * only by chance (the report's note says why).
+ */
+function windowOpenItem(item, od, w) {
+  return windowItem(item, od, w, 'Window breaker: calls to open at p₁', 'calls at p₁ until a window reaches failureRateThreshold, from a full window at p₀ (Markov chain for n ≤ 18 or a total outage, else simulated)', (r, command, notes) => {
+    const o = r.outage;
+    const rate = callsPerMin(r.calls_per_second * 60);
+    const calls = o.calls_to_open.exact || o.calls_to_open.simulated;
+    const secs = o.seconds_to_open.exact || o.seconds_to_open.simulated;
+    const after = `Counted from a full window at p₀ = ${pct(o.baseline, 4)} (as after a long fine stretch); the breaker opens on the results, so later than the calls by the failures' latency. ${notes} The same: ${command}.`.replace(/ {2,}/g, ' ');
+    // The report's note says why ("not simulated: ..."): its first word capitalized.
+    const why = o.note ? `${o.note[0].toUpperCase()}${o.note.slice(1)}.` : 'Not computed: see the command\'s JSON.';
+    if (!calls) return ['—', null, `${why} ${after}`];
+    const value = calls.kind === 'exact'
+      ? `${fmt(calls.value, 4)} calls, made in ${duration(secs.value)} at ${rate}`
+      : `${fmt(calls.value, 4)} calls (95% interval ${fmt(calls.ci95[0], 4)} to ${fmt(calls.ci95[1], 4)}, ${count(calls.n, 'run', 'runs', 9)}), made in ${duration(secs.value)} at ${rate}`;
+    return [value, calls.kind, after];
+  });
 }
 
 /**
