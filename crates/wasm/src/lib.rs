@@ -689,7 +689,8 @@ impl Playground {
     /// computed from a checkpoint up to `t1` whatever the full run reached: the page asks only
     /// within it. The range is cut to the run's `[0, end]` (an end that is NaN reads as the
     /// run's); one with nothing left of it, or too short for its buckets, is the whole run (past
-    /// the end it gave `[5000, 5001]` of a run of 3600 s, all NaN). `buckets`: any number,
+    /// the end it gave `[5000, 5001]` of a run of 3600 s, all NaN), computed to its end in this
+    /// call if the full run has not reached it: as long as the run itself may take. `buckets`: any number,
     /// rounded down, within 1 to 20,000 (NaN is 1).
     #[wasm_bindgen(unchecked_return_type = "Series")]
     pub fn series(&mut self, t0: f64, t1: f64, buckets: f64) -> Result<JsValue, JsError> {
