@@ -65,6 +65,9 @@ for (const browser of BROWSERS) {
       assert.deepEqual(first.panels, ['now', 'chart'], 'compact: now and chart');
       assert.equal(first.controls, false);
       assert.ok(first.buttons >= 4 && first.canvases >= 3, 'transport and chart drawn');
+      // No derived panel, so none of its figures asked of the worker (the window breaker's
+      // simulations hold it up to half a second).
+      assert.equal(await page(s.driver, () => document.getElementById('quiet-el').playground.state.openDelayKey === undefined), true);
       // Below the fold: not started.
       assert.equal(second.state, 'idle', 'the second element waits until scrolled into view');
       assert.equal(second.started, false);

@@ -627,7 +627,9 @@ export function mountPlayground(root, options = {}) {
     seekNext = null;
     showSnap(res.snapshot);
     if (analysisToggle.open) refreshAnalysis();
-    refreshOpenDelay(sc, derived);
+    // Only for the derived panel shown (an embed of the chart alone asked for its figures, the
+    // window breaker's simulations too, and showed none).
+    if (panels.includes('derived')) refreshOpenDelay(sc, derived);
     if (options.onRun) options.onRun(S);
     return true;
   }
