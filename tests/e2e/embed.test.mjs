@@ -372,6 +372,34 @@ for (const browser of BROWSERS) {
       assert.equal(moved.calls, simulate(moved.scenario).result.calls);
     });
 
+    test('an element taken out of the page while its simulator loads stays idle: no error, no error event', async () => {
+      // Its worker stopped, the start it waited for failed, and that was taken for a simulator
+      // that could not start: data-state "error" and a breaker-playground-error on an element
+      // already idle and out of the page.
+      await s.driver.get(`${s.url}docs-example.html`);
+      await page(s.driver, () => {
+        window.errorEvents = 0;
+        document.addEventListener('breaker-playground-error', () => { window.errorEvents += 1; });
+      });
+      await addPlaygrounds(s.driver, [{ id: 'gone', attrs: { preset: 'recovery-warmup', panels: 'now' } }]);
+      const taken = await until(() => page(s.driver, () => {
+        const el = document.getElementById('gone');
+        if (!el || !el.playground || el.dataset.state !== 'loading') return null;
+        window.gone = { el, pg: el.playground };
+        el.remove();
+        return el.dataset.state;
+      }), 'the element to be loading', 30_000, 1);
+      assert.equal(taken, 'idle');
+      // The start it waited for is settled (refused by the stopped worker, or in), and what its
+      // failure runs has run.
+      const after = await page(s.driver, async () => {
+        await window.gone.pg.engine.ready.catch(() => {});
+        await new Promise((r) => setTimeout(r, 0));
+        return { state: window.gone.el.dataset.state, events: window.errorEvents };
+      });
+      assert.deepEqual(after, { state: 'idle', events: 0 });
+    });
+
     test('the label attribute names an element\'s region; without it, the preset it shows does', async () => {
       await s.driver.get(`${s.url}docs-example.html`);
       const ids = ['named', 'unnamed', 'unknown', 'custom', 'refused'];

@@ -719,10 +719,39 @@ for (const browser of BROWSERS) {
       assert.equal(c.open.kind, 'approx.');
       assert.match(c.open.help, /The TIME_BASED window of 10 s is taken as the 50 calls it holds on average at this traffic \(an approximation: the calls in it vary\)\./);
       said(c.open, ['window', '--fine', '0.1', '--broken', '0.4', '--window', '50', '--threshold', '0.5', '--min-calls', '10', '--calls-per-minute', '300']);
+      // A window past what the analysis takes (2,000 s at 1,000 calls/s: 2,000,000 calls): its
+      // refusal, with the calls it was given and where they come from; not asked again after
+      // every run (a refusal of the settings is theirs, not a worker's failure).
+      await open(s, '?v=1&duration=10m&traffic.calls_per_minute=60000&window.sliding_window_type=time_based&window.sliding_window_size=2000&window.minimum_number_of_calls=10');
+      c = await done('the refusal of a window of 2,000,000 calls');
+      assert.equal(c.trips.value, '—');
+      assert.match(c.trips.help, /^Not computed: --window: "2000000" is not allowed: .*\. The TIME_BASED window of 33\.3 min is taken as the 2,000,000 calls it holds on average at this traffic/);
+      assert.notEqual(await page(s.driver, () => window.playground.state.openDelayKey), null);
       await open(s, '?v=1&window.sliding_window_type=time_based&window.sliding_window_size=1&window.minimum_number_of_calls=10');
       await until(async () => page(s.driver, () => window.playground.state.openDelay && window.playground.state.openDelay.window === null), 'the window analysis not asked', 30_000);
       assert.deepEqual(await cards(), {});
       assert.deepEqual(await pageErrors(s), []);
+    });
+
+    test('derived numbers: a run shown never has the last settings\' window figures beside it, not for a frame', async () => {
+      // The cards were asked for after the run was drawn: for some 20 ms each new run stood
+      // beside the last settings' figures ("--window 20" under a window of 12).
+      await open(s);
+      await page(s.driver, () => {
+        window.mismatches = [];
+        const panel = document.querySelector('#playground .panel-derived');
+        new MutationObserver(() => {
+          const shown = window.playground.state.shownScenario?.window?.sliding_window_size;
+          const it = [...panel.querySelectorAll('.derived-item')].find((x) => /^Window breaker: spurious/.test(x.querySelector('h3').textContent));
+          const m = it && /--window (\d+) /.exec(it.textContent);
+          if (m && Number(m[1]) !== shown) window.mismatches.push(`${m[1]} beside ${shown}`);
+        }).observe(panel, { childList: true, subtree: true, characterData: true });
+      });
+      for (const n of [12, 25, 14]) {
+        await change(s, 'window.sliding_window_size', String(n));
+        await until(async () => page(s.driver, (k) => new RegExp(`--window ${k} `).test(document.querySelector('#playground .panel-derived').textContent), n), `the figures for a window of ${n}`, 60_000);
+      }
+      assert.deepEqual(await page(s.driver, () => window.mismatches), []);
     });
 
     test('derived numbers: a traffic meter that starts away from the traffic says so; one that starts at it says nothing', async () => {

@@ -364,6 +364,9 @@ export function mountPlayground(root, options = {}) {
     try {
       initInfo = await engine.ready;
     } catch (e) {
+      // Stopped by `destroy` (an element taken out of the page, or given another preset, while
+      // it loaded): not a start that failed. It said "error" to its host, on an element gone on.
+      if (S.destroyed) return;
       report(`The simulator could not start: ${e.message}`);
       setText(runInfo, NOT_STARTED);
       // An embed's host is told (its data-state would say "loading" for good).
@@ -625,11 +628,12 @@ export function mountPlayground(root, options = {}) {
     S.loaded = true;
     chart.zoomable();
     seekNext = null;
+    // Only for the derived panel shown (an embed of the chart alone asked for its figures, the
+    // window breaker's simulations too, and showed none). Before the run is shown: new settings'
+    // figures are "computing…" there at once (the last settings' stayed up some 20 ms).
+    if (panels.includes('derived')) refreshOpenDelay(sc, derived);
     showSnap(res.snapshot);
     if (analysisToggle.open) refreshAnalysis();
-    // Only for the derived panel shown (an embed of the chart alone asked for its figures, the
-    // window breaker's simulations too, and showed none).
-    if (panels.includes('derived')) refreshOpenDelay(sc, derived);
     if (options.onRun) options.onRun(S);
     return true;
   }
@@ -650,7 +654,7 @@ export function mountPlayground(root, options = {}) {
       try {
         return { report: await engine.call('analyze', { args: a }), args: a };
       } catch (e) {
-        return { error: e.message, args: a };
+        return { error: e.message, fatal: Boolean(e.fatal), args: a };
       }
     };
     const value = await ask(args);
@@ -663,9 +667,10 @@ export function mountPlayground(root, options = {}) {
     if (key === S.openDelayKey) value.window = wargs ? await ask(wargs) : null;
     if (key !== S.openDelayKey) return;
     S.openDelay = value;
-    // Asked again at the next run when it failed (a worker restarted after a panic refuses what
-    // was waiting), rather than kept as not computed for these settings.
-    if (value.error || value.falseAlarms.error || value.window?.error) S.openDelayKey = null;
+    // Asked again at the next run when the worker failed (one restarted after a panic refuses
+    // what was waiting), rather than kept as not computed for these settings; a refusal of the
+    // settings is theirs, and asked again it said the same after every run.
+    if (value.fatal || value.falseAlarms.fatal || value.window?.fatal) S.openDelayKey = null;
     if (S.snap && S.loaded) showSnap(S.snap);
   }
 
@@ -1064,6 +1069,6 @@ export function mountPlayground(root, options = {}) {
     seek: (t) => seek(cursorTime(t, 'seek(t)')),
     /** See `load` above: show `scenario`'s run, or resolve false with the page as it was. */
     load: async (scenario, t = 0) => load(scenario, cursorTime(t, 'load(scenario, t)')),
-    destroy() { pause(); stickyRo.disconnect(); window.removeEventListener('resize', syncPad); transport.destroy(); chart.destroy(); if (syncKey) FREE_SYNC_KEYS.push(syncKey); syncKey = null; analysis.destroy(); engine.terminate(); },
+    destroy() { S.destroyed = true; pause(); stickyRo.disconnect(); window.removeEventListener('resize', syncPad); transport.destroy(); chart.destroy(); if (syncKey) FREE_SYNC_KEYS.push(syncKey); syncKey = null; analysis.destroy(); engine.terminate(); },
   };
 }

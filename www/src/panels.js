@@ -387,11 +387,15 @@ function windowItem(item, od, w, title, formula, show) {
   if (wo === null) return null;
   if (wo === undefined) return item(title, 'computing…', formula, null);
   const command = `breaker analyze ${wo.args.join(' ')}`;
-  if (wo.error) return item(title, '—', formula, null, `Not computed: ${wo.error} (${command}).`);
   const time = String(w.sliding_window_type).toLowerCase() === 'time_based';
+  // The calls the command was given (`--window`), as a refusal names them too.
+  const calls = Number(wo.args[wo.args.indexOf('--window') + 1]);
+  const held = time ? `The TIME_BASED window of ${duration(w.sliding_window_size)} is taken as the ${count(calls, 'call', 'calls', 9)} it holds on average at this traffic (an approximation: the calls in it vary).` : '';
+  if (wo.error) return item(title, '—', formula, null, `Not computed: ${wo.error} (${command}). ${held}`.trim());
   const notes = [
-    time ? `The TIME_BASED window of ${duration(w.sliding_window_size)} is taken as the ${count(wo.report.window, 'call', 'calls', 9)} it holds on average at this traffic (an approximation: the calls in it vary).` : '',
-    w.slow_call_rate_threshold < 1 ? `On failures alone: slow calls (slowCallRateThreshold ${pct(w.slow_call_rate_threshold, 4)}) can open it sooner.` : '',
+    held,
+    // Also at the default 100%: a window of slow calls opens it (an outage of hung calls).
+    `On failures alone: the window breaker also opens when ${pct(w.slow_call_rate_threshold, 4)} of its window's calls are slow (slowCallRateThreshold), which these figures leave out.`,
   ].filter(Boolean).join(' ');
   const [value, kind, text] = show(wo.report, command, notes);
   // A TIME_BASED window's figures are its count-based stand-in's: approximations of its own.
