@@ -711,6 +711,13 @@ for (const browser of BROWSERS) {
       assert.equal(c.open.value, '—');
       assert.ok(c.open.help.startsWith(`N${r.outage.note.slice(1)}. `), c.open.help);
 
+      // Judged from 5 of its 40 calls, a window can trip as it fills again after a trip, which
+      // n x back to back does not bound: the simulation leads, however wide, and that is said.
+      await open(s, '?v=1&window.sliding_window_size=40&window.minimum_number_of_calls=5');
+      c = await done('the window figures for n = 40 judged from 5');
+      assert.equal(c.trips.kind, 'simulated');
+      assert.match(c.trips.help, /a full window ending at each call, at most [^ ]+ a day \(n times that; trips of a window judged from 5 calls as it fills again after a trip come on top\)/);
+
       // A TIME_BASED window of 10 s at 300 calls/min stands for 50 calls: its figures are
       // approximations, and said so; one that holds fewer calls than its minimum has no card.
       await open(s, '?v=1&window.sliding_window_type=time_based&window.sliding_window_size=10&window.minimum_number_of_calls=10');

@@ -417,13 +417,18 @@ function windowTripsItem(item, od, w) {
     const sim = sliding.simulated;
     const perDay = (x) => `${fmt(x, 4)} a day`;
     const simText = sim ? `${perDay(sim.value)} (95% interval ${fmt(sim.ci95[0], 4)} to ${fmt(sim.ci95[1], 4)}, over ${count(sim.n, 'call', 'calls', 9)})` : '';
+    // n × back to back bounds the trips of full windows (one ending at each call). A window
+    // judged before it is full (minimumNumberOfCalls below n) can also trip while it fills
+    // again after each trip, which that does not bound.
+    const proven = r.minimum_calls >= r.window;
     // The tighter of the two leads: a simulation that saw no trip says "under 0.0005 a day"
     // where the bound says under 1e-34.
     const [value, kind] = sliding.exact ? [perDay(sliding.exact.value), 'exact']
-      : sim && sim.ci95[1] < bound ? [simText, 'simulated'] : [`at most ${perDay(bound)}`, 'bound'];
+      : !proven || (sim && sim.ci95[1] < bound) ? [simText, 'simulated'] : [`at most ${perDay(bound)}`, 'bound'];
     const also = [
       `windows back to back, ${perDay(b2b)} (exact)`,
-      kind !== 'bound' ? `a window ending at each call, at most ${perDay(bound)} (a bound: n times that)` : 'a window ending at each call, at most n times that (the bound above)',
+      !proven ? `a full window ending at each call, at most ${perDay(bound)} (n times that; trips of a window judged from ${count(r.minimum_calls, 'call', 'calls', 9)} as it fills again after a trip come on top)`
+        : kind !== 'bound' ? `a window ending at each call, at most ${perDay(bound)} (a bound: n times that)` : 'a window ending at each call, at most n times that (the bound above)',
       sim && kind !== 'simulated' ? `simulated, ${simText}` : '',
     ].filter(Boolean).join('; ');
     return [value, kind,
