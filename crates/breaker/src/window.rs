@@ -302,10 +302,12 @@ enum Ring {
         ring: Vec<u8>,
         oldest: usize,
     },
-    /// Non-empty buckets in ascending second order.
+    /// Non-empty buckets in ascending second order; `since`: the second the window began (a
+    /// close's), which an earlier time records into, as resilience4j's window begun then does.
     Time {
         size: i64,
         buckets: VecDeque<(i64, Tally)>,
+        since: i64,
     },
 }
 
@@ -320,7 +322,7 @@ impl fmt::Debug for Ring {
                 .field("held", &ring.len())
                 .field("oldest", oldest)
                 .finish(),
-            Ring::Time { size, buckets } => f
+            Ring::Time { size, buckets, .. } => f
                 .debug_struct("Time")
                 .field("size", size)
                 .field("buckets", &buckets.len())
@@ -398,11 +400,12 @@ impl Metrics {
         }
     }
 
-    fn time(size: u32, minimum: u32) -> Metrics {
+    fn time(size: u32, minimum: u32, since: f64) -> Metrics {
         Metrics {
             ring: Ring::Time {
                 size: i64::from(size.max(1)),
                 buckets: VecDeque::new(),
+                since: second_of(since),
             },
             total: Tally::default(),
             minimum: u64::from(minimum.max(1)),
@@ -410,9 +413,11 @@ impl Metrics {
     }
 
     /// The current second for expiry: a clock that went back records into the latest bucket,
-    /// as resilience4j does (its window never moves backwards).
-    fn current_second(buckets: &VecDeque<(i64, Tally)>, now: f64) -> i64 {
-        let s = second_of(now);
+    /// or the window's first second, as resilience4j does (its window never moves backwards, and
+    /// begins at its creation: a result read a moment before a close went a second back, and
+    /// left the window a second early).
+    fn current_second(buckets: &VecDeque<(i64, Tally)>, since: i64, now: f64) -> i64 {
+        let s = second_of(now).max(since);
         match buckets.back() {
             Some(&(latest, _)) if latest > s => latest,
             _ => s,
@@ -424,15 +429,25 @@ impl Metrics {
     fn snapshot(&self, now: f64) -> Tally {
         match &self.ring {
             Ring::Count { .. } => self.total,
-            Ring::Time { size, buckets } => Self::time_snapshot(self.total, *size, buckets, now),
+            Ring::Time {
+                size,
+                buckets,
+                since,
+            } => Self::time_snapshot(self.total, *size, buckets, *since, now),
         }
     }
 
     /// [`Metrics::snapshot`] of a time window (out of line: keeps the inlined count window's
     /// path, the series sampling's, small).
     #[inline(never)]
-    fn time_snapshot(total: Tally, size: i64, buckets: &VecDeque<(i64, Tally)>, now: f64) -> Tally {
-        let oldest_kept = Self::current_second(buckets, now).saturating_sub(size - 1);
+    fn time_snapshot(
+        total: Tally,
+        size: i64,
+        buckets: &VecDeque<(i64, Tally)>,
+        since: i64,
+        now: f64,
+    ) -> Tally {
+        let oldest_kept = Self::current_second(buckets, since, now).saturating_sub(size - 1);
         let mut t = total;
         for &(sec, tally) in buckets.iter() {
             if sec >= oldest_kept {
@@ -464,10 +479,15 @@ impl Metrics {
                     self.total.slow -= u64::from(old >> 1);
                 }
             }
-            Ring::Time { size, buckets } => Self::record_time(
+            Ring::Time {
+                size,
+                buckets,
+                since,
+            } => Self::record_time(
                 &mut self.total,
                 *size,
                 buckets,
+                *since,
                 Tally::one(failed, slow),
                 now,
             ),
@@ -481,10 +501,11 @@ impl Metrics {
         total: &mut Tally,
         size: i64,
         buckets: &mut VecDeque<(i64, Tally)>,
+        since: i64,
         one: Tally,
         now: f64,
     ) {
-        let cur = Self::current_second(buckets, now);
+        let cur = Self::current_second(buckets, since, now);
         let oldest_kept = cur.saturating_sub(size - 1);
         while let Some(&(sec, tally)) = buckets.front() {
             if sec >= oldest_kept {
@@ -550,9 +571,13 @@ impl Metrics {
         // time window's snapshot through a copy on the stack.
         match &self.ring {
             Ring::Count { .. } => self.rates_of(&self.total),
-            Ring::Time { size, buckets } => {
-                self.rates_of(&Self::time_snapshot(self.total, *size, buckets, now))
-            }
+            Ring::Time {
+                size,
+                buckets,
+                since,
+            } => self.rates_of(&Self::time_snapshot(
+                self.total, *size, buckets, *since, now,
+            )),
         }
     }
 
@@ -625,7 +650,9 @@ const MAX_CATCH_UP: usize = 64;
 ///   plus a latency equal to the threshold is not slow) and, once the window holds the
 ///   minimum number of calls, opens when `failed/calls >= failure_rate_threshold`
 ///   ([`Reason::FailureRate`]) or else `slow/calls >= slow_call_rate_threshold`
-///   ([`Reason::SlowCallRate`]). Every entry to CLOSED starts a fresh window.
+///   ([`Reason::SlowCallRate`]): where both pass at once the reason is the failure rate's
+///   alone (resilience4j publishes an event for each). Every entry to CLOSED starts a fresh
+///   window, its first second the close's (an earlier time records into it).
 /// * OPEN rejects calls until `opened_at + wait`; the first permit at `now >= opened_at + wait`
 ///   moves to HALF_OPEN and becomes probe 1 (or [`Breaker::poll`] moves it at that time when
 ///   `automatic_transition_from_open_to_half_open_enabled`). Results arriving while OPEN are
@@ -761,7 +788,7 @@ impl Window {
     /// A closed window breaker. Invalid settings give an error naming the field.
     pub fn new(settings: WindowSettings) -> Result<Self, SettingsError> {
         settings.validate()?;
-        let metrics = Self::closed_metrics(&settings);
+        let metrics = Self::closed_metrics(&settings, f64::NEG_INFINITY);
         let mut w = Window {
             state: State::Closed,
             generation: Generation::default(),
@@ -799,13 +826,14 @@ impl Window {
         self.late_in_half_open
     }
 
-    fn closed_metrics(s: &WindowSettings) -> Metrics {
+    /// A closed window begun at `since` (`-inf` for a new breaker: no time yet).
+    fn closed_metrics(s: &WindowSettings, since: f64) -> Metrics {
         match s.sliding_window_type {
             SlidingWindowType::CountBased => {
                 Metrics::count(s.sliding_window_size, s.minimum_number_of_calls)
             }
             SlidingWindowType::TimeBased => {
-                Metrics::time(s.sliding_window_size, s.minimum_number_of_calls)
+                Metrics::time(s.sliding_window_size, s.minimum_number_of_calls, since)
             }
         }
     }
@@ -973,7 +1001,7 @@ impl Window {
         self.probes.clear();
         match to {
             State::Closed => {
-                self.metrics = Self::closed_metrics(&self.settings);
+                self.metrics = Self::closed_metrics(&self.settings, at);
                 self.attempt = 0;
                 self.wait = self.wait_for_attempt(1);
                 self.slots = 0;

@@ -437,6 +437,30 @@ fn time_window_clock_going_back_records_into_the_latest_second() {
     assert_eq!(b.calls_in_window(13.0), 0);
 }
 
+/// A window begun by a close takes a result read a moment before the close (a `Shared`'s time
+/// is read before its lock) into the close's second, as resilience4j's window begins at its
+/// creation: it went into its own earlier second and left the window a second early.
+#[test]
+fn time_window_begun_at_a_close_records_an_earlier_time_into_the_close_s_second() {
+    let settings = WindowSettings {
+        wait_duration_in_open_state: 1.0,
+        permitted_number_of_calls_in_half_open_state: 1,
+        ..time(3, 2)
+    };
+    let mut b = Window::new(settings).unwrap();
+    call(&mut b, FAIL, 8.0);
+    call(&mut b, FAIL, 8.0);
+    assert_eq!(b.state(), State::Open);
+    call(&mut b, OK, 10.0);
+    assert_eq!(b.state(), State::Closed);
+    let q = admit(&mut b, 10.0);
+    assert_eq!(b.record(&q, FAIL, 9.9), Recorded::Counted);
+    let held: Vec<u32> = [11.5, 12.0, 12.5, 12.999, 13.0]
+        .map(|t| b.calls_in_window(t))
+        .to_vec();
+    assert_eq!(held, [1, 1, 1, 1, 0]);
+}
+
 /// Calls in one second share its bucket, also when the clock goes back and forth (those land in
 /// the latest second): the window takes 32 bytes a second with calls (`window_bytes`), not a
 /// bucket per call or per change of direction.
