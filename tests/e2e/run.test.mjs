@@ -678,7 +678,8 @@ for (const browser of BROWSERS) {
       let args = ['window', '--fine', '0.1', '--broken', '0.4', '--window', '10', '--threshold', '0.5', '--min-calls', '10', '--calls-per-minute', '300'];
       let r = native(args);
       assert.equal(c.trips.kind, 'exact');
-      assert.equal(c.trips.value, perDay(r.points[0].trips_per_day_sliding.exact.value));
+      const exact = r.points[0].trips_per_day_sliding.exact.value;
+      assert.equal(c.trips.value, `${perDay(exact)}, one per ${duration(86400 / exact)}`);
       assert.match(c.trips.help, new RegExp(`windows back to back, ${perDay(r.points[0].trips_per_day_back_to_back.value).replace('.', '\\.')} \\(exact\\)`));
       assert.equal(c.open.kind, 'exact');
       assert.equal(c.open.value, `${fmt(r.outage.calls_to_open.exact.value, 4)} calls, made in ${duration(r.outage.seconds_to_open.exact.value)} at 300 calls/min`);
@@ -693,7 +694,7 @@ for (const browser of BROWSERS) {
       const sim = r.points[0].trips_per_day_sliding.simulated;
       assert.ok(sim.ci95[1] < 20 * r.points[0].trips_per_day_back_to_back.value, 'the simulation is the tighter');
       assert.equal(c.trips.kind, 'simulated');
-      assert.equal(c.trips.value, `${perDay(sim.value)} (95% interval ${fmt(sim.ci95[0], 4)} to ${fmt(sim.ci95[1], 4)}, over 10,000,000 calls)`);
+      assert.equal(c.trips.value, `${perDay(sim.value)} (95% interval ${fmt(sim.ci95[0], 4)} to ${fmt(sim.ci95[1], 4)}, over 10,000,000 calls), one per ${duration(86400 / sim.value)}`);
       const o = r.outage.calls_to_open.simulated;
       assert.equal(c.open.kind, 'simulated');
       assert.equal(c.open.value, `${fmt(o.value, 4)} calls (95% interval ${fmt(o.ci95[0], 4)} to ${fmt(o.ci95[1], 4)}, 1,000 runs), made in ${duration(r.outage.seconds_to_open.simulated.value)} at 300 calls/min`);
@@ -706,7 +707,8 @@ for (const browser of BROWSERS) {
       args = ['window', '--fine', '0.05', '--broken', '0.2', '--window', '100', '--threshold', '0.5', '--min-calls', '100', '--calls-per-minute', '1'];
       r = native(args);
       assert.equal(c.trips.kind, 'bound');
-      assert.equal(c.trips.value, `at most ${perDay(100 * r.points[0].trips_per_day_back_to_back.value)}`);
+      const bound = 100 * r.points[0].trips_per_day_back_to_back.value;
+      assert.equal(c.trips.value, `at most ${perDay(bound)}, one per ${duration(86400 / bound)} or more`);
       assert.equal(c.open.kind, null);
       assert.equal(c.open.value, '—');
       assert.ok(c.open.help.startsWith(`N${r.outage.note.slice(1)}. `), c.open.help);

@@ -423,8 +423,10 @@ function windowTripsItem(item, od, w) {
     const proven = r.minimum_calls >= r.window;
     // The tighter of the two leads: a simulation that saw no trip says "under 0.0005 a day"
     // where the bound says under 1e-34.
-    const [value, kind] = sliding.exact ? [perDay(sliding.exact.value), 'exact']
-      : !proven || (sim && sim.ci95[1] < bound) ? [simText, 'simulated'] : [`at most ${perDay(bound)}`, 'bound'];
+    // With the mean gap, as the statistical breaker's false alarms are given ("one per 272 d").
+    const gap = (x) => (x > 0 ? `, one per ${duration(86400 / x)}` : '');
+    const [value, kind] = sliding.exact ? [`${perDay(sliding.exact.value)}${gap(sliding.exact.value)}`, 'exact']
+      : !proven || (sim && sim.ci95[1] < bound) ? [`${simText}${gap(sim.value)}`, 'simulated'] : [`at most ${perDay(bound)}, one per ${duration(86400 / bound)} or more`, 'bound'];
     const also = [
       `windows back to back, ${perDay(b2b)} (exact)`,
       !proven ? `a full window ending at each call, at most ${perDay(bound)} (n times that; trips of a window judged from ${count(r.minimum_calls, 'call', 'calls', 9)} as it fills again after a trip come on top)`
