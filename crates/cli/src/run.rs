@@ -362,7 +362,7 @@ pub(crate) fn hinted(e: sim::TraceError) -> String {
             } else if value.contains(':') || date(value) {
                 // Before a word's test: a syslog time ("May 1 12:00:00") starts with one.
                 "times are seconds from the run's start (0.20), not dates or clock times: \
-                 convert each to seconds after the first call"
+                 convert each to seconds after the earliest call"
             } else if value
                 .strip_prefix('"')
                 .is_some_and(|w| w.starts_with(|c: char| c.is_ascii_alphabetic()))
@@ -377,20 +377,27 @@ pub(crate) fn hinted(e: sim::TraceError) -> String {
         // Past the longest run, and finite: a Unix time in seconds, milliseconds, microseconds
         // or nanoseconds (now about 1.8e9, 1.8e12, 1.8e15 and 1.8e18; not -1, inf or nan).
         Some("time_s") if m.contains("allowed 0 <= x <= 1e9") => match value.parse::<f64>() {
+            // Rebased on the first row, not the earliest call: a log stamped as each request
+            // ends lists a longer call started earlier further down.
+            Ok(x) if x < 0.0 => {
+                "times are seconds from the run's start, none before it: subtract the earliest \
+                     call's time from each, not the first row's (a log stamped as each request \
+                     ends has earlier starts further down)"
+            }
             Ok(x) if (1e17..1e20).contains(&x) => {
                 "times are seconds from the run's start: for Unix times in nanoseconds, \
-                     subtract the first call's time from each and divide by 1e9"
+                     subtract the earliest call's time from each and divide by 1e9"
             }
             Ok(x) if (1e14..1e17).contains(&x) => {
                 "times are seconds from the run's start: for Unix times in microseconds, \
-                     subtract the first call's time from each and divide by 1e6"
+                     subtract the earliest call's time from each and divide by 1e6"
             }
             Ok(x) if (1e11..1e14).contains(&x) => {
                 "times are seconds from the run's start: for Unix times in milliseconds, \
-                     subtract the first call's time from each and divide by 1000"
+                     subtract the earliest call's time from each and divide by 1000"
             }
             Ok(x) if x > 1e9 && x < 1e11 => {
-                "times are seconds from the run's start: for Unix times, subtract the first \
+                "times are seconds from the run's start: for Unix times, subtract the earliest \
                      call's time from each"
             }
             _ => return e.to_string(),

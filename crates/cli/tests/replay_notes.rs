@@ -131,7 +131,7 @@ fn a_scenario_with_an_outage_phase_has_no_note() {
 }
 
 /// A refused time or header says how to mend a file exported from logs: a Unix time is rebased
-/// on the first call, a clock time given in seconds, rows from several hosts' logs sorted, a
+/// on the earliest call, a clock time given in seconds, rows from several hosts' logs sorted, a
 /// header named as the replay reads it, a file whose lines end in a carriage return alone
 /// converted first.
 #[test]
@@ -142,14 +142,22 @@ fn a_refused_trace_says_how_to_mend_it() {
             "1764720000.133,200,41ms\n",
             "trace line 1, field time_s: 1764720000.133 is invalid: allowed 0 <= x <= 1e9 \
              seconds (the longest run); times are seconds from the run's start: for Unix times, \
-             subtract the first call's time from each",
+             subtract the earliest call's time from each",
+        ),
+        (
+            "ended.csv",
+            "-0.003,200,41ms\n",
+            "trace line 1, field time_s: -0.003 is invalid: allowed 0 <= x <= 1e9 seconds (the \
+             longest run); times are seconds from the run's start, none before it: subtract the \
+             earliest call's time from each, not the first row's (a log stamped as each request \
+             ends has earlier starts further down)",
         ),
         (
             "iso.csv",
             "2025-12-03T00:00:00.132Z,200,41ms\n",
             "trace line 1, field time_s: \"2025-12-03T00:00:00.132Z\" is not a number of \
              seconds; times are seconds from the run's start (0.20), not dates or clock times: \
-             convert each to seconds after the first call",
+             convert each to seconds after the earliest call",
         ),
         (
             "named.csv",
@@ -178,7 +186,7 @@ fn a_refused_trace_says_how_to_mend_it() {
             "1764720000133,200,41ms\n",
             "trace line 1, field time_s: 1764720000133 is invalid: allowed 0 <= x <= 1e9 seconds \
              (the longest run); times are seconds from the run's start: for Unix times in \
-             milliseconds, subtract the first call's time from each and divide by 1000",
+             milliseconds, subtract the earliest call's time from each and divide by 1000",
         ),
         // Microseconds and nanoseconds were told to divide by 1000 too, which left them 1000
         // and a million times too large.
@@ -187,14 +195,14 @@ fn a_refused_trace_says_how_to_mend_it() {
             "1764720000133000,200,41ms\n",
             "trace line 1, field time_s: 1764720000133000 is invalid: allowed 0 <= x <= 1e9 \
              seconds (the longest run); times are seconds from the run's start: for Unix times in \
-             microseconds, subtract the first call's time from each and divide by 1e6",
+             microseconds, subtract the earliest call's time from each and divide by 1e6",
         ),
         (
             "unix-ns.csv",
             "1764720000133000000,200,41ms\n",
             "trace line 1, field time_s: 1764720000133000000 is invalid: allowed 0 <= x <= 1e9 \
              seconds (the longest run); times are seconds from the run's start: for Unix times in \
-             nanoseconds, subtract the first call's time from each and divide by 1e9",
+             nanoseconds, subtract the earliest call's time from each and divide by 1e9",
         ),
         (
             "far.csv",
@@ -213,7 +221,7 @@ fn a_refused_trace_says_how_to_mend_it() {
             "12:00:01,200,41ms\n",
             "trace line 1, field time_s: \"12:00:01\" is not a number of seconds; times are \
              seconds from the run's start (0.20), not dates or clock times: convert each to \
-             seconds after the first call",
+             seconds after the earliest call",
         ),
         // A syslog time starts with a word, as a header does; a date alone had no hint.
         (
@@ -221,14 +229,14 @@ fn a_refused_trace_says_how_to_mend_it() {
             "May 1 12:00:00,200,41ms\n",
             "trace line 1, field time_s: \"May 1 12:00:00\" is not a number of seconds; times \
              are seconds from the run's start (0.20), not dates or clock times: convert each to \
-             seconds after the first call",
+             seconds after the earliest call",
         ),
         (
             "date.csv",
             "2024-05-01,200,41ms\n",
             "trace line 1, field time_s: \"2024-05-01\" is not a number of seconds; times are \
              seconds from the run's start (0.20), not dates or clock times: convert each to \
-             seconds after the first call",
+             seconds after the earliest call",
         ),
         // Lines ended by a carriage return alone, with a header or without.
         (
@@ -266,13 +274,7 @@ fn a_refused_trace_says_how_to_mend_it() {
             ",200,41ms\n",
             "trace line 1, field time_s: \"\" is not a number of seconds",
         ),
-        // Below 0, or not finite, is out of range with no hint.
-        (
-            "negative.csv",
-            "-1,200,41ms\n",
-            "trace line 1, field time_s: -1 is invalid: allowed 0 <= x <= 1e9 seconds (the \
-             longest run)",
-        ),
+        // Not finite is out of range with no hint (below 0 has one: ended.csv above).
         (
             "inf.csv",
             "inf,200,41ms\n",
