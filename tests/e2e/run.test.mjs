@@ -728,6 +728,23 @@ for (const browser of BROWSERS) {
       assert.match(c.open.value, new RegExp(`^at least ${fmt(1 / (4 * q), 3).replace('.', '\\.')} calls on average, [\\d,]+ d at 1 call/min: practically never$`));
       assert.match(r.outage.note, /only by chance/);
 
+      // A window of 30,000 calls just under its threshold at p1: the simulation is refused (its
+      // runs outlast the calls allowed), and the bound 1/(4q) is under one call: true, and no
+      // "practically never".
+      await open(s, '?v=1&window.sliding_window_size=30000&window.minimum_number_of_calls=100&statistical.broken_rate=0.499&traffic.calls_per_minute=600');
+      c = await done('the window figures for n = 30,000 at p1 49.9%');
+      assert.equal(c.open.kind, 'bound');
+      assert.match(c.open.value, /^at least 0\.682 calls on average, [\d.]+ ms at 600 calls\/min$/);
+
+      // A replayed trace with three callers that keep their own breakers: every figure is one
+      // breaker's, at a third of the trace's 300 calls/min (the label went by the rates, which a
+      // trace does not have).
+      const rows = Array.from({ length: 300 }, (_, i) => `${((i + 1) / 5).toFixed(1)},success,0.01`).join('\n');
+      await open(s, `?v=1&callers.count=3&trace=${encodeURIComponent(rows)}`);
+      c = await done('the window figures for a trace split among three callers');
+      assert.match(c.trips.help, /and 100 calls\/min \(one breaker's share\), per day/);
+      assert.match(c.open.help, /Each caller keeps its own breaker, at its share of the calls/);
+
       // Judged from 5 of its 40 calls, a window can trip as it fills again after a trip, which
       // n x back to back does not bound: the simulation leads, however wide, and that is said.
       await open(s, '?v=1&window.sliding_window_size=40&window.minimum_number_of_calls=5');

@@ -721,8 +721,9 @@ export function mountPlayground(root, options = {}) {
     const callTimeout = S.shownScenario?.callers?.call_timeout ?? NaN;
     const traffic = S.shownScenario ? S.shownScenario.traffic : null;
     const stat = S.shownScenario ? S.shownScenario.statistical : null;
-    const derivedKey = JSON.stringify([S.derived, s.threshold, s.count, win, callTimeout, S.openDelay, S.meterStart, traffic, stat]);
-    if (derivedKey !== shown.derived) { shown.derived = derivedKey; patch(P.derived.body, (el) => renderDerived(el, S.derived, snap, win, callTimeout, S.openDelay, S.meterStart, traffic, stat)); }
+    const callers = S.shownScenario ? S.shownScenario.callers : null;
+    const derivedKey = JSON.stringify([S.derived, s.threshold, s.count, win, callTimeout, S.openDelay, S.meterStart, traffic, stat, callers]);
+    if (derivedKey !== shown.derived) { shown.derived = derivedKey; patch(P.derived.body, (el) => renderDerived(el, S.derived, snap, win, callTimeout, S.openDelay, S.meterStart, traffic, stat, callers)); }
   }
 
   let seekBusy = false;

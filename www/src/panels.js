@@ -260,7 +260,7 @@ const asSet = (v) => (Number.isFinite(v) ? percentAsSet(v) : '—');
  * the run's window settings (when the window breaker is first judged, its half-open),
  * `callTimeout` the callers' call timeout (how long a hung probe holds half-open).
  */
-export function renderDerived(root, d, snap, win, callTimeout, openDelay = null, start = null, traffic = null, stat = null) {
+export function renderDerived(root, d, snap, win, callTimeout, openDelay = null, start = null, traffic = null, stat = null, callers = null) {
   if (!d) { replace(root, h('p', { class: 'muted', text: 'No settings yet.' })); return; }
   const s = (snap && snap.statistical) || {};
   const item = (title, value, formula, kind, text) => h('div', { class: 'derived-item' },
@@ -272,7 +272,9 @@ export function renderDerived(root, d, snap, win, callTimeout, openDelay = null,
   const nNow = s.count;
   // The analysis figures are one breaker's, at its share of the calls where callers keep their
   // own (three breakers: three times the false alarms of the one shown).
-  const share = Number.isFinite(d.half_open_rate) && Number.isFinite(d.nominal_rate) && d.half_open_rate !== d.nominal_rate
+  // (From the callers, not the rates: a replayed trace has no nominal rate, and its calls are
+  // split among the callers' breakers too.)
+  const share = callers && Number(callers.count) > 1 && !callers.shared_state
     ? { short: ' (one breaker\'s share)', note: ' Each caller keeps its own breaker, at its share of the calls: the service sees the sum of their false alarms and trips.' }
     : { short: '', note: '' };
   replace(root,
@@ -436,12 +438,19 @@ function windowTripsItem(item, od, w, share = { short: '', note: '' }) {
     const seen = sim ? Math.round((sim.value * sim.n) / (r.calls_per_second * 86400)) : 0;
     const digits = seen < 100 ? 2 : 3;
     const simText = sim ? `${perDay(sim.value, digits)} (95% interval ${fmt(sim.ci95[0], digits)} to ${fmt(sim.ci95[1], digits)}, from ${count(seen, 'trip', 'trips', 9)} in ${count(sim.n, 'simulated call', 'simulated calls', 9)})` : '';
-    // With the mean gap, as the statistical breaker's false alarms are given ("one per 272 d").
-    const gap = (x, digits = 4) => (x > 0 ? `, one per ${duration(86400 / x).replace(/^[\d.]+/, (v) => fmt(Number(v), digits))}` : '');
+    // With the mean gap, as the statistical breaker's false alarms are given ("one per 272 d"),
+    // to the figure's digits where duration() writes a plain decimal ("42.7 h" as "43 h"); none
+    // for a rate of 0 or one so small its gap is past a double ("one per ∞").
+    const gap = (x, digits = 3) => {
+      const t = duration(86400 / x);
+      if (!(x > 0) || t === '∞') return '';
+      const m = digits < 3 && /^([\d.]+)( [a-z]+)$/.exec(t);
+      return `, one per ${m ? `${fmt(Number(m[1]), digits)}${m[2]}` : t}`;
+    };
     // The tighter of the two leads: a simulation that saw no trip says "under 0.0005 a day"
     // where the bound says under 1e-34.
     const [value, kind] = sliding.exact ? [`${perDay(sliding.exact.value)}${gap(sliding.exact.value)}`, 'exact']
-      : !proven || (sim && sim.ci95[1] < bound) ? [`${simText}${gap(sim.value, digits)}`, 'simulated'] : [`at most ${perDay(bound)}, one per ${duration(86400 / bound)} or more`, 'bound'];
+      : !proven || (sim && sim.ci95[1] < bound) ? [`${simText}${gap(sim.value, digits)}`, 'simulated'] : [`at most ${perDay(bound)}${gap(bound)}${bound > 0 && gap(bound) ? ' or more' : ''}`, 'bound'];
     const also = [
       `windows back to back, ${perDay(b2b)} (exact)`,
       !proven ? `a full window ending at each call, at most ${perDay(bound)} (n times that; trips of a window judged from ${count(r.minimum_calls, 'call', 'calls', 9)} as it fills again after a trip come on top)`
@@ -473,7 +482,10 @@ function windowOpenItem(item, od, w, share = { short: '', note: '' }) {
     const q = o.note && /only by chance \(chance ([0-9.e+-]+)\)/.exec(o.note);
     if (!calls && q && Number(q[1]) > 0) {
       const least = 1 / (4 * Number(q[1]));
-      return [`at least ${fmt(least, 3)} calls on average, ${duration(least / r.calls_per_second)} at ${rate}${share.short}: practically never`, 'bound',
+      // "Practically never" only where the bound itself is a year or more: a window of 30,000
+      // calls just under its threshold at p₁ has a bound of 0.68 calls, true and empty.
+      const never = least / r.calls_per_second >= 365.25 * 86400 ? ': practically never' : '';
+      return [`at least ${fmt(least, 3)} calls on average, ${duration(least / r.calls_per_second)} at ${rate}${share.short}${never}`, 'bound',
         `A full window at p₁ reaches the threshold with chance ${fmt(Number(q[1]), 4)} (exact), so the first that does comes after 1/(4 × that) calls on average at least (a union bound over the calls). Not simulated: the runs would outlast the ${fmt(20_000_000)} calls allowed. ${after}`];
     }
     if (!calls) return ['—', null, `${why} ${after}`];
