@@ -639,8 +639,10 @@ export function mountPlayground(root, options = {}) {
   }
 
   /**
-   * The derived panel's "calls to open at p₁": one `analyze open-delay` in the worker, asked
-   * again only when its arguments change (the breaker's rates, a, b, period, or traffic).
+   * The derived panel's analysis figures, in the worker: `analyze open-delay` (calls to open at
+   * p₁) and `false-alarms` for the statistical breaker, then `analyze window` for the window
+   * breaker; asked again only when their arguments change (the breakers' rates, a, b, period,
+   * window, or traffic), or after the worker failed.
    */
   async function refreshOpenDelay(sc, derived) {
     let args;
