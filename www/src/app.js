@@ -32,7 +32,7 @@ import { Engine } from './engine.js';
 import { createControls } from './controls.js';
 import { createTransport, SPEEDS } from './transport.js';
 import { createChart } from './chart.js';
-import { renderNow, createTrace, renderMetrics, renderDerived } from './panels.js';
+import { renderNow, createTrace, renderMetrics, renderDerived, timeBased } from './panels.js';
 import { createAnalysis } from './analysis.js';
 import { createVerdict, DEFAULT_TARGETS, readTarget } from './verdict.js';
 import { encode, decode, copyText } from './urlstate.js';
@@ -86,7 +86,7 @@ export function windowArgs(scenario, derived) {
   const w = scenario.window;
   const cpm = analysisRequest(scenario, derived).what.calls_per_minute;
   let size = w.sliding_window_size;
-  if (String(w.sliding_window_type).toLowerCase() === 'time_based') {
+  if (timeBased(w)) {
     size = Math.round((cpm / 60) * w.sliding_window_size);
     if (!(size >= w.minimum_number_of_calls)) return null;
   }

@@ -363,11 +363,11 @@ function exactItem(item, od, title, formula, show) {
  * soon does it stop calling a broken dependency?"), which the curves answered only at their own
  * rates.
  */
-function openDelayItem(item, od, share = { short: '', note: '' }) {
+function openDelayItem(item, od, share) {
   return exactItem(item, od, 'Calls to open at p₁', 'ARL at p₁ from a score of 0, to the nominal line (renewal DP)', (p, rate, command) => {
     const wald = p.calls.approximation;
     return [`${fmt(p.calls.exact.value, 4)} calls, made in ${duration(p.seconds.exact.value)} at ${rate}${share.short}`,
-      `The average, counted from a score of 0 as after a close; the breaker opens on their results, so later than the calls by the failures' latency (a hung call's answer comes at the call timeout): a breaker already above 0 when the failures begin opens a little sooner, and single runs vary. The time is the calls over that traffic, which for a replayed trace is its average over the run and with a daily swing the day's mean: where the traffic moves, the calls come sooner or later. At the line for the nominal traffic, ${fmt(p.line_points, 4)} pt; the traffic meter's line at the cursor (above) may differ. ${wald ? `Wald's approximation, which ignores the overshoot: ${fmt(wald.value, 4)} calls. ` : ''}${share.note.trim()} The same: ${command}.`.replace(/ {2,}/g, ' ')];
+      `The average, counted from a score of 0 as after a close; the breaker opens on their results, so later than the calls by the failures' latency (a hung call's answer comes at the call timeout): a breaker already above 0 when the failures begin opens a little sooner, and single runs vary. The time is the calls over that traffic, which for a replayed trace is its average over the run and with a daily swing the day's mean: where the traffic moves, the calls come sooner or later. At the line for the nominal traffic, ${fmt(p.line_points, 4)} pt; the traffic meter's line at the cursor (above) may differ. ${wald ? `Wald's approximation, which ignores the overshoot: ${fmt(wald.value, 4)} calls. ` : ''}${share.note} The same: ${command}.`.replace(/ {2,}/g, ' ')];
   });
 }
 
@@ -376,10 +376,15 @@ function openDelayItem(item, od, share = { short: '', note: '' }) {
  * exact average of `breaker analyze false-alarms`. The page gave only the bound (at most one per
  * period, on average).
  */
-function falseAlarmsItem(item, fa, share = { short: '', note: '' }) {
+function falseAlarmsItem(item, fa, share) {
   return exactItem(item, fa, 'False alarms at p₀, on average', 'ARL at p₀ from a score of 0, to the nominal line (renewal DP)', (p, rate, command) => [
     `one per ${fmt(p.calls.exact.value, 4)} calls, ${duration(p.seconds.exact.value)} at ${rate}${share.short}`,
     `The average gap while every call fails with chance p₀ on its own, counted from a score of 0 (as after a close). ${p.seconds.bound ? `The setting's bound promises at most one per ${duration(p.seconds.bound.value)} on average at this line; the exact average is longer. ` : ''}Single gaps vary, many much shorter than the average. Where failures come in bursts (a call more likely to fail after one that did), alarms come sooner than either figure says (the walkthrough's step 5).${share.note} The same: ${command}.`]);
+}
+
+/** Whether window settings `w` are a TIME_BASED window (a link keeps the type as written). */
+export function timeBased(w) {
+  return String(w.sliding_window_type).toLowerCase() === 'time_based';
 }
 
 /** A card whose figure is still computed, so marked for assistive technology. */
@@ -400,7 +405,7 @@ function windowItem(item, od, w, title, formula, show) {
   if (wo === null) return null;
   if (wo === undefined) return busy(item(title, 'computing…', formula, null));
   const command = `breaker analyze ${wo.args.join(' ')}`;
-  const time = String(w.sliding_window_type).toLowerCase() === 'time_based';
+  const time = timeBased(w);
   // The calls the command was given (`--window`), as a refusal names them too.
   const calls = Number(wo.args[wo.args.indexOf('--window') + 1]);
   const held = time ? `The TIME_BASED window of ${duration(w.sliding_window_size)} is taken as the ${count(calls, 'call', 'calls', 9)} it holds on average at this traffic (an approximation: the calls in it vary).` : '';
@@ -421,7 +426,7 @@ function windowItem(item, od, w, title, formula, show) {
  * contents), else simulated, beside the bound each call's window gives (n × back to back) and
  * the exact figure for windows back to back.
  */
-function windowTripsItem(item, od, w, share = { short: '', note: '' }) {
+function windowTripsItem(item, od, w, share) {
   return windowItem(item, od, w, 'Window breaker: spurious trips at p₀', 'trips per day spent closed of a window sliding one call at a time over calls failing at p₀: a Markov chain over the window (n ≤ 18), else simulated, or at most n × windows back to back', (r, command, notes) => {
     const p = r.points[0];
     const sliding = p.trips_per_day_sliding;
@@ -449,8 +454,9 @@ function windowTripsItem(item, od, w, share = { short: '', note: '' }) {
     };
     // The tighter of the two leads: a simulation that saw no trip says "under 0.0005 a day"
     // where the bound says under 1e-34.
+    const boundGap = gap(bound);
     const [value, kind] = sliding.exact ? [`${perDay(sliding.exact.value)}${gap(sliding.exact.value)}`, 'exact']
-      : !proven || (sim && sim.ci95[1] < bound) ? [`${simText}${gap(sim.value, digits)}`, 'simulated'] : [`at most ${perDay(bound)}${gap(bound)}${bound > 0 && gap(bound) ? ' or more' : ''}`, 'bound'];
+      : !proven || (sim && sim.ci95[1] < bound) ? [`${simText}${gap(sim.value, digits)}`, 'simulated'] : [`at most ${perDay(bound)}${boundGap}${boundGap ? ' or more' : ''}`, 'bound'];
     const also = [
       `windows back to back, ${perDay(b2b)} (exact)`,
       !proven ? `a full window ending at each call, at most ${perDay(bound)} (n times that; trips of a window judged from ${count(r.minimum_calls, 'call', 'calls', 9)} as it fills again after a trip come on top)`
@@ -467,7 +473,7 @@ function windowTripsItem(item, od, w, share = { short: '', note: '' }) {
  * window of up to 18 calls or a total outage, else simulated; none when at p₁ a window trips
  * only by chance (the report's note says why).
  */
-function windowOpenItem(item, od, w, share = { short: '', note: '' }) {
+function windowOpenItem(item, od, w, share) {
   return windowItem(item, od, w, 'Window breaker: calls to open at p₁', 'calls at p₁ until a window reaches failureRateThreshold, from a full window at p₀ (Markov chain for n ≤ 18 or a total outage, else simulated)', (r, command, notes) => {
     const o = r.outage;
     const rate = callsPerMin(r.calls_per_second * 60);
@@ -482,10 +488,11 @@ function windowOpenItem(item, od, w, share = { short: '', note: '' }) {
     const q = o.note && /only by chance \(chance ([0-9.e+-]+)\)/.exec(o.note);
     if (!calls && q && Number(q[1]) > 0) {
       const least = 1 / (4 * Number(q[1]));
+      const leastTime = least / r.calls_per_second;
       // "Practically never" only where the bound itself is a year or more: a window of 30,000
       // calls just under its threshold at p₁ has a bound of 0.68 calls, true and empty.
-      const never = least / r.calls_per_second >= 365.25 * 86400 ? ': practically never' : '';
-      return [`at least ${fmt(least, 3)} calls on average, ${duration(least / r.calls_per_second)} at ${rate}${share.short}${never}`, 'bound',
+      const never = leastTime >= 365.25 * 86400 ? ': practically never' : '';
+      return [`at least ${fmt(least, 3)} calls on average, ${duration(leastTime)} at ${rate}${share.short}${never}`, 'bound',
         `A full window at p₁ reaches the threshold with chance ${fmt(Number(q[1]), 4)} (exact), so the first that does comes after 1/(4 × that) calls on average at least (a union bound over the calls). Not simulated: the runs would outlast the ${fmt(20_000_000)} calls allowed. ${after}`];
     }
     if (!calls) return ['—', null, `${why} ${after}`];
@@ -539,7 +546,7 @@ function windowMinimum(item, d, w, traffic) {
   const rate = Number.isFinite(r) && r > 0;
   const perMin = `${callsPerMin(r * 60)}${r === d.nominal_rate ? '' : ' (one breaker\'s share)'}`;
   // The simulator takes TIME_BASED too, and a link keeps a setting as written.
-  if (String(w.sliding_window_type).toLowerCase() !== 'time_based') {
+  if (!timeBased(w)) {
     const judged = Math.min(min, size);
     const capped = min > size;
     const el = item('Window breaker: judged from', count(judged, 'call', 'calls', 9),

@@ -810,15 +810,15 @@ fn cut_short(t: f64) -> String {
 /// (`\u{1b}`, `\r`): a scenario's name is printed to a terminal, where an escape sequence in it
 /// could move the cursor, rewrite lines or set the clipboard (`--format json` escapes them).
 fn printable(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The run as text; `copies`: each caller has a breaker of its own (the state and time rows are
