@@ -728,6 +728,25 @@ for (const browser of BROWSERS) {
       assert.match(c.open.value, new RegExp(`^at least ${fmt(1 / (4 * q), 3).replace('.', '\\.')} calls on average, [\\d,]+ d at 1 call/min: practically never$`));
       assert.match(r.outage.note, /only by chance/);
 
+      // A window of 1,000 at p0 1% and p1 5%: both chances are under the smallest normal double
+      // (P(Bin(1000, 0.01) >= 500) = 1.8e-703 and P(Bin(1000, 0.05) >= 500) = 6.3e-363), a bound each, not "0 (exact)" and "at most
+      // 0 a day" as they read; 1/(4q) with q at most 2.225e-308 still bounds the calls to open.
+      await open(s, '?v=1&preset=quiet-service&window.sliding_window_size=1000&window.minimum_number_of_calls=1000&statistical.fine_rate=0.01&statistical.broken_rate=0.05');
+      c = await done('the window figures for n = 1,000 at p0 1%');
+      args = ['window', '--fine', '0.01', '--broken', '0.05', '--window', '1000', '--threshold', '0.5', '--min-calls', '1000', '--calls-per-minute', '1'];
+      r = native(args);
+      assert.deepEqual(r.points[0].trip_probability_per_window, { value: 2.2250738585072014e-308, kind: 'bound' });
+      assert.equal(r.points[0].trips_per_day_back_to_back.kind, 'bound');
+      assert.equal(c.trips.kind, 'bound');
+      assert.equal(c.trips.value, `at most ${perDay(1000 * r.points[0].trips_per_day_back_to_back.value)}`);
+      const least = fmt(2.2250738585072014e-308, 4);
+      assert.ok(c.trips.help.includes(`A full window trips with chance at most ${least} (a bound: the exact chance is under the smallest normal double); windows back to back, at most ${perDay(r.points[0].trips_per_day_back_to_back.value)} (a bound, as the chance);`), c.trips.help);
+      assert.doesNotMatch(c.trips.help, /\(exact\)/);
+      assert.match(r.outage.note, /only by chance \(chance at most 2\.225e-308\)/);
+      assert.equal(c.open.kind, 'bound');
+      assert.match(c.open.value, new RegExp(`^at least ${fmt(1 / (4 * 2.2250738585072014e-308), 3).replace('.', '\\.')} calls on average, .* at 1 call/min: practically never$`));
+      assert.ok(c.open.help.startsWith(`A full window at p₁ reaches the threshold with chance at most ${least} (a bound: `), c.open.help);
+
       // A window of 30,000 calls just under its threshold at p1: the simulation is refused (its
       // runs outlast the calls allowed), and the bound 1/(4q) is under one call: true, and no
       // "practically never".

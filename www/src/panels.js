@@ -431,6 +431,9 @@ function windowTripsItem(item, od, w, share) {
     const p = r.points[0];
     const sliding = p.trips_per_day_sliding;
     const b2b = p.trips_per_day_back_to_back.value;
+    // A chance under the smallest normal double is a bound, at most 2.2e-308 (a window of
+    // 1,000 calls at 5% trips with chance 6.3e-363, which read "0 (exact)").
+    const tiny = p.trip_probability_per_window.kind === 'bound';
     const bound = r.window * b2b;
     const sim = sliding.simulated;
     const perDay = (x, digits = 4) => `${fmt(x, digits)} a day`;
@@ -458,13 +461,13 @@ function windowTripsItem(item, od, w, share) {
     const [value, kind] = sliding.exact ? [`${perDay(sliding.exact.value)}${gap(sliding.exact.value)}`, 'exact']
       : !proven || (sim && sim.ci95[1] < bound) ? [`${simText}${gap(sim.value, digits)}`, 'simulated'] : [`at most ${perDay(bound)}${boundGap}${boundGap ? ' or more' : ''}`, 'bound'];
     const also = [
-      `windows back to back, ${perDay(b2b)} (exact)`,
+      `windows back to back, ${tiny ? `at most ${perDay(b2b)} (a bound, as the chance)` : `${perDay(b2b)} (exact)`}`,
       !proven ? `a full window ending at each call, at most ${perDay(bound)} (n times that; trips of a window judged from ${count(r.minimum_calls, 'call', 'calls', 9)} as it fills again after a trip come on top)`
         : kind !== 'bound' ? `a window ending at each call, at most ${perDay(bound)} (a bound: n times that)` : 'a window ending at each call, at most n times that (the bound above)',
       sim && kind !== 'simulated' ? `simulated, ${simText}` : '',
     ].filter(Boolean).join('; ');
     return [value, kind,
-      `At p₀ = ${pct(p.baseline, 4)} and ${callsPerMin(r.calls_per_second * 60)}${share.short}, per day the breaker spends closed (the time each trip then keeps it open is not counted). A full window trips with chance ${fmt(p.trip_probability_per_window.value, 4)} (exact); ${also}.${sliding.exact ? '' : ' Exact only for windows of up to 18 calls.'}${share.note} ${notes} The same: ${command}.`.replace(/ {2,}/g, ' ')];
+      `At p₀ = ${pct(p.baseline, 4)} and ${callsPerMin(r.calls_per_second * 60)}${share.short}, per day the breaker spends closed (the time each trip then keeps it open is not counted). A full window trips with chance ${tiny ? `at most ${fmt(p.trip_probability_per_window.value, 4)} (a bound: the exact chance is under the smallest normal double)` : `${fmt(p.trip_probability_per_window.value, 4)} (exact)`}; ${also}.${sliding.exact ? '' : ' Exact only for windows of up to 18 calls.'}${share.note} ${notes} The same: ${command}.`.replace(/ {2,}/g, ' ')];
   });
 }
 
@@ -485,15 +488,16 @@ function windowOpenItem(item, od, w, share) {
     // A window at p₁ that reaches the threshold only by chance q: each call's window does so
     // with chance at most q (one holding calls at p₀ less), so the first trip is by call N with
     // chance at most N·q, and the mean is at least N(1 − N·q), 1/(4q) at N = 1/(2q).
-    const q = o.note && /only by chance \(chance ([0-9.e+-]+)\)/.exec(o.note);
-    if (!calls && q && Number(q[1]) > 0) {
-      const least = 1 / (4 * Number(q[1]));
+    // (q "at most" a number where the exact chance is under a double's least: 1/(4q) holds.)
+    const q = o.note && /only by chance \(chance (at most )?([0-9.e+-]+)\)/.exec(o.note);
+    if (!calls && q && Number(q[2]) > 0) {
+      const least = 1 / (4 * Number(q[2]));
       const leastTime = least / r.calls_per_second;
       // "Practically never" only where the bound itself is a year or more: a window of 30,000
       // calls just under its threshold at p₁ has a bound of 0.68 calls, true and empty.
       const never = leastTime >= 365.25 * 86400 ? ': practically never' : '';
       return [`at least ${fmt(least, 3)} calls on average, ${duration(leastTime)} at ${rate}${share.short}${never}`, 'bound',
-        `A full window at p₁ reaches the threshold with chance ${fmt(Number(q[1]), 4)} (exact), so the first that does comes after 1/(4 × that) calls on average at least (a union bound over the calls). Not simulated: the runs would outlast the ${fmt(20_000_000)} calls allowed. ${after}`];
+        `A full window at p₁ reaches the threshold with chance ${q[1] ? `at most ${fmt(Number(q[2]), 4)} (a bound: the exact chance is under the smallest normal double)` : `${fmt(Number(q[2]), 4)} (exact)`}, so the first that does comes after 1/(4 × that) calls on average at least (a union bound over the calls). Not simulated: the runs would outlast the ${fmt(20_000_000)} calls allowed. ${after}`];
     }
     if (!calls) return ['—', null, `${why} ${after}`];
     const value = calls.kind === 'exact'

@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 pub enum Kind {
     /// Computed exactly (up to a documented truncation tolerance, far below the printed digits).
     Exact,
-    /// A proven inequality (e.g. Ville/Lorden: on average at least `N` calls between false alarms).
+    /// A proven inequality, its direction given where the figure is documented: Ville/Lorden's
+    /// on average at least `N` calls between false alarms; a window's trip chance too small for
+    /// a double, at most 2.2e-308 ([`crate::window::trip_probability`]).
     Bound,
     /// A formula that neglects something (Wald's approximations ignore the overshoot).
     Approximation,

@@ -66,18 +66,29 @@ pub fn failures_to_trip(n: u32, t: f64) -> u64 {
         .map_or(u64::from(n) + 1, u64::from)
 }
 
-/// Chance that a full window of `size` calls at failure rate `p` is at or over the threshold.
-/// Requires `size >= 1` and `0 <= p <= 1` (else NaN or a number that means nothing).
+/// Chance that a full window of `size` calls at failure rate `p` is at or over the threshold:
+/// the binomial tail `P(Bin(size, p) >= k)`, exact. Where that is above 0 but under the
+/// smallest normal double, [`f64::MIN_POSITIVE`] (2.2e-308), it is given as a bound, at most
+/// that: a double holds it as 0 or with few digits left (a window of 1,000 calls at 5% against
+/// a 50% threshold trips with chance 6.3e-363, which read "0, exact"). Requires `size >= 1` and
+/// `0 <= p <= 1` (else NaN or a number that means nothing).
 pub fn trip_probability(w: &CountWindow, p: f64) -> Figure {
     let k = w.failures_to_trip(w.size);
-    Figure::exact(binomial_upper_tail(w.size as u64, p, k))
+    let tail = binomial_upper_tail(w.size as u64, p, k);
+    // Above 0 exactly when a failure is possible and `k` failures fit in the window.
+    if tail < f64::MIN_POSITIVE && p > 0.0 && k <= u64::from(w.size) {
+        Figure::bound(f64::MIN_POSITIVE)
+    } else {
+        Figure::exact(tail)
+    }
 }
 
-/// Trips per day with windows back to back at `rps` calls per second. Requires `size >= 1`
-/// and `0 <= p <= 1`, as [`trip_probability`].
+/// Trips per day with windows back to back at `rps` calls per second: windows a day times
+/// [`trip_probability`], and of its kind (a bound, at most, where that is). Requires
+/// `size >= 1` and `0 <= p <= 1`, as [`trip_probability`].
 pub fn back_to_back_trips_per_day(w: &CountWindow, p: f64, rps: f64) -> Figure {
     let windows_per_day = rps * 86_400.0 / w.size as f64;
-    Figure::exact(windows_per_day * trip_probability(w, p).value)
+    trip_probability(w, p).scaled(windows_per_day)
 }
 
 /// Time to fill the window at `rps` calls per second (seconds): `size / rps`, exact for calls

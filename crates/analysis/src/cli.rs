@@ -793,6 +793,15 @@ pub fn num(x: f64) -> String {
     }
 }
 
+/// A chance's text: [`num`], after "at most" for a bound (a window's trip chance too small for
+/// a double: [`crate::window::trip_probability`]).
+pub fn chance(f: &Figure) -> String {
+    match f.kind {
+        Kind::Bound => format!("at most {}", num(f.value)),
+        _ => num(f.value),
+    }
+}
+
 /// [`num`] without trailing zeros: "3", "54", "5.4", "0.018" (for settings and averages that are
 /// often whole).
 pub fn short(x: f64) -> String {
@@ -1245,15 +1254,24 @@ fn text_window(r: &report::WindowReport) -> String {
     );
     for p in &r.points {
         let _ = writeln!(out, "\nbaseline {}", rate(p.baseline));
+        // Exact, or where the tail is smaller than a double holds, a bound (at most).
+        let kind = match p.trip_probability_per_window.kind {
+            Kind::Bound => "a bound: the binomial tail is under the smallest normal double",
+            _ => "exact, binomial tail",
+        };
         let _ = writeln!(
             out,
-            "  chance a full window trips: {} (exact, binomial tail)",
-            num(p.trip_probability_per_window.value)
+            "  chance a full window trips: {} ({kind})",
+            chance(&p.trip_probability_per_window)
         );
         let _ = writeln!(
             out,
-            "  spurious trips per day, windows back to back: {} (exact)",
-            num(p.trips_per_day_back_to_back.value)
+            "  spurious trips per day, windows back to back: {} ({})",
+            chance(&p.trips_per_day_back_to_back),
+            match p.trips_per_day_back_to_back.kind {
+                Kind::Bound => "a bound, as the chance",
+                _ => "exact",
+            }
         );
         let _ = writeln!(
             out,

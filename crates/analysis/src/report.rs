@@ -656,9 +656,11 @@ pub struct DriftReport {
 pub struct WindowTrips {
     /// Baseline failure rate.
     pub baseline: f64,
-    /// Chance that a full window is at or over the threshold (binomial tail, exact).
+    /// Chance that a full window is at or over the threshold (binomial tail, exact; a bound,
+    /// at most 2.2e-308, where the tail is smaller than a double holds).
     pub trip_probability_per_window: Figure,
-    /// Trips per day with windows evaluated back to back (exact for that model).
+    /// Trips per day with windows evaluated back to back (exact for that model; a bound, at
+    /// most, with the chance).
     pub trips_per_day_back_to_back: Figure,
     /// Trips per day for a window sliding one call at a time, restarting empty after a trip:
     /// `exact` (chain, windows up to 18) and/or `simulated`.
@@ -790,14 +792,15 @@ pub fn window_outage(
             );
         }
         // An outage under the threshold trips a full window only by chance: runs go on long.
-        let by_chance = window::trip_probability(w, outage).value;
+        let chance = window::trip_probability(w, outage);
+        let by_chance = chance.value;
         let why = if by_chance < 0.5 {
             format!(
                 "at the outage rate {} a full window reaches the {} threshold only by chance \
                  (chance {}), and ",
                 crate::cli::pct(outage),
                 crate::cli::pct(w.threshold),
-                crate::cli::num(by_chance)
+                crate::cli::chance(&chance)
             )
         } else {
             String::new()

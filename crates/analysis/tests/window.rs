@@ -365,6 +365,62 @@ fn back_to_back_and_fill_times() {
 /// 7e4 calls (20 runs: 68225 [33437, 103013]; an independent numpy simulation agrees), so the
 /// default 1000 runs pass the 2e7 simulated calls allowed long before all trip. The note said
 /// "no trip within 20000000 simulated calls".
+/// A chance under the smallest normal double is given as a bound, at most 2.2e-308, not as an
+/// exact 0 (or a subnormal with few digits left): references from mpmath at 30 digits,
+/// P(Bin(1000, 5%) >= 500) = 6.3396e-363 and P(Bin(100, 1e-7) >= 50) = 1.0089e-321 (which a
+/// double holds with 10 bits). Just above, P(Bin(100, 1e-6) >= 50) = 1.0089e-271, stays exact.
+#[test]
+fn a_chance_too_small_for_a_double_is_a_bound_not_an_exact_zero() {
+    use analysis::Kind;
+    for (w, p) in [
+        (CountWindow::new(1000, 0.5), 0.05),
+        (CountWindow::new(100, 0.5), 1e-7),
+        (CountWindow::new(1_000_000, 0.5), 0.05),
+    ] {
+        let chance = window::trip_probability(&w, p);
+        assert_eq!(
+            (chance.value, chance.kind),
+            (f64::MIN_POSITIVE, Kind::Bound),
+            "{w:?} at {p}"
+        );
+        let per_day = window::back_to_back_trips_per_day(&w, p, 10.0);
+        assert_eq!(per_day.kind, Kind::Bound);
+        assert_eq!(
+            per_day.value,
+            10.0 * 86_400.0 / w.size as f64 * f64::MIN_POSITIVE
+        );
+    }
+    let chance = window::trip_probability(&CountWindow::new(100, 0.5), 1e-6);
+    assert_eq!(chance.kind, Kind::Exact);
+    assert!(
+        rel(chance.value, 1.0088639901025607e-271) < 1e-9,
+        "{}",
+        chance.value
+    );
+    // Truly 0 stays exact: no failure at all, or more failures needed than the window holds.
+    for (w, p) in [
+        (CountWindow::new(1000, 0.5), 0.0),
+        (CountWindow::new(10, 1.5), 0.5),
+    ] {
+        let chance = window::trip_probability(&w, p);
+        assert_eq!(
+            (chance.value, chance.kind),
+            (0.0, Kind::Exact),
+            "{w:?} at {p}"
+        );
+    }
+    // The command line says it: "at most", with the kind, and the outage's note too.
+    let text = analysis::cli::run(&["window", "--window", "1000"].map(String::from)).unwrap();
+    assert!(text.contains("  chance a full window trips: at most 2.225e-308 (a bound: the binomial tail is under the smallest normal double)\n"), "{text}");
+    assert!(text.contains("  spurious trips per day, windows back to back: at most 1.922e-306 (a bound, as the chance)\n"), "{text}");
+    assert!(!text.contains(": 0 (exact"), "{text}");
+    let text = analysis::cli::run(&["window", "--window", "1000000"].map(String::from)).unwrap();
+    assert!(
+        text.contains("only by chance (chance at most 2.225e-308)"),
+        "{text}"
+    );
+}
+
 #[test]
 fn outage_note_says_the_budget_ran_out_not_that_nothing_tripped() {
     let w = analysis::window::CountWindow::new(30, 0.5);

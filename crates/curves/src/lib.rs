@@ -371,15 +371,19 @@ pub fn page_curves_metered(
             )
         })
         .collect();
+    // Exact, but 0 where the chance is under the smallest normal double (a bound there, at
+    // most 2.2e-308 windows' worth): the page names such points "a value under about 1e-308,
+    // too small for a double, reads 0", and the line keeps one kind.
     let mut series = vec![Line {
         label: "windows back to back (binomial tail)",
-        kind: rows
-            .first()
-            .map_or(Kind::Exact, |r| r.trips_per_day_back_to_back.kind),
+        kind: Kind::Exact,
         x: sizes.clone(),
         y: rows
             .iter()
-            .map(|r| r.trips_per_day_back_to_back.value)
+            .map(|r| match r.trips_per_day_back_to_back.kind {
+                Kind::Bound => 0.0,
+                _ => r.trips_per_day_back_to_back.value,
+            })
             .collect(),
         ci95_lo: Vec::new(),
         ci95_hi: Vec::new(),
@@ -644,6 +648,41 @@ mod tests {
             sim / 1000,
             sim % 1000
         )));
+    }
+
+    /// The back-to-back line is exact, with 0 where the chance is under a double's least (the
+    /// analysis gives a bound there, at most 2.2e-308): the page says of such a 0 "a value under
+    /// about 1e-308, too small for a double, reads 0". At p0 0.001%, windows of 180 calls and
+    /// more (P(Bin(180, 1e-5) >= 90) is about 1e-397); 5 calls trip with chance 1e-14.
+    #[test]
+    fn back_to_back_line_is_exact_with_0_under_a_doubles_least() {
+        let s = StatisticalSettings {
+            fine_rate: 1e-5,
+            ..StatisticalSettings::default()
+        };
+        let curves = page_curves(&s, &WindowSettings::default(), 1.0);
+        let c = curves.iter().find(|c| c.id == "window_trips").unwrap();
+        let l = &c.series[0];
+        assert_eq!(
+            (l.label, l.kind),
+            ("windows back to back (binomial tail)", Kind::Exact)
+        );
+        let zero: Vec<f64> =
+            l.x.iter()
+                .zip(&l.y)
+                .filter(|(_, &y)| y == 0.0)
+                .map(|(&x, _)| x)
+                .collect();
+        assert!(
+            !zero.is_empty() && zero.iter().all(|&x| x >= 180.0),
+            "{zero:?}"
+        );
+        assert!(
+            l.y.iter().all(|&y| y == 0.0 || y >= f64::MIN_POSITIVE),
+            "{:?}",
+            l.y
+        );
+        assert!(l.y[0] > 1e-12, "{:?}", l.y);
     }
 
     /// A simulated line carries its sample size and a 95% interval around every point it has;
