@@ -147,6 +147,8 @@ pub fn test(opts: &Opts) -> Res<()> {
         None,
     ));
 
+    results.push(package_suite(&root));
+
     let mut c = cargo();
     c.args(["doc", "--no-deps", "--workspace"])
         .env("RUSTDOCFLAGS", "-D warnings")
@@ -159,6 +161,52 @@ pub fn test(opts: &Opts) -> Res<()> {
     }
 
     finish(&results, start)
+}
+
+/// The breaker crate as crates.io would get it: `cargo package`, which builds it from its
+/// packaged files alone, then its tests with every feature in a copy unpacked outside the
+/// workspace, the doc tests (the README's example among them) included. A file read from
+/// outside the crate (the README was, by `../../../README.md`) builds in the workspace only.
+fn package_suite(root: &Path) -> Outcome {
+    let tmp = match util::PrivateTmp::new("package") {
+        Ok(t) => t,
+        Err(e) => {
+            println!("\n== suite package\nerror: no temporary folder: {e}");
+            return Outcome {
+                name: "package".into(),
+                status: Status::Failed,
+                passed: 0,
+                failed: 1,
+                skipped: 0,
+                secs: 0.0,
+            };
+        }
+    };
+    let target = util::target_dir().unwrap_or_else(|_| root.join("target"));
+    let krate = target
+        .join("package")
+        .join(format!("breaker-{}.crate", env!("CARGO_PKG_VERSION")));
+    let unpacked = tmp
+        .path()
+        .join(format!("breaker-{}", env!("CARGO_PKG_VERSION")));
+    let mut package = cargo();
+    package
+        .args(["package", "-p", "breaker", "--allow-dirty"])
+        .current_dir(root);
+    let mut unpack = Command::new("tar");
+    unpack.arg("xzf").arg(&krate).arg("-C").arg(tmp.path());
+    let mut test = cargo();
+    test.args(["test", "--all-features", "--doc"])
+        .current_dir(&unpacked)
+        .env("CARGO_TARGET_DIR", target.join("package").join("target"));
+    let o = suite_all(
+        "package",
+        Count::Libtest,
+        &mut [package, unpack, test],
+        None,
+    );
+    drop(tmp);
+    o
 }
 
 fn suite(name: &str, count: Count, cmd: &mut Command) -> Outcome {

@@ -275,6 +275,11 @@ impl PrivateTmp {
         Ok(PrivateTmp(dir))
     }
 
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
     /// Point `cmd`'s temporary folder (`TMPDIR`, and `TMP`/`TEMP` as Windows reads them) here.
     pub fn give(&self, cmd: &mut Command) {
         for var in ["TMPDIR", "TMP", "TEMP"] {

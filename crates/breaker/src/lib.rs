@@ -354,7 +354,7 @@ pub struct NonExhaustiveDoctests;
 /// The README's Rust examples, compiled and run as doc tests so they stay true (its one example
 /// is the `Shared` wrapper's, so only with `sync`).
 #[cfg(all(doctest, feature = "sync"))]
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
 /// `Serialize` and `Deserialize` for a settings struct whose derives carry
