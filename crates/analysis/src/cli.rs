@@ -227,6 +227,21 @@ impl Command {
     }
 }
 
+/// Whether `command` (`"window"`, ...) reads `--<flag>` (`"min-calls"`), as [`run`] takes
+/// them: `None` for no such command. (For `breaker analyze <command> --help`, which lists the
+/// flags a command reads.)
+pub fn reads(command: &str, flag: &str) -> Option<bool> {
+    let bit = match command {
+        "false-alarms" => FA,
+        "open-delay" => OD,
+        "trials" => TR,
+        "window" => WI,
+        "drift" => DR,
+        _ => return None,
+    };
+    Some(FLAGS.iter().any(|&(f, bits)| f == flag && bits & bit != 0))
+}
+
 fn unknown_flag(name: &str) -> String {
     format!("analyze: unknown flag --{name} (see breaker analyze --help)")
 }
@@ -273,7 +288,7 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
         };
         if FLAGS[k].1 & command.bit() == 0 {
             return Err(format!(
-                "--{name}: {cmd} does not use it (see breaker analyze --help)"
+                "--{name}: {cmd} does not use it (see breaker analyze {cmd} --help)"
             ));
         }
         if given & 1 << k != 0 {
@@ -1086,6 +1101,13 @@ fn text_run_lengths(r: &report::RunLengths) -> String {
             num(p.line_points),
             num(p.drift)
         );
+        // `--period 1s` at 60 calls/min asks for ln 1 and gets the floor, ln(95): said.
+        if p.line == r.settings.line_floor {
+            let _ = writeln!(
+                out,
+                "  (the line is the breaker's floor, max(A, w_fail + |w_ok|): no line is lower, so a smaller N asked for gives this one)"
+            );
+        }
         let errs = (Some(p.exact_error), p.markov_chain_error);
         let _ = writeln!(out, "  {what}: {}", ways(&p.calls, &plain, errs));
         let k = 1.0 / r.settings.calls_per_second;
@@ -1153,11 +1175,17 @@ fn text_trials(r: &report::TrialsReport) -> String {
             ways(&p.expected_trials, &plain, (Some(p.trials_error), None))
         );
         if let Some(l) = &p.time_limit {
+            // The limit in time at the traffic (`--calls-per-minute` reads here: trials come
+            // at its rate, so the chances do not depend on it).
+            let cps = e.calls_per_second;
             let _ = writeln!(
                 out,
-                "  with the time limit (1 + {} x {} trials to close, about {} trials tried): chance to close {} approx., ends at the limit {} approx.",
+                "  with the time limit ({} x {} trials to close / the traffic: {} at {} calls/min, about 1 + {} = {} trials tried): chance to close {} approx., ends at the limit {} approx.",
                 short(l.factor),
                 r.trials_to_close,
+                duration(l.factor * r.trials_to_close as f64 / cps),
+                short(cps * 60.0),
+                short(l.mean_trials - 1.0),
                 short(l.mean_trials),
                 num(l.close_probability.value),
                 num(l.ends_at_limit.value)

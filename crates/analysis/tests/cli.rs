@@ -659,7 +659,11 @@ fn trials_report_the_time_limit() {
         "a long limit is Wald's test run to its end: {c} vs {exact}"
     );
     let text = run(&args("trials --true-rate 0.2")).unwrap();
-    assert!(text.contains("with the time limit (1 + 3 x 18 trials to close, about 55 trials tried): chance to close 0.06442 approx."), "{text}");
+    assert!(text.contains("with the time limit (3 x 18 trials to close / the traffic: 54.00 s at 60 calls/min, about 1 + 54 = 55 trials tried): chance to close 0.06442 approx."), "{text}");
+    // The traffic sets the limit's time, not its chances: `--calls-per-minute` was read by
+    // `trials` and changed only the JSON's echo, so it looked ignored (a scripting review).
+    let text = run(&args("trials --true-rate 0.2 --calls-per-minute 30")).unwrap();
+    assert!(text.contains("with the time limit (3 x 18 trials to close / the traffic: 108.0 s at 30 calls/min, about 1 + 54 = 55 trials tried): chance to close 0.06442 approx."), "{text}");
     let e = run(&args("trials --half-open-time-factor 0")).unwrap_err();
     assert_eq!(
         e,
@@ -675,7 +679,7 @@ fn time_limit_text_prints_the_mean_trials_to_four_digits() {
     let text = run(&args("trials --true-rate 0.2 --half-open-time-factor 0.3")).unwrap();
     assert!(!text.contains("6.3999999"), "{text}");
     assert!(
-        text.contains("(1 + 0.3 x 18 trials to close, about 6.4 trials tried)"),
+        text.contains("(0.3 x 18 trials to close / the traffic: 5.400 s at 60 calls/min, about 1 + 5.4 = 6.4 trials tried)"),
         "{text}"
     );
 }
@@ -969,4 +973,25 @@ fn a_time_and_its_interval_share_one_unit() {
             min(hi)
         )
     );
+}
+
+/// A line asked below the breaker's floor gets the floor, and the text says so: `--period 1s`
+/// at 60 calls/min asks for ln 1 and printed ln(95) with nothing said (a scripting review).
+#[test]
+fn a_line_at_the_floor_says_so() {
+    let floor = "  (the line is the breaker's floor, max(A, w_fail + |w_ok|): no line is lower, so a smaller N asked for gives this one)\n";
+    for cmd in ["false-alarms --period 1s", "open-delay --line-calls 2"] {
+        let text = run(&args(cmd)).unwrap();
+        assert!(
+            text.contains("line 4.554 nats = ln(95.00) = 26.50 points  drift "),
+            "{text}"
+        );
+        assert_eq!(text.matches(floor).count(), 1, "{cmd}: {text}");
+        // A is the floor here (w_fail + |w_ok| = 1.558 < A = 4.554).
+        let v = json(cmd);
+        assert_eq!(v["points"][0]["line"], v["settings"]["line_floor"]);
+        assert_eq!(v["settings"]["line_floor"], v["settings"]["upper"]);
+    }
+    let text = run(&args("false-alarms --line-calls 96")).unwrap();
+    assert!(!text.contains("floor"), "{text}");
 }

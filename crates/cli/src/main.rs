@@ -138,7 +138,12 @@ fn dispatch(args: Vec<std::ffi::OsString>) -> Result<String, String> {
             analyze(&args)
         }
         "-h" | "--help" | "help" => Ok(USAGE.to_string()),
-        "-V" | "--version" => Ok(format!("breaker {}", env!("CARGO_PKG_VERSION"))),
+        "-V" | "--version" => match rest.first() {
+            // As `presets` refuses one: a script's `breaker --version --json` printed the
+            // version and exited 0.
+            Some(a) => Err(format!("{cmd} takes no arguments, got {a:?}")),
+            None => Ok(format!("breaker {}", env!("CARGO_PKG_VERSION"))),
+        },
         other => Err(format!(
             "unknown command {other:?}: use presets, run or analyze (breaker --help)"
         )),
@@ -151,9 +156,10 @@ fn analyze(args: &[String]) -> Result<String, String> {
     const CURVES: &str = "curves (the page's five analysis charts for a scenario: breaker \
                           analyze curves --help)";
     match analysis::cli::run(args) {
-        Ok(usage) if analysis::cli::is_help(args) => Ok(format!(
-            "{usage}\n\nand from a scenario's settings:\n  {CURVES}"
-        )),
+        Ok(usage) if analysis::cli::is_help(args) => Ok(match args.first() {
+            Some(cmd) if analysis::cli::reads(cmd, "format").is_some() => command_help(cmd),
+            _ => format!("{usage}\n\nand from a scenario's settings:\n  {CURVES}"),
+        }),
         // Only the command's own refusals (a value quoted in a flag's message may say anything).
         Err(e)
             if e.starts_with("analyze: missing command")
@@ -163,6 +169,40 @@ fn analyze(args: &[String]) -> Result<String, String> {
         }
         r => r,
     }
+}
+
+/// `breaker analyze <command> --help`: the command's line of the usage and only the flags it
+/// reads (each command printed the whole usage, every flag, and a refused flag's message points
+/// here).
+fn command_help(cmd: &str) -> String {
+    let mut out = format!("usage: breaker analyze {cmd} [flags]\n\n");
+    let (mut in_flags, mut keep) = (false, false);
+    for line in analysis::cli::USAGE.lines() {
+        if !in_flags {
+            if line.starts_with(&format!("  {cmd} ")) {
+                out.push_str(line);
+                out.push_str("\n\n");
+            } else if line.starts_with("flags (") {
+                in_flags = true;
+                out.push_str(
+                    "flags it reads (rates as 0.05 or 5%, durations as 30d, 1h, 5s; each given \
+                     once; another is\nrefused; breaker analyze --help lists every command's):\n",
+                );
+            }
+            continue;
+        }
+        if let Some(flag) = line.strip_prefix("  --") {
+            let name = flag.split_whitespace().next().unwrap_or_default();
+            keep = analysis::cli::reads(cmd, name) == Some(true);
+        }
+        if keep {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    // Without the last newline, as the whole usage (printing adds one).
+    out.truncate(out.trim_end().len());
+    out
 }
 
 fn presets_text() -> String {

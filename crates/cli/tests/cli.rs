@@ -941,6 +941,11 @@ fn version_is_the_crates() {
             String::from_utf8(out.stdout).unwrap(),
             format!("breaker {}\n", env!("CARGO_PKG_VERSION"))
         );
+        // Anything after it is refused, as after `presets`: `--version extra` exited 0.
+        assert_eq!(
+            fails(&[flag, "--json"]),
+            format!("breaker: {flag} takes no arguments, got \"--json\"\n")
+        );
     }
 }
 

@@ -103,8 +103,11 @@ fn analyze_refuses_a_flag_its_command_does_not_use() {
     ] {
         assert_eq!(
             support::refusal(&["analyze", cmd, flag, value]),
-            format!("breaker: {flag}: {cmd} does not use it (see breaker analyze --help)\n")
+            format!("breaker: {flag}: {cmd} does not use it (see breaker analyze {cmd} --help)\n")
         );
+        // The help it points to lists the flags the command reads, this one not among them.
+        let help = support::stdout(&["analyze", cmd, "--help"]);
+        assert!(!help.contains(&format!("\n  {flag} ")), "{cmd}: {help}");
     }
     for cmd in ["false-alarms", "open-delay", "trials", "window", "drift"] {
         let mut args = vec!["analyze", cmd, "--fine", "2%", "--broken", "30%"];
@@ -141,4 +144,51 @@ fn analyze_refuses_a_flag_its_command_does_not_use() {
     ]);
     support::stdout(&["analyze", "open-delay", "--period", "1d"]);
     support::stdout(&["analyze", "open-delay", "--line-calls", "100"]);
+}
+
+/// `breaker analyze <command> --help` lists the command and exactly the flags it reads: each
+/// flag of the whole usage is in a command's help if and only if the command takes it (every
+/// command printed the same usage, with every flag).
+#[test]
+fn analyze_command_help_lists_the_flags_it_reads() {
+    let all = support::stdout(&["analyze", "--help"]);
+    let flags: Vec<&str> = all
+        .lines()
+        .filter_map(|l| l.strip_prefix("  --"))
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(flags.len(), 18, "{all}");
+    let value = |flag: &str| match flag {
+        "line-calls" | "window" | "min-calls" | "simulate" | "seed" => "10",
+        "period" => "1d",
+        "half-open-time-factor" | "calls-per-minute" | "rps" => "2",
+        "sweep" => "0.01:0.02:2",
+        "format" => "json",
+        _ => "1%",
+    };
+    for cmd in ["false-alarms", "open-delay", "trials", "window", "drift"] {
+        let help = support::stdout(&["analyze", cmd, "--help"]);
+        assert!(
+            help.starts_with(&format!("usage: breaker analyze {cmd} [flags]\n\n  {cmd} ")),
+            "{help}"
+        );
+        assert!(!help.contains("curves"), "{help}");
+        let mut listed = 0;
+        for flag in &flags {
+            let shown = help.contains(&format!("\n  --{flag} "));
+            let args = ["analyze", cmd, &format!("--{flag}"), value(flag)];
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_breaker"))
+                .args(args)
+                .output()
+                .unwrap();
+            let refused = out.status.code() == Some(2)
+                && String::from_utf8(out.stderr)
+                    .unwrap()
+                    .contains("does not use it");
+            assert_eq!(shown, !refused, "{cmd} --{flag}");
+            listed += shown as usize;
+        }
+        assert!(listed >= 5, "{cmd}: {help}");
+    }
+    assert!(all.ends_with("curves (the page's five analysis charts for a scenario: breaker analyze curves --help)\n"), "{all}");
 }
