@@ -166,6 +166,10 @@ pub use window::{AfterHalfOpenWait, SlidingWindowType, Window, WindowSettings};
 ///
 /// `Debug` is a supertrait, so that a breaker chosen at run time (`Box<dyn Breaker + Send>`),
 /// and a `Shared` or a service struct holding one, can derive or print it.
+///
+/// The trait is open: a breaker of your own can implement it and go into `shared::Shared`. A
+/// method added to it in a minor version will have a default body, so such an implementation
+/// keeps building.
 pub trait Breaker: core::fmt::Debug {
     /// Ask to make a call at `now`. The call counts as traffic whether or not it is admitted.
     fn permit(&mut self, now: f64) -> Decision;
