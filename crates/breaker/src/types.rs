@@ -501,6 +501,9 @@ impl fmt::Display for Transition {
 /// With `serde`: JSON has no `NaN`, so `serde_json` writes a `NaN` (or infinite) field as `null`;
 /// a `null` field reads back as `NaN`, so an observation written as JSON reads back.
 ///
+/// `PartialEq` compares the fields as `f64` does, so an observation with a `NaN` field (every
+/// one has some) is not equal to itself: compare the fields that apply, or their bits.
+///
 /// Non-exhaustive: read its fields; breakers make it (a number may be added in a minor
 /// version).
 #[derive(Debug, Clone, Copy, PartialEq)]
