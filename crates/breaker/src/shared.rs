@@ -451,7 +451,7 @@ impl<B: Breaker> Shared<B> {
     ///             heard.lock().unwrap().push(format!("{t}; open until {:.3} s", b.open_until()));
     ///         }
     ///     });
-    /// breaker.call(|| ((), Outcome::ServerError));
+    /// let _ = breaker.call(|| ((), Outcome::ServerError));
     /// assert_eq!(
     ///     log.lock().unwrap()[..],
     ///     ["closed -> open at 10.000 s (generation 1): failure rate 100.0% of 1 call reached \
@@ -781,22 +781,23 @@ impl<B: Breaker> Shared<B> {
     }
 
     /// Run `f` around a call: ask, call, report ([`Shared::admit`] and [`Guard::finish`]).
-    /// Returns `None` when the breaker rejects the call (use the fallback). `f` returns its value
-    /// and the outcome to report.
+    /// Returns the [`Rejection`] when the breaker rejects the call (use the fallback; its
+    /// [`Rejection::retry_after`] at `self.clock().now()` gives a `Retry-After`), never running
+    /// `f`. `f` returns its value and the outcome to report.
     ///
     /// If `f` panics, the permit is reported as a neutral result ([`Outcome::InputRejected`]:
     /// it moves nothing and gives back a half-open slot) before the panic goes on, so that a
     /// bug on the caller's side cannot hold a window breaker's half-open for good.
     #[track_caller]
-    pub fn call<T>(&self, f: impl FnOnce() -> (T, Outcome)) -> Option<T> {
-        let guard = self.admit().ok()?;
+    pub fn call<T>(&self, f: impl FnOnce() -> (T, Outcome)) -> Result<T, Rejection> {
+        let guard = self.admit()?;
         let (value, outcome) = f();
         let _ = guard.finish(outcome);
-        Some(value)
+        Ok(value)
     }
 
-    /// [`Shared::call`] for async code: ask, await `call`, report. Returns `None` when the
-    /// breaker rejects the call (use the fallback; `call` is then never polled). `call` resolves
+    /// [`Shared::call`] for async code: ask, await `call`, report. Returns the [`Rejection`]
+    /// when the breaker rejects the call (use the fallback; `call` is then never polled). `call` resolves
     /// to its value and the outcome to report, so an error it returns early from (`?` inside it)
     /// reports its own outcome. With a guard, a `?` between [`Shared::admit`] and
     /// [`Guard::finish`] drops the guard, which reports a neutral result: a dependency that
@@ -811,7 +812,7 @@ impl<B: Breaker> Shared<B> {
     /// # use breaker::{Outcome, Window, WindowSettings};
     /// # #[derive(Debug)] struct Refused;
     /// # async fn send() -> Result<u16, Refused> { Err(Refused) }
-    /// # async fn fetch(breaker: &Shared<Window>) -> Option<Result<u16, Refused>> {
+    /// # async fn fetch(breaker: &Shared<Window>) -> Result<Result<u16, Refused>, breaker::Rejection> {
     /// let answer = breaker
     ///     .call_async(async {
     ///         let result = send().await; // a refused connection is counted, not dropped
@@ -821,17 +822,17 @@ impl<B: Breaker> Shared<B> {
     ///         };
     ///         (result, outcome)
     ///     })
-    ///     .await; // None: rejected, use the fallback
+    ///     .await; // Err(rejection): rejected, use the fallback
     /// # answer }
     /// ```
     pub async fn call_async<T>(
         &self,
         call: impl std::future::Future<Output = (T, Outcome)>,
-    ) -> Option<T> {
-        let guard = self.admit().ok()?;
+    ) -> Result<T, Rejection> {
+        let guard = self.admit()?;
         let (value, outcome) = call.await;
         let _ = guard.finish(outcome);
-        Some(value)
+        Ok(value)
     }
 
     /// The current state: the breaker's state after the last change made under the lock (states

@@ -34,7 +34,7 @@ fn fail_until_open<B: Breaker>(shared: &Shared<B>) -> u32 {
     while shared.state() == State::Closed {
         assert!(calls < 10_000, "still closed after {calls} refused calls");
         // Closed admits every call.
-        assert!(shared.call(|| ((), Outcome::Refused)).is_some());
+        assert!(shared.call(|| ((), Outcome::Refused)).is_ok());
         calls += 1;
     }
     calls
@@ -66,7 +66,7 @@ fn threads_share_one_state() {
             let shared = shared.clone();
             thread::spawn(move || {
                 for _ in 0..50 {
-                    shared.call(|| ((), Outcome::Refused));
+                    let _ = shared.call(|| ((), Outcome::Refused));
                 }
             })
         })
@@ -562,7 +562,7 @@ fn a_call_that_panics_gives_its_permit_back() {
     assert!(panicked.is_err());
     assert_eq!(shared.state(), State::HalfOpen);
     assert!(
-        shared.call(|| ((), Outcome::Success)).is_some(),
+        shared.call(|| ((), Outcome::Success)).is_ok(),
         "the probe's slot came back"
     );
     assert_eq!(shared.state(), State::Closed);
@@ -675,8 +675,8 @@ fn try_with_is_dropped_when_the_lock_is_held_and_reports_what_it_changed() {
 #[test]
 fn counts_serialize_as_an_object_of_totals() {
     let shared = Shared::new(Window::new(WindowSettings::default()).unwrap());
-    assert!(shared.call(|| ((), Outcome::Success)).is_some());
-    assert!(shared.call(|| ((), Outcome::Refused)).is_some());
+    assert!(shared.call(|| ((), Outcome::Success)).is_ok());
+    assert!(shared.call(|| ((), Outcome::Refused)).is_ok());
     assert_eq!(
         serde_json::to_string(&shared.counts()).unwrap(),
         r#"{"admitted":2,"trials":0,"rejected":0,"last_option":0,"uncounted":0,"successes":1,"failures":1,"ignored":0,"results_dropped":0}"#
@@ -1088,7 +1088,7 @@ fn opened_window_on_a_manual_clock() -> (Shared<Window>, ManualClock) {
     let clock = ManualClock::new(0.0);
     let shared = Shared::new(Window::new(s).unwrap()).with_clock(clock.clock());
     for _ in 0..2 {
-        assert!(shared.call(|| ((), Outcome::Refused)).is_some());
+        assert!(shared.call(|| ((), Outcome::Refused)).is_ok());
     }
     assert_eq!(shared.state(), State::Open);
     (shared, clock)
@@ -1259,7 +1259,7 @@ fn a_clock_from_a_function_is_the_breakers_time() {
     let shared = Shared::new(Window::new(s).unwrap())
         .with_clock(Clock::from_fn(move || *seen.lock().unwrap()));
     for _ in 0..2 {
-        assert!(shared.call(|| ((), Outcome::Refused)).is_some());
+        assert!(shared.call(|| ((), Outcome::Refused)).is_ok());
     }
     assert_eq!(
         shared.admit().err(),
@@ -1468,18 +1468,18 @@ fn counts_tell_calls_and_results_apart() {
     assert_eq!(shared.counts(), breaker::shared::Counts::default());
     // Closed: two successes, a neutral result, two failures (the window's four: 50%, opens).
     for outcome in [Outcome::Success, Outcome::InputRejected, Outcome::Success] {
-        shared.call(|| ((), outcome));
+        let _ = shared.call(|| ((), outcome));
     }
     // Closed, the lock held: the call goes ahead uncounted.
     let held = hold_lock(&shared, Duration::from_secs(10));
     assert!(matches!(shared.admit(), Ok(g) if g.permit().is_none()));
     held.release();
     let late = shared.admit().unwrap();
-    shared.call(|| ((), Outcome::Refused));
-    shared.call(|| ((), Outcome::Timeout));
+    let _ = shared.call(|| ((), Outcome::Refused));
+    let _ = shared.call(|| ((), Outcome::Timeout));
     assert_eq!(shared.state(), State::Open);
     // Open: one rejected, one last-option call, and the late result of a closed call.
-    assert!(shared.call(|| ((), Outcome::Success)).is_none());
+    assert!(shared.call(|| ((), Outcome::Success)).is_err());
     let last = match shared.permit_last_option() {
         Locked::Done(p) => p,
         other => panic!("{other:?}"),
@@ -1532,7 +1532,7 @@ fn the_lock_held_while_open_rejects_as_the_breaker_does() {
             Arc::new(Shared::with_lock_timeout(b, Duration::ZERO).with_clock(clock.clock()));
         clock.advance(Duration::from_millis(1500));
         for _ in 0..fail {
-            shared.call(|| ((), Outcome::ServerError));
+            let _ = shared.call(|| ((), Outcome::ServerError));
             clock.advance(Duration::from_millis(10));
         }
         assert_eq!(shared.state(), State::Open);
@@ -1552,7 +1552,7 @@ fn the_lock_held_while_open_rejects_as_the_breaker_does() {
         let held = hold_lock(&shared, Duration::from_secs(10));
         assert!(matches!(shared.permit(), Locked::Done(Decision::Reject(r)) if r == own));
         assert!(matches!(shared.admit(), Err(r) if r == own));
-        assert_eq!(shared.call(|| ((), Outcome::Success)), None);
+        assert_eq!(shared.call(|| ((), Outcome::Success)), Err(own));
         let c = shared.counts();
         assert_eq!((c.rejected - before.rejected, c.uncounted), (3, 0));
         // Past the wait's end the breaker's next call would be a trial, which a busy lock cannot
@@ -1661,7 +1661,7 @@ fn counts_add_up_across_threads() {
                     } else {
                         Outcome::Success
                     };
-                    shared.call(|| ((), outcome));
+                    let _ = shared.call(|| ((), outcome));
                 }
             })
         })
@@ -1732,17 +1732,21 @@ fn call_async_counts_the_errors_a_question_mark_would_drop() {
             };
             (result, outcome)
         }));
-        assert!(matches!(answer, Some(Err(Refused))));
+        assert!(matches!(answer, Ok(Err(Refused))));
     }
     assert_eq!(shared.state(), State::Open);
     assert_eq!(shared.counts().failures, 2);
-    // Rejected: `None`, and the call is never polled.
+    // Rejected: the rejection, with its wait's end (a `Retry-After`), and the call is never
+    // polled (it gave `None`, the reason and the wait lost).
     let mut polled = false;
     let answer = ready(shared.call_async(async {
         polled = true;
         ((), Outcome::Success)
     }));
-    assert_eq!(answer, None);
+    assert!(
+        matches!(answer, Err(Rejection::Open { until }) if until > 0.0),
+        "{answer:?}"
+    );
     assert!(!polled);
 }
 

@@ -40,5 +40,5 @@ fn shared_runs_on_its_own_clock_without_the_systems() {
         }));
     t.store(61, std::sync::atomic::Ordering::Relaxed);
     assert_eq!(breaker.clock().now(), 61.0);
-    assert_eq!(breaker.call(|| ((), Outcome::Success)), Some(()));
+    assert_eq!(breaker.call(|| ((), Outcome::Success)), Ok(()));
 }
