@@ -724,6 +724,12 @@ impl<B: Breaker> Shared<B> {
     /// # };
     /// # Ok::<(), breaker::SettingsError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The breaker's [`Rejection`] when it rejects the call: open (with the wait's end), or
+    /// half-open with its trial slots taken; also when the lock cannot be taken in time and the
+    /// breaker was last seen open (with its wait's end) or half-open.
     #[track_caller]
     pub fn admit(&self) -> Result<Guard<'_, B>, Rejection> {
         Ok(Guard {
@@ -757,6 +763,10 @@ impl<B: Breaker> Shared<B> {
     /// }
     /// # Ok::<(), breaker::SettingsError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The [`Rejection`], as [`Shared::admit`] gives it.
     #[track_caller]
     pub fn admit_owned(self: &Arc<Self>) -> Result<OwnedGuard<B>, Rejection> {
         Ok(OwnedGuard {
@@ -788,6 +798,10 @@ impl<B: Breaker> Shared<B> {
     /// If `f` panics, the permit is reported as a neutral result ([`Outcome::InputRejected`]:
     /// it moves nothing and gives back a half-open slot) before the panic goes on, so that a
     /// bug on the caller's side cannot hold a window breaker's half-open for good.
+    ///
+    /// # Errors
+    ///
+    /// The [`Rejection`], as [`Shared::admit`] gives it; `f` is not run.
     #[track_caller]
     pub fn call<T>(&self, f: impl FnOnce() -> (T, Outcome)) -> Result<T, Rejection> {
         let guard = self.admit()?;
@@ -825,6 +839,10 @@ impl<B: Breaker> Shared<B> {
     ///     .await; // Err(rejection): rejected, use the fallback
     /// # answer }
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The [`Rejection`], as [`Shared::admit`] gives it; `call` is not polled.
     pub async fn call_async<T>(
         &self,
         call: impl std::future::Future<Output = (T, Outcome)>,

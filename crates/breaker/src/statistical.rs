@@ -183,6 +183,11 @@ impl Default for StatisticalSettings {
 
 impl StatisticalSettings {
     /// Check every field; the error names the field, its value and the allowed range.
+    ///
+    /// # Errors
+    ///
+    /// A [`SettingsError`] for the first field out of its range, or in conflict with another
+    /// (such as `broken_rate` not above `fine_rate`), naming it, its value and what is allowed.
     pub fn validate(&self) -> Result<(), SettingsError> {
         error::open_unit("fine_rate", self.fine_rate)?;
         error::open_unit("broken_rate", self.broken_rate)?;
@@ -341,6 +346,10 @@ impl Statistical {
     /// finite): the traffic assumed by `expected_calls_per_minute` holds from the first call,
     /// whatever the clock's zero (seconds since the process started, since the epoch, ...).
     /// Invalid settings give an error naming the field.
+    ///
+    /// # Errors
+    ///
+    /// A [`SettingsError`] from [`StatisticalSettings::validate`].
     pub fn new(settings: StatisticalSettings) -> Result<Self, SettingsError> {
         Self::build(settings, 0.0, f64::NAN)
     }
@@ -348,6 +357,10 @@ impl Statistical {
     /// A closed breaker whose traffic meter starts at `now` (read as 0 if not finite): the
     /// assumed traffic decays from then until the first call, as if no call had come. (The
     /// simulator starts its breakers at time 0, before its first call.)
+    ///
+    /// # Errors
+    ///
+    /// A [`SettingsError`] from [`StatisticalSettings::validate`].
     pub fn starting_at(settings: StatisticalSettings, now: f64) -> Result<Self, SettingsError> {
         let now = Latest::starting_at(now).read(now);
         Self::build(settings, now, now)

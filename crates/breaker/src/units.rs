@@ -48,6 +48,11 @@ impl std::error::Error for ParseUnitError {}
 /// (`"12.5"`, `"1e3"`); finite, and negative if written so (the caller checks the range). `sec`
 /// and `min` are read as `s` and `m` (`"5sec"`, `"1.5 min"`); a space may stand between the
 /// number and its unit.
+///
+/// # Errors
+///
+/// A [`ParseUnitError`] quoting the text when it is not a finite number with one of those
+/// units.
 pub fn parse_duration(s: &str) -> Result<f64, ParseUnitError> {
     let t = s.trim();
     // The unit is the letters at the end, so that the `e` of `1e3` stays in the number.
@@ -87,6 +92,10 @@ pub fn parse_duration(s: &str) -> Result<f64, ParseUnitError> {
 
 /// A fraction from `"0.05"` or `"5%"` (`"35%"` is 0.35 to the last bit, as `"0.35"` is); finite,
 /// in any range (the caller checks it).
+///
+/// # Errors
+///
+/// A [`ParseUnitError`] quoting the text when it is not a finite number, with or without `%`.
 pub fn parse_rate(s: &str) -> Result<f64, ParseUnitError> {
     let t = s.trim();
     let (num, scale) = match t.strip_suffix('%') {

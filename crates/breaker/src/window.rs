@@ -178,6 +178,12 @@ impl Default for WindowSettings {
 
 impl WindowSettings {
     /// Check every field; the error names the field, its value and the allowed range.
+    ///
+    /// # Errors
+    ///
+    /// A [`SettingsError`] for the first field out of its range, or in conflict with another
+    /// (such as a `max_wait_duration_in_open_state` below `wait_duration_in_open_state`), naming
+    /// it, its value and what is allowed.
     pub fn validate(&self) -> Result<(), SettingsError> {
         let n = |field: &str, v: u32, lo: u32, hi: u32| {
             if v >= lo && v <= hi {
@@ -786,6 +792,10 @@ impl Default for Window {
 
 impl Window {
     /// A closed window breaker. Invalid settings give an error naming the field.
+    ///
+    /// # Errors
+    ///
+    /// A [`SettingsError`] from [`WindowSettings::validate`].
     pub fn new(settings: WindowSettings) -> Result<Self, SettingsError> {
         settings.validate()?;
         let metrics = Self::closed_metrics(&settings, f64::NEG_INFINITY);
