@@ -309,7 +309,7 @@ for (const browser of BROWSERS) {
       await until(() => page(s.driver, () => document.querySelectorAll('#playground .analysis-grid figure canvas').length === 5), 'five analysis charts', 60_000);
       const tiny = await page(s.driver, () => [...[...document.querySelectorAll('#playground .analysis-grid figure')]
         .find((f) => f.querySelector('figcaption').textContent.startsWith('Window breaker')).querySelectorAll('p.help:not(.mark)')].map((p) => p.textContent).join(' '));
-      assert.match(tiny, /windows back to back \(binomial tail\) \(exact\): 0 at \d+ points? from [\d,]+ to 500 calls \(a value under about 1e-308, too small for a double, reads 0\), which a log axis cannot show\./, tiny);
+      assert.match(tiny, /windows back to back \(binomial tail\) \(exact\): 0 at \d+ points? from [\d,]+ to 500 calls \(the value, or a chance it is made of, is under about 1e-308, too small for a double: it reads 0\), which a log axis cannot show\./, tiny);
     });
 
     test('a line\'s points with no value are said with each one\'s own reason', async () => {

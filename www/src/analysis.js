@@ -101,8 +101,10 @@ export function leftOut(c, logY, shown) {
         const hi = s.ci95_hi ? Array.from(s.ci95_hi).filter((v, i) => ys[i] === 0) : [];
         const band = hi.length ? `; only its 95% interval's high end (up to ${fmt(Math.max(...hi), 4)}) is drawn there, an upper limit, not a value seen` : '';
         // A computed chance that small is not impossible: under about 1e-308 a double holds 0
-        // (a window of 180 calls at p0 0.001% trips with chance about 1e-397).
-        const tiny = s.kind === 'simulated' ? '' : ' (a value under about 1e-308, too small for a double, reads 0)';
+        // (a window of 180 calls at p0 0.001% trips with chance about 1e-397). The value itself
+        // may be larger: trips a day at 1e7 calls/min are a chance of 3.7e-312 times windows a
+        // day, about 1e-304, which the analysis can only bound.
+        const tiny = s.kind === 'simulated' ? '' : ' (the value, or a chance it is made of, is under about 1e-308, too small for a double: it reads 0)';
         out.push(`${label}: 0 ${at(zero)}${tiny}, which a log axis cannot show${band}.`);
       }
       const isUnder = (y) => y > 0 && Number.isFinite(y) && !shown(y);

@@ -896,7 +896,8 @@ pub fn pcts<const N: usize>(xs: [f64; N]) -> [String; N] {
     xs.map(|x| r.show(x))
 }
 
-/// Whether percentages `texts` tell rates `xs` apart, and read none below 1 as 100% or more.
+/// Whether percentages `texts` tell rates `xs` apart, and read none below 1 as 100% or more and
+/// none above 0 as 0% (`--b 1e-9` beside a true rate of 0.999999 read "b 0.0000%").
 fn readable(xs: &[f64], texts: &[String]) -> bool {
     let read = |t: &String| t.trim_end_matches('%').parse::<f64>().unwrap_or(f64::NAN);
     let apart = xs.iter().zip(texts).all(|(x, t)| {
@@ -908,7 +909,7 @@ fn readable(xs: &[f64], texts: &[String]) -> bool {
         && xs
             .iter()
             .zip(texts)
-            .all(|(x, t)| !(*x < 1.0 && read(t) >= 100.0))
+            .all(|(x, t)| !(*x < 1.0 && read(t) >= 100.0 || *x > 0.0 && read(t) == 0.0))
 }
 
 /// Seconds in the largest fitting unit.

@@ -995,3 +995,15 @@ fn a_line_at_the_floor_says_so() {
     let text = run(&args("false-alarms --line-calls 96")).unwrap();
     assert!(!text.contains("floor"), "{text}");
 }
+
+/// A rate above 0 never reads 0%: `--b 1e-9` beside a true rate of 0.999999 printed
+/// "b 0.0000%" (the decimals were chosen for the true rate against 100% only).
+#[test]
+fn a_rate_above_0_never_reads_0_percent() {
+    let text = run(&args("trials --b 1e-9 --true-rate 0.999999")).unwrap();
+    assert!(
+        text.contains("  b 0.0000001%  open again at A = "),
+        "{text}"
+    );
+    assert!(!text.contains(" 0.0000%"), "{text}");
+}

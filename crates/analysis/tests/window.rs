@@ -385,11 +385,26 @@ fn a_chance_too_small_for_a_double_is_a_bound_not_an_exact_zero() {
         );
         let per_day = window::back_to_back_trips_per_day(&w, p, 10.0);
         assert_eq!(per_day.kind, Kind::Bound);
+        // (A million-call window is 0.864 windows a day: at most the smallest normal double.)
         assert_eq!(
             per_day.value,
-            10.0 * 86_400.0 / w.size as f64 * f64::MIN_POSITIVE
+            (10.0 * 86_400.0 / w.size as f64 * f64::MIN_POSITIVE).max(f64::MIN_POSITIVE)
         );
     }
+    // At 1e-12 calls/min a window of a million calls is 1.44e-15 windows a day: trips a day
+    // under the smallest normal double are a bound too (a subnormal product read 3.458e-323
+    // "exact" for a true 3.312e-323, and an upper bound rounded below the true value).
+    let rps = 1e-12 / 60.0;
+    for p in [0.481_245_959, 0.481_246_856_2, 0.05] {
+        let per_day = window::back_to_back_trips_per_day(&CountWindow::new(1_000_000, 0.5), p, rps);
+        assert_eq!(
+            (per_day.value, per_day.kind),
+            (f64::MIN_POSITIVE, Kind::Bound),
+            "{p}"
+        );
+    }
+    let per_day = window::back_to_back_trips_per_day(&CountWindow::new(10, 0.5), 0.0, rps);
+    assert_eq!((per_day.value, per_day.kind), (0.0, Kind::Exact));
     let chance = window::trip_probability(&CountWindow::new(100, 0.5), 1e-6);
     assert_eq!(chance.kind, Kind::Exact);
     assert!(

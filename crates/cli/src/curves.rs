@@ -186,6 +186,20 @@ fn text(s: &Scenario, cpm: f64, all: &[Curve]) -> String {
                  of it."
             ));
         }
+        // The back-to-back line's 0s are underflows (p0 > 0): the analysis has a bound there.
+        if let Some(x) = (c.id == "window_trips")
+            .then(|| c.series.first())
+            .flatten()
+            .and_then(|l| l.x.iter().zip(&l.y).find(|(_, &y)| y == 0.0))
+            .map(|(&x, _)| x)
+        {
+            note.push_str(&format!(
+                " Windows back to back read 0 from {} calls: there the chance that a window \
+                 trips, or the trips a day, is under 2.2e-308, too small for a double (breaker \
+                 analyze window gives a bound).",
+                curves::fmt_calls(x)
+            ));
+        }
         for l in wrap(&note, 94) {
             let _ = writeln!(out, "   {l}");
         }

@@ -460,3 +460,41 @@ fn a_trace_faster_than_the_curves_take_is_refused() {
     ])
     .starts_with("curves (the page's analysis charts) at 1.800e11 calls/min"));
 }
+
+/// The back-to-back line's 0s are underflows, said in the text with where they start: at p0
+/// 0.001% a window of 180 calls trips with chance about 1e-397 (the analysis gives a bound), and
+/// the line read 0, "exact", with nothing said. The JSON keeps the page's numbers.
+#[test]
+fn the_window_chart_says_where_its_exact_line_reads_0() {
+    let args = [
+        "--set",
+        "statistical.fine_rate=0.00001",
+        "--set",
+        "statistical.broken_rate=0.9999",
+    ];
+    let v = json(&args);
+    let l = line(
+        curve(&v, "window_trips"),
+        "windows back to back (binomial tail)",
+    );
+    let first = l["x"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(l["y"].as_array().unwrap())
+        .find(|(_, y)| y.as_f64() == Some(0.0))
+        .map(|(x, _)| x.as_f64().unwrap())
+        .unwrap();
+    assert_eq!(first, 180.0);
+    let t = stdout(&[&["analyze", "curves"][..], &args].concat());
+    let flat = t.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            " Windows back to back read 0 from 180 calls: there the chance that a window trips, or \
+             the trips a day, is under 2.2e-308, too small for a double (breaker analyze window \
+             gives a bound)."
+        ),
+        "{t}"
+    );
+    assert!(!stdout(&["analyze", "curves"]).contains("read 0"));
+}
