@@ -950,6 +950,7 @@ fn fig(f: &Figure, fmt: &Fmt) -> String {
                 format!("{v} [{}, {}] n={n}", fmt(lo, f.value), fmt(hi, f.value))
             }
             (_, Some(1)) => format!("{v} n=1 (no interval from one run)"),
+            (_, Some(n)) => format!("{v} n={n} (every run gave this: no spread for an interval)"),
             _ => v,
         },
         _ => v,

@@ -1007,3 +1007,25 @@ fn a_rate_above_0_never_reads_0_percent() {
     );
     assert!(!text.contains(" 0.0000%"), "{text}");
 }
+
+/// A simulated mean whose runs all agree has no interval (none to make from no spread): 1,000
+/// runs of 11 calls to open at 0.999999 gave "[11.00, 11.00]", a certainty, where the exact
+/// figure is 11.000011.
+#[test]
+fn a_mean_of_equal_runs_has_no_interval() {
+    let args_ = "open-delay --simulate 1000 --true-rate 0.999999";
+    let v = json(args_);
+    let sim = &v["points"][0]["calls"]["simulated"];
+    assert_eq!(sim["value"], 11.0);
+    assert_eq!(sim["ci95"], serde_json::json!([null, null]));
+    assert_eq!(sim["n"], 1000);
+    let exact = v["points"][0]["calls"]["exact"]["value"].as_f64().unwrap();
+    assert!(exact > 11.0 && exact < 11.0001, "{exact}");
+    let text = run(&args(args_)).unwrap();
+    assert!(
+        text.contains(
+            "| simulated 11.00 n=1000 (every run gave this: no spread for an interval)\n"
+        ),
+        "{text}"
+    );
+}
