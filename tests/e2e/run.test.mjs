@@ -747,6 +747,19 @@ for (const browser of BROWSERS) {
       assert.match(c.open.value, new RegExp(`^at least ${fmt(1 / (4 * 2.2250738585072014e-308), 3).replace('.', '\\.')} calls on average, .* at 1 call/min: practically never$`));
       assert.ok(c.open.help.startsWith(`A full window at p₁ reaches the threshold with chance at most ${least} (a bound: `), c.open.help);
 
+      // An exact chance (6.257e-307) at 0.01 calls/min, 0.0144 windows a day: the trips a day
+      // are a bound of their own (they read "(exact)" beside a kind of bound).
+      await open(s, '?v=1&preset=quiet-service&window.sliding_window_size=1000&window.minimum_number_of_calls=1000&statistical.fine_rate=0.0658&statistical.broken_rate=0.2&traffic.calls_per_minute=0.01');
+      c = await done('the window figures for n = 1,000 at 0.01 calls/min');
+      assert.ok(c.trips.help.includes(`A full window trips with chance ${fmt(6.256774e-307, 4)} (exact); windows back to back, at most ${perDay(2.2250738585072014e-308)} (a bound: under the smallest normal double);`), c.trips.help);
+
+      // Runs that all agree (a window of 19 tripping at 1% on the first failure at p1 99.99%):
+      // no interval from no spread (it read "95% interval — to —").
+      await open(s, '?v=1&preset=quiet-service&window.sliding_window_size=19&window.minimum_number_of_calls=19&window.failure_rate_threshold=0.01&statistical.fine_rate=0.0001&statistical.broken_rate=0.9999');
+      c = await done('the window figures for runs that all agree');
+      assert.equal(c.open.kind, 'simulated');
+      assert.match(c.open.value, /^1 calls? \(every one of 1,000 runs took this: no spread for a 95% interval\), made in /);
+
       // A window of 30,000 calls just under its threshold at p1: the simulation is refused (its
       // runs outlast the calls allowed), and the bound 1/(4q) is under one call: true, and no
       // "practically never".

@@ -432,11 +432,14 @@ function windowTripsItem(item, od, w, share) {
     const sliding = p.trips_per_day_sliding;
     const b2b = p.trips_per_day_back_to_back.value;
     // A chance under the smallest normal double is a bound, at most 2.2e-308 (a window of
-    // 1,000 calls at 5% trips with chance 6.3e-363, which read "0 (exact)").
+    // 1,000 calls at 5% trips with chance 6.3e-363, which read "0 (exact)"); so are trips a day
+    // under it, from an exact chance where fewer than one window fits in a day.
     const tiny = p.trip_probability_per_window.kind === 'bound';
     const bound = r.window * b2b;
     const sim = sliding.simulated;
     const perDay = (x, digits = 4) => `${fmt(x, digits)} a day`;
+    const b2bText = p.trips_per_day_back_to_back.kind !== 'bound' ? `${perDay(b2b)} (exact)`
+      : `at most ${perDay(b2b)} (a bound${tiny ? ', as the chance' : ': under the smallest normal double'})`;
     // n × back to back bounds the trips of full windows (one ending at each call). A window
     // judged before it is full (minimumNumberOfCalls below n) can also trip while it fills
     // again after each trip, which that does not bound.
@@ -461,7 +464,7 @@ function windowTripsItem(item, od, w, share) {
     const [value, kind] = sliding.exact ? [`${perDay(sliding.exact.value)}${gap(sliding.exact.value)}`, 'exact']
       : !proven || (sim && sim.ci95[1] < bound) ? [`${simText}${gap(sim.value, digits)}`, 'simulated'] : [`at most ${perDay(bound)}${boundGap}${boundGap ? ' or more' : ''}`, 'bound'];
     const also = [
-      `windows back to back, ${tiny ? `at most ${perDay(b2b)} (a bound, as the chance)` : `${perDay(b2b)} (exact)`}`,
+      `windows back to back, ${b2bText}`,
       !proven ? `a full window ending at each call, at most ${perDay(bound)} (n times that; trips of a window judged from ${count(r.minimum_calls, 'call', 'calls', 9)} as it fills again after a trip come on top)`
         : kind !== 'bound' ? `a window ending at each call, at most ${perDay(bound)} (a bound: n times that)` : 'a window ending at each call, at most n times that (the bound above)',
       sim && kind !== 'simulated' ? `simulated, ${simText}` : '',
@@ -502,7 +505,8 @@ function windowOpenItem(item, od, w, share) {
     if (!calls) return ['—', null, `${why} ${after}`];
     const value = calls.kind === 'exact'
       ? `${fmt(calls.value, 4)} calls, made in ${duration(secs.value)} at ${rate}${share.short}`
-      : `${fmt(calls.value, 4)} calls (95% interval ${fmt(calls.ci95[0], 4)} to ${fmt(calls.ci95[1], 4)}, ${count(calls.n, 'run', 'runs', 9)}), made in ${duration(secs.value)} at ${rate}${share.short}`;
+      // Runs that all agree give no interval (the report's ends are null: none from no spread).
+      : `${fmt(calls.value, 4)} calls (${calls.ci95[0] === null ? `every one of ${count(calls.n, 'run', 'runs', 9)} took this: no spread for a 95% interval` : `95% interval ${fmt(calls.ci95[0], 4)} to ${fmt(calls.ci95[1], 4)}, ${count(calls.n, 'run', 'runs', 9)}`}), made in ${duration(secs.value)} at ${rate}${share.short}`;
     return [value, calls.kind, after];
   });
 }

@@ -1298,8 +1298,13 @@ fn text_window(r: &report::WindowReport) -> String {
             out,
             "  spurious trips per day, windows back to back: {} ({})",
             chance(&p.trips_per_day_back_to_back),
-            match p.trips_per_day_back_to_back.kind {
-                Kind::Bound => "a bound, as the chance",
+            match (
+                p.trips_per_day_back_to_back.kind,
+                p.trip_probability_per_window.kind
+            ) {
+                (Kind::Bound, Kind::Bound) => "a bound, as the chance",
+                // Fewer windows than one a day: the product is under the least normal double.
+                (Kind::Bound, _) => "a bound: under the smallest normal double",
                 _ => "exact",
             }
         );

@@ -360,11 +360,6 @@ fn back_to_back_and_fill_times() {
     .is_none());
 }
 
-/// When the outage simulation gives up, its note must not claim that nothing tripped: at an
-/// outage of 18% a window of 30 (threshold 50%, from a full window at 5%) trips after about
-/// 7e4 calls (20 runs: 68225 [33437, 103013]; an independent numpy simulation agrees), so the
-/// default 1000 runs pass the 2e7 simulated calls allowed long before all trip. The note said
-/// "no trip within 20000000 simulated calls".
 /// A chance under the smallest normal double is given as a bound, at most 2.2e-308, not as an
 /// exact 0 (or a subnormal with few digits left): references from mpmath at 30 digits,
 /// P(Bin(1000, 5%) >= 500) = 6.3396e-363 and P(Bin(100, 1e-7) >= 50) = 1.0089e-321 (which a
@@ -436,6 +431,11 @@ fn a_chance_too_small_for_a_double_is_a_bound_not_an_exact_zero() {
     );
 }
 
+/// When the outage simulation gives up, its note must not claim that nothing tripped: at an
+/// outage of 18% a window of 30 (threshold 50%, from a full window at 5%) trips after about
+/// 7e4 calls (20 runs: 68225 [33437, 103013]; an independent numpy simulation agrees), so the
+/// default 1000 runs pass the 2e7 simulated calls allowed long before all trip. The note said
+/// "no trip within 20000000 simulated calls".
 #[test]
 fn outage_note_says_the_budget_ran_out_not_that_nothing_tripped() {
     let w = analysis::window::CountWindow::new(30, 0.5);

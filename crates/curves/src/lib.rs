@@ -371,9 +371,10 @@ pub fn page_curves_metered(
             )
         })
         .collect();
-    // Exact, but 0 where the chance is under the smallest normal double (a bound there, at
-    // most 2.2e-308 windows' worth): the page names such points "a value under about 1e-308,
-    // too small for a double, reads 0", and the line keeps one kind.
+    // Exact, but 0 where the chance, or the trips a day, are under the smallest normal double
+    // (a bound there): the page says of such points "the value, or a chance it is made of, is
+    // under about 1e-308, too small for a double: it reads 0" (and `analyze curves` where they
+    // start), and the line keeps one kind.
     let mut series = vec![Line {
         label: "windows back to back (binomial tail)",
         kind: Kind::Exact,
@@ -651,8 +652,8 @@ mod tests {
     }
 
     /// The back-to-back line is exact, with 0 where the chance is under a double's least (the
-    /// analysis gives a bound there, at most 2.2e-308): the page says of such a 0 "a value under
-    /// about 1e-308, too small for a double, reads 0". At p0 0.001%, windows of 180 calls and
+    /// analysis gives a bound there, at most 2.2e-308): the page says of such a 0 "the value, or
+    /// a chance it is made of, is under about 1e-308". At p0 0.001%, windows of 180 calls and
     /// more (P(Bin(180, 1e-5) >= 90) is about 1e-397); 5 calls trip with chance 1e-14.
     #[test]
     fn back_to_back_line_is_exact_with_0_under_a_doubles_least() {
