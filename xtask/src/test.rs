@@ -164,9 +164,10 @@ pub fn test(opts: &Opts) -> Res<()> {
 }
 
 /// The breaker crate as crates.io would get it: `cargo package`, which builds it from its
-/// packaged files alone, then its tests with every feature in a copy unpacked outside the
-/// workspace, the doc tests (the README's example among them) included. A file read from
-/// outside the crate (the README was, by `../../../README.md`) builds in the workspace only.
+/// packaged files alone, then its doc tests with every feature (the README's example among
+/// them) in a copy unpacked outside the workspace; its other tests are the workspace's, run
+/// above. A file read from outside the crate (the README was, by `../../../README.md`) builds
+/// in the workspace only.
 fn package_suite(root: &Path) -> Outcome {
     let tmp = match util::PrivateTmp::new("package") {
         Ok(t) => t,
