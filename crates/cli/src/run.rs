@@ -75,12 +75,17 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
             }
             Long("buckets") => {
                 let v = text(p.value().map_err(|e| e.to_string())?, "--buckets")?;
-                let n: usize = v.trim().parse().map_err(|_| {
-                    format!("--buckets {v:?}: expected a whole number 1 <= x <= 100000")
-                })?;
-                if !(1..=100_000).contains(&n) {
-                    return Err(format!("--buckets {n}: allowed 1 <= x <= 100000"));
-                }
+                // A whole number however written, as `analyze` reads its counts: `1e2` is 100.
+                let n = v.trim().parse::<f64>().ok().filter(|x| x.fract() == 0.0);
+                let n = match n {
+                    Some(x) if (1.0..=100_000.0).contains(&x) => x as usize,
+                    Some(x) => return Err(format!("--buckets {x}: allowed 1 <= x <= 100000")),
+                    None => {
+                        return Err(format!(
+                            "--buckets {v:?}: expected a whole number 1 <= x <= 100000"
+                        ))
+                    }
+                };
                 once(&mut o.buckets, n, "--buckets")?;
             }
             // Answered before parsing ([`wants_help`]).

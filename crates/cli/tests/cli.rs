@@ -180,7 +180,8 @@ fn csv_is_the_series() {
 /// pandas join of the two outputs missed with them.
 #[test]
 fn csv_rows_meet_and_end_where_the_json_series_does() {
-    for buckets in ["99", "100", "7"] {
+    // `1e1` is ten buckets, as `analyze` reads `--simulate 1e3`.
+    for (buckets, rows_expected) in [("99", 99), ("100", 100), ("7", 7), ("1e1", 10)] {
         let args = |format| {
             [
                 "run",
@@ -203,7 +204,7 @@ fn csv_rows_meet_and_end_where_the_json_series_does() {
                 (f.next().unwrap(), f.next().unwrap())
             })
             .collect();
-        assert_eq!(rows.len().to_string(), buckets);
+        assert_eq!(rows.len(), rows_expected, "{buckets}");
         assert_eq!(rows[0].0, series["t0_s"].as_f64().unwrap());
         for w in rows.windows(2) {
             assert_eq!(w[0].1.to_bits(), w[1].0.to_bits(), "{buckets}: {w:?}");
@@ -284,7 +285,25 @@ fn bad_input_is_one_line_and_status_two() {
     assert!(e.contains("unknown key \"window.nope\""), "{e}");
     let e = fails(&["run", "--preset", "recovery-warmup", "--format", "xml"]);
     assert!(e.contains("--format"), "{e}");
-    fails(&["run", "--preset", "recovery-warmup", "--buckets", "0"]);
+    for (b, says) in [
+        ("0", "--buckets 0: allowed 1 <= x <= 100000"),
+        ("1e6", "--buckets 1000000: allowed 1 <= x <= 100000"),
+        (
+            "2.5",
+            "--buckets \"2.5\": expected a whole number 1 <= x <= 100000",
+        ),
+        (
+            "inf",
+            "--buckets \"inf\": expected a whole number 1 <= x <= 100000",
+        ),
+        (
+            "ten",
+            "--buckets \"ten\": expected a whole number 1 <= x <= 100000",
+        ),
+    ] {
+        let e = fails(&["run", "--preset", "recovery-warmup", "--buckets", b]);
+        assert_eq!(e.trim_end(), format!("breaker: {says}"));
+    }
     fails(&["run", "--preset"]);
     fails(&["run", "--bogus"]);
     fails(&["run", "stray"]);
