@@ -327,6 +327,8 @@ pub struct Statistical {
     open_until: f64,
     half_open_until: f64,
     half_open_limit: f64,
+    /// When the last transition was dated (`-inf` before any): none is dated before it.
+    changed_at: f64,
     next_id: u64,
     /// The latest finite `now` given (the start, at first): what a non-finite `now` is read as.
     last_now: Latest,
@@ -397,6 +399,7 @@ impl Statistical {
             open_until: f64::NEG_INFINITY,
             half_open_until: f64::INFINITY,
             half_open_limit: f64::INFINITY,
+            changed_at: f64::NEG_INFINITY,
             next_id: crate::ids::base(),
             last_now,
             transitions: Vec::with_capacity(2),
@@ -461,6 +464,15 @@ impl Statistical {
     }
 
     fn go(&mut self, to: State, now: f64, reason: Reason) {
+        // Never before the last change, as the window breaker keeps it: a `Shared` caller reads
+        // the time before its lock, and its trial, failed 0.1 s before another caller's call
+        // began half-open, dated the reopening before half-open and timed the wait from then.
+        let now = if now < self.changed_at {
+            self.changed_at
+        } else {
+            now
+        };
+        self.changed_at = now;
         let from = self.state;
         self.state = to;
         let generation = self.generation.bump();

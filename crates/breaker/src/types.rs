@@ -468,7 +468,8 @@ fn fmt_num(v: f64) -> String {
 #[non_exhaustive]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Transition {
-    /// When (seconds).
+    /// When (seconds): never before the breaker's previous transition, even when a `now` read
+    /// before another thread's change is recorded after it.
     pub at: f64,
     /// State before.
     pub from: State,

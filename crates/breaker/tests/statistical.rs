@@ -1353,3 +1353,29 @@ fn a_cold_meter_never_opens_on_the_first_failure() {
         }
     }
 }
+
+/// No transition is dated before the one before it, as the window breaker keeps them. A `Shared`
+/// caller reads the time before its lock, so its trial can be asked for, and failed, at 0.1 s
+/// before another caller's call took the breaker to half-open: that reopening was dated 0.1 s
+/// before half-open began, and the grown wait was timed from then. It is dated at half-open's
+/// start now, and the wait runs from there.
+#[test]
+fn no_transition_is_dated_before_the_last() {
+    let mut b = breaker();
+    let (p, t) = half_open(&mut b);
+    assert_eq!(b.transitions()[0].at, t);
+    assert_eq!(b.record(&p, FAIL, t), Recorded::Counted);
+    let early = t - 0.1;
+    for _ in 0..3 {
+        let p = b.permit(early).permit().expect("trial admitted");
+        assert_eq!(p.kind, PermitKind::Trial);
+        assert_eq!(b.record(&p, FAIL, early), Recorded::Counted);
+    }
+    let changes: Vec<_> = b
+        .transitions()
+        .iter()
+        .map(|c| (c.from, c.to, c.at))
+        .collect();
+    assert_eq!(changes, [(State::HalfOpen, State::Open, t)]);
+    assert_eq!(b.open_until(), t + 120.0);
+}
