@@ -113,7 +113,7 @@ for (const browser of BROWSERS) {
         };
       });
       let r = await look();
-      const m = /^(\d+) state changes \(simulated; the thresholds and Wald's lines in their reasons are the settings, rounded as printed\); the first (\d+) are listed\./.exec(r.summary);
+      const m = /^(\d+) state changes \(simulated; in their reasons the closed line is the traffic meter's at that moment, the thresholds and Wald's lines come from the settings, all rounded as printed\); the first (\d+) are listed\./.exec(r.summary);
       assert.ok(m && Number(m[1]) > 2000, r.summary);
       assert.equal(Number(m[2]), r.rows, `the summary counts the rows drawn: ${r.summary} (${r.rows} rows)`);
       // At the end of the run the latest change is not drawn: no row is the current one.
@@ -230,7 +230,12 @@ for (const browser of BROWSERS) {
       assert.equal(w.value, '12 calls');
       assert.ok(!w.warn);
       assert.equal(w.sc.traffic.calls_per_minute, 300);
-      assert.match(w.help, /: about 2\.4 s of traffic at 300 calls\/min, an approximation,/);
+      // Calls over the traffic, as `breaker analyze window` calls it: exact (it read "about 2.4 s
+      // ..., an approximation" beside the command's "exact"); with a daily swing, approximate.
+      assert.match(w.help, /: 2\.4 s of traffic at 300 calls\/min \(exact as calls over the traffic: for evenly spaced calls, and the mean for random ones\), after a start or a reset\.$/);
+      await open(s, '?v=1&preset=recovery-warmup&window.minimum_number_of_calls=12&traffic.daily_swing=0.5');
+      w = await windowItem();
+      assert.match(w.help, /: about 2\.4 s of traffic at 300 calls\/min, an approximation \(the traffic varies\), after a start or a reset\.$/);
       // A time window of 10 s at 300 calls/min holds about 50 calls, fewer than 100 (the type
       // written as resilience4j writes it, which the simulator takes too). Poisson arrivals: more
       // than 100 come in 10 s now and then.
@@ -263,12 +268,13 @@ for (const browser of BROWSERS) {
       const halfOpen = () => page(s.driver, () => {
         const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')].find((x) => /^Window breaker: half-open/.test(x.querySelector('h3').textContent));
         const row = [...document.querySelectorAll('#playground tr')].find((r) => /^late results judged in half-open/.test(r.cells[0].textContent));
-        return { value: it.querySelector('.value').textContent, help: it.querySelector('.help').textContent, warn: it.classList.contains('warn'), row: [...row.cells].slice(1, 3).map((c) => c.textContent), sc: window.playground.state.scenario };
+        return { value: it.querySelector('.value').textContent, kind: it.querySelector('h3 .kind').textContent, help: it.querySelector('.help').textContent, warn: it.classList.contains('warn'), row: [...row.cells].slice(1, 3).map((c) => c.textContent), sc: window.playground.state.scenario };
       });
       // late-results: 3 probes, no maximum wait in half-open, calls that hang 60 s.
       await open(s, '?v=1&preset=late-results');
       let h = await halfOpen();
       assert.equal(h.value, '3 probes, no time limit');
+      assert.equal(h.kind, 'setting', 'as set: not a computed "exact"');
       assert.ok(h.warn);
       assert.match(h.help, /^Half-open decides once 3 results are in \(min\(minimumNumberOfCalls, permittedNumberOfCallsInHalfOpenState\), late ones included\): until then a probe that hangs holds it until its call returns or times out \(the callers' call timeout: 60 s\)/);
       const native = simulate(h.sc).result.breakers;
@@ -867,9 +873,16 @@ for (const browser of BROWSERS) {
       // 99.99% at 3 significant digits read "p₁ = 100%", a rate the settings refuse (p1 < 100%);
       // 12.345% read 12.3%.
       await open(s, '?v=1&preset=recovery-warmup&statistical.fine_rate=0.12345&statistical.broken_rate=0.9999');
-      const value = await page(s.driver, () => [...document.querySelectorAll('#playground .panel-derived .derived-item')]
-        .find((x) => /^Two worlds/.test(x.querySelector('h3').textContent)).querySelector('.value').textContent);
+      const [value, kind, legend] = await page(s.driver, () => {
+        const it = [...document.querySelectorAll('#playground .panel-derived .derived-item')]
+          .find((x) => /^Two worlds/.test(x.querySelector('h3').textContent));
+        return [it.querySelector('.value').textContent, it.querySelector('h3 .kind').textContent,
+          [...document.querySelectorAll('footer .kind')].map((k) => k.textContent)];
+      });
       assert.equal(value, 'fine p₀ = 12.345%, broken p₁ = 99.99%');
+      // Settings say they are settings (the walkthrough's badge), as the footer's legend lists.
+      assert.equal(kind, 'setting');
+      assert.deepEqual(legend, ['exact', 'bound', 'approx.', 'simulated', 'setting']);
       assert.deepEqual(await pageErrors(s), []);
     });
 

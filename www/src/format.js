@@ -1,11 +1,12 @@
 // Number formatting, and the label every number carries: what kind of number it is.
 
-/** The four kinds of number the page shows (design §5). */
+/** The four kinds of number the page shows (design §5), and a setting shown as it was set. */
 export const KINDS = {
   exact: { label: 'exact', title: 'Computed exactly from the settings (up to floating point).' },
   bound: { label: 'bound', title: 'A guaranteed limit (an inequality), not an estimate.' },
   approximation: { label: 'approx.', title: 'An approximation (e.g. Wald\'s, ignoring overshoot).' },
   simulated: { label: 'simulated', title: 'Measured by simulation: on this deterministic run, or over the Monte Carlo runs given beside it.' },
+  setting: { label: 'setting', title: 'One of your settings, as you set it.' },
 };
 
 /** A small badge saying what kind a number is. */

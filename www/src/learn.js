@@ -177,11 +177,12 @@ function format(value, opts, kind) {
  * words may wrap, learn.css) the last word stays with its badge. */
 const KEEP = '\u00a0';
 
-const KIND_SETTING = { label: 'setting', title: 'One of your settings (or of this step’s run).' };
+/** A setting here may also be the step's own run's (its duration, its outage). */
+const KIND_SETTING = { title: 'One of your settings (or of this step’s run).' };
 
 function badge(kind) {
-  if (kind !== 'setting') return kindBadge(kind);
-  const el = h('span', { class: 'kind kind-setting', text: KIND_SETTING.label, title: KIND_SETTING.title });
+  const el = kindBadge(kind);
+  if (kind === 'setting') el.title = KIND_SETTING.title;
   return el;
 }
 

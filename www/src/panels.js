@@ -139,8 +139,8 @@ export function createTrace(root, onJump) {
       const n = total ?? events.length;
       const listed = Math.min(events.length, LIMIT);
       summary.textContent = n > listed
-        ? `${n} state changes (simulated; the thresholds and Wald's lines in their reasons are the settings, rounded as printed); the first ${listed} are listed. Choose one to jump there.`
-        : `${n} state change${n === 1 ? '' : 's'} (simulated; the thresholds and Wald's lines in their reasons are the settings, rounded as printed). Choose one to jump there.`;
+        ? `${n} state changes (simulated; in their reasons the closed line is the traffic meter's at that moment, the thresholds and Wald's lines come from the settings, all rounded as printed); the first ${listed} are listed. Choose one to jump there.`
+        : `${n} state change${n === 1 ? '' : 's'} (simulated; in their reasons the closed line is the traffic meter's at that moment, the thresholds and Wald's lines come from the settings, all rounded as printed). Choose one to jump there.`;
       patch(body, (el) => replace(el, events.slice(0, LIMIT).map((e, i) => {
         // The name says which change the row is (tabbing through the buttons, a screen reader
         // says only the button), and starts with the time it shows.
@@ -281,7 +281,7 @@ export function renderDerived(root, d, snap, win, callTimeout, openDelay = null,
     // The two settings as set (as their fields show them): 3 significant digits read 99.99% as
     // "100%", a rate p₁ cannot be.
     item('Two worlds', `fine p₀ = ${asSet(d.fine_rate)}, broken p₁ = ${asSet(d.broken_rate)}`,
-      'each result: is it more likely in the broken world or the fine one?', 'exact',
+      'each result: is it more likely in the broken world or the fine one?', 'setting',
       'The breaker never estimates the failure rate; it weighs the evidence for one world against the other.'),
     item('Weights', `failure ${signed(d.w_fail, 4)} nats = ${signed(d.w_fail / d.point, 3)} pt; success ${signed(d.w_ok, 4)} nats = ${signed(d.w_ok / d.point, 3)} pt`,
       'w_fail = ln(p₁/p₀),  w_ok = ln((1−p₁)/(1−p₀)),  1 pt = |w_ok|', 'exact',
@@ -527,10 +527,10 @@ function windowHalfOpen(item, w, callTimeout) {
   if (max > 0) {
     const to = String(w.transition_to_state_after_wait_duration).toLowerCase() === 'closed' ? 'CLOSED' : 'OPEN';
     return item('Window breaker: half-open', `${n}, at most ${duration(max)}, then ${to}`,
-      'permittedNumberOfCallsInHalfOpenState; maxWaitDurationInHalfOpenState', 'exact', late);
+      'permittedNumberOfCallsInHalfOpenState; maxWaitDurationInHalfOpenState', 'setting', late);
   }
   const el = item('Window breaker: half-open', `${n}, no time limit`,
-    'maxWaitDurationInHalfOpenState = 0 (off)', 'exact',
+    'maxWaitDurationInHalfOpenState = 0 (off)', 'setting',
     `Half-open decides once ${judged} are in (min(minimumNumberOfCalls, permittedNumberOfCallsInHalfOpenState), late ones included): until then a probe that hangs holds it until its call returns or times out${Number.isFinite(callTimeout) ? ` (the callers' call timeout: ${duration(callTimeout)})` : ''}, and meanwhile every other call goes to the fallback. ${late}`);
   el.classList.add('warn');
   return el;
@@ -547,6 +547,9 @@ function windowHalfOpen(item, w, callTimeout) {
  * when more calls than usual come"). The window counts a call when its answer comes, so answers
  * that bunch up (latencies that vary) can still fill it.
  */
+/** A scenario's traffic at one rate all run long (no daily swing; not a replayed trace's). */
+const steady = (traffic) => !!traffic && !(Number(traffic.daily_swing) > 0);
+
 function windowMinimum(item, d, w, traffic) {
   const size = w.sliding_window_size;
   const min = w.minimum_number_of_calls;
@@ -561,7 +564,10 @@ function windowMinimum(item, d, w, traffic) {
       'min(minimumNumberOfCalls, slidingWindowSize) for a COUNT_BASED window', 'exact',
       capped
         ? `minimumNumberOfCalls (${fmt(min, 9)}) is capped at the window's ${count(size, 'call', 'calls', 9)}, as resilience4j caps it without a word: the failure rate is judged once the window is full, not after ${fmt(min, 9)} calls.`
-        : `No failure rate is judged before ${count(judged, 'call', 'calls', 9)}${rate ? `: about ${duration(judged / r)} of traffic at ${perMin}, an approximation` : ''}, after a start or a reset.`);
+        : `No failure rate is judged before ${count(judged, 'call', 'calls', 9)}${!rate ? '' : steady(traffic)
+          // As `breaker analyze window` gives it: calls over the traffic.
+          ? `: ${duration(judged / r)} of traffic at ${perMin} (exact as calls over the traffic: for evenly spaced calls, and the mean for random ones)`
+          : `: about ${duration(judged / r)} of traffic at ${perMin}, an approximation (the traffic varies)`}, after a start or a reset.`);
     if (capped) el.classList.add('warn');
     return el;
   }
