@@ -1313,6 +1313,21 @@ fn text_window(r: &report::WindowReport) -> String {
             "  spurious trips per day, sliding window: {}",
             ways(&p.trips_per_day_sliding, &plain, (p.sliding_error, None))
         );
+        // Each call's window trips with chance at most q: n x the back-to-back figure bounds the
+        // trips of full windows (the page heads its card with it where it is the tighter).
+        let full = num(r.window as f64 * p.trips_per_day_back_to_back.value);
+        let _ = if r.minimum_calls >= r.window {
+            writeln!(
+                out,
+                "  spurious trips per day, a window ending at each call: at most {full} (a bound: n x windows back to back)"
+            )
+        } else {
+            writeln!(
+                out,
+                "  spurious trips per day, a full window ending at each call: at most {full} (n x windows back to back; it leaves out the trips of a window judged from {} as it fills again after a trip)",
+                count(r.minimum_calls, "call", "calls")
+            )
+        };
     }
     let o = &r.outage;
     let _ = writeln!(

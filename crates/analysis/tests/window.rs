@@ -961,3 +961,42 @@ fn a_trip_below_what_a_double_holds_is_infinitely_far() {
         "{e:?}"
     );
 }
+
+/// The bound the page heads its spurious-trips card with where it is the tighter, n x the
+/// back-to-back figure, is in the command's text too (the page's card cited the command for a
+/// figure it did not print): with its condition, a window judged only when full.
+#[test]
+fn the_text_gives_the_bound_of_a_window_ending_at_each_call() {
+    let run = |args: &[&str]| {
+        analysis::cli::run(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap()
+    };
+    // quiet-service's window: 100 calls at 50%, judged from 100, at 1 call/min. The chance a
+    // full window trips is P(Bin(100, 5%) >= 50) = 7.2693e-38 (exact rationals in Python);
+    // windows back to back are 14.4 a day, so 1.047e-36 a day; each call's window: 100 x that.
+    let base = [
+        "window",
+        "--fine",
+        "0.05",
+        "--broken",
+        "0.2",
+        "--window",
+        "100",
+        "--threshold",
+        "0.5",
+        "--calls-per-minute",
+        "1",
+    ];
+    let text = run(&[&base[..], &["--min-calls", "100"]].concat());
+    assert!(
+        text.contains("  spurious trips per day, windows back to back: 1.047e-36 (exact)\n"),
+        "{text}"
+    );
+    assert!(text.contains("  spurious trips per day, a window ending at each call: at most 1.047e-34 (a bound: n x windows back to back)\n"), "{text}");
+    // Judged from fewer calls than it holds: a bound on full windows only, said so.
+    let text = run(&[&base[..], &["--min-calls", "10"]].concat());
+    assert!(text.contains("  spurious trips per day, a full window ending at each call: at most 1.047e-34 (n x windows back to back; it leaves out the trips of a window judged from 10 calls as it fills again after a trip)\n"), "{text}");
+    assert!(
+        !text.contains("a window ending at each call: at most"),
+        "{text}"
+    );
+}
