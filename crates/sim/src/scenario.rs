@@ -293,9 +293,12 @@ impl Default for Callers {
     }
 }
 
-/// What an outcome field takes, for `serde_units::no_match`.
-const OUTCOME: &str =
-    "an HTTP status (503) or an outcome name (\"timeout\", \"server_error\", ...)";
+/// What a phase's `failure` takes: its refusals say this, whether the value does not read as an
+/// outcome (`600` read "allowed 100 <= x <= 599", a trace row's range, which 200 is in) or reads
+/// as a success.
+const FAILURE: &str = "a failure or neutral outcome (timeout, refused, server_error, overload, \
+                       service_rate_limited, auth_rejected, input_rejected, user_rate_limited, \
+                       fail, or an HTTP status from 400 to 599; one below 400 reads as success)";
 
 /// An outcome given as a status number or a name. Read through `serde_units::NumOrStr` (not an
 /// untagged enum, see there): what an untagged `Num(u64)` or `Str(String)` accepted; anything
@@ -306,10 +309,16 @@ fn de_outcome<'de, D: Deserializer<'de>>(d: D) -> Result<Outcome, D::Error> {
         NumOrStr::U64(n) => n.to_string(),
         NumOrStr::Str(s) => s,
         NumOrStr::I64(_) | NumOrStr::F64(_) | NumOrStr::Other => {
-            return Err(serde_units::no_match(OUTCOME))
+            return Err(serde_units::no_match(FAILURE))
         }
     };
-    text.parse::<Outcome>().map_err(serde::de::Error::custom)
+    // Worded as `Outcome::parse` words it, which `allowed::explain` reads the names from.
+    text.parse::<Outcome>().map_err(|_| {
+        serde::de::Error::custom(format_args!(
+            "unknown outcome {}: allowed {FAILURE}",
+            breaker::quote::Quoted(&text)
+        ))
+    })
 }
 
 /// `dependency.{i}.{name}`, spelled out only for an error (validation runs at every run's start).
@@ -468,13 +477,7 @@ impl Scenario {
             }
             unit(f("burst.failure_rate"), p.burst.failure_rate)?;
             if p.failure == Outcome::Success {
-                return Err(SettingsError::new(
-                    f("failure"),
-                    p.failure,
-                    "a failure or neutral outcome (timeout, refused, server_error, overload, \
-                     service_rate_limited, auth_rejected, input_rejected, user_rate_limited, \
-                     fail, or an HTTP status from 400 to 599; one below 400 reads as success)",
-                ));
+                return Err(SettingsError::new(f("failure"), p.failure, FAILURE));
             }
             unit(f("hang_rate"), p.hang_rate)?;
             unit(f("input_error_rate"), p.input_error_rate)?;

@@ -294,6 +294,22 @@ fn validation_names_the_full_dotted_field() {
         "{e}"
     );
     assert!(e.ends_with("one below 400 reads as success)"), "{e}");
+    // A value that is no outcome at all gets the field's range too, not a trace row's: 600 read
+    // "HTTP status 600 is out of range: allowed 100 <= x <= 599", a range 200 is in.
+    for v in ["600", "0", "teapot"] {
+        let e = s
+            .with_sets([format!("dependency.0.failure={v}").as_str()])
+            .unwrap_err();
+        assert_eq!(
+            e,
+            format!(
+                "--set dependency.0.failure={v}: unknown outcome \"{v}\": allowed a failure or neutral outcome (timeout, \
+                 refused, server_error, overload, service_rate_limited, auth_rejected, \
+                 input_rejected, user_rate_limited, fail, or an HTTP status from 400 to 599; one \
+                 below 400 reads as success)"
+            )
+        );
+    }
     // A field no edit wrote is quoted as it reads.
     let e = s
         .with_sets(["statistical.fine_rate=0.5", "statistical.fine_rate=60%"])
