@@ -398,8 +398,8 @@ fn a_trace_in_the_scenario_file_gets_the_same_notes() {
 
 /// A `--trace` replay is checked over the trace's span, as a trace in the scenario is, not over
 /// the duration it ignores: with a 1 ms open wait and automatic transitions, a half-open maximum
-/// of 1 ms fits a trace of 19.5 s (at most 1e6 half-open rounds: the least is span / 1e6 minus
-/// the wait) but not the default hour (0.0026 s), and was refused for it.
+/// of 1 ms fits a trace of 19.5 s (at most 2^18 half-open rounds: the least is span / 2^18
+/// minus the wait) but not the default hour (0.0128 s), and was refused for it.
 #[test]
 fn a_trace_is_checked_over_its_own_span() {
     let csv = temp("span.csv", &trace("ms"));

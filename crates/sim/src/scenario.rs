@@ -35,8 +35,10 @@ pub const MAX_IN_FLIGHT: f64 = 1e6;
 /// copies): with automatic transitions and a half-open time limit ending in open, it goes open
 /// -> half-open -> open with no call at all, every `wait_duration_in_open_state` +
 /// `max_wait_duration_in_half_open_state` (1 ms each: a thousand events a second of run, and a
-/// month of them ran the page's wasm out of memory).
-pub const MAX_TIMED_ROUNDS: f64 = 1e6;
+/// month of them ran the page's wasm out of memory). 2^18: two state changes a round, half the
+/// [`MAX_EVENTS`](crate::MAX_EVENTS) a run keeps, so a run at the least limit this allows is not
+/// cut short by its clock's changes (at 1e6 rounds, 2e6 changes, it was cut at about half).
+pub const MAX_TIMED_ROUNDS: f64 = (crate::MAX_EVENTS / 4) as f64;
 use breaker::quote::{Clipped, Quoted};
 use breaker::units::serde_units;
 use breaker::{Outcome, SettingsError, StatisticalSettings, WindowSettings};
@@ -540,8 +542,9 @@ impl Scenario {
                     breaker::error::Num(limit),
                     format!(
                         "0 (off) or {} <= x <= 1e9 seconds with automatic transitions, this \
-                         run's length, callers and open wait (at most 1e6 half-open rounds a \
-                         run ended by the clock alone)",
+                         run's length, callers and open wait (at most 262144 half-open rounds \
+                         a run ended by the clock alone, two state changes each: half the 2^20 \
+                         a run keeps)",
                         breaker::error::Num(up3(least))
                     ),
                 ));

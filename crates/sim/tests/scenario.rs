@@ -933,9 +933,10 @@ fn calls_waiting_for_a_shared_lock_count_as_in_flight() {
 
 /// The window breaker's clock alone, with automatic transitions and a half-open time limit
 /// ending in open, goes open -> half-open -> open with no call at all: 1 ms each way for a month
-/// was 2.6e9 events (out of memory natively and in the page). At most 1e6 such rounds in a run,
-/// over every caller's copy; the message gives the least limit that fits, and at it the run is
-/// taken. A limit of 0 (off), or ending half-open in closed, needs calls to go round.
+/// was 2.6e9 events (out of memory natively and in the page). At most 2^18 such rounds in a run,
+/// over every caller's copy (two changes each, half the 2^20 a run keeps: at 1e6 rounds the
+/// least limit allowed was cut short at about half its run); the message gives the least limit
+/// that fits, and at it the run is taken. A limit of 0 (off), or ending half-open in closed, needs calls to go round.
 #[test]
 fn a_window_breaker_going_round_on_its_clock_alone_is_refused() {
     let json = |limit: &str, extra: &str| {
@@ -946,27 +947,29 @@ fn a_window_breaker_going_round_on_its_clock_alone_is_refused() {
         )
     };
     let tail = "with automatic transitions, this run's length, callers and open wait (at most \
-                1e6 half-open rounds a run ended by the clock alone)";
-    // 2592000 s / 1e6 rounds - 0.001 s open = 2.591 s, said to three digits, rounded up: 2.6 s.
+                262144 half-open rounds a run ended by the clock alone, two state changes each: \
+                half the 2^20 a run keeps)";
+    // 2592000 s / 262144 rounds - 0.001 s open = 9.8867 s, said to three digits, rounded up.
     assert_eq!(
         Scenario::from_json(&json("0.001", "")).unwrap_err(),
         format!(
             "window.max_wait_duration_in_half_open_state = 0.001 is invalid: allowed 0 (off) or \
-             2.6 <= x <= 1e9 seconds {tail}"
+             9.89 <= x <= 1e9 seconds {tail}"
         )
     );
-    assert!(Scenario::from_json(&json("2.6", "")).is_ok());
-    assert!(Scenario::from_json(&json("2.5915", "")).is_ok());
-    assert!(Scenario::from_json(&json("2.59", "")).is_err());
+    assert!(Scenario::from_json(&json("9.89", "")).is_ok());
+    assert!(Scenario::from_json(&json("9.8867", "")).is_ok());
+    assert!(Scenario::from_json(&json("9.8866", "")).is_err());
     assert!(Scenario::from_json(&json("0", "")).is_ok());
     // Ten callers, each with its own copy: ten times the rounds.
     assert!(
         Scenario::from_json(&json("3", r#""callers": {"count": 10},"#))
             .unwrap_err()
-            .contains("allowed 0 (off) or 26 <= x")
+            .contains("allowed 0 (off) or 98.9 <= x")
     );
     let shared = r#""callers": {"count": 10, "shared_state": true},"#;
-    assert!(Scenario::from_json(&json("3", shared)).is_ok());
+    assert!(Scenario::from_json(&json("3", shared)).is_err());
+    assert!(Scenario::from_json(&json("9.89", shared)).is_ok());
     let closes = r#"1e-3, "transition_to_state_after_wait_duration": "closed""#;
     assert!(Scenario::from_json(&json(closes, "")).is_ok());
 }
@@ -986,10 +989,11 @@ fn a_trace_far_apart_is_refused_for_the_window_clock_alone_over_its_span() {
     .unwrap();
     assert_eq!(sc.validate(), Ok(()), "1 s alone is fine");
     let trace = "0,fail,0\n1e5,ok,0\n";
-    // 1e5 s / 1e6 rounds - 0.001 s open = 0.099 s.
+    // 1e5 s / 262144 rounds - 0.001 s open = 0.3805 s.
     let want = "window.max_wait_duration_in_half_open_state = 0.001 is invalid: allowed 0 (off) \
-                or 0.099 <= x <= 1e9 seconds with automatic transitions, this run's length, callers \
-                and open wait (at most 1e6 half-open rounds a run ended by the clock alone)";
+                or 0.381 <= x <= 1e9 seconds with automatic transitions, this run's length, callers \
+                and open wait (at most 262144 half-open rounds a run ended by the clock alone, two \
+                state changes each: half the 2^20 a run keeps)";
     let span = sim::scan_trace(trace.as_bytes()).unwrap();
     let streamed = sim::replay(&sc, trace.as_bytes(), &span, 10)
         .map(|_| ())
@@ -1001,12 +1005,12 @@ fn a_trace_far_apart_is_refused_for_the_window_clock_alone_over_its_span() {
         want
     );
     // The least it states is taken.
-    sc.window.max_wait_duration_in_half_open_state = 0.099;
+    sc.window.max_wait_duration_in_half_open_state = 0.381;
     assert!(sim::Sim::new(&sc).is_ok());
     sc.window.max_wait_duration_in_half_open_state = 0.001;
-    // A trace 1000 s long fits (1000 / 1e6 - 0.001 = 0: any limit), also starting late: the
+    // A trace 200 s long fits (200 / 2^18 - 0.001 < 0: any limit), also starting late: the
     // clock can go round only after a call opened the breaker.
-    for late in ["0,fail,0\n1e3,ok,0\n", "5e8,fail,0\n500001000,ok,0\n"] {
+    for late in ["0,fail,0\n200,ok,0\n", "5e8,fail,0\n500000200,ok,0\n"] {
         sc.trace = Some(late.into());
         assert!(sim::Sim::new(&sc).is_ok(), "{late}");
         let span = sim::scan_trace(late.as_bytes()).unwrap();
@@ -1068,4 +1072,25 @@ fn an_edit_is_read_the_other_way_where_the_field_takes_that() {
         "seed = +-5 is invalid: allowed a whole number 0 <= x <= 18446744073709551615"
     );
     assert_eq!(no("name=[1]"), "name = [1] is invalid: allowed a string");
+}
+
+/// The least half-open limit the refusal states gets its whole run: the clock's rounds fill at
+/// most half the changes a run keeps. (At 1e6 rounds allowed, two changes each, an hour at the
+/// stated least of 0.0026 s was cut short at 1897 s, about half.)
+#[test]
+fn the_least_half_open_limit_stated_runs_to_the_end() {
+    let mut s = sim::preset("recovery-warmup").unwrap();
+    s.duration = 3600.0;
+    s.window.automatic_transition_from_open_to_half_open_enabled = true;
+    s.window.wait_duration_in_open_state = 0.001;
+    s.window.max_wait_duration_in_half_open_state = 0.001;
+    let e = s.validate().unwrap_err().to_string();
+    // 3600 / 2^18 - 0.001 = 0.012733, up to three digits.
+    assert!(e.contains("allowed 0 (off) or 0.0128 <= x <= 1e9 seconds"), "{e}");
+    s.window.max_wait_duration_in_half_open_state = 0.0128;
+    let r = sim::run(&s, 10).unwrap();
+    assert_eq!((r.cut_at_s, r.end_s), (None, 3600.0));
+    let changes = r.breakers.window.events.len();
+    // The clock went round all run: 3600 s / 14.8 ms a round, two changes each.
+    assert!(changes > 480_000 && changes < sim::MAX_EVENTS, "{changes}");
 }
