@@ -1086,7 +1086,10 @@ fn the_least_half_open_limit_stated_runs_to_the_end() {
     s.window.max_wait_duration_in_half_open_state = 0.001;
     let e = s.validate().unwrap_err().to_string();
     // 3600 / 2^18 - 0.001 = 0.012733, up to three digits.
-    assert!(e.contains("allowed 0 (off) or 0.0128 <= x <= 1e9 seconds"), "{e}");
+    assert!(
+        e.contains("allowed 0 (off) or 0.0128 <= x <= 1e9 seconds"),
+        "{e}"
+    );
     s.window.max_wait_duration_in_half_open_state = 0.0128;
     let r = sim::run(&s, 10).unwrap();
     assert_eq!((r.cut_at_s, r.end_s), (None, 3600.0));
