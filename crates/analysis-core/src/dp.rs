@@ -221,14 +221,20 @@ pub fn absorb_capped(
         klo += c as u64;
         std::mem::swap(&mut cur, &mut next);
         (off, len) = (c, end - c);
-        let band = cur.get(off..off + len).unwrap_or_default();
         // Mass moves, it is not created: alive falls by what is absorbed (re-summed exactly now
-        // and then, so rounding cannot drift), keeping the sum out of the pass.
+        // and then, so rounding cannot drift), keeping the sum out of the pass. The re-sum's
+        // pass also reads a subnormal mass as 0 ([`flush`]).
         alive = if n % 256 == 0 || absorbed > 0.5 * alive {
-            band.iter().sum()
+            let band = cur.get_mut(off..off + len).unwrap_or_default();
+            // From -0.0, as `Iterator::sum` starts (the sum of an empty band, to the bit).
+            band.iter_mut().fold(-0.0, |sum, m| {
+                *m = flush(*m);
+                sum + *m
+            })
         } else {
             alive - absorbed
         };
+        let band = cur.get(off..off + len).unwrap_or_default();
         let stop = len == 0 || alive < f64::MIN_POSITIVE;
         // The step remainder is cheap (mass x constant): only then look at the others.
         let check = n % CHECK == 0 && alive * steps_left <= TOLERANCE * steps;
@@ -258,4 +264,16 @@ pub fn absorb_capped(
         converged,
         cells,
     }
+}
+
+/// A mass under the least normal double, read as 0 (every 256 steps, in the pass that re-sums
+/// the band): the band's far cells decay through the subnormals, where each product costs the
+/// processor some hundred cycles (its microcode, natively and in wasm), and a program run to its
+/// cap took 14 s instead of 0.3 s (p0 = 30%, p1 = 30.001%). What is dropped is under 2.2e-308 a
+/// cell, far under any figure's error.
+#[inline(always)]
+fn flush(m: f64) -> f64 {
+    // A mask, not a branch: the far cells' tests would go either way.
+    let keep = (m >= f64::MIN_POSITIVE) as u64;
+    f64::from_bits(m.to_bits() & keep.wrapping_neg())
 }

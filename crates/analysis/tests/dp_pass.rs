@@ -1,5 +1,6 @@
 //! The dynamic program's pass of two steps (`dp::absorb_capped`) against the same program one
-//! step at a time (the band carried, as before the pass was fused), compared to the bit: every
+//! step at a time (the band carried, as before the pass was fused; subnormal masses read as 0
+//! where the band is re-summed, as since the flush), compared to the bit: every
 //! field of the result, over random weights, rates, starts, lines and work caps. The pass
 //! settles the first step's crossings at the band's two ends and leaves those cells out, and
 //! falls back to one step where a step needs a check, a re-sum, a stop or the cap; any slip in
@@ -89,6 +90,12 @@ fn one_step_at_a_time(
         klo += c as u64;
         std::mem::swap(&mut cur, &mut next);
         alive = if n % 256 == 0 || absorbed > 0.5 * alive {
+            // Subnormal masses read as 0 where the band is re-summed.
+            for m in cur.iter_mut() {
+                if *m < f64::MIN_POSITIVE {
+                    *m = 0.0;
+                }
+            }
             cur.iter().sum()
         } else {
             alive - absorbed
