@@ -79,7 +79,10 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
                 let n = v.trim().parse::<f64>().ok().filter(|x| x.fract() == 0.0);
                 let n = match n {
                     Some(x) if (1.0..=100_000.0).contains(&x) => x as usize,
-                    Some(x) => return Err(format!("--buckets {x}: allowed 1 <= x <= 100000")),
+                    // As written: 1e300 printed as a double is 301 digits.
+                    Some(_) => {
+                        return Err(format!("--buckets {}: allowed 1 <= x <= 100000", v.trim()))
+                    }
                     None => {
                         return Err(format!(
                             "--buckets {v:?}: expected a whole number 1 <= x <= 100000"

@@ -287,7 +287,8 @@ fn bad_input_is_one_line_and_status_two() {
     assert!(e.contains("--format"), "{e}");
     for (b, says) in [
         ("0", "--buckets 0: allowed 1 <= x <= 100000"),
-        ("1e6", "--buckets 1000000: allowed 1 <= x <= 100000"),
+        ("1e6", "--buckets 1e6: allowed 1 <= x <= 100000"),
+        ("1e300", "--buckets 1e300: allowed 1 <= x <= 100000"),
         (
             "2.5",
             "--buckets \"2.5\": expected a whole number 1 <= x <= 100000",
