@@ -536,6 +536,9 @@ function windowHalfOpen(item, w, callTimeout) {
   return el;
 }
 
+/** A scenario's traffic at one rate all run long: no daily swing (a replayed trace has no rate). */
+const steady = (traffic) => !!traffic && !(Number(traffic.daily_swing) > 0);
+
 /**
  * When the window breaker first judges its failure rate (design: a count window's minimum is
  * capped silently; a low-traffic service never reaches the minimum). A COUNT_BASED window is
@@ -547,9 +550,6 @@ function windowHalfOpen(item, w, callTimeout) {
  * when more calls than usual come"). The window counts a call when its answer comes, so answers
  * that bunch up (latencies that vary) can still fill it.
  */
-/** A scenario's traffic at one rate all run long (no daily swing; not a replayed trace's). */
-const steady = (traffic) => !!traffic && !(Number(traffic.daily_swing) > 0);
-
 function windowMinimum(item, d, w, traffic) {
   const size = w.sliding_window_size;
   const min = w.minimum_number_of_calls;
