@@ -1305,6 +1305,35 @@ impl Breaker for Window {
 mod tests {
     use super::*;
 
+    /// [`Metrics::reached`] is the closed path's shortcut for [`Metrics::check`]: it says `true`
+    /// exactly when `check` of the window says `Above`, below the minimum, at the thresholds'
+    /// edges and with failures or slow calls under their thresholds too. (A `reached` that said
+    /// `true` more often would only cost time, as `check` decides: mutation testing let it by.)
+    #[test]
+    fn reached_says_exactly_what_check_says() {
+        let mut rng = SplitMix64(3);
+        let rates = [1e-9, 0.1, 0.25, 0.3, 0.5, 0.7, 1.0];
+        let mut above = 0;
+        for _ in 0..20_000 {
+            let size = 1 + (rng.next_u64() % 12) as u32;
+            let minimum = 1 + (rng.next_u64() % 12) as u32;
+            let s = WindowSettings {
+                failure_rate_threshold: rates[(rng.next_u64() % 7) as usize],
+                slow_call_rate_threshold: rates[(rng.next_u64() % 7) as usize],
+                ..WindowSettings::default()
+            };
+            let mut m = Metrics::count(size, minimum);
+            for _ in 0..rng.next_u64() % 20 {
+                let r = rng.next_u64();
+                m.record(r & 3 == 0, r & 12 == 0, 0.0);
+                let check = matches!(m.check(m.total, &s), Check::Above(_));
+                above += usize::from(check);
+                assert_eq!(m.reached(&s), check, "{m:?} {s:?}");
+            }
+        }
+        assert!(above > 1_000, "{above}");
+    }
+
     /// The conversion through `i64` gives `n as f64` exactly, rounding included, at every edge.
     #[test]
     fn counts_convert_as_u64_does() {
