@@ -536,9 +536,6 @@ function windowHalfOpen(item, w, callTimeout) {
   return el;
 }
 
-/** A scenario's traffic at one rate all run long: no daily swing (a replayed trace has no rate). */
-const steady = (traffic) => !!traffic && !(Number(traffic.daily_swing) > 0);
-
 /**
  * When the window breaker first judges its failure rate (design: a count window's minimum is
  * capped silently; a low-traffic service never reaches the minimum). A COUNT_BASED window is
@@ -555,6 +552,9 @@ function windowMinimum(item, d, w, traffic) {
   const min = w.minimum_number_of_calls;
   const r = d.half_open_rate;
   const rate = Number.isFinite(r) && r > 0;
+  // The traffic's daily swing: without one, the scenario's rate holds all run long (a replayed
+  // trace has no rate).
+  const swing = Number(traffic?.daily_swing) || 0;
   const perMin = `${callsPerMin(r * 60)}${r === d.nominal_rate ? '' : ' (one breaker\'s share)'}`;
   // The simulator takes TIME_BASED too, and a link keeps a setting as written.
   if (!timeBased(w)) {
@@ -564,7 +564,7 @@ function windowMinimum(item, d, w, traffic) {
       'min(minimumNumberOfCalls, slidingWindowSize) for a COUNT_BASED window', 'exact',
       capped
         ? `minimumNumberOfCalls (${fmt(min, 9)}) is capped at the window's ${count(size, 'call', 'calls', 9)}, as resilience4j caps it without a word: the failure rate is judged once the window is full, not after ${fmt(min, 9)} calls.`
-        : `No failure rate is judged before ${count(judged, 'call', 'calls', 9)}${!rate ? '' : steady(traffic)
+        : `No failure rate is judged before ${count(judged, 'call', 'calls', 9)}${!rate ? '' : traffic && !(swing > 0)
           // As `breaker analyze window` gives it: calls over the traffic.
           ? `: ${duration(judged / r)} of traffic at ${perMin} (exact as calls over the traffic: for evenly spaced calls, and the mean for random ones)`
           : `: about ${duration(judged / r)} of traffic at ${perMin}, an approximation (the traffic varies)`}, after a start or a reset.`);
@@ -578,7 +578,6 @@ function windowMinimum(item, d, w, traffic) {
   const held = r * size;
   const few = held < min;
   const even = String(traffic?.arrivals).toLowerCase() === 'even';
-  const swing = Number(traffic?.daily_swing) || 0;
   const most = Math.floor(r * (1 + swing) * size) + 1;
   const peak = swing > 0 ? ', at the daily swing\'s peak too' : '';
   const el = item('Window breaker: calls in its window', `about ${count(held, 'call', 'calls', 4)} in ${duration(size)}; judged from ${count(min, 'call', 'calls', 9)}`,

@@ -273,7 +273,9 @@ pub fn absorb_capped(
 /// cell, far under any figure's error.
 #[inline(always)]
 fn flush(m: f64) -> f64 {
-    // A mask, not a branch: the far cells' tests would go either way.
-    let keep = (m >= f64::MIN_POSITIVE) as u64;
-    f64::from_bits(m.to_bits() & keep.wrapping_neg())
+    if m >= f64::MIN_POSITIVE {
+        m
+    } else {
+        0.0
+    }
 }
