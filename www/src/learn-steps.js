@@ -14,8 +14,10 @@
 //                  expressions over the run ("run:statistical.totals.failed"); where one is 0
 //                  the same note says the run shows `what` ("no failed call");
 //   body(t)        the prose: `t.p(...)` paragraphs, `t.f(expr, opts)` live numbers (opts: kind,
-//                  unit, fmt; `none`: what to say for a figure with no value, e.g. a time to
-//                  open of a breaker that did not open; without it, no value reads ∞, unless
+//                  which a number must give unless its expression is a report's figure, which
+//                  carries its own: one with neither reads "not computed"; unit, fmt; `none`:
+//                  what to say for a figure with no value, e.g. a time to open of a breaker
+//                  that did not open; without it, no value reads ∞, unless
 //                  the report gives a note for it: then "not computed"; `missing`: why a figure
 //                  can be absent from its report, where the report gives no note).
 //

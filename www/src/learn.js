@@ -487,7 +487,10 @@ export function mountLearn(root) {
         const note = noteOf(f.expr, env);
         if (note) { notComputed(f, note, ''); continue; }
       }
-      const kind = f.opts.kind || r.kind || 'exact';
+      const kind = f.opts.kind || r.kind;
+      // Every number says what it is: one that does not is a fault of the step, not an exact
+      // figure (the browser tests then find a number "not computed" that the command line gives).
+      if (!kind) { notComputed(f, '', `${JSON.stringify(f.expr)} carries no kind`); continue; }
       const textValue = format(r.value, f.opts, kind);
       if (f.num.textContent !== textValue) f.num.textContent = textValue;
       f.el.classList.remove('stale');
