@@ -39,7 +39,9 @@ run options:
   --seed N              the run's seed (the same as --set seed=N: the last given wins)
   --set key=value       edit a dotted path of the scenario JSON, e.g.
                         --set window.permitted_number_of_calls_in_half_open_state=4
-                        --set statistical.fine_rate=2% --set dependency.1.latency=200ms
+                        --set statistical.fine_rate=2% --set dependency.1.latency=200ms;
+                        an object edits the keys it gives ('traffic={\"daily_swing\":0.5}'),
+                        a list replaces the whole list
   --format FMT          text (default), json, or csv (the downsampled series)
   --buckets N           buckets of the series (default 100)
 

@@ -1122,7 +1122,10 @@ fn other_reading(raw: &str) -> Option<String> {
 /// `dependency.1.failure_rate` (a number indexes an array). Every key must already exist (a
 /// serialized scenario holds all of them), so a misspelt key is an error naming it. `raw` is read
 /// as JSON when it parses (numbers, `true`, `null`, `"quoted"`, arrays, objects) and as a string
-/// otherwise (`5%`, `200ms`, `even`, `server_error`).
+/// otherwise (`5%`, `200ms`, `even`, `server_error`). An object given where an object is edits
+/// the keys it names and keeps the others, as a JSON Merge Patch (RFC 7386) does (without its
+/// `null` deleting a key); anything else, a list included, replaces what is there. A key given
+/// twice in one object is refused, as in a scenario file.
 pub fn set_path(root: &mut serde_json::Value, path: &str, raw: &str) -> Result<(), String> {
     use serde_json::Value;
     if path.is_empty() {
@@ -1165,8 +1168,102 @@ pub fn set_path(root: &mut serde_json::Value, path: &str, raw: &str) -> Result<(
         };
         walked = here;
     }
-    let value = serde_json::from_str::<Value>(raw.trim())
-        .unwrap_or_else(|_| Value::String(raw.trim().to_string()));
-    *cur = value;
+    let raw = raw.trim();
+    let value = match serde_json::from_str::<Value>(raw) {
+        Ok(v) => {
+            if v.is_object() || v.is_array() {
+                let de = &mut serde_json::Deserializer::from_str(raw);
+                if let Err(e) = serde::de::DeserializeSeed::deserialize(Once(path), de) {
+                    // The error's text is the key's path, then serde_json's " at line l column c".
+                    let m = e.to_string();
+                    let key = m.rsplit_once(" at line ").map_or(m.as_str(), |(k, _)| k);
+                    return Err(format!(
+                        "--set {path}: {key} is given twice (column {} of the value): each \
+                         setting once",
+                        e.column()
+                    ));
+                }
+            }
+            v
+        }
+        Err(_) => Value::String(raw.to_string()),
+    };
+    merge(cur, value);
     Ok(())
+}
+
+/// `value` written over `cur`: an object into an object key by key (recursively), anything
+/// else in its place.
+fn merge(cur: &mut serde_json::Value, value: serde_json::Value) {
+    use serde_json::Value;
+    match (cur, value) {
+        (Value::Object(to), Value::Object(from)) => {
+            for (k, v) in from {
+                match to.get_mut(&k) {
+                    Some(slot) => merge(slot, v),
+                    None => {
+                        to.insert(k, v);
+                    }
+                }
+            }
+        }
+        (cur, value) => *cur = value,
+    }
+}
+
+/// Reads a JSON value and fails at the first key given twice in one object, with the key's
+/// dotted path under the one it holds (`serde_json::Value` keeps the last silently).
+struct Once<'a>(&'a str);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Once<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Once<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut items: A) -> Result<(), A::Error> {
+        let mut i = 0usize;
+        while items
+            .next_element_seed(Once(&format!("{}.{i}", self.0)))?
+            .is_some()
+        {
+            i += 1;
+        }
+        Ok(())
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let at = format!("{}.{key}", self.0);
+            if !seen.insert(key) {
+                return Err(serde::de::Error::custom(at));
+            }
+            map.next_value_seed(Once(&at))?;
+        }
+        Ok(())
+    }
 }

@@ -89,6 +89,69 @@ fn set_edits_a_dotted_path() {
     assert_eq!(t.dependency[1].failure, breaker::Outcome::Overload);
 }
 
+/// An object given for an object edits the keys it names and keeps the others, as a dotted edit
+/// does: it reset the rest to the defaults (`traffic={"calls_per_minute":5}` on busy-service
+/// dropped its daily swing). A list replaces the whole list, and an object inside a list is
+/// written whole with it.
+#[test]
+fn an_object_edits_only_its_keys_a_list_replaces() {
+    let s = sim::preset("busy-service").unwrap();
+    assert!(s.traffic.daily_swing > 0.0);
+    let object = s.with_sets([r#"traffic={"calls_per_minute":5}"#]).unwrap();
+    let dotted = s.with_sets(["traffic.calls_per_minute=5"]).unwrap();
+    assert_eq!(object, dotted);
+    assert_eq!(object.traffic.daily_swing, s.traffic.daily_swing);
+    // Nested: the statistical breaker's backoff keeps what is not named.
+    let nested = s
+        .with_sets([r#"statistical={"fine_rate":"2%","broken_rate":0.5}"#])
+        .unwrap();
+    assert_eq!(
+        nested,
+        s.with_sets(["statistical.fine_rate=2%", "statistical.broken_rate=0.5"])
+            .unwrap()
+    );
+    // A list replaces: one phase where recovery-warmup has four, its other fields defaults.
+    let r = sim::preset("recovery-warmup").unwrap();
+    assert_eq!(r.dependency.len(), 4);
+    let one = r
+        .with_sets([r#"dependency=[{"start":0,"failure_rate":0.25}]"#])
+        .unwrap();
+    assert_eq!(one.dependency.len(), 1);
+    assert_eq!(one.dependency[0].failure_rate, 0.25);
+    assert_eq!(
+        one.dependency[0].latency,
+        Scenario::default().dependency[0].latency
+    );
+}
+
+/// A key given twice in one object is refused with its path, as a scenario file refuses it;
+/// `--set` took the last silently.
+#[test]
+fn a_key_twice_in_an_edit_is_refused() {
+    let s = Scenario::default();
+    let set = |e: &str| s.with_sets([e]).unwrap_err();
+    assert_eq!(
+        set(r#"traffic={"calls_per_minute":5,"calls_per_minute":7}"#),
+        "--set traffic: traffic.calls_per_minute is given twice (column 40 of the value): \
+         each setting once"
+    );
+    assert_eq!(
+        set(r#"dependency=[{"start":0},{"start":10,"start":2}]"#),
+        "--set dependency: dependency.1.start is given twice (column 32 of the value): each \
+         setting once"
+    );
+    // The same key in two objects is not twice.
+    assert!(s
+        .with_sets([r#"dependency=[{"start":0},{"start":10}]"#])
+        .is_ok());
+    // As a file says it.
+    assert_eq!(
+        Scenario::read_json(r#"{"traffic": {"calls_per_minute": 5, "calls_per_minute": 7}}"#)
+            .unwrap_err(),
+        "traffic.calls_per_minute is given twice (line 1 column 54): each setting once"
+    );
+}
+
 /// A long value is echoed in part, with its length, wherever an edit's message shows it: a
 /// 100,000-digit number was printed whole.
 #[test]
