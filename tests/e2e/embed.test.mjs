@@ -217,6 +217,20 @@ for (const browser of BROWSERS) {
       } finally {
         await s.driver.switchTo().defaultContent();
       }
+      // Sized by the page's posted height (docs-example.html's script, README's): the iframe is as
+      // tall as its page, which does not scroll inside it (760 px showed a third of it).
+      let fit;
+      await until(async () => {
+        const outer = await page(s.driver, () => document.getElementById('frame').clientHeight);
+        await s.driver.switchTo().frame(frame);
+        try {
+          fit = await page(s.driver, (h) => ({ outer: h, content: document.documentElement.scrollHeight, view: document.documentElement.clientHeight }), outer);
+        } finally {
+          await s.driver.switchTo().defaultContent();
+        }
+        return fit.content === fit.view && Math.abs(fit.outer - fit.view) <= 1;
+      }, 'the iframe sized to its page', 20_000).catch(() => assert.fail(`the iframe's size: ${JSON.stringify(fit)}`));
+      assert.ok(fit.outer > 1000, `the page's whole height: ${fit.outer}`);
     });
 
     test('?embed= with another value than 1 (a misspelt embed=yes) shows the whole page and says so', async () => {
@@ -469,7 +483,9 @@ for (const browser of BROWSERS) {
       const host = await s.driver.findElement({ css: '#ctl' });
       const root = await host.getShadowRoot();
       const area = await root.findElement({ css: '.field[data-path="trace"] textarea' });
-      await s.driver.executeScript('arguments[0].scrollIntoView({block: "center"})', area);
+      // In docs-example.html's column the element lays its settings out as a narrow page does,
+      // their sections folded: the trace's is opened as a reader would.
+      await s.driver.executeScript('arguments[0].closest("details").open = true; arguments[0].scrollIntoView({block: "center"})', area);
       await area.click();
       await area.sendKeys('0 run,success,0.1', Key.ARROW_LEFT, Key.ARROW_LEFT, 'x');
       const r = await page(s.driver, () => {
@@ -557,6 +573,52 @@ for (const browser of BROWSERS) {
       // (A number field refuses the letter itself; its key still went to the field only.)
       await input.sendKeys('s');
       assert.equal(await page(s.driver, () => document.body.dataset.hostKeys), '', 'the host heard none of them');
+      // Keys that type nothing are the host's too: its search on Ctrl+K, an overlay it closes on
+      // Escape (they were stopped with the typing).
+      await input.sendKeys(Key.chord(Key.CONTROL, 'k'));
+      await input.sendKeys(Key.ESCAPE);
+      const heard = (await page(s.driver, () => document.body.dataset.hostKeys)).split(';');
+      assert.ok(heard.includes('k') && heard.includes('Escape'), heard.join(' '));
+    });
+
+    test('an element with its settings in a docs-width column of a wide window: one column, nothing cut off at its edge', async () => {
+      // docs-example.html's column is 46rem (736 px): the element laid out two columns by the
+      // window's width, its panels 337 px wide, and the Now panel's window table ran 38 px past
+      // the element's edge, clipped there.
+      await s.driver.manage().window().setRect({ width: 1280, height: 900 });
+      await s.driver.get(`${s.url}docs-example.html`);
+      await addPlaygrounds(s.driver, [{ id: 'col', attrs: { scenario: '{"duration": "2h", "traffic": {"calls_per_minute": 120}}', controls: '' } }]);
+      await until(async () => (await element(s, 'col')).state === 'ready', 'the element with its settings', 60_000);
+      const r = await page(s.driver, () => {
+        const el = document.getElementById('col');
+        const box = el.getBoundingClientRect();
+        const R = (sel) => el.shadowRoot.querySelector(sel).getBoundingClientRect();
+        const past = [...el.shadowRoot.querySelectorAll('.panel *')].map((n) => n.getBoundingClientRect()).filter((b) => b.width && b.right > box.right + 0.5).length;
+        return { width: box.width, side: R('.side'), stage: R('.stage'), past, open: el.shadowRoot.querySelectorAll('details.section[open]').length };
+      });
+      assert.ok(r.width < 800, `a docs column: ${r.width}`);
+      assert.ok(r.side.bottom <= r.stage.top + 1, 'the settings above the panels, as on a narrow page');
+      assert.equal(r.stage.width, r.side.width, 'the panels as wide as the element allows');
+      assert.equal(r.past, 0, 'nothing of the panels past the element\'s edge');
+      assert.equal(r.open, 0, 'the settings\' sections start folded, as on a narrow page');
+    });
+
+    test('an element with a long phase list in its settings is as tall as its panels: the settings scroll beside them', async () => {
+      // bad-day's seven phases made the settings column 11,300 px tall beside 1,570 px of panels:
+      // the element was mostly empty space.
+      await s.driver.manage().window().setRect({ width: 1280, height: 900 });
+      await s.driver.get(`${s.url}a-docs-page`);
+      await addPlaygrounds(s.driver, [{ id: 'long', attrs: { preset: 'bad-day', controls: '' } }]);
+      await until(async () => (await element(s, 'long')).state === 'ready', 'the element with its settings', 60_000);
+      const r = await page(s.driver, () => {
+        const el = document.getElementById('long');
+        const side = el.shadowRoot.querySelector('.side');
+        return { el: el.getBoundingClientRect().height, side: side.getBoundingClientRect(), stage: el.shadowRoot.querySelector('.stage').getBoundingClientRect().height, scroll: side.scrollHeight, view: innerHeight, open: el.shadowRoot.querySelectorAll('details.section[open]').length };
+      });
+      assert.ok(r.side.right > 0 && r.open > 0, 'two columns, the first section open, as on a wide page');
+      assert.ok(r.side.height <= Math.max(r.stage, 450) + 1 && r.side.height <= r.view, `the settings ${r.side.height} px, the panels ${r.stage} px`);
+      assert.ok(r.el < r.stage + 60, `the element ${r.el} px for ${r.stage} px of panels`);
+      assert.ok(r.scroll > r.side.height * 2, 'the settings scroll inside');
     });
 
     test('README\'s partial scenario with controls: the form shows every setting, defaults filled and units read', async () => {

@@ -1086,14 +1086,17 @@ for (const browser of BROWSERS) {
       await open(s, '?embed=1&panels=charts');
       r = await look();
       const notice = await page(s.driver, () => document.querySelector('#playground .notice').textContent);
-      assert.match(notice, /Unknown panel “charts” left out; the panels are now, chart,/);
+      // It says so: "left out" alone, above every panel, read as if they were all asked for.
+      assert.match(notice, /Unknown panel “charts” left out, so the default panels are shown; the panels are now, chart,/);
       assert.ok(Object.values(r.panels).every(Boolean), 'the default panels');
       assert.equal(r.controls, true, 'the defaults include the settings form');
       await open(s, '?embed=1&panels=chart,Bogus');
       r = await look();
       assert.equal(r.panels.chart, true);
       assert.equal(r.panels.now, false);
-      assert.match(await page(s.driver, () => document.querySelector('#playground .notice').textContent), /“Bogus”/, 'named as written');
+      const bogus = await page(s.driver, () => document.querySelector('#playground .notice').textContent);
+      assert.match(bogus, /“Bogus” left out; the panels are/, 'named as written');
+      assert.doesNotMatch(bogus, /default panels/, 'a known panel left: not the defaults');
 
       // An edit rewrites the address with the settings and keeps the page's form: an iframe's
       // reader who comes back (Back, a reload) sees the embedded panels, not the whole page.

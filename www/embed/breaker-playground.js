@@ -74,7 +74,11 @@ function fixedRem(css) {
 
 const EXTRA = `
 :host { display: block; background: var(--bg); border: 1px solid var(--border); border-radius: 8px; margin: 1rem 0; contain: content; font-size: 15px; }
-.playground { padding: .5rem .75rem .75rem; max-width: none; }
+.playground { padding: .5rem .75rem .75rem; max-width: none; container-type: inline-size; }
+@container (max-width: 860px) {
+  .layout { grid-template-columns: minmax(0, 1fr); }
+  .side, .embed .side { position: static; max-height: none; overflow: visible; contain: none; height: auto; min-height: 0; }
+}
 .topbar { display: none; }
 .stage { gap: .6rem; }
 .sticky { position: static; }

@@ -158,7 +158,7 @@ export function mountPlayground(root, options = {}) {
   const fellBack = Boolean(asked) && !panels.length && !asked.includes('controls');
   if (fellBack) panels = options.embedded ? ['now', 'chart'] : ALL_PANELS;
   const panelNotice = unknownPanels.length
-    ? `Unknown panel${unknownPanels.length > 1 ? 's' : ''} ${unknownPanels.map((p) => `“${p}”`).join(', ')} left out; the panels are ${[...ALL_PANELS, 'controls'].join(', ')}.`
+    ? `Unknown panel${unknownPanels.length > 1 ? 's' : ''} ${unknownPanels.map((p) => `“${p}”`).join(', ')} left out${fellBack ? ', so the default panels are shown' : ''}; the panels are ${[...ALL_PANELS, 'controls'].join(', ')}.`
     : null;
   const showControls = options.controls ?? (!asked || asked.includes('controls') || fellBack);
   const bannerEl = h('div', { class: 'banner' });

@@ -333,6 +333,20 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
   }
 
   /**
+   * Whether the settings stand beside the panels: as laid out (an element's own width decides
+   * its layout, by a container query, whatever the window's), else by the window's width, as the
+   * style sheet's media query does.
+   */
+  function wide() {
+    const side = root.closest('.side');
+    const stage = side && side.parentElement.querySelector(':scope > .stage');
+    if (stage && side.getClientRects().length && stage.getClientRects().length) {
+      return side.getBoundingClientRect().right <= stage.getBoundingClientRect().left;
+    }
+    return !window.matchMedia || window.matchMedia('(min-width: 53.8125em)').matches;
+  }
+
+  /**
    * Build the sections from the scenario. `keepOpen`: a section open now stays open (an edit of
    * the phase list rebuilds them: the section the user is working in must not fold up, as it
    * would on a narrow screen where every section starts folded).
@@ -342,14 +356,14 @@ export function createControls(root, { onChange, onPreset, onLocal = () => {}, r
     for (const path of [...fields.keys()]) {
       if (path !== 'seed' && !PROMINENT.some((p) => p.path === path)) fields.delete(path);
     }
+    const isWide = !openNow && wide();
     const nodes = SECTIONS.map((s) => {
       const shown = s.fields.filter((f) => getPath(scenario, f.path) !== undefined);
       let list = null;
       const items = s.list ? getPath(scenario, s.list.path) : undefined;
       if (s.list && Array.isArray(items)) list = listEditor(s.list, items);
       if (!shown.length && !list) return null;
-      const wide = !window.matchMedia || window.matchMedia('(min-width: 53.8125em)').matches;
-      const open = openNow ? openNow.has(s.id) : s.open && wide;
+      const open = openNow ? openNow.has(s.id) : s.open && isWide;
       const d = h('details', { class: 'section', open: open || undefined, dataset: { section: s.id } },
         h('summary', { text: s.title }), shown.length ? form({}, h('div', { class: 'grid' }, shown.map((f) => field(f)))) : null, list);
       return d;

@@ -15,6 +15,17 @@ const root = document.getElementById('playground');
 const params = new URLSearchParams(location.search);
 const embed = params.get('embed');
 if (embed === '1') document.documentElement.classList.add('embed');
+// Embedded in a frame: the page's height, posted to the host page whenever it changes, so that it
+// can size the iframe to fit (README, Embedding: a page sized to its iframe scrolled inside it,
+// beside the host page's own scrolling). Only a number goes out, to any host.
+if (embed === '1' && window.parent !== window && typeof ResizeObserver !== 'undefined') {
+  let posted = 0;
+  // The root element's box is the page's content (its body's margins too), not the frame's height.
+  new ResizeObserver(() => {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height !== posted) window.parent.postMessage({ breakerPlaygroundHeight: (posted = height) }, '*');
+  }).observe(document.documentElement);
+}
 // Another value (a misspelt "embed=yes") showed the whole page and said nothing.
 const notice = embed !== null && embed !== '1'
   ? `This link's embed=${embed} is not embed=1: the page is shown whole, with its header and footer.` : undefined;

@@ -61,8 +61,10 @@ export function createTransport(root, actions) {
     // a host page whose shortcuts look only at the event's target sees the element there, not
     // the control, and must not act on it too. (mdBook 0.5.4 looks into the shadow root itself,
     // `composedPath()[0]`, so it already left these keys alone; its page turned on a key the
-    // element's buttons handle, stopped below.)
-    if (shadow && e.currentTarget === shadow && isControl(el)) e.stopPropagation();
+    // element's buttons handle, stopped below.) Escape, Tab and keys with Ctrl, Alt or Meta type
+    // nothing: they go on to the host (its search on Ctrl+K, an overlay closed by Escape).
+    if (shadow && e.currentTarget === shadow && isControl(el) && !e.ctrlKey && !e.altKey && !e.metaKey
+      && e.key !== 'Escape' && e.key !== 'Tab') e.stopPropagation();
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     if (isTyping(el)) return;
     if (!singleKeys() || !actions.keysActive()) return;
