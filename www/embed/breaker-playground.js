@@ -46,7 +46,9 @@ function styles() {
       .then((r) => (r.ok ? r.text() : ''))
       .catch(() => '')
       .then((css) => {
-        const text = fixedRem(css.replaceAll(':root', ':host') + EXTRA);
+        // The page's one-column layout below 53.75em of window (860 px) is the element's below
+        // 860 px of its own width, whatever the window's (a docs page's column is narrower).
+        const text = fixedRem(css.replaceAll(':root', ':host').replace('@media (max-width: 53.75em)', '@container (max-width: 860px)') + EXTRA);
         // A browser without constructed sheets (Safari before 16.4) gets the text, for a
         // <style> of each element's own.
         try {
@@ -75,10 +77,6 @@ function fixedRem(css) {
 const EXTRA = `
 :host { display: block; background: var(--bg); border: 1px solid var(--border); border-radius: 8px; margin: 1rem 0; contain: content; font-size: 15px; }
 .playground { padding: .5rem .75rem .75rem; max-width: none; container-type: inline-size; }
-@container (max-width: 860px) {
-  .layout { grid-template-columns: minmax(0, 1fr); }
-  .side, .embed .side { position: static; max-height: none; overflow: visible; contain: none; height: auto; min-height: 0; }
-}
 .topbar { display: none; }
 .stage { gap: .6rem; }
 .sticky { position: static; }
