@@ -24,6 +24,23 @@ use crate::num::{binomial_upper_tail, is_rate, poisson_ci95_overdispersed, Stats
 /// figures, measured 2026-12-02; 20 would take four times that, over the page's 100 ms budget).
 pub const MAX_EXACT: u32 = 18;
 
+/// States summed together before their sum joins a step's total. A running sum of `m` positive
+/// terms rounds by at most `m - 1` units in the last place (Higham, *Accuracy and Stability of
+/// Numerical Algorithms*, 2002, §4.2), so a window of 18 calls summed as one run of 2^18 terms
+/// lost 5e-13 of its figure (a 1e-14 allowance said otherwise); in blocks, at most `BLOCK +
+/// states / BLOCK` units (1,024 at 18 calls), and 5e-15 of that figure measured.
+const BLOCK: usize = 512;
+
+/// What a sum over states in blocks ([`BLOCK`]) can round, in units of `f64::EPSILON` of the sum:
+/// `BLOCK + 2^MAX_EXACT / BLOCK`, covering every window.
+const SUM_ULPS: f64 = (BLOCK + (1 << MAX_EXACT) / BLOCK) as f64;
+
+/// Sum of positive terms in blocks of [`BLOCK`]: see there for its rounding.
+#[inline(never)]
+fn sum_in_blocks(v: &[f64]) -> f64 {
+    v.chunks(BLOCK).map(|b| b.iter().sum::<f64>()).sum()
+}
+
 /// A count window.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CountWindow {
@@ -155,13 +172,12 @@ fn total_outage(n: u32, k: u64, b: f64) -> ExactTrip {
             iterations: 0,
         };
     }
-    let q = 1.0 - b;
-    // sum / A_c and P(Bin(m - 1) = c) / A_c, from c = 0: q^(m - 1) / q^m.
-    let (mut sum, mut pmf) = (1.0, 1.0 / q);
+    // sum / A_c and (1 - b) P(Bin(m - 1) = c) / A_c, from c = 0: (1 - b) q^(m - 1) / q^m = 1.
+    let (mut sum, mut pmf) = (1.0, 1.0);
     for (c, m) in (1..k).zip(n - k + 1..) {
-        // P(Bin(m) = c) / A_{c-1}, then A_c / A_{c-1}.
+        // (1 - b) P(Bin(m) = c) / A_{c-1}, then A_c / A_{c-1}.
         let next = pmf * f64::from(m) * b / f64::from(c);
-        let grew = 1.0 + q * next;
+        let grew = 1.0 + next;
         sum = sum / grew + 1.0;
         pmf = next / grew;
     }
@@ -176,7 +192,8 @@ fn total_outage(n: u32, k: u64, b: f64) -> ExactTrip {
 /// Exact expected calls until the sliding window trips at failure rate `p`, from `start`.
 /// `None` when the window is larger than [`MAX_EXACT`] (unless `p` is 1 from a full window: a
 /// total outage, in closed form for any size) or empty, or `p` (or the baseline) is
-/// not a rate. Infinite at once when no count of failures trips (a threshold above 1).
+/// not a rate. Infinite, with no error, when nothing trips (a threshold above 1, or `p` of 0): said
+/// once the window has turned over with nothing tripped.
 pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<ExactTrip> {
     let n = w.size;
     let baseline_ok = match start {
@@ -200,16 +217,6 @@ pub fn calls_to_trip_exact(w: &CountWindow, p: f64, start: Start) -> Option<Exac
 /// [`calls_to_trip_exact`] by the chain on bitmasks (`1 <= size <= MAX_EXACT`, rates checked).
 fn chain(w: &CountWindow, p: f64, start: Start) -> ExactTrip {
     let n = w.size;
-    // No count of failures trips, in a full window or a filling one, only when the threshold is
-    // above 1 (or NaN): `k / c >= t` for no `k <= c`, as `c / c = 1`. (It took seconds to find
-    // that out by carrying the chain.)
-    if p == 0.0 || w.threshold.is_nan() || w.threshold > 1.0 {
-        return ExactTrip {
-            calls: f64::INFINITY,
-            error: 0.0,
-            iterations: 0,
-        };
-    }
     let q = 1.0 - p;
     let m = w.effective_minimum();
     let full: usize = (1usize << n) - 1;
@@ -218,6 +225,7 @@ fn chain(w: &CountWindow, p: f64, start: Start) -> ExactTrip {
     let mut alive;
     let mut dist: Vec<f64>;
     let mut t: u64 = 0;
+    let mut init_ulps = 0.0;
     match start {
         Start::Empty => {
             // Fill phase: masks of length c.
@@ -244,7 +252,7 @@ fn chain(w: &CountWindow, p: f64, start: Start) -> ExactTrip {
                     }
                 }
                 dist = next;
-                alive = dist.iter().sum();
+                alive = sum_in_blocks(&dist);
                 if alive == 0.0 {
                     return ExactTrip {
                         calls: total,
@@ -257,6 +265,11 @@ fn chain(w: &CountWindow, p: f64, start: Start) -> ExactTrip {
         Start::Full { baseline } => {
             dist = vec![0.0f64; full + 1];
             let (lb, lq) = (libm::log(baseline), libm::log1p(-baseline));
+            // Each start's log has at most `3 n max(|ln b|, |ln(1 - b)|)` ulps of rounding, which
+            // its `exp` carries as relative error (plus its own), and the normalization doubles.
+            // (A baseline of 0 has no `ln b` in any start it keeps.)
+            let widest = lq.abs().max(if baseline > 0.0 { -lb } else { 0.0 });
+            init_ulps = 3.0 * f64::from(n) * widest + 2.0;
             for (mask, v) in dist.iter_mut().enumerate() {
                 let ones = (mask as u32).count_ones();
                 if u64::from(ones) < k_full {
@@ -269,7 +282,7 @@ fn chain(w: &CountWindow, p: f64, start: Start) -> ExactTrip {
                     *v = libm::exp(lv);
                 }
             }
-            let s: f64 = dist.iter().sum();
+            let s = sum_in_blocks(&dist);
             if s <= 0.0 {
                 // The baseline window trips by itself.
                 return ExactTrip {
@@ -305,11 +318,13 @@ fn chain(w: &CountWindow, p: f64, start: Start) -> ExactTrip {
         let mut tripped = 0.0;
         let mut new_alive = 0.0;
         let (older0, older1) = dist.split_at(top);
-        for (((v, c), &a), &b) in next
+        let (mut block_alive, mut block_tripped) = (0.0, 0.0);
+        for (j, (((v, c), &a), &b)) in next
             .chunks_exact_mut(2)
             .zip(ones.chunks_exact(2))
             .zip(older0)
             .zip(older1)
+            .enumerate()
         {
             let mass = a + b;
             for (v, &c, x) in v
@@ -322,10 +337,18 @@ fn chain(w: &CountWindow, p: f64, start: Start) -> ExactTrip {
                 // sums as taking x into one or the other.
                 let kept = if c >= k_full_u8 { 0.0 } else { x };
                 *v = kept;
-                new_alive += kept;
-                tripped += x - kept;
+                block_alive += kept;
+                block_tripped += x - kept;
+            }
+            // Summed in blocks of states ([`BLOCK`]), each block's sums then added to the step's.
+            if (j + 1) % (BLOCK / 2) == 0 {
+                new_alive += block_alive;
+                tripped += block_tripped;
+                (block_alive, block_tripped) = (0.0, 0.0);
             }
         }
+        new_alive += block_alive;
+        tripped += block_tripped;
         std::mem::swap(&mut dist, &mut next);
         t += 1;
         steps += 1;
@@ -342,12 +365,17 @@ fn chain(w: &CountWindow, p: f64, start: Start) -> ExactTrip {
                 iterations: t,
             };
         }
+        // Rounding, in units of `f64::EPSILON` of the total, for sums of positive terms: at most
+        // 2 a step (a state's mass rounds twice, half a unit each, and the total once), the
+        // sums over states in blocks ([`BLOCK`]) and the start's.
+        let ulps = 2.0 * t as f64 + SUM_ULPS + init_ulps;
+        let rounding = total * ulps * f64::EPSILON;
         if alive <= total * 1e-17 || alive < f64::MIN_POSITIVE {
-            // Whatever is left adds at most alive / rate; the sum's rounding as below.
+            // Whatever is left adds at most alive / rate.
             let rem = if rate > 0.0 { alive / rate } else { 0.0 };
             return ExactTrip {
                 calls: total + rem,
-                error: rem + total * 1e-14,
+                error: rem + rounding,
                 iterations: t,
             };
         }
@@ -366,7 +394,7 @@ fn chain(w: &CountWindow, p: f64, start: Start) -> ExactTrip {
             let drift = if settled >= 3 { 1e-9 } else { 1.0 };
             return ExactTrip {
                 calls: total + rem,
-                error: rem * drift + total * 1e-14,
+                error: rem * drift + rounding,
                 iterations: t,
             };
         }

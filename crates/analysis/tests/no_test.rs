@@ -161,16 +161,22 @@ fn the_exact_test_refuses_a_negative_rate() {
     sprt::exact(Weights::new(0.05, 0.2), WaldLines::new(0.05, 0.05), -0.5);
 }
 
-/// A threshold above 1 (a percentage given where resilience4j's fraction goes) never trips:
-/// the exact chain carried the window through 2^18 states for 6.7 s to say so. A rate that is
-/// no rate ran as long and answered NaN.
+/// A threshold above 1 (a percentage given where resilience4j's fraction goes) never trips,
+/// nor does a rate of 0: the exact chain carried the window through 2^18 states for 6.7 s to say
+/// so. It answers once the window has turned over with nothing tripped: the filling calls and
+/// one window's worth. A rate that is no rate ran as long and answered NaN.
 #[test]
-fn the_window_chain_answers_at_once_when_nothing_can_trip() {
-    let never = CountWindow::new(18, 50.0);
-    for start in [Start::Empty, Start::Full { baseline: 0.05 }] {
-        // No call carried (`iterations` 0): the answer comes before the chain.
-        let e = window::calls_to_trip_exact(&never, 0.4, start).expect("answers");
-        assert_eq!((e.calls, e.error, e.iterations), (f64::INFINITY, 0.0, 0));
+fn the_window_chain_answers_soon_when_nothing_can_trip() {
+    for (threshold, p) in [(50.0, 0.4), (f64::NAN, 0.4), (0.5, 0.0)] {
+        let never = CountWindow::new(18, threshold);
+        for (start, carried) in [(Start::Empty, 36), (Start::Full { baseline: 0.05 }, 18)] {
+            let e = window::calls_to_trip_exact(&never, p, start).expect("answers");
+            assert_eq!(
+                (e.calls, e.error, e.iterations),
+                (f64::INFINITY, 0.0, carried),
+                "{threshold} {p} {start:?}"
+            );
+        }
     }
     let w = CountWindow::new(18, 0.5);
     for p in [f64::NAN, -0.1, 1.5] {
