@@ -50,7 +50,10 @@ refused, each given once):
                           stream, answers fast, none lost)
   --simulate N            add Monte Carlo with N runs (window trips: N x 10,000 calls, at
                           most 2e7 in all; n says how many were simulated); the 95% interval
-                          of a mean is Student's t, approximate: too narrow below about 30 runs
+                          of a mean is Student's t, approximate: for skewed counts (run
+                          lengths, trials) it holds the truth about 90% of the time at 10
+                          runs, 92% at 30 and 94% at 100 (measured), about 95% from a few
+                          hundred
   --seed S                simulation seed (default 1): with --simulate, or a window over
                           18 calls, which is simulated anyway
   --sweep FROM:TO:STEPS[:log|:lin]
