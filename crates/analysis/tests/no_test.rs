@@ -178,6 +178,13 @@ fn the_window_chain_answers_soon_when_nothing_can_trip() {
             );
         }
     }
+    // A window of failures only, where no count trips: it stays untripped (where one does, it
+    // trips by itself, 0 calls).
+    for (threshold, want) in [(50.0, (f64::INFINITY, 18)), (0.5, (0.0, 0))] {
+        let w = CountWindow::new(18, threshold);
+        let e = window::calls_to_trip_exact(&w, 0.4, Start::Full { baseline: 1.0 }).unwrap();
+        assert_eq!((e.calls, e.error, e.iterations), (want.0, 0.0, want.1));
+    }
     let w = CountWindow::new(18, 0.5);
     for p in [f64::NAN, -0.1, 1.5] {
         assert!(
