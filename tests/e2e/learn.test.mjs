@@ -468,7 +468,7 @@ for (const browser of BROWSERS) {
         kind: f.dataset.kind, stale: f.classList.contains('stale'), title: f.getAttribute('title'),
       })));
       await set('19.99');
-      // Left greyed (class stale, opacity 0.5) as if still computing.
+      // Left greyed (class stale) as if still computing.
       await until(async () => { const f = await figs(); return f.some((x) => x.kind === 'none') && !f.some((x) => x.stale); }, 'the figures not computed, none greyed', 60_000);
       await set('5');
       // Kept the tooltip "… is not in the report" after it was computed again.
