@@ -504,7 +504,7 @@ export function mountPlayground(root, options = {}) {
       if (id !== S.runId) return;
       progressRow.hidden = false;
       // The chart fills in as the run is computed (onProgress); the other panels keep the last
-      // run until this one is done, dimmed, and the run line says so.
+      // run until this one is done, marked "earlier run", and the run line says so.
       root.classList.add('computing');
       setText(runInfo, 'The chart fills in as the run is computed; the other panels show the last run until it is done.');
       transport.setEnabled(false);
@@ -566,8 +566,8 @@ export function mountPlayground(root, options = {}) {
     S.shownScenario = sc;
     const hadFocus = hideProgress();
     root.classList.remove('computing');
-    // Kept dimmed while the settings shown are not the run's: a refused value (this call keeps
-    // the error), or a field the form itself refuses.
+    // Kept marked as an earlier run while the settings shown are not the run's: a refused value
+    // (this call keeps the error), or a field the form itself refuses.
     const notValid = keepError || controls.hasLocal();
     if (!notValid) root.classList.remove('stale');
     const { info, metrics, events, derived } = res;
@@ -794,7 +794,7 @@ export function mountPlayground(root, options = {}) {
   function leftLastEvent() {
     if (!S.pastLastEvent) return;
     S.pastLastEvent = false;
-    // While the settings shown are refused (the panels dimmed), that is the line to show.
+    // While the settings shown are refused (the panels marked as an earlier run), that is the line to show.
     if (root.classList.contains('stale')) setText(runInfo, (!controls.hasLocal() && S.errorShown && S.notValid) || NOT_VALID);
     else if (S.runText) setText(runInfo, S.runText);
   }
