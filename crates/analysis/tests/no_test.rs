@@ -195,6 +195,14 @@ fn the_window_chain_answers_soon_when_nothing_can_trip() {
     for baseline in [f64::NAN, 2.0] {
         assert!(window::calls_to_trip_exact(&w, 0.4, Start::Full { baseline }).is_none());
     }
+    // A window of no calls has no chain (nor a total outage's sum), whatever the rates.
+    let empty = CountWindow::new(0, 0.5);
+    for (p, start) in [(0.4, Start::Empty), (1.0, Start::Full { baseline: 0.05 })] {
+        assert!(
+            window::calls_to_trip_exact(&empty, p, start).is_none(),
+            "{start:?}"
+        );
+    }
     // A threshold of exactly 1 trips (on a window of failures only).
     let e = window::calls_to_trip_exact(&CountWindow::new(4, 1.0), 0.5, Start::Empty).unwrap();
     assert!(e.calls.is_finite() && e.calls > 4.0, "{e:?}");
