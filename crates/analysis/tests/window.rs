@@ -1043,6 +1043,27 @@ fn the_error_estimate_covers_the_largest_windows() {
             "{w:?} p={p} {start:?}: {e:?} is {:e} from {want}",
             (e.calls - want).abs()
         );
+        // Summed in blocks, the figure is within 2e-14 of the truth (one accumulator: 5e-13).
+        assert!(
+            (e.calls - want).abs() <= 2e-14 * want,
+            "{w:?} p={p} {start:?}: {e:?} is {:e} from {want}",
+            (e.calls - want).abs()
+        );
+        // The rounding allowance is the worst case the arithmetic allows, as documented: 2 units
+        // of f64::EPSILON a step, 1,024 for the blocked sums, and for a full start 3 n max(|ln b|,
+        // |ln(1 - b)|) + 2 for its logs (none at a baseline of 0).
+        let logs = match start {
+            Start::Full { baseline } if baseline > 0.0 => {
+                3.0 * w.size as f64 * (-baseline.ln()).max(-(-baseline).ln_1p()) + 2.0
+            }
+            Start::Full { .. } => 2.0,
+            Start::Empty => 0.0,
+        };
+        let units = 2.0 * e.iterations as f64 + 1024.0 + logs;
+        assert!(
+            e.error >= e.calls * units * f64::EPSILON * (1.0 - 1e-12),
+            "{w:?} p={p} {start:?}: {e:?} under {units} units"
+        );
         // And the allowance stays far below the digits the figures print.
         assert!(e.error < 1e-12 * want, "{w:?} p={p} {start:?}: {e:?}");
     }
