@@ -1007,7 +1007,8 @@ fn the_text_gives_the_bound_of_a_window_ending_at_each_call() {
 /// p = 95% the chain said 30.35065220616689 ± 3.5e-13 where the run formula gives
 /// 30.35065220616847. References: a run of `n` failures, `(1 - p^n) / ((1 - p) p^n)` in exact
 /// rational arithmetic (Python's `fractions`) at the doubles given; the last two cases carried in
-/// 80-bit floats (numpy's `longdouble`, the trip's mass summed per step, to 1e-24 of the total).
+/// 80-bit floats (numpy's `longdouble`, the trip's mass summed per step, to 1e-24 of the total);
+/// the last, `18 + 0.001^18`, is 18 in a double.
 #[test]
 #[allow(clippy::excessive_precision)] // the references as printed
 fn the_error_estimate_covers_the_largest_windows() {
@@ -1036,6 +1037,9 @@ fn the_error_estimate_covers_the_largest_windows() {
             },
             15.994272319955426,
         ),
+        // Nearly every window trips at its first evaluation: the chain stops on the mass left
+        // (0.001^18), not on a settled rate.
+        (CountWindow::new(18, 0.05), 0.999, Start::Empty, 18.0),
     ] {
         let e = window::calls_to_trip_exact(&w, p, start).unwrap();
         assert!(
