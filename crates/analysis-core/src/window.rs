@@ -24,23 +24,6 @@ use crate::num::{binomial_upper_tail, is_rate, poisson_ci95_overdispersed, Stats
 /// figures, measured 2026-12-02; 20 would take four times that, over the page's 100 ms budget).
 pub const MAX_EXACT: u32 = 18;
 
-/// States summed together before their sum joins a step's total. A running sum of `m` positive
-/// terms rounds by at most `m - 1` units in the last place (Higham, *Accuracy and Stability of
-/// Numerical Algorithms*, 2002, §4.2), so a window of 18 calls summed as one run of 2^18 terms
-/// lost 5e-13 of its figure (a 1e-14 allowance said otherwise); in blocks, at most `BLOCK +
-/// states / BLOCK` units (1,024 at 18 calls), and 5e-15 of that figure measured.
-const BLOCK: usize = 512;
-
-/// What a sum over states in blocks ([`BLOCK`]) can round, in units of `f64::EPSILON` of the sum:
-/// `BLOCK + 2^MAX_EXACT / BLOCK`, covering every window.
-const SUM_ULPS: f64 = (BLOCK + (1 << MAX_EXACT) / BLOCK) as f64;
-
-/// Sum of positive terms in blocks of [`BLOCK`]: see there for its rounding.
-#[inline(never)]
-fn sum_in_blocks(v: &[f64]) -> f64 {
-    v.chunks(BLOCK).map(|b| b.iter().sum::<f64>()).sum()
-}
-
 /// A count window.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CountWindow {
@@ -252,7 +235,7 @@ fn chain(w: &CountWindow, p: f64, start: Start) -> ExactTrip {
                     }
                 }
                 dist = next;
-                alive = sum_in_blocks(&dist);
+                alive = dist.iter().sum();
                 if alive == 0.0 {
                     return ExactTrip {
                         calls: total,
@@ -282,7 +265,7 @@ fn chain(w: &CountWindow, p: f64, start: Start) -> ExactTrip {
                     *v = libm::exp(lv);
                 }
             }
-            let s = sum_in_blocks(&dist);
+            let s: f64 = dist.iter().sum();
             if s <= 0.0 {
                 // The baseline window trips by itself.
                 return ExactTrip {
@@ -318,13 +301,11 @@ fn chain(w: &CountWindow, p: f64, start: Start) -> ExactTrip {
         let mut tripped = 0.0;
         let mut new_alive = 0.0;
         let (older0, older1) = dist.split_at(top);
-        let (mut block_alive, mut block_tripped) = (0.0, 0.0);
-        for (j, (((v, c), &a), &b)) in next
+        for (((v, c), &a), &b) in next
             .chunks_exact_mut(2)
             .zip(ones.chunks_exact(2))
             .zip(older0)
             .zip(older1)
-            .enumerate()
         {
             let mass = a + b;
             for (v, &c, x) in v
@@ -337,18 +318,10 @@ fn chain(w: &CountWindow, p: f64, start: Start) -> ExactTrip {
                 // sums as taking x into one or the other.
                 let kept = if c >= k_full_u8 { 0.0 } else { x };
                 *v = kept;
-                block_alive += kept;
-                block_tripped += x - kept;
-            }
-            // Summed in blocks of states ([`BLOCK`]), each block's sums then added to the step's.
-            if (j + 1) % (BLOCK / 2) == 0 {
-                new_alive += block_alive;
-                tripped += block_tripped;
-                (block_alive, block_tripped) = (0.0, 0.0);
+                new_alive += kept;
+                tripped += x - kept;
             }
         }
-        new_alive += block_alive;
-        tripped += block_tripped;
         std::mem::swap(&mut dist, &mut next);
         t += 1;
         steps += 1;
@@ -365,10 +338,13 @@ fn chain(w: &CountWindow, p: f64, start: Start) -> ExactTrip {
                 iterations: t,
             };
         }
-        // Rounding, in units of `f64::EPSILON` of the total, for sums of positive terms: at most
-        // 2 a step (a state's mass rounds twice, half a unit each, and the total once), the
-        // sums over states in blocks ([`BLOCK`]) and the start's.
-        let ulps = 2.0 * t as f64 + SUM_ULPS + init_ulps;
+        // Rounding, in units of `f64::EPSILON` of the total, for sums of positive terms, each
+        // rounding by at most half a unit a term (Higham, *Accuracy and Stability of Numerical
+        // Algorithms*, 2002, §4.2): 2 a step (a state's mass rounds twice, the total once), the
+        // sums over the states (a step's and the start's: 2^n terms each) and the start's logs.
+        // (Measured, the figure is off by far less: 5e-13 of it at 18 calls, where a flat 1e-14
+        // had been allowed and fell short.)
+        let ulps = 2.0 * t as f64 + (full + 1) as f64 + init_ulps;
         let rounding = total * ulps * f64::EPSILON;
         if alive <= total * 1e-17 || alive < f64::MIN_POSITIVE {
             // Whatever is left adds at most alive / rate.
