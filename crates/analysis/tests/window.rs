@@ -1004,10 +1004,11 @@ fn the_text_gives_the_bound_of_a_window_ending_at_each_call() {
 /// The chain's error estimate covers the distance to the truth in the largest windows too. Its
 /// sums over a window's 2^18 states round with the terms (5e-13 of the figure here), and the
 /// estimate had allowed 1e-14: at 18 calls and p = 95% the chain said 30.35065220616689 ±
-/// 3.5e-13 where the run formula gives 30.35065220616847. References: a run of `n` failures, `(1 - p^n) / ((1 - p) p^n)` in exact
-/// rational arithmetic (Python's `fractions`) at the doubles given; the last two cases carried in
-/// 80-bit floats (numpy's `longdouble`, the trip's mass summed per step, to 1e-24 of the total);
-/// the last, `18 + 0.001^18`, is 18 in a double.
+/// 3.5e-13 where the run formula gives 30.35065220616847. References: for a run of `n`
+/// failures, `(1 - p^n) / ((1 - p) p^n)` in exact rational arithmetic (Python's `fractions`) at
+/// the doubles given; the two cases after the runs carried in 80-bit floats (numpy's
+/// `longdouble`, the trip's mass summed per step, to 1e-24 of the total); the last,
+/// `18 + 0.001^18`, is 18 in a double.
 #[test]
 #[allow(clippy::excessive_precision)] // the references as printed
 fn the_error_estimate_covers_the_largest_windows() {
