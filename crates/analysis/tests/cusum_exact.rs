@@ -353,9 +353,10 @@ fn a_line_on_a_grid_point_is_reached_by_the_exact_program_and_the_chain() {
 /// (`w_fail = |w_ok| = ln 9`) and a line of `ln(729 + 1e-9)`, 2e-13 of it above three failures,
 /// the exact program gives 1020 calls; the chain's grid, built from the line itself, needed four
 /// net failures and gave 9220, with an error of rounding. A line beyond the tie (2e-11 above)
-/// alarms at four in both, and within 1e-9 of the grid point the chain's error covers the other
-/// grid (a margin for the rounding a long climb of the score gathers, generous here). Each chain
-/// agrees with the exact program within its error.
+/// alarms at four in both, and within 1e-9 of the grid point, on either side, the chain's error
+/// covers the other grid (a margin for the rounding a long climb of the score gathers, generous
+/// here): below it too, where the line's distance past the last grid point below is nearly a
+/// whole step. Each chain agrees with the exact program within its error.
 #[test]
 fn a_line_within_the_tie_above_a_grid_point_is_reached_there_by_the_chain() {
     let (p0, p1) = (0.1, 0.9);
@@ -364,6 +365,8 @@ fn a_line_within_the_tie_above_a_grid_point_is_reached_there_by_the_chain() {
         (729.0, 1020.0, false),
         (729.000_000_001, 1020.0, false),
         (729.000_000_1, 9220.0, true),
+        (728.999_999_9, 1020.0, true),
+        (728.9, 1020.0, false),
     ] {
         let line = libm::log(calls);
         let exact = cusum::arl_exact(wts, line, p0);
@@ -394,5 +397,53 @@ fn a_line_within_the_tie_above_a_grid_point_is_reached_there_by_the_chain() {
         "chain {} exact {}",
         chain.arl,
         exact.arl
+    );
+}
+
+/// The chain's grid holds the states below the line as the breaker compares with it: `states` is
+/// `h` with `(h - 1) x step < reach(line) <= h x step` (step `w_fail / a`, `a/b` the convergent
+/// used), to rounding: a line within units in the last place of a grid point may be counted on
+/// either side, as the product or as the quotient `reach(line) / step` puts it (the error then
+/// covers the other grid), but no further. A line a few units above a grid point can divide to
+/// just past that point while the point's product still reaches it; the grid must stop there,
+/// not a state further (an alarm a failure later, outside the error). The lines here are the
+/// points moved out by the breaker's tie and a few units either way, for weights of ratio 1/1 to
+/// rounding and not; the test counts the lines that divide past their point, so that it cannot
+/// pass without them.
+#[test]
+fn the_chain_holds_the_states_below_the_line_as_the_breaker_compares() {
+    let (mut lines, mut past) = (0, 0);
+    for (p0, p1) in [(0.1, 0.9), (0.2, 0.8), (0.01, 0.05), (0.02, 0.3)] {
+        let wts = Weights::new(p0, p1);
+        let a = cusum::arl_markov_chain(wts, 3.0 * wts.fail, p0)
+            .expect("chain fits")
+            .ratio
+            .0;
+        let step = wts.fail / a as f64;
+        for m in (a..=8 * a).step_by((a as usize / 4).max(1)) {
+            let point = m as f64 * step / (1.0 - breaker::score::TIE);
+            for k in -4i64..=4 {
+                let line = f64::from_bits(point.to_bits().wrapping_add_signed(k));
+                let chain = cusum::arl_markov_chain(wts, line, p0).expect("chain fits");
+                if chain.ratio.0 != a {
+                    continue;
+                }
+                let r = breaker::score::reach(line, &wts);
+                let by_product = (1u64..).find(|&h| h as f64 * step >= r).unwrap();
+                let by_quotient = (libm::ceil(r / step) as u64).max(1);
+                assert!(
+                    chain.states == by_product || chain.states == by_quotient,
+                    "{p0} {p1} line {line:e} (m {m}, a {a}): {} states, {by_product} by the \
+                     product, {by_quotient} by the quotient",
+                    chain.states
+                );
+                lines += 1;
+                past += usize::from(by_quotient > by_product);
+            }
+        }
+    }
+    assert!(
+        lines > 200 && past > 0,
+        "{lines} lines, {past} past their point"
     );
 }
