@@ -114,8 +114,13 @@ fn the_chain_refuses_weights_and_rates_that_make_no_test() {
         assert!(cusum::arl_markov_chain(w, 5.0, 0.1).is_none(), "{w:?}");
     }
     let w = Weights::new(0.05, 0.2);
-    for p in [1.5, f64::NAN, -0.1] {
+    // No failures (p = 0) never alarm: no chain, as documented, rather than its infinity.
+    for p in [1.5, f64::NAN, -0.1, 0.0] {
         assert!(cusum::arl_markov_chain(w, 5.0, p).is_none(), "{p}");
+    }
+    // A line of 0 (or below) is no line: no chain, not a grid of one state.
+    for line in [0.0, -1.0, f64::NAN] {
+        assert!(cusum::arl_markov_chain(w, line, 0.1).is_none(), "{line}");
     }
     assert!(cusum::arl_markov_chain(w, 5.0, 0.1).is_some());
 }
