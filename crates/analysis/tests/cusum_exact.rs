@@ -447,3 +447,55 @@ fn the_chain_holds_the_states_below_the_line_as_the_breaker_compares() {
         "{lines} lines, {past} past their point"
     );
 }
+
+/// Where only the coarsest convergent `a/b` of an irrational weight ratio fits the chain's work
+/// budget, its error is the gap to the grid of the neighbour on the other side of the ratio,
+/// `(a + 1)/b` below it (`(a - 1)/b` above): that grid is the chain of weights whose ratio is
+/// exactly the neighbour, with the same step `w_fail / (a + 1)`, so the gap is computed here by
+/// running the chain on those weights. Fine 5%, broken 20%: the ratio is 8.066 (convergents
+/// 8/1, 113/14, ...), and at a line of 1000 nats only 8/1 fits. (A coarsest convergent is `a/1`
+/// at or below the ratio, or `1/b` above it, so the neighbour below, `(a - 1)/b`, is never
+/// taken.)
+#[test]
+fn the_chain_error_with_one_convergent_is_the_gap_to_the_neighbour_across_the_ratio() {
+    let wts = Weights::new(0.05, 0.2);
+    let ratio = wts.fail / -wts.ok;
+    assert!(ratio > 8.0 && ratio < 9.0, "{ratio}");
+    let line = 1000.0;
+    for p in [0.2, 0.3] {
+        let chain = cusum::arl_markov_chain(wts, line, p).expect("chain fits");
+        assert_eq!(chain.ratio, (8, 1));
+        let across = w(wts.fail, -wts.fail / 9.0);
+        let neighbour = cusum::arl_markov_chain(across, line, p).expect("chain fits");
+        assert_eq!(neighbour.ratio, (9, 1));
+        let gap = (chain.arl - neighbour.arl).abs();
+        let error = chain.error.expect("an estimate");
+        assert!(gap > 1.0, "{p}: the grids differ ({gap})");
+        assert!(
+            rel(error, gap) < 1e-9,
+            "{p}: error {error}, gap to 9/1 {gap}"
+        );
+    }
+    // Below 1 the coarsest convergent is 1/b, above the ratio, with no neighbour (a - 1)/b: no
+    // estimate. Fine 50%, broken 90%: the ratio is 0.365 (1/2, 1/3, 3/8, ...), and at a line of
+    // 7e6 nats only 1/2 fits.
+    let wts = Weights::new(0.5, 0.9);
+    let chain = cusum::arl_markov_chain(wts, 7e6, 0.9).expect("chain fits");
+    assert_eq!((chain.ratio, chain.error), ((1, 2), None));
+}
+
+/// The chain solves a grid over its budget when it is the coarsest there is, up to 10 times the
+/// budget, and refuses past that: with fine 10% and broken 90% (ratio 1/1, `w_fail = ln 9`), a
+/// line of `2 x budget` steps is solved (two failures to a success's one, the run length about
+/// the line over the drift), one of `11 x budget` steps is not.
+#[test]
+fn the_chain_solves_a_coarsest_grid_up_to_ten_budgets_and_no_further() {
+    let wts = Weights::new(0.1, 0.9);
+    let steps = |budgets: f64| budgets * cusum::CHAIN_BUDGET * wts.fail;
+    let chain = cusum::arl_markov_chain(wts, steps(2.0) + 0.5 * wts.fail, 0.9)
+        .expect("the coarsest grid, under 10 budgets");
+    assert_eq!(chain.ratio, (1, 1));
+    let drift = wts.drift(0.9);
+    assert!(rel(chain.arl, steps(2.0) / drift) < 1e-3, "{}", chain.arl);
+    assert!(cusum::arl_markov_chain(wts, steps(11.0) + 0.5 * wts.fail, 0.9).is_none());
+}
