@@ -356,11 +356,21 @@ fn a_line_on_a_grid_point_is_reached_by_the_exact_program_and_the_chain() {
 /// alarms at four in both, and within 1e-9 of the grid point, on either side, the chain's error
 /// covers the other grid (a margin for the rounding a long climb of the score gathers, generous
 /// here): below it too, where the line's distance past the last grid point below is nearly a
-/// whole step. Each chain agrees with the exact program within its error.
+/// whole step. That error is the gap between the two grids' run lengths, 1020 and 9220 calls,
+/// and both grids count in the work. Each chain agrees with the exact program within its error.
 #[test]
 fn a_line_within_the_tie_above_a_grid_point_is_reached_there_by_the_chain() {
     let (p0, p1) = (0.1, 0.9);
     let wts = Weights::new(p0, p1);
+    // The two grids, from lines well on either side of three failures.
+    let three = libm::log(729.0);
+    let grid = |line: f64| {
+        cusum::arl_markov_chain(wts, line, p0)
+            .expect("chain fits")
+            .arl
+    };
+    let gap = grid(three * (1.0 + 1e-6)) - grid(three * (1.0 - 1e-6));
+    assert!(rel(gap, 9220.0 - 1020.0) < 1e-9, "{gap}");
     for (calls, expected, wide) in [
         (729.0, 1020.0, false),
         (729.000_000_001, 1020.0, false),
@@ -384,6 +394,12 @@ fn a_line_within_the_tie_above_a_grid_point_is_reached_there_by_the_chain() {
             exact.arl
         );
         assert_eq!(error > 1.0, wide, "{calls}: error {error}");
+        if wide {
+            assert!(rel(error, gap) < 1e-9, "{calls}: error {error}, gap {gap}");
+        }
+        // Grids of `states` states, a failure and a success one step each: one grid or two.
+        let grids = if wide { 2.0 } else { 1.0 };
+        assert_eq!(chain.work, grids * chain.states as f64, "{calls}");
     }
     // Far smaller weights' ratio 1/1 to rounding (fine 0.01%, broken 99.99%), a line of 1e12
     // calls 3e-13 of it above a grid point: the chain gave 1e16 (+-1000) against an exact 1e12.
@@ -475,6 +491,13 @@ fn the_chain_error_with_one_convergent_is_the_gap_to_the_neighbour_across_the_ra
             rel(error, gap) < 1e-9,
             "{p}: error {error}, gap to 9/1 {gap}"
         );
+        // Both grids are solved and counted (states x a x b each), and a cap of that work
+        // gives the same answer where one less refuses.
+        let work = chain.states as f64 * 8.0 + neighbour.states as f64 * 9.0;
+        assert_eq!(chain.work, work, "{p}");
+        let capped = |max: f64| cusum::arl_markov_chain_capped(wts, line, p, max);
+        assert_eq!(capped(work), Some(chain), "{p}");
+        assert_eq!(capped(work - 1.0), None, "{p}");
     }
     // Below 1 the coarsest convergent is 1/b, above the ratio, with no neighbour (a - 1)/b: no
     // estimate. Fine 50%, broken 90%: the ratio is 0.365 (1/2, 1/3, 3/8, ...), and at a line of
@@ -498,4 +521,35 @@ fn the_chain_solves_a_coarsest_grid_up_to_ten_budgets_and_no_further() {
     let drift = wts.drift(0.9);
     assert!(rel(chain.arl, steps(2.0) / drift) < 1e-3, "{}", chain.arl);
     assert!(cusum::arl_markov_chain(wts, steps(11.0) + 0.5 * wts.fail, 0.9).is_none());
+}
+
+/// The tie at a grid point in steps of the grid, not of failures: weights of ratio exactly 2
+/// (0.6 and -0.3, the same digits an exponent apart), so the grid's step is a success, half a
+/// failure. A line of three failures is on a grid point (six steps): reached there by the f64
+/// score, the chain agrees with the exact program to rounding and says so. Moved out by 4e-10
+/// of itself, past the tie but within 1e-9 of the point (2.4e-9 steps off six), the chain's
+/// error is the gap to the grid of seven steps; and the work counts both grids (states x 2 x 1).
+#[test]
+fn a_line_on_a_grid_point_of_half_a_failure_is_reached_there_by_the_chain() {
+    let wts = w(0.6, -0.3);
+    let p = 0.2;
+    let line = 3.0 * wts.fail;
+    let grid = |line: f64| cusum::arl_markov_chain(wts, line, p).expect("chain fits");
+    let on = grid(line);
+    let exact = cusum::arl_exact(wts, line, p);
+    assert_eq!((on.ratio, on.states), ((2, 1), 6));
+    assert!(rel(on.arl, exact.arl) < 1e-9, "{} {}", on.arl, exact.arl);
+    assert!(on.error.expect("an estimate") < 1e-9 * on.arl);
+    assert_eq!(on.work, 6.0 * 2.0);
+    let seven = grid(line * (1.0 + 1e-6));
+    assert_eq!(seven.states, 7);
+    let near = grid(line * (1.0 + 4e-10));
+    assert_eq!(near.states, 7);
+    let gap = seven.arl - on.arl;
+    let error = near.error.expect("an estimate");
+    assert!(
+        gap > 1.0 && rel(error, gap) < 1e-9,
+        "error {error}, gap {gap}"
+    );
+    assert_eq!(near.work, 2.0 * 7.0 * 2.0);
 }
