@@ -107,6 +107,8 @@ fn matches_a_simulation() {
 /// trial count, its step's cost, and when some count is still undecided, the undecided counts
 /// reachable from the start plus one (the next trial's new top count).
 fn recount(w: Weights, l: WaldLines, p: f64, mean: f64) -> (f64, f64, u64) {
+    // Decided at or past a line as the breaker compares: a tie to rounding reaches it.
+    let l = l.reached(&w);
     let n_max = (mean + 12.0 * mean.sqrt() + 40.0).ceil() as usize;
     // undecided[k]: no line reached after n trials, k of them failed; reach[k]: some path
     // gets there without reaching a line (whatever its chance).
@@ -171,6 +173,18 @@ fn matches_a_recount() {
                 lower: -2.0,
             },
         ),
+        // Lines the breaker compares at 3 and -2 exactly (`reach`): the scores on them are
+        // decided, the top one opened.
+        (
+            Weights {
+                fail: 1.0,
+                ok: -1.0,
+            },
+            WaldLines {
+                upper: 3.000_000_000_003,
+                lower: -2.000_000_000_002,
+            },
+        ),
     ] {
         for p in [0.0, 0.03, 0.1, 0.5, 1.0] {
             for mean in [0.5, 4.0, 54.0, 300.0] {
@@ -191,7 +205,7 @@ fn matches_a_recount() {
             }
         }
     }
-    assert_eq!(checked, 60);
+    assert_eq!(checked, 80);
 }
 
 /// Not computed: a mean that is no count, or more cells than allowed: (n_max + 1) x (width + 1
