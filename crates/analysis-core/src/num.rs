@@ -2,15 +2,6 @@
 
 use breaker::score::Weights;
 
-/// `ln(e^x + e^y)` without overflow.
-pub(crate) fn log_add(x: f64, y: f64) -> f64 {
-    let (hi, lo) = if x > y { (x, y) } else { (y, x) };
-    if hi == f64::NEG_INFINITY {
-        return hi;
-    }
-    hi + libm::log1p(libm::exp(lo - hi))
-}
-
 /// Whether the weights make a test: `0 < w_fail < inf` and `-inf < w_ok < 0`, as
 /// [`Weights::new`] gives for normal rates `0 < p0 < p1 < 1` (it checks nothing: rates the other
 /// way round flip the signs, equal rates give 0, a rate of 0 or 1, or a subnormal p0 such as
@@ -24,21 +15,6 @@ pub fn is_test(w: Weights) -> bool {
 /// Whether `p` is a failure rate: `0 <= p <= 1` (NaN is not).
 pub fn is_rate(p: f64) -> bool {
     (0.0..=1.0).contains(&p)
-}
-
-/// `ln E[e^{t w}]` for one call at failure rate `p`: `ln(p e^{t w_fail} + (1-p) e^{t w_ok})`.
-pub fn log_mgf(w: Weights, p: f64, t: f64) -> f64 {
-    let a = if p > 0.0 {
-        libm::log(p) + t * w.fail
-    } else {
-        f64::NEG_INFINITY
-    };
-    let b = if p < 1.0 {
-        libm::log1p(-p) + t * w.ok
-    } else {
-        f64::NEG_INFINITY
-    };
-    log_add(a, b)
 }
 
 /// Wald's exponent: the nonzero `t` with `E[e^{t w}] = 1` at failure rate `p` (Wald's `h(p)`).
@@ -57,10 +33,11 @@ pub fn wald_exponent(w: Weights, p: f64) -> Option<f64> {
     }
     let sign = if mu < 0.0 { 1.0 } else { -1.0 };
     // E[e^{x w}] - 1 = p expm1(x w_fail) + (1-p) expm1(x w_ok), with x = sign * t: convex, 0 at
-    // 0, decreasing at 0, positive past the root. Not `log_mgf`: its absolute rounding (~1e-16)
-    // swamps the function near 0, where it is ~ drift x + var x^2 / 2, and hid a root near 0 (close
-    // to the zero-drift rate) to within ~1e-6. This form's rounding is relative to its terms, which
-    // shrink with x. Terms never overflow to opposite infinities (one is at least -1).
+    // 0, decreasing at 0, positive past the root. Not its logarithm `ln E[e^{x w}]`: that one's
+    // absolute rounding (~1e-16) swamps the function near 0, where it is ~ drift x + var x^2 / 2,
+    // and hid a root near 0 (close to the zero-drift rate) to within ~1e-6. This form's rounding
+    // is relative to its terms, which shrink with x. Terms never overflow to opposite infinities
+    // (one is at least -1).
     let g = |t: f64| {
         let x = sign * t;
         p * libm::expm1(x * w.fail) + (1.0 - p) * libm::expm1(x * w.ok)
