@@ -97,6 +97,8 @@ fn the_run_length_simulation_refuses_what_would_hang_it() {
         (5.0, f64::NAN),
         (f64::INFINITY, 0.1),
         (0.0, 0.1),
+        // No failures never alarm: no figure (simulated, it does not end).
+        (5.0, 0.0),
     ] {
         assert_eq!(
             cusum::simulate(w, line, p, 100, 1, u64::MAX),
