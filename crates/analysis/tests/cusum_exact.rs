@@ -470,9 +470,9 @@ fn the_chain_holds_the_states_below_the_line_as_the_breaker_compares() {
 
 /// Where only the coarsest convergent `a/b` of an irrational weight ratio fits the chain's work
 /// budget, its error is the gap to the grid of the neighbour on the other side of the ratio,
-/// `(a + 1)/b` below it (`(a - 1)/b` above): that grid is the chain of weights whose ratio is
-/// exactly the neighbour, with the same step `w_fail / (a + 1)`, so the gap is computed here by
-/// running the chain on those weights. Fine 5%, broken 20%: the ratio is 8.066 (convergents
+/// `(a + 1)/b` when `a/b` is below it (`(a - 1)/b` when above): that grid is the chain of
+/// weights whose ratio is exactly the neighbour, with the same step `w_fail / (a + 1)`, so the
+/// gap is computed here by running the chain on those weights. Fine 5%, broken 20%: the ratio is 8.066 (convergents
 /// 8/1, 113/14, ...), and at a line of 1000 nats only 8/1 fits. (A coarsest convergent is `a/1`
 /// at or below the ratio, or `1/b` above it, so the neighbour below, `(a - 1)/b`, is never
 /// taken.)
@@ -513,8 +513,9 @@ fn the_chain_error_with_one_convergent_is_the_gap_to_the_neighbour_across_the_ra
 
 /// The chain solves a grid over its budget when it is the coarsest there is, up to 10 times the
 /// budget, and refuses past that: with fine 10% and broken 90% (ratio 1/1, `w_fail = ln 9`), a
-/// line of `2 x budget` steps is solved (two failures to a success's one, the run length about
-/// the line over the drift), one of `11 x budget` steps is not.
+/// line of `2 x budget` steps is solved (at a failure rate of 90% the score climbs 0.8 ln 9 a
+/// call, so the run length is about the line over that drift), one of `11 x budget` steps is
+/// not.
 #[test]
 fn the_chain_solves_a_coarsest_grid_up_to_ten_budgets_and_no_further() {
     let wts = Weights::new(0.1, 0.9);
