@@ -558,3 +558,23 @@ fn a_line_on_a_grid_point_of_half_a_failure_is_reached_there_by_the_chain() {
     );
     assert_eq!(near.work, 2.0 * 7.0 * 2.0);
 }
+
+/// The run-length simulation's caps count what they say: a draw per failure simulated (every
+/// run here needs at least three: `2 ln 4 < 3`), so a cap one draw short of a run's draws gives
+/// no figure after exactly that many, and a cap of them gives the same figure; and the calls of
+/// all runs together, so a cap of half of them gives no figure though each run's calls fit.
+#[test]
+fn the_run_length_simulation_caps_its_draws_and_its_calls_in_all() {
+    let wts = Weights::new(0.05, 0.2);
+    let sim = |max_calls: u64, max_draws: u64| {
+        cusum::simulate_capped(wts, 3.0, 0.2, 100, 7, max_calls, max_draws)
+    };
+    let (figure, draws) = sim(u64::MAX, u64::MAX);
+    let figure = figure.expect("a figure");
+    assert!(draws >= 300, "{draws} draws");
+    assert_eq!(sim(u64::MAX, draws - 1), (None, draws - 1));
+    assert_eq!(sim(u64::MAX, draws), (Some(figure), draws));
+    let half = (figure.value * 100.0 / 2.0) as u64;
+    assert!(half > 10 * figure.value as u64, "{half}");
+    assert_eq!(sim(half, u64::MAX).0, None);
+}
