@@ -1820,3 +1820,68 @@ fn a_listener_with_the_breaker_sees_each_openings_wait() {
     );
     assert_eq!(*plain.lock().unwrap(), 0, "the plain listener was replaced");
 }
+
+/// A breaker opened through the wrapper, by a result: a call that then finds the lock busy is
+/// rejected until the wait's end the opening set, kept when the opening was reported (no
+/// rejection under the lock has stored it yet), and after failed trials reopen the breaker,
+/// until the new, longer wait's end (not the first wait's, stored by the rejection before).
+#[test]
+fn an_opening_reported_through_the_wrapper_sets_the_busy_locks_until() {
+    fn check<B: Breaker + Send + 'static>(b: B, open_until: fn(&B) -> f64) {
+        let clock = ManualClock::new(100.0);
+        let shared =
+            Arc::new(Shared::with_lock_timeout(b, Duration::ZERO).with_clock(clock.clock()));
+        let busy = |shared: &Arc<Shared<B>>| {
+            let held = hold_lock(shared, Duration::from_secs(10));
+            let answer = shared.permit();
+            held.release();
+            answer
+        };
+        fail_until_open(&shared);
+        let first = shared.with(|b| open_until(b));
+        assert!(first > clock.now(), "{first}");
+        assert_eq!(
+            busy(&shared),
+            Locked::Done(Decision::Reject(Rejection::Open { until: first }))
+        );
+        // Rejected under the lock too: that stores the same wait's end.
+        assert_eq!(
+            shared.permit(),
+            Locked::Done(Decision::Reject(Rejection::Open { until: first }))
+        );
+        // The wait out, trials fail until the breaker opens again, for longer.
+        clock.advance(Duration::from_secs_f64(first - clock.now()));
+        for trials in 1.. {
+            assert!(trials <= 20, "still half-open after {trials} failed trials");
+            let trial = shared.admit().expect("a trial");
+            assert_eq!(trial.permit().map(|p| p.kind), Some(PermitKind::Trial));
+            let _ = trial.finish(Outcome::ServerError);
+            if shared.state() == State::Open {
+                break;
+            }
+            assert_eq!(shared.state(), State::HalfOpen);
+        }
+        let second = shared.with(|b| open_until(b));
+        assert!(
+            second - clock.now() > first - 100.0,
+            "{first} then {second}"
+        );
+        assert_eq!(
+            busy(&shared),
+            Locked::Done(Decision::Reject(Rejection::Open { until: second }))
+        );
+    }
+    check(
+        Statistical::new(StatisticalSettings::default()).unwrap(),
+        Statistical::open_until,
+    );
+    let w = WindowSettings {
+        sliding_window_size: 4,
+        minimum_number_of_calls: 4,
+        wait_duration_in_open_state: 30.0,
+        wait_interval_multiplier: 2.0,
+        permitted_number_of_calls_in_half_open_state: 1,
+        ..WindowSettings::default()
+    };
+    check(Window::new(w).unwrap(), Window::open_until);
+}
