@@ -392,14 +392,21 @@ mod tests {
         same(&format!("0.{}9007199254740993e1020", "0".repeat(1000)));
         // A halfway point whose tail past the kept digits decides: rounded up only for a
         // non-zero dropped digit (the 1 the sticky rule adds; without it these round down).
-        same(&format!("9007199254740993{}1", "0".repeat(800)));
+        // (The digits dropped before the point count in the exponent: `e-801` brings these
+        // back to 2^53 + 1 and a little.)
+        same(&format!("9007199254740993{}1e-801", "0".repeat(800)));
         same(&format!("9007199254740993.{}1", "0".repeat(1000)));
-        same(&format!("9007199254740993{}", "0".repeat(801)));
+        // ... and dropped digits that are all zero leave it on the halfway point (ties to even:
+        // down), before the point or after it.
+        same(&format!("9007199254740993{}e-801", "0".repeat(801)));
+        same(&format!("9007199254740993.{}", "0".repeat(1000)));
         // Exponents saturate as the standard library's do, far past any f64, whatever the
         // digits before them move the value by.
         same(&format!("0.{}1e700010", "0".repeat(70000)));
         same(&format!("0.{}1e700000", "0".repeat(70000)));
         same(&format!("1{}e-700010", "0".repeat(70000)));
+        // An exponent that reaches 0x10000 exactly stops there (1.0, not infinity).
+        same(&format!("0.{}1e655360", "0".repeat(65535)));
     }
 
     #[test]
