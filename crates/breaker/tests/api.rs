@@ -200,6 +200,23 @@ fn ignored_results_and_permit_kinds_say_what_they_are() {
     assert_eq!(PermitKind::LastOption.to_string(), "last_option");
 }
 
+/// A state's name and its chart code (closed 0, half-open 1, open 2: the series' `state` and
+/// the page's state band read these).
+#[test]
+fn states_say_their_names_and_codes() {
+    let all = [State::Closed, State::HalfOpen, State::Open];
+    let named: Vec<_> = all.iter().map(|s| (s.to_string(), s.code())).collect();
+    assert_eq!(
+        named,
+        [
+            ("closed".to_string(), 0),
+            ("half_open".to_string(), 1),
+            ("open".to_string(), 2)
+        ]
+    );
+    assert!(all.iter().all(|s| s.as_str() == s.to_string()));
+}
+
 #[test]
 fn an_unknown_outcome_is_an_error_with_the_same_message() {
     let e: ParseOutcomeError = "teapot".parse::<Outcome>().unwrap_err();

@@ -118,3 +118,15 @@ fn a_self_describing_binary_format_still_reads_units_and_null() {
     assert!(back.level.is_nan());
     assert_eq!(back.threshold, o.threshold);
 }
+
+/// The settings' object-only wrapper says what the format under it says about being
+/// human-readable, as a `Deserializer` that hands a format on must: a type asking it (serde's
+/// `IpAddr`, say, which reads text or bytes by the answer) reads as it would from the format.
+#[test]
+fn the_object_only_wrapper_is_as_human_readable_as_its_format() {
+    use breaker::units::serde_units::ObjectOnly;
+    use serde::Deserializer;
+    assert!(!ObjectOnly(Binary(serde_json::json!({}))).is_human_readable());
+    assert!(ObjectOnly(&mut serde_json::Deserializer::from_str("{}")).is_human_readable());
+    assert!(ObjectOnly(serde_json::json!({})).is_human_readable());
+}
