@@ -593,6 +593,7 @@ mod tests {
         assert_eq!(wait(61.234), "wait of 61.23 s over");
         assert_eq!(wait(0.5), "wait of 0.50 s over");
         assert_eq!(wait(0.25), "wait of 0.25 s over");
+        assert_eq!(wait(0.1), "wait of 0.10 s over");
         assert_eq!(wait(0.001), "wait of 0.001 s over");
         assert_eq!(wait(0.0015), "wait of 0.0015 s over");
         assert_eq!(wait(0.05), "wait of 0.05 s over");

@@ -117,6 +117,21 @@ fn a_self_describing_binary_format_still_reads_units_and_null() {
     let back = breaker::Observation::deserialize(Binary(json)).expect("read");
     assert!(back.level.is_nan());
     assert_eq!(back.threshold, o.threshold);
+    // Neither a number nor nil: refused, saying what the field takes.
+    let mut bad = serde_json::to_value(o).unwrap();
+    bad["level"] = serde_json::json!("high");
+    let e = breaker::Observation::deserialize(Binary(bad)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "invalid type: string \"high\", expected a number or null"
+    );
+    // Whole numbers, as a format holds them (MessagePack writes 3.0 as the integer 3), read as
+    // the numbers they are, negative ones too.
+    let mut whole = serde_json::to_value(o).unwrap();
+    whole["count"] = serde_json::json!(3);
+    whole["level"] = serde_json::json!(-2);
+    let back = breaker::Observation::deserialize(Binary(whole)).expect("read");
+    assert_eq!((back.count, back.level), (3.0, -2.0));
 }
 
 /// The settings' object-only wrapper says what the format under it says about being
@@ -129,4 +144,55 @@ fn the_object_only_wrapper_is_as_human_readable_as_its_format() {
     assert!(!ObjectOnly(Binary(serde_json::json!({}))).is_human_readable());
     assert!(ObjectOnly(&mut serde_json::Deserializer::from_str("{}")).is_human_readable());
     assert!(ObjectOnly(serde_json::json!({})).is_human_readable());
+}
+
+/// Another self-describing binary format, one that hands a nil to the visitor as `none` where
+/// [`Binary`] hands it as `unit` (serde lets a format do either).
+struct NilAsNone(serde_json::Value);
+
+impl<'de> serde::Deserializer<'de> for NilAsNone {
+    type Error = serde_json::Error;
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, v: V) -> Result<V::Value, Self::Error> {
+        use serde::de::value::MapDeserializer;
+        match self.0 {
+            serde_json::Value::Null => v.visit_none(),
+            serde_json::Value::Object(m) => v.visit_map(MapDeserializer::new(
+                m.into_iter().map(|(k, x)| (k, NilAsNone(x))),
+            )),
+            other => Binary(other).deserialize_any(v),
+        }
+    }
+    fn deserialize_enum<V: serde::de::Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, Self::Error> {
+        Binary(self.0).deserialize_enum(name, variants, v)
+    }
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option
+        unit unit_struct newtype_struct seq tuple tuple_struct map struct identifier ignored_any
+    }
+}
+
+impl<'de> serde::de::IntoDeserializer<'de, serde_json::Error> for NilAsNone {
+    type Deserializer = NilAsNone;
+    fn into_deserializer(self) -> NilAsNone {
+        self
+    }
+}
+
+#[test]
+fn a_nil_read_as_none_is_nan_too() {
+    use serde::Deserialize;
+    let o = Window::new(WindowSettings::default()).unwrap().observe(0.0);
+    let json = serde_json::to_value(o).unwrap();
+    assert!(json["level"].is_null());
+    let back = breaker::Observation::deserialize(NilAsNone(json)).expect("read");
+    assert!(back.level.is_nan(), "{}", back.level);
+    assert_eq!((back.threshold, back.state), (o.threshold, o.state));
 }
