@@ -123,6 +123,32 @@ fn the_score_adds_with_a_floor_at_zero() {
     assert_eq!(s.value(), 0.0);
 }
 
+/// `reach(line, w)`: the line moved toward 0 by `TIE` (1e-12) of it, but by at most a quarter of
+/// the smaller weight; a line of 0 stays put.
+#[test]
+fn a_line_is_reached_within_its_tie_or_a_quarter_step() {
+    use breaker::score::{reach, TIE};
+    assert_eq!(TIE, 1e-12);
+    let w = Weights {
+        fail: 2.0,
+        ok: -0.5,
+    };
+    // TIE of the line is the smaller: above 0 the line less it, below 0 the line plus it.
+    for line in [9f64.ln(), 1e3, 1.0] {
+        assert_eq!(reach(line, &w), line - line * 1e-12, "{line}");
+        assert_eq!(reach(-line, &w), -line + line * 1e-12, "{line}");
+    }
+    // A quarter of the smaller weight (0.125 here) is: TIE of 1e12 would be 1.
+    assert_eq!(reach(1e12, &w), 1e12 - 0.125);
+    assert_eq!(reach(-1e12, &w), -1e12 + 0.125);
+    let tiny = Weights {
+        fail: 1e-13,
+        ok: -4e-14,
+    };
+    assert_eq!(reach(5.0, &tiny), 5.0 - 1e-14);
+    assert_eq!(reach(0.0, &w), 0.0);
+}
+
 /// One trial at a time; a trial is lost at its loss time exactly (`now >= lost_at`); a result
 /// frees the slot and moves the score, a release frees it without moving the score.
 #[test]
