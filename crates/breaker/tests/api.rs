@@ -421,3 +421,38 @@ fn retry_after_is_a_duration_for_any_times() {
     assert_eq!(open(10.0).retry_after(f64::INFINITY), None);
     assert_eq!(Rejection::HalfOpenBusy.retry_after(0.0), None);
 }
+
+/// A boxed breaker answers as the breaker inside it, time rules included: its next deadline,
+/// and a poll at that deadline moving it to half-open.
+#[test]
+fn a_boxed_breaker_is_the_breaker_inside() {
+    let settings = WindowSettings {
+        sliding_window_size: 2,
+        minimum_number_of_calls: 2,
+        wait_duration_in_open_state: 5.0,
+        automatic_transition_from_open_to_half_open_enabled: true,
+        ..Default::default()
+    };
+    let mut plain = Window::new(settings.clone()).unwrap();
+    let mut boxed: Box<dyn Breaker> = Box::new(Window::new(settings).unwrap());
+    assert_eq!(boxed.next_deadline(), None);
+    // (Each breaker numbers its own permits.)
+    for now in [1.0, 2.0] {
+        let (p, q) = (plain.permit(now).permit(), boxed.permit(now).permit());
+        assert_eq!(p.map(|p| p.kind), q.map(|q| q.kind));
+        assert_eq!(
+            plain.record(&p.unwrap(), Outcome::Refused, now),
+            boxed.record(&q.unwrap(), Outcome::Refused, now)
+        );
+    }
+    assert_eq!(boxed.state(), State::Open);
+    assert_eq!(boxed.next_deadline(), Some(7.0));
+    assert_eq!(boxed.next_deadline(), plain.next_deadline());
+    plain.poll(7.0);
+    boxed.poll(7.0);
+    assert_eq!(boxed.state(), State::HalfOpen);
+    assert_eq!(boxed.transitions(), plain.transitions());
+    assert_eq!(boxed.generation(), 2);
+    assert_eq!(boxed.permit_last_option(8.0).kind, PermitKind::Trial);
+    assert_eq!(plain.permit_last_option(8.0).kind, PermitKind::Trial);
+}
