@@ -152,6 +152,11 @@ mod tests {
              (a smaller rate is subnormal)"
         );
         assert!(open_unit("rate", f64::MIN_POSITIVE).is_ok());
+        // 0 is not subnormal: the plain range, without the subnormal note.
+        for zero in [0.0, -0.0] {
+            let e = open_unit("rate", zero).unwrap_err().to_string();
+            assert_eq!(e, format!("rate = {zero} is invalid: allowed 0 < x < 1"));
+        }
         // Ordinary numbers as before.
         assert_eq!(Num(1.5).to_string(), "1.5");
         assert_eq!(Num(1e15).to_string(), "1000000000000000");
