@@ -48,19 +48,28 @@ fn settings_and_observations_read_back_from_a_binary_format() {
 }
 
 /// A self-describing format that says it is not human-readable, as MessagePack and CBOR do:
-/// `serde_json::Value` underneath, every level handed on as one of these.
-struct Binary(serde_json::Value);
+/// `serde_json::Value` underneath, every level handed on as one of these, a nil handed to the
+/// visitor as `unit` or as `none` (serde lets a format do either).
+struct Binary(serde_json::Value, Nil);
+
+#[derive(Clone, Copy, PartialEq)]
+enum Nil {
+    Unit,
+    None,
+}
 
 impl<'de> serde::Deserializer<'de> for Binary {
     type Error = serde_json::Error;
     fn deserialize_any<V: serde::de::Visitor<'de>>(self, v: V) -> Result<V::Value, Self::Error> {
         use serde::de::value::{MapDeserializer, SeqDeserializer};
+        let nil = self.1;
         match self.0 {
+            serde_json::Value::Null if nil == Nil::None => v.visit_none(),
             serde_json::Value::Object(m) => v.visit_map(MapDeserializer::new(
-                m.into_iter().map(|(k, x)| (k, Binary(x))),
+                m.into_iter().map(|(k, x)| (k, Binary(x, nil))),
             )),
             serde_json::Value::Array(a) => {
-                v.visit_seq(SeqDeserializer::new(a.into_iter().map(Binary)))
+                v.visit_seq(SeqDeserializer::new(a.into_iter().map(|x| Binary(x, nil))))
             }
             other => serde::Deserializer::deserialize_any(other, v),
         }
@@ -76,7 +85,7 @@ impl<'de> serde::Deserializer<'de> for Binary {
             serde_json::Value::String(s) => {
                 v.visit_enum(serde::de::value::StringDeserializer::<serde_json::Error>::new(s))
             }
-            other => Binary(other).deserialize_any(v),
+            other => Binary(other, self.1).deserialize_any(v),
         }
     }
     fn is_human_readable(&self) -> bool {
@@ -102,25 +111,25 @@ fn a_self_describing_binary_format_still_reads_units_and_null() {
     use serde::Deserialize;
     let v =
         serde_json::json!({"failure_rate_threshold": "30%", "wait_duration_in_open_state": "5s"});
-    let w = WindowSettings::deserialize(Binary(v)).expect("read");
+    let w = WindowSettings::deserialize(Binary(v, Nil::Unit)).expect("read");
     assert_eq!(
         (w.failure_rate_threshold, w.wait_duration_in_open_state),
         (0.3, 5.0)
     );
     let v = serde_json::json!({"fine_rate": 0.02, "call_timeout": 2});
-    let s = StatisticalSettings::deserialize(Binary(v)).expect("read");
+    let s = StatisticalSettings::deserialize(Binary(v, Nil::Unit)).expect("read");
     assert_eq!((s.fine_rate, s.call_timeout), (0.02, 2.0));
     // An observation's NaN, written null by JSON, reads back as NaN.
     let o = Window::new(WindowSettings::default()).unwrap().observe(0.0);
     let json = serde_json::to_value(o).unwrap();
     assert!(json["level"].is_null());
-    let back = breaker::Observation::deserialize(Binary(json)).expect("read");
+    let back = breaker::Observation::deserialize(Binary(json, Nil::Unit)).expect("read");
     assert!(back.level.is_nan());
     assert_eq!(back.threshold, o.threshold);
     // Neither a number nor nil: refused, saying what the field takes.
     let mut bad = serde_json::to_value(o).unwrap();
     bad["level"] = serde_json::json!("high");
-    let e = breaker::Observation::deserialize(Binary(bad)).unwrap_err();
+    let e = breaker::Observation::deserialize(Binary(bad, Nil::Unit)).unwrap_err();
     assert_eq!(
         e.to_string(),
         "invalid type: string \"high\", expected a number or null"
@@ -130,7 +139,7 @@ fn a_self_describing_binary_format_still_reads_units_and_null() {
     let mut whole = serde_json::to_value(o).unwrap();
     whole["count"] = serde_json::json!(3);
     whole["level"] = serde_json::json!(-2);
-    let back = breaker::Observation::deserialize(Binary(whole)).expect("read");
+    let back = breaker::Observation::deserialize(Binary(whole, Nil::Unit)).expect("read");
     assert_eq!((back.count, back.level), (3.0, -2.0));
 }
 
@@ -141,58 +150,19 @@ fn a_self_describing_binary_format_still_reads_units_and_null() {
 fn the_object_only_wrapper_is_as_human_readable_as_its_format() {
     use breaker::units::serde_units::ObjectOnly;
     use serde::Deserializer;
-    assert!(!ObjectOnly(Binary(serde_json::json!({}))).is_human_readable());
+    assert!(!ObjectOnly(Binary(serde_json::json!({}), Nil::Unit)).is_human_readable());
     assert!(ObjectOnly(&mut serde_json::Deserializer::from_str("{}")).is_human_readable());
     assert!(ObjectOnly(serde_json::json!({})).is_human_readable());
 }
 
-/// Another self-describing binary format, one that hands a nil to the visitor as `none` where
-/// [`Binary`] hands it as `unit` (serde lets a format do either).
-struct NilAsNone(serde_json::Value);
-
-impl<'de> serde::Deserializer<'de> for NilAsNone {
-    type Error = serde_json::Error;
-    fn deserialize_any<V: serde::de::Visitor<'de>>(self, v: V) -> Result<V::Value, Self::Error> {
-        use serde::de::value::MapDeserializer;
-        match self.0 {
-            serde_json::Value::Null => v.visit_none(),
-            serde_json::Value::Object(m) => v.visit_map(MapDeserializer::new(
-                m.into_iter().map(|(k, x)| (k, NilAsNone(x))),
-            )),
-            other => Binary(other).deserialize_any(v),
-        }
-    }
-    fn deserialize_enum<V: serde::de::Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        v: V,
-    ) -> Result<V::Value, Self::Error> {
-        Binary(self.0).deserialize_enum(name, variants, v)
-    }
-    fn is_human_readable(&self) -> bool {
-        false
-    }
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option
-        unit unit_struct newtype_struct seq tuple tuple_struct map struct identifier ignored_any
-    }
-}
-
-impl<'de> serde::de::IntoDeserializer<'de, serde_json::Error> for NilAsNone {
-    type Deserializer = NilAsNone;
-    fn into_deserializer(self) -> NilAsNone {
-        self
-    }
-}
-
+/// A format that hands its nil to the visitor as `none`: an observation's NaN reads back too.
 #[test]
 fn a_nil_read_as_none_is_nan_too() {
     use serde::Deserialize;
     let o = Window::new(WindowSettings::default()).unwrap().observe(0.0);
     let json = serde_json::to_value(o).unwrap();
     assert!(json["level"].is_null());
-    let back = breaker::Observation::deserialize(NilAsNone(json)).expect("read");
+    let back = breaker::Observation::deserialize(Binary(json, Nil::None)).expect("read");
     assert!(back.level.is_nan(), "{}", back.level);
     assert_eq!((back.threshold, back.state), (o.threshold, o.state));
 }
