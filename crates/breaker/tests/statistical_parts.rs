@@ -138,7 +138,7 @@ fn a_line_is_reached_within_its_tie_or_a_quarter_step() {
         assert_eq!(reach(line, &w), line - line * 1e-12, "{line}");
         assert_eq!(reach(-line, &w), -line + line * 1e-12, "{line}");
     }
-    // A quarter of the smaller weight (0.125 here) is: TIE of 1e12 would be 1.
+    // Where a quarter of the smaller weight (0.125 here) is the smaller: TIE of 1e12 is 1.
     assert_eq!(reach(1e12, &w), 1e12 - 0.125);
     assert_eq!(reach(-1e12, &w), -1e12 + 0.125);
     let tiny = Weights {
