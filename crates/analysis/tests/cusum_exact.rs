@@ -472,10 +472,10 @@ fn the_chain_holds_the_states_below_the_line_as_the_breaker_compares() {
 /// budget, its error is the gap to the grid of the neighbour on the other side of the ratio,
 /// `(a + 1)/b` when `a/b` is below it (`(a - 1)/b` when above): that grid is the chain of
 /// weights whose ratio is exactly the neighbour, with the same step `w_fail / (a + 1)`, so the
-/// gap is computed here by running the chain on those weights. Fine 5%, broken 20%: the ratio is 8.066 (convergents
-/// 8/1, 113/14, ...), and at a line of 1000 nats only 8/1 fits. (A coarsest convergent is `a/1`
-/// at or below the ratio, or `1/b` above it, so the neighbour below, `(a - 1)/b`, is never
-/// taken.)
+/// gap is computed here by running the chain on those weights. Fine 5%, broken 20%: the ratio
+/// is 8.066 (convergents 8/1, 113/14, ...), and at a line of 1000 nats only 8/1 fits. (A
+/// coarsest convergent is `a/1` at or below the ratio, or `1/b` above it, so the neighbour
+/// below, `(a - 1)/b`, is never taken.)
 #[test]
 fn the_chain_error_with_one_convergent_is_the_gap_to_the_neighbour_across_the_ratio() {
     let wts = Weights::new(0.05, 0.2);

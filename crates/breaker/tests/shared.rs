@@ -54,6 +54,14 @@ fn hold_lock<B: Breaker + Send + 'static>(shared: &Arc<Shared<B>>, at_most: Dura
     LockHeld { release, thread }
 }
 
+/// `shared.permit()` asked while another thread holds the lock.
+fn permit_while_locked<B: Breaker + Send + 'static>(shared: &Arc<Shared<B>>) -> Locked<Decision> {
+    let held = hold_lock(shared, Duration::from_secs(10));
+    let answer = shared.permit();
+    held.release();
+    answer
+}
+
 #[test]
 fn threads_share_one_state() {
     let s = StatisticalSettings {
@@ -1615,10 +1623,7 @@ fn a_breaker_opened_before_it_was_shared_rejects_a_busy_lock_until_its_wait_ends
                 Locked::Done(Decision::Reject(Rejection::Open { until: 32.5 }))
             );
         }
-        let held = hold_lock(&shared, Duration::from_secs(10));
-        let answer = shared.permit();
-        held.release();
-        answer
+        permit_while_locked(&shared)
     };
     let open_until_then = Locked::Done(Decision::Reject(Rejection::Open { until: 32.5 }));
     // Its last call opened it.
@@ -1831,17 +1836,11 @@ fn an_opening_reported_through_the_wrapper_sets_the_busy_locks_until() {
         let clock = ManualClock::new(100.0);
         let shared =
             Arc::new(Shared::with_lock_timeout(b, Duration::ZERO).with_clock(clock.clock()));
-        let busy = |shared: &Arc<Shared<B>>| {
-            let held = hold_lock(shared, Duration::from_secs(10));
-            let answer = shared.permit();
-            held.release();
-            answer
-        };
         fail_until_open(&shared);
         let first = shared.with(|b| open_until(b));
         assert!(first > clock.now(), "{first}");
         assert_eq!(
-            busy(&shared),
+            permit_while_locked(&shared),
             Locked::Done(Decision::Reject(Rejection::Open { until: first }))
         );
         // Rejected under the lock too: that stores the same wait's end.
@@ -1867,7 +1866,7 @@ fn an_opening_reported_through_the_wrapper_sets_the_busy_locks_until() {
             "{first} then {second}"
         );
         assert_eq!(
-            busy(&shared),
+            permit_while_locked(&shared),
             Locked::Done(Decision::Reject(Rejection::Open { until: second }))
         );
     }
