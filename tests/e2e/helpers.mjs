@@ -270,11 +270,40 @@ export const button = (s, text) => s.driver.findElement({ xpath: `//div[@class='
 /** The page's clock format, m:ss.cc (as format.js `clock` for runs under an hour). */
 export const clock = (t) => `${Math.floor(t / 60)}:${(t % 60).toFixed(2).padStart(5, '0')}`;
 
-/** Do `act` (async) and wait for the page to show a new cursor snapshot. */
+/**
+ * Do `act` (async) and wait for the page to show a new cursor snapshot. On a timeout the error
+ * says what the page was doing (a run loaded, requests to the worker unanswered, the analysis
+ * figures, the clicks it saw since `act`): a run of the whole suite once waited 20 s here after
+ * a click on a trace row and said only "false".
+ */
 export async function newSnap(s, act, what) {
-  await page(s.driver, () => { window.__e2eSnap = window.playground.state.snap; });
+  await page(s.driver, () => {
+    window.__e2eSnap = window.playground.state.snap;
+    window.__e2eClicks = [];
+    if (!window.__e2eClickHook) {
+      window.__e2eClickHook = true;
+      document.addEventListener('click', (e) => {
+        const el = e.target;
+        const at = `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).trim().replace(/\s+/g, '.')}` : ''}`;
+        if (window.__e2eClicks) window.__e2eClicks.push(`${at} "${(el.textContent || '').trim().slice(0, 30)}" at (${e.clientX}, ${e.clientY})`);
+      }, true);
+    }
+  });
   await act();
-  await until(() => page(s.driver, () => window.playground.state.snap !== window.__e2eSnap), what);
+  await until(() => page(s.driver, () => {
+    const pg = window.playground;
+    const S = pg.state;
+    if (S.snap !== window.__e2eSnap) return true;
+    const od = S.openDelay;
+    return {
+      loaded: S.loaded,
+      t: S.snap ? S.snap.t_s : null,
+      playing: S.playing,
+      unanswered: pg.engine.pending ? pg.engine.pending.size : null,
+      analysis: od ? (od.window === undefined ? 'window figures computing' : 'done') : 'computing',
+      clicks: window.__e2eClicks,
+    };
+  }).then((r) => r === true || Promise.reject(new Error(JSON.stringify(r)))), what);
   return pageState(s.driver);
 }
 
