@@ -725,7 +725,34 @@ export function mountPlayground(root, options = {}) {
     const stat = S.shownScenario ? S.shownScenario.statistical : null;
     const callers = S.shownScenario ? S.shownScenario.callers : null;
     const derivedKey = JSON.stringify([S.derived, s.threshold, s.count, win, callTimeout, S.openDelay, S.meterStart, traffic, stat, callers]);
-    if (derivedKey !== shown.derived) { shown.derived = derivedKey; patch(P.derived.body, (el) => renderDerived(el, S.derived, snap, win, callTimeout, S.openDelay, S.meterStart, traffic, stat, callers)); }
+    if (derivedKey !== shown.derived) {
+      shown.derived = derivedKey;
+      // While the analysis figures are computed, their cards keep the height they had, so the
+      // panel does not fold by some 450 px for the 50-200 ms after an edit of a rate and unfold
+      // again (the panels below moved with it, under a reader's pointer).
+      const held = S.openDelay && S.openDelay.window !== undefined ? null : cardHeights(P.derived.body);
+      patch(P.derived.body, (el) => renderDerived(el, S.derived, snap, win, callTimeout, S.openDelay, S.meterStart, traffic, stat, callers));
+      if (held) holdHeights(P.derived.body, held);
+    }
+  }
+
+  /** The derived panel's cards' heights (px) by title (the heading's first text). */
+  function cardHeights(body) {
+    const out = new Map();
+    for (const c of body.querySelectorAll('.derived-item')) {
+      const title = c.querySelector('h3')?.firstChild?.textContent;
+      if (title) out.set(title, c.getBoundingClientRect().height);
+    }
+    return out;
+  }
+
+  /** A card still computed ("computing…") at least as tall as it was with its figures. */
+  function holdHeights(body, heights) {
+    for (const c of body.querySelectorAll('.derived-item')) {
+      const height = heights.get(c.querySelector('h3')?.firstChild?.textContent);
+      if (c.getAttribute('aria-busy') === 'true' && height > 0) c.style.minHeight = `${height}px`;
+      else if (c.style.minHeight) c.style.removeProperty('min-height');
+    }
   }
 
   let seekBusy = false;
