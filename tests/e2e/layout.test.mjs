@@ -63,6 +63,60 @@ for (const browser of BROWSERS) {
       }
     });
 
+    test('as the cursor moves, the state panel only grows: its tables stay where they are and the chart below never moves up; a new width lets the height go', async () => {
+      const rect = await s.driver.manage().window().getRect();
+      try {
+        await s.driver.manage().window().setRect({ width: 1280, height: 900 });
+        await open(s);
+        const events = await page(s.driver, async () => {
+          const r = await window.playground.engine.call('events', { limit: 5000 });
+          return r.list.map((e) => e.t_s);
+        });
+        assert.ok(events.length >= 5, 'the default preset has state changes');
+        const place = (t) => page(s.driver, async (at) => {
+          const snap = window.playground.state.snap;
+          window.playground.seek(at);
+          await new Promise((r) => { const f = () => (window.playground.state.snap !== snap ? r() : setTimeout(f, 10)); f(); });
+          // Laid out and drawn: the panel's height is held from its resize observer's callback.
+          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+          const top = (sel) => document.querySelector(sel).getBoundingClientRect().top + window.scrollY;
+          return { t: window.playground.state.snap.t_s, tables: top('#playground .panel-now .two'), chart: top('#playground .panel-chart'), state: window.playground.state.snap.statistical.state };
+        }, t);
+        // Each change, just after it and a little later (closed, open, half-open and back: the
+        // rows' notes differ in length from one state to the next), then back to the start.
+        const times = [...new Set(events)].flatMap((t) => [t + 0.001, t + 0.4]).concat([0.5]);
+        let last = await place(0);
+        const states = new Set([last.state]);
+        for (const t of times) {
+          const p = await place(t);
+          states.add(p.state);
+          assert.ok(Math.abs(p.tables - last.tables) < 0.5, `the tables moved from ${last.tables} to ${p.tables} px at ${p.t} s`);
+          assert.ok(p.chart >= last.chart - 0.5, `the chart moved up from ${last.chart} to ${p.chart} px at ${p.t} s`);
+          last = p;
+        }
+        assert.deepEqual([...states].sort(), ['closed', 'half_open', 'open']);
+        // Held since: the panel at the start, closed, is taller than it needs to be.
+        const natural = () => page(s.driver, () => {
+          const b = document.querySelector('#playground .panel-now .panel-body');
+          const held = b.getBoundingClientRect().height;
+          const min = b.style.minHeight;
+          b.style.removeProperty('min-height');
+          const own = b.getBoundingClientRect().height;
+          b.style.minHeight = min;
+          return { held, own };
+        });
+        const before = await natural();
+        assert.ok(before.held > before.own + 20, `held ${before.held} px, its own ${before.own} px`);
+        // Another width: the notes wrap anew, and the panel is its own height again.
+        await s.driver.manage().window().setRect({ width: 1000, height: 900 });
+        await until(async () => { const n = await natural(); return Math.abs(n.held - n.own) < 0.5 && n; }, 'the height let go at 1000 px')
+          .catch(async (e) => { throw new Error(`${e.message}; now ${JSON.stringify(await natural())}`); });
+        assert.deepEqual(await pageErrors(s), []);
+      } finally {
+        await s.driver.manage().window().setRect({ width: rect.width, height: rect.height });
+      }
+    });
+
     test('the analysis curves take the dark colours when the system turns dark (Chromium: media emulation)', { skip: browser !== 'chromium' }, async () => {
       await open(s);
       await page(s.driver, () => { document.querySelector('#playground .analysis-details').open = true; });

@@ -245,6 +245,34 @@ export function mountPlayground(root, options = {}) {
   // A change of the viewport's height alone (the media query below) does not resize the bar.
   window.addEventListener('resize', syncPad);
 
+  // The "Now" panel only grows while its width stays: its rows' notes differ in length from one
+  // state to the next (closed, open, half-open), and the panel went from 347 to 493, 400 and 508
+  // px as a run of the default preset played, moving the chart below it up and down by up to
+  // 160 px under the reader's eyes. A held height is let go when the width changes (the notes
+  // wrap anew), in the next frame: resizing an observed box from its own observer's callback
+  // is a "ResizeObserver loop" error.
+  let nowWidth = -1;
+  let nowHeld = 0;
+  let nowFrame = 0;
+  const nowBody = P.now.body;
+  const nowRo = new ResizeObserver(() => {
+    const { width, height } = nowBody.getBoundingClientRect();
+    if (width !== nowWidth) {
+      nowWidth = width;
+      cancelAnimationFrame(nowFrame);
+      nowFrame = requestAnimationFrame(() => {
+        nowBody.style.removeProperty('min-height');
+        nowHeld = nowBody.getBoundingClientRect().height;
+        if (nowHeld > 0) nowBody.style.minHeight = `${nowHeld}px`;
+      });
+    } else if (height > nowHeld) {
+      // The box is this tall already: holding it changes no size (no new observation).
+      nowHeld = height;
+      nowBody.style.minHeight = `${height}px`;
+    }
+  });
+  nowRo.observe(nowBody);
+
   // The run line names the simulated panels shown (an embed's panels=chart,metrics has no trace
   // or verdict to speak of).
   const simulatedPanels = ['chart', 'trace', 'metrics', 'verdict'].filter((p) => panels.includes(p));
@@ -1099,6 +1127,6 @@ export function mountPlayground(root, options = {}) {
     seek: (t) => seek(cursorTime(t, 'seek(t)')),
     /** See `load` above: show `scenario`'s run, or resolve false with the page as it was. */
     load: async (scenario, t = 0) => load(scenario, cursorTime(t, 'load(scenario, t)')),
-    destroy() { S.destroyed = true; pause(); stickyRo.disconnect(); window.removeEventListener('resize', syncPad); transport.destroy(); chart.destroy(); if (syncKey) FREE_SYNC_KEYS.push(syncKey); syncKey = null; analysis.destroy(); engine.terminate(); },
+    destroy() { S.destroyed = true; pause(); stickyRo.disconnect(); nowRo.disconnect(); cancelAnimationFrame(nowFrame); window.removeEventListener('resize', syncPad); transport.destroy(); chart.destroy(); if (syncKey) FREE_SYNC_KEYS.push(syncKey); syncKey = null; analysis.destroy(); engine.terminate(); },
   };
 }

@@ -41,10 +41,6 @@ export function renderNow(root, snap, point, period, changes = []) {
       h('span', { text: `t = ${clock(snap.t_s)}` }),
       snap.calls !== undefined ? h('span', { text: ` · call ${fmt(snap.calls, 6)}` }) : null,
       ' ', kindBadge('simulated')),
-    // Always a line, so the panel does not grow under the reader at the first call.
-    last ? h('p', { class: 'lastcall', text: describeCall(last) })
-      : h('p', { class: 'lastcall muted', text: 'No call has arrived yet.' }),
-    changes.length ? h('p', { class: 'changes', text: `Changed at this time: ${changes.map((e) => `${e.caller ? `${e.breaker} (caller ${e.caller})` : e.breaker} ${stateName(e.from)} → ${stateName(e.to)}, ${reasonText(e, point)}`).join('; ')}. (The call above is the last to arrive; a change may also come from an earlier call's result arriving now, or a time limit.)` }) : null,
     h('div', { class: 'two' },
       h('table', { class: 'kv' }, h('caption', {}, 'Statistical ', badge(s.state)),
         h('tbody', {},
@@ -77,7 +73,14 @@ export function renderNow(root, snap, point, period, changes = []) {
           row('probes\' failure rate', pct(w.trial), w.state === 'half_open' ? 'of the probes answered so far' : ''),
           row('calls in window', fmt(w.count, 6), w.state === 'open' ? HELD : undefined),
           row('wait', duration(w.wait)),
-          row('generation', String(w.generation ?? '—'))))));
+          row('generation', String(w.generation ?? '—'))))),
+    // Under the tables, whose place then stays as the cursor moves: this sentence is one line or
+    // three as the call goes (and the changes' one at a change only), and above them it moved the
+    // tables up and down by 20 px at most frames of play. Always a line, so the panel does not
+    // grow under the reader at the first call.
+    last ? h('p', { class: 'lastcall', text: describeCall(last) })
+      : h('p', { class: 'lastcall muted', text: 'No call has arrived yet.' }),
+    changes.length ? h('p', { class: 'changes', text: `Changed at this time: ${changes.map((e) => `${e.caller ? `${e.breaker} (caller ${e.caller})` : e.breaker} ${stateName(e.from)} → ${stateName(e.to)}, ${reasonText(e, point)}`).join('; ')}. (The call above is the last to arrive; a change may also come from an earlier call's result arriving now, or a time limit.)` }) : null);
 }
 
 /**
