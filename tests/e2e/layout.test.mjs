@@ -4,7 +4,7 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BROWSERS, session, open, page, until, pageErrors } from './helpers.mjs';
+import { BROWSERS, session, open, page, until, pageErrors, change } from './helpers.mjs';
 
 /**
  * Show `path` (relative to the page's folder) in an iframe `width` px wide, alone on a page of
@@ -109,8 +109,26 @@ for (const browser of BROWSERS) {
         assert.ok(before.held > before.own + 20, `held ${before.held} px, its own ${before.own} px`);
         // Another width: the notes wrap anew, and the panel is its own height again.
         await s.driver.manage().window().setRect({ width: 1000, height: 900 });
-        await until(async () => { const n = await natural(); return Math.abs(n.held - n.own) < 0.5 && n; }, 'the height let go at 1000 px')
+        const letGo = (what) => until(async () => { const n = await natural(); return Math.abs(n.held - n.own) < 0.5 && n; }, what)
           .catch(async (e) => { throw new Error(`${e.message}; now ${JSON.stringify(await natural())}`); });
+        await letGo('the height let go at 1000 px');
+        // A new run: held afresh from its own start (a walkthrough's step kept an earlier one's).
+        for (const t of times) await place(t);
+        const again = await natural();
+        assert.ok(again.held > again.own + 20, `held again at 1000 px: ${again.held} px, its own ${again.own} px`);
+        await change(s, 'statistical.broken_rate', '25');
+        await letGo('the height let go for the new run');
+        // Scaled by a host page (slides, a preview): held in layout px, as min-height is. A hold
+        // from the scaled box (1.5 times as tall) grew every frame, with loop errors.
+        await page(s.driver, () => { const r = document.getElementById('playground'); r.style.transformOrigin = '0 0'; r.style.transform = 'scale(1.5)'; });
+        for (const t of times.slice(0, 4)) await place(t);
+        await new Promise((r) => setTimeout(r, 300));
+        const scaled = await page(s.driver, () => {
+          const b = document.querySelector('#playground .panel-now .panel-body');
+          return { min: parseFloat(b.style.minHeight), layout: b.offsetHeight };
+        });
+        assert.ok(Math.abs(scaled.min - scaled.layout) < 1, `scaled 1.5: held ${scaled.min} px, laid out ${scaled.layout} px`);
+        await page(s.driver, () => { document.getElementById('playground').style.transform = ''; });
         assert.deepEqual(await pageErrors(s), []);
       } finally {
         await s.driver.manage().window().setRect({ width: rect.width, height: rect.height });

@@ -245,32 +245,38 @@ export function mountPlayground(root, options = {}) {
   // A change of the viewport's height alone (the media query below) does not resize the bar.
   window.addEventListener('resize', syncPad);
 
-  // The "Now" panel only grows while its width stays: its rows' notes differ in length from one
-  // state to the next (closed, open, half-open), and the panel went from 347 to 493, 400 and 508
-  // px as a run of the default preset played, moving the chart below it up and down by up to
-  // 160 px under the reader's eyes. A held height is let go when the width changes (the notes
-  // wrap anew), in the next frame: resizing an observed box from its own observer's callback
-  // is a "ResizeObserver loop" error.
+  // The "Now" panel only grows while a run is shown at one width: its rows' notes differ in
+  // length from one state to the next (closed, open, half-open), and the panel went from 347 to
+  // 493, 400 and 508 px as a run of the default preset played, moving the chart below it up and
+  // down by up to 160 px under the reader's eyes. A held height is let go for a new run (a step
+  // of the walkthrough kept an earlier one's 80 px of blank) and when the width changes (the
+  // notes wrap anew), in the next frame: resizing an observed box from its own observer's
+  // callback is a "ResizeObserver loop" error. Sizes are the layout's (the entry's border box),
+  // as min-height is: a host page's scale(1.5) made a measured height a hold half as tall again,
+  // grown frame after frame.
   let nowWidth = -1;
   let nowHeld = 0;
   let nowFrame = 0;
   const nowBody = P.now.body;
-  const nowRo = new ResizeObserver(() => {
-    const { width, height } = nowBody.getBoundingClientRect();
-    if (width !== nowWidth) {
-      nowWidth = width;
+  const nowRo = new ResizeObserver((entries) => {
+    const box = entries[entries.length - 1].borderBoxSize[0];
+    if (box.inlineSize !== nowWidth) {
+      nowWidth = box.inlineSize;
       cancelAnimationFrame(nowFrame);
-      nowFrame = requestAnimationFrame(() => {
-        nowBody.style.removeProperty('min-height');
-        nowHeld = nowBody.getBoundingClientRect().height;
-        if (nowHeld > 0) nowBody.style.minHeight = `${nowHeld}px`;
-      });
-    } else if (height > nowHeld) {
+      nowFrame = requestAnimationFrame(releaseNow);
+    } else if (box.blockSize > nowHeld) {
       // The box is this tall already: holding it changes no size (no new observation).
-      nowHeld = height;
-      nowBody.style.minHeight = `${height}px`;
+      nowHeld = box.blockSize;
+      nowBody.style.minHeight = `${nowHeld}px`;
     }
   });
+  /** Let the held height go; observing anew reports the panel's own size, which is held. */
+  function releaseNow() {
+    nowBody.style.removeProperty('min-height');
+    nowHeld = 0;
+    nowRo.unobserve(nowBody);
+    nowRo.observe(nowBody);
+  }
   nowRo.observe(nowBody);
 
   // The run line names the simulated panels shown (an embed's panels=chart,metrics has no trace
@@ -660,6 +666,7 @@ export function mountPlayground(root, options = {}) {
     // window breaker's simulations too, and showed none). Before the run is shown: new settings'
     // figures are "computing…" there at once (the last settings' stayed up some 20 ms).
     if (panels.includes('derived')) refreshOpenDelay(sc, derived);
+    releaseNow();
     showSnap(res.snapshot);
     if (analysisToggle.open) refreshAnalysis();
     if (options.onRun) options.onRun(S);
