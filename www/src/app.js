@@ -771,12 +771,15 @@ export function mountPlayground(root, options = {}) {
     }
   }
 
-  /** The derived panel's cards' heights (px) by title (the heading's first text). */
+  /**
+   * The derived panel's cards' heights by title (the heading's first text), in layout px as
+   * min-height is (not scaled by a host page's transform, which grew a hold at every render).
+   */
   function cardHeights(body) {
     const out = new Map();
     for (const c of body.querySelectorAll('.derived-item')) {
       const title = c.querySelector('h3')?.firstChild?.textContent;
-      if (title) out.set(title, c.getBoundingClientRect().height);
+      if (title) out.set(title, c.offsetHeight);
     }
     return out;
   }
