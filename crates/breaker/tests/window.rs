@@ -935,6 +935,44 @@ fn a_permit_from_another_breaker_with_a_probes_id_does_not_answer_the_probe() {
     assert_eq!(b.state(), State::Closed);
 }
 
+/// A probe's counted result (a success or a failure) answers it: it is no longer in flight, and a
+/// second report through its permit (a neutral one, as a dropped guard's) frees no slot. Found by
+/// mutation testing: `record` skipping that answer was seen only by the property test's bookkeeping.
+#[test]
+fn a_probes_counted_result_takes_it_out_of_flight_once() {
+    let s = WindowSettings {
+        permitted_number_of_calls_in_half_open_state: 3,
+        wait_duration_in_open_state: 1.0,
+        ..count(4, 4)
+    };
+    let mut b = Window::new(s).unwrap();
+    trip(&mut b, 10.0);
+    let probes = [
+        admit(&mut b, 11.0),
+        admit(&mut b, 11.0),
+        admit(&mut b, 11.0),
+    ];
+    assert_eq!((b.probes_in_flight(), b.probes_available()), (3, 0));
+    assert_eq!(b.record(&probes[0], OK, 11.2), Recorded::Counted);
+    assert_eq!(b.state(), State::HalfOpen);
+    assert_eq!((b.probes_in_flight(), b.probes_available()), (2, 0));
+    assert_eq!(b.observe(11.2).trial, 0.0);
+    // The same permit again, neutral: not a probe in flight, so no slot comes free.
+    assert_eq!(
+        b.record(&probes[0], Outcome::InputRejected, 11.3),
+        Recorded::Ignored(Ignored::Neutral)
+    );
+    assert_eq!((b.probes_in_flight(), b.probes_available()), (2, 0));
+    assert_eq!(b.permit(11.3), Decision::Reject(Rejection::HalfOpenBusy));
+    assert_eq!(b.record(&probes[1], FAIL, 11.4), Recorded::Counted);
+    assert_eq!((b.probes_in_flight(), b.probes_available()), (1, 0));
+    assert_eq!(b.observe(11.4).trial, 0.5);
+    // The third decides: 2 failures of 3 (67%) against 50% opens it again.
+    assert_eq!(b.record(&probes[2], FAIL, 11.5), Recorded::Counted);
+    assert_eq!(b.state(), State::Open);
+    assert_eq!((b.probes_in_flight(), b.probes_available()), (0, 0));
+}
+
 #[test]
 fn late_closed_result_is_counted_in_the_half_open_window_as_resilience4j_does() {
     // resilience4j records a result into whatever state's metrics are current when it arrives, so
