@@ -63,7 +63,7 @@ for (const browser of BROWSERS) {
       }
     });
 
-    test('as the cursor moves, the state panel only grows: its tables stay where they are and the chart below never moves up; a new width lets the height go', async () => {
+    test('as the cursor moves, the state panel only grows: its tables stay where they are and the chart below never moves up; a new width or a new run lets the height go; scaled by a host page, it is held in layout px', async () => {
       const rect = await s.driver.manage().window().getRect();
       try {
         await s.driver.manage().window().setRect({ width: 1280, height: 900 });
@@ -112,7 +112,8 @@ for (const browser of BROWSERS) {
         const letGo = (what) => until(async () => { const n = await natural(); return Math.abs(n.held - n.own) < 0.5 && n; }, what)
           .catch(async (e) => { throw new Error(`${e.message}; now ${JSON.stringify(await natural())}`); });
         await letGo('the height let go at 1000 px');
-        // A new run: held afresh from its own start (a walkthrough's step kept an earlier one's).
+        // Held again at this width as the cursor moves; then a new run lets it go (a step of the
+        // walkthrough kept an earlier step's height).
         for (const t of times) await place(t);
         const again = await natural();
         assert.ok(again.held > again.own + 20, `held again at 1000 px: ${again.held} px, its own ${again.own} px`);
