@@ -652,7 +652,8 @@ for (const browser of BROWSERS) {
         await page(s.driver, (tr) => { const r = document.getElementById('playground'); r.style.transformOrigin = '0 0'; r.style.transform = tr; }, scale);
         const cards = () => page(s.driver, () => Object.fromEntries([...document.querySelectorAll('#playground .panel-derived .derived-item')]
           .map((c) => [c.querySelector('h3').firstChild.textContent, c.getBoundingClientRect().height])));
-        await until(() => page(s.driver, () => !document.querySelector('#playground .panel-derived [aria-busy=true]')), 'the analysis figures', 30_000);
+        const figuresIn = (what) => until(() => page(s.driver, () => !document.querySelector('#playground .panel-derived [aria-busy=true]')), what, 30_000);
+        await figuresIn('the analysis figures');
         const before = await cards();
         // Every change of the panel, as it is made: the cards computed, their heights, and the
         // trace panel's place (below them).
@@ -674,7 +675,7 @@ for (const browser of BROWSERS) {
         const traceBefore = await page(s.driver, () => document.querySelector('#playground .panel-trace').getBoundingClientRect().top + window.scrollY);
         // A rate: both breakers' figures are asked again.
         await change(s, 'statistical.fine_rate', '2');
-        await until(() => page(s.driver, () => !document.querySelector('#playground .panel-derived [aria-busy=true]')), 'the new analysis figures', 30_000);
+        await figuresIn('the new analysis figures');
         const seen = await page(s.driver, () => { window.__e2eBusyObserver.disconnect(); return window.__e2eBusy; });
         assert.ok(seen.length > 0, 'the cards were seen computing');
         const computed = new Set(seen.flatMap((x) => x.cards.map(([title]) => title)));

@@ -764,12 +764,18 @@ export function mountPlayground(root, options = {}) {
       shown.derived = derivedKey;
       // While the analysis figures are computed, their cards keep the height they had, so the
       // panel does not fold by some 450 px for the 50-200 ms after an edit of a rate and unfold
-      // again (the panels below moved with it, under a reader's pointer).
-      const held = S.openDelay && S.openDelay.window !== undefined ? null : cardHeights(P.derived.body);
+      // again (the panels below moved with it, under a reader's pointer). The heights are read
+      // once, from the cards with figures, not again at each render (a frame of play) meanwhile.
+      const computing = !(S.openDelay && S.openDelay.window !== undefined);
+      if (!computing) cardHold = null;
+      else if (!cardHold) cardHold = cardHeights(P.derived.body);
       patch(P.derived.body, (el) => renderDerived(el, S.derived, snap, win, callTimeout, S.openDelay, S.meterStart, traffic, stat, callers));
-      if (held) holdHeights(P.derived.body, held);
+      if (cardHold) holdHeights(P.derived.body, cardHold);
     }
   }
+
+  // The derived cards' heights with their figures, held while new figures are computed.
+  let cardHold = null;
 
   /**
    * The derived panel's cards' heights by title (the heading's first text), in layout px as
