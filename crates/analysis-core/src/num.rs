@@ -251,7 +251,8 @@ impl Stats {
 
 /// Student's t quantile at 0.975 for `df >= 1` degrees of freedom: scipy's `t.ppf(0.975, df)`
 /// up to 9, then the Cornish-Fisher expansion in `1/df` to four terms (Abramowitz and Stegun
-/// 26.7.5), within 4e-6 relative at `df = 10` and closer above.
+/// 26.7.5), within the first term it leaves out, about `0.37 / df^5` relative (3.6e-6 at
+/// `df = 10`, 3.7e-11 at 100).
 pub(crate) fn t975(df: u64) -> f64 {
     const SMALL: [f64; 9] = [
         12.706204736174694,
@@ -347,9 +348,144 @@ fn poisson_mean_where_cdf(k: u64, q: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{poisson_ci95, t975, Stats};
+    use super::{
+        binomial_ln_pmf, deviance, poisson_ci95, poisson_ci95_overdispersed, stirling_error, t975,
+        wald_exponent, weight_variance, Stats,
+    };
+    use breaker::score::Weights;
 
-    /// Against scipy's `t.ppf(0.975, df)`: exact from the table, within 4e-6 above it.
+    fn rel(a: f64, b: f64) -> f64 {
+        ((a - b) / b).abs()
+    }
+
+    /// Against `ln n! - (ln sqrt(2 pi n) + n ln n - n)` in 50-digit arithmetic (mpmath's
+    /// `loggamma`): the table to the last bit, the series within 1.2e-16 (absolute) from 16.
+    #[test]
+    fn stirling_error_is_lns_of_factorials_less_stirling() {
+        let mpmath: [(f64, f64); 10] = [
+            (1.0, 0.08106146679532726),
+            (2.0, 0.0413406959554093),
+            (7.0, 0.01189670994589177),
+            (15.0, 0.005554733551962801),
+            (16.0, 0.0052076559196096404),
+            (17.0, 0.004901395948434738),
+            (20.0, 0.004166319691996922),
+            (50.0, 0.0016666444469833656),
+            (1000.0, 8.333333055555635e-5),
+            (1e6, 8.333333333333056e-8),
+        ];
+        for (n, want) in mpmath {
+            let got = stirling_error(n);
+            let tol = if n <= 15.0 { 0.0 } else { 1.2e-16 };
+            assert!((got - want).abs() <= tol, "{n}: {got:e} vs {want:e}");
+        }
+    }
+
+    /// Against `x ln(x/m) + m - x` in 50-digit arithmetic, near `m` and far from it: within 4
+    /// ulps of `|x - m|` (absolute: what `ln P` needs; near `m` that is 4e-11 of the deviance
+    /// itself at `x` = 1e6, `d` = -0.5, where `x ln(x/m) + m - x` is 7e-4 of it off).
+    #[test]
+    fn deviance_is_loaders() {
+        let mpmath: [(f64, f64, f64); 5] = [
+            (10.0, 3.0, 5.03972804325936),
+            (3.0, 10.0, 3.388081587022192),
+            (1000.0, 999.5, 0.00012504168229791928),
+            (1e6, 1e6 + 0.5, 1.2499995833334897e-7),
+            (1.0, 1e-3, 5.908755278982137),
+        ];
+        for (x, m, want) in mpmath {
+            let got = deviance(x, m);
+            let tol = 4.0 * f64::EPSILON * (x - m).abs();
+            assert!((got - want).abs() <= tol, "{x} {m}: {got:e} vs {want:e}");
+        }
+        assert_eq!(deviance(7.0, 7.0), 0.0);
+    }
+
+    /// `ln (C(n, k) p^k (1-p)^(n-k))` in 50-digit arithmetic (mpmath), `p` the double given:
+    /// the ends `k = 0` and `k = n`, the middle, and a far tail.
+    #[test]
+    fn binomial_ln_pmf_is_the_log_of_the_pmf() {
+        let mpmath: [(u64, f64, u64, f64); 8] = [
+            (10, 0.3, 0, -3.5667494393873236),
+            (10, 0.3, 10, -12.03972804325936),
+            (10, 0.3, 3, -1.3211512777668886),
+            (100, 0.05, 50, -85.56743674505965),
+            (1000, 0.01, 10, -2.0735373169590643),
+            (1_000_000, 0.01, 10_500, -17.966241648702365),
+            (20, 0.9, 1, -40.85874500899071),
+            (60, 1e-4, 2, -10.947746208403826),
+        ];
+        for (n, p, k, want) in mpmath {
+            let got = binomial_ln_pmf(n, p, k);
+            assert!(rel(got, want) < 1e-15, "{n} {p} {k}: {got} vs {want}");
+        }
+    }
+
+    /// Wald's exponent: 1 at `p0` and -1 at `p1` (the likelihood ratio's own), and elsewhere the
+    /// nonzero root of `E[e^{h w}] = 1` (checked here with `exp`; 0.0038 at 0.11, next to the
+    /// zero-drift rate) with the sign opposite the drift; 0 at zero drift; none where the walk goes one way only.
+    #[test]
+    fn wald_exponent_is_the_nonzero_root() {
+        let w = Weights::new(0.05, 0.2);
+        assert!((wald_exponent(w, 0.05).unwrap() - 1.0).abs() < 1e-14);
+        assert!((wald_exponent(w, 0.2).unwrap() + 1.0).abs() < 1e-14);
+        // Rates close together make small weights and far roots: 1.4e4 and -6.2e3 for 0.1
+        // against 0.1001 (past 4,000, where a search stepping by 2 gave up).
+        let near = Weights::new(0.1, 0.1001);
+        let cases = [1e-6, 0.01, 0.1, 0.11, 0.12, 0.3, 0.9, 1.0 - 1e-9].map(|p| (w, p));
+        for (w, p) in cases.into_iter().chain([(near, 1e-6), (near, 0.5)]) {
+            let h = wald_exponent(w, p).unwrap();
+            let e = |h: f64| p * (h * w.fail).exp() + (1.0 - p) * (h * w.ok).exp();
+            assert!((e(h) - 1.0).abs() < 1e-12, "{p}: h {h}, E {}", e(h));
+            // The root past 0, not 0 itself: E < 1 between them, > 1 beyond (E is convex).
+            assert!(e(h / 2.0) < 1.0 && e(2.0 * h) > 1.0, "{p}: h {h}");
+            assert_eq!(h.signum(), -w.drift(p).signum(), "{p}: h {h}");
+            assert!(w != near || h.abs() > 4000.0, "{p}: h {h}");
+        }
+        // +1 / -1 at 1/2: zero drift, exactly.
+        let fair = Weights {
+            fail: 1.0,
+            ok: -1.0,
+        };
+        assert_eq!(wald_exponent(fair, 0.5), Some(0.0));
+        // At 1/4 the root of (e^h + 3 e^-h) / 4 = 1 is ln 3.
+        let h = wald_exponent(fair, 0.25).unwrap();
+        assert!((h - 3f64.ln()).abs() < 1e-15, "{h}");
+        assert!((wald_exponent(fair, 0.75).unwrap() + 3f64.ln()).abs() < 1e-15);
+        for p in [0.0, 1.0, -0.1, 1.5, f64::NAN] {
+            assert_eq!(wald_exponent(w, p), None, "{p}");
+        }
+        // Weights that both pull down (not a test): `E[e^{h w}] < 1` for every `h > 0`.
+        assert_eq!(
+            wald_exponent(
+                Weights {
+                    fail: -1.0,
+                    ok: -0.5
+                },
+                0.3
+            ),
+            None
+        );
+    }
+
+    /// `p (1-p) (w_fail - w_ok)^2`: 1/4 x 2^2 = 1 for +1 / -1 at 1/2, 3/16 x 4 at 1/4.
+    #[test]
+    fn weight_variance_is_bernoullis() {
+        let fair = Weights {
+            fail: 1.0,
+            ok: -1.0,
+        };
+        assert_eq!(weight_variance(fair, 0.5), 1.0);
+        assert_eq!(weight_variance(fair, 0.25), 0.75);
+        let w = Weights {
+            fail: 3.0,
+            ok: -0.5,
+        };
+        assert_eq!(weight_variance(w, 0.1), 0.1 * 0.9 * 3.5 * 3.5);
+    }
+
+    /// Against scipy's `t.ppf(0.975, df)`: exact from the table; above it within the first term
+    /// the expansion leaves out, about `0.37 / df^5` relative (3.6e-6 at 10, 3.7e-11 at 100).
     #[test]
     fn t_quantile_is_students() {
         let scipy: [(u64, f64); 14] = [
@@ -370,7 +506,11 @@ mod tests {
         ];
         for (df, t) in scipy {
             let got = t975(df);
-            let tol = if df < 10 { 0.0 } else { 4e-6 * t };
+            let tol = if df < 10 {
+                0.0
+            } else {
+                (0.4 / (df as f64).powi(5) + f64::EPSILON) * t
+            };
             assert!((got - t).abs() <= tol, "df {df}: {got} vs {t}");
         }
     }
@@ -399,6 +539,92 @@ mod tests {
         let half = 3.182446305284263 * (249500.25f64 / 4.0).sqrt();
         assert_eq!((m, lo), (250.75, 0.0));
         assert!((hi - (250.75 + half)).abs() < 1e-9, "{hi}");
+    }
+
+    /// Two values: `t(0.975, 1)` = 12.7062 times `s / sqrt 2` (`s` = sqrt 2 for 100 and 102).
+    #[test]
+    fn mean_interval_of_two_values() {
+        let mut s = Stats::default();
+        for x in [100.0, 102.0] {
+            s.push(x);
+        }
+        let (m, (lo, hi)) = s.mean_ci95();
+        let half = 12.706204736174694;
+        assert_eq!(m, 101.0);
+        assert!((lo - (101.0 - half)).abs() < 1e-12 && (hi - (101.0 + half)).abs() < 1e-12);
+        // Equal values have no spread: no interval.
+        let mut same = Stats::default();
+        for _ in 0..3 {
+            same.push(11.0);
+        }
+        assert_eq!(same.mean_ci95(), (11.0, (f64::NEG_INFINITY, f64::INFINITY)));
+    }
+
+    /// `s^2 / mean^2` with the sample variance: 2, 4, 4, 4, 5, 5, 7, 9 have mean 5 and
+    /// `s^2` = 32/7, so 32/175 (Python's `statistics.variance / mean^2`: 0.18285714285714286).
+    #[test]
+    fn squared_cv_is_sample_variance_over_squared_mean() {
+        let mut s = Stats::default();
+        assert_eq!((s.n(), s.squared_cv()), (0, None));
+        for x in [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0] {
+            s.push(x);
+        }
+        s.push(9.0);
+        assert_eq!(s.n(), 8);
+        let cv2 = s.squared_cv().unwrap();
+        assert!((cv2 - 32.0 / 175.0).abs() < 1e-15, "{cv2}");
+        // One value: none; a mean of 0: none.
+        let mut one = Stats::default();
+        one.push(3.0);
+        assert_eq!((one.n(), one.squared_cv()), (1, None));
+        let mut zero = Stats::default();
+        zero.push(-1.0);
+        zero.push(1.0);
+        assert_eq!(zero.squared_cv(), None);
+        // Two values: 1 and 3 have s^2 = 2, mean 2: 1/2.
+        let mut two = Stats::default();
+        two.push(1.0);
+        two.push(3.0);
+        assert_eq!(two.squared_cv(), Some(0.5));
+    }
+
+    /// Quasi-Poisson: `phi` times Garwood's interval of `c / phi`, outwards to whole counts
+    /// (scipy's `chi2.ppf` as below); Garwood's own for `phi` unknown, at most 1 or not finite.
+    #[test]
+    fn overdispersed_interval_scales_garwoods() {
+        let close = |(l, h): (f64, f64), (lo, hi): (f64, f64)| {
+            (l - lo).abs() <= 1e-9 * lo && (h - hi).abs() <= 1e-9 * hi
+        };
+        // 40 / 4 = 10: 4 x [4.7954, 18.3904].
+        let got = poisson_ci95_overdispersed(40, Some(4.0));
+        assert!(
+            close(got, (4.0 * 4.7953886961324335, 4.0 * 18.39035604201778)),
+            "{got:?}"
+        );
+        // 42 / 4 = 10.5: the lower end from 10, the upper from 11.
+        let got = poisson_ci95_overdispersed(42, Some(4.0));
+        assert!(
+            close(got, (4.0 * 4.7953886961324335, 4.0 * 19.682038513301954)),
+            "{got:?}"
+        );
+        for phi in [
+            None,
+            Some(1.0),
+            Some(0.5),
+            Some(f64::INFINITY),
+            Some(f64::NAN),
+        ] {
+            assert_eq!(
+                poisson_ci95_overdispersed(3, phi),
+                poisson_ci95(3),
+                "{phi:?}"
+            );
+        }
+        let got = poisson_ci95(3);
+        assert!(
+            close(got, (0.6186721228956014, 8.767273069742323)),
+            "{got:?}"
+        );
     }
 
     /// Against scipy: `chi2.ppf(0.025, 2c) / 2` and `chi2.ppf(0.975, 2c + 2) / 2` (Garwood), and
