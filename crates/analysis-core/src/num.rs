@@ -423,7 +423,8 @@ mod tests {
 
     /// Wald's exponent: 1 at `p0` and -1 at `p1` (the likelihood ratio's own), and elsewhere the
     /// nonzero root of `E[e^{h w}] = 1` (checked here with `exp`; 0.0038 at 0.11, next to the
-    /// zero-drift rate) with the sign opposite the drift; 0 at zero drift; none where the walk goes one way only.
+    /// zero-drift rate) with the sign opposite the drift; 0 at zero drift; none where the walk
+    /// goes one way only, or where no root exists.
     #[test]
     fn wald_exponent_is_the_nonzero_root() {
         let w = Weights::new(0.05, 0.2);
