@@ -1984,4 +1984,144 @@ mod tests {
             }
         }
     }
+
+    /// [`Probe`]'s shortcuts give what [`Breaker::observe`] gives, on runs that open, try and
+    /// close each breaker many times (calls every 50 ms on average, answered within 0.3 s,
+    /// failing at 2% and at 80% in turns of 300 calls; results of older generations come late).
+    /// After every permit, result and poll: `quick` is the observation's level and trial (bit
+    /// for bit, NaN where it is NaN) whenever no transition is pending; a permit that made no
+    /// transition leaves them as the step before left them where `permit_keeps_quick` says so
+    /// (the statistical breaker and a count window: a run then skips that sample), while a time
+    /// window's do move as its seconds pass, so it must not say so; and a step that ends
+    /// half-open on its trials gives as `trial_left` the trial value that decided, computed here
+    /// from the observation before the step: the trial score plus the result's weight,
+    /// `ln(p1/p0)` or `ln((1-p1)/(1-p0))` (statistical; the trial score as it was for a time
+    /// limit), the probes' failures over their results with this one (window).
+    #[test]
+    fn the_probe_shortcuts_are_the_observation() {
+        use breaker::{Observation, SlidingWindowType, State, StatisticalSettings, WindowSettings};
+        /// The trial value a step that ends half-open leaves, from the observation before it
+        /// and the result it recorded (`None`: a permit or a poll).
+        type Expect = fn(&Observation, Option<bool>) -> f64;
+        fn same(a: (f64, f64), b: (f64, f64)) -> bool {
+            let eq = |x: f64, y: f64| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan());
+            eq(a.0, b.0) && eq(a.1, b.1)
+        }
+        /// Steps checked: permits that kept the values, permits past which they moved, and
+        /// decisions of half-open.
+        fn check<B: Probe>(mut b: B, what: &str, keeps: bool, expect: Expect) -> [u32; 3] {
+            let mut rng = Stream::new(7, 0);
+            // Calls in flight: (answered at, permit, failed), the earliest last.
+            let mut flight: Vec<(f64, Permit, bool)> = Vec::new();
+            let mut last = b.quick(0.0).expect("a quick value");
+            let mut polled = f64::NEG_INFINITY;
+            let mut seen = [0u32; 3];
+            let mut t = 0.0;
+            for n in 0..60_000u32 {
+                let p = if (n / 300) % 2 == 0 { 0.02 } else { 0.8 };
+                t += 0.05 * rng.exponential();
+                // Every result and deadline due by the call at `t`, in time order, then it.
+                loop {
+                    flight.sort_by(|x, y| y.0.total_cmp(&x.0));
+                    let answer = flight.last().map_or(f64::INFINITY, |r| r.0);
+                    let deadline = b.next_deadline().filter(|&d| d > polled);
+                    let deadline = deadline.unwrap_or(f64::INFINITY);
+                    let at = t.min(answer).min(deadline);
+                    let before = b.observe(at);
+                    let (call, failed) = if at == answer {
+                        let (_, permit, failed) = flight.pop().expect("due");
+                        let outcome = if failed {
+                            Outcome::ServerError
+                        } else {
+                            Outcome::Success
+                        };
+                        b.record(&permit, outcome, at);
+                        (false, Some(failed))
+                    } else if at == deadline {
+                        b.poll(at);
+                        polled = at;
+                        (false, None)
+                    } else {
+                        if let Decision::Admit(permit) = b.permit(at) {
+                            let failed = rng.uniform() < p;
+                            flight.push((at + 0.3 * rng.uniform(), permit, failed));
+                        }
+                        (true, None)
+                    };
+                    let quick = b.quick(at).expect("a quick value");
+                    if b.transitions().is_empty() {
+                        let o = b.observe(at);
+                        assert!(same(quick, (o.level, o.trial)), "{what} at {at}: {quick:?}");
+                        if call && keeps {
+                            assert!(same(quick, last), "{what} at {at}: {quick:?}, {last:?}");
+                            seen[0] += 1;
+                        } else if call && !same(quick, last) {
+                            seen[1] += 1;
+                        }
+                    }
+                    let decided = b.transitions().iter().any(|tr| {
+                        tr.from == State::HalfOpen
+                            && !matches!(tr.reason, Reason::SlowCallRate { .. })
+                    });
+                    if decided {
+                        let left = b.trial_left().expect("the deciding trial value");
+                        let want = expect(&before, failed);
+                        assert!(
+                            (left - want).abs() <= 1e-12 * want.abs().max(1.0),
+                            "{what} at {at}: {left} for {want}"
+                        );
+                        seen[2] += 1;
+                    } else {
+                        assert_eq!(b.trial_left(), None, "{what} at {at}");
+                    }
+                    last = quick;
+                    if call {
+                        break;
+                    }
+                }
+            }
+            assert_eq!(b.permit_keeps_quick(), keeps, "{what}");
+            seen
+        }
+        let stat = StatisticalSettings {
+            fine_rate: 0.02,
+            broken_rate: 0.5,
+            first_wait: 2.0,
+            wait_cap: 8.0,
+            ..Default::default()
+        };
+        let b = Statistical::starting_at(stat, 0.0).expect("valid");
+        let s = check(b, "statistical", true, |o, failed| {
+            let (p0, p1) = (0.02f64, 0.5f64);
+            let w = |f: bool| {
+                if f {
+                    (p1 / p0).ln()
+                } else {
+                    ((1.0 - p1) / (1.0 - p0)).ln()
+                }
+            };
+            o.trial + failed.map_or(0.0, w)
+        });
+        assert!(s[0] > 500 && s[2] > 100, "statistical: {s:?}");
+        for kind in [SlidingWindowType::CountBased, SlidingWindowType::TimeBased] {
+            let w = WindowSettings {
+                sliding_window_type: kind,
+                sliding_window_size: 10,
+                minimum_number_of_calls: 5,
+                failure_rate_threshold: 0.5,
+                wait_duration_in_open_state: 2.0,
+                permitted_number_of_calls_in_half_open_state: 3,
+                ..Default::default()
+            };
+            let count = kind == SlidingWindowType::CountBased;
+            let b = Window::new(w).expect("valid");
+            let s = check(b, &format!("{kind:?}"), count, |o, failed| {
+                let n = o.count;
+                let f = if n > 0.0 { (o.trial * n).round() } else { 0.0 };
+                (f + f64::from(u8::from(failed.expect("a result decides")))) / (n + 1.0)
+            });
+            let moved = if count { s[0] } else { s[1] };
+            assert!(moved > 500 && s[2] > 100, "{kind:?}: {s:?}");
+        }
+    }
 }
