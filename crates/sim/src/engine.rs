@@ -1720,7 +1720,8 @@ mod tests {
         })]
         /// Any mix of pushes (times from a few values, so that ties are common, some far
         /// ahead) and takes, `pop_due` included, gives the entries in the order of a stable sort
-        /// by time of those queued: earliest first, then the first pushed.
+        /// by time of those queued: earliest first, then the first pushed. Its length is the
+        /// entries still queued (not the slots taken before its front).
         #[test]
         fn the_queue_gives_entries_as_a_stable_sort_by_time(
             ops in proptest::collection::vec((0u8..4, 0u8..12), 1..300),
@@ -1762,6 +1763,7 @@ mod tests {
                     }
                 }
                 proptest::prop_assert_eq!(q.iter().count(), model.len());
+                proptest::prop_assert_eq!(q.len(), model.len());
             }
         }
     }
