@@ -722,5 +722,7 @@ fn late_results_judged_in_half_open_are_counted() {
     assert!(w.metrics.late_results_in_half_open <= w.totals.results_counted);
     // The statistical breaker ignores them (its `late_results_in_half_open` is 0 by definition:
     // `late_failures_move_neither_the_trial_score_nor_the_new_closed_score` tests the dropping).
-    assert!(r.breakers.statistical.metrics.late_results_ignored > 0);
+    let st = &r.breakers.statistical.metrics;
+    assert_eq!(st.late_results_in_half_open, 0);
+    assert!(st.late_results_ignored > 0);
 }
