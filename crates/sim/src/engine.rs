@@ -2002,16 +2002,19 @@ mod tests {
     #[test]
     fn the_probe_shortcuts_are_the_observation() {
         use breaker::{Observation, SlidingWindowType, State, StatisticalSettings, WindowSettings};
-        /// The trial value a step that ends half-open leaves, from the observation before it
-        /// and the result it recorded (`None`: a permit or a poll).
-        type Expect = fn(&Observation, Option<bool>) -> f64;
         fn same(a: (f64, f64), b: (f64, f64)) -> bool {
             let eq = |x: f64, y: f64| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan());
             eq(a.0, b.0) && eq(a.1, b.1)
         }
         /// Steps checked: permits that kept the values, permits past which they moved, and
-        /// decisions of half-open.
-        fn check<B: Probe>(mut b: B, what: &str, keeps: bool, expect: Expect) -> [u32; 3] {
+        /// decisions of half-open. `expect`: the trial value a step that ends half-open leaves,
+        /// from the observation before it and the result it recorded (`None`: a permit or a poll).
+        fn check<B: Probe>(
+            mut b: B,
+            what: &str,
+            keeps: bool,
+            expect: impl Fn(&Observation, Option<bool>) -> f64,
+        ) -> [u32; 3] {
             let mut rng = Stream::new(7, 0);
             // Calls in flight: (answered at, permit, failed), the earliest last.
             let mut flight: Vec<(f64, Permit, bool)> = Vec::new();
@@ -2092,9 +2095,9 @@ mod tests {
             wait_cap: 8.0,
             ..Default::default()
         };
+        let (p0, p1) = (stat.fine_rate, stat.broken_rate);
         let b = Statistical::starting_at(stat, 0.0).expect("valid");
         let s = check(b, "statistical", true, |o, failed| {
-            let (p0, p1) = (0.02f64, 0.5f64);
             let w = |f: bool| {
                 if f {
                     (p1 / p0).ln()
