@@ -1,15 +1,15 @@
 //! The portable random numbers of a run.
 //!
-//! xoshiro256++ (Blackman and Vigna, ACM TOMS 2021; `rand_xoshiro`) gives the same `u64` stream on every
-//! platform with 64-bit operations only, so it is as cheap in wasm as natively (PCG-64's 128-bit
-//! multiply is a library call in wasm: the first generator cost a run 15% there). Uniforms are
-//! made here from the top 53 bits (`(x >> 11) * 2^-53`). Exponentials come from a ziggurat
+//! xoshiro256++ (Blackman and Vigna, ACM TOMS 2021; `rand_xoshiro`) gives the same `u64` stream on
+//! every platform with 64-bit operations only, so it is as cheap in wasm as natively (PCG-64's
+//! 128-bit multiply is a library call in wasm: the first generator cost a run 15% there). Uniforms
+//! are made here from the top 53 bits (`(x >> 11) * 2^-53`). Exponentials come from a ziggurat
 //! (Marsaglia and Tsang 2000, in Doornik's form as `rand_distr::Exp1` has it): mostly a table
 //! lookup and a multiply, with `ln`/`exp` only in the rare tail and wedge cases (about 2.2% of
 //! draws). It is written out here, not taken from `rand_distr`, because that crate computes its
-//! `ln`/`exp` through `num-traits`, which switches to the platform's `std` math whenever any
-//! crate in the build enables `num-traits/std` (proptest does in tests); here the tables and the
-//! rare cases use the `libm` crate, so wasm and native agree bit for bit in every build.
+//! `ln`/`exp` through `num-traits`, which switches to the platform's `std` math whenever any crate
+//! in the build enables `num-traits/std` (proptest does in tests); here the tables and the rare
+//! cases use the `libm` crate, so wasm and native agree bit for bit in every build.
 
 use std::sync::OnceLock;
 
