@@ -88,6 +88,10 @@ fn a_breaker_changing_state_every_call_cuts_the_run_short() {
         .with_checkpoints(50_000, 64);
     while !full.advance(100_000) {}
     assert_eq!(full.cut_at_s(), Some(cut));
+    // The clock is at the run's end, the cut, as an uncut run's is at the scenario's end: not
+    // left at the last event processed before the call that is not made.
+    assert_eq!(full.now_s(), cut);
+    assert_eq!(full.snapshot().t_s, cut);
     // The scenario's end; the run's is the cut.
     assert_eq!(full.end_s(), s.duration);
     assert_eq!(full.progress(), 1.0);
