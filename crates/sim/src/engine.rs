@@ -304,9 +304,17 @@ impl Queue {
         self.late_first().or_else(|| self.entries.get(self.head))
     }
 
-    /// Entries queued.
+    /// Entries queued (the tests' count; a clone's size is [`Queue::clone_bytes`]).
+    #[cfg(test)]
     fn len(&self) -> usize {
         self.entries.len() - self.head + self.late.len()
+    }
+
+    /// What a clone holds on the heap, in bytes: the entries left in the buffer, and those out
+    /// of order with their sequence numbers (`Late`, 8 bytes more an entry).
+    fn clone_bytes(&self) -> usize {
+        (self.entries.len() - self.head) * std::mem::size_of::<Entry>()
+            + self.late.len() * std::mem::size_of::<Late>()
     }
 
     /// Take the first entry (the tests' take; a run takes with [`Queue::pop_due`]).
@@ -1411,7 +1419,7 @@ impl Engine {
             .iter()
             .map(|h| h.breaker.window_bytes())
             .sum();
-        self.q.len() * std::mem::size_of::<Entry>() + windows
+        self.q.clone_bytes() + windows
     }
 
     pub(crate) fn in_flight(&self) -> [u64; 2] {
@@ -1528,6 +1536,14 @@ fn given(outcome: Outcome, latency: f64, timeout: f64) -> Drawn {
 mod tests {
     use super::*;
     use crate::traffic::Generator;
+
+    /// The sizes `MAX_CHECKPOINT_BYTES`' docs (and the sim README) give for a queued entry: 48
+    /// bytes, 56 out of time order (with its sequence number).
+    #[test]
+    fn queued_entries_are_the_sizes_the_docs_give() {
+        assert_eq!(std::mem::size_of::<Entry>(), 48);
+        assert_eq!(std::mem::size_of::<Late>(), 56);
+    }
 
     /// The whole run (series of 600 buckets) stepped by `step`, as JSON.
     fn play(s: &Scenario, end: f64, step: fn(&mut Engine, &mut Generator) -> Stepped) -> String {

@@ -45,14 +45,16 @@ pub const DEFAULT_CHECKPOINT_EVERY: u64 = 256;
 /// Default most checkpoints kept.
 pub const DEFAULT_MAX_CHECKPOINTS: usize = 64;
 /// Most bytes a simulation's checkpoints hold together beyond their fixed size: 96 MiB. Each
-/// checkpoint copies the queue at its time, two entries of 48 bytes a call in flight (one per
-/// breaker) and the breakers' deadlines (a superseded one stays queued until its time), and every
-/// window breaker's outcomes (a byte a call of a count window, 32 bytes a second of a time window,
-/// up to its size). So a run keeps every checkpoint it would keep anyway up to about 16,000 calls
-/// in flight with 64 checkpoints (4,000 with 256); with 50,000, about 20 of them, and a seek
-/// replays up to 1/10 of the run. (Until 2026-12-04 this counted queued entries only, 2^21 of them:
-/// a time window of 1e6 s over busy-service's month held 32 MB in each of 64 checkpoints, and the
-/// page's wasm ran out of its 4 GB.)
+/// checkpoint copies the queue at its time, two entries a call in flight (one per breaker; 48
+/// bytes, 56 for one out of time order, kept with its sequence number) and the breakers' deadlines
+/// (a superseded one stays queued until its time), and every window breaker's outcomes (a byte a
+/// call of a count window, 32 bytes a second of a time window, up to its size). So a run keeps
+/// every checkpoint it would keep anyway up to 14,000 to 16,000 calls in flight with 64
+/// checkpoints (3,500 to 4,000 with 256); with 50,000, 9 to 20 of them, and a seek replays up to
+/// 2/9 of the run. (Until 2026-12-04 this counted queued entries only, 2^21 of them: a time
+/// window of 1e6 s over busy-service's month held 32 MB in each of 64 checkpoints, and the page's
+/// wasm ran out of its 4 GB. Until 2026-12-07 it counted 48 bytes for every entry, and the
+/// checkpoints of 50,000 calls in flight, most out of order, held 112 MB.)
 pub const MAX_CHECKPOINT_BYTES: usize = 96 << 20;
 
 /// A deterministic run that can be stepped, scrubbed and finished.
