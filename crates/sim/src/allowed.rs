@@ -150,19 +150,14 @@ pub fn explain(
         _ if reads(Trial::Object) => out.push_str("an object of settings"),
         _ if reads(Trial::List) => out.push_str("a list of objects"),
         // A name from a list: what the field's message for an unknown name allows
-        // (`unknown variant ``, expected `poisson` or `even``, `unknown outcome "": allowed ...`),
-        // or, when validation refuses one of those names here (a phase's `failure` reads
-        // `success` and then refuses it), the narrower set validation gives.
+        // (`unknown variant ``, expected `poisson` or `even``, `unknown outcome "": allowed ...`).
+        // Each list is the set validation takes too: a phase's `failure` names only failures
+        // and neutral outcomes, though its reader also takes `success`. (Until 2026-12-07 each
+        // name was tried against validation for a narrower set, which no field gave.)
         _ => {
             let e = probe(Trial::Text("")).err()?;
             let names = after(&e, ": allowed ").or_else(|| after(&e, ", expected "))?;
-            // Each word of the list tried (`or`, `an` and the like do not read): split on
-            // characters, not on `", "`, which would put a substring searcher in the wasm.
-            let narrower = names
-                .split([',', ' ', '`'])
-                .filter(|n| !n.is_empty())
-                .find_map(|n| refused_at(Trial::Text(n)));
-            out.push_str(narrower.as_deref().unwrap_or(names));
+            out.push_str(names);
         }
     }
     Some(out)

@@ -377,7 +377,10 @@ mod tests {
             let (mut most, mut total) = (0, 0u64);
             for n in 1..=calls {
                 let (t, passes) = g.even_root(n as f64);
-                assert!(passes >= 1, "{cpm}/min, swing {swing}, call {n}: no sine evaluated");
+                assert!(
+                    passes >= 1,
+                    "{cpm}/min, swing {swing}, call {n}: no sine evaluated"
+                );
                 most = most.max(passes);
                 total += u64::from(passes);
                 let got = g.next_arrival().unwrap().unwrap().t;

@@ -593,7 +593,7 @@ fn type_mismatches_say_what_is_allowed() {
         (
             r#"{"dependency": [{"failure": true}]}"#,
             // The outcome reader also takes `success` (and `ok`), which validation refuses
-            // for a failure: the message gives validation's narrower set.
+            // for a failure: the reader's refusal names only what validation takes.
             "dependency.0.failure = true is invalid: allowed a failure or neutral outcome \
              (timeout, refused, server_error, overload, service_rate_limited, auth_rejected, \
              input_rejected, user_rate_limited, fail, or an HTTP status from 400 to 599; one \
