@@ -162,6 +162,9 @@ mod tests {
                 }
                 assert_eq!(log.get(plain.len()), None);
                 assert_eq!(log.get(plain.len() + CHUNK), None);
+                // The start of the chunk after the one being filled: not the filling one's.
+                assert_eq!(log.get((plain.len() / CHUNK + 1) * CHUNK), None);
+                assert_eq!(log.parts().concat(), plain);
             }
             log.push(event(i));
             plain.push(event(i));
