@@ -239,6 +239,15 @@ fn a_header_is_time_s_outcome_latency_s() {
             "time_s,outcome,latency_s,host\n1,200,41ms,a\n",
             "\"time_s,outcome,latency_s,host\"",
         ),
+        // One of the two names right is not enough.
+        (
+            "time_s,outcome,duration_ms\n1,200,41\n",
+            "\"time_s,outcome,duration_ms\"",
+        ),
+        (
+            "time_s,status,latency_s\n1,200,41\n",
+            "\"time_s,status,latency_s\"",
+        ),
     ] {
         let err = sim::scan_trace(text.as_bytes()).unwrap_err();
         let line = if text.starts_with('#') { 2 } else { 1 };
