@@ -559,7 +559,10 @@ mod tests {
 
     /// Random runs of samples, quick samples, levels reached and counts, before, in and after
     /// the range, against the recount (bit for bit: NaN is "no value"). Times are multiples of
-    /// 1/4 s and widths whole seconds, so the buckets' edges are exact.
+    /// 1/4 s and widths whole seconds, so the buckets' edges are exact. The values sampled last
+    /// are sampled again now and then as the engine does after a permit that moved nothing:
+    /// skipped where `holds_last` says, which must be exactly where they are in the current
+    /// bucket already, and the recount takes every one as a sample.
     #[test]
     fn buckets_hold_what_the_docs_say() {
         use breaker::State;
@@ -574,6 +577,7 @@ mod tests {
         let pick = [f64::NAN, -1.5, 0.0, 0.5, 2.0, 3.25];
         let states = [State::Closed, State::HalfOpen, State::Open];
         let mut buckets_seen = 0;
+        let mut skipped = 0;
         for round in 0..300 {
             let (t0, t1, n) = [(4.0, 20.0, 8), (0.0, 3.0, 3), (4.0, 20.0, 1)][round % 3];
             let obs = |next: &mut dyn FnMut(u64) -> u64| {
@@ -598,12 +602,20 @@ mod tests {
             let mut ops = vec![];
             let mut t = 0.0;
             let mut cur: Option<usize> = None;
+            // The values sampled last (none after `t1` is kept), and the bucket they are known
+            // to be in: that of the last sample or quick sample, if it was in range.
+            let mut last = initial;
+            let mut fresh: Option<usize> = None;
             while t <= end {
-                match next(5) {
+                match next(6) {
                     0 | 1 => {
                         let o = obs(&mut next);
                         acc.sample(t, &o);
                         ops.push(Op::Sample(t, values(&o)));
+                        if t <= t1 {
+                            last = o;
+                        }
+                        fresh = acc.index(t);
                         if t >= t0 && t <= t1 {
                             cur = acc.index(t);
                             // None, one or both of the level and the trial reached.
@@ -621,6 +633,21 @@ mod tests {
                         assert!(acc.same_bucket(t));
                         acc.sample_quick(t, level, trial);
                         ops.push(Op::Quick(t, level, trial));
+                        (last.level, last.trial) = (level, trial);
+                        fresh = cur;
+                    }
+                    // The values sampled last, again (a permit that moved nothing): skipped
+                    // exactly when they are in this bucket already, and the same either way.
+                    5 => {
+                        let held = fresh.is_some() && acc.index(t) == fresh;
+                        assert_eq!(acc.holds_last(t), held, "round {round} at {t}: {ops:?}");
+                        if held {
+                            skipped += 1;
+                        } else {
+                            acc.sample(t, &last);
+                            fresh = acc.index(t);
+                        }
+                        ops.push(Op::Sample(t, values(&last)));
                     }
                     _ => {
                         let c = next(4) as usize;
@@ -673,5 +700,6 @@ mod tests {
             buckets_seen += mins.iter().filter(|b| !b[0].is_nan()).count();
         }
         assert!(buckets_seen > 500, "{buckets_seen}");
+        assert!(skipped > 100, "{skipped}");
     }
 }
