@@ -664,6 +664,43 @@ mod tests {
         }
     }
 
+    /// The checkpoints' schedule as the type's docs give it, worked by hand for one every 10
+    /// calls and at most 4, few calls in flight (so the bytes' cap plays no part): one at 0,
+    /// one at each 10th call up to 4 (0, 10, 20, 30); a fifth (40) is one too many, so every
+    /// other one goes and the spacing doubles (0, 20, 40); 60 makes 4, 80 a fifth again (0, 40,
+    /// 80), 120 makes 4, 160 a fifth (0, 80, 160). Stepping back takes none.
+    #[test]
+    fn checkpoints_are_thinned_to_every_other_one_past_the_most() {
+        let mut sim = Sim::new(&crate::preset("quiet-service").unwrap()).unwrap();
+        sim.set_checkpoints(10, 4);
+        let want: [(u64, &[u64]); 9] = [
+            (9, &[0]),
+            (10, &[0, 10]),
+            (39, &[0, 10, 20, 30]),
+            (40, &[0, 20, 40]),
+            (79, &[0, 20, 40, 60]),
+            (80, &[0, 40, 80]),
+            (159, &[0, 40, 80, 120]),
+            (160, &[0, 80, 160]),
+            (239, &[0, 80, 160]),
+        ];
+        for (n, at) in want {
+            while sim.calls() < n {
+                assert!(sim.step_call());
+            }
+            let held: Vec<u64> = sim.checkpoints.iter().map(|c| c.engine.calls).collect();
+            assert_eq!(held, at, "after {n} calls");
+        }
+        sim.seek_call(100);
+        sim.step_back();
+        assert_eq!(sim.calls(), 99);
+        while sim.calls() < 239 {
+            assert!(sim.step_call());
+        }
+        let held: Vec<u64> = sim.checkpoints.iter().map(|c| c.engine.calls).collect();
+        assert_eq!(held, [0, 80, 160]);
+    }
+
     /// The checkpoints of a run with many calls in flight hold at most
     /// [`MAX_CHECKPOINT_BYTES`] together (or are down to two), and a seek from
     /// them gives what stepping there gives: ten minutes at 1e5 calls/min with a minute of
