@@ -182,10 +182,6 @@ impl Sim {
         s
     }
 
-    fn event_count(&self) -> usize {
-        self.engine.stat.events.len() + self.engine.win.events.len()
-    }
-
     /// Advance until the next call has arrived and both breakers have decided on it (results
     /// and deadlines before it are processed on the way), then process the results and deadlines
     /// due at that same instant (a zero-latency answer), so a step shows what seeking to the
@@ -599,11 +595,6 @@ impl Sim {
     /// [`MAX_EVENTS`](crate::MAX_EVENTS) times ([`RunResult::cut_at_s`]).
     pub fn cut_at_s(&self) -> Option<f64> {
         self.engine.cut_at
-    }
-
-    /// Already-advanced event count (both breakers), for progress displays.
-    pub fn event_total(&self) -> usize {
-        self.event_count()
     }
 }
 
