@@ -655,6 +655,47 @@ mod tests {
         }
     }
 
+    /// Going forward to a call or a time past an adopted checkpoint (the one before the last)
+    /// starts from the nearest one rather than stepping on from where the simulation is (at time 0 here): the engine
+    /// then shares every full chunk of that checkpoint's events (it is a clone of it), where
+    /// stepping would have shared none. A window that flaps makes thousands of events.
+    #[test]
+    fn going_forward_starts_from_an_adopted_checkpoint_ahead() {
+        let mut sc = crate::preset("bad-day").unwrap();
+        sc.window.sliding_window_size = 2;
+        sc.window.minimum_number_of_calls = 2;
+        sc.window.wait_duration_in_open_state = 1.0;
+        let base = Sim::new(&sc).unwrap();
+        let mut full = base
+            .collecting(600, 0.0, base.end_s())
+            .with_checkpoints(DEFAULT_CHECKPOINT_EVERY, 16);
+        full.advance(u64::MAX);
+        let ahead = full.checkpoints[full.checkpoints.len() - 2].engine.clone();
+        let own = ahead.win.events.shared_with(&ahead.win.events);
+        assert!(own >= 2048, "{own} events in full chunks");
+        let by_call = |sim: &mut Sim| sim.seek_call(ahead.calls + 1);
+        let by_time = |sim: &mut Sim| sim.seek(ahead.now + 1.0);
+        for (how, go) in [("call", &by_call as &dyn Fn(&mut Sim)), ("time", &by_time)] {
+            let mut sim = base.clone();
+            assert!(sim.adopt_checkpoints(&full));
+            go(&mut sim);
+            assert!(sim.calls() > ahead.calls, "{how}");
+            assert_eq!(
+                sim.engine.win.events.shared_with(&ahead.win.events),
+                own,
+                "{how}"
+            );
+            let mut stepped = base.clone();
+            go(&mut stepped);
+            assert_eq!(stepped.engine.win.events.shared_with(&ahead.win.events), 0);
+            assert_eq!(
+                serde_json::to_string(&sim.snapshot()).unwrap(),
+                serde_json::to_string(&stepped.snapshot()).unwrap(),
+                "{how}"
+            );
+        }
+    }
+
     /// The checkpoints' schedule as the type's docs give it, worked by hand for one every 10
     /// calls and at most 4, few calls in flight (so the bytes' cap plays no part): one at 0,
     /// one at each 10th call up to 4 (0, 10, 20, 30); a fifth (40) is one too many, so every
