@@ -656,9 +656,10 @@ mod tests {
     }
 
     /// Going forward to a call or a time past an adopted checkpoint (the one before the last)
-    /// starts from the nearest one rather than stepping on from where the simulation is (at time 0 here): the engine
-    /// then shares every full chunk of that checkpoint's events (it is a clone of it), where
-    /// stepping would have shared none. A window that flaps makes thousands of events.
+    /// starts from that checkpoint rather than stepping on from where the simulation is (time 0
+    /// here): the engine then shares every full chunk of the checkpoint's events (it is a clone
+    /// of it), where stepping would have shared none. A window that flaps makes thousands of
+    /// events.
     #[test]
     fn going_forward_starts_from_an_adopted_checkpoint_ahead() {
         let mut sc = crate::preset("bad-day").unwrap();
