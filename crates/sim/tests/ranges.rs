@@ -20,11 +20,18 @@ fn bits(s: &Series) -> Vec<Vec<u64>> {
 }
 
 /// Compare both ways of collecting `[t0, t1]` in `buckets` buckets, run to `t1` as the page does.
-/// Returns the time of the checkpoint the range started from.
+/// Returns the time of the checkpoint the range started from (where the copy's clock starts,
+/// before `t0` unless it is time 0).
 fn same_range(sim: &Sim, buckets: usize, t0: f64, t1: f64, what: &str) -> f64 {
     let mut from0 = sim.collecting(buckets, t0, t1);
     from0.run_until(t1);
     let mut near = sim.collecting_from_checkpoint(buckets, t0, t1);
+    let start = near.now_s();
+    assert_eq!(sim.checkpoint_before(t0), start, "{what}: [{t0}, {t1}]");
+    assert!(
+        start < t0 || start == 0.0,
+        "{what}: from {start} for [{t0}, {t1}]"
+    );
     near.run_until(t1);
     let a = from0.result();
     let b = near.result();
@@ -40,7 +47,7 @@ fn same_range(sim: &Sim, buckets: usize, t0: f64, t1: f64, what: &str) -> f64 {
         assert_eq!(a.breakers.get(kind).totals, b.breakers.get(kind).totals);
     }
     assert_eq!(a.calls, b.calls);
-    sim.checkpoint_before(t0)
+    start
 }
 
 /// Ranges over the run, early to late, wide and narrow, and ranges starting right at, just

@@ -186,3 +186,24 @@ fn a_finished_run_stands_at_its_end() {
     assert_eq!(sim.now_s(), 100.0);
     assert_eq!(sim.progress(), 1.0);
 }
+
+/// A trace whose calls all come at time 0 ends at 0: by time the run is all there from the
+/// start, so its progress is 1 throughout (not 0 / 0, which a progress bar cannot show), while
+/// the calls are still stepped one by one.
+#[test]
+fn a_run_of_no_time_is_all_there_from_the_start() {
+    let s = sim::Scenario {
+        trace: Some("0,ok,0\n0,fail,0\n".into()),
+        ..sim::Scenario::default()
+    };
+    let mut sim = sim::Sim::new(&s).unwrap();
+    assert_eq!(sim.end_s(), 0.0);
+    assert!(!sim.is_done());
+    assert_eq!(sim.progress(), 1.0);
+    assert!(sim.step_call());
+    assert_eq!((sim.calls(), sim.progress()), (1, 1.0));
+    assert!(sim.step_call());
+    assert!(!sim.step_call());
+    assert!(sim.is_done());
+    assert_eq!((sim.calls(), sim.progress()), (2, 1.0));
+}
