@@ -627,11 +627,10 @@ pub fn replay<R: BufRead>(
 mod tests {
     use super::*;
 
-    /// The checkpoints of a run that changes state a lot share its events instead of copying
-    /// them: each holds at most one chunk of events of its own, whatever the run's count (they
-    /// held a copy of every event before them: 1.7 GB for a month of a window that flaps).
-    #[test]
-    fn checkpoints_share_the_events() {
+    /// bad-day with a window of 2 calls that waits 1 s open, so it flaps (thousands of events):
+    /// a simulation at time 0, and a collecting copy run to the end that kept up to `max`
+    /// checkpoints at the default spacing.
+    fn flapping(max: usize) -> (Sim, Sim) {
         let mut sc = crate::preset("bad-day").unwrap();
         sc.window.sliding_window_size = 2;
         sc.window.minimum_number_of_calls = 2;
@@ -639,8 +638,17 @@ mod tests {
         let base = Sim::new(&sc).unwrap();
         let mut full = base
             .collecting(600, 0.0, base.end_s())
-            .with_checkpoints(DEFAULT_CHECKPOINT_EVERY, 256);
+            .with_checkpoints(DEFAULT_CHECKPOINT_EVERY, max);
         full.advance(u64::MAX);
+        (base, full)
+    }
+
+    /// The checkpoints of a run that changes state a lot share its events instead of copying
+    /// them: each holds at most one chunk of events of its own, whatever the run's count (they
+    /// held a copy of every event before them: 1.7 GB for a month of a window that flaps).
+    #[test]
+    fn checkpoints_share_the_events() {
+        let (_, full) = flapping(256);
         let total = full.engine.win.events.len();
         assert!(total > 5_000, "{total} events");
         assert!(full.checkpoints.len() > 50);
@@ -658,19 +666,10 @@ mod tests {
     /// Going forward to a call or a time past an adopted checkpoint (the one before the last)
     /// starts from that checkpoint rather than stepping on from where the simulation is (time 0
     /// here): the engine then shares every full chunk of the checkpoint's events (it is a clone
-    /// of it), where stepping would have shared none. A window that flaps makes thousands of
-    /// events.
+    /// of it), where stepping would have shared none.
     #[test]
     fn going_forward_starts_from_an_adopted_checkpoint_ahead() {
-        let mut sc = crate::preset("bad-day").unwrap();
-        sc.window.sliding_window_size = 2;
-        sc.window.minimum_number_of_calls = 2;
-        sc.window.wait_duration_in_open_state = 1.0;
-        let base = Sim::new(&sc).unwrap();
-        let mut full = base
-            .collecting(600, 0.0, base.end_s())
-            .with_checkpoints(DEFAULT_CHECKPOINT_EVERY, 16);
-        full.advance(u64::MAX);
+        let (base, full) = flapping(16);
         let ahead = full.checkpoints[full.checkpoints.len() - 2].engine.clone();
         let own = ahead.win.events.shared_with(&ahead.win.events);
         assert!(own >= 2048, "{own} events in full chunks");
