@@ -243,8 +243,12 @@ impl Sim {
     }
 
     /// Advance until either breaker changes state, then through the rest of that instant (so
-    /// the cursor shows what seeking to its time shows); returns the (first) new event, or
-    /// `None` if the run ended without one.
+    /// the cursor shows what seeking to its time shows); returns the change that stopped it, or
+    /// `None` if the run ended without one. Each instant with a change is visited once, in time
+    /// order (the time a change was asked for: with a shared state, its event gives the time it
+    /// had the lock, see [`crate::Callers::lock_hold`]). When one step changes both breakers
+    /// (one call half-opens both), the earlier event is returned, at one time the statistical
+    /// breaker's.
     pub fn next_event(&mut self) -> Option<Event> {
         self.next_event_by(f64::INFINITY)
     }

@@ -1,6 +1,7 @@
 //! Same scenario and seed: the same run, bit for bit; another seed: another run. Stepping,
 //! scrubbing and chunked runs agree with a straight run.
 
+use breaker::State;
 use sim::{BreakerKind, Scenario, Sim};
 
 fn small() -> Scenario {
@@ -156,6 +157,52 @@ fn checkpoints_stay_bounded() {
     sim.advance(u64::MAX);
     assert!(sim.calls() > 20_000);
     assert!(sim.checkpoint_count() <= 17, "{}", sim.checkpoint_count());
+}
+
+/// `next_event` visits every instant at which either breaker changes, once each and in order
+/// (worked out from the two full event logs), returning its breaker's first change there. When
+/// one call half-opens both breakers (both half-open on the first call after their waits; the
+/// window breaker has no automatic transition in these presets), it returns the statistical
+/// breaker's change: bursty-failures has several such calls.
+#[test]
+fn next_event_visits_each_change_instant_once_statistical_first() {
+    let mut both_half_open = 0;
+    for name in ["recovery-warmup", "bursty-failures"] {
+        let s = sim::preset(name).unwrap();
+        assert!(!s.window.automatic_transition_from_open_to_half_open_enabled);
+        let mut full = Sim::new(&s).unwrap();
+        full.advance(u64::MAX);
+        let stat: Vec<_> = full
+            .events(BreakerKind::Statistical)
+            .iter()
+            .copied()
+            .collect();
+        let win: Vec<_> = full.events(BreakerKind::Window).iter().copied().collect();
+        let mut instants: Vec<f64> = stat.iter().chain(&win).map(|e| e.t_s).collect();
+        instants.sort_by(f64::total_cmp);
+        instants.dedup();
+        let mut stepped = Sim::new(&s).unwrap();
+        let found: Vec<_> = std::iter::from_fn(|| stepped.next_event()).collect();
+        let times: Vec<f64> = found.iter().map(|e| e.t_s).collect();
+        assert_eq!(times, instants, "{name}");
+        for (e, &t) in found.iter().zip(&instants) {
+            let first = |log: &[sim::Event]| log.iter().find(|e| e.t_s == t).copied();
+            let (s_first, w_first) = (first(&stat), first(&win));
+            let half_opens = |e: Option<sim::Event>| {
+                e.is_some_and(|e| (e.from, e.to) == (State::Open, State::HalfOpen))
+            };
+            if half_opens(s_first) && half_opens(w_first) {
+                both_half_open += 1;
+                assert_eq!(Some(*e), s_first, "{name} at {t}");
+            } else {
+                assert!(Some(*e) == s_first || Some(*e) == w_first, "{name} at {t}");
+            }
+        }
+    }
+    assert!(
+        both_half_open >= 3,
+        "{both_half_open} calls half-opened both breakers"
+    );
 }
 
 /// `next_event_by(limit)` finds the same events as `next_event` up to `limit`, and with none
