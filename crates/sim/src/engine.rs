@@ -459,22 +459,17 @@ pub(crate) struct Side<B> {
     sampled_at: f64,
 }
 
-/// How a breaker's chart values are sampled. Every event of caller 0's copy is sampled; a
-/// breaker that can give its fast-moving values (the score, the trial score) cheaply does so, and
-/// the full observation (with the line, which needs `exp` and `ln`) is then taken only at the
-/// first event in each bucket and at each transition (the line moves smoothly in between).
+/// How a breaker's chart values are sampled. Every event of caller 0's copy is sampled; each
+/// breaker gives its fast-moving values (the score, the trial score) cheaply, and the full
+/// observation (with the line, which needs `exp` and `ln`) is taken only at the first event in
+/// each bucket and at each transition (the line moves smoothly in between).
 pub(crate) trait Probe: Breaker {
-    /// `(level, trial)` at `t` without a full observation, if this breaker can give them
-    /// cheaply.
-    fn quick(&self, _t: f64) -> Option<(f64, f64)> {
-        None
-    }
+    /// `(level, trial)` at `t`, as [`Breaker::observe`] gives them, without a full observation.
+    fn quick(&self, t: f64) -> (f64, f64);
 
     /// Whether a permit that makes no transition leaves [`Probe::quick`]'s values as they were
     /// (whatever the time then).
-    fn permit_keeps_quick(&self) -> bool {
-        false
-    }
+    fn permit_keeps_quick(&self) -> bool;
 
     /// The level the breaker reached in the instant its last transitions left it, when the
     /// observation after them no longer gives it: the statistical score that opened it.
@@ -484,9 +479,7 @@ pub(crate) trait Probe: Breaker {
 
     /// The trial value that ended half-open in its last transitions (the observation after
     /// them has none): the trial score that reached A or B, the probes' failure rate judged.
-    fn trial_left(&self) -> Option<f64> {
-        None
-    }
+    fn trial_left(&self) -> Option<f64>;
 
     /// Results recorded in a half-open they came late to ([`Window::late_in_half_open`]; the
     /// statistical breaker drops them).
@@ -497,13 +490,13 @@ pub(crate) trait Probe: Breaker {
 
 impl Probe for Statistical {
     #[inline]
-    fn quick(&self, _t: f64) -> Option<(f64, f64)> {
+    fn quick(&self, _t: f64) -> (f64, f64) {
         // As `observe`: the closed score only while closed, the trial score only half-open.
-        Some(match self.state() {
+        match self.state() {
             breaker::State::Closed => (self.score(), f64::NAN),
             breaker::State::HalfOpen => (f64::NAN, self.trial_score()),
             breaker::State::Open => (f64::NAN, f64::NAN),
-        })
+        }
     }
 
     /// A permit moves neither score (it only meters traffic and may start a trial).
@@ -537,7 +530,7 @@ impl Probe for Window {
     /// window, the probes' failure rate in half-open); the other values change only with a
     /// transition.
     #[inline]
-    fn quick(&self, t: f64) -> Option<(f64, f64)> {
+    fn quick(&self, t: f64) -> (f64, f64) {
         let level = self.failure_rate(t);
         let trial = if self.state() == breaker::State::HalfOpen {
             let calls = self.calls_in_window(t);
@@ -549,7 +542,7 @@ impl Probe for Window {
         } else {
             f64::NAN
         };
-        Some((level, trial))
+        (level, trial)
     }
 
     /// A permit records nothing in the window; a count window's rates do not depend on the
@@ -971,10 +964,9 @@ fn sample<B: Probe>(series: &mut Option<SeriesAcc>, sampled_at: &mut f64, b: &B,
     *sampled_at = t;
     if let Some(s) = series.as_mut() {
         if b.transitions().is_empty() && s.same_bucket(t) {
-            if let Some((level, trial)) = b.quick(t) {
-                s.sample_quick(t, level, trial);
-                return;
-            }
+            let (level, trial) = b.quick(t);
+            s.sample_quick(t, level, trial);
+            return;
         }
         s.sample(t, &b.observe(t));
         if let Some(x) = b.level_left() {
@@ -2032,7 +2024,7 @@ mod tests {
             let mut rng = Stream::new(7, 0);
             // Calls in flight: (answered at, permit, failed), the earliest last.
             let mut flight: Vec<(f64, Permit, bool)> = Vec::new();
-            let mut last = b.quick(0.0).expect("a quick value");
+            let mut last = b.quick(0.0);
             let mut polled = f64::NEG_INFINITY;
             let mut seen = [0u32; 3];
             let mut t = 0.0;
@@ -2067,7 +2059,7 @@ mod tests {
                         }
                         (true, None)
                     };
-                    let quick = b.quick(at).expect("a quick value");
+                    let quick = b.quick(at);
                     if b.transitions().is_empty() {
                         let o = b.observe(at);
                         assert!(same(quick, (o.level, o.trial)), "{what} at {at}: {quick:?}");
