@@ -156,6 +156,25 @@ fn integer_in(flag: &str, v: &str, lo: u64, hi: u64) -> Result<u64, String> {
     }
 }
 
+/// A seed: every u64, so read as one, not through a float (which holds 2^53 exactly). A whole
+/// number in range spelt as a float (`1e3`, `7.0`) is refused for its spelling alone, as
+/// `breaker run --seed` and a scenario's `seed` refuse it, and the message says so.
+fn parse_seed(v: &str) -> Result<u64, String> {
+    v.trim()
+        .parse::<u64>()
+        .map_err(|_| match parse_f64(v.trim()) {
+            Some(x) if x.fract() == 0.0 && (0.0..18446744073709551616.0).contains(&x) => {
+                let spelling = format!(
+                "a seed is written as a whole number, without a fraction or exponent ({}, not {})",
+                x as u64,
+                v.trim()
+            );
+                bad("seed", v, &spelling)
+            }
+            _ => bad("seed", v, "an integer from 0 to 2^64-1"),
+        })
+}
+
 fn parse_sweep(v: &str) -> Result<Sweep, String> {
     let allowed = "FROM:TO:STEPS[:log|:lin] with 2 <= STEPS <= 1000 (e.g. 1%:30%:30 or 1e2:1e9:8)";
     let parts: Vec<&str> = v.split(':').collect();
@@ -404,13 +423,7 @@ fn parse(args: &[String]) -> Result<(Command, Flags), String> {
                 })
             }
             "simulate" => f.simulate = Some(integer_in("simulate", v, 1, 10_000_000)?),
-            "seed" => {
-                f.seed = Some(
-                    v.trim()
-                        .parse::<u64>()
-                        .map_err(|_| bad("seed", v, "an integer from 0 to 2^64-1"))?,
-                )
-            }
+            "seed" => f.seed = Some(parse_seed(v)?),
             "sweep" => f.sweep = Some(parse_sweep(v)?),
             "format" => {
                 f.json = match v {

@@ -814,6 +814,35 @@ fn rates_that_differ_read_differently_and_none_below_1_reads_100() {
         .contains("no markov chain"));
 }
 
+/// A seed is any u64, read as one (a float holds 2^53 exactly); a whole number spelt as a float
+/// is refused for the spelling, as `breaker run --seed` refuses it, and the message says so.
+#[test]
+fn a_seed_is_a_whole_number_as_written() {
+    let seeded = |seed: &str| run(&args(&format!("false-alarms --simulate 20 --seed {seed}")));
+    assert!(seeded("18446744073709551615").is_ok());
+    assert!(seeded("+5").is_ok());
+    for (seed, says) in [
+        ("-1", "\"-1\" is not allowed: an integer from 0 to 2^64-1"),
+        ("2.5", "\"2.5\" is not allowed: an integer from 0 to 2^64-1"),
+        (
+            "18446744073709551616",
+            "\"18446744073709551616\" is not allowed: an integer from 0 to 2^64-1",
+        ),
+        (
+            "1e3",
+            "\"1e3\" is not allowed: a seed is written as a whole number, without a fraction \
+             or exponent (1000, not 1e3)",
+        ),
+        (
+            "7.0",
+            "\"7.0\" is not allowed: a seed is written as a whole number, without a fraction \
+             or exponent (7, not 7.0)",
+        ),
+    ] {
+        assert_eq!(seeded(seed).unwrap_err(), format!("--seed: {says}"));
+    }
+}
+
 /// A seed is read only where something is drawn: `false-alarms --seed 3` printed the exact
 /// figures as if no seed were given, unsaid, where a flag a command does not read is refused.
 #[test]

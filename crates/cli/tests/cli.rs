@@ -262,8 +262,34 @@ fn scenario_and_trace_files() {
 fn bad_input_is_one_line_and_status_two() {
     let e = fails(&["run", "--preset", "nope"]);
     assert!(e.contains("unknown preset \"nope\""), "{e}");
-    let e = fails(&["run", "--preset", "recovery-warmup", "--seed", "-1"]);
-    assert!(e.contains("--seed"), "{e}");
+    for (seed, says) in [
+        (
+            "-1",
+            "--seed \"-1\": expected a whole number 0 <= x <= 18446744073709551615",
+        ),
+        (
+            "2.5",
+            "--seed \"2.5\": expected a whole number 0 <= x <= 18446744073709551615",
+        ),
+        (
+            "18446744073709551616",
+            "--seed \"18446744073709551616\": expected a whole number 0 <= x <= \
+             18446744073709551615",
+        ),
+        (
+            "1e3",
+            "--seed \"1e3\": a seed is written as a whole number, without a fraction or \
+             exponent (1000, not 1e3)",
+        ),
+        (
+            "7.0",
+            "--seed \"7.0\": a seed is written as a whole number, without a fraction or \
+             exponent (7, not 7.0)",
+        ),
+    ] {
+        let e = fails(&["run", "--preset", "recovery-warmup", "--seed", seed]);
+        assert_eq!(e.trim_end(), format!("breaker: {says}"));
+    }
     let e = fails(&[
         "run",
         "--preset",
