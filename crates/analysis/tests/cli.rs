@@ -114,6 +114,34 @@ fn false_alarms_reports_bound_exact_chain_approximation_and_simulation() {
     );
 }
 
+/// Seconds are calls over the traffic: each way's value, of the same kind, and a simulated
+/// figure's interval too, its run count kept (a quarter at 4 calls a second: exact in binary).
+#[test]
+fn seconds_are_calls_over_the_traffic_interval_included() {
+    let v = json("false-alarms --line-calls 1000 --simulate 300 --seed 3 --rps 4");
+    let p = &v["points"][0];
+    for way in [
+        "bound",
+        "exact",
+        "markov_chain",
+        "approximation",
+        "simulated",
+    ] {
+        let (c, s) = (&p["calls"][way], &p["seconds"][way]);
+        assert_eq!(s["kind"], c["kind"], "{way}");
+        let c = c["value"].as_f64().unwrap();
+        assert_eq!(s["value"].as_f64().unwrap(), c / 4.0, "{way}");
+    }
+    let ci = |x: &Value| [x[0].as_f64().unwrap(), x[1].as_f64().unwrap()];
+    let c = ci(&p["calls"]["simulated"]["ci95"]);
+    assert!(0.0 < c[0] && c[0] < c[1], "{c:?}");
+    assert_eq!(
+        ci(&p["seconds"]["simulated"]["ci95"]),
+        [c[0] / 4.0, c[1] / 4.0]
+    );
+    assert_eq!(p["seconds"]["simulated"]["n"], 300);
+}
+
 #[test]
 fn line_comes_from_traffic_and_period() {
     let v = json("false-alarms --calls-per-minute 10 --period 1d");
