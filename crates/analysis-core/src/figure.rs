@@ -84,3 +84,32 @@ impl Figure {
         matches!(self.ci95, Some((lo, hi)) if lo <= x && x <= hi)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Figure;
+
+    /// The interval is closed; a figure without one (any kind but simulated) contains nothing,
+    /// not even its own value; NaN is in no interval.
+    #[test]
+    fn ci_contains_is_the_closed_interval_and_only_a_simulated_figure_has_one() {
+        let f = Figure::simulated(1.5, (1.0, 2.0), 40);
+        for (x, inside) in [
+            (1.0, true),
+            (1.5, true),
+            (2.0, true),
+            (0.999_999_999, false),
+            (2.000_000_001, false),
+            (f64::NAN, false),
+        ] {
+            assert_eq!(f.ci_contains(x), inside, "{x}");
+        }
+        for g in [
+            Figure::exact(1.5),
+            Figure::bound(1.5),
+            Figure::approximation(1.5),
+        ] {
+            assert!(!g.ci_contains(1.5), "{g:?}");
+        }
+    }
+}
