@@ -156,23 +156,30 @@ fn integer_in(flag: &str, v: &str, lo: u64, hi: u64) -> Result<u64, String> {
     }
 }
 
-/// A seed: every u64, so read as one, not through a float (which holds 2^53 exactly). A whole
-/// number in range spelt as a float (`1e3`, `7.0`) is refused for its spelling alone, as
-/// `breaker run --seed` and a scenario's `seed` refuse it, and the message says so.
+/// A seed: every u64, so read as one, never through a double (which holds 2^53 exactly).
 fn parse_seed(v: &str) -> Result<u64, String> {
-    v.trim()
-        .parse::<u64>()
-        .map_err(|_| match parse_f64(v.trim()) {
-            Some(x) if x.fract() == 0.0 && (0.0..18446744073709551616.0).contains(&x) => {
-                let spelling = format!(
-                "a seed is written as a whole number, without a fraction or exponent ({}, not {})",
-                x as u64,
-                v.trim()
-            );
-                bad("seed", v, &spelling)
-            }
-            _ => bad("seed", v, "an integer from 0 to 2^64-1"),
-        })
+    v.trim().parse::<u64>().map_err(|_| {
+        let why = seed_spelling(v);
+        bad(
+            "seed",
+            v,
+            why.as_deref().unwrap_or("an integer from 0 to 2^64-1"),
+        )
+    })
+}
+
+/// Why `v` is refused as a seed when it is a whole number from 0 to 2^64 - 1 spelt as a float
+/// (`1e3`, `7.0`): a seed is written as a whole number, as a scenario's `seed` and `--set
+/// seed=` say; `None` for other text. Shared with `breaker run --seed`.
+pub fn seed_spelling(v: &str) -> Option<String> {
+    let x = parse_f64(v.trim())?;
+    (x.fract() == 0.0 && (0.0..18446744073709551616.0).contains(&x)).then(|| {
+        format!(
+            "a seed is written as a whole number, without a fraction or exponent ({}, not {})",
+            x as u64,
+            v.trim()
+        )
+    })
 }
 
 fn parse_sweep(v: &str) -> Result<Sweep, String> {

@@ -52,25 +52,13 @@ fn parse(args: Vec<OsString>) -> Result<Opts, String> {
             )?,
             Long("seed") => {
                 let v = text(p.value().map_err(|e| e.to_string())?, "--seed")?;
-                let seed: u64 = v
-                    .trim()
-                    .parse()
-                    .map_err(|_| match v.trim().parse::<f64>() {
-                        // As `--set seed=`: a whole number in range spelt as a float (1e3, 7.0) is
-                        // refused for its spelling alone, and the message says so.
-                        Ok(x) if x.fract() == 0.0 && (0.0..18446744073709551616.0).contains(&x) => {
-                            format!(
-                                "--seed {v:?}: a seed is written as a whole number, without a \
-                             fraction or exponent ({}, not {})",
-                                x as u64,
-                                v.trim()
-                            )
-                        }
-                        _ => format!(
-                            "--seed {v:?}: expected a whole number 0 <= x <= {}",
-                            u64::MAX
-                        ),
-                    })?;
+                let seed: u64 = v.trim().parse().map_err(|_| {
+                    let why = analysis::cli::seed_spelling(&v);
+                    let why = why.unwrap_or_else(|| {
+                        format!("expected a whole number 0 <= x <= {}", u64::MAX)
+                    });
+                    format!("--seed {v:?}: {why}")
+                })?;
                 o.sets.push(format!("seed={seed}"));
             }
             Long("set") => o
