@@ -869,6 +869,40 @@ fn a_seed_is_a_whole_number_as_written() {
     ] {
         assert_eq!(seeded(seed).unwrap_err(), format!("--seed: {says}"));
     }
+    // Worked out from the digits, not through a double.
+    let whole = |n: &str, as_written: &str| {
+        format!(
+            "a seed is written as a whole number, without a fraction or exponent ({n}, not \
+             {as_written})"
+        )
+    };
+    for (seed, why) in [
+        (
+            "9007199254740993.0",
+            Some(whole("9007199254740993", "9007199254740993.0")),
+        ),
+        (
+            "18446744073709551615.0",
+            Some(whole("18446744073709551615", "18446744073709551615.0")),
+        ),
+        (
+            "1.8446744073709551615e19",
+            Some(whole("18446744073709551615", "1.8446744073709551615e19")),
+        ),
+        ("+100e-2", Some(whole("1", "+100e-2"))),
+        ("0.000e7", Some(whole("0", "0.000e7"))),
+        ("1.8446744073709551616e19", None),
+        ("5.0000000000000001", None),
+        ("1e-400", None),
+        ("1e999999999999", None),
+        ("-0", None),
+        ("-1e3", None),
+        ("1e", None),
+        (".", None),
+        ("0x10", None),
+    ] {
+        assert_eq!(analysis::cli::seed_spelling(seed), why, "{seed}");
+    }
 }
 
 /// A seed is read only where something is drawn: `false-alarms --seed 3` printed the exact
