@@ -1227,6 +1227,12 @@ fn every_stated_range_is_the_range_checked() {
                 assert!(!number, "{}: {path}=zzz taken", p.name);
                 continue; // a label, a name: any text is taken
             };
+            // The message is this setting's (a name from a list quotes the edit).
+            assert!(
+                msg.starts_with(&format!("{path} = zzz is invalid: "))
+                    || msg.starts_with(&format!("--set {path}=zzz: ")),
+                "{msg}"
+            );
             let range = stated_range(&msg);
             if *number && path != "dependency.0.start" {
                 assert!(
@@ -1244,15 +1250,16 @@ fn every_stated_range_is_the_range_checked() {
                 let Some((end, inclusive)) = end else {
                     continue;
                 };
+                // Every end is a number (a mis-parsed one, refused as junk, would pass).
+                let number = end.parse::<f64>();
+                assert!(number.is_ok(), "{}: {path}: end {end:?} of {msg:?}", p.name);
                 let v = match (inclusive, whole, up) {
                     (false, _, _) => end.to_string(),
                     // Counts as integers (the seed's end is u64::MAX, past a double's 2^53).
                     (true, true, true) => (end.parse::<i128>().unwrap() + 1).to_string(),
                     (true, true, false) => (end.parse::<i128>().unwrap() - 1).to_string(),
-                    (true, false, true) => format!("{:e}", end.parse::<f64>().unwrap().next_up()),
-                    (true, false, false) => {
-                        format!("{:e}", end.parse::<f64>().unwrap().next_down())
-                    }
+                    (true, false, true) => format!("{:e}", number.unwrap().next_up()),
+                    (true, false, false) => format!("{:e}", number.unwrap().next_down()),
                 };
                 let e = s
                     .with_sets([format!("{path}={v}").as_str()])
