@@ -1035,6 +1035,23 @@ fn a_window_breaker_going_round_on_its_clock_alone_is_refused() {
     assert!(Scenario::from_json(&json("9.89", shared)).is_ok());
     let closes = r#"1e-3, "transition_to_state_after_wait_duration": "closed""#;
     assert!(Scenario::from_json(&json(closes, "")).is_ok());
+    // Least limits of 1000 s and more, to three digits too (python's decimal, rounding up):
+    // 1e9 s / 262144 - 0.001 = 3814.696..., and with 1000 callers 3814697.26... (the least then
+    // past the largest limit allowed: only 0 is taken).
+    let longest = |callers: &str| {
+        let j = json("3", &format!(r#""callers": {{"count": {callers}}},"#));
+        Scenario::from_json(&j.replacen(r#""30d""#, "1e9", 1)).unwrap_err()
+    };
+    assert!(
+        longest("1").contains("allowed 0 (off) or 3820 <= x"),
+        "{}",
+        longest("1")
+    );
+    assert!(
+        longest("1000").contains("allowed 0 (off) or 3820000 <= x"),
+        "{}",
+        longest("1000")
+    );
 }
 
 /// The same limit for a trace's replay, over the trace's span (its first call to its last),
