@@ -1052,6 +1052,14 @@ fn a_window_breaker_going_round_on_its_clock_alone_is_refused() {
         "{}",
         longest("1000")
     );
+    // A randomized open wait counts at its shortest, 5 s x (1 - 0.5): 9.8877 - 2.5 = 7.3877.
+    let randomized = json("3", "").replacen(
+        r#""wait_duration_in_open_state": 0.001"#,
+        r#""wait_duration_in_open_state": 5, "wait_randomization_factor": 0.5"#,
+        1,
+    );
+    let e = Scenario::from_json(&randomized).unwrap_err();
+    assert!(e.contains("allowed 0 (off) or 7.39 <= x"), "{e}");
 }
 
 /// The same limit for a trace's replay, over the trace's span (its first call to its last),
