@@ -924,6 +924,29 @@ fn a_run_too_long_or_too_wide_is_refused_naming_the_rate() {
     assert!(Scenario::from_json(timeouts)
         .unwrap_err()
         .contains("allowed 1e-6 <= x <= 599400 with"));
+    // Each latency counts (1 + 2 + 4 + 8 s held: 1e6 / (15 s / 60)); a call failing one in 4,
+    // by timing out after 30 s, is held 7.5 s on average; in a burst, at the burst's rate.
+    let most = |phase: &str| {
+        let j = format!(
+            r#"{{"duration": 60, "traffic": {{"calls_per_minute": 1e7}},
+                "dependency": [{{{phase}}}]}}"#
+        );
+        let e = Scenario::from_json(&j).unwrap_err();
+        let rest = e.split_once("<= x <= ").unwrap_or_else(|| panic!("{e}")).1;
+        rest.split(' ').next().unwrap().to_string()
+    };
+    let no_latency = r#""latency": 0, "latency_jitter": 0, "failure_latency": 0,
+        "failure_latency_jitter": 0"#;
+    let latencies = r#""latency": 1, "latency_jitter": 2, "failure_latency": 4,
+        "failure_latency_jitter": 8, "failure_rate": 0"#;
+    assert_eq!(most(latencies), "4000000");
+    let one_in = format!(r#"{no_latency}, "failure": "timeout", "failure_rate": 0.1, "one_in": 4"#);
+    assert_eq!(most(&one_in), "8000000");
+    let burst = format!(
+        r#"{no_latency}, "failure": "timeout", "failure_rate": 0.1,
+        "burst": {{"enter": 0.01, "leave": 0.1, "failure_rate": 0.5}}"#
+    );
+    assert_eq!(most(&burst), "4000000");
     // The same settings with a trace: its calls are the run.
     let mut traced = Scenario::read_json(long).unwrap();
     traced.trace = Some("0,ok,0\n".into());
@@ -1022,6 +1045,9 @@ fn a_window_breaker_going_round_on_its_clock_alone_is_refused() {
     );
     assert!(Scenario::from_json(&json("9.89", "")).is_ok());
     assert!(Scenario::from_json(&json("9.8867", "")).is_ok());
+    // The least itself, to the last bit, is taken.
+    let least = 2_592_000.0 / 262_144.0 - 0.001;
+    assert!(Scenario::from_json(&json(&format!("{least:?}"), "")).is_ok());
     assert!(Scenario::from_json(&json("9.8866", "")).is_err());
     assert!(Scenario::from_json(&json("0", "")).is_ok());
     // Ten callers, each with its own copy: ten times the rounds.
