@@ -1011,6 +1011,9 @@ fn calls_waiting_for_a_shared_lock_count_as_in_flight() {
     // limit from the lock. No lock without shared state, and none held with a hold of 0.
     assert!(Scenario::from_json(&json("2", "0.005", true)).is_ok());
     assert!(Scenario::from_json(&json("1e9", "1e4", true)).is_ok());
+    // Exactly half the cap waiting (500 s / 1 ms = 5e5) is not past it: no limit yet.
+    assert!(Scenario::from_json(&json("500", "0.001", true)).is_ok());
+    assert!(Scenario::from_json(&json("500.001", "0.001", true)).is_err());
     assert!(Scenario::from_json(&json("1e9", "1", false)).is_ok());
     assert!(Scenario::from_json(&json("1e9", "0", true)).is_ok());
     // Just past half the cap: 1e9 / 1999 = 500250 changes may wait.
