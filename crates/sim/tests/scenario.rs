@@ -2,6 +2,8 @@
 
 use sim::Scenario;
 
+include!("support/leaves.rs");
+
 #[test]
 fn defaults_fill_what_a_file_does_not_name() {
     let s = Scenario::from_json(r#"{"seed": 9, "window": {"sliding_window_size": 20}}"#).unwrap();
@@ -1215,24 +1217,6 @@ fn the_least_half_open_limit_stated_runs_to_the_end() {
     assert!(changes > 480_000 && changes < sim::MAX_EVENTS, "{changes}");
 }
 
-/// Every leaf of `v` as its path (`dependency.1.burst.enter`, as `--set` takes it) and whether
-/// it holds a number.
-fn leaf_paths(v: &serde_json::Value, prefix: &str, out: &mut Vec<(String, bool)>) {
-    let join = |k: &str| match prefix {
-        "" => k.to_string(),
-        _ => format!("{prefix}.{k}"),
-    };
-    match v {
-        serde_json::Value::Object(m) => m.iter().for_each(|(k, x)| leaf_paths(x, &join(k), out)),
-        serde_json::Value::Array(a) => {
-            for (i, x) in a.iter().enumerate() {
-                leaf_paths(x, &join(&i.to_string()), out);
-            }
-        }
-        x => out.push((prefix.to_string(), x.is_number())),
-    }
-}
-
 /// One end of a stated range: the number as written, and whether it is allowed.
 type End<'a> = (&'a str, bool);
 
@@ -1274,9 +1258,11 @@ fn every_stated_range_is_the_range_checked() {
     let mut ends = 0;
     for p in sim::presets() {
         let s = p.scenario();
-        let mut paths = Vec::new();
-        leaf_paths(&s.to_value(), "", &mut paths);
-        for (path, number) in paths.iter().filter(|(p, _)| p != "trace") {
+        let (v, mut paths) = (s.to_value(), Vec::new());
+        leaves(&v, "", &mut paths);
+        for path in paths.iter().filter(|p| *p != "trace") {
+            let at = v.pointer(&format!("/{}", path.replace('.', "/")));
+            let number = at.is_some_and(serde_json::Value::is_number);
             let Err(msg) = s.with_sets([format!("{path}=zzz").as_str()]) else {
                 assert!(!number, "{}: {path}=zzz taken", p.name);
                 continue; // a label, a name: any text is taken
@@ -1288,7 +1274,7 @@ fn every_stated_range_is_the_range_checked() {
                 "{msg}"
             );
             let range = stated_range(&msg);
-            if *number && path != "dependency.0.start" {
+            if number && path != "dependency.0.start" {
                 assert!(
                     matches!(range, Some((Some(_), Some(_))))
                         || path == "statistical.trial_wrongly_closes",

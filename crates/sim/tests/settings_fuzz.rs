@@ -17,6 +17,7 @@ use serde_json::Value;
 use sim::{presets, BreakerKind, Scenario, Sim};
 
 include!("support/typed_values.rs");
+include!("support/leaves.rs");
 
 /// Changes of a numeric setting's own value, so that many cases stay valid and run: `x * f`.
 const SCALES: &[f64] = &[0.0, 1e-3, 0.1, 0.5, 0.9, 1.1, 2.0, 10.0, 1e3, 1e6];
@@ -40,31 +41,6 @@ fn value_text(base: &Value, path: &str, v: usize) -> String {
         Some(x) if x.fract() == 0.0 && (x * f).fract() != 0.0 => format!("{}", (x * f).round()),
         Some(x) => format!("{}", x * f),
         None => VALUES[0].to_string(),
-    }
-}
-
-/// Every leaf of `v` as a dotted path (`dependency.1.burst.enter`), as `--set` takes it.
-fn leaves(v: &Value, prefix: &str, out: &mut Vec<String>) {
-    match v {
-        Value::Object(m) => {
-            for (k, x) in m {
-                leaves(x, &join(prefix, k), out);
-            }
-        }
-        Value::Array(a) => {
-            for (i, x) in a.iter().enumerate() {
-                leaves(x, &join(prefix, &i.to_string()), out);
-            }
-        }
-        _ => out.push(prefix.to_string()),
-    }
-}
-
-fn join(prefix: &str, k: &str) -> String {
-    if prefix.is_empty() {
-        k.to_string()
-    } else {
-        format!("{prefix}.{k}")
     }
 }
 
