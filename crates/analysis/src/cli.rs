@@ -170,41 +170,14 @@ fn parse_seed(v: &str) -> Result<u64, String> {
 
 /// Why `v` is refused as a seed when it is a whole number from 0 to 2^64 - 1 spelt as a decimal
 /// with a point or an exponent (`1e3`, `7.0`, `1.8446744073709551615e19`): a seed is written as
-/// a whole number, as a scenario's `seed` and `--set seed=` say. Worked out from the digits, not
-/// through a double (which would take `5.0000000000000001` for 5, or 2^53 + 1 for 2^53). `None`
-/// for other text (a sign other than `+`, a fraction, a number past 2^64 - 1, not a number).
-/// Shared with `breaker run --seed`.
+/// a whole number, as a scenario's `seed` and `--set seed=` say. Worked out from the digits by
+/// [`breaker::float_parse::parse_whole`], as `--set`'s hint is, not through a double (which
+/// would take `5.0000000000000001` for 5, or 2^53 + 1 for 2^53). `None` for other text (a sign
+/// other than `+`, a fraction, a number past 2^64 - 1, not a number). Shared with `breaker run
+/// --seed`.
 pub fn seed_spelling(v: &str) -> Option<String> {
     let t = v.trim();
-    let unsigned = t.strip_prefix('+').unwrap_or(t);
-    let (mantissa, exp) = match unsigned.split_once(['e', 'E']) {
-        Some((m, e)) => (m, e.parse::<i64>().ok()?),
-        None => (unsigned, 0),
-    };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let digits = format!("{int}{frac}");
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    // The value is `digits` x 10^shift.
-    let shift = exp - frac.len() as i64;
-    let digits = digits.trim_start_matches('0');
-    let whole = if digits.is_empty() {
-        0
-    } else if shift >= 0 {
-        (0..shift).try_fold(digits.parse::<u64>().ok()?, |x, _| x.checked_mul(10))?
-    } else {
-        let kept = digits.len().checked_sub(shift.unsigned_abs() as usize)?;
-        let (head, tail) = digits.split_at(kept);
-        if !tail.bytes().all(|b| b == b'0') {
-            return None;
-        }
-        if head.is_empty() {
-            0
-        } else {
-            head.parse::<u64>().ok()?
-        }
-    };
+    let whole = breaker::float_parse::parse_whole(t)?;
     Some(format!(
         "a seed is written as a whole number, without a fraction or exponent ({whole}, not {t})"
     ))

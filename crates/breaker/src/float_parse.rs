@@ -40,8 +40,38 @@ pub fn parse_f64(s: &str) -> Option<f64> {
 /// digits past the 800th only need to say whether any of them is not zero (see [`number`]).
 const MAX_DIGITS: usize = 800;
 
+/// `s` as a whole number, when it spells one from 0 to `u64::MAX` exactly in any form
+/// [`parse_f64`] reads (`1e3`, `7.0`, `+100e-2`, `1.8446744073709551615e19`), worked out from the
+/// digits, never through a double (which takes `5.0000000000000001` for 5, and `2^53 + 1` for
+/// `2^53`). `None` for a fraction, a number past `u64::MAX`, a minus sign (a count takes none),
+/// `inf`, `nan`, or text that is not a number.
+pub fn parse_whole(s: &str) -> Option<u64> {
+    let s = s.strip_prefix('+').unwrap_or(s);
+    let (digits, exp) = decimal(s.as_bytes())?;
+    if digits.is_empty() {
+        return Some(0);
+    }
+    // Every digit past the point (the last `-exp`) is zero, and at least one digit (the first,
+    // which is not zero) is before it.
+    let point = usize::try_from(-exp).unwrap_or(0);
+    if point >= digits.len() || digits[digits.len() - point..].iter().any(|&d| d != 0) {
+        return None;
+    }
+    let head = digits[..digits.len() - point]
+        .iter()
+        .try_fold(0u64, |n, &d| n.checked_mul(10)?.checked_add(u64::from(d)))?;
+    (0..exp.max(0)).try_fold(head, |n, _| n.checked_mul(10))
+}
+
 /// A number without its sign, or `None` if `s` is not one.
 fn number(s: &[u8]) -> Option<f64> {
+    decimal(s).map(|(digits, exp)| value(&digits, exp))
+}
+
+/// A number without its sign as `(digits, exp)`, its value `digits x 10^exp` with `digits`
+/// (each 0 to 9) without leading zeros; `None` if `s` is not one. Past the 800th digit only
+/// whether any is not zero is kept (a 1 after the kept digits).
+fn decimal(s: &[u8]) -> Option<(Vec<u8>, i64)> {
     // The value is `digits x 10^exp`, `digits` without leading zeros.
     let mut digits: Vec<u8> = Vec::new();
     let mut exp: i64 = 0;
@@ -102,7 +132,7 @@ fn number(s: &[u8]) -> Option<f64> {
         digits.push(1);
         exp -= 1;
     }
-    Some(value(&digits, exp))
+    Some((digits, exp))
 }
 
 /// `digits x 10^exp` rounded to the nearest `f64` (ties to even); `digits` has no leading zero.
@@ -279,7 +309,7 @@ impl Big {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_f64;
+    use super::{parse_f64, parse_whole};
 
     fn same(s: &str) {
         let ours = parse_f64(s);
@@ -523,6 +553,98 @@ mod tests {
                 same(&format!("{x:.25e}"));
                 same(&format!("{x:.40e}"));
             }
+        }
+    }
+
+    #[test]
+    fn whole_numbers_from_their_digits() {
+        let max = u64::MAX;
+        for (s, want) in [
+            ("0", Some(0)),
+            ("+0", Some(0)),
+            ("000", Some(0)),
+            ("0.000e7", Some(0)),
+            ("0e99999999999", Some(0)),
+            ("7.0", Some(7)),
+            ("1e3", Some(1000)),
+            ("+100e-2", Some(1)),
+            ("12.5e1", Some(125)),
+            (".5e1", Some(5)),
+            ("5.", Some(5)),
+            ("9007199254740993.0", Some(9007199254740993)),
+            ("18446744073709551615", Some(max)),
+            ("18446744073709551615.000", Some(max)),
+            ("1.8446744073709551615e19", Some(max)),
+            ("184467440737095516150e-1", Some(max)),
+            ("18446744073709551616", None),
+            ("1.8446744073709551616e19", None),
+            ("1e20", None),
+            ("1e99999999999", None),
+            ("5.0000000000000001", None),
+            ("12.5", None),
+            ("1e-400", None),
+            ("0.5", None),
+            ("-0", None),
+            ("-1e3", None),
+            ("++1", None),
+            ("1e", None),
+            (".", None),
+            ("", None),
+            ("0x10", None),
+            ("inf", None),
+            ("nan", None),
+            (" 1", None),
+        ] {
+            assert_eq!(parse_whole(s), want, "{s:?}");
+        }
+        // Past the 800 digits kept: 10^900 x 10^-900 is 1; a nonzero digit there is a fraction.
+        let zeros = "0".repeat(900);
+        assert_eq!(parse_whole(&format!("1{zeros}e-900")), Some(1));
+        assert_eq!(parse_whole(&format!("1.{zeros}")), Some(1));
+        assert_eq!(parse_whole(&format!("1.{zeros}1")), None);
+        assert_eq!(parse_whole(&format!("1{zeros}1e-901")), None);
+    }
+
+    #[test]
+    fn whole_numbers_in_every_spelling() {
+        // Each number spelt with its point moved by the exponent and zeros added at either end
+        // reads back as itself; with a nonzero digit after it, or past u64::MAX, as none.
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for i in 0..100_000 {
+            let n = match i % 3 {
+                0 => next(1000),
+                1 => next(1 << 31) << 32 | next(1 << 32),
+                _ => u64::MAX - next(1000),
+            };
+            // n with `lead` zeros before and `t` after, the point `k` places from the end, and
+            // the exponent `k - t` that makes the value n again.
+            let (lead, t) = (next(3) as usize, next(3) as usize);
+            let digits = format!("{}{n}{}", "0".repeat(lead), "0".repeat(t));
+            let k = next(digits.len() as u64 + 1) as usize;
+            let (int, frac) = digits.split_at(digits.len() - k);
+            let exp = k as i64 - t as i64;
+            let e = if exp == 0 && next(2) == 0 {
+                String::new()
+            } else {
+                format!("e{exp}")
+            };
+            let s = format!("{int}.{frac}{e}");
+            assert_eq!(parse_whole(&s), Some(n), "{s:?}");
+            if k == 0 {
+                let bare = format!("{int}{e}");
+                assert_eq!(parse_whole(&bare), Some(n), "{bare:?}");
+            }
+            // A nonzero digit after the last: n + d x 10^(-t-1), not whole.
+            let fraction = format!("{int}.{frac}{}{e}", 1 + next(9));
+            assert_eq!(parse_whole(&fraction), None, "{fraction:?}");
+            let past = (u128::from(u64::MAX) + 1 + u128::from(n)).to_string();
+            assert_eq!(parse_whole(&past), None, "{past:?}");
         }
     }
 }

@@ -109,16 +109,14 @@ pub fn explain(
     match count_max {
         Some(max) if !fraction => {
             // A whole number in range, spelt as a float (1e2, 100.0): only the spelling is refused.
-            if let Some(x) = given.filter(|&x| {
-                // (`max as f64` may round up to 2^64, which no count holds.)
-                x.fract() == 0.0 && (0.0..18446744073709551616.0).contains(&x) && x as u64 <= max
-            }) {
-                let fits = matches!(probe(Trial::Whole(x as u64)), Ok(Ok(())));
-                if fits {
+            // Worked out from the digits as shown, not from the double they read as (which
+            // takes `5.0000000000000001` for 5, and 2^53 + 1 for 2^53).
+            let whole = given.and_then(|_| breaker::float_parse::parse_whole(shown.trim()));
+            if let Some(n) = whole.filter(|&n| n <= max) {
+                if matches!(probe(Trial::Whole(n)), Ok(Ok(()))) {
                     return Some(format!(
                         "a count is written as a whole number, without a fraction or exponent \
-                         ({}, not {shown})",
-                        x as u64
+                         ({n}, not {shown})"
                     ));
                 }
             }

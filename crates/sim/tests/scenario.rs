@@ -475,6 +475,36 @@ fn counts_name_their_range_for_numbers_their_type_refuses() {
         "callers.count = 1e2 is invalid: a count is written as a whole number, without a \
          fraction or exponent (100, not 1e2)"
     );
+    // Worked out from the digits as written, not from the double they read as: 2^53 + 1 is not
+    // offered as 2^53, 5.0000000000000001 is not whole, and u64::MAX (2^64 as a double) is.
+    for (set, want) in [
+        (
+            "seed=9007199254740993.0",
+            "seed = 9007199254740993.0 is invalid: a count is written as a whole number, without \
+             a fraction or exponent (9007199254740993, not 9007199254740993.0)",
+        ),
+        (
+            "seed=1.8446744073709551615e19",
+            "seed = 1.8446744073709551615e19 is invalid: a count is written as a whole number, \
+             without a fraction or exponent (18446744073709551615, not \
+             1.8446744073709551615e19)",
+        ),
+        (
+            "seed=5.0000000000000001",
+            "seed = 5.0000000000000001 is invalid: allowed a whole number 0 <= x <= \
+             18446744073709551615",
+        ),
+        (
+            "seed=1e-400",
+            "seed = 1e-400 is invalid: allowed a whole number 0 <= x <= 18446744073709551615",
+        ),
+        (
+            "callers.count=1000.00000000000001",
+            "callers.count = 1000.00000000000001 is invalid: allowed a whole number 1 <= x <= 1000",
+        ),
+    ] {
+        assert_eq!(s.with_sets([set]).unwrap_err(), want, "{set}");
+    }
     // Not a number: the same range.
     assert_eq!(
         s.with_sets([r#"callers.count="abc""#]).unwrap_err(),
