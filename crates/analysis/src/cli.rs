@@ -178,9 +178,7 @@ fn parse_seed(v: &str) -> Result<u64, String> {
 pub fn seed_spelling(v: &str) -> Option<String> {
     let t = v.trim();
     let whole = breaker::float_parse::parse_whole(t)?;
-    Some(format!(
-        "a seed is written as a whole number, without a fraction or exponent ({whole}, not {t})"
-    ))
+    Some(breaker::float_parse::spelt_whole("a seed", whole, t))
 }
 
 fn parse_sweep(v: &str) -> Result<Sweep, String> {

@@ -45,22 +45,35 @@ const MAX_DIGITS: usize = 800;
 /// digits, never through a double (which takes `5.0000000000000001` for 5, and `2^53 + 1` for
 /// `2^53`). `None` for a fraction, a number past `u64::MAX`, a minus sign (a count takes none),
 /// `inf`, `nan`, or text that is not a number.
+///
+/// (It reads the exponent as [`parse_f64`] does, which stops it growing past 65536: a whole
+/// number written with an exponent beyond that, and as many digits to make up for it, is
+/// refused.)
 pub fn parse_whole(s: &str) -> Option<u64> {
-    let s = s.strip_prefix('+').unwrap_or(s);
-    let (digits, exp) = decimal(s.as_bytes())?;
+    let (digits, exp) = decimal(s.strip_prefix('+').unwrap_or(s).as_bytes())?;
     if digits.is_empty() {
         return Some(0);
     }
-    // Every digit past the point (the last `-exp`) is zero, and at least one digit (the first,
-    // which is not zero) is before it.
-    let point = usize::try_from(-exp).unwrap_or(0);
-    if point >= digits.len() || digits[digits.len() - point..].iter().any(|&d| d != 0) {
+    // The digits left of the point. The first digit is not zero: with none left of the point
+    // the number is below 1, with more than 20 it is at least 10^20, past u64::MAX.
+    let point = digits.len() as i64 + exp;
+    if !(1..=20).contains(&point) || digits.iter().skip(point as usize).any(|&d| d != 0) {
         return None;
     }
-    let head = digits[..digits.len() - point]
-        .iter()
-        .try_fold(0u64, |n, &d| n.checked_mul(10)?.checked_add(u64::from(d)))?;
-    (0..exp.max(0)).try_fold(head, |n, _| n.checked_mul(10))
+    (0..point as usize).try_fold(0u64, |n, i| {
+        n.checked_mul(10)?
+            .checked_add(u64::from(digits.get(i).copied().unwrap_or(0)))
+    })
+}
+
+/// The message for the whole number `n` written as `shown`, with a point or an exponent, where
+/// `what` (`a count`, `a seed`) is written as a whole number: `a seed is written as a whole
+/// number, without a fraction or exponent (1000, not 1e3)`. One wording for the settings and the
+/// command line's flags.
+pub fn spelt_whole(what: &str, n: u64, shown: &str) -> String {
+    format!(
+        "{what} is written as a whole number, without a fraction or exponent ({n}, not {shown})"
+    )
 }
 
 /// A number without its sign, or `None` if `s` is not one.
@@ -70,7 +83,7 @@ fn number(s: &[u8]) -> Option<f64> {
 
 /// A number without its sign as `(digits, exp)`, its value `digits x 10^exp` with `digits`
 /// (each 0 to 9) without leading zeros; `None` if `s` is not one. Past the 800th digit only
-/// whether any is not zero is kept (a 1 after the kept digits).
+/// whether any is not zero is kept (as a 1 after the kept digits).
 fn decimal(s: &[u8]) -> Option<(Vec<u8>, i64)> {
     // The value is `digits x 10^exp`, `digits` without leading zeros.
     let mut digits: Vec<u8> = Vec::new();
@@ -597,7 +610,7 @@ mod tests {
         ] {
             assert_eq!(parse_whole(s), want, "{s:?}");
         }
-        // Past the 800 digits kept: 10^900 x 10^-900 is 1; a nonzero digit there is a fraction.
+        // Long text: 10^900 x 10^-900 is 1; a nonzero digit there is a fraction.
         let zeros = "0".repeat(900);
         assert_eq!(parse_whole(&format!("1{zeros}e-900")), Some(1));
         assert_eq!(parse_whole(&format!("1.{zeros}")), Some(1));

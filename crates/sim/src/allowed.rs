@@ -39,7 +39,10 @@ pub type Reading = Result<Result<(), SettingsError>, String>;
 /// other errors (a custom message that already says what is allowed, an unknown field) and for a
 /// field whose kind no trial finds.
 ///
-/// `shown` is the value as the user wrote it, `given` the value when it is a number. `exact` is
+/// `shown` is the value as the user wrote it; `whole` the whole number from 0 to `u64::MAX` it
+/// spells, if it is one, worked out by the caller, which knows the spelling: the digits of
+/// the user's text ([`breaker::float_parse::parse_whole`]: a double takes `5.0000000000000001`
+/// for 5, and 2^53 + 1 for 2^53), or a JS number, whose text is the double's own. `exact` is
 /// the largest whole number the settings' representation holds exactly (`u64::MAX` in JSON text,
 /// `2^53 - 1` in a JS number): the largest a count can be given as. `probe` reads the settings
 /// with a [`Trial`] at the field.
@@ -58,7 +61,7 @@ pub type Reading = Result<Result<(), SettingsError>, String>;
 pub fn explain(
     path: &str,
     shown: &str,
-    given: Option<f64>,
+    whole: Option<u64>,
     error: &str,
     exact: u64,
     probe: impl Fn(Trial<'_>) -> Reading,
@@ -109,15 +112,9 @@ pub fn explain(
     match count_max {
         Some(max) if !fraction => {
             // A whole number in range, spelt as a float (1e2, 100.0): only the spelling is refused.
-            // Worked out from the digits as shown, not from the double they read as (which
-            // takes `5.0000000000000001` for 5, and 2^53 + 1 for 2^53).
-            let whole = given.and_then(|_| breaker::float_parse::parse_whole(shown.trim()));
             if let Some(n) = whole.filter(|&n| n <= max) {
                 if matches!(probe(Trial::Whole(n)), Ok(Ok(()))) {
-                    return Some(format!(
-                        "a count is written as a whole number, without a fraction or exponent \
-                         ({n}, not {shown})"
-                    ));
+                    return Some(breaker::float_parse::spelt_whole("a count", n, shown));
                 }
             }
             out.push_str("a whole number ");

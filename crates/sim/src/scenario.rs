@@ -996,7 +996,12 @@ fn explain_at(
         place(&mut v, &segs, &trial, &phase);
         read_value(&v)
     };
-    explain(path, shown, given.as_f64(), error, u64::MAX, probe)
+    // The whole number the text spells, from its digits (`shown` is the user's text, or the
+    // number's own for a file's value).
+    let whole = given
+        .as_f64()
+        .and_then(|_| breaker::float_parse::parse_whole(shown.trim()));
+    explain(path, shown, whole, error, u64::MAX, probe)
 }
 
 /// The leaves of `v` with their dotted paths. A node is gone into only where the default

@@ -505,8 +505,13 @@ fn blame(
     let segs = split(path);
     let shown = json_text(leaf);
     let probe = |t: Trial| reading(&place(fresh(&cur), &segs, &trial_js(t), item));
-    let given = leaf.as_f64().filter(|x| x.is_finite());
-    let why = explain(path, &shown, given, &e, MAX_SAFE_INTEGER, probe).unwrap_or(e);
+    // The whole number a JS number is: its text is the double's own, so the double is exact.
+    // (`2^64` is past every u64; `u64::MAX as f64` rounds up to it.)
+    let whole = leaf
+        .as_f64()
+        .filter(|x| x.fract() == 0.0 && (0.0..18446744073709551616.0).contains(x))
+        .map(|x| x as u64);
+    let why = explain(path, &shown, whole, &e, MAX_SAFE_INTEGER, probe).unwrap_or(e);
     let dot = if what.is_empty() { "" } else { "." };
     Some(format!("{what}{dot}{path} = {shown} is invalid: {why}"))
 }
