@@ -14,7 +14,9 @@
 //!    `crates/wasm` and `crates/breaker`, each when it has `tests/*.rs` and a
 //!    `wasm-bindgen-test` dev-dependency
 //! 7. `dist` and `e2e` — when `tests/e2e/package.json` exists: build `www/dist/`, serve it
-//!    in-process on a free port and run `npm test` in `tests/e2e` with `PLAYGROUND_URL`.
+//!    in-process on a free port and run `npm test` in `tests/e2e` with `PLAYGROUND_URL`. The
+//!    built page's sizes (wasm and page, gzip) are said beside issue 8's targets, in the
+//!    summary too; a size past its target is a figure to make good, not a failed test.
 //!
 //! Counts: for test runners, the individual tests their output reports (`test result:` lines
 //! from libtest and wasm-bindgen-test; `N passed`/`# pass N`/`N passing` from JS runners).
@@ -155,12 +157,14 @@ pub fn test(opts: &Opts) -> Res<()> {
         .current_dir(&root);
     results.push(suite("doc", Count::Lints, &mut c));
 
+    // What the summary says besides the suites (the page's sizes against issue 8's targets).
+    let mut notes = Vec::new();
     if !opts.native {
         wasm_suites(&root, &mut results);
-        e2e_suites(&root, &mut results);
+        e2e_suites(&root, &mut results, &mut notes);
     }
 
-    finish(&results, start)
+    finish(&results, &notes, start)
 }
 
 /// The breaker crate as crates.io would get it: `cargo package`, which builds it from its
@@ -313,10 +317,13 @@ fn line(o: &Outcome) -> String {
     }
 }
 
-fn finish(results: &[Outcome], start: Instant) -> Res<()> {
+fn finish(results: &[Outcome], notes: &[String], start: Instant) -> Res<()> {
     println!("\n== summary");
     for o in results {
         println!("{}", line(o));
+    }
+    for n in notes {
+        println!("{n}");
     }
     let passed: u64 = results.iter().map(|o| o.passed).sum();
     let failed: u64 = results.iter().map(|o| o.failed).sum();
@@ -604,7 +611,7 @@ fn wasm_pack_test(browser: &str) -> Command {
     c
 }
 
-fn e2e_suites(root: &Path, results: &mut Vec<Outcome>) {
+fn e2e_suites(root: &Path, results: &mut Vec<Outcome>, notes: &mut Vec<String>) {
     let e2e = root.join("tests/e2e");
     if !e2e.join("package.json").is_file() {
         results.push(skipped("dist", "tests/e2e/package.json does not exist yet"));
@@ -631,6 +638,27 @@ fn e2e_suites(root: &Path, results: &mut Vec<Outcome>) {
     }
     println!("{}", line(&o));
     results.push(o);
+    // The sizes as `cargo xtask bench --steps sizes` gives them, against issue 8's targets:
+    // said, not checked (a figure to make good, as the bench's are). Session 60's seed hint
+    // took the wasm past 150 kB unnoticed, measured only before it.
+    if built.is_ok() {
+        let note = match crate::bench::page_sizes(&dist::dist_dir()) {
+            Ok(z) => {
+                let said = |n: u64, target: u64| {
+                    let met = if n <= target { "met" } else { "MISSED" };
+                    format!("{n} B gzip, target <= {target}: {met}")
+                };
+                format!(
+                    "sizes: wasm {}; page {} (cargo xtask bench --steps sizes)",
+                    said(z.wasm_gz, crate::bench::WASM_GZ_TARGET),
+                    said(z.gz, crate::bench::PAGE_GZ_TARGET)
+                )
+            }
+            Err(e) => format!("sizes: not measured: {e}"),
+        };
+        println!("{note}");
+        notes.push(note);
+    }
     if built.is_err() {
         results.push(skipped("e2e", "dist failed"));
         return;
