@@ -196,6 +196,27 @@ fn a_long_value_is_echoed_in_part() {
             "traffic.calls_per_minute = {first}… (100000 bytes) is invalid: allowed 1e-6 <= x <= 1e7"
         )
     );
+    // A string in a file is echoed as JSON writes it up to 80 bytes (a control character as
+    // `\u0007`), and quoted in part, as the reason quotes it, past that.
+    let said = |text: String| Scenario::read_json(&text).unwrap_err();
+    for (len, shown) in [
+        (2, r#""\u0007y""#.to_string()),
+        (80, format!(r#""\u0007{}""#, "y".repeat(79))),
+        (81, format!(r#""\u{{7}}{}…" (81 bytes)"#, "y".repeat(59))),
+    ] {
+        let value = format!("\u{7}{}", "y".repeat(len - 1));
+        let text = format!(r#"{{"statistical": {{"fine_rate": {value:?}}}}}"#);
+        let text = text.replace("\\u{7}", "\\u0007");
+        let quoted = breaker::quote::Quoted(&value);
+        assert_eq!(
+            said(text),
+            format!(
+                "statistical.fine_rate = {shown} is invalid: {quoted} is not a rate: use 0.05 or \
+                 5%, 0 < x < 1"
+            ),
+            "{len}"
+        );
+    }
     for (row, field, said) in [
         (
             format!("{digits},ok,0\n"),
@@ -776,6 +797,16 @@ fn numbers_past_a_float_name_their_field_and_range() {
         assert_eq!(Scenario::read_json(text).unwrap_err(), message, "{text}");
         assert_eq!(Scenario::from_json(text).unwrap_err(), message, "{text}");
     }
+    // Past a float in its digits, with a fraction, below the first line: the whole number, to
+    // its last digit (the line's start found a byte early or late cut it short by two).
+    let text = format!("{{\"seed\": 1,\n\"duration\": 1{}.5}}", "0".repeat(400));
+    assert_eq!(
+        Scenario::read_json(&text).unwrap_err(),
+        format!(
+            "duration = 1{}… (403 bytes) is invalid: allowed 0 < x <= 1e9 seconds",
+            "0".repeat(59)
+        )
+    );
     // Not an object: serde_json's message, with the line and column.
     assert_eq!(
         Scenario::read_json("[1e400]").unwrap_err(),
