@@ -39,10 +39,11 @@ pub type Reading = Result<Result<(), SettingsError>, String>;
 /// other errors (a custom message that already says what is allowed, an unknown field) and for a
 /// field whose kind no trial finds.
 ///
-/// `shown` is the value as the user wrote it; `whole` the whole number from 0 to `u64::MAX` it
-/// spells, if it is one, worked out by the caller, which knows the spelling: the digits of
-/// the user's text ([`breaker::float_parse::parse_whole`]: a double takes `5.0000000000000001`
-/// for 5, and 2^53 + 1 for 2^53), or a JS number, whose text is the double's own. `exact` is
+/// `shown` is the value as the message shows it; `whole` the whole number from 0 to `u64::MAX`
+/// the value is, if it is one, worked out by the caller from what `shown` stands for: the
+/// digits of a `--set` edit as typed ([`breaker::float_parse::parse_whole`]: a double takes
+/// `5.0000000000000001` for 5, and 2^53 + 1 for 2^53), or the number read (a file's value or a
+/// JS number, shown as its own text: [`whole_number`]). `exact` is
 /// the largest whole number the settings' representation holds exactly (`u64::MAX` in JSON text,
 /// `2^53 - 1` in a JS number): the largest a count can be given as. `probe` reads the settings
 /// with a [`Trial`] at the field.
@@ -156,6 +157,14 @@ pub fn explain(
         }
     }
     Some(out)
+}
+
+/// `x` as a whole number from 0 to `u64::MAX`, if it is one: the `whole` of [`explain`] for a
+/// number read as a double and shown as its own text.
+#[inline]
+pub fn whole_number(x: f64) -> Option<u64> {
+    // (`u64::MAX as f64` rounds up to 2^64, which no u64 holds.)
+    (x.fract() == 0.0 && (0.0..18446744073709551616.0).contains(&x)).then_some(x as u64)
 }
 
 /// The leaf to blame among `paths` (the dotted paths of the leaves a user gave, in order), and

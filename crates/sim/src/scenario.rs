@@ -701,7 +701,12 @@ impl Scenario {
                 }
                 // Cut as quoted text is (a 100,000-digit value was echoed whole).
                 let (path, shown) = (path.trim(), Clipped(value.trim()).to_string());
-                explain_at(&v, path, &given, &shown, &e.to_string())
+                // The whole number the edit's digits spell, exactly (`shown` may be cut).
+                let whole = given
+                    .is_number()
+                    .then(|| breaker::float_parse::parse_whole(value.trim()))
+                    .flatten();
+                explain_at(&v, path, whole, &shown, &e.to_string())
                     .map(|why| format!("{path} = {shown} is invalid: {why}"))
                     .unwrap_or_else(|| format!("--set {}: {e}", Clipped(s)))
             })?;
@@ -925,7 +930,11 @@ fn blame(given: &serde_json::Value) -> Option<String> {
     let (bad, cur, e) = locate(&paths, build, read_value)?;
     let (path, leaf) = &leaves[bad];
     let shown = short_json(leaf);
-    let why = explain_at(&cur, path, leaf, &shown, &e).unwrap_or(e);
+    // A file's number is read as a double (or a u64) and shown as its own text.
+    let whole = leaf
+        .as_u64()
+        .or_else(|| leaf.as_f64().and_then(crate::allowed::whole_number));
+    let why = explain_at(&cur, path, whole, &shown, &e).unwrap_or(e);
     Some(format!("{path} = {shown} is invalid: {why}"))
 }
 
@@ -969,14 +978,14 @@ fn read_value(v: &serde_json::Value) -> Reading {
     Ok(s.validate())
 }
 
-/// [`explain`] for the value `given` (`shown` as the user wrote it) at `path` in `scenario` (the
-/// settings as JSON; each trial is placed at `path`), which the settings refused with
-/// `error`: `allowed <what the field takes>`. `None` when `error` is not a type mismatch or no
+/// [`explain`] for the value shown as `shown` (the whole number it is, `whole`) at `path` in
+/// `scenario` (the settings as JSON; each trial is placed at `path`), which the settings refused
+/// with `error`: `allowed <what the field takes>`. `None` when `error` is not a type mismatch or no
 /// trial finds what the field takes.
 fn explain_at(
     scenario: &serde_json::Value,
     path: &str,
-    given: &serde_json::Value,
+    whole: Option<u64>,
     shown: &str,
     error: &str,
 ) -> Option<String> {
@@ -996,11 +1005,6 @@ fn explain_at(
         place(&mut v, &segs, &trial, &phase);
         read_value(&v)
     };
-    // The whole number the text spells, from its digits (`shown` is the user's text, or the
-    // number's own for a file's value).
-    let whole = given
-        .as_f64()
-        .and_then(|_| breaker::float_parse::parse_whole(shown.trim()));
     explain(path, shown, whole, error, u64::MAX, probe)
 }
 

@@ -526,6 +526,24 @@ fn counts_name_their_range_for_numbers_their_type_refuses() {
     ] {
         assert_eq!(s.with_sets([set]).unwrap_err(), want, "{set}");
     }
+    // A long edit is shown cut, and its digits still read whole.
+    let long = format!("7.{}", "0".repeat(100));
+    assert_eq!(
+        s.with_sets([format!("seed={long}").as_str()]).unwrap_err(),
+        format!(
+            "seed = 7.{}… (102 bytes) is invalid: a count is written as a whole number, \
+             without a fraction or exponent (7, not 7.{}… (102 bytes))",
+            "0".repeat(58),
+            "0".repeat(58)
+        )
+    );
+    // A file's number is read as a double and shown as the double's text: the whole number is
+    // the double's (2^60 here), not the digits of its shortest text (1152921504606847000).
+    assert_eq!(
+        Scenario::read_json(r#"{"seed": 1152921504606846976.0}"#).unwrap_err(),
+        "seed = 1.152921504606847e+18 is invalid: a count is written as a whole number, without \
+         a fraction or exponent (1152921504606846976, not 1.152921504606847e+18)"
+    );
     // Not a number: the same range.
     assert_eq!(
         s.with_sets([r#"callers.count="abc""#]).unwrap_err(),

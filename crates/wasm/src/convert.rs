@@ -505,12 +505,8 @@ fn blame(
     let segs = split(path);
     let shown = json_text(leaf);
     let probe = |t: Trial| reading(&place(fresh(&cur), &segs, &trial_js(t), item));
-    // The whole number a JS number is: its text is the double's own, so the double is exact.
-    // (`2^64` is past every u64; `u64::MAX as f64` rounds up to it.)
-    let whole = leaf
-        .as_f64()
-        .filter(|x| x.fract() == 0.0 && (0.0..18446744073709551616.0).contains(x))
-        .map(|x| x as u64);
+    // A JS number's text is the double's own.
+    let whole = leaf.as_f64().and_then(sim::allowed::whole_number);
     let why = explain(path, &shown, whole, &e, MAX_SAFE_INTEGER, probe).unwrap_or(e);
     let dot = if what.is_empty() { "" } else { "." };
     Some(format!("{what}{dot}{path} = {shown} is invalid: {why}"))
