@@ -324,6 +324,17 @@ impl Big {
 mod tests {
     use super::{parse_f64, parse_whole};
 
+    /// A fixed linear congruential sequence (Knuth's MMIX constants): `next(n)` is below `n`,
+    /// from the state's top 31 bits.
+    fn lcg(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        }
+    }
+
     fn same(s: &str) {
         let ours = parse_f64(s);
         let std = s.parse::<f64>().ok();
@@ -536,14 +547,8 @@ mod tests {
 
     #[test]
     fn random_as_std() {
-        // A fixed linear congruential sequence: digits, points and exponents of every size.
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        // Digits, points and exponents of every size.
+        let mut next = lcg(0x2545_f491_4f6c_dd1d);
         for _ in 0..200_000 {
             let long = next(4) == 0;
             let len = 1 + next(if long { 40 } else { 20 });
@@ -622,13 +627,7 @@ mod tests {
     fn whole_numbers_in_every_spelling() {
         // Each number spelt with its point moved by the exponent and zeros added at either end
         // reads back as itself; with a nonzero digit after it, or past u64::MAX, as none.
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |n: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut next = lcg(0x9e37_79b9_7f4a_7c15);
         for i in 0..100_000 {
             let n = match i % 3 {
                 0 => next(1000),
