@@ -547,6 +547,9 @@ mod tests {
         assert_eq!(super::pct(3e-16), "0.00000000000003%");
         assert_eq!(super::pct(1e-20), "1.0e-18%");
         assert_eq!(super::pct(5e-324), "4.9e-322%");
+        // The e-notation starts below 1e-14%: at it, 15 decimals still show it.
+        assert_eq!(super::pct(1e-16), "0.00000000000001%");
+        assert_eq!(super::pct(9e-17), "9.0e-15%");
     }
 
     use super::*;
@@ -566,6 +569,15 @@ mod tests {
             (1e6, "1.000e6"),
             (0.5, "0.50"),
             (0.001, "1.000e-3"),
+            // Where one form gives way to the next: 0.01 still has two decimals of its own, a
+            // whole 10 is grouped as any whole number, and a negative number (never a count)
+            // is not grouped.
+            (0.01, "0.01"),
+            (0.009_999, "9.999e-3"),
+            (9.5, "9.50"),
+            (10.0, "10"),
+            (10.6, "11"),
+            (-1000.0, "-1000"),
         ];
         for (n, want) in cases {
             assert_eq!(fmt_calls(n), want, "{n}");
@@ -596,6 +608,14 @@ mod tests {
                 "{fine}: {work:?}"
             );
             assert!(work.sim_draws <= PAGE_BUDGET.sim_draws, "{fine}: {work:?}");
+            // And it is spent: this close, most of it (0.19 fits every exact point in 0.9e9
+            // cells); where an exact point is left out, the program that did not converge took
+            // all there was, so those after it are not tried.
+            assert!(work.dp_cells > PAGE_BUDGET.dp_cells / 2, "{fine}: {work:?}");
+            if curves.iter().any(|c| c.note.contains("left out")) {
+                assert!(work.dp_cells >= PAGE_BUDGET.dp_cells, "{fine}: {work:?}");
+            }
+            assert!(work.chain_work > 0, "{fine}: {work:?}");
             // A line labeled exact holds only exact points; the left-out ones are gaps.
             for c in &curves {
                 for l in &c.series {
@@ -631,6 +651,39 @@ mod tests {
             assert!(work.sim_draws * 10 < PAGE_BUDGET.sim_draws, "{work:?}");
             let fa = curves.iter().find(|c| c.id == "false_alarms").unwrap();
             assert!(!fa.note.contains("left out"), "{}", fa.note);
+            // What was used is counted: every way that ran.
+            assert!(work.dp_cells > 0 && work.chain_work > 0, "{work:?}");
+            let simulated = fa.series.iter().any(|l| l.kind == Kind::Simulated);
+            assert_eq!(work.sim_draws > 0, simulated, "{work:?}");
+        }
+    }
+
+    /// The rates each curve is swept over: calls to open from halfway between p0 and p1 to a
+    /// total outage, the half-open charts from 0 to twice p1 (at most 1), in equal steps.
+    #[test]
+    fn the_rate_curves_span_their_ranges() {
+        for (fine, broken, top) in [(0.05, 0.3, 0.6), (0.01, 0.02, 0.04), (0.2, 0.7, 1.0)] {
+            let st = StatisticalSettings {
+                fine_rate: fine,
+                broken_rate: broken,
+                ..StatisticalSettings::default()
+            };
+            let curves = page_curves(&st, &WindowSettings::default(), 1.0);
+            let xs = |id: &str| {
+                curves.iter().find(|c| c.id == id).unwrap().series[0]
+                    .x
+                    .clone()
+            };
+            let open = xs("open_delay");
+            assert_eq!(open.len(), 10);
+            assert_eq!((open[0], open[9]), ((fine + broken) / 2.0, 1.0), "{open:?}");
+            for id in ["trials_oc", "trials_asn"] {
+                let x = xs(id);
+                assert_eq!(x.len(), 15);
+                assert_eq!(x[0], 0.0);
+                assert!((x[14] - top).abs() < 1e-15, "{id}: {x:?}");
+                assert!((x[1] - top / 14.0).abs() < 1e-15, "{id}: {x:?}");
+            }
         }
     }
 
