@@ -2,7 +2,7 @@
 //! number whose error estimate is not small is not labeled exact.
 
 use analysis::cli::run;
-use analysis::report::{self, Budget, Simulation, Statistical, SIMULATION_MAX_DRAWS};
+use analysis::report::{self, Budget, Simulation, Statistical};
 use analysis::{cusum, dp};
 
 fn json(cmd: &str) -> serde_json::Value {
@@ -134,14 +134,98 @@ fn a_simulation_at_close_rates_is_capped_in_draws() {
         "{:?}",
         r.work
     );
-    // The half-open test's simulation too.
+    // The half-open test's simulation too: skipped at once, by the larger of the program's
+    // estimate and Wald's (the program stops at its cap here), at one draw per failure and
+    // one more per run.
     let t = report::trials(&close(0.199), 0.2, sim);
-    assert!(t.expected_trials.simulated.is_none() && t.work.sim_draws <= SIMULATION_MAX_DRAWS);
-    assert!(t.simulation_note.is_some());
+    assert!(t.expected_trials.simulated.is_none() && t.close_probability.simulated.is_none());
+    assert_eq!(t.work.sim_draws, 0);
+    assert!(t.expected_trials.exact.is_none());
+    let note = t.simulation_note.as_deref().unwrap();
+    let asn: f64 = note
+        .strip_prefix("not simulated: 200 runs of about ")
+        .and_then(|r| r.split(' ').next())
+        .and_then(|x| x.parse().ok())
+        .unwrap_or_else(|| panic!("{note}"));
+    let wald = t.expected_trials.approximation.unwrap().value;
+    assert!(asn >= wald * (1.0 - 1e-3), "{asn} {wald}");
+    assert_eq!(
+        note,
+        format!(
+            "not simulated: 200 runs of about {asn:.3e} trials each would take about {:.1e} \
+             draws (one per failure), past the 5e7 allowed; ask for fewer runs",
+            200.0 * (asn * 0.2 + 1.0)
+        )
+    );
     // Ordinary settings simulate as before.
     let t = report::trials(&close(0.05), 0.1, sim);
     assert_eq!(t.expected_trials.simulated.unwrap().n, Some(200));
     assert!(t.simulation_note.is_none());
+}
+
+/// Half-open's simulation is sized before it starts: one draw per failure and one more per run.
+/// At a true rate of 0 each run is that one draw (no failure comes, and the trials close), so
+/// as many runs as the draws allowed run, and one more is refused at once, with no draw taken.
+#[test]
+fn half_opens_simulation_is_sized_at_one_draw_a_run_more() {
+    let s = close(0.05);
+    let b = Budget {
+        sim_draws: 1000,
+        ..Budget::DEFAULT
+    };
+    let runs = |runs| report::trials_capped(&s, 0.0, Some(Simulation { runs, seed: 1 }), b);
+    let t = runs(1000);
+    assert_eq!(t.work.sim_draws, 1000);
+    let m = t.close_probability.simulated.unwrap();
+    assert_eq!((m.value, m.n), (1.0, Some(1000)));
+    // Each run is the same 18 successes in a row (the defaults' trials to close).
+    let asn = t.expected_trials.simulated.unwrap().value;
+    assert_eq!((asn, t.expected_trials.exact.unwrap().value), (18.0, 18.0));
+    assert!(t.simulation_note.is_none());
+    let t = runs(1001);
+    assert_eq!(t.work.sim_draws, 0);
+    assert!(t.close_probability.simulated.is_none());
+    assert_eq!(
+        t.simulation_note.as_deref(),
+        Some(
+            "not simulated: 1001 runs of about 1.800e1 trials each would take about 1.0e3 \
+             draws (one per failure), past the 1e3 allowed; ask for fewer runs"
+        )
+    );
+}
+
+/// The half-open program can converge on the chance to close before the expected trials (or
+/// the other way round): each is labeled exact on its own error, and the note on the one left
+/// out is there as soon as either is.
+#[test]
+fn half_opens_two_exact_figures_are_judged_each_on_its_own() {
+    let b = |dp_cells| Budget {
+        dp_cells,
+        ..Budget::DEFAULT
+    };
+    let t = report::trials_capped(&close(0.05), 0.21, None, b(10_000));
+    assert!(t.close_probability.exact.is_some() && t.expected_trials.exact.is_none());
+    let full = report::trials(&close(0.05), 0.21, None);
+    // Exact within the error it states (2.5e-8 here), as the converged figure shows.
+    let (capped, truth) = (
+        t.close_probability.exact.unwrap().value,
+        full.close_probability.exact.unwrap().value,
+    );
+    assert!(
+        (capped - truth).abs() <= t.close_error,
+        "{capped} {truth} +- {}",
+        t.close_error
+    );
+    let note = t.exact_note.as_deref().unwrap_or_else(|| panic!("{t:?}"));
+    assert!(note.contains("work cap (1e4 cells)"), "{note}");
+    assert!(
+        note.contains(&format!("trials, error {:.1e})", t.trials_error)),
+        "{note}"
+    );
+    let t = report::trials_capped(&close(0.15), 0.03, None, b(10_000));
+    assert!(t.close_probability.exact.is_none() && t.expected_trials.exact.is_some());
+    assert!(t.exact_note.is_some());
+    assert!(full.exact_note.is_none());
 }
 
 /// Half-open's time-limited program counts its cells at what they cost against the dynamic

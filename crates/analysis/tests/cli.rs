@@ -293,6 +293,21 @@ fn sweeps_give_one_point_per_step() {
     assert_eq!(v["points"].as_array().unwrap().len(), 11);
 }
 
+/// A count in the JSON is a whole number below 2^53 (all a JS number holds exactly, and all the
+/// page's converter takes as an integer) and a float from 2^53 on.
+#[test]
+fn a_count_past_what_js_holds_is_written_as_a_float() {
+    let write = |n: u64| {
+        let mut out = Vec::new();
+        analysis::report::whole_number(&n, &mut serde_json::Serializer::new(&mut out)).unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    assert_eq!(write(18), "18");
+    assert_eq!(write((1 << 53) - 1), "9007199254740991");
+    assert_eq!(write(1 << 53), "9007199254740992.0");
+    assert_eq!(write(u64::MAX), "1.8446744073709552e+19");
+}
+
 #[test]
 fn trials_default_to_fine_indifference_and_broken() {
     let v = json("trials --simulate 200");
@@ -1064,6 +1079,30 @@ fn a_time_and_its_interval_share_one_unit() {
             min(hi)
         )
     );
+}
+
+/// The window breaker's time to open is its calls to open at the traffic given, each way and
+/// each end of an interval: a window of 10 calls exact (the chain), one of 100 simulated.
+#[test]
+fn the_windows_time_to_open_is_its_calls_at_the_traffic() {
+    for window in ["10", "100"] {
+        for rps in [1.0, 4.0, 0.25] {
+            let cmd = format!("window --window {window} --true-rate 0.5 --rps {rps}");
+            let v = json(&cmd);
+            let (calls, secs) = (
+                &v["outage"]["calls_to_open"],
+                &v["outage"]["seconds_to_open"],
+            );
+            let way = if window == "10" { "exact" } else { "simulated" };
+            let c = calls[way]["value"].as_f64().unwrap();
+            assert!(c > 1.0, "{cmd}: {calls}");
+            assert_eq!(secs[way]["value"].as_f64(), Some(c / rps), "{cmd}");
+            for end in [0, 1] {
+                let c = calls[way]["ci95"][end].as_f64();
+                assert_eq!(secs[way]["ci95"][end].as_f64(), c.map(|c| c / rps), "{cmd}");
+            }
+        }
+    }
 }
 
 /// A line asked below the breaker's floor gets the floor, and the text says so: `--period 1s`
