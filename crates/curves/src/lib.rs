@@ -471,10 +471,6 @@ fn sim_note(ways: &[Ways], unit: &str) -> String {
 /// e-notation (1.0e-18%).
 fn pct(x: f64) -> String {
     let v = x * 100.0;
-    // A whole percent as it is, but never a rate that rounds to 0% or 100% (1e-12 read "0%").
-    if (v - v.round()).abs() < 1e-9 && v.round() != 0.0 && v.round() != 100.0 {
-        return format!("{v:.0}%");
-    }
     // Four significant digits of its distance to 0% or 100%, at least two decimals.
     // No more digits than a double holds, 15 in all: 1 - 1e-14 read 99.999999999999005%.
     let distance = v.min(100.0 - v).abs();
