@@ -545,9 +545,18 @@ pub fn trials_capped(s: &Statistical, p: f64, sim: Option<Simulation>, budget: B
             ),
         },
     };
+    // Each figure is exact or not on its own error: the note names the one left out where the
+    // other is exact ("no exact figure" followed "chance to close: exact 0").
     let exact_note = (!(close_ok && trials_ok)).then(|| {
+        let what = if close_ok {
+            "expected trials"
+        } else if trials_ok {
+            "chance to close"
+        } else {
+            "figure"
+        };
         format!(
-            "no exact figure: the dynamic program stopped at its work cap ({:.0e} cells) \
+            "no exact {what}: the dynamic program stopped at its work cap ({:.0e} cells) \
              before converging (estimates {:.4e} to close, error {:.1e}; {:.4e} trials, error \
              {:.1e})",
             e.cells as f64, e.close_probability, e.close_error, e.expected_trials, e.trials_error
