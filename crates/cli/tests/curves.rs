@@ -198,6 +198,79 @@ fn the_text_gives_every_chart_with_its_kinds() {
     );
 }
 
+/// Each chart's note is wrapped at 94 characters, broken only at spaces, each line as full as
+/// the next word allows; the words are the JSON note's, in order, then the text's own remarks.
+#[test]
+fn the_notes_are_wrapped_whole_words_to_94_characters() {
+    let mut lines_seen = 0;
+    let mut added = Vec::new();
+    for preset in [
+        "busy-service",
+        "quiet-service",
+        "recovery-warmup",
+        "bursty-failures",
+    ] {
+        let text = stdout(&["analyze", "curves", "--preset", preset]);
+        let v = json(&["--preset", preset]);
+        let charts: Vec<&str> = text.split("\n\n").skip(1).collect();
+        assert_eq!(charts.len(), 5, "{preset}");
+        for (chart, c) in charts.iter().zip(v["curves"].as_array().unwrap()) {
+            let lines: Vec<&str> = chart
+                .lines()
+                .skip(1)
+                .take_while(|l| !l.starts_with("   x: "))
+                .map(|l| l.strip_prefix("   ").unwrap_or_else(|| panic!("{l:?}")))
+                .collect();
+            assert!(lines.len() >= 2, "{preset}: {chart}");
+            for (i, l) in lines.iter().enumerate() {
+                assert!(
+                    !l.is_empty() && !l.starts_with(' ') && !l.ends_with(' '),
+                    "{l:?}"
+                );
+                assert!(l.chars().count() <= 94, "{preset}: {l:?}");
+                if let Some(next) = lines.get(i + 1) {
+                    let word = next.split(' ').next().unwrap();
+                    let joined = l.chars().count() + 1 + word.chars().count();
+                    assert!(joined > 94, "{preset}: {l:?} could take {word:?}");
+                }
+            }
+            lines_seen += lines.len();
+            let note: Vec<&str> = c["note"].as_str().unwrap().split_whitespace().collect();
+            let words: Vec<&str> = lines.iter().flat_map(|l| l.split(' ')).collect();
+            assert_eq!(words[..note.len()], note[..], "{preset}");
+            if words.len() > note.len() {
+                let id = c["id"].as_str().unwrap().to_string();
+                added.push((preset, id, words[note.len()..].join(" ")));
+            }
+        }
+    }
+    assert!(lines_seen > 40, "{lines_seen}");
+    // What the text adds: only where Wald's line is far from the exact one (no approximation
+    // here lies below the bound).
+    let wald = |id: &str, k: usize, n: usize| {
+        let how = if id == "trials_oc" {
+            " (a chance, or its complement)"
+        } else {
+            ""
+        };
+        format!(
+            "Wald's approximation is under half or over twice the exact figure{how} at {k} of \
+             {n} points: it leaves out the overshoot past the line, large where one step is a \
+             large part of it."
+        )
+    };
+    let expected: Vec<_> = [
+        ("busy-service", "trials_oc", 1, 15),
+        ("quiet-service", "trials_oc", 1, 15),
+        ("recovery-warmup", "false_alarms", 7, 9),
+        ("recovery-warmup", "trials_oc", 3, 15),
+        ("bursty-failures", "trials_oc", 1, 15),
+    ]
+    .map(|(preset, id, k, n)| (preset, id.to_string(), wald(id, k, n)))
+    .into();
+    assert_eq!(added, expected);
+}
+
 #[test]
 fn bad_input_names_the_flag_or_field() {
     for (args, said) in [
