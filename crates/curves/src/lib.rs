@@ -215,16 +215,8 @@ pub fn page_curves_metered(
             r
         })
         .collect();
-    let gaps = |rows: &[report::RunLength]| {
-        if rows.iter().any(|r| r.calls.exact.is_none()) {
-            " Exact values are left out where the dynamic program did not converge within its \
-             work budget (the rates are close)."
-        } else {
-            ""
-        }
-    };
-    let gap_note = gaps(&rows);
     let calls: Vec<Ways> = rows.iter().map(|r| r.calls).collect();
+    let gap_note = gaps(&calls);
     out.push(Curve {
         id: "false_alarms",
         title: "Calls between false alarms vs the line".into(),
@@ -261,8 +253,8 @@ pub fn page_curves_metered(
             r
         })
         .collect();
-    let gap_note = gaps(&rows);
     let mut ways: Vec<Ways> = rows.iter().map(|r| r.calls).collect();
+    let gap_note = gaps(&ways);
     for w in &mut ways {
         w.bound = None; // the bound speaks of false alarms at p0 only
     }
@@ -301,12 +293,8 @@ pub fn page_curves_metered(
     const NO_LIMIT: &str = " For the test run to its end: half-open's time limit can end it \
          first, which moves both chances and the trials (`breaker analyze trials` gives them \
          with it).";
-    let gap_note = if rows.iter().any(|r| r.exact_note.is_some()) {
-        " Exact values are left out where the dynamic program did not converge within its work \
-         budget (the rates are close)."
-    } else {
-        ""
-    };
+    let close: Vec<Ways> = rows.iter().map(|r| r.close_probability).collect();
+    let trials: Vec<Ways> = rows.iter().map(|r| r.expected_trials).collect();
     out.push(Curve {
         id: "trials_oc",
         title: "Half-open: chance to close (OC)".into(),
@@ -315,14 +303,12 @@ pub fn page_curves_metered(
         log_x: false,
         log_y: false,
         note: format!(
-            "Wald: about 1 - a = {} at p0, about b = {} at p1.{NO_LIMIT}{gap_note}",
+            "Wald: about 1 - a = {} at p0, about b = {} at p1.{NO_LIMIT}{}",
             pct(1.0 - s.a),
-            pct(s.b)
+            pct(s.b),
+            gaps(&close)
         ),
-        series: ways_lines(
-            &ps,
-            &rows.iter().map(|r| r.close_probability).collect::<Vec<_>>(),
-        ),
+        series: ways_lines(&ps, &close),
         mark: None,
     });
     out.push(Curve {
@@ -333,16 +319,14 @@ pub fn page_curves_metered(
         log_x: false,
         log_y: false,
         note: format!(
-            "{} success{} in a row close{} from 0 (exact); the most trials are needed near the zero-drift rate {} (exact).{NO_LIMIT}{gap_note}",
+            "{} success{} in a row close{} from 0 (exact); the most trials are needed near the zero-drift rate {} (exact).{NO_LIMIT}{}",
             fmt_calls(d.trials_to_close as f64),
             if d.trials_to_close == 1 { "" } else { "es" },
             if d.trials_to_close == 1 { "s" } else { "" },
-            pct(d.zero_drift_rate)
+            pct(d.zero_drift_rate),
+            gaps(&trials)
         ),
-        series: ways_lines(
-            &ps,
-            &rows.iter().map(|r| r.expected_trials).collect::<Vec<_>>(),
-        ),
+        series: ways_lines(&ps, &trials),
         mark: None,
     });
 
@@ -450,6 +434,17 @@ pub fn page_curves_metered(
         }),
     });
     (out, meter.used)
+}
+
+/// A curve's note on its exact line's gaps, judged by that curve's own points (the half-open
+/// program can converge on the chance to close and not on the trials): empty without a gap.
+fn gaps(ways: &[Ways]) -> &'static str {
+    if ways.iter().any(|w| w.exact.is_none()) {
+        " Exact values are left out where the dynamic program did not converge within its work \
+         budget (the rates are close)."
+    } else {
+        ""
+    }
 }
 
 /// What a curve's simulated points rest on, for its note: " Simulated points: N runs each; the
@@ -566,12 +561,11 @@ mod tests {
             (0.5, "0.50"),
             (0.001, "1.000e-3"),
             // Where one form gives way to the next: 0.01 still has two decimals of its own, a
-            // whole 10 is grouped as any whole number, and a negative number (never a count)
-            // is not grouped.
+            // fraction from 10 on is rounded whole, and a negative number (never a count) is
+            // not grouped.
             (0.01, "0.01"),
             (0.009_999, "9.999e-3"),
             (9.5, "9.50"),
-            (10.0, "10"),
             (10.6, "11"),
             (-1000.0, "-1000"),
         ];
@@ -652,6 +646,37 @@ mod tests {
             let simulated = fa.series.iter().any(|l| l.kind == Kind::Simulated);
             assert_eq!(work.sim_draws > 0, simulated, "{work:?}");
         }
+    }
+
+    /// A chart says exact values are left out only where its own exact line has a gap: the
+    /// half-open charts were both judged by the program's note, which is there when either of
+    /// its two figures is left out.
+    #[test]
+    fn a_chart_speaks_of_its_own_gaps() {
+        let st = StatisticalSettings {
+            fine_rate: 0.05,
+            broken_rate: 0.2,
+            ..StatisticalSettings::default()
+        };
+        let s = report::Statistical {
+            fine: st.fine_rate,
+            broken: st.broken_rate,
+            a: st.trial_wrongly_opens,
+            b: st.trial_wrongly_closes,
+            calls_per_second: 1.0,
+        };
+        let budget = Budget {
+            dp_cells: 10_000,
+            ..Budget::DEFAULT
+        };
+        // At 21% and 10,000 cells the chance to close converges and the trials do not.
+        let t = report::trials_capped(&s, 0.21, None, budget);
+        assert!(t.exact_note.is_some());
+        let (close, trials) = ([t.close_probability], [t.expected_trials]);
+        assert_eq!(gaps(&close), "");
+        assert!(gaps(&trials).starts_with(" Exact values are left out where"));
+        let curves = page_curves(&st, &WindowSettings::default(), 1.0);
+        assert!(curves.iter().all(|c| !c.note.contains("left out")));
     }
 
     /// The rates each curve is swept over: calls to open from halfway between p0 and p1 to a
