@@ -179,7 +179,7 @@ struct LineCapped<R> {
 
 /// [`LineCapped`]'s count of the bytes read, apart from its reader (so that a buffer the reader
 /// holds is counted where it lies, not copied).
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 struct LineCount {
     /// Bytes since the last line end.
     run: usize,
@@ -247,7 +247,22 @@ impl<R: std::io::BufRead> std::io::BufRead for LineCapped<R> {
         if self.lines.over {
             return Err(Self::too_long());
         }
-        self.inner.fill_buf()
+        let buf = self.inner.fill_buf()?;
+        // The line being read, if it passes the limit in these bytes, is refused now, while it
+        // is the line read: counted only as consumed, a line that also ended here was read
+        // whole, and the next line named as the long one (a comment line of 2^20 + 1 bytes
+        // made "trace line 3" of the row after it). Only the line in progress can pass the
+        // limit here: a line that starts in these bytes has at most a buffer's (8 KiB).
+        let line = buf
+            .split_inclusive(|&b| b == b'\n')
+            .next()
+            .unwrap_or_default();
+        let mut ahead = self.lines;
+        if !ahead.count(line) {
+            self.lines.over = true;
+            return Err(Self::too_long());
+        }
+        Ok(buf)
     }
 
     fn consume(&mut self, amt: usize) {

@@ -1012,8 +1012,7 @@ fn endless_input_is_refused_not_read_whole() {
         fails(&["run", "--trace", "/dev/zero"]),
         format!("breaker: --trace /dev/zero: {too_long}\n")
     );
-    // A regular file, streamed: the line it fails at (read up to about the limit: a line ended
-    // just past it is read whole, and refused for what it holds).
+    // A regular file, streamed: the line it fails at, as soon as it passes the limit.
     let long = temp(
         "long-line.csv",
         &format!("0,ok,0.1\n1,ok,0.1\n{}\n", "9".repeat(2 << 20)),
@@ -1052,6 +1051,41 @@ fn endless_input_is_refused_not_read_whole() {
             "{end:?}: {err}"
         );
     }
+    // A \r inside a line is a byte of it, also as the last byte of a read buffer: after a first
+    // line of 8,192 bytes, the \r of "9..9\r9" (2^20 + 1 bytes) ends a buffer, and the 9 after
+    // it takes the line one byte past the limit, in the buffer where the line ends. One 9
+    // fewer, the line is at the limit, and read.
+    let first = format!("#{}\r\n", "x".repeat(8189));
+    for (nines, refused) in [((1 << 20) - 1, true), ((1 << 20) - 2, false)] {
+        let text = format!("{first}{}\r9\n0,ok,0.1\n", "9".repeat(nines));
+        let at = temp("cr-at-limit.csv", &text);
+        let at = at.to_str().unwrap();
+        let err = fails(&["run", "--trace", at]);
+        let want = if refused {
+            format!("breaker: {at}: trace line 2: cannot read: {too_long}\n")
+        } else {
+            format!("breaker: {at}: trace line 2: expected 3 fields")
+        };
+        assert!(err.starts_with(&want), "{nines}: {err}");
+    }
+    // A line that passes the limit is the one named, also where it ends in the bytes that take
+    // it past: a comment line of 2^20 + 1 bytes was read whole, and the row after it named.
+    let text = format!("0,ok,0.1\n#{}\n1,ok,0.1\n", "9".repeat(1 << 20));
+    let at = temp("comment-past-limit.csv", &text);
+    let at = at.to_str().unwrap();
+    assert_eq!(
+        fails(&["run", "--trace", at]),
+        format!("breaker: {at}: trace line 2: cannot read: {too_long}\n")
+    );
+}
+
+/// A word that is not a flag is refused by name.
+#[test]
+fn run_takes_options_only() {
+    assert_eq!(
+        fails(&["run", "--preset", "quiet-service", "foo"]),
+        "breaker: unexpected argument \"foo\": run takes options only (breaker --help)\n"
+    );
 }
 
 /// A scenario's name is printed with its control characters escaped: an escape sequence in a
