@@ -490,7 +490,8 @@ impl Replayed {
     /// instant moved nothing, unsaid).
     fn in_flight_line(&self) -> Option<String> {
         let [(s, sa), (w, wa)] = self.in_flight;
-        (s * 10 >= sa.max(1) && s > 0 || w * 10 >= wa.max(1) && w > 0).then(|| {
+        // (At least one call: a tenth of at least 1.)
+        (s * 10 >= sa.max(1) || w * 10 >= wa.max(1)).then(|| {
             format!(
                 "the run ends at the trace's last call: {s} of the statistical breaker's {sa} \
                  admitted calls and {w} of the window breaker's {wa} had no result by then: no \

@@ -515,3 +515,67 @@ fn a_replay_says_which_phases_judge_it_and_which_results_never_came() {
         )
     );
 }
+
+/// The calls left in flight at the end are said when they are a tenth or more of either
+/// breaker's admitted calls: 4 of 40 is, 3 of 40 is not, and one breaker's share is enough
+/// when the other, open, admitted fewer and has none left.
+#[test]
+fn calls_in_flight_at_the_end_are_said_from_a_tenth_of_either_breakers() {
+    // 40 calls 0.5 s apart, fast (0.1 s; failures 0.01 s), the last `slow` taking 100 s.
+    let trace = |failing: std::ops::Range<usize>, slow: usize| {
+        let mut t = String::from("time_s,outcome,latency_s\n");
+        for i in 0..40 {
+            let (outcome, latency) = match (failing.contains(&i), i >= 40 - slow) {
+                (_, true) => ("200", 100.0),
+                (true, false) => ("503", 0.01),
+                (false, false) => ("200", 0.1),
+            };
+            t.push_str(&format!("{},{outcome},{latency}\n", i as f64 * 0.5));
+        }
+        t
+    };
+    let said = |file: &str, text: &str, sets: &[&str]| {
+        let path = temp(file, text);
+        let mut args = vec!["run", "--trace", &path];
+        for s in sets {
+            args.extend(["--set", s]);
+        }
+        let out = String::from_utf8(breaker(&args).stdout).unwrap();
+        out.lines()
+            .find(|l| l.starts_with("the run ends at the trace's last call: "))
+            .map(|l| {
+                l.trim_start_matches("the run ends at the trace's last call: ")
+                    .split(" had no result")
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
+    };
+    let both = |s: &str, sa: &str, w: &str, wa: &str| {
+        Some(format!(
+            "{s} of the statistical breaker's {sa} admitted calls and {w} of the window \
+             breaker's {wa}"
+        ))
+    };
+    assert_eq!(
+        said("ten.csv", &trace(0..0, 4), &[]),
+        both("4", "40", "4", "40")
+    );
+    assert_eq!(said("under.csv", &trace(0..0, 3), &[]), None);
+    // Eight fast failures open the statistical breaker (the window of 100 calls never fills):
+    // the window's 4 of 40 are said.
+    let failing = trace(10..18, 4);
+    assert_eq!(said("stat.csv", &failing, &[]), both("0", "17", "4", "40"));
+    // A window of 5 opens, and a statistical breaker told 40% is fine and 50% broken does
+    // not: its 4 of 40 are said.
+    let sets = [
+        "window.sliding_window_size=5",
+        "window.minimum_number_of_calls=5",
+        "statistical.fine_rate=0.4",
+        "statistical.broken_rate=0.5",
+    ];
+    assert_eq!(
+        said("window.csv", &failing, &sets),
+        both("4", "40", "0", "13")
+    );
+}
