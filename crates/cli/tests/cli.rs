@@ -1105,3 +1105,70 @@ fn a_name_is_printed_with_its_control_characters_escaped() {
     );
     assert!(!text.contains('\u{1b}') && !text.contains('\r') && !text.contains('\u{7}'));
 }
+
+/// The text lists a breaker's first 40 events and says how many more the JSON has: bursty
+/// failures cut at 33,360 s has 40 of each (none more), at 33,400 s 42.
+#[test]
+fn the_text_lists_forty_events_and_counts_the_rest() {
+    for (duration, n) in [("33360", 40), ("33400", 42)] {
+        let args = ["run", "--preset", "bursty-failures", "--set"];
+        let set = format!("duration={duration}");
+        let out = breaker(&[&args[..], &[set.as_str()]].concat());
+        let text = String::from_utf8(out.stdout).unwrap();
+        let v = json_of(&[&args[..], &[set.as_str(), "--format", "json"]].concat());
+        for side in ["statistical", "window"] {
+            assert_eq!(v["breakers"][side]["events"].as_array().unwrap().len(), n);
+            let header = format!("{side} events: {n}\n");
+            let listed = &text[text.find(&header).unwrap() + header.len()..];
+            let lines: Vec<&str> = listed.lines().take_while(|l| l.starts_with("  ")).collect();
+            let more = format!("  ... {} more (use --format json)", n - 40);
+            match n - 40 {
+                0 => assert_eq!(lines.len(), 40, "{side} {duration}"),
+                _ => assert_eq!((lines.len(), lines[40]), (41, more.as_str())),
+            }
+        }
+    }
+}
+
+/// The times to open and close are given to two decimals, "-" where the run has none: the
+/// JSON's figures, rounded.
+#[test]
+fn the_text_gives_the_times_to_open_and_close() {
+    for preset in ["bad-day", "bursty-failures"] {
+        let text = String::from_utf8(breaker(&["run", "--preset", preset]).stdout).unwrap();
+        let v = json_of(&["run", "--preset", preset, "--format", "json"]);
+        for key in ["time_to_open_s", "time_to_close_s"] {
+            let shown = |side: &str| {
+                let x = &v["breakers"][side]["metrics"][key];
+                x.as_f64().map_or("-".to_string(), |x| format!("{x:.2}"))
+            };
+            let want = format!(
+                "{key:<26} {:>14} {:>14}",
+                shown("statistical"),
+                shown("window")
+            );
+            assert!(
+                text.lines().any(|l| l == want),
+                "{preset}: {want:?}\n{text}"
+            );
+        }
+    }
+    // As printed, in full: bursty failures has no outage phase to measure from.
+    let rows = |preset| {
+        let text = String::from_utf8(breaker(&["run", "--preset", preset]).stdout).unwrap();
+        let rows: Vec<String> = text
+            .lines()
+            .filter(|l| l.starts_with("time_to_"))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect();
+        rows
+    };
+    assert_eq!(
+        rows("bad-day"),
+        ["time_to_open_s 18.07 27.51", "time_to_close_s 293.96 46.68"]
+    );
+    assert_eq!(
+        rows("bursty-failures"),
+        ["time_to_open_s - -", "time_to_close_s - -"]
+    );
+}

@@ -579,3 +579,33 @@ fn calls_in_flight_at_the_end_are_said_from_a_tenth_of_either_breakers() {
         both("4", "40", "0", "13")
     );
 }
+
+/// An outage phase alone judges a replay too (no capacity anywhere), and a phase that the next
+/// one ends at or after the trace's end runs "on": the replay never sees that end.
+#[test]
+fn an_outage_phase_alone_is_said_and_runs_on_past_the_trace() {
+    let calls: String = (0..40)
+        .map(|i| format!("{},200,0.05\n", f64::from(i) * 0.5))
+        .collect();
+    let path = temp("outage-only.csv", &calls);
+    let judged = |next: &str| {
+        let phases = format!(
+            "dependency=[{{\"start\":0,\"condition\":\"fine\"}},{{\"start\":5,\"condition\":\
+             \"outage\"}},{{\"start\":{next},\"condition\":\"fine\"}}]"
+        );
+        let out = breaker(&["run", "--trace", &path, "--set", &phases]).stdout;
+        let out = String::from_utf8(out).unwrap();
+        let line = out.lines().nth(2).unwrap().to_string();
+        let how = line
+            .strip_prefix(
+                "this replay is judged by the scenario's phases (a trace records no health of \
+                 its own): the dependency counts as outage ",
+            )
+            .unwrap_or_else(|| panic!("{out}"));
+        how.split(", not fine").next().unwrap().to_string()
+    };
+    // The trace ends at 19.5 s.
+    assert_eq!(judged("12"), "from 5 s to 12 s");
+    assert_eq!(judged("19.5"), "from 5 s on");
+    assert_eq!(judged("30"), "from 5 s on");
+}
