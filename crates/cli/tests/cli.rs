@@ -213,6 +213,52 @@ fn csv_rows_meet_and_end_where_the_json_series_does() {
     }
 }
 
+/// Each cell is the JSON series' value, column by column, to the bit: empty where the JSON has
+/// null (a value that does not apply in the bucket).
+#[test]
+fn csv_cells_are_the_json_series() {
+    let args = |format| {
+        [
+            "run",
+            "--preset",
+            "recovery-warmup",
+            "--format",
+            format,
+            "--buckets",
+            "6",
+        ]
+    };
+    let csv = String::from_utf8(breaker(&args("csv")).stdout).unwrap();
+    let v = json_of(&args("json"));
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 6);
+    let (mut numbers, mut empty) = (0, 0);
+    for (c, name) in header.iter().enumerate().skip(2) {
+        let (side, column) = name.split_once('_').unwrap();
+        let values = v["breakers"][side]["series"][column].as_array().unwrap();
+        for (row, value) in rows.iter().zip(values) {
+            match value.as_f64() {
+                Some(x) => {
+                    assert_eq!(
+                        row[c].parse::<f64>().map(f64::to_bits),
+                        Ok(x.to_bits()),
+                        "{name}"
+                    );
+                    numbers += 1;
+                }
+                None => {
+                    assert_eq!((row[c], value), ("", &serde_json::Value::Null), "{name}");
+                    empty += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(numbers + empty, 36 * 6);
+    assert!(numbers > 150 && empty > 10, "{numbers} {empty}");
+}
+
 #[test]
 fn scenario_and_trace_files() {
     let scenario = temp(
