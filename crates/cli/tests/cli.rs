@@ -175,6 +175,20 @@ fn csv_is_the_series() {
     assert!(lines[1].starts_with("0,10,"));
 }
 
+/// `breaker run` of recovery-warmup in `format` with `buckets` buckets.
+fn warmup<'a>(format: &'a str, buckets: &'a str) -> [&'a str; 7] {
+    let preset = "recovery-warmup";
+    [
+        "run",
+        "--preset",
+        preset,
+        "--format",
+        format,
+        "--buckets",
+        buckets,
+    ]
+}
+
 /// A row's `t1_s` is the next row's `t0_s`, to the bit, and the last is the JSON series' `t1_s`:
 /// `t0 + bucket_s` missed both by an ulp (3.6 against 3.5999999999999996) in 26 of 99 rows, and a
 /// pandas join of the two outputs missed with them.
@@ -182,17 +196,7 @@ fn csv_is_the_series() {
 fn csv_rows_meet_and_end_where_the_json_series_does() {
     // `1e1` is ten buckets, as `analyze` reads `--simulate 1e3`.
     for (buckets, rows_expected) in [("99", 99), ("100", 100), ("7", 7), ("1e1", 10)] {
-        let args = |format| {
-            [
-                "run",
-                "--preset",
-                "recovery-warmup",
-                "--format",
-                format,
-                "--buckets",
-                buckets,
-            ]
-        };
+        let args = |format| warmup(format, buckets);
         let csv = String::from_utf8(breaker(&args("csv")).stdout).unwrap();
         let v = json_of(&args("json"));
         let series = &v["breakers"]["statistical"]["series"];
@@ -217,17 +221,7 @@ fn csv_rows_meet_and_end_where_the_json_series_does() {
 /// null (a value that does not apply in the bucket).
 #[test]
 fn csv_cells_are_the_json_series() {
-    let args = |format| {
-        [
-            "run",
-            "--preset",
-            "recovery-warmup",
-            "--format",
-            format,
-            "--buckets",
-            "6",
-        ]
-    };
+    let args = |format| warmup(format, "6");
     let csv = String::from_utf8(breaker(&args("csv")).stdout).unwrap();
     let v = json_of(&args("json"));
     let mut lines = csv.lines();
