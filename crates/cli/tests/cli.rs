@@ -1174,7 +1174,17 @@ fn the_text_lists_forty_events_and_counts_the_rest() {
 /// JSON's figures, rounded.
 #[test]
 fn the_text_gives_the_times_to_open_and_close() {
-    for preset in ["bad-day", "bursty-failures"] {
+    // As printed, in full: bursty failures has no outage phase to measure from.
+    for (preset, printed) in [
+        (
+            "bad-day",
+            ["time_to_open_s 18.07 27.51", "time_to_close_s 293.96 46.68"],
+        ),
+        (
+            "bursty-failures",
+            ["time_to_open_s - -", "time_to_close_s - -"],
+        ),
+    ] {
         let text = String::from_utf8(breaker(&["run", "--preset", preset]).stdout).unwrap();
         let v = json_of(&["run", "--preset", preset, "--format", "json"]);
         for key in ["time_to_open_s", "time_to_close_s"] {
@@ -1192,23 +1202,11 @@ fn the_text_gives_the_times_to_open_and_close() {
                 "{preset}: {want:?}\n{text}"
             );
         }
-    }
-    // As printed, in full: bursty failures has no outage phase to measure from.
-    let rows = |preset| {
-        let text = String::from_utf8(breaker(&["run", "--preset", preset]).stdout).unwrap();
         let rows: Vec<String> = text
             .lines()
             .filter(|l| l.starts_with("time_to_"))
             .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
             .collect();
-        rows
-    };
-    assert_eq!(
-        rows("bad-day"),
-        ["time_to_open_s 18.07 27.51", "time_to_close_s 293.96 46.68"]
-    );
-    assert_eq!(
-        rows("bursty-failures"),
-        ["time_to_open_s - -", "time_to_close_s - -"]
-    );
+        assert_eq!(rows, printed, "{preset}");
+    }
 }

@@ -168,13 +168,7 @@ pub fn page_curves_metered(
         left: PAGE_BUDGET,
         used: Work::default(),
     };
-    let s = report::Statistical {
-        fine: st.fine_rate,
-        broken: st.broken_rate,
-        a: st.trial_wrongly_opens,
-        b: st.trial_wrongly_closes,
-        calls_per_second,
-    };
+    let s = statistical(st, calls_per_second);
     let d = st.derived();
     let sim = |n: f64| {
         (n <= SIM_MAX_LINE_CALLS).then_some(Simulation {
@@ -436,6 +430,17 @@ pub fn page_curves_metered(
     (out, meter.used)
 }
 
+/// The analysis' statistical breaker for settings `st` at `calls_per_second` of traffic.
+fn statistical(st: &StatisticalSettings, calls_per_second: f64) -> report::Statistical {
+    report::Statistical {
+        fine: st.fine_rate,
+        broken: st.broken_rate,
+        a: st.trial_wrongly_opens,
+        b: st.trial_wrongly_closes,
+        calls_per_second,
+    }
+}
+
 /// A curve's note on its exact line's gaps, judged by that curve's own points (the half-open
 /// program can converge on the chance to close and not on the trials): empty without a gap.
 fn gaps(ways: &[Ways]) -> &'static str {
@@ -658,13 +663,7 @@ mod tests {
             broken_rate: 0.2,
             ..StatisticalSettings::default()
         };
-        let s = report::Statistical {
-            fine: st.fine_rate,
-            broken: st.broken_rate,
-            a: st.trial_wrongly_opens,
-            b: st.trial_wrongly_closes,
-            calls_per_second: 1.0,
-        };
+        let s = statistical(&st, 1.0);
         let budget = Budget {
             dp_cells: 10_000,
             ..Budget::DEFAULT
