@@ -229,18 +229,34 @@ fn float_text(x: f64) -> String {
     let sci = format!("{x:e}");
     let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let e: i32 = exp.parse().unwrap_or(0);
+    let mut digits: Vec<char> = mant.chars().filter(char::is_ascii_digit).collect();
+    // A tie: `x` lies exactly halfway between the two closest texts with `f` digits after the
+    // point (written out), so `x 2^(f+1)` is an odd whole number, and the lower text is even
+    // when that is 1 mod 4. Rust's `Display` takes the upper; `serde_json` (and JS) the even
+    // one if it too reads back as `x`. It does but at a power of two `2^p`, where the gap below
+    // is half the gap above: there only if `5^(p+1) <= 2^-54`, so from 2^-25 down.
+    let f = (digits.len() as i32 - 1 - e).max(0);
+    let lower_reads_back = x.to_bits() << 12 != 0 || x.abs() <= 2f64.powi(-25);
+    if let Some(last) = digits.last_mut().filter(|d| **d as u8 % 2 == 1) {
+        if lower_reads_back && x.abs() * 2f64.powi(f + 1) % 4.0 == 1.0 {
+            *last = (*last as u8 - 1) as char;
+        }
+    }
     let mut out = String::new();
-    if mant.starts_with('-') {
+    if x.is_sign_negative() {
         out.push('-');
     }
-    let mant = mant.trim_start_matches('-');
     if !(-5..=15).contains(&e) {
-        out.push_str(mant);
+        for (i, d) in digits.iter().enumerate() {
+            if i == 1 {
+                out.push('.');
+            }
+            out.push(*d);
+        }
         out.push_str(if e >= 0 { "e+" } else { "e" });
         out.push_str(exp);
         return out;
     }
-    let digits: Vec<char> = mant.chars().filter(|c| *c != '.').collect();
     if e < 0 {
         out.push_str("0.");
         for _ in 1..-e {
@@ -1081,7 +1097,7 @@ impl<'de> de::VariantAccess<'de> for JsDe {
 
 #[cfg(test)]
 mod tests {
-    use super::{heapsort, AnalysisOptions, Unexpected};
+    use super::{float_text, heapsort, number_text, AnalysisOptions, Unexpected};
     use serde::de::Unexpected as U;
 
     /// The analysis options take the command line's traffic range, to its ends.
@@ -1126,6 +1142,88 @@ mod tests {
             .to_vec();
         heapsort(&mut mixed, |s| s);
         assert_eq!(mixed, ["", "A", "z", "é", "\u{e000}", "\u{1f600}"]);
+    }
+
+    /// `float_text` writes a finite double as `serde_json` does: the edges of its fixed
+    /// notation (decimal exponents -5 and 15 against -6 and 16), signs, the subnormals, the
+    /// largest, every power of two, and many doubles: any bits, or a few odd bits times a power
+    /// of two (short exact expansions, where the ties fall: from 2^-25 to below 2^51).
+    #[test]
+    fn float_text_as_serde_json() {
+        let mut xs = vec![
+            0.0,
+            1.0,
+            0.5,
+            1e-5,
+            9.99e-6,
+            1e-6,
+            1.5e15,
+            9.999999999999998e15,
+            1e16,
+            9007199254740994.0,
+            0.1 + 0.2,
+            f64::MIN_POSITIVE,
+            5e-324,
+            f64::MAX,
+            f64::EPSILON,
+        ];
+        // Every power of two, the subnormal ones too (`powi` gives 0 below 2^-1023).
+        xs.extend((1..2047u64).map(|e| f64::from_bits(e << 52)));
+        xs.extend((0..52).map(|k| f64::from_bits(1 << k)));
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for i in 0..300_000u64 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let x = if i % 2 == 0 {
+                f64::from_bits(seed >> 1)
+            } else {
+                let bits = 1 + (seed >> 58) % 53;
+                let m = ((seed >> 3) & ((1u64 << bits) - 1)) | 1;
+                m as f64 * 2f64.powi((seed >> 40) as i32 % 160 - 100)
+            };
+            if x.is_finite() {
+                xs.push(x);
+            }
+        }
+        let mut ties = 0;
+        for &x in &xs {
+            for x in [x, -x] {
+                let json = serde_json::to_string(&x).unwrap();
+                assert_eq!(float_text(x), json, "{x:e}");
+                // Halfway, where Rust's `Display` writes other digits.
+                let digits = |t: &str| -> String {
+                    let t = t.split('e').next().unwrap().replace(['-', '.'], "");
+                    t.trim_matches('0').to_string()
+                };
+                ties += usize::from(x > 0.0 && digits(&json) != digits(&format!("{x:e}")));
+            }
+        }
+        // 492 of the doubles (each counted once, not with both signs).
+        assert!(ties > 400, "{ties} ties");
+    }
+
+    /// `number_text` keeps a whole number's digits where the command line reads them as a
+    /// `u64` or an `i64` (Rust's shortest digits, padded with zeros), and falls back to
+    /// `float_text` past them and for fractions.
+    #[test]
+    fn number_text_as_the_command_line_shows() {
+        for (x, want) in [
+            (0.0, "0"),
+            (7.0, "7"),
+            (-7.0, "-7"),
+            (9007199254740992.0, "9007199254740992"),
+            (2f64.powi(60), "1152921504606847000"),
+            (2f64.powi(63) - 1024.0, "9223372036854775000"),
+            // JSON.stringify writes -2^63 as -9223372036854776000: past an i64.
+            (-(2f64.powi(63)), "-9.223372036854776e+18"),
+            (2f64.powi(64), "1.8446744073709552e+19"),
+            (1709292416539055.0 + 0.25, "1709292416539055.2"),
+            (0.5, "0.5"),
+            (1e300, "1e+300"),
+        ] {
+            assert_eq!(number_text(x), want, "{x:e}");
+        }
     }
 
     /// Every kind but those named the `serde_json` way (unit, float, string) reads as serde's

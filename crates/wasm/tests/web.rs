@@ -385,6 +385,18 @@ fn type_errors_read_as_the_cli_reads_them() {
             "window.sliding_window_size",
             r#""10""#,
         ),
+        // Halfway between two shortest texts: the even one, as serde_json and JS write it
+        // (Rust's `Display` gives ...5.3).
+        (
+            r#"{"window": {"sliding_window_size": 1709292416539055.25}}"#,
+            "window.sliding_window_size",
+            "1709292416539055.2",
+        ),
+        (
+            r#"{"name": 125163056381840.125}"#,
+            "name",
+            "125163056381840.12",
+        ),
         (r#"{"callers": {"count": -1}}"#, "callers.count", "-1"),
         (r#"{"name": 5}"#, "name", "5"),
         (r#"{"name": ["a"]}"#, "name", r#"["a"]"#),
