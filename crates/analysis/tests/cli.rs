@@ -1164,3 +1164,83 @@ fn a_mean_of_equal_runs_has_no_interval() {
         "{text}"
     );
 }
+
+/// Which flags each command reads, as the usage says of each: every flag given to every
+/// command alone is taken or refused as one the command does not use, `reads` says the same,
+/// and a flag the command reads is refused when given twice, in either spelling. (Nothing in
+/// this crate checked the table: a mutant that let `drift` take `--rps`, or took a flag twice,
+/// passed here.)
+#[test]
+fn each_command_reads_exactly_its_flags_each_once() {
+    let common = "fine broken true-rate sweep format";
+    let table = [
+        (
+            "false-alarms",
+            "a b line-calls calls-per-minute rps period simulate seed",
+        ),
+        (
+            "open-delay",
+            "a b line-calls calls-per-minute rps period simulate seed",
+        ),
+        (
+            "trials",
+            "a b calls-per-minute rps half-open-time-factor simulate seed",
+        ),
+        (
+            "window",
+            "window threshold min-calls baseline calls-per-minute rps simulate seed",
+        ),
+        ("drift", ""),
+    ];
+    let every: Vec<&str> = analysis::cli::USAGE
+        .lines()
+        .filter_map(|l| l.strip_prefix("  --"))
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(every.len(), 18);
+    let value = |flag: &str| match flag {
+        "line-calls" | "window" | "min-calls" | "simulate" | "seed" => "10",
+        "period" => "1d",
+        "half-open-time-factor" | "calls-per-minute" | "rps" => "2",
+        "sweep" => "0.01:0.02:2",
+        "format" => "json",
+        _ => "1%",
+    };
+    for (cmd, own) in table {
+        let reads: Vec<&str> = common.split(' ').chain(own.split_whitespace()).collect();
+        for flag in &every {
+            let read = reads.contains(flag);
+            assert_eq!(
+                analysis::cli::reads(cmd, flag),
+                Some(read),
+                "{cmd} --{flag}"
+            );
+            let v = value(flag);
+            // A flag after it that no command has: reading goes on past a flag it takes.
+            let once = run(&args(&format!("{cmd} --{flag} {v} --zz 1")));
+            let refusal = if read {
+                "analyze: unknown flag --zz (see breaker analyze --help)".to_string()
+            } else {
+                format!("--{flag}: {cmd} does not use it (see breaker analyze {cmd} --help)")
+            };
+            assert_eq!(once, Err(refusal), "{cmd} --{flag}");
+            if !read {
+                continue;
+            }
+            for twice in [
+                format!("{cmd} --{flag} {v} --{flag} {v}"),
+                format!("{cmd} --{flag}={v} --{flag} {v}"),
+                format!("{cmd} --{flag} {v} --{flag}={v}"),
+            ] {
+                assert_eq!(
+                    run(&args(&twice)),
+                    Err(format!("--{flag}: given twice")),
+                    "{twice}"
+                );
+            }
+        }
+        assert_eq!(analysis::cli::reads(cmd, "nope"), Some(false));
+    }
+    assert_eq!(analysis::cli::reads("curves", "fine"), None);
+    assert_eq!(analysis::cli::reads("", "fine"), None);
+}
