@@ -619,10 +619,11 @@ fn compute(args: &[String]) -> Result<(Report, bool), String> {
                     || (sw.log == Some(true) && sw.from.min(sw.to) <= 0.0)
                 {
                     return Err(format!(
-                        "--sweep: {}:{}:{} is not allowed: rates between 0 ({}) and 1",
+                        "--sweep: {}:{}:{}{} is not allowed: rates between 0 ({}) and 1",
                         Num(sw.from),
                         Num(sw.to),
                         sw.steps,
+                        if sw.log == Some(true) { ":log" } else { "" },
                         if zero_ok {
                             "allowed for drift on a linear sweep"
                         } else {

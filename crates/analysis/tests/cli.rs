@@ -57,7 +57,13 @@ fn every_command_answers_in_text_and_json() {
         let mut n = 0;
         check_figures(&v, &mut n);
         assert!(n >= 3, "{cmd}: {n} figures");
-        assert!(v["command"].is_string());
+        assert_eq!(v["command"], cmd.split(' ').next().unwrap(), "{cmd}");
+        // Text is the default, and can be asked for by name.
+        assert_eq!(
+            run(&args(&format!("{cmd} --format text"))),
+            Ok(text),
+            "{cmd}"
+        );
     }
 }
 
@@ -1243,4 +1249,75 @@ fn each_command_reads_exactly_its_flags_each_once() {
     }
     assert_eq!(analysis::cli::reads("curves", "fine"), None);
     assert_eq!(analysis::cli::reads("", "fine"), None);
+}
+
+/// Half-open's lines for the settings given, each setting read: with p0 = 2%, p1 = 10%,
+/// a = 10%, b = 5%, Wald's B = ln(b/(1-a)) over w_ok = ln((1-p1)/(1-p0)) is 33.9 successes, so
+/// 34 close; A = ln((1-b)/a) over w_fail = ln(p1/p0) is 1.40 failures, so 2 open. (The default
+/// p0 of 5% would give 54 and 4; the default a of 1%, 36 and 3.)
+#[test]
+fn trials_counts_use_the_rates_and_errors_given() {
+    let (p0, p1, a, b) = (0.02f64, 0.10f64, 0.10f64, 0.05f64);
+    let close = ((b / (1.0 - a)).ln() / ((1.0 - p1) / (1.0 - p0)).ln()).ceil();
+    let open = (((1.0 - b) / a).ln() / (p1 / p0).ln()).ceil();
+    assert_eq!((close, open), (34.0, 2.0));
+    let v = json("trials --fine 2% --broken 10% --a 10% --b 5%");
+    assert_eq!(v["trials_to_close"], 34);
+    assert_eq!(v["trials_to_open"], 2);
+}
+
+/// The broken rate must be above the fine one: equal is refused, as below is.
+#[test]
+fn a_broken_rate_equal_to_the_fine_one_is_refused() {
+    for cmd in ["false-alarms", "open-delay", "trials", "window", "drift"] {
+        assert_eq!(
+            run(&args(&format!("{cmd} --fine 10% --broken 10%"))),
+            Err("--broken: 0.1 is not allowed: fine (0.1) < broken < 1".into()),
+            "{cmd}"
+        );
+    }
+}
+
+/// Each sweep's range, at its ends: rates in (0, 1] (drift from 0 on a linear sweep), line
+/// calls N in (1, 1e23], baselines in (0, 1); either end out refuses the sweep.
+#[test]
+fn sweeps_are_refused_past_either_end_of_their_range() {
+    for (a, ok) in [
+        ("open-delay --sweep 0:0.5:2", false),
+        ("open-delay --sweep 0.5:0:2", false),
+        ("open-delay --sweep 0.5:1.5:2", false),
+        ("open-delay --sweep 1.5:0.5:2", false),
+        ("trials --sweep 0:0.5:2", false),
+        ("trials --sweep 0.5:1.0000001:2", false),
+        ("drift --sweep 0:1:3", true),
+        ("drift --sweep 1:0:3", true),
+        ("drift --sweep 0:0.5:3:log", false),
+        ("drift --sweep 0.5:0:3:log", false),
+        ("drift --sweep 0:1.5:3", false),
+        ("drift --sweep 1.5:0:3", false),
+        ("false-alarms --sweep 1:100:2", false),
+        ("false-alarms --sweep 100:1:2", false),
+        ("false-alarms --sweep 1.5:100:2", true),
+        ("false-alarms --sweep 1e23:100:2", true),
+        ("false-alarms --sweep 100:1.1e23:2", false),
+        ("false-alarms --sweep 1.1e23:100:2", false),
+        ("window --window 10 --sweep 0:0.5:2", false),
+        ("window --window 10 --sweep 0.5:0:2", false),
+        ("window --window 10 --sweep 1:0.5:2", false),
+        ("window --window 10 --sweep 0.5:1:2", false),
+        ("window --window 10 --sweep 0.01:0.99:2", true),
+    ] {
+        let r = run(&args(a));
+        match r {
+            Ok(_) => assert!(ok, "{a}: accepted"),
+            Err(e) => {
+                assert!(!ok, "{a}: {e}");
+                let range = a.rsplit(' ').next().unwrap();
+                assert!(
+                    e.starts_with(&format!("--sweep: {range} is not allowed: ")),
+                    "{a}: {e}"
+                );
+            }
+        }
+    }
 }
