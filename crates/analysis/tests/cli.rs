@@ -752,6 +752,21 @@ fn numbers_keep_four_digits_where_rounding_carries() {
     }
     assert_eq!(pct(0.09999999999999998), "10.00%");
     assert_eq!(pct(0.009999999999999995), "1.000%");
+    // Below a hundredth of a percent, three digits in exponent form; 0 as it is.
+    assert_eq!(pct(0.0), "0%");
+    assert_eq!(pct(1e-4), "0.01000%");
+    assert_eq!(pct(9.9e-5), "9.90e-3%");
+    assert_eq!(pct(-1e-7), "-1.00e-5%");
+    // `short` trims a fraction's zeros, never an exponent's.
+    use analysis::cli::short;
+    for (x, want) in [
+        (3.0, "3"),
+        (5.4, "5.4"),
+        (0.018, "0.018"),
+        (1e10, "1.000e10"),
+    ] {
+        assert_eq!(short(x), want, "{x}");
+    }
     let text = run(&args("open-delay --sweep 0.01:1:3:log")).unwrap();
     assert!(
         text.contains("true rate 1.000%") && text.contains("true rate 10.00%"),
@@ -773,6 +788,10 @@ fn rates_that_differ_read_differently_and_none_below_1_reads_100() {
     assert_eq!(pcts([0.05]), ["5.000%"]);
     assert_eq!(pcts([0.049999, 0.05]), ["4.9999%", "5.0000%"]);
     assert_eq!(pcts([0.05, 0.2]), ["5.000%", "20.00%"]);
+    assert_eq!(pcts([0.0, 0.05]), ["0%", "5.000%"]);
+    // Apart only past 15 decimals: each rate's shortest form, 0 as "0%".
+    let next = f64::from_bits(0.01f64.to_bits() + 1);
+    assert_eq!(pcts([0.01, next, 0.0]), ["1%", "1.0000000000000002%", "0%"]);
     let has = |cmd: &str, lines: &[&str]| {
         let text = run(&args(cmd)).unwrap();
         for line in lines {
@@ -951,6 +970,14 @@ fn a_seed_without_a_simulation_is_refused() {
     assert!(sim(&a).as_f64().unwrap() > 0.0);
     assert_ne!(sim(&a), sim(&b));
     assert_eq!(json("window --window 19 --baseline 30% --seed 3"), a);
+    // At 18 calls, the chain's last size, it is exact only.
+    let at18 = json("window --window 18 --baseline 30%");
+    let sliding = &at18["points"][0]["trips_per_day_sliding"];
+    assert!(
+        sliding["exact"]["value"].as_f64().unwrap() > 0.0,
+        "{sliding}"
+    );
+    assert!(sliding.get("simulated").is_none(), "{sliding}");
 }
 
 /// `--period` only sets N (calls per minute × period): beside `--line-calls`, or a
