@@ -1348,3 +1348,41 @@ fn sweeps_are_refused_past_either_end_of_their_range() {
         }
     }
 }
+
+/// A bound reads `>=`, and times in the unit their size takes: at the defaults, 549.3 days
+/// between false alarms (4.746e7 calls at one a second) is under two years, so in days.
+#[test]
+fn times_read_in_their_unit_and_bounds_as_at_least() {
+    let text = run(&args("false-alarms")).unwrap();
+    assert!(
+        text.contains("\n  time: bound >= 30.00 d | exact 549.3 d (+-"),
+        "{text}"
+    );
+    assert!(text.contains("calls between false alarms: bound >= 2.592e6 | exact 4.746e7"));
+    // Past two years, in years.
+    let text = run(&args("false-alarms --period 1461d")).unwrap();
+    assert!(
+        text.contains("\n  time: bound >= 4.000 years | exact "),
+        "{text}"
+    );
+}
+
+/// Wald's figure is far from the exact one strictly under half or over twice it; a chance is
+/// also judged by its complement, and only a chance, and only where both are below 1.
+#[test]
+fn wald_far_is_strict_and_judges_complements_of_chances_only() {
+    use analysis::cli::wald_far;
+    assert_eq!(wald_far(1.0, 0.5, false), None);
+    assert_eq!(wald_far(1.0, 2.0, false), None);
+    assert_eq!(wald_far(1.0, 0.4999, false), Some((false, "under half")));
+    assert_eq!(wald_far(1.0, 2.0001, false), Some((false, "over twice")));
+    assert_eq!(wald_far(0.999, 0.7, true), Some((true, "over twice")));
+    assert_eq!(wald_far(0.7, 0.999, true), Some((true, "under half")));
+    assert_eq!(wald_far(0.999, 0.7, false), None);
+    // An exact chance of 1 has no complement to compare (it would be 0.3 against 0).
+    assert_eq!(wald_far(1.0, 0.7, true), None);
+    assert_eq!(wald_far(0.7, 1.0, true), None);
+    assert_eq!(wald_far(f64::INFINITY, 1.0, false), None);
+    assert_eq!(wald_far(0.0, 0.0, true), None);
+    assert_eq!(wald_far(0.0, 0.1, false), Some((false, "over twice")));
+}
