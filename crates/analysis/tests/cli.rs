@@ -1359,6 +1359,27 @@ fn times_read_in_their_unit_and_bounds_as_at_least() {
         "{text}"
     );
     assert!(text.contains("calls between false alarms: bound >= 2.592e6 | exact 4.746e7"));
+    // At 2 calls/s the same calls take half the time (47,461,385.5 calls: 274.66 days), and
+    // their errors, given in calls, too; a window's 117 calls to open at 4 calls/s, 29.25 s.
+    use analysis::cli::num;
+    let a = "false-alarms --line-calls 2.592e6 --rps 2";
+    let (text, p) = (run(&args(a)).unwrap(), json(a)["points"][0].clone());
+    let days = |calls: &Value| num(calls.as_f64().unwrap() / 2.0 / 86_400.0);
+    let want = format!(
+        "time: bound >= 15.00 d | exact 274.7 d (+-{} d) | markov chain approximation 274.7 d \
+         (+-{} d)",
+        days(&p["exact_error"]),
+        days(&p["markov_chain_error"])
+    );
+    assert!(text.contains(&want), "{want} in {text}");
+    let a = "window --window 10 --rps 4";
+    let (text, o) = (run(&args(a)).unwrap(), json(a)["outage"].clone());
+    let e = o["calls_error"].as_f64().unwrap();
+    let want = format!("time to open: exact 29.25 s (+-{} s)", num(e / 4.0));
+    assert!(
+        text.contains("calls to open: exact 117.0 (+-") && text.contains(&want),
+        "{text}"
+    );
     // Past two years, in years.
     let text = run(&args("false-alarms --period 1461d")).unwrap();
     assert!(
