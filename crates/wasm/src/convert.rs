@@ -233,8 +233,8 @@ fn float_text(x: f64) -> String {
     // A tie: `x` lies exactly halfway between the two closest texts with `f` digits after the
     // point (written out), so `x 2^(f+1)` is an odd whole number, and the lower text is even
     // when that is 1 mod 4. Rust's `Display` takes the upper; `serde_json` (and JS) the even
-    // one if it too reads back as `x`. It does but at a power of two `2^p`, where the gap below
-    // is half the gap above: there only if `5^(p+1) <= 2^-54`, so from 2^-25 down.
+    // one if it too reads back as `x`. It always does, except at a power of two `2^p`, where
+    // the gap below is half the gap above: there only if `5^(p+1) <= 2^-54`, from 2^-25 down.
     let f = (digits.len() as i32 - 1 - e).max(0);
     let lower_reads_back = x.to_bits() << 12 != 0 || x.abs() <= 2f64.powi(-25);
     if let Some(last) = digits.last_mut().filter(|d| **d as u8 % 2 == 1) {
