@@ -757,7 +757,7 @@ fn numbers_keep_four_digits_where_rounding_carries() {
     assert_eq!(pct(1e-4), "0.01000%");
     assert_eq!(pct(9.9e-5), "9.90e-3%");
     assert_eq!(pct(-1e-7), "-1.00e-5%");
-    // `short` trims a fraction's zeros, never an exponent's.
+    // `short` trims a fraction's zeros, and nothing in exponent form.
     use analysis::cli::short;
     for (x, want) in [
         (3.0, "3"),
@@ -1278,10 +1278,11 @@ fn each_command_reads_exactly_its_flags_each_once() {
     assert_eq!(analysis::cli::reads("", "fine"), None);
 }
 
-/// Half-open's lines for the settings given, each setting read: with p0 = 2%, p1 = 10%,
+/// Half-open's lines for the rates and errors given: with p0 = 2%, p1 = 10%,
 /// a = 10%, b = 5%, Wald's B = ln(b/(1-a)) over w_ok = ln((1-p1)/(1-p0)) is 33.9 successes, so
 /// 34 close; A = ln((1-b)/a) over w_fail = ln(p1/p0) is 1.40 failures, so 2 open. (The default
-/// p0 of 5% would give 54 and 4; the default a of 1%, 36 and 3.)
+/// p0 of 5% would give 54 and 4; the default a of 1%, 36 and 3. This b is the default: a b
+/// given is read in `text_says_one_call_not_one_calls`.)
 #[test]
 fn trials_counts_use_the_rates_and_errors_given() {
     let (p0, p1, a, b) = (0.02f64, 0.10f64, 0.10f64, 0.05f64);
@@ -1400,7 +1401,8 @@ fn wald_far_is_strict_and_judges_complements_of_chances_only() {
     assert_eq!(wald_far(0.999, 0.7, true), Some((true, "over twice")));
     assert_eq!(wald_far(0.7, 0.999, true), Some((true, "under half")));
     assert_eq!(wald_far(0.999, 0.7, false), None);
-    // An exact chance of 1 has no complement to compare (it would be 0.3 against 0).
+    // An exact chance of 1 has no complement to divide by (0.3 against 0), and Wald's 1 none
+    // to compare (0 against 0.3).
     assert_eq!(wald_far(1.0, 0.7, true), None);
     assert_eq!(wald_far(0.7, 1.0, true), None);
     assert_eq!(wald_far(f64::INFINITY, 1.0, false), None);
