@@ -771,21 +771,38 @@ export function mountPlayground(root, options = {}) {
       else if (!cardHold) cardHold = cardHeights(P.derived.body);
       patch(P.derived.body, (el) => renderDerived(el, S.derived, snap, win, callTimeout, S.openDelay, S.meterStart, traffic, stat, callers));
       if (cardHold) holdHeights(P.derived.body, cardHold);
+      for (const c of P.derived.body.querySelectorAll('.derived-item')) {
+        if (!cardsSeen.has(c)) { cardsSeen.add(c); cardRo.observe(c); }
+      }
     }
   }
 
   // The derived cards' heights with their figures, held while new figures are computed.
   let cardHold = null;
 
-  /**
-   * The derived panel's cards' heights by title (the heading's first text), in layout px as
-   * min-height is (not scaled by a host page's transform, which grew a hold at every render).
-   */
+  // Each card's height with its figures, by title (the heading's first text), as the browser
+  // last laid it out: the entry's border box, in layout px as min-height is (not scaled by a
+  // host page's transform, which grew a hold at every render). Read from the observer, not from
+  // offsetHeight when the figures are asked again: that comes after a new run has rewritten
+  // the panels, and laid the page out in the middle of the task (15 ms of the 39 ms task that
+  // shows the busy month, the page's longest, in Chromium on a slow machine).
+  const cardHeight = new Map();
+  const cardsSeen = new WeakSet();
+  const cardRo = new ResizeObserver((entries) => {
+    for (const { target: c, borderBoxSize } of entries) {
+      if (!c.isConnected) { cardRo.unobserve(c); continue; }
+      const title = c.querySelector('h3')?.firstChild?.textContent;
+      const busy = c.getAttribute('aria-busy') === 'true';
+      if (title && !busy) cardHeight.set(title, borderBoxSize[0].blockSize);
+    }
+  });
+
+  /** The heights with their figures of the derived panel's cards shown now, by title. */
   function cardHeights(body) {
     const out = new Map();
     for (const c of body.querySelectorAll('.derived-item')) {
       const title = c.querySelector('h3')?.firstChild?.textContent;
-      if (title) out.set(title, c.offsetHeight);
+      if (cardHeight.has(title)) out.set(title, cardHeight.get(title));
     }
     return out;
   }
@@ -1143,6 +1160,6 @@ export function mountPlayground(root, options = {}) {
     seek: (t) => seek(cursorTime(t, 'seek(t)')),
     /** See `load` above: show `scenario`'s run, or resolve false with the page as it was. */
     load: async (scenario, t = 0) => load(scenario, cursorTime(t, 'load(scenario, t)')),
-    destroy() { S.destroyed = true; pause(); stickyRo.disconnect(); nowRo.disconnect(); cancelAnimationFrame(nowFrame); window.removeEventListener('resize', syncPad); transport.destroy(); chart.destroy(); if (syncKey) FREE_SYNC_KEYS.push(syncKey); syncKey = null; analysis.destroy(); engine.terminate(); },
+    destroy() { S.destroyed = true; pause(); stickyRo.disconnect(); nowRo.disconnect(); cardRo.disconnect(); cancelAnimationFrame(nowFrame); window.removeEventListener('resize', syncPad); transport.destroy(); chart.destroy(); if (syncKey) FREE_SYNC_KEYS.push(syncKey); syncKey = null; analysis.destroy(); engine.terminate(); },
   };
 }
