@@ -771,38 +771,54 @@ export function mountPlayground(root, options = {}) {
       else if (!cardHold) cardHold = cardHeights(P.derived.body);
       patch(P.derived.body, (el) => renderDerived(el, S.derived, snap, win, callTimeout, S.openDelay, S.meterStart, traffic, stat, callers));
       if (cardHold) holdHeights(P.derived.body, cardHold);
-      for (const c of P.derived.body.querySelectorAll('.derived-item')) {
-        if (!cardsSeen.has(c)) { cardsSeen.add(c); cardRo.observe(c); }
-      }
+      if (panels.includes('derived') && !S.destroyed) observeCards(P.derived.body);
     }
   }
 
   // The derived cards' heights with their figures, held while new figures are computed.
   let cardHold = null;
 
-  // Each card's height with its figures, by title (the heading's first text), as the browser
-  // last laid it out: the entry's border box, in layout px as min-height is (not scaled by a
-  // host page's transform, which grew a hold at every render). Read from the observer, not from
-  // offsetHeight when the figures are asked again: that comes after a new run has rewritten
-  // the panels, and laid the page out in the middle of the task (15 ms of the 39 ms task that
-  // shows the busy month, the page's longest, in Chromium on a slow machine).
-  const cardHeight = new Map();
-  const cardsSeen = new WeakSet();
+  // Each card's height with its figures, as the browser last laid it out: the entry's border
+  // box, in layout px as min-height is (not scaled by a host page's transform, which grew a hold
+  // at every render). Read from the observer, not from offsetHeight when the figures are asked
+  // again: that comes after a new run has rewritten the panels, and laid the page out in the
+  // middle of the task (15 ms of the 39 ms task that shows the busy month, the page's longest,
+  // in Chromium on a slow machine).
+  const cardHeight = new WeakMap();
+  const cardBusy = new WeakMap();
+  const cardsObserved = new Set();
   const cardRo = new ResizeObserver((entries) => {
     for (const { target: c, borderBoxSize } of entries) {
-      if (!c.isConnected) { cardRo.unobserve(c); continue; }
-      const title = c.querySelector('h3')?.firstChild?.textContent;
       const busy = c.getAttribute('aria-busy') === 'true';
-      if (title && !busy) cardHeight.set(title, borderBoxSize[0].blockSize);
+      if (c.isConnected && !busy) cardHeight.set(c, borderBoxSize[0].blockSize);
     }
   });
+
+  /**
+   * Observe the cards shown, a card anew when it starts or stops computing (an observer reports
+   * a change of size only, and figures can come back at the height held for them), and no
+   * longer the cards gone.
+   */
+  function observeCards(body) {
+    for (const c of cardsObserved) {
+      if (!c.isConnected) { cardRo.unobserve(c); cardsObserved.delete(c); }
+    }
+    for (const c of body.querySelectorAll('.derived-item')) {
+      const busy = c.getAttribute('aria-busy') === 'true';
+      if (cardBusy.get(c) === busy) continue;
+      cardBusy.set(c, busy);
+      cardRo.unobserve(c);
+      cardRo.observe(c);
+      cardsObserved.add(c);
+    }
+  }
 
   /** The heights with their figures of the derived panel's cards shown now, by title. */
   function cardHeights(body) {
     const out = new Map();
     for (const c of body.querySelectorAll('.derived-item')) {
       const title = c.querySelector('h3')?.firstChild?.textContent;
-      if (cardHeight.has(title)) out.set(title, cardHeight.get(title));
+      if (title && cardHeight.has(c)) out.set(title, cardHeight.get(c));
     }
     return out;
   }
