@@ -1204,6 +1204,10 @@ for (const browser of BROWSERS) {
 
     test('the scrubber and the event trace agree: a trace row moves the scrubber there, the scrubber picks the row', async () => {
       await open(s);
+      // The derived panel's figures first: they come after the first run and make its cards
+      // taller, moving the trace below them down. A row found before that and clicked after was
+      // a click on the derived panel's text (once in a whole-suite run, in Chromium).
+      await until(() => page(s.driver, () => !document.querySelector('#playground .panel-derived [aria-busy=true]')), 'the analysis figures', 30_000);
       const st0 = await pageState(s.driver);
       const cli = simulate(st0.scenario);
       for (const i of [0, Math.floor(cli.events.length / 2), cli.events.length - 1]) {
